@@ -1,0 +1,121 @@
+# provbench - build, install, test.
+#
+#   make              build everything into build/
+#   make test         install missing packages, build, run every test
+#   make runner-static  the static provbench-runner the harness uploads
+#   make install PREFIX=/usr/local DESTDIR=
+#   make demo         run the main job on local scratch targets
+#   make bench        the benchmarks of bench/ (slow; not part of test)
+#   make format       apply .clang-format
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+B       := build
+
+PKGS     := jansson liburing blkid
+# lazily expanded: `make deps` must run before pkg-config can answer
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+PKG_STATIC = $(shell pkg-config --static --libs $(PKGS))
+
+# -Wformat-truncation flags every bounded snprintf into a path buffer;
+# truncating there is the intended, safe outcome (the kernel turns it off
+# too), so it stays off rather than littering the code with casts.
+WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
+	    -Wno-format-truncation
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	     -Icommon -Irunner $(PKG_CFLAGS) -MMD -MP
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=all
+
+COMMON_SRC := common/error.c common/dynbuf.c common/size.c
+RUNNER_LIB_SRC := runner/opts.c runner/hist.c runner/perm.c runner/data.c \
+		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
+		  runner/run.c runner/output.c
+RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
+UNIT_SRC   := tests/unit/main.c tests/unit/test_common.c \
+	      tests/unit/test_hist.c tests/unit/test_perm.c \
+	      tests/unit/test_opts.c tests/unit/test_data.c \
+	      tests/unit/test_target.c tests/unit/test_output.c
+IT_SRC     := tests/integration/main.c tests/integration/test_runner.c
+
+obj = $(patsubst %.c,$(1)/%.o,$(2))
+
+LIB_OBJ   = $(call obj,$(B),$(COMMON_SRC) $(RUNNER_LIB_SRC))
+ASAN_LIB  = $(call obj,$(B)/asan,$(COMMON_SRC) $(RUNNER_LIB_SRC))
+
+RUNNER        := $(B)/provbench-runner
+RUNNER_STATIC := $(B)/provbench-runner-static
+UNIT          := $(B)/unit-tests
+UNIT_ASAN     := $(B)/asan/unit-tests
+IT            := $(B)/integration-tests
+
+.PHONY: all deps test check runner-static install uninstall demo bench \
+	format clean
+
+all: $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
+
+deps:
+	@scripts/deps.sh
+
+# `make test` is what CI and README run: deps first, then a fresh make so
+# that pkg-config sees what deps installed.
+test: deps
+	@$(MAKE) --no-print-directory check
+
+check: $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT)
+	@tests/run-all.sh $(B)
+
+runner-static: $(RUNNER_STATIC)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+$(RUNNER): $(LIB_OBJ) $(B)/runner/main.o
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# Fully static, for any Linux guest: no libc or library at run time.
+$(RUNNER_STATIC): $(LIB_OBJ) $(B)/runner/main.o
+	$(CC) $(CFLAGS) -static -o $@ $^ $(PKG_STATIC)
+
+$(UNIT): $(LIB_OBJ) $(call obj,$(B),$(UNIT_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit
+
+$(UNIT_ASAN): $(ASAN_LIB) $(call obj,$(B)/asan,$(UNIT_SRC))
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lcunit
+
+$(IT): $(LIB_OBJ) $(call obj,$(B),$(IT_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit
+
+install: $(RUNNER) $(RUNNER_STATIC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/provbench
+	install -m 0755 $(RUNNER) $(DESTDIR)$(PREFIX)/bin/provbench-runner
+	install -m 0755 $(RUNNER_STATIC) \
+		$(DESTDIR)$(PREFIX)/lib/provbench/provbench-runner-static
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/provbench-runner \
+	      $(DESTDIR)$(PREFIX)/lib/provbench/provbench-runner-static
+
+demo: deps
+	@$(MAKE) --no-print-directory $(RUNNER)
+	@scripts/demo-local.sh $(RUNNER)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(RUNNER)
+	@bench/runner-vs-fio $(RUNNER)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,109 @@
+/*
+ * common.h - what every part of provbench shares: the project's one error
+ * enum, the growable buffer with a size cap, size parsing and formatting,
+ * and the monotonic clock.
+ *
+ * Error handling follows curl's CURLcode + failf: functions return an
+ * enum pb_error (0 = OK, stable values), and put the detail into a message
+ * buffer owned by the caller's handle with pb_fail().
+ */
+#ifndef PB_COMMON_H
+#define PB_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PB_VERSION "0.1.0"
+
+/*
+ * Values are stable: they appear in logs and results. Add new ones at the
+ * end, never renumber.
+ */
+enum pb_error {
+	PB_OK = 0,
+	PB_ERR_USAGE = 1,	/* bad command line */
+	PB_ERR_INPUT = 2,	/* bad profile, size, file content */
+	PB_ERR_NOMEM = 3,
+	PB_ERR_IO = 4,		/* an I/O syscall failed */
+	PB_ERR_UNSAFE = 5,	/* target refused by a safety check */
+	PB_ERR_NOTFOUND = 6,	/* target, VM, disk, file not found */
+	PB_ERR_INTERRUPTED = 7, /* SIGINT / SIGTERM */
+	PB_ERR_TOO_LARGE = 8,	/* a buffer cap was hit */
+	PB_ERR_UNSUPPORTED = 9, /* the kernel or server lacks a feature */
+	PB_ERR_CONNECT = 10,	/* cannot reach the server */
+	PB_ERR_LOGIN = 11,	/* credentials refused */
+	PB_ERR_TLS = 12,	/* certificate or thumbprint mismatch */
+	PB_ERR_FAULT = 13,	/* the server answered with a fault */
+	PB_ERR_PROTOCOL = 14,	/* unexpected or malformed reply */
+	PB_ERR_TIMEOUT = 15,
+	PB_ERR_INTERNAL = 16,	/* a bug: an invariant did not hold */
+	PB_ERR__COUNT
+};
+
+/* Exit codes of every command (DESIGN.md). */
+enum pb_exit {
+	PB_EXIT_OK = 0,
+	PB_EXIT_FAILED = 1,
+	PB_EXIT_USAGE = 2,
+	PB_EXIT_CONNECT = 3,
+	PB_EXIT_INTERRUPTED = 130,
+};
+
+const char *pb_strerror(enum pb_error err);
+int pb_exit_code(enum pb_error err);
+
+#define PB_ERRBUF_SIZE 512
+
+/*
+ * Format a detail message into errbuf (PB_ERRBUF_SIZE bytes). Returns err so
+ * that `return pb_fail(buf, PB_ERR_IO, "...")` reads naturally. The first
+ * failure wins: a message already present is kept, so a vaguer error raised
+ * while unwinding never hides the precise one.
+ */
+enum pb_error pb_fail(char *errbuf, enum pb_error err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Print "provbench: what: why" (or the given program name) to stderr. */
+void pb_report(const char *prog, const char *what, const char *why);
+
+/*
+ * dynbuf: a growable byte buffer with a hard cap, after curl's dynbuf. Always
+ * NUL-terminated so it can be handed to string functions. The cap protects
+ * against a server or file that never ends.
+ */
+struct pb_buf {
+	char *data;
+	size_t len;
+	size_t alloc;
+	size_t cap;
+};
+
+#define PB_BUF_INIT(capacity) {NULL, 0, 0, (capacity)}
+
+void pb_buf_init(struct pb_buf *b, size_t cap);
+void pb_buf_dispose(struct pb_buf *b);
+void pb_buf_reset(struct pb_buf *b);
+enum pb_error pb_buf_add(struct pb_buf *b, const void *mem, size_t len);
+enum pb_error pb_buf_addstr(struct pb_buf *b, const char *s);
+enum pb_error pb_buf_printf(struct pb_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+enum pb_error pb_buf_vprintf(struct pb_buf *b, const char *fmt, va_list ap);
+/* Hand the data to the caller (who frees it) and leave b empty. */
+char *pb_buf_steal(struct pb_buf *b, size_t *len);
+
+/*
+ * Sizes: plain bytes, or a number with K, M, G, T, P (powers of 1024, as dd
+ * and fio read them), KiB/MiB/GiB/TiB/PiB (the same), or kB/KB/MB/GB/TB/PB
+ * (powers of 1000, as disk vendors and hdparm write them). Case-insensitive
+ * apart from that distinction; an optional trailing "B" is accepted after a
+ * binary letter ("4KB" is 4000, "4K" and "4KiB" are 4096).
+ */
+enum pb_error pb_size_parse(uint64_t *out, const char *s, char *errbuf);
+/* "1.5 GiB", "512 KiB", "123 B" into buf. Returns buf. */
+char *pb_size_format(char *buf, size_t len, uint64_t bytes);
+
+uint64_t pb_now_ns(void);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * dynbuf.c - growable, capped, NUL-terminated byte buffer (after curl's
+ * lib/dynbuf.c). Used for JSON, SOAP bodies, HTTP replies, CSV and HTML.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+#define MIN_ALLOC 64
+
+void pb_buf_init(struct pb_buf *b, size_t cap)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->alloc = 0;
+	b->cap = cap;
+}
+
+void pb_buf_dispose(struct pb_buf *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+	b->alloc = 0;
+}
+
+void pb_buf_reset(struct pb_buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+}
+
+/* Make room for len more bytes plus the terminating NUL. */
+static enum pb_error grow(struct pb_buf *b, size_t len)
+{
+	size_t need, a;
+	char *p;
+
+	if (len > b->cap || b->len > b->cap - len)
+		return PB_ERR_TOO_LARGE;
+	need = b->len + len + 1;
+	if (need <= b->alloc)
+		return PB_OK;
+	a = b->alloc ? b->alloc : MIN_ALLOC;
+	while (a < need)
+		a = a > SIZE_MAX / 2 ? need : a * 2;
+	if (a > b->cap + 1)
+		a = b->cap + 1;
+	p = realloc(b->data, a);
+	if (!p)
+		return PB_ERR_NOMEM;
+	b->data = p;
+	b->alloc = a;
+	return PB_OK;
+}
+
+enum pb_error pb_buf_add(struct pb_buf *b, const void *mem, size_t len)
+{
+	enum pb_error err = grow(b, len);
+
+	if (err)
+		return err;
+	if (len)
+		memcpy(b->data + b->len, mem, len);
+	b->len += len;
+	b->data[b->len] = '\0';
+	return PB_OK;
+}
+
+enum pb_error pb_buf_addstr(struct pb_buf *b, const char *s)
+{
+	return pb_buf_add(b, s, strlen(s));
+}
+
+enum pb_error pb_buf_vprintf(struct pb_buf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	enum pb_error err;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return PB_ERR_INTERNAL;
+	err = grow(b, (size_t)n);
+	if (err)
+		return err;
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+	return PB_OK;
+}
+
+enum pb_error pb_buf_printf(struct pb_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	enum pb_error err;
+
+	va_start(ap, fmt);
+	err = pb_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+char *pb_buf_steal(struct pb_buf *b, size_t *len)
+{
+	char *p = b->data;
+
+	if (len)
+		*len = b->len;
+	b->data = NULL;
+	b->len = 0;
+	b->alloc = 0;
+	return p;
+}

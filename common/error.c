@@ -1,0 +1,85 @@
+/*
+ * error.c - the project's error enum: names, exit codes, and pb_fail(), the
+ * detail-message formatter every module uses (curl's failf).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+
+static const char *const messages[PB_ERR__COUNT] = {
+	[PB_OK] = "no error",
+	[PB_ERR_USAGE] = "usage error",
+	[PB_ERR_INPUT] = "invalid input",
+	[PB_ERR_NOMEM] = "out of memory",
+	[PB_ERR_IO] = "I/O error",
+	[PB_ERR_UNSAFE] = "refused by a safety check",
+	[PB_ERR_NOTFOUND] = "not found",
+	[PB_ERR_INTERRUPTED] = "interrupted",
+	[PB_ERR_TOO_LARGE] = "too large",
+	[PB_ERR_UNSUPPORTED] = "not supported",
+	[PB_ERR_CONNECT] = "cannot connect",
+	[PB_ERR_LOGIN] = "login refused",
+	[PB_ERR_TLS] = "certificate not trusted",
+	[PB_ERR_FAULT] = "server fault",
+	[PB_ERR_PROTOCOL] = "unexpected reply",
+	[PB_ERR_TIMEOUT] = "timed out",
+	[PB_ERR_INTERNAL] = "internal error",
+};
+
+const char *pb_strerror(enum pb_error err)
+{
+	if ((unsigned)err >= PB_ERR__COUNT || !messages[err])
+		return "unknown error";
+	return messages[err];
+}
+
+int pb_exit_code(enum pb_error err)
+{
+	switch (err) {
+	case PB_OK:
+		return PB_EXIT_OK;
+	case PB_ERR_USAGE:
+	case PB_ERR_INPUT:
+	case PB_ERR_UNSAFE:
+	case PB_ERR_NOTFOUND:
+		return PB_EXIT_USAGE;
+	case PB_ERR_CONNECT:
+	case PB_ERR_LOGIN:
+	case PB_ERR_TLS:
+		return PB_EXIT_CONNECT;
+	case PB_ERR_INTERRUPTED:
+		return PB_EXIT_INTERRUPTED;
+	default:
+		return PB_EXIT_FAILED;
+	}
+}
+
+enum pb_error pb_fail(char *errbuf, enum pb_error err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!errbuf || errbuf[0])
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(errbuf, PB_ERRBUF_SIZE, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void pb_report(const char *prog, const char *what, const char *why)
+{
+	if (what && *what)
+		fprintf(stderr, "%s: %s: %s\n", prog, what, why);
+	else
+		fprintf(stderr, "%s: %s\n", prog, why);
+}
+
+uint64_t pb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,154 @@
+/*
+ * output.c - the runner's JSON document (jansson), the one format the
+ * harness and the report generator read:
+ *
+ * {"tool","version","started_at","engine","engine_note","seed",
+ *  "target":{"path","kind","size_bytes","device_bytes","identity",
+ *            "created"},
+ *  "passes":[{"name","index","pattern","bs","qd","direct","complete",
+ *             "bytes","ios","seconds","sync_seconds","mib_per_s","iops",
+ *             "lat_us":{"p50","p90","p99","p999","max","min"},
+ *             "series":[{"t_s","bytes","mib_per_s"}],"error"?}],
+ *  "verify":null | {"done","expected_generation","chunks","mismatches",
+ *                   "first":[{"offset","reason","found_generation"}]},
+ *  "interrupted":false}
+ */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "runner_int.h"
+
+static const char *target_kind_name(enum runner_target_kind k)
+{
+	return k == RUNNER_TARGET_BLOCK ? "block" : "file";
+}
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1e3;
+}
+
+static json_t *lat_json(const struct runner_hist *h)
+{
+	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "p50",
+			 us(runner_hist_percentile(h, 50.0)), "p90",
+			 us(runner_hist_percentile(h, 90.0)), "p99",
+			 us(runner_hist_percentile(h, 99.0)), "p999",
+			 us(runner_hist_percentile(h, 99.9)), "max",
+			 us(h->count ? h->max : 0), "min",
+			 us(h->count ? h->min : 0));
+}
+
+static json_t *series_json(const struct runner_pass_result *r)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a && i < r->nseries; i++) {
+		const struct runner_point *p = &r->series[i];
+
+		if (json_array_append_new(
+			    a, json_pack("{s:f,s:I,s:f}", "t_s", p->t_s,
+					 "bytes", (json_int_t)p->bytes,
+					 "mib_per_s", p->mib_per_s))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *pass_json(const struct runner_ctx *ctx,
+			 const struct runner_pass_result *r)
+{
+	const struct runner_opts *o = ctx->opts;
+	double s = (double)r->ns / 1e9;
+	json_t *j;
+
+	j = json_pack("{s:s,s:i,s:s,s:i,s:i,s:b,s:b,s:I,s:I,s:f,s:f,s:f,s:f,"
+		      "s:o,s:o}",
+		      "name", runner_pass_name(r->kind), "index",
+		      (int)r->index, "pattern",
+		      o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq", "bs",
+		      (int)o->bs, "qd", (int)r->qd, "direct", r->direct,
+		      "complete", r->complete, "bytes", (json_int_t)r->bytes,
+		      "ios", (json_int_t)r->ios, "seconds", s, "sync_seconds",
+		      (double)r->sync_ns / 1e9, "mib_per_s",
+		      s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0, "iops",
+		      s > 0 ? (double)r->ios / s : 0.0, "lat_us",
+		      lat_json(r->hist), "series", series_json(r));
+	if (j && r->error[0])
+		json_object_set_new(j, "error", json_string(r->error));
+	return j;
+}
+
+static json_t *verify_json(const struct runner_ctx *ctx)
+{
+	const struct runner_verify *v = &ctx->verify;
+	json_t *first = json_array(), *j;
+	unsigned i;
+
+	if (!ctx->opts->verify) {
+		json_decref(first);
+		return json_null();
+	}
+	for (i = 0; first && i < v->nfirst; i++)
+		json_array_append_new(
+			first, json_pack("{s:I,s:s,s:i}", "offset",
+					 (json_int_t)v->first[i].offset,
+					 "reason", v->first[i].reason,
+					 "found_generation",
+					 (int)v->first[i].found_generation));
+	j = json_pack("{s:b,s:i,s:I,s:I,s:o}", "done", v->done,
+		      "expected_generation", (int)v->expected_generation,
+		      "chunks", (json_int_t)v->chunks, "mismatches",
+		      (json_int_t)v->mismatches, "first", first);
+	return j;
+}
+
+enum pb_error runner_output_build(struct pb_buf *out,
+				  const struct runner_ctx *ctx)
+{
+	const struct runner_target *t = &ctx->target;
+	json_t *root = NULL, *passes = NULL;
+	enum pb_error err = PB_ERR_NOMEM;
+	char *text = NULL;
+	unsigned i;
+
+	passes = json_array();
+	if (!passes)
+		goto out;
+	for (i = 0; i < ctx->npasses_done; i++) {
+		json_t *p = pass_json(ctx, &ctx->passes[i]);
+
+		if (!p || json_array_append_new(passes, p))
+			goto out;
+	}
+	root = json_pack(
+		"{s:s,s:s,s:s,s:s,s:s?,s:I,s:{s:s,s:s,s:I,s:I,s:s?,s:b},s:O,"
+		"s:o,s:b}",
+		"tool", "provbench-runner", "version", PB_VERSION,
+		"started_at", ctx->started_at, "engine",
+		ctx->engine.ops ? ctx->engine.ops->name : "none",
+		"engine_note", ctx->engine_note, "seed",
+		(json_int_t)ctx->opts->seed, "target", "path", t->path, "kind",
+		target_kind_name(t->kind), "size_bytes", (json_int_t)t->size,
+		"device_bytes", (json_int_t)t->dev_size, "identity",
+		t->identity[0] ? t->identity : NULL, "created", t->created,
+		"passes", passes, "verify", verify_json(ctx), "interrupted",
+		ctx->interrupted);
+	if (!root)
+		goto out;
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					JSON_REAL_PRECISION(10));
+	if (!text)
+		goto out;
+	err = pb_buf_addstr(out, text);
+	if (!err)
+		err = pb_buf_addstr(out, "\n");
+out:
+	free(text);
+	json_decref(root);
+	json_decref(passes);
+	return err;
+}

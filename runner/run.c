@@ -1,0 +1,575 @@
+/*
+ * run.c - the runner's passes: keep --qd I/Os in flight, stamp what is
+ * written, time every I/O into the histogram, cut the throughput series at
+ * every interval, show progress, verify at the end, and stop cleanly on
+ * SIGINT/SIGTERM with what was measured so far.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner_int.h"
+
+static volatile sig_atomic_t stop_requested;
+
+void runner_request_stop(void)
+{
+	stop_requested = 1;
+}
+
+/* ---- time series ---- */
+
+struct series_state {
+	uint64_t start, interval, next_tick, last_tick, bytes;
+};
+
+static enum pb_error series_push(struct runner_pass_result *r, double t_s,
+				 uint64_t bytes, double span_s)
+{
+	struct runner_point *p;
+
+	if (r->nseries == r->aseries) {
+		size_t n = r->aseries ? r->aseries * 2 : 64;
+
+		p = realloc(r->series, n * sizeof(*p));
+		if (!p)
+			return PB_ERR_NOMEM;
+		r->series = p;
+		r->aseries = n;
+	}
+	p = &r->series[r->nseries++];
+	p->t_s = t_s;
+	p->bytes = bytes;
+	p->mib_per_s = span_s > 0 ? (double)bytes / 1048576.0 / span_s : 0;
+	return PB_OK;
+}
+
+/* Close every interval that ended before now. */
+static enum pb_error series_advance(struct runner_pass_result *r,
+				    struct series_state *s, uint64_t now)
+{
+	enum pb_error err;
+
+	while (now >= s->next_tick) {
+		err = series_push(r, (double)(s->next_tick - s->start) / 1e9,
+				  s->bytes, (double)s->interval / 1e9);
+		if (err)
+			return err;
+		s->bytes = 0;
+		s->last_tick = s->next_tick;
+		s->next_tick += s->interval;
+	}
+	return PB_OK;
+}
+
+/* The last, partial interval: the series then sums to the pass bytes. */
+static enum pb_error series_finish(struct runner_pass_result *r,
+				   struct series_state *s, uint64_t end)
+{
+	enum pb_error err = series_advance(r, s, end);
+
+	if (err || end == s->last_tick)
+		return err;
+	return series_push(r, (double)(end - s->start) / 1e9, s->bytes,
+			   (double)(end - s->last_tick) / 1e9);
+}
+
+/* ---- progress on stderr ---- */
+
+struct progress {
+	uint64_t next;
+	uint64_t step;
+	bool tty;
+	bool quiet;
+	bool shown;
+};
+
+static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
+			  const struct runner_pass_result *r, uint64_t start,
+			  uint64_t now, uint64_t total)
+{
+	char done_s[32], total_s[32], ts[32];
+	double el = (double)(now - start) / 1e9;
+	double rate = el > 0 ? (double)r->bytes / 1048576.0 / el : 0;
+	double eta = rate > 0 ? (double)(total - r->bytes) / 1048576.0 / rate
+			      : 0;
+	time_t t;
+	struct tm tm;
+
+	if (pg->quiet || now < pg->next)
+		return;
+	pg->next = now + pg->step;
+	pb_size_format(done_s, sizeof(done_s), r->bytes);
+	pb_size_format(total_s, sizeof(total_s), total);
+	if (pg->tty) {
+		fprintf(stderr,
+			"\r%-11s %10s / %-10s %9.1f MiB/s  ETA %5.0fs \033[K",
+			runner_pass_name(r->kind), done_s, total_s, rate, eta);
+		pg->shown = true;
+	} else {
+		t = time(NULL);
+		gmtime_r(&t, &tm);
+		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		fprintf(stderr,
+			"%s provbench-runner: %s %s: %s / %s, %.1f MiB/s, "
+			"ETA %.0f s\n",
+			ts, ctx->target.path, runner_pass_name(r->kind),
+			done_s, total_s, rate, eta);
+	}
+}
+
+static void progress_clear(struct progress *pg)
+{
+	if (pg->tty && pg->shown)
+		fprintf(stderr, "\r\033[K");
+	pg->shown = false;
+}
+
+/* ---- passes ---- */
+
+static void refill_buffers(struct runner_ctx *ctx)
+{
+	unsigned i;
+
+	for (i = 0; i < ctx->depth; i++)
+		memcpy(ctx->bufs[i], ctx->pool, ctx->opts->bs);
+}
+
+static uint64_t block_at(const struct runner_ctx *ctx,
+			 const struct runner_perm *perm, uint64_t i)
+{
+	return ctx->opts->pattern == RUNNER_PATTERN_RAND
+		       ? runner_perm_at(perm, i)
+		       : i;
+}
+
+/*
+ * One pass over every block of the region. Returns PB_OK, PB_ERR_IO
+ * (r->error says which I/O) or PB_ERR_INTERRUPTED; the result is filled in
+ * either way.
+ */
+static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
+			      enum runner_pass_kind kind)
+{
+	const struct runner_opts *o = ctx->opts;
+	struct runner_pass_result *r = &ctx->passes[index];
+	struct runner_io *done[1024];
+	unsigned freelist[1024], nfree, inflight = 0, depth, i;
+	uint64_t issued = 0, now, start;
+	struct series_state ss;
+	struct progress pg = {.tty = ctx->tty, .quiet = o->quiet};
+	struct runner_perm perm;
+	enum runner_io_op op;
+	enum pb_error err = PB_OK;
+	bool writes = runner_pass_writes(kind);
+	int n;
+
+	r->kind = kind;
+	r->index = index;
+	r->direct = !o->buffered;
+	r->hist = malloc(sizeof(*r->hist));
+	if (!r->hist)
+		return pb_fail(ctx->errbuf, PB_ERR_NOMEM, "out of memory");
+	runner_hist_init(r->hist);
+
+	/* an application that fsyncs every write waits for each one */
+	depth = kind == RUNNER_PASS_FSYNC_WRITE ? 1 : ctx->depth;
+	r->qd = depth;
+	op = kind == RUNNER_PASS_FSYNC_WRITE ? RUNNER_OP_WRITE_DSYNC
+	     : writes			     ? RUNNER_OP_WRITE
+					     : RUNNER_OP_READ;
+	if (writes) {
+		ctx->generation++;
+		refill_buffers(ctx);
+	} else if (o->buffered) {
+		/* measure the disk, not the page cache (hdparm -t flushes) */
+		fdatasync(ctx->target.fd);
+		posix_fadvise(ctx->target.fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	runner_perm_init(&perm, ctx->nblocks, o->seed + index);
+	nfree = depth;
+	for (i = 0; i < depth; i++)
+		freelist[i] = depth - 1 - i;
+
+	start = pb_now_ns();
+	ss = (struct series_state){.start = start,
+				   .interval = (uint64_t)o->interval_ms *
+					       1000000ull,
+				   .last_tick = start};
+	ss.next_tick = start + ss.interval;
+	pg.step = ctx->tty ? 250000000ull : 10000000000ull;
+	pg.next = start + pg.step;
+
+	for (;;) {
+		while (inflight < depth && issued < ctx->nblocks &&
+		       !stop_requested && !err) {
+			struct runner_io *io = &ctx->ios[freelist[--nfree]];
+
+			io->off = block_at(ctx, &perm, issued) * o->bs;
+			io->len = o->bs;
+			if (writes)
+				runner_stamp_buf(io->buf, io->len, io->off,
+						 o->seed, ctx->generation);
+			io->t_start = pb_now_ns();
+			ctx->engine.ops->queue(&ctx->engine, io, op);
+			inflight++;
+			issued++;
+		}
+		n = ctx->engine.ops->commit(&ctx->engine);
+		if (n < 0 && !err)
+			err = pb_fail(r->error, PB_ERR_IO, "submit: %s",
+				      strerror(-n));
+		if (!inflight)
+			break;
+		n = ctx->engine.ops->getevents(&ctx->engine, 1, done,
+					       inflight);
+		if (n < 0) {
+			/* completions cannot be reaped: nothing to drain */
+			err = pb_fail(r->error, PB_ERR_IO, "reap: %s",
+				      strerror(-n));
+			break;
+		}
+		now = pb_now_ns();
+		for (i = 0; i < (unsigned)n; i++) {
+			struct runner_io *io = done[i];
+
+			runner_hist_add(r->hist, now - io->t_start);
+			freelist[nfree++] = io->slot;
+			inflight--;
+			if (io->res != (int)io->len) {
+				if (!err)
+					err = pb_fail(
+						r->error, PB_ERR_IO,
+						"%s at offset %llu: %s",
+						writes ? "write" : "read",
+						(unsigned long long)io->off,
+						io->res < 0 ? strerror(-io->res)
+							    : "short transfer");
+				continue;
+			}
+			if (series_advance(r, &ss, now))
+				err = pb_fail(r->error, PB_ERR_NOMEM,
+					      "out of memory");
+			ss.bytes += io->len;
+			r->bytes += io->len;
+			r->ios++;
+		}
+		progress_show(&pg, ctx, r, start, now, ctx->target.size);
+	}
+	if (writes && o->buffered && !err) {
+		/* like `dd ... && sync`: the flush belongs to the pass */
+		uint64_t s = pb_now_ns();
+
+		if (fdatasync(ctx->target.fd))
+			err = pb_fail(r->error, PB_ERR_IO, "fdatasync: %s",
+				      strerror(errno));
+		r->sync_ns = pb_now_ns() - s;
+	}
+	now = pb_now_ns();
+	r->ns = now - start;
+	if (series_finish(r, &ss, now) && !err)
+		err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
+	progress_clear(&pg);
+	r->complete = !err && issued == ctx->nblocks && !stop_requested;
+	if (!err && stop_requested)
+		err = PB_ERR_INTERRUPTED;
+	return err;
+}
+
+/* Read everything back and check every chunk's stamp and payload. */
+static enum pb_error run_verify(struct runner_ctx *ctx)
+{
+	const struct runner_opts *o = ctx->opts;
+	struct runner_verify *v = &ctx->verify;
+	struct runner_io *done[1024];
+	unsigned freelist[1024], nfree = ctx->depth, inflight = 0, i;
+	uint32_t cs = o->bs < RUNNER_CHUNK ? o->bs : RUNNER_CHUNK, pos, found;
+	uint64_t issued = 0;
+	enum pb_error err = PB_OK;
+	const char *why;
+	int n;
+
+	v->done = false;
+	v->expected_generation = ctx->generation; /* 0: take the first seen */
+	if (o->buffered) {
+		fdatasync(ctx->target.fd);
+		posix_fadvise(ctx->target.fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	for (i = 0; i < ctx->depth; i++)
+		freelist[i] = i;
+	for (;;) {
+		while (inflight < ctx->depth && issued < ctx->nblocks &&
+		       !stop_requested) {
+			struct runner_io *io = &ctx->ios[freelist[--nfree]];
+
+			io->off = issued * o->bs;
+			io->len = o->bs;
+			io->t_start = pb_now_ns();
+			ctx->engine.ops->queue(&ctx->engine, io,
+					       RUNNER_OP_READ);
+			inflight++;
+			issued++;
+		}
+		n = ctx->engine.ops->commit(&ctx->engine);
+		if (n < 0)
+			return pb_fail(ctx->errbuf, PB_ERR_IO,
+				       "verify: submit: %s", strerror(-n));
+		if (!inflight)
+			break;
+		n = ctx->engine.ops->getevents(&ctx->engine, 1, done,
+					       inflight);
+		if (n < 0)
+			return pb_fail(ctx->errbuf, PB_ERR_IO,
+				       "verify: reap: %s", strerror(-n));
+		for (i = 0; i < (unsigned)n; i++) {
+			struct runner_io *io = done[i];
+			const uint8_t *b = io->buf;
+
+			freelist[nfree++] = io->slot;
+			inflight--;
+			if (io->res != (int)io->len) {
+				err = pb_fail(ctx->errbuf, PB_ERR_IO,
+					      "verify: read at offset %llu: %s",
+					      (unsigned long long)io->off,
+					      io->res < 0 ? strerror(-io->res)
+							  : "short read");
+				continue;
+			}
+			for (pos = 0; pos + cs <= io->len; pos += cs) {
+				why = runner_chunk_check(
+					b + pos, cs, ctx->pool + pos,
+					io->off + pos, o->seed,
+					v->expected_generation, &found);
+				v->chunks++;
+				if (!why && !v->expected_generation)
+					v->expected_generation = found;
+				if (!why)
+					continue;
+				if (v->nfirst < RUNNER_VERIFY_MAX_REPORTED) {
+					struct runner_mismatch *m =
+						&v->first[v->nfirst++];
+
+					m->offset = io->off + pos;
+					m->reason = why;
+					m->found_generation = found;
+				}
+				v->mismatches++;
+			}
+		}
+	}
+	v->done = !err && !stop_requested;
+	if (!err && stop_requested)
+		err = PB_ERR_INTERRUPTED;
+	return err;
+}
+
+static void print_summary(const struct runner_ctx *ctx)
+{
+	const struct runner_pass_result *r;
+	char sz[32];
+	unsigned i;
+
+	for (i = 0; i < ctx->npasses_done; i++) {
+		r = &ctx->passes[i];
+		double s = (double)r->ns / 1e9;
+
+		pb_size_format(sz, sizeof(sz), r->bytes);
+		fprintf(stderr,
+			"%-11s %10s in %7.2f s  %9.1f MiB/s  %8.0f IOPS  "
+			"p50 %.0f us  p99 %.0f us  max %.0f us%s\n",
+			runner_pass_name(r->kind), sz, s,
+			s > 0 ? (double)r->bytes / 1048576.0 / s : 0,
+			s > 0 ? (double)r->ios / s : 0,
+			(double)runner_hist_percentile(r->hist, 50) / 1e3,
+			(double)runner_hist_percentile(r->hist, 99) / 1e3,
+			(double)r->hist->max / 1e3,
+			r->complete ? "" : "  (incomplete)");
+	}
+	if (ctx->verify.done || ctx->verify.chunks)
+		fprintf(stderr, "verify      %llu chunks, %llu mismatches\n",
+			(unsigned long long)ctx->verify.chunks,
+			(unsigned long long)ctx->verify.mismatches);
+}
+
+static enum pb_error engine_start(struct runner_ctx *ctx)
+{
+	const struct runner_opts *o = ctx->opts;
+	char why[PB_ERRBUF_SIZE] = "";
+	enum pb_error err;
+
+	if (o->engine != RUNNER_ENGINE_PSYNC) {
+		ctx->engine.ops = &runner_engine_io_uring;
+		ctx->engine.flags = ctx->engine.ops->flags;
+		err = ctx->engine.ops->init(&ctx->engine, ctx->target.fd,
+					    ctx->depth, ctx->bufs, o->bs, why);
+		if (!err)
+			return PB_OK;
+		if (o->engine == RUNNER_ENGINE_IO_URING)
+			return pb_fail(ctx->errbuf, err, "--engine io_uring: %s",
+				       why);
+		/* seccomp or an old kernel: say so in the output */
+		ctx->engine_note = "io_uring unavailable, fell back to psync";
+		if (!o->quiet)
+			fprintf(stderr, "provbench-runner: %s (%s)\n",
+				ctx->engine_note, why);
+	}
+	ctx->engine.ops = &runner_engine_psync;
+	ctx->engine.flags = ctx->engine.ops->flags;
+	return ctx->engine.ops->init(&ctx->engine, ctx->target.fd, ctx->depth,
+				     ctx->bufs, o->bs, ctx->errbuf);
+}
+
+/* Write the JSON to a temporary file and rename it: never a torn file. */
+static enum pb_error write_output(const struct runner_ctx *ctx,
+				  const struct pb_buf *doc)
+{
+	const char *path = ctx->opts->output;
+	char tmp[PATH_MAX];
+	FILE *fp;
+	int fd;
+
+	if (!path || !strcmp(path, "-")) {
+		fwrite(doc->data, 1, doc->len, stdout);
+		fflush(stdout);
+		return ferror(stdout) ? pb_fail(ctx->errbuf, PB_ERR_IO,
+						"stdout: write failed")
+				      : PB_OK;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: cannot create: %s",
+			       path, strerror(errno));
+	fp = fdopen(fd, "w");
+	if (!fp) {
+		close(fd);
+		unlink(tmp);
+		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: %s", path,
+			       strerror(errno));
+	}
+	fwrite(doc->data, 1, doc->len, fp);
+	if (fflush(fp) || fsync(fd) || ferror(fp)) {
+		fclose(fp);
+		unlink(tmp);
+		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: write failed: %s",
+			       path, strerror(errno));
+	}
+	fclose(fp);
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: cannot rename: %s",
+			       path, strerror(errno));
+	}
+	return PB_OK;
+}
+
+static bool any_write(const struct runner_opts *o)
+{
+	unsigned i;
+
+	for (i = 0; i < o->npasses; i++)
+		if (runner_pass_writes(o->passes[i]))
+			return true;
+	return false;
+}
+
+static void ctx_dispose(struct runner_ctx *ctx)
+{
+	unsigned i;
+
+	if (ctx->engine.ops)
+		ctx->engine.ops->cleanup(&ctx->engine);
+	runner_target_close(&ctx->target);
+	for (i = 0; i < RUNNER_MAX_PASSES; i++) {
+		free(ctx->passes[i].hist);
+		free(ctx->passes[i].series);
+	}
+	for (i = 0; i < ctx->depth; i++)
+		free(ctx->bufs[i]);
+	free(ctx->ios);
+	free(ctx->pool);
+}
+
+enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
+{
+	struct runner_ctx *ctx;
+	struct pb_buf doc = PB_BUF_INIT(1u << 30);
+	enum pb_error err, run_err = PB_OK;
+	time_t now = time(NULL);
+	struct tm tm;
+	unsigned i;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	ctx->opts = o;
+	ctx->errbuf = errbuf;
+	ctx->target.fd = -1;
+	ctx->tty = isatty(STDERR_FILENO);
+	gmtime_r(&now, &tm);
+	strftime(ctx->started_at, sizeof(ctx->started_at),
+		 "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	err = runner_target_open(&ctx->target, o, any_write(o), errbuf);
+	if (err)
+		goto out;
+	ctx->nblocks = ctx->target.size / o->bs;
+	ctx->depth = o->qd;
+	if ((uint64_t)ctx->depth > ctx->nblocks)
+		ctx->depth = (unsigned)ctx->nblocks;
+	ctx->ios = calloc(ctx->depth, sizeof(*ctx->ios));
+	if (posix_memalign((void **)&ctx->pool, 4096, o->bs))
+		ctx->pool = NULL;
+	if (!ctx->ios || !ctx->pool) {
+		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	runner_pool_fill(ctx->pool, o->bs, o->seed);
+	for (i = 0; i < ctx->depth; i++) {
+		if (posix_memalign(&ctx->bufs[i], 4096, o->bs)) {
+			ctx->bufs[i] = NULL;
+			err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		ctx->ios[i].buf = ctx->bufs[i];
+		ctx->ios[i].slot = i;
+	}
+	err = engine_start(ctx);
+	if (err)
+		goto out;
+	for (i = 0; i < o->npasses && !run_err; i++) {
+		run_err = run_pass(ctx, i, o->passes[i]);
+		ctx->npasses_done = i + 1;
+		if (run_err == PB_ERR_IO)
+			pb_fail(errbuf, PB_ERR_IO, "%s pass: %s",
+				runner_pass_name(o->passes[i]),
+				ctx->passes[i].error);
+	}
+	if (!run_err && o->verify)
+		run_err = run_verify(ctx);
+	ctx->interrupted = run_err == PB_ERR_INTERRUPTED;
+	if (ctx->interrupted)
+		pb_fail(errbuf, PB_ERR_INTERRUPTED,
+			"interrupted; partial results written");
+	if (!o->quiet)
+		print_summary(ctx);
+
+	err = runner_output_build(&doc, ctx);
+	if (err) {
+		pb_fail(errbuf, err, "cannot build the JSON output: %s",
+			pb_strerror(err));
+		goto out;
+	}
+	err = write_output(ctx, &doc);
+	if (!err)
+		err = run_err;
+out:
+	pb_buf_dispose(&doc);
+	ctx_dispose(ctx);
+	free(ctx);
+	return err;
+}

@@ -1,0 +1,191 @@
+/*
+ * runner_int.h - internals of provbench-runner shared between its files:
+ * the I/O engine interface, the target, per-pass results and the run
+ * context. Nothing outside runner/ includes this.
+ */
+#ifndef PB_RUNNER_INT_H
+#define PB_RUNNER_INT_H
+
+#include <limits.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "runner.h"
+
+/* ---- I/O engines (fio's struct ioengine_ops is the model) ---- */
+
+enum runner_io_op {
+	RUNNER_OP_READ,
+	RUNNER_OP_WRITE,
+	RUNNER_OP_WRITE_DSYNC, /* write, then fdatasync, as one I/O */
+};
+
+struct runner_io {
+	void *buf;
+	uint64_t off;
+	uint32_t len;
+	unsigned slot;
+	int res;	  /* bytes transferred, or -errno */
+	uint64_t t_start; /* ns, taken just before queueing */
+};
+
+struct runner_engine;
+
+/* Capability bits of an engine. */
+#define RUNNER_ENGINE_F_ASYNC	  0x1u /* keeps more than one I/O in flight */
+#define RUNNER_ENGINE_F_FIXEDBUFS 0x2u /* buffers registered with the kernel */
+
+struct runner_engine_ops {
+	const char *name;
+	unsigned flags;
+	/* bufs[depth] of buflen bytes each, allocated by the caller */
+	enum pb_error (*init)(struct runner_engine *e, int fd, unsigned depth,
+			      void *const *bufs, size_t buflen, char *errbuf);
+	void (*queue)(struct runner_engine *e, struct runner_io *io,
+		      enum runner_io_op op);
+	/* send what was queued; returns 0 or -errno */
+	int (*commit)(struct runner_engine *e);
+	/* wait for at least min completions; returns how many, or -errno */
+	int (*getevents)(struct runner_engine *e, unsigned min,
+			 struct runner_io **done, unsigned max);
+	void (*cleanup)(struct runner_engine *e);
+};
+
+struct runner_engine {
+	const struct runner_engine_ops *ops;
+	unsigned flags; /* ops->flags plus what init found */
+	int fd;
+	unsigned depth;
+	void *priv;
+};
+
+extern const struct runner_engine_ops runner_engine_psync;
+extern const struct runner_engine_ops runner_engine_io_uring;
+
+/* ---- target ---- */
+
+enum runner_target_kind {
+	RUNNER_TARGET_FILE,
+	RUNNER_TARGET_BLOCK,
+};
+
+struct runner_target {
+	char path[PATH_MAX];
+	char identity[256]; /* serial / WWN / by-id name; "" if unknown */
+	enum runner_target_kind kind;
+	uint64_t size;	    /* bytes the passes cover */
+	uint64_t dev_size;  /* size of the device or file */
+	unsigned lbs;	    /* logical block size */
+	int fd;
+	bool created;	    /* the runner created this file */
+	bool writes;	    /* opened for writing */
+};
+
+/*
+ * Find the disk whose serial or WWN matches uuid in by_id_dir or under
+ * sys_block_dir. Writes the device path and the identity that matched.
+ */
+enum pb_error runner_target_find_uuid(char *path, size_t pathlen,
+				      char *identity, size_t idlen,
+				      const char *uuid, const char *by_id_dir,
+				      const char *sys_block_dir, char *errbuf);
+
+/*
+ * Resolve, check and open the target. Every safety check runs before a
+ * byte is written; a refused target returns PB_ERR_UNSAFE.
+ */
+enum pb_error runner_target_open(struct runner_target *t,
+				 const struct runner_opts *opts, bool writes,
+				 char *errbuf);
+void runner_target_close(struct runner_target *t);
+
+/* ---- data stamps: every chunk starts with one ---- */
+
+#define RUNNER_STAMP_MAGIC "PBRUNNR1"
+#define RUNNER_CHUNK	   4096u
+
+struct runner_stamp {
+	char magic[8];
+	uint64_t offset;     /* byte offset of this chunk on the target */
+	uint64_t seed;	     /* the run's --seed */
+	uint32_t generation; /* which write pass of the run: 1, 2, ... */
+	uint32_t reserved;
+};
+
+/* ---- results ---- */
+
+struct runner_point {
+	double t_s;	/* end of the interval, since the pass started */
+	uint64_t bytes; /* completed in the interval */
+	double mib_per_s;
+};
+
+struct runner_pass_result {
+	enum runner_pass_kind kind;
+	unsigned index;	 /* position in --passes */
+	unsigned qd;	 /* effective queue depth */
+	bool direct;
+	uint64_t bytes;
+	uint64_t ios;
+	uint64_t ns;	 /* wall time, closing fdatasync included */
+	uint64_t sync_ns;
+	bool complete;
+	char error[PB_ERRBUF_SIZE];
+	struct runner_hist *hist;
+	struct runner_point *series;
+	size_t nseries, aseries;
+};
+
+#define RUNNER_VERIFY_MAX_REPORTED 16
+
+struct runner_mismatch {
+	uint64_t offset;
+	const char *reason;
+	uint32_t found_generation;
+};
+
+struct runner_verify {
+	bool done;
+	uint32_t expected_generation;
+	uint64_t chunks;
+	uint64_t mismatches;
+	struct runner_mismatch first[RUNNER_VERIFY_MAX_REPORTED];
+	unsigned nfirst;
+};
+
+struct runner_ctx {
+	const struct runner_opts *opts;
+	struct runner_target target;
+	struct runner_engine engine;
+	const char *engine_note; /* why the engine is not the one asked */
+	uint8_t *pool;		 /* bs bytes of incompressible data */
+	void *bufs[1024];
+	struct runner_io *ios;
+	unsigned depth;
+	uint64_t nblocks;
+	uint32_t generation;
+	struct runner_pass_result passes[RUNNER_MAX_PASSES];
+	unsigned npasses_done;
+	struct runner_verify verify;
+	bool interrupted;
+	bool tty;
+	char started_at[32];
+	char *errbuf;
+};
+
+/* Fill a chunk-aligned buffer's stamps for a write at offset. */
+void runner_stamp_buf(uint8_t *buf, uint32_t len, uint64_t offset,
+		      uint64_t seed, uint32_t generation);
+/* Fill the pool: deterministic from seed, incompressible. */
+void runner_pool_fill(uint8_t *pool, size_t len, uint64_t seed);
+/* Check one read chunk; returns NULL if it is as written, else why not. */
+const char *runner_chunk_check(const uint8_t *chunk, uint32_t len,
+			       const uint8_t *pool_chunk, uint64_t offset,
+			       uint64_t seed, uint32_t expected_gen,
+			       uint32_t *found_gen);
+
+/* The JSON document of a run (jansson inside, text out). */
+enum pb_error runner_output_build(struct pb_buf *out,
+				  const struct runner_ctx *ctx);
+
+#endif

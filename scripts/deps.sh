@@ -1,0 +1,32 @@
+#!/bin/sh
+# deps.sh - install the Debian 12 packages provbench needs to build and
+# test, and nothing else. Idempotent, and quick when all are present (one
+# dpkg-query). Without root it prints the exact apt-get line and stops.
+set -eu
+
+# build: compilers and libraries; test: CUnit, fio (bench), util-linux
+# (losetup), e2fsprogs (mkfs for the signature tests).
+PKGS="gcc make pkg-config libc6-dev
+libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
+liburing-dev libblkid-dev libuuid1
+util-linux e2fsprogs fio file"
+
+missing=""
+for p in $PKGS; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "installed" ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+line="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "provbench: deps: missing packages; run as root:" >&2
+	echo "  apt-get update && $line" >&2
+	exit 1
+fi
+echo "provbench: deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# the package lists may be stale or absent on a fresh machine
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
