@@ -26,7 +26,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
 	    -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	     -Icommon -Irunner $(PKG_CFLAGS) -MMD -MP
+	     -Icommon -Irunner -Itests/unit $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
@@ -35,11 +35,12 @@ RUNNER_LIB_SRC := runner/opts.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
-UNIT_SRC   := tests/unit/main.c tests/unit/test_common.c \
+UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
 	      tests/unit/test_target.c tests/unit/test_output.c
-IT_SRC     := tests/integration/main.c tests/integration/test_runner.c
+IT_SRC     := tests/unit/suites.c tests/integration/main.c \
+	      tests/integration/test_runner.c
 
 obj = $(patsubst %.c,$(1)/%.o,$(2))
 
@@ -86,13 +87,13 @@ $(RUNNER_STATIC): $(LIB_OBJ) $(B)/runner/main.o
 	$(CC) $(CFLAGS) -static -o $@ $^ $(PKG_STATIC)
 
 $(UNIT): $(LIB_OBJ) $(call obj,$(B),$(UNIT_SRC))
-	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lm
 
 $(UNIT_ASAN): $(ASAN_LIB) $(call obj,$(B)/asan,$(UNIT_SRC))
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lcunit
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lm
 
 $(IT): $(LIB_OBJ) $(call obj,$(B),$(IT_SRC))
-	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lm
 
 install: $(RUNNER) $(RUNNER_STATIC)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/provbench

@@ -26,6 +26,7 @@ static const char *const messages[PB_ERR__COUNT] = {
 	[PB_ERR_PROTOCOL] = "unexpected reply",
 	[PB_ERR_TIMEOUT] = "timed out",
 	[PB_ERR_INTERNAL] = "internal error",
+	[PB_ERR_VERIFY] = "data verification failed",
 };
 
 const char *pb_strerror(enum pb_error err)

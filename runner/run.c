@@ -549,8 +549,19 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 				runner_pass_name(o->passes[i]),
 				ctx->passes[i].error);
 	}
-	if (!run_err && o->verify)
+	if (!run_err && o->verify) {
 		run_err = run_verify(ctx);
+		/* a finding, reported in full in the JSON: not a crash */
+		if (!run_err && ctx->verify.mismatches)
+			run_err = pb_fail(errbuf, PB_ERR_VERIFY,
+					  "verify: %llu mismatching chunks "
+					  "(first at offset %llu: %s)",
+					  (unsigned long long)
+						  ctx->verify.mismatches,
+					  (unsigned long long)
+						  ctx->verify.first[0].offset,
+					  ctx->verify.first[0].reason);
+	}
 	ctx->interrupted = run_err == PB_ERR_INTERRUPTED;
 	if (ctx->interrupted)
 		pb_fail(errbuf, PB_ERR_INTERRUPTED,

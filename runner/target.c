@@ -79,8 +79,10 @@ static bool id_matches(const char *id, const char *uuid_hex)
 	return strncmp(uuid_hex, tok, n) == 0;
 }
 
+#define MAX_FOUND 8
+
 struct found {
-	char path[PATH_MAX];
+	char path[MAX_FOUND][PATH_MAX];
 	char identity[256];
 	unsigned count;
 };
@@ -88,15 +90,17 @@ struct found {
 static void found_add(struct found *f, const char *path, const char *id)
 {
 	char real[PATH_MAX];
+	unsigned i;
 
 	if (!realpath(path, real))
 		return;
-	if (f->count && !strcmp(real, f->path))
-		return; /* another link to the same disk */
-	if (!f->count) {
-		snprintf(f->path, sizeof(f->path), "%s", real);
+	for (i = 0; i < f->count && i < MAX_FOUND; i++)
+		if (!strcmp(real, f->path[i]))
+			return; /* another link to the same disk */
+	if (!f->count)
 		snprintf(f->identity, sizeof(f->identity), "%s", id);
-	}
+	if (f->count < MAX_FOUND)
+		snprintf(f->path[f->count], PATH_MAX, "%s", real);
 	f->count++;
 }
 
@@ -168,7 +172,8 @@ enum pb_error runner_target_find_uuid(char *path, size_t pathlen,
 				      const char *uuid, const char *by_id_dir,
 				      const char *sys_block_dir, char *errbuf)
 {
-	struct found f = {.count = 0};
+	struct found *f;
+	enum pb_error err = PB_OK;
 	char hex[128];
 
 	if (hex_only(hex, sizeof(hex), uuid) < 8 ||
@@ -177,24 +182,31 @@ enum pb_error runner_target_find_uuid(char *path, size_t pathlen,
 			       "--target: 'uuid:%s' is not a disk UUID (hex "
 			       "digits, optionally with dashes)",
 			       uuid);
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	if (by_id_dir)
-		scan_by_id(&f, by_id_dir, hex);
-	if (!f.count && sys_block_dir)
-		scan_sys_block(&f, sys_block_dir, hex);
-	if (!f.count)
-		return pb_fail(errbuf, PB_ERR_NOTFOUND,
-			       "--target: no disk with UUID %s (looked in %s "
-			       "and %s; is disk.EnableUUID=TRUE set?)",
-			       uuid, by_id_dir ? by_id_dir : "-",
-			       sys_block_dir ? sys_block_dir : "-");
-	if (f.count > 1)
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "--target: UUID %s matches %u disks; give the "
-			       "full UUID",
-			       uuid, f.count);
-	snprintf(path, pathlen, "%s", f.path);
-	snprintf(identity, idlen, "%s", f.identity);
-	return PB_OK;
+		scan_by_id(f, by_id_dir, hex);
+	if (!f->count && sys_block_dir)
+		scan_sys_block(f, sys_block_dir, hex);
+	if (!f->count) {
+		err = pb_fail(errbuf, PB_ERR_NOTFOUND,
+			      "--target: no disk with UUID %s (looked in %s "
+			      "and %s; is disk.EnableUUID=TRUE set?)",
+			      uuid, by_id_dir ? by_id_dir : "-",
+			      sys_block_dir ? sys_block_dir : "-");
+	} else if (f->count > 1) {
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "--target: UUID %s matches %u disks (%s, %s%s); "
+			      "give the full UUID",
+			      uuid, f->count, f->path[0], f->path[1],
+			      f->count > 2 ? ", ..." : "");
+	} else {
+		snprintf(path, pathlen, "%s", f->path[0]);
+		snprintf(identity, idlen, "%s", f->identity);
+	}
+	free(f);
+	return err;
 }
 
 /* ---- safety checks ---- */
@@ -591,6 +603,7 @@ enum pb_error runner_target_open(struct runner_target *t,
 		err = set_region(t, o, errbuf);
 		if (err)
 			return err;
+		t->dev_size = 0; /* extended below, sparsely */
 		t->fd = open(t->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
 			     0600);
 		if (t->fd < 0)

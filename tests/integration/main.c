@@ -1,0 +1,140 @@
+/*
+ * main.c - the integration-test runner: suites that run the built
+ * binaries on real files, loop devices and filesystems. The first argument
+ * is the build directory holding the binaries.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "it.h"
+#include "unit.h"
+
+extern const struct pb_suite suite_runner_it;
+
+static const struct pb_suite *const suites[] = {&suite_runner_it, NULL};
+
+static const char *build_dir = "build";
+static char scratch[] = "/tmp/pb-it-XXXXXX";
+
+const char *it_dir(void)
+{
+	return scratch;
+}
+
+const char *it_bin(const char *name)
+{
+	static char path[4][512];
+	static unsigned k;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof(path[k]), "%s/%s", build_dir, name);
+	return path[k];
+}
+
+bool it_is_root(void)
+{
+	return geteuid() == 0;
+}
+
+char *it_slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *p;
+	long n;
+
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	p = malloc((size_t)n + 1);
+	if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
+		free(p);
+		p = NULL;
+	}
+	if (p)
+		p[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	fclose(fp);
+	return p;
+}
+
+int it_sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+int it_run(struct it_result *r, char *const argv[], int sig,
+	   unsigned sig_after_ms)
+{
+	char out[600], err[600];
+	int fo, fe, st;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(out, sizeof(out), "%s/.stdout", scratch);
+	snprintf(err, sizeof(err), "%s/.stderr", scratch);
+	fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fo, 1);
+		dup2(fe, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fo);
+	close(fe);
+	if (sig && sig_after_ms) {
+		struct timespec ts = {sig_after_ms / 1000,
+				      (long)(sig_after_ms % 1000) * 1000000};
+
+		nanosleep(&ts, NULL);
+		kill(pid, sig);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r->out = it_slurp(out, NULL);
+	r->err = it_slurp(err, NULL);
+	return r->status;
+}
+
+void it_result_dispose(struct it_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	if (argc > 1)
+		build_dir = argv[1];
+	if (!mkdtemp(scratch)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	rc = pb_suites_run(suites, argc > 2 ? argv[2] : NULL);
+	it_sh("rm -rf '%s'", scratch);
+	return rc;
+}

@@ -1,0 +1,500 @@
+/*
+ * test_runner.c - provbench-runner end to end: the local analogs of the
+ * four provisioning types (sparse file = thin, fallocate()d file = lazy,
+ * zero-filled file = eager, loop device = RDM), verify, the safety checks
+ * on a real mounted filesystem, bad input, and SIGINT.
+ *
+ * Asserts that results are complete and consistent, never a speed.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "it.h"
+#include "unit.h"
+
+#define MiB (1024ull * 1024)
+
+static char *path_in(const char *name)
+{
+	static char buf[4][512];
+	static unsigned k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", it_dir(), name);
+	return buf[k];
+}
+
+static json_t *load(const char *path)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, 0, &e);
+
+	if (!j)
+		fprintf(stderr, "\n%s: %s\n", path, e.text);
+	return j;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (double)json_integer_value(v)
+				  : json_real_value(v);
+}
+
+/* A complete run: every pass covers the region once, all fields agree. */
+static void check_complete(json_t *doc, uint64_t size, unsigned bs,
+			   const char *const *names)
+{
+	static const char *const pk[] = {"p50", "p90", "p99", "p999", "max"};
+	json_t *passes = json_object_get(doc, "passes"), *p, *pt;
+	size_t i, j, n = 0;
+	double sum, prev, secs;
+
+	CU_ASSERT_FATAL(json_is_array(passes));
+	while (names[n])
+		n++;
+	CU_ASSERT_EQUAL_FATAL(json_array_size(passes), n);
+	CU_ASSERT(json_is_false(json_object_get(doc, "interrupted")));
+	CU_ASSERT_EQUAL(num(json_object_get(doc, "target"), "size_bytes"),
+			(double)size);
+	json_array_foreach(passes, i, p)
+	{
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(p, "name")),
+			names[i]);
+		CU_ASSERT(json_is_true(json_object_get(p, "complete")));
+		CU_ASSERT_EQUAL(num(p, "bytes"), (double)size);
+		CU_ASSERT_EQUAL(num(p, "ios"), (double)(size / bs));
+		CU_ASSERT_EQUAL(num(p, "bs"), bs);
+		secs = num(p, "seconds");
+		CU_ASSERT(secs > 0);
+		CU_ASSERT(fabs(num(p, "mib_per_s") -
+			       (double)size / (double)MiB / secs) <
+			  1e-6 * num(p, "mib_per_s") + 1e-9);
+		prev = 0;
+		for (j = 0; j < 5; j++) {
+			double v = num(json_object_get(p, "lat_us"), pk[j]);
+
+			CU_ASSERT(v >= prev);
+			prev = v;
+		}
+		CU_ASSERT(prev > 0);
+		sum = 0;
+		prev = 0;
+		json_array_foreach(json_object_get(p, "series"), j, pt)
+		{
+			sum += num(pt, "bytes");
+			CU_ASSERT(num(pt, "t_s") > prev);
+			prev = num(pt, "t_s");
+		}
+		CU_ASSERT_EQUAL(sum, (double)size);
+		/* the series ends when the pass ends */
+		CU_ASSERT(fabs(prev - secs) < 1e-6);
+	}
+}
+
+static int run_runner(struct it_result *r, const char *target,
+		      const char *out, const char *const extra[])
+{
+	char *argv[40];
+	int n = 0, k;
+
+	argv[n++] = (char *)it_bin("provbench-runner");
+	argv[n++] = (char *)"--target";
+	argv[n++] = (char *)target;
+	argv[n++] = (char *)"-o";
+	argv[n++] = (char *)out;
+	for (k = 0; extra && extra[k] && n < 38; k++)
+		argv[n++] = (char *)extra[k];
+	argv[n] = NULL;
+	return it_run(r, argv, 0, 0);
+}
+
+static const char *const fw_rw[] = {"first-write", "rewrite", NULL};
+
+static void analog(const char *setup, const char *target, bool force)
+{
+	const char *args[] = {"--size",	 "32M",	    "--bs",
+			      "4K",	 "--qd",    "16",
+			      "--pattern", "rand",   "--passes",
+			      "first-write,rewrite", "-q", force ? "--force" : NULL,
+			      NULL};
+	struct it_result r;
+	char *out = path_in("analog.json");
+	json_t *doc;
+
+	if (setup)
+		CU_ASSERT_EQUAL_FATAL(it_sh("%s", setup), 0);
+	CU_ASSERT_EQUAL(run_runner(&r, target, out, args), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	check_complete(doc, 32 * MiB, 4096, fw_rw);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(doc, "passes"), 0),
+			"pattern")),
+		"rand");
+	json_decref(doc);
+	it_result_dispose(&r);
+	remove(out);
+}
+
+static void thin_analog_sparse_file(void)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "truncate -s 32M '%s'", path_in("thin"));
+	analog(cmd, path_in("thin"), false);
+}
+
+static void lazy_analog_fallocated_file(void)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "fallocate -l 32M '%s'", path_in("lazy"));
+	analog(cmd, path_in("lazy"), true);
+}
+
+static void eager_analog_zeroed_file(void)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd),
+		 "dd if=/dev/zero of='%s' bs=1M count=32 status=none",
+		 path_in("eager"));
+	analog(cmd, path_in("eager"), true);
+}
+
+/* Attach a loop device over a fresh file; "" when that is not possible. */
+static const char *loop_attach(const char *file, const char *size)
+{
+	static char dev[64];
+	char cmd[600], *out;
+
+	dev[0] = '\0';
+	if (!it_is_root())
+		return dev;
+	snprintf(cmd, sizeof(cmd),
+		 "fallocate -l %s '%s' && losetup -f --show '%s' > '%s.dev'",
+		 size, file, file, file);
+	if (it_sh("%s", cmd))
+		return dev;
+	snprintf(cmd, sizeof(cmd), "%s.dev", file);
+	out = it_slurp(cmd, NULL);
+	if (out && sscanf(out, "%63s", dev) != 1)
+		dev[0] = '\0';
+	free(out);
+	return dev;
+}
+
+static void rdm_analog_loop_device(void)
+{
+	const char *dev = loop_attach(path_in("rdm.img"), "32M");
+
+	if (!dev[0]) {
+		/* CI runs as root; a developer without root sees why */
+		fprintf(stderr, "(needs root and loop devices: skipped) ");
+		return;
+	}
+	analog(NULL, dev, false);
+	CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
+}
+
+static void verify_clean_then_corrupted(void)
+{
+	const char *write_args[] = {"--size", "8M",	     "--bs",
+				    "64K",    "--verify",    "--seed",
+				    "4242",   "-q",	     NULL};
+	const char *read_args[] = {"--passes", "read", "--bs",	 "64K",
+				   "--verify", "--seed", "4242", "-q",
+				   NULL};
+	char *t = path_in("verify.img"), *out = path_in("verify.json");
+	struct it_result r;
+	json_t *doc, *v, *first;
+
+	CU_ASSERT_EQUAL(run_runner(&r, t, out, write_args), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	v = json_object_get(doc, "verify");
+	CU_ASSERT(json_is_true(json_object_get(v, "done")));
+	CU_ASSERT_EQUAL(num(v, "mismatches"), 0);
+	CU_ASSERT_EQUAL(num(v, "chunks"), 8 * MiB / 4096);
+	json_decref(doc);
+
+	/* one flipped byte inside chunk 10, chunk 20 lost (zeroed) */
+	CU_ASSERT_EQUAL(it_sh("printf X | dd of='%s' bs=1 seek=%d conv=notrunc "
+			      "status=none && dd if=/dev/zero of='%s' bs=4096 "
+			      "seek=20 count=1 conv=notrunc status=none",
+			      t, 4096 * 10 + 100, t),
+			0);
+	CU_ASSERT_EQUAL(run_runner(&r, t, out, read_args), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "2 mismatching"));
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	v = json_object_get(doc, "verify");
+	CU_ASSERT_EQUAL(num(v, "mismatches"), 2);
+	CU_ASSERT_EQUAL(num(v, "expected_generation"), 2);
+	first = json_object_get(v, "first");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(first), 2);
+	CU_ASSERT_EQUAL(num(json_array_get(first, 0), "offset"), 40960);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		json_string_value(json_object_get(json_array_get(first, 0),
+						  "reason")),
+		"corrupted"));
+	CU_ASSERT_EQUAL(num(json_array_get(first, 1), "offset"), 81920);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		json_string_value(json_object_get(json_array_get(first, 1),
+						  "reason")),
+		"no stamp"));
+	json_decref(doc);
+}
+
+static char *md5_of(const char *path)
+{
+	char cmd[600], *p;
+
+	snprintf(cmd, sizeof(cmd), "md5sum < '%s' > '%s.md5'", path, path);
+	if (it_sh("%s", cmd))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "%s.md5", path);
+	p = it_slurp(cmd, NULL);
+	return p;
+}
+
+/* A mounted filesystem: refused even with --force, not a byte changed. */
+static void mounted_device_refused(void)
+{
+	const char *force[] = {"--size", "1M", "--force", NULL};
+	const char *noforce[] = {"--size", "1M", NULL};
+	char *img = path_in("mnt.img"), *mnt = path_in("mnt"),
+	     *out = path_in("mnt.json"), *before, *after;
+	const char *dev = loop_attach(img, "32M");
+	struct it_result r;
+	struct stat st;
+
+	if (!dev[0]) {
+		fprintf(stderr, "(needs root and loop devices: skipped) ");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("mkfs.ext4 -q -F -E lazy_itable_init=0,"
+		      "lazy_journal_init=0 %s >/dev/null 2>&1 && mkdir -p '%s' "
+		      "&& mount -o ro %s '%s'",
+		      dev, mnt, dev, mnt),
+		0);
+	before = md5_of(img);
+	CU_ASSERT_EQUAL(run_runner(&r, dev, out, force), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "is mounted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, mnt));
+	it_result_dispose(&r);
+	CU_ASSERT_NOT_EQUAL(stat(out, &st), 0); /* no output either */
+	CU_ASSERT_EQUAL(it_sh("umount '%s'", mnt), 0);
+
+	/* unmounted: the ext4 signature still protects it */
+	CU_ASSERT_EQUAL(run_runner(&r, dev, out, noforce), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "ext4 signature"));
+	it_result_dispose(&r);
+	after = md5_of(img);
+	CU_ASSERT_PTR_NOT_NULL(before);
+	CU_ASSERT_PTR_NOT_NULL(after);
+	if (before && after)
+		CU_ASSERT_STRING_EQUAL(before, after);
+	/* and --force is the way through */
+	CU_ASSERT_EQUAL(run_runner(&r, dev, out, force), 0);
+	it_result_dispose(&r);
+	free(before);
+	free(after);
+	CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
+}
+
+static const struct {
+	const char *args[8];
+	const char *msg;
+} bad_input[] = {
+	{{"--frobnicate", NULL}, "unknown option"},
+	{{"--size", "lots", NULL}, "--size"},
+	{{"--size", "1M", "--bs", "1000", NULL}, "--bs"},
+	{{"--size", "1M", "--qd", "0", NULL}, "--qd"},
+	{{"--size", "1M", "--passes", "write", NULL}, "--passes"},
+	{{"--size", "1M", "--pattern", "x", NULL}, "--pattern"},
+	{{"--size", "1M", "--engine", "aio", NULL}, "--engine"},
+	{{"--size", "1M", "--bs", "4K", "extra", NULL}, "unexpected"},
+};
+
+static void bad_input_exit_2_one_line(void)
+{
+	char *target = path_in("never-created"), *out = path_in("bad.json");
+	struct it_result r;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_input) / sizeof(bad_input[0]); i++) {
+		CU_ASSERT_EQUAL(run_runner(&r, target, out, bad_input[i].args),
+				2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, bad_input[i].msg));
+		CU_ASSERT_EQUAL(strncmp(r.err, "provbench-runner: ", 18), 0);
+		/* exactly one line */
+		CU_ASSERT_PTR_NOT_NULL(strchr(r.err, '\n'));
+		CU_ASSERT_EQUAL(strchr(r.err, '\n')[1], '\0');
+		it_result_dispose(&r);
+		CU_ASSERT_NOT_EQUAL(stat(target, &st), 0);
+		CU_ASSERT_NOT_EQUAL(stat(out, &st), 0);
+	}
+}
+
+static void bad_targets_exit_2(void)
+{
+	const char *args[] = {"--size", "1M", NULL};
+	const char *byid[] = {"--size", "1M", "--by-id-dir", it_dir(),
+			      "--sys-block-dir", it_dir(), NULL};
+	char *out = path_in("bad.json"), *data = path_in("data.bin");
+	struct it_result r;
+
+	CU_ASSERT_EQUAL(it_sh("head -c 1048576 /dev/urandom > '%s'", data), 0);
+	CU_ASSERT_EQUAL(run_runner(&r, data, out, args), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "holds data"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(run_runner(&r, "/dev/null", out, args), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not a block device"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(run_runner(&r, it_dir(), out, args), 2);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(run_runner(&r, "/nonexistent-dir/x", out, args), 1);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(run_runner(&r, "uuid:6000c29aaaaabbbbccccdddd", out,
+				   byid),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no disk with UUID"));
+	it_result_dispose(&r);
+}
+
+/* SIGINT: stop, drain, write the partial result, exit 130. */
+static void sigint_keeps_partial_result(void)
+{
+	char *t = path_in("int.img"), *out = path_in("int.json");
+	char *argv[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			t,
+			"--size",
+			"4G",
+			"--bs",
+			"4K",
+			"--qd",
+			"1",
+			"--engine",
+			"psync",
+			"--pattern",
+			"rand",
+			"--interval-ms",
+			"50",
+			"-q",
+			"-o",
+			out,
+			NULL};
+	struct it_result r;
+	json_t *doc, *p, *pt;
+	double sum = 0;
+	size_t j;
+
+	CU_ASSERT_EQUAL(it_run(&r, argv, SIGINT, 700), 130);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "interrupted"));
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(doc, "engine")), "psync");
+	p = json_array_get(json_object_get(doc, "passes"), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT(json_is_false(json_object_get(p, "complete")));
+	CU_ASSERT(num(p, "bytes") > 0);
+	CU_ASSERT(num(p, "bytes") < 4.0 * 1024 * MiB);
+	CU_ASSERT_EQUAL(num(p, "qd"), 1);
+	json_array_foreach(json_object_get(p, "series"), j, pt)
+		sum += num(pt, "bytes");
+	CU_ASSERT_EQUAL(sum, num(p, "bytes"));
+	/* the rewrite pass never started */
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "passes")), 1);
+	json_decref(doc);
+}
+
+static void fsync_and_buffered_passes(void)
+{
+	const char *fs[] = {"--size", "512K", "--bs", "8K",
+			    "--passes", "first-write,fsync-write", "-q", NULL};
+	const char *buf[] = {"--size",	 "8M",		     "--bs",
+			     "8K",	 "--buffered",	     "--passes",
+			     "first-write,rewrite,read", "--verify", "-q",
+			     NULL};
+	static const char *const fs_names[] = {"first-write", "fsync-write",
+					       NULL};
+	static const char *const buf_names[] = {"first-write", "rewrite",
+						"read", NULL};
+	char *out = path_in("p.json");
+	struct it_result r;
+	json_t *doc, *p;
+
+	CU_ASSERT_EQUAL(run_runner(&r, path_in("fs.img"), out, fs), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	check_complete(doc, 512 * 1024, 8192, fs_names);
+	p = json_array_get(json_object_get(doc, "passes"), 1);
+	CU_ASSERT_EQUAL(num(p, "qd"), 1); /* one fsync'd write at a time */
+	json_decref(doc);
+
+	CU_ASSERT_EQUAL(run_runner(&r, path_in("buf.img"), out, buf), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	check_complete(doc, 8 * MiB, 8192, buf_names);
+	p = json_array_get(json_object_get(doc, "passes"), 0);
+	CU_ASSERT(json_is_false(json_object_get(p, "direct")));
+	CU_ASSERT(num(p, "sync_seconds") > 0);
+	CU_ASSERT_EQUAL(num(json_object_get(doc, "verify"), "mismatches"), 0);
+	json_decref(doc);
+}
+
+static void static_binary_runs_anywhere(void)
+{
+	char *argv[] = {(char *)it_bin("provbench-runner-static"), "--version",
+			NULL};
+	struct it_result r;
+
+	CU_ASSERT_EQUAL(it_sh("file -L '%s' | grep -q 'statically linked'",
+			      it_bin("provbench-runner-static")),
+			0);
+	CU_ASSERT_EQUAL(it_sh("! ldd '%s' >/dev/null 2>&1",
+			      it_bin("provbench-runner-static")),
+			0);
+	CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "provbench-runner "));
+	it_result_dispose(&r);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(thin_analog_sparse_file),
+	PB_CASE(lazy_analog_fallocated_file),
+	PB_CASE(eager_analog_zeroed_file),
+	PB_CASE(rdm_analog_loop_device),
+	PB_CASE(verify_clean_then_corrupted),
+	PB_CASE(mounted_device_refused),
+	PB_CASE(bad_input_exit_2_one_line),
+	PB_CASE(bad_targets_exit_2),
+	PB_CASE(sigint_keeps_partial_result),
+	PB_CASE(fsync_and_buffered_passes),
+	PB_CASE(static_binary_runs_anywhere),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_runner_it = {"runner", NULL, NULL, cases};

@@ -1,0 +1,18 @@
+/*
+ * main.c - the unit-test runner: every suite of tests/unit/. An optional
+ * argument runs one suite by name.
+ */
+#include "unit.h"
+
+extern const struct pb_suite suite_common, suite_hist, suite_perm,
+	suite_opts, suite_data, suite_target, suite_output;
+
+static const struct pb_suite *const suites[] = {
+	&suite_common, &suite_hist,   &suite_perm,   &suite_opts,
+	&suite_data,   &suite_target, &suite_output, NULL,
+};
+
+int main(int argc, char **argv)
+{
+	return pb_suites_run(suites, argc > 1 ? argv[1] : NULL);
+}

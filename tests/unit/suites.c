@@ -1,0 +1,39 @@
+/*
+ * suites.c - register a table of pb_suites with CUnit and run them; shared
+ * by the unit and the integration runners. Prints CUnit's run summary and
+ * exits non-zero when anything failed.
+ */
+#include <CUnit/Basic.h>
+#include <string.h>
+
+#include "unit.h"
+
+int pb_suites_run(const struct pb_suite *const *suites, const char *only)
+{
+	const struct pb_suite *const *s;
+	const struct pb_case *c;
+	CU_pSuite cs;
+	unsigned failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	for (s = suites; *s; s++) {
+		if (only && strcmp(only, (*s)->name))
+			continue;
+		cs = CU_add_suite((*s)->name, (*s)->init, (*s)->cleanup);
+		if (!cs)
+			goto fail;
+		for (c = (*s)->cases; c->name; c++)
+			if (!CU_add_test(cs, c->name, c->fn))
+				goto fail;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() +
+		 CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+fail:
+	CU_cleanup_registry();
+	return 2;
+}

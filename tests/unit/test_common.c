@@ -1,0 +1,145 @@
+/*
+ * test_common.c - sizes, the capped buffer, and the error enum.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "unit.h"
+
+static const struct {
+	const char *in;
+	uint64_t want;
+} good_sizes[] = {
+	{"0", 0},
+	{"512", 512},
+	{"4K", 4096},
+	{"4k", 4096},
+	{"4KiB", 4096},
+	{"4kib", 4096},
+	{"1M", 1048576},
+	{"1MiB", 1048576},
+	{"8G", 8ull << 30},
+	{"8GiB", 8ull << 30},
+	{"2T", 2ull << 40},
+	{"2TiB", 2ull << 40},
+	{"1P", 1ull << 50},
+	{"4KB", 4000},
+	{"1MB", 1000000},
+	{"8GB", 8000000000ull},
+	{"512B", 512},
+	{"512 MiB", 512ull << 20},
+	{"18446744073709551615", UINT64_MAX},
+	{"16383P", 16383ull << 50},
+};
+
+static const char *const bad_sizes[] = {
+	"",	 "-1",	 "-4K",	  "K",	    "4X",  "4KiBs", "1.5G",
+	"0x10",	 " 4K",	 "4 K B", "16384P", "99999999999999999999",
+	"4Gi",	 "+4K",
+};
+
+static void size_parse_table(void)
+{
+	char err[PB_ERRBUF_SIZE];
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(good_sizes) / sizeof(good_sizes[0]); i++) {
+		err[0] = '\0';
+		v = 1;
+		CU_ASSERT_EQUAL_FATAL(pb_size_parse(&v, good_sizes[i].in, err),
+				      PB_OK);
+		CU_ASSERT_EQUAL(v, good_sizes[i].want);
+	}
+	for (i = 0; i < sizeof(bad_sizes) / sizeof(bad_sizes[0]); i++) {
+		err[0] = '\0';
+		CU_ASSERT_EQUAL(pb_size_parse(&v, bad_sizes[i], err),
+				PB_ERR_INPUT);
+		CU_ASSERT(strlen(err) > 0);
+	}
+}
+
+static void size_format(void)
+{
+	char b[32];
+
+	CU_ASSERT_STRING_EQUAL(pb_size_format(b, sizeof(b), 0), "0 B");
+	CU_ASSERT_STRING_EQUAL(pb_size_format(b, sizeof(b), 1023), "1023 B");
+	CU_ASSERT_STRING_EQUAL(pb_size_format(b, sizeof(b), 4096), "4 KiB");
+	CU_ASSERT_STRING_EQUAL(pb_size_format(b, sizeof(b), 3ull << 29),
+			       "1.5 GiB");
+}
+
+static void buf_grows_and_caps(void)
+{
+	struct pb_buf b = PB_BUF_INIT(100);
+	char big[200];
+	size_t len;
+	char *p;
+
+	CU_ASSERT_EQUAL(pb_buf_addstr(&b, "hello"), PB_OK);
+	CU_ASSERT_EQUAL(pb_buf_printf(&b, " %d-%s", 42, "x"), PB_OK);
+	CU_ASSERT_STRING_EQUAL(b.data, "hello 42-x");
+	CU_ASSERT_EQUAL(b.len, 10);
+	memset(big, 'a', sizeof(big));
+	/* over the cap: refused, and the buffer is unchanged */
+	CU_ASSERT_EQUAL(pb_buf_add(&b, big, 91), PB_ERR_TOO_LARGE);
+	CU_ASSERT_EQUAL(b.len, 10);
+	CU_ASSERT_EQUAL(pb_buf_add(&b, big, 90), PB_OK);
+	CU_ASSERT_EQUAL(b.len, 100);
+	CU_ASSERT_EQUAL(pb_buf_add(&b, "z", 1), PB_ERR_TOO_LARGE);
+	CU_ASSERT_EQUAL(pb_buf_printf(&b, "%s", "z"), PB_ERR_TOO_LARGE);
+	p = pb_buf_steal(&b, &len);
+	CU_ASSERT_EQUAL(len, 100);
+	CU_ASSERT_EQUAL(p[100], '\0');
+	CU_ASSERT_PTR_NULL(b.data);
+	free(p);
+	pb_buf_reset(&b);
+	pb_buf_dispose(&b);
+	pb_buf_dispose(NULL);
+}
+
+static void error_first_wins(void)
+{
+	char err[PB_ERRBUF_SIZE] = "";
+
+	CU_ASSERT_EQUAL(pb_fail(err, PB_ERR_IO, "precise %d", 1), PB_ERR_IO);
+	CU_ASSERT_EQUAL(pb_fail(err, PB_ERR_INTERNAL, "vague"),
+			PB_ERR_INTERNAL);
+	CU_ASSERT_STRING_EQUAL(err, "precise 1");
+}
+
+static void error_names_and_exits(void)
+{
+	int e;
+
+	for (e = 0; e < PB_ERR__COUNT; e++) {
+		CU_ASSERT_STRING_NOT_EQUAL(pb_strerror((enum pb_error)e),
+					   "unknown error");
+		if (e > 0)
+			CU_ASSERT_STRING_NOT_EQUAL(
+				pb_strerror((enum pb_error)e),
+				pb_strerror((enum pb_error)(e - 1)));
+	}
+	CU_ASSERT_STRING_EQUAL(pb_strerror((enum pb_error)999),
+			       "unknown error");
+	CU_ASSERT_EQUAL(pb_exit_code(PB_OK), 0);
+	CU_ASSERT_EQUAL(pb_exit_code(PB_ERR_IO), 1);
+	CU_ASSERT_EQUAL(pb_exit_code(PB_ERR_USAGE), 2);
+	CU_ASSERT_EQUAL(pb_exit_code(PB_ERR_UNSAFE), 2);
+	CU_ASSERT_EQUAL(pb_exit_code(PB_ERR_LOGIN), 3);
+	CU_ASSERT_EQUAL(pb_exit_code(PB_ERR_TLS), 3);
+	CU_ASSERT_EQUAL(pb_exit_code(PB_ERR_INTERRUPTED), 130);
+	/* stable values: these appear in results and must never move */
+	CU_ASSERT_EQUAL(PB_ERR_UNSAFE, 5);
+	CU_ASSERT_EQUAL(PB_ERR_INTERNAL, 16);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(size_parse_table),   PB_CASE(size_format),
+	PB_CASE(buf_grows_and_caps), PB_CASE(error_first_wins),
+	PB_CASE(error_names_and_exits), PB_CASES_END,
+};
+
+const struct pb_suite suite_common = {"common", NULL, NULL, cases};
