@@ -23,8 +23,8 @@
  */
 enum pb_error {
 	PB_OK = 0,
-	PB_ERR_USAGE = 1,	/* bad command line */
-	PB_ERR_INPUT = 2,	/* bad profile, size, file content */
+	PB_ERR_USAGE = 1, /* bad command line */
+	PB_ERR_INPUT = 2, /* bad profile, size, file content */
 	PB_ERR_NOMEM = 3,
 	PB_ERR_IO = 4,		/* an I/O syscall failed */
 	PB_ERR_UNSAFE = 5,	/* target refused by a safety check */
@@ -38,8 +38,8 @@ enum pb_error {
 	PB_ERR_FAULT = 13,	/* the server answered with a fault */
 	PB_ERR_PROTOCOL = 14,	/* unexpected or malformed reply */
 	PB_ERR_TIMEOUT = 15,
-	PB_ERR_INTERNAL = 16,	/* a bug: an invariant did not hold */
-	PB_ERR_VERIFY = 17,	/* data read back is not what was written */
+	PB_ERR_INTERNAL = 16, /* a bug: an invariant did not hold */
+	PB_ERR_VERIFY = 17,   /* data read back is not what was written */
 	PB_ERR__COUNT
 };
 
@@ -81,7 +81,10 @@ struct pb_buf {
 	size_t cap;
 };
 
-#define PB_BUF_INIT(capacity) {NULL, 0, 0, (capacity)}
+#define PB_BUF_INIT(capacity)                                                  \
+	{                                                                      \
+		NULL, 0, 0, (capacity)                                         \
+	}
 
 void pb_buf_init(struct pb_buf *b, size_t cap);
 void pb_buf_dispose(struct pb_buf *b);

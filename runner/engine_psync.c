@@ -13,9 +13,8 @@ struct psync_data {
 	struct runner_io *done;
 };
 
-static enum pb_error psync_init(struct runner_engine *e, int fd,
-				unsigned depth, void *const *bufs,
-				size_t buflen, char *errbuf)
+static enum pb_error psync_init(struct runner_engine *e, int fd, unsigned depth,
+				void *const *bufs, size_t buflen, char *errbuf)
 {
 	struct psync_data *d;
 

@@ -25,9 +25,8 @@ struct uring_data {
 	bool fixed_file;
 };
 
-static enum pb_error uring_init(struct runner_engine *e, int fd,
-				unsigned depth, void *const *bufs,
-				size_t buflen, char *errbuf)
+static enum pb_error uring_init(struct runner_engine *e, int fd, unsigned depth,
+				void *const *bufs, size_t buflen, char *errbuf)
 {
 	struct uring_data *d;
 	struct iovec *iov = NULL;
@@ -42,8 +41,8 @@ static enum pb_error uring_init(struct runner_engine *e, int fd,
 	r = io_uring_queue_init(depth * 2, &d->ring, 0);
 	if (r < 0) {
 		free(d);
-		return pb_fail(errbuf, PB_ERR_UNSUPPORTED,
-			       "io_uring_setup: %s", strerror(-r));
+		return pb_fail(errbuf, PB_ERR_UNSUPPORTED, "io_uring_setup: %s",
+			       strerror(-r));
 	}
 	iov = calloc(depth, sizeof(*iov));
 	if (!iov) {

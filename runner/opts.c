@@ -23,7 +23,8 @@ static const char usage_text[] =
 	"\n"
 	"  --target PATH|uuid:UUID  block device or file; uuid: finds the "
 	"disk\n"
-	"                           whose serial/WWN matches (disk.EnableUUID)\n"
+	"                           whose serial/WWN matches "
+	"(disk.EnableUUID)\n"
 	"  --size SIZE              bytes to cover (8G, 512MiB, ...); default\n"
 	"                           the whole device or file\n"
 	"  --passes LIST            first-write, rewrite, read, fsync-write\n"
@@ -266,8 +267,7 @@ static enum pb_error parse_one(struct runner_opts *o, int c, const char *arg,
 		o->buffered = true;
 		return PB_OK;
 	case OPT_INTERVAL:
-		err = parse_uint(&v, "--interval-ms", arg, 10, 3600000,
-				 errbuf);
+		err = parse_uint(&v, "--interval-ms", arg, 10, 3600000, errbuf);
 		o->interval_ms = (unsigned)v;
 		return err;
 	case OPT_SEED:

@@ -67,8 +67,8 @@ static json_t *pass_json(const struct runner_ctx *ctx,
 
 	j = json_pack("{s:s,s:i,s:s,s:i,s:i,s:b,s:b,s:I,s:I,s:f,s:f,s:f,s:f,"
 		      "s:o,s:o}",
-		      "name", runner_pass_name(r->kind), "index",
-		      (int)r->index, "pattern",
+		      "name", runner_pass_name(r->kind), "index", (int)r->index,
+		      "pattern",
 		      o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq", "bs",
 		      (int)o->bs, "qd", (int)r->qd, "direct", r->direct,
 		      "complete", r->complete, "bytes", (json_int_t)r->bytes,
@@ -94,11 +94,11 @@ static json_t *verify_json(const struct runner_ctx *ctx)
 	}
 	for (i = 0; first && i < v->nfirst; i++)
 		json_array_append_new(
-			first, json_pack("{s:I,s:s,s:i}", "offset",
-					 (json_int_t)v->first[i].offset,
-					 "reason", v->first[i].reason,
-					 "found_generation",
-					 (int)v->first[i].found_generation));
+			first,
+			json_pack("{s:I,s:s,s:i}", "offset",
+				  (json_int_t)v->first[i].offset, "reason",
+				  v->first[i].reason, "found_generation",
+				  (int)v->first[i].found_generation));
 	j = json_pack("{s:b,s:i,s:I,s:I,s:o}", "done", v->done,
 		      "expected_generation", (int)v->expected_generation,
 		      "chunks", (json_int_t)v->chunks, "mismatches",
@@ -127,13 +127,13 @@ enum pb_error runner_output_build(struct pb_buf *out,
 	root = json_pack(
 		"{s:s,s:s,s:s,s:s,s:s?,s:I,s:{s:s,s:s,s:I,s:I,s:s?,s:b},s:O,"
 		"s:o,s:b}",
-		"tool", "provbench-runner", "version", PB_VERSION,
-		"started_at", ctx->started_at, "engine",
-		ctx->engine.ops ? ctx->engine.ops->name : "none",
-		"engine_note", ctx->engine_note, "seed",
-		(json_int_t)ctx->opts->seed, "target", "path", t->path, "kind",
-		target_kind_name(t->kind), "size_bytes", (json_int_t)t->size,
-		"device_bytes", (json_int_t)t->dev_size, "identity",
+		"tool", "provbench-runner", "version", PB_VERSION, "started_at",
+		ctx->started_at, "engine",
+		ctx->engine.ops ? ctx->engine.ops->name : "none", "engine_note",
+		ctx->engine_note, "seed", (json_int_t)ctx->opts->seed, "target",
+		"path", t->path, "kind", target_kind_name(t->kind),
+		"size_bytes", (json_int_t)t->size, "device_bytes",
+		(json_int_t)t->dev_size, "identity",
 		t->identity[0] ? t->identity : NULL, "created", t->created,
 		"passes", passes, "verify", verify_json(ctx), "interrupted",
 		ctx->interrupted);

@@ -95,8 +95,8 @@ static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 	char done_s[32], total_s[32], ts[32];
 	double el = (double)(now - start) / 1e9;
 	double rate = el > 0 ? (double)r->bytes / 1048576.0 / el : 0;
-	double eta = rate > 0 ? (double)(total - r->bytes) / 1048576.0 / rate
-			      : 0;
+	double eta =
+		rate > 0 ? (double)(total - r->bytes) / 1048576.0 / rate : 0;
 	time_t t;
 	struct tm tm;
 
@@ -117,8 +117,8 @@ static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 		fprintf(stderr,
 			"%s provbench-runner: %s %s: %s / %s, %.1f MiB/s, "
 			"ETA %.0f s\n",
-			ts, ctx->target.path, runner_pass_name(r->kind),
-			done_s, total_s, rate, eta);
+			ts, ctx->target.path, runner_pass_name(r->kind), done_s,
+			total_s, rate, eta);
 	}
 }
 
@@ -225,8 +225,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 				      strerror(-n));
 		if (!inflight)
 			break;
-		n = ctx->engine.ops->getevents(&ctx->engine, 1, done,
-					       inflight);
+		n = ctx->engine.ops->getevents(&ctx->engine, 1, done, inflight);
 		if (n < 0) {
 			/* completions cannot be reaped: nothing to drain */
 			err = pb_fail(r->error, PB_ERR_IO, "reap: %s",
@@ -320,8 +319,7 @@ static enum pb_error run_verify(struct runner_ctx *ctx)
 				       "verify: submit: %s", strerror(-n));
 		if (!inflight)
 			break;
-		n = ctx->engine.ops->getevents(&ctx->engine, 1, done,
-					       inflight);
+		n = ctx->engine.ops->getevents(&ctx->engine, 1, done, inflight);
 		if (n < 0)
 			return pb_fail(ctx->errbuf, PB_ERR_IO,
 				       "verify: reap: %s", strerror(-n));
@@ -409,8 +407,8 @@ static enum pb_error engine_start(struct runner_ctx *ctx)
 		if (!err)
 			return PB_OK;
 		if (o->engine == RUNNER_ENGINE_IO_URING)
-			return pb_fail(ctx->errbuf, err, "--engine io_uring: %s",
-				       why);
+			return pb_fail(ctx->errbuf, err,
+				       "--engine io_uring: %s", why);
 		/* seccomp or an old kernel: say so in the output */
 		ctx->engine_note = "io_uring unavailable, fell back to psync";
 		if (!o->quiet)
@@ -511,8 +509,8 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	ctx->target.fd = -1;
 	ctx->tty = isatty(STDERR_FILENO);
 	gmtime_r(&now, &tm);
-	strftime(ctx->started_at, sizeof(ctx->started_at),
-		 "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(ctx->started_at, sizeof(ctx->started_at), "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
 
 	err = runner_target_open(&ctx->target, o, any_write(o), errbuf);
 	if (err)
@@ -553,14 +551,13 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 		run_err = run_verify(ctx);
 		/* a finding, reported in full in the JSON: not a crash */
 		if (!run_err && ctx->verify.mismatches)
-			run_err = pb_fail(errbuf, PB_ERR_VERIFY,
-					  "verify: %llu mismatching chunks "
-					  "(first at offset %llu: %s)",
-					  (unsigned long long)
-						  ctx->verify.mismatches,
-					  (unsigned long long)
-						  ctx->verify.first[0].offset,
-					  ctx->verify.first[0].reason);
+			run_err = pb_fail(
+				errbuf, PB_ERR_VERIFY,
+				"verify: %llu mismatching chunks "
+				"(first at offset %llu: %s)",
+				(unsigned long long)ctx->verify.mismatches,
+				(unsigned long long)ctx->verify.first[0].offset,
+				ctx->verify.first[0].reason);
 	}
 	ctx->interrupted = run_err == PB_ERR_INTERRUPTED;
 	if (ctx->interrupted)

@@ -39,8 +39,8 @@ enum runner_engine_kind {
 };
 
 struct runner_opts {
-	const char *target;	/* path, or "uuid:<UUID>" */
-	uint64_t size;		/* bytes; 0 = the whole existing target */
+	const char *target; /* path, or "uuid:<UUID>" */
+	uint64_t size;	    /* bytes; 0 = the whole existing target */
 	enum runner_pass_kind passes[RUNNER_MAX_PASSES];
 	unsigned npasses;
 	uint32_t bs;
@@ -52,9 +52,9 @@ struct runner_opts {
 	uint64_t seed;
 	bool verify;
 	bool force;
-	bool quiet;		/* no progress or summary on stderr */
-	const char *output;	/* NULL or "-" = stdout */
-	const char *by_id_dir;	/* where uuid: targets are looked up */
+	bool quiet;	       /* no progress or summary on stderr */
+	const char *output;    /* NULL or "-" = stdout */
+	const char *by_id_dir; /* where uuid: targets are looked up */
 	const char *sys_block_dir;
 };
 
@@ -63,15 +63,15 @@ struct runner_opts {
 #define RUNNER_DEFAULT_INTERVAL_MS 500u
 #define RUNNER_DEFAULT_SEED	   0x70726f7662656e63ull /* "provbenc" */
 
-#define RUNNER_OPTS_INIT                                                      \
-	{                                                                     \
-		.passes = {RUNNER_PASS_FIRST_WRITE, RUNNER_PASS_REWRITE},     \
-		.npasses = 2, .bs = RUNNER_DEFAULT_BS,                        \
-		.qd = RUNNER_DEFAULT_QD, .pattern = RUNNER_PATTERN_SEQ,       \
-		.engine = RUNNER_ENGINE_AUTO,                                 \
-		.interval_ms = RUNNER_DEFAULT_INTERVAL_MS,                    \
-		.seed = RUNNER_DEFAULT_SEED, .by_id_dir = "/dev/disk/by-id",  \
-		.sys_block_dir = "/sys/block",                                \
+#define RUNNER_OPTS_INIT                                                       \
+	{                                                                      \
+		.passes = {RUNNER_PASS_FIRST_WRITE, RUNNER_PASS_REWRITE},      \
+		.npasses = 2, .bs = RUNNER_DEFAULT_BS,                         \
+		.qd = RUNNER_DEFAULT_QD, .pattern = RUNNER_PATTERN_SEQ,        \
+		.engine = RUNNER_ENGINE_AUTO,                                  \
+		.interval_ms = RUNNER_DEFAULT_INTERVAL_MS,                     \
+		.seed = RUNNER_DEFAULT_SEED, .by_id_dir = "/dev/disk/by-id",   \
+		.sys_block_dir = "/sys/block",                                 \
 	}
 
 /* What parsing the command line asks for besides a run. */
@@ -113,7 +113,7 @@ void runner_request_stop(void);
 #define RUNNER_HIST_BITS   7
 #define RUNNER_HIST_VAL	   (1u << RUNNER_HIST_BITS)
 #define RUNNER_HIST_MAXLOG 48 /* 2^48 ns: 78 hours, longer is clamped */
-#define RUNNER_HIST_NR                                                        \
+#define RUNNER_HIST_NR                                                         \
 	((RUNNER_HIST_MAXLOG - RUNNER_HIST_BITS + 1) * RUNNER_HIST_VAL)
 
 struct runner_hist {

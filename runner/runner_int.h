@@ -32,8 +32,10 @@ struct runner_io {
 struct runner_engine;
 
 /* Capability bits of an engine. */
-#define RUNNER_ENGINE_F_ASYNC	  0x1u /* keeps more than one I/O in flight */
-#define RUNNER_ENGINE_F_FIXEDBUFS 0x2u /* buffers registered with the kernel */
+#define RUNNER_ENGINE_F_ASYNC 0x1u /* keeps more than one I/O in flight */
+#define RUNNER_ENGINE_F_FIXEDBUFS                                              \
+	0x2u /* buffers registered with the kernel                             \
+	      */
 
 struct runner_engine_ops {
 	const char *name;
@@ -73,12 +75,12 @@ struct runner_target {
 	char path[PATH_MAX];
 	char identity[256]; /* serial / WWN / by-id name; "" if unknown */
 	enum runner_target_kind kind;
-	uint64_t size;	    /* bytes the passes cover */
-	uint64_t dev_size;  /* size of the device or file */
-	unsigned lbs;	    /* logical block size */
+	uint64_t size;	   /* bytes the passes cover */
+	uint64_t dev_size; /* size of the device or file */
+	unsigned lbs;	   /* logical block size */
 	int fd;
-	bool created;	    /* the runner created this file */
-	bool writes;	    /* opened for writing */
+	bool created; /* the runner created this file */
+	bool writes;  /* opened for writing */
 };
 
 /*
@@ -122,12 +124,12 @@ struct runner_point {
 
 struct runner_pass_result {
 	enum runner_pass_kind kind;
-	unsigned index;	 /* position in --passes */
-	unsigned qd;	 /* effective queue depth */
+	unsigned index; /* position in --passes */
+	unsigned qd;	/* effective queue depth */
 	bool direct;
 	uint64_t bytes;
 	uint64_t ios;
-	uint64_t ns;	 /* wall time, closing fdatasync included */
+	uint64_t ns; /* wall time, closing fdatasync included */
 	uint64_t sync_ns;
 	bool complete;
 	char error[PB_ERRBUF_SIZE];

@@ -462,8 +462,7 @@ static void block_identity(char *out, size_t len, dev_t rdev)
 		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s",
 			 major(rdev), minor(rdev), attrs[i]);
 		if (read_line(val, sizeof(val), path)) {
-			snprintf(out, len, "%s%s", i == 4 ? "loop:" : "",
-				 val);
+			snprintf(out, len, "%s%s", i == 4 ? "loop:" : "", val);
 			return;
 		}
 	}
@@ -501,14 +500,13 @@ static enum pb_error open_existing(struct runner_target *t,
 	}
 	t->fd = open(t->path, flags);
 	if (t->fd < 0)
-		return pb_fail(errbuf,
-			       errno == EBUSY ? PB_ERR_UNSAFE : PB_ERR_IO,
-			       "%s: cannot open: %s%s", t->path,
-			       strerror(errno),
-			       errno == EBUSY ? " (in use by the kernel)" : "");
+		return pb_fail(
+			errbuf, errno == EBUSY ? PB_ERR_UNSAFE : PB_ERR_IO,
+			"%s: cannot open: %s%s", t->path, strerror(errno),
+			errno == EBUSY ? " (in use by the kernel)" : "");
 	if (t->kind == RUNNER_TARGET_BLOCK) {
-		if (ioctl(t->fd, BLKGETSIZE64, &sz) || ioctl(t->fd, BLKSSZGET,
-							     &lbs))
+		if (ioctl(t->fd, BLKGETSIZE64, &sz) ||
+		    ioctl(t->fd, BLKSSZGET, &lbs))
 			return pb_fail(errbuf, PB_ERR_IO,
 				       "%s: cannot read device size: %s",
 				       t->path, strerror(errno));

@@ -10,9 +10,9 @@
 #include <sys/types.h>
 
 struct it_result {
-	int status;	  /* exit code, or 128 + signal */
-	char *out;	  /* captured stdout, NUL-terminated */
-	char *err;	  /* captured stderr */
+	int status; /* exit code, or 128 + signal */
+	char *out;  /* captured stdout, NUL-terminated */
+	char *err;  /* captured stderr */
 };
 
 /* Run argv (NULL-terminated); sig_after_ms > 0 sends sig then. */

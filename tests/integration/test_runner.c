@@ -99,8 +99,8 @@ static void check_complete(json_t *doc, uint64_t size, unsigned bs,
 	}
 }
 
-static int run_runner(struct it_result *r, const char *target,
-		      const char *out, const char *const extra[])
+static int run_runner(struct it_result *r, const char *target, const char *out,
+		      const char *const extra[])
 {
 	char *argv[40];
 	int n = 0, k;
@@ -120,10 +120,12 @@ static const char *const fw_rw[] = {"first-write", "rewrite", NULL};
 
 static void analog(const char *setup, const char *target, bool force)
 {
-	const char *args[] = {"--size",	 "32M",	    "--bs",
-			      "4K",	 "--qd",    "16",
-			      "--pattern", "rand",   "--passes",
-			      "first-write,rewrite", "-q", force ? "--force" : NULL,
+	const char *args[] = {"--size",	   "32M",
+			      "--bs",	   "4K",
+			      "--qd",	   "16",
+			      "--pattern", "rand",
+			      "--passes",  "first-write,rewrite",
+			      "-q",	   force ? "--force" : NULL,
 			      NULL};
 	struct it_result r;
 	char *out = path_in("analog.json");
@@ -210,12 +212,11 @@ static void rdm_analog_loop_device(void)
 
 static void verify_clean_then_corrupted(void)
 {
-	const char *write_args[] = {"--size", "8M",	     "--bs",
-				    "64K",    "--verify",    "--seed",
-				    "4242",   "-q",	     NULL};
-	const char *read_args[] = {"--passes", "read", "--bs",	 "64K",
-				   "--verify", "--seed", "4242", "-q",
-				   NULL};
+	const char *write_args[] = {"--size", "8M",   "--bs", "64K", "--verify",
+				    "--seed", "4242", "-q",   NULL};
+	const char *read_args[] = {"--passes", "read",	   "--bs",
+				   "64K",      "--verify", "--seed",
+				   "4242",     "-q",	   NULL};
 	char *t = path_in("verify.img"), *out = path_in("verify.json");
 	struct it_result r;
 	json_t *doc, *v, *first;
@@ -247,15 +248,15 @@ static void verify_clean_then_corrupted(void)
 	first = json_object_get(v, "first");
 	CU_ASSERT_EQUAL_FATAL(json_array_size(first), 2);
 	CU_ASSERT_EQUAL(num(json_array_get(first, 0), "offset"), 40960);
-	CU_ASSERT_PTR_NOT_NULL(strstr(
-		json_string_value(json_object_get(json_array_get(first, 0),
-						  "reason")),
-		"corrupted"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(
+			       json_array_get(first, 0), "reason")),
+		       "corrupted"));
 	CU_ASSERT_EQUAL(num(json_array_get(first, 1), "offset"), 81920);
-	CU_ASSERT_PTR_NOT_NULL(strstr(
-		json_string_value(json_object_get(json_array_get(first, 1),
-						  "reason")),
-		"no stamp"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(
+			       json_array_get(first, 1), "reason")),
+		       "no stamp"));
 	json_decref(doc);
 }
 
@@ -355,8 +356,9 @@ static void bad_input_exit_2_one_line(void)
 static void bad_targets_exit_2(void)
 {
 	const char *args[] = {"--size", "1M", NULL};
-	const char *byid[] = {"--size", "1M", "--by-id-dir", it_dir(),
-			      "--sys-block-dir", it_dir(), NULL};
+	const char *byid[] = {
+		"--size",	   "1M",     "--by-id-dir", it_dir(),
+		"--sys-block-dir", it_dir(), NULL};
 	char *out = path_in("bad.json"), *data = path_in("data.bin");
 	struct it_result r;
 
@@ -371,9 +373,8 @@ static void bad_targets_exit_2(void)
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(run_runner(&r, "/nonexistent-dir/x", out, args), 1);
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(run_runner(&r, "uuid:6000c29aaaaabbbbccccdddd", out,
-				   byid),
-			2);
+	CU_ASSERT_EQUAL(
+		run_runner(&r, "uuid:6000c29aaaaabbbbccccdddd", out, byid), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no disk with UUID"));
 	it_result_dispose(&r);
 }
@@ -420,8 +421,8 @@ static void sigint_keeps_partial_result(void)
 	CU_ASSERT(num(p, "bytes") > 0);
 	CU_ASSERT(num(p, "bytes") < 4.0 * 1024 * MiB);
 	CU_ASSERT_EQUAL(num(p, "qd"), 1);
-	json_array_foreach(json_object_get(p, "series"), j, pt)
-		sum += num(pt, "bytes");
+	json_array_foreach(json_object_get(p, "series"), j, pt) sum +=
+		num(pt, "bytes");
 	CU_ASSERT_EQUAL(sum, num(p, "bytes"));
 	/* the rewrite pass never started */
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "passes")), 1);
@@ -430,11 +431,18 @@ static void sigint_keeps_partial_result(void)
 
 static void fsync_and_buffered_passes(void)
 {
-	const char *fs[] = {"--size", "512K", "--bs", "8K",
-			    "--passes", "first-write,fsync-write", "-q", NULL};
-	const char *buf[] = {"--size",	 "8M",		     "--bs",
-			     "8K",	 "--buffered",	     "--passes",
-			     "first-write,rewrite,read", "--verify", "-q",
+	const char *fs[] = {"--size", "512K",	  "--bs",
+			    "8K",     "--passes", "first-write,fsync-write",
+			    "-q",     NULL};
+	const char *buf[] = {"--size",
+			     "8M",
+			     "--bs",
+			     "8K",
+			     "--buffered",
+			     "--passes",
+			     "first-write,rewrite,read",
+			     "--verify",
+			     "-q",
 			     NULL};
 	static const char *const fs_names[] = {"first-write", "fsync-write",
 					       NULL};

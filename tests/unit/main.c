@@ -4,8 +4,8 @@
  */
 #include "unit.h"
 
-extern const struct pb_suite suite_common, suite_hist, suite_perm,
-	suite_opts, suite_data, suite_target, suite_output;
+extern const struct pb_suite suite_common, suite_hist, suite_perm, suite_opts,
+	suite_data, suite_target, suite_output;
 
 static const struct pb_suite *const suites[] = {
 	&suite_common, &suite_hist,   &suite_perm,   &suite_opts,

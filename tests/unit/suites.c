@@ -29,8 +29,7 @@ int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 	}
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
-	failed = CU_get_number_of_failures() +
-		 CU_get_number_of_suites_failed();
+	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
 fail:

@@ -34,9 +34,9 @@ static const struct {
 };
 
 static const char *const bad_sizes[] = {
-	"",	 "-1",	 "-4K",	  "K",	    "4X",  "4KiBs", "1.5G",
-	"0x10",	 " 4K",	 "4 K B", "16384P", "99999999999999999999",
-	"4Gi",	 "+4K",
+	"",	"-1",	"-4K", "K",	"4X",	  "4KiBs",
+	"1.5G", "0x10", " 4K", "4 K B", "16384P", "99999999999999999999",
+	"4Gi",	"+4K",
 };
 
 static void size_parse_table(void)
@@ -137,8 +137,8 @@ static void error_names_and_exits(void)
 }
 
 static const struct pb_case cases[] = {
-	PB_CASE(size_parse_table),   PB_CASE(size_format),
-	PB_CASE(buf_grows_and_caps), PB_CASE(error_first_wins),
+	PB_CASE(size_parse_table),	PB_CASE(size_format),
+	PB_CASE(buf_grows_and_caps),	PB_CASE(error_first_wins),
 	PB_CASE(error_names_and_exits), PB_CASES_END,
 };
 

@@ -87,13 +87,17 @@ static void bad_arguments_table(void)
 static void good_arguments(void)
 {
 	static const char *const args[] = {
-		"--target", "/dev/sdb", "--size", "8G", "--passes",
-		"first-write,rewrite,rewrite,read,fsync-write", "--bs", "64K",
-		"--qd", "16", "--pattern", "rand", NULL};
+		"--target",  "/dev/sdb",
+		"--size",    "8G",
+		"--passes",  "first-write,rewrite,rewrite,read,fsync-write",
+		"--bs",	     "64K",
+		"--qd",	     "16",
+		"--pattern", "rand",
+		NULL};
 	static const char *const more[] = {
-		"--target", "uuid:6000C29a-1234", "--engine", "psync",
-		"--buffered", "--interval-ms", "100", "--seed", "7",
-		"--verify", "--force", NULL};
+		"--target",   "uuid:6000C29a-1234", "--engine", "psync",
+		"--buffered", "--interval-ms",	    "100",	"--seed",
+		"7",	      "--verify",	    "--force",	NULL};
 	struct runner_opts o;
 	enum runner_action act;
 	char err[PB_ERRBUF_SIZE];

@@ -14,7 +14,7 @@
 static json_t *run_small(bool verify)
 {
 	char dir[] = "/tmp/pb-out-XXXXXX", target[64], out[64],
-		err[PB_ERRBUF_SIZE] = "";
+	     err[PB_ERRBUF_SIZE] = "";
 	struct runner_opts o = RUNNER_OPTS_INIT;
 	json_error_t jerr;
 	json_t *doc;
@@ -47,12 +47,10 @@ static void fields_present_and_consistent(void)
 	double prev;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(doc, "tool")),
+			       "provbench-runner");
 	CU_ASSERT_STRING_EQUAL(
-		json_string_value(json_object_get(doc, "tool")),
-		"provbench-runner");
-	CU_ASSERT_STRING_EQUAL(
-		json_string_value(json_object_get(doc, "version")),
-		PB_VERSION);
+		json_string_value(json_object_get(doc, "version")), PB_VERSION);
 	CU_ASSERT(json_is_string(json_object_get(doc, "engine")));
 	CU_ASSERT(json_is_false(json_object_get(doc, "interrupted")));
 	p = json_object_get(doc, "target");
@@ -68,9 +66,9 @@ static void fields_present_and_consistent(void)
 	{
 		json_t *pass = s, *series, *pt;
 		static const char *const keys[] = {
-			"name", "pattern", "bs",	"qd",  "direct",
-			"bytes", "seconds", "mib_per_s", "iops", "lat_us",
-			"series"};
+			"name",	  "pattern", "bs",	"qd",
+			"direct", "bytes",   "seconds", "mib_per_s",
+			"iops",	  "lat_us",  "series"};
 
 		for (j = 0; j < sizeof(keys) / sizeof(keys[0]); j++)
 			if (!json_object_get(pass, keys[j]))
@@ -93,8 +91,8 @@ static void fields_present_and_consistent(void)
 		series = json_object_get(pass, "series");
 		CU_ASSERT(json_array_size(series) >= 1);
 		sum = 0;
-		json_array_foreach(series, j, pt)
-			sum += json_integer_value(json_object_get(pt, "bytes"));
+		json_array_foreach(series, j, pt) sum +=
+			json_integer_value(json_object_get(pt, "bytes"));
 		CU_ASSERT_EQUAL(sum, 4 << 20);
 	}
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
@@ -106,9 +104,9 @@ static void fields_present_and_consistent(void)
 			0);
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(p, "chunks")),
 			(4 << 20) / 4096);
-	CU_ASSERT_EQUAL(json_integer_value(
-				json_object_get(p, "expected_generation")),
-			2);
+	CU_ASSERT_EQUAL(
+		json_integer_value(json_object_get(p, "expected_generation")),
+		2);
 	json_decref(doc);
 }
 

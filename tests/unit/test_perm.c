@@ -9,8 +9,8 @@
 
 static void covers_exactly_once(void)
 {
-	static const uint64_t sizes[] = {1,    2,    3,	   5,	  7,
-					 31,   100,  1000, 1023,  1025,
+	static const uint64_t sizes[] = {1,    2,    3,	    5,	   7,
+					 31,   100,  1000,  1023,  1025,
 					 4097, 9999, 65537, 99991, 262143};
 	struct runner_perm p;
 	size_t k;

@@ -150,9 +150,9 @@ static void not_a_disk_refused(void)
 			PB_ERR_UNSAFE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a block device"));
 	CU_ASSERT_EQUAL(try_open(dir, 4096, true, true, err), PB_ERR_UNSAFE);
-	CU_ASSERT_EQUAL(try_open(tpath(p, "no/such/dir/x"), 4096, false, true,
-				 err),
-			PB_ERR_IO);
+	CU_ASSERT_EQUAL(
+		try_open(tpath(p, "no/such/dir/x"), 4096, false, true, err),
+		PB_ERR_IO);
 }
 
 /*
@@ -208,11 +208,11 @@ static void uuid_lookup(void)
 	link_to("wwn-0x6000c29a1b2c3d4e0000000000000000", b);
 
 	err[0] = '\0';
-	CU_ASSERT_EQUAL(runner_target_find_uuid(
-				path, sizeof(path), id, sizeof(id),
-				"6000C29A-1B2C-3D4E-5F60-718293A4B5C6", byid,
-				NULL, err),
-			PB_OK);
+	CU_ASSERT_EQUAL(
+		runner_target_find_uuid(path, sizeof(path), id, sizeof(id),
+					"6000C29A-1B2C-3D4E-5F60-718293A4B5C6",
+					byid, NULL, err),
+		PB_OK);
 	CU_ASSERT_STRING_EQUAL(path, a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(id, "6000c29a1b2c3d4e5f60718293a4b5c6"));
 	/* a prefix matching two disks is ambiguous, never a guess */
@@ -245,11 +245,11 @@ static void uuid_lookup(void)
 	fputs("77aa29a1b2c3d4e5f607\n", fp);
 	fclose(fp);
 	err[0] = '\0';
-	CU_ASSERT_EQUAL(runner_target_find_uuid(
-				path, sizeof(path), id, sizeof(id),
-				"77aa29a1-b2c3-d4e5-f607-18293a4b5c60", byid,
-				sys, err),
-			PB_OK);
+	CU_ASSERT_EQUAL(
+		runner_target_find_uuid(path, sizeof(path), id, sizeof(id),
+					"77aa29a1-b2c3-d4e5-f607-18293a4b5c60",
+					byid, sys, err),
+		PB_OK);
 	CU_ASSERT_STRING_EQUAL(path, "/dev/null");
 	CU_ASSERT_STRING_EQUAL(id, "77aa29a1b2c3d4e5f607");
 }

@@ -19,8 +19,14 @@ struct pb_suite {
 	const struct pb_case *cases;
 };
 
-#define PB_CASE(f) {#f, f}
-#define PB_CASES_END {NULL, NULL}
+#define PB_CASE(f)                                                             \
+	{                                                                      \
+#f, f                                                          \
+	}
+#define PB_CASES_END                                                           \
+	{                                                                      \
+		NULL, NULL                                                     \
+	}
 
 int pb_suites_run(const struct pb_suite *const *suites, const char *only);
 
