@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -232,6 +233,14 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 				      strerror(-n));
 			break;
 		}
+		if (n == 0) {
+			/* an engine that neither completes nor fails would
+			 * spin here forever: say so instead */
+			err = pb_fail(r->error, PB_ERR_INTERNAL,
+				      "%s: %u I/Os in flight, none completes",
+				      ctx->engine.ops->name, inflight);
+			break;
+		}
 		now = pb_now_ns();
 		for (i = 0; i < (unsigned)n; i++) {
 			struct runner_io *io = done[i];
@@ -323,6 +332,10 @@ static enum pb_error run_verify(struct runner_ctx *ctx)
 		if (n < 0)
 			return pb_fail(ctx->errbuf, PB_ERR_IO,
 				       "verify: reap: %s", strerror(-n));
+		if (n == 0)
+			return pb_fail(ctx->errbuf, PB_ERR_INTERNAL,
+				       "verify: %s: no completion",
+				       ctx->engine.ops->name);
 		for (i = 0; i < (unsigned)n; i++) {
 			struct runner_io *io = done[i];
 			const uint8_t *b = io->buf;
@@ -421,48 +434,83 @@ static enum pb_error engine_start(struct runner_ctx *ctx)
 				     ctx->bufs, o->bs, ctx->errbuf);
 }
 
-/* Write the JSON to a temporary file and rename it: never a torn file. */
+static enum pb_error write_all(int fd, const struct pb_buf *doc,
+			       const char *name, char *errbuf)
+{
+	size_t done = 0;
+	ssize_t w;
+
+	while (done < doc->len) {
+		w = write(fd, doc->data + done, doc->len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return pb_fail(errbuf, PB_ERR_IO,
+				       "%s: write failed: %s", name,
+				       strerror(errno));
+		done += (size_t)w;
+	}
+	return PB_OK;
+}
+
+/*
+ * Where -o may point: a regular file (replaced atomically), a new file, or
+ * a character device or FIFO (written in place: renaming over /dev/null
+ * would replace the device with a file). Never a block device or a
+ * directory. Checked before the run, so a bad -o wastes no measurement.
+ */
+static enum pb_error check_output(const char *path, char *errbuf)
+{
+	struct stat st;
+
+	if (!path || !strcmp(path, "-") || stat(path, &st))
+		return PB_OK;
+	if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+		return PB_OK;
+	return pb_fail(errbuf, PB_ERR_USAGE,
+		       "-o: %s is not a regular file, character device or FIFO",
+		       path);
+}
+
+/* A regular file is written to a temporary, fsynced and renamed: never a
+ * torn file, even on a crash. */
 static enum pb_error write_output(const struct runner_ctx *ctx,
 				  const struct pb_buf *doc)
 {
 	const char *path = ctx->opts->output;
 	char tmp[PATH_MAX];
-	FILE *fp;
+	enum pb_error err;
+	struct stat st;
 	int fd;
 
-	if (!path || !strcmp(path, "-")) {
-		fwrite(doc->data, 1, doc->len, stdout);
-		fflush(stdout);
-		return ferror(stdout) ? pb_fail(ctx->errbuf, PB_ERR_IO,
-						"stdout: write failed")
-				      : PB_OK;
+	if (!path || !strcmp(path, "-"))
+		return write_all(STDOUT_FILENO, doc, "stdout", ctx->errbuf);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return pb_fail(ctx->errbuf, PB_ERR_IO,
+				       "%s: cannot open: %s", path,
+				       strerror(errno));
+		err = write_all(fd, doc, path, ctx->errbuf);
+		close(fd);
+		return err;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: cannot create: %s",
 			       path, strerror(errno));
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		close(fd);
+	err = write_all(fd, doc, path, ctx->errbuf);
+	if (!err && fsync(fd))
+		err = pb_fail(ctx->errbuf, PB_ERR_IO, "%s: fsync: %s", path,
+			      strerror(errno));
+	close(fd);
+	if (!err && rename(tmp, path))
+		err = pb_fail(ctx->errbuf, PB_ERR_IO, "%s: cannot rename: %s",
+			      path, strerror(errno));
+	if (err)
 		unlink(tmp);
-		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: %s", path,
-			       strerror(errno));
-	}
-	fwrite(doc->data, 1, doc->len, fp);
-	if (fflush(fp) || fsync(fd) || ferror(fp)) {
-		fclose(fp);
-		unlink(tmp);
-		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: write failed: %s",
-			       path, strerror(errno));
-	}
-	fclose(fp);
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: cannot rename: %s",
-			       path, strerror(errno));
-	}
-	return PB_OK;
+	return err;
 }
 
 static bool any_write(const struct runner_opts *o)
@@ -486,7 +534,7 @@ static void ctx_dispose(struct runner_ctx *ctx)
 		free(ctx->passes[i].hist);
 		free(ctx->passes[i].series);
 	}
-	for (i = 0; i < ctx->depth; i++)
+	for (i = 0; i < ctx->nbufs; i++)
 		free(ctx->bufs[i]);
 	free(ctx->ios);
 	free(ctx->pool);
@@ -512,6 +560,9 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	strftime(ctx->started_at, sizeof(ctx->started_at), "%Y-%m-%dT%H:%M:%SZ",
 		 &tm);
 
+	err = check_output(o->output, errbuf);
+	if (err)
+		goto out;
 	err = runner_target_open(&ctx->target, o, any_write(o), errbuf);
 	if (err)
 		goto out;
@@ -519,7 +570,8 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	ctx->depth = o->qd;
 	if ((uint64_t)ctx->depth > ctx->nblocks)
 		ctx->depth = (unsigned)ctx->nblocks;
-	ctx->ios = calloc(ctx->depth, sizeof(*ctx->ios));
+	ctx->nbufs = ctx->depth;
+	ctx->ios = calloc(ctx->nbufs, sizeof(*ctx->ios));
 	if (posix_memalign((void **)&ctx->pool, 4096, o->bs))
 		ctx->pool = NULL;
 	if (!ctx->ios || !ctx->pool) {
@@ -539,11 +591,13 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	err = engine_start(ctx);
 	if (err)
 		goto out;
+	/* psync completes one I/O at a time, whatever --qd asked for */
+	ctx->depth = ctx->engine.depth;
 	for (i = 0; i < o->npasses && !run_err; i++) {
 		run_err = run_pass(ctx, i, o->passes[i]);
 		ctx->npasses_done = i + 1;
-		if (run_err == PB_ERR_IO)
-			pb_fail(errbuf, PB_ERR_IO, "%s pass: %s",
+		if (run_err && ctx->passes[i].error[0])
+			pb_fail(errbuf, run_err, "%s pass: %s",
 				runner_pass_name(o->passes[i]),
 				ctx->passes[i].error);
 	}

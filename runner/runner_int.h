@@ -163,7 +163,8 @@ struct runner_ctx {
 	uint8_t *pool;		 /* bs bytes of incompressible data */
 	void *bufs[1024];
 	struct runner_io *ios;
-	unsigned depth;
+	unsigned nbufs; /* buffers and ios allocated */
+	unsigned depth; /* I/Os in flight: what the engine can take */
 	uint64_t nblocks;
 	uint32_t generation;
 	struct runner_pass_result passes[RUNNER_MAX_PASSES];

@@ -4,12 +4,13 @@
 # dpkg-query). Without root it prints the exact apt-get line and stops.
 set -eu
 
-# build: compilers and libraries; test: CUnit, fio (bench), util-linux
-# (losetup), e2fsprogs (mkfs for the signature tests).
+# build: compilers and libraries; test: CUnit, util-linux (losetup),
+# e2fsprogs (mkfs for the signature tests), valgrind, file; bench: fio,
+# time, python3.
 PKGS="gcc make pkg-config libc6-dev
 libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
 liburing-dev libblkid-dev libuuid1
-util-linux e2fsprogs fio file"
+util-linux e2fsprogs valgrind file fio time python3"
 
 missing=""
 for p in $PKGS; do

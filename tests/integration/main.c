@@ -21,6 +21,8 @@ extern const struct pb_suite suite_runner_it;
 
 static const struct pb_suite *const suites[] = {&suite_runner_it, NULL};
 
+#define IT_DEADLINE_MS 120000u
+
 static const char *build_dir = "build";
 static char scratch[] = "/tmp/pb-it-XXXXXX";
 
@@ -86,6 +88,7 @@ int it_run(struct it_result *r, char *const argv[], int sig,
 {
 	char out[600], err[600];
 	int fo, fe, st;
+	unsigned waited;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -109,8 +112,21 @@ int it_run(struct it_result *r, char *const argv[], int sig,
 		nanosleep(&ts, NULL);
 		kill(pid, sig);
 	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	/* a hung child fails its test instead of hanging the suite */
+	for (waited = 0;; waited += 10) {
+		struct timespec tick = {0, 10 * 1000000};
+
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			break;
+		if (waited >= IT_DEADLINE_MS) {
+			fprintf(stderr, "\n%s: killed after %u ms\n", argv[0],
+				waited);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	r->out = it_slurp(out, NULL);
 	r->err = it_slurp(err, NULL);

@@ -473,6 +473,67 @@ static void fsync_and_buffered_passes(void)
 	json_decref(doc);
 }
 
+/* psync takes one I/O at a time even when --qd asks for more */
+static void psync_with_queue_depth(void)
+{
+	const char *args[] = {"--size", "8M",	    "--bs",  "64K", "--qd",
+			      "8",	"--engine", "psync", "-q",  NULL};
+	char *out = path_in("psync.json");
+	struct it_result r;
+	json_t *doc;
+
+	CU_ASSERT_EQUAL(run_runner(&r, path_in("psync.img"), out, args), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	check_complete(doc, 8 * MiB, 65536, fw_rw);
+	CU_ASSERT_EQUAL(
+		num(json_array_get(json_object_get(doc, "passes"), 0), "qd"),
+		1);
+	json_decref(doc);
+}
+
+/* Both engines, every pass kind and verify: no leak, no invalid access. */
+static void no_leaks_under_valgrind(void)
+{
+	static const char *const engines[] = {"io_uring", "psync"};
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		CU_ASSERT_EQUAL(
+			it_sh("valgrind -q --leak-check=full "
+			      "--errors-for-leak-kinds=definite,indirect "
+			      "--error-exitcode=9 '%s' --target '%s/vg%u.img' "
+			      "--size 4M --bs 64K --engine %s --passes "
+			      "first-write,rewrite,read,fsync-write --verify "
+			      "-q -o /dev/null",
+			      it_bin("provbench-runner"), it_dir(), k,
+			      engines[k]),
+			0);
+	}
+}
+
+/* -o to a device writes through it; it never replaces the device */
+static void output_to_device_left_a_device(void)
+{
+	const char *args[] = {"--size", "1M", "-q", NULL};
+	const char *dir_out[] = {"--size", "1M", "-q", NULL};
+	struct it_result r;
+	struct stat st;
+
+	CU_ASSERT_EQUAL(
+		run_runner(&r, path_in("devnull.img"), "/dev/null", args), 0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL_FATAL(stat("/dev/null", &st), 0);
+	CU_ASSERT(S_ISCHR(st.st_mode));
+	/* a directory as -o: refused before anything is written */
+	CU_ASSERT_EQUAL(
+		run_runner(&r, path_in("dirout.img"), it_dir(), dir_out), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "-o:"));
+	it_result_dispose(&r);
+	CU_ASSERT_NOT_EQUAL(stat(path_in("dirout.img"), &st), 0);
+}
+
 static void static_binary_runs_anywhere(void)
 {
 	char *argv[] = {(char *)it_bin("provbench-runner-static"), "--version",
@@ -501,6 +562,9 @@ static const struct pb_case cases[] = {
 	PB_CASE(bad_targets_exit_2),
 	PB_CASE(sigint_keeps_partial_result),
 	PB_CASE(fsync_and_buffered_passes),
+	PB_CASE(psync_with_queue_depth),
+	PB_CASE(no_leaks_under_valgrind),
+	PB_CASE(output_to_device_left_a_device),
 	PB_CASE(static_binary_runs_anywhere),
 	PB_CASES_END,
 };
