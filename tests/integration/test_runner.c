@@ -12,7 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "it.h"
 #include "unit.h"
@@ -534,6 +542,58 @@ static void output_to_device_left_a_device(void)
 	CU_ASSERT_NOT_EQUAL(stat(path_in("dirout.img"), &st), 0);
 }
 
+/*
+ * io_uring refused by a seccomp filter (as container runtimes do): the
+ * runner falls back to psync, finishes, and says so in the JSON.
+ */
+static void io_uring_blocked_falls_back_to_psync(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
+	char *out = path_in("seccomp.json"), *t = path_in("seccomp.img");
+	char *argv[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			t,
+			"--size",
+			"4M",
+			"--bs",
+			"64K",
+			"-q",
+			"-o",
+			out,
+			NULL};
+	json_t *doc;
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+			_exit(99);
+		execv(argv[0], argv);
+		_exit(98);
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &st, 0), pid);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(doc, "engine")), "psync");
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(doc, "engine_note")),
+		       "fell back to psync"));
+	check_complete(doc, 4 * MiB, 65536, fw_rw);
+	json_decref(doc);
+}
+
 static void static_binary_runs_anywhere(void)
 {
 	char *argv[] = {(char *)it_bin("provbench-runner-static"), "--version",
@@ -563,6 +623,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(sigint_keeps_partial_result),
 	PB_CASE(fsync_and_buffered_passes),
 	PB_CASE(psync_with_queue_depth),
+	PB_CASE(io_uring_blocked_falls_back_to_psync),
 	PB_CASE(no_leaks_under_valgrind),
 	PB_CASE(output_to_device_left_a_device),
 	PB_CASE(static_binary_runs_anywhere),
