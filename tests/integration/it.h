@@ -20,7 +20,6 @@ int it_run(struct it_result *r, char *const argv[], int sig,
 	   unsigned sig_after_ms);
 void it_result_dispose(struct it_result *r);
 int it_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *it_slurp(const char *path, size_t *len);
 const char *it_dir(void);
 const char *it_bin(const char *name);
 bool it_is_root(void);

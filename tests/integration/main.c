@@ -46,30 +46,6 @@ bool it_is_root(void)
 	return geteuid() == 0;
 }
 
-char *it_slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *p;
-	long n;
-
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	p = malloc((size_t)n + 1);
-	if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	if (p)
-		p[n] = '\0';
-	if (len)
-		*len = (size_t)n;
-	fclose(fp);
-	return p;
-}
-
 int it_sh(const char *fmt, ...)
 {
 	char cmd[4096];
@@ -128,8 +104,8 @@ int it_run(struct it_result *r, char *const argv[], int sig,
 		nanosleep(&tick, NULL);
 	}
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = it_slurp(out, NULL);
-	r->err = it_slurp(err, NULL);
+	r->out = pb_slurp(out, NULL);
+	r->err = pb_slurp(err, NULL);
 	return r->status;
 }
 

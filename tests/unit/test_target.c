@@ -34,27 +34,6 @@ static const char *tpath(char *buf, const char *name)
 	return buf;
 }
 
-static void *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	void *p = NULL;
-	long n;
-
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	p = malloc((size_t)n + 1);
-	if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	*len = (size_t)n;
-	fclose(fp);
-	return p;
-}
-
 static enum pb_error try_open(const char *path, uint64_t size, bool force,
 			      bool writes, char *err)
 {
@@ -75,7 +54,7 @@ static enum pb_error try_open(const char *path, uint64_t size, bool force,
 static void ext4_signature_refused_unchanged(void)
 {
 	char p[256], cmd[512], err[PB_ERRBUF_SIZE];
-	void *before, *after;
+	char *before, *after;
 	size_t lb, la;
 
 	tpath(p, "ext4.img");
@@ -83,12 +62,12 @@ static void ext4_signature_refused_unchanged(void)
 		 "truncate -s 16M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1",
 		 p, p);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-	before = slurp(p, &lb);
+	before = pb_slurp(p, &lb);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(before);
 	CU_ASSERT_EQUAL(try_open(p, 0, false, true, err), PB_ERR_UNSAFE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ext4"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--force"));
-	after = slurp(p, &la);
+	after = pb_slurp(p, &la);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(after);
 	CU_ASSERT_EQUAL(la, lb);
 	CU_ASSERT_EQUAL(memcmp(before, after, lb), 0);
