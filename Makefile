@@ -14,10 +14,12 @@ CC      ?= cc
 B       := build
 
 PKGS     := jansson liburing blkid
+VS_PKGS  := libcurl libxml-2.0 openssl
 # lazily expanded: `make deps` must run before pkg-config can answer
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(VS_PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 PKG_STATIC = $(shell pkg-config --static --libs $(PKGS))
+VS_LIBS    = $(shell pkg-config --libs $(VS_PKGS)) $(PKG_LIBS)
 
 # -Wformat-truncation flags every bounded snprintf into a path buffer;
 # truncating there is the intended, safe outcome (the kernel turns it off
@@ -26,7 +28,8 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
 	    -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	     -Icommon -Irunner -Itests/unit $(PKG_CFLAGS) -MMD -MP
+	     -Icommon -Irunner -Ivsphere -Iharness -Itests/unit $(PKG_CFLAGS) \
+	     -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
@@ -35,6 +38,10 @@ RUNNER_LIB_SRC := runner/opts.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
+VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
+	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
+	      vsphere/disk.c
+HARNESS_SRC := harness/main.c harness/cmd_vsphere.c
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
@@ -46,7 +53,11 @@ obj = $(patsubst %.c,$(1)/%.o,$(2))
 
 LIB_OBJ   = $(call obj,$(B),$(COMMON_SRC) $(RUNNER_LIB_SRC))
 ASAN_LIB  = $(call obj,$(B)/asan,$(COMMON_SRC) $(RUNNER_LIB_SRC))
+VS_OBJ    = $(call obj,$(B),$(VS_SRC))
+ASAN_VS   = $(call obj,$(B)/asan,$(VS_SRC))
 
+PROVBENCH     := $(B)/provbench
+VCSIM         := $(B)/vcsim
 RUNNER        := $(B)/provbench-runner
 RUNNER_STATIC := $(B)/provbench-runner-static
 UNIT          := $(B)/unit-tests
@@ -56,7 +67,7 @@ IT            := $(B)/integration-tests
 .PHONY: all deps test check runner-static install uninstall demo bench \
 	format clean
 
-all: $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
+all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 
 deps:
 	@scripts/deps.sh
@@ -66,7 +77,8 @@ deps:
 test: deps
 	@$(MAKE) --no-print-directory check
 
-check: $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT)
+check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT) \
+	$(VCSIM)
 	@tests/run-all.sh $(B)
 
 runner-static: $(RUNNER_STATIC)
@@ -79,6 +91,16 @@ $(B)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
+$(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(HARNESS_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS)
+
+# The vCenter simulator fixture: govmomi from Debian, built offline.
+$(VCSIM): tests/vcsim/main.go
+	@mkdir -p $(B)/gocache
+	cd tests/vcsim && GOPATH=/usr/share/gocode GO111MODULE=off \
+		GOCACHE=$(CURDIR)/$(B)/gocache GOFLAGS= \
+		go build -o $(CURDIR)/$@ .
+
 $(RUNNER): $(LIB_OBJ) $(B)/runner/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
@@ -86,23 +108,25 @@ $(RUNNER): $(LIB_OBJ) $(B)/runner/main.o
 $(RUNNER_STATIC): $(LIB_OBJ) $(B)/runner/main.o
 	$(CC) $(CFLAGS) -static -o $@ $^ $(PKG_STATIC)
 
-$(UNIT): $(LIB_OBJ) $(call obj,$(B),$(UNIT_SRC))
-	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lm
+$(UNIT): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(UNIT_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
 
-$(UNIT_ASAN): $(ASAN_LIB) $(call obj,$(B)/asan,$(UNIT_SRC))
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lm
+$(UNIT_ASAN): $(ASAN_LIB) $(ASAN_VS) $(call obj,$(B)/asan,$(UNIT_SRC))
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
 
-$(IT): $(LIB_OBJ) $(call obj,$(B),$(IT_SRC))
-	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcunit -lm
+$(IT): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(IT_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
 
-install: $(RUNNER) $(RUNNER_STATIC)
+install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/provbench
+	install -m 0755 $(PROVBENCH) $(DESTDIR)$(PREFIX)/bin/provbench
 	install -m 0755 $(RUNNER) $(DESTDIR)$(PREFIX)/bin/provbench-runner
 	install -m 0755 $(RUNNER_STATIC) \
 		$(DESTDIR)$(PREFIX)/lib/provbench/provbench-runner-static
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/provbench-runner \
+	rm -f $(DESTDIR)$(PREFIX)/bin/provbench \
+	      $(DESTDIR)$(PREFIX)/bin/provbench-runner \
 	      $(DESTDIR)$(PREFIX)/lib/provbench/provbench-runner-static
 
 demo: deps

@@ -4,12 +4,14 @@
 # dpkg-query). Without root it prints the exact apt-get line and stops.
 set -eu
 
-# build: compilers and libraries; test: CUnit, util-linux (losetup),
+# build: compilers and libraries; test: CUnit, Go and govmomi (the vCenter
+# simulator fixture), xmllint, util-linux (losetup),
 # e2fsprogs (mkfs for the signature tests), valgrind, file; bench: fio,
 # time, python3.
 PKGS="gcc make pkg-config libc6-dev
 libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
-liburing-dev libblkid-dev libuuid1
+liburing-dev libblkid-dev libuuid1 libssl-dev
+golang-go golang-github-vmware-govmomi-dev libxml2-utils
 util-linux e2fsprogs valgrind file fio time python3"
 
 missing=""

@@ -1,0 +1,257 @@
+/*
+ * config.c - connection settings from the environment: PROVBENCH_* first,
+ * then govc's GOVC_* so a lab set up for govc works unchanged. Never from
+ * argv, so passwords stay out of ps(1) and shell history.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vs_int.h"
+
+static const char *first(vs_getenv_fn get, void *arg, const char *a,
+			 const char *b)
+{
+	const char *v = get(a, arg);
+
+	if (v && *v)
+		return v;
+	v = b ? get(b, arg) : NULL;
+	return v && *v ? v : NULL;
+}
+
+static enum pb_error dup_into(char **dst, const char *src, size_t n)
+{
+	free(*dst);
+	*dst = strndup(src, n);
+	return *dst ? PB_OK : PB_ERR_NOMEM;
+}
+
+/* Overwrite then free: a password must not linger in freed memory. */
+static void wipe_free(char *p)
+{
+	if (!p)
+		return;
+	explicit_bzero(p, strlen(p));
+	free(p);
+}
+
+static bool truthy(const char *v)
+{
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") ||
+		     !strcasecmp(v, "yes"));
+}
+
+enum pb_error vs_thumbprint_normalize(char *out, size_t len, const char *in,
+				      char *errbuf)
+{
+	size_t n = 0;
+	const char *p;
+
+	for (p = in; *p; p++) {
+		if (*p == ':' || *p == ' ')
+			continue;
+		if (!isxdigit((unsigned char)*p))
+			return pb_fail(errbuf, PB_ERR_INPUT,
+				       "PROVBENCH_THUMBPRINT: '%c' is not a "
+				       "hex digit",
+				       *p);
+		if (n + 1 >= len)
+			break;
+		out[n++] = (char)tolower((unsigned char)*p);
+	}
+	out[n] = '\0';
+	if (n != 40 && n != 64)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_THUMBPRINT: %zu hex digits; a SHA-1 "
+			       "thumbprint has 40, a SHA-256 one 64",
+			       n);
+	return PB_OK;
+}
+
+/*
+ * https://user:pass@host[:port][/path] -> cfg->url without credentials;
+ * user and password are taken only when the environment gave none.
+ */
+static enum pb_error parse_url(struct vs_config *cfg, const char *url,
+			       char *errbuf)
+{
+	const char *p = url, *host, *at, *slash, *colon;
+	char scheme[8];
+	size_t sl;
+	enum pb_error err;
+	char *buf;
+
+	if (!strncmp(p, "https://", 8)) {
+		strcpy(scheme, "https");
+		p += 8;
+	} else if (!strncmp(p, "http://", 7)) {
+		strcpy(scheme, "http");
+		p += 7;
+	} else if (strstr(p, "://")) {
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_URL: only https:// (or http://) URLs "
+			       "are supported");
+	} else {
+		strcpy(scheme, "https"); /* govc accepts a bare host */
+	}
+	slash = strchr(p, '/');
+	at = memchr(p, '@', slash ? (size_t)(slash - p) : strlen(p));
+	host = at ? at + 1 : p;
+	if (at) {
+		colon = memchr(p, ':', (size_t)(at - p));
+		if (!cfg->username) {
+			err = dup_into(&cfg->username, p,
+				       colon ? (size_t)(colon - p)
+					     : (size_t)(at - p));
+			if (err)
+				return err;
+		}
+		if (colon && !cfg->password) {
+			err = dup_into(&cfg->password, colon + 1,
+				       (size_t)(at - colon - 1));
+			if (err)
+				return err;
+		}
+	}
+	sl = slash ? (size_t)(slash - host) : strlen(host);
+	if (!sl || host[0] == ':')
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_URL: '%s' names no host", url);
+	if (memchr(host, ' ', sl))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_URL: spaces in the host name");
+	buf = malloc(strlen(scheme) + 3 + strlen(host) + 5);
+	if (!buf)
+		return PB_ERR_NOMEM;
+	sprintf(buf, "%s://%.*s%s", scheme, (int)sl, host,
+		slash && slash[1] ? slash : "/sdk");
+	free(cfg->url);
+	cfg->url = buf;
+	return PB_OK;
+}
+
+static enum pb_error read_password_file(char **out, const char *path,
+					char *errbuf)
+{
+	FILE *fp = fopen(path, "re");
+	char line[1024];
+	enum pb_error err = PB_OK;
+
+	if (!fp)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_PASSWORD_FILE: %s: %s", path,
+			       strerror(errno));
+	if (!fgets(line, sizeof(line), fp)) {
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "PROVBENCH_PASSWORD_FILE: %s: empty", path);
+	} else {
+		line[strcspn(line, "\r\n")] = '\0';
+		wipe_free(*out);
+		*out = strdup(line);
+		if (!*out)
+			err = PB_ERR_NOMEM;
+	}
+	explicit_bzero(line, sizeof(line));
+	fclose(fp);
+	return err;
+}
+
+static enum pb_error set(char **dst, const char *v)
+{
+	if (!v)
+		return PB_OK;
+	return dup_into(dst, v, strlen(v));
+}
+
+enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
+				 void *arg, char *errbuf)
+{
+	const char *url, *v, *colon;
+	char tp[80];
+	enum pb_error err;
+
+	url = first(get, arg, "PROVBENCH_URL", "GOVC_URL");
+	if (!url)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_URL: not set (https://host/sdk; "
+			       "GOVC_URL is honoured too)");
+	err = set(&cfg->username,
+		  first(get, arg, "PROVBENCH_USERNAME", "GOVC_USERNAME"));
+	if (!err)
+		err = set(&cfg->password,
+			  first(get, arg, "PROVBENCH_PASSWORD", NULL));
+	if (!err && !cfg->password &&
+	    (v = first(get, arg, "PROVBENCH_PASSWORD_FILE", NULL)))
+		err = read_password_file(&cfg->password, v, errbuf);
+	if (!err && !cfg->password)
+		err = set(&cfg->password, first(get, arg, "GOVC_PASSWORD",
+						 NULL));
+	if (!err)
+		err = parse_url(cfg, url, errbuf);
+	if (err)
+		return err;
+
+	v = first(get, arg, "PROVBENCH_THUMBPRINT", NULL);
+	if (v) {
+		err = vs_thumbprint_normalize(tp, sizeof(tp), v, errbuf);
+		if (!err)
+			err = set(&cfg->thumbprint, tp);
+		if (err)
+			return err;
+	}
+	err = set(&cfg->ca_file,
+		  first(get, arg, "PROVBENCH_CA_FILE", "GOVC_TLS_CA_CERTS"));
+	if (err)
+		return err;
+	v = get("PROVBENCH_INSECURE", arg);
+	cfg->insecure = v && *v ? truthy(v) : truthy(get("GOVC_INSECURE", arg));
+
+	err = set(&cfg->guest_username,
+		  first(get, arg, "PROVBENCH_GUEST_USERNAME", NULL));
+	if (!err)
+		err = set(&cfg->guest_password,
+			  first(get, arg, "PROVBENCH_GUEST_PASSWORD", NULL));
+	/* GOVC_GUEST_LOGIN is user:password */
+	v = first(get, arg, "GOVC_GUEST_LOGIN", NULL);
+	if (!err && v) {
+		colon = strchr(v, ':');
+		if (!cfg->guest_username)
+			err = dup_into(&cfg->guest_username, v,
+				       colon ? (size_t)(colon - v) : strlen(v));
+		if (!err && colon && !cfg->guest_password)
+			err = set(&cfg->guest_password, colon + 1);
+	}
+	if (!err)
+		err = set(&cfg->guest_transfer_host,
+			  first(get, arg, "PROVBENCH_GUEST_TRANSFER_HOST",
+				NULL));
+	if (!err)
+		err = set(&cfg->debug_dir,
+			  first(get, arg, "PROVBENCH_DEBUG_DIR", NULL));
+	if (err)
+		return err;
+	if (!cfg->username || !cfg->password)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_USERNAME / PROVBENCH_PASSWORD: not "
+			       "set (or PROVBENCH_PASSWORD_FILE, GOVC_*)");
+	return PB_OK;
+}
+
+void vs_config_dispose(struct vs_config *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->url);
+	free(cfg->username);
+	wipe_free(cfg->password);
+	free(cfg->thumbprint);
+	free(cfg->ca_file);
+	free(cfg->guest_username);
+	wipe_free(cfg->guest_password);
+	free(cfg->guest_transfer_host);
+	free(cfg->debug_dir);
+	memset(cfg, 0, sizeof(*cfg));
+}

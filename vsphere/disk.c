@@ -1,0 +1,527 @@
+/*
+ * disk.c - a VM's disks: list them, add one of a provisioning mode with
+ * ReconfigVM_Task (and read back what the server really applied), remove
+ * one; a host's LUNs for RDM; extraConfig.
+ *
+ * mode   backing                                   flags
+ * thin   VirtualDiskFlatVer2BackingInfo            thinProvisioned=true
+ * lazy   VirtualDiskFlatVer2BackingInfo            thin=false, eagerlyScrub=false
+ * eager  VirtualDiskFlatVer2BackingInfo            thin=false, eagerlyScrub=true
+ * rdm    VirtualDiskRawDiskMappingVer1BackingInfo  virtualMode
+ * rdmp   VirtualDiskRawDiskMappingVer1BackingInfo  physicalMode
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vs_int.h"
+
+#define TASK_TIMEOUT_S (6 * 3600) /* eager-zeroing a big disk is slow */
+
+static const char *const mode_names[] = {
+	[VS_DISK_THIN] = "thin",   [VS_DISK_LAZY] = "lazy",
+	[VS_DISK_EAGER] = "eager", [VS_DISK_RDM] = "rdm",
+	[VS_DISK_RDMP] = "rdmp",   [VS_DISK_UNKNOWN] = "unknown",
+};
+
+const char *vs_disk_mode_name(enum vs_disk_mode m)
+{
+	return m <= VS_DISK_UNKNOWN ? mode_names[m] : "unknown";
+}
+
+enum pb_error vs_disk_mode_parse(enum vs_disk_mode *out, const char *s)
+{
+	int m;
+
+	for (m = 0; m < VS_DISK_UNKNOWN; m++)
+		if (!strcmp(s, mode_names[m])) {
+			*out = (enum vs_disk_mode)m;
+			return PB_OK;
+		}
+	return PB_ERR_INPUT;
+}
+
+/* ---- reading devices ---- */
+
+static void disk_read(struct vs_disk *d, xmlNodePtr dev)
+{
+	xmlNodePtr b = vs_child(dev, "backing");
+	char buf[32];
+
+	memset(d, 0, sizeof(*d));
+	d->key = atoi(vs_text(buf, sizeof(buf), dev, "key"));
+	d->controller_key = atoi(vs_text(buf, sizeof(buf), dev,
+					 "controllerKey"));
+	d->unit = atoi(vs_text(buf, sizeof(buf), dev, "unitNumber"));
+	vs_text(d->label, sizeof(d->label), vs_child(dev, "deviceInfo"),
+		"label");
+	d->capacity_bytes = vs_u64(dev, "capacityInBytes");
+	if (!d->capacity_bytes)
+		d->capacity_bytes = vs_u64(dev, "capacityInKB") * 1024;
+	vs_xsi_type(d->backing, sizeof(d->backing), b);
+	vs_text(d->file, sizeof(d->file), b, "fileName");
+	vs_text(d->uuid, sizeof(d->uuid), b, "uuid");
+	d->thin_provisioned = vs_bool(b, "thinProvisioned");
+	d->eagerly_scrub = vs_bool(b, "eagerlyScrub");
+	vs_text(d->compat_mode, sizeof(d->compat_mode), b,
+		"compatibilityMode");
+	vs_text(d->device_name, sizeof(d->device_name), b, "deviceName");
+	vs_text(d->lun_uuid, sizeof(d->lun_uuid), b, "lunUuid");
+	/* the mode is what the flags say, not what was asked for */
+	if (!strcmp(d->backing, "VirtualDiskRawDiskMappingVer1BackingInfo"))
+		d->mode = !strcmp(d->compat_mode, "physicalMode") ? VS_DISK_RDMP
+								   : VS_DISK_RDM;
+	else if (!strcmp(d->backing, "VirtualDiskFlatVer2BackingInfo"))
+		d->mode = d->thin_provisioned == 1 ? VS_DISK_THIN
+			  : d->eagerly_scrub == 1  ? VS_DISK_EAGER
+						   : VS_DISK_LAZY;
+	else
+		d->mode = VS_DISK_UNKNOWN;
+}
+
+struct vm_devices {
+	struct vs_disk *disks;
+	size_t ndisks;
+	/* SCSI controllers and the units in use on each */
+	struct {
+		int key;
+		int own_unit;
+		unsigned used; /* bit per unit number */
+	} ctl[8];
+	size_t nctl;
+	char datastore_path[512]; /* "[ds] vm/vm.vmx" */
+	struct vs_moref host;
+};
+
+static enum pb_error on_devices(struct vs_session *s,
+				const struct vs_objcontent *oc, void *arg)
+{
+	struct vm_devices *v = arg;
+	xmlNodePtr dev, list = vs_prop(oc, "config.hardware.device");
+	char type[64];
+	size_t i, n = 0;
+
+	vs_node_text(v->datastore_path, sizeof(v->datastore_path),
+		     vs_prop(oc, "summary.config.vmPathName"));
+	vs_moref_read(&v->host, vs_prop(oc, "runtime.host"));
+	for (dev = vs_child(list, NULL); dev; dev = vs_next(dev, NULL))
+		n++;
+	v->disks = calloc(n ? n : 1, sizeof(*v->disks));
+	if (!v->disks)
+		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
+	for (dev = vs_child(list, NULL); dev; dev = vs_next(dev, NULL)) {
+		vs_xsi_type(type, sizeof(type), dev);
+		/* every VirtualSCSIController has scsiCtlrUnitNumber */
+		if (vs_child(dev, "scsiCtlrUnitNumber") &&
+		    v->nctl < sizeof(v->ctl) / sizeof(v->ctl[0])) {
+			char b[16];
+
+			v->ctl[v->nctl].key =
+				atoi(vs_text(b, sizeof(b), dev, "key"));
+			v->ctl[v->nctl].own_unit = atoi(vs_text(
+				b, sizeof(b), dev, "scsiCtlrUnitNumber"));
+			v->nctl++;
+			continue;
+		}
+		if (strcmp(type, "VirtualDisk"))
+			continue;
+		disk_read(&v->disks[v->ndisks++], dev);
+	}
+	for (i = 0; i < v->ndisks; i++) {
+		size_t c;
+
+		for (c = 0; c < v->nctl; c++)
+			if (v->ctl[c].key == v->disks[i].controller_key &&
+			    v->disks[i].unit >= 0 && v->disks[i].unit < 32)
+				v->ctl[c].used |= 1u << v->disks[i].unit;
+	}
+	return PB_OK;
+}
+
+static enum pb_error read_devices(struct vs_session *s,
+				  const struct vs_moref *vm,
+				  struct vm_devices *v)
+{
+	static const char *const paths[] = {"config.hardware.device",
+					    "summary.config.vmPathName",
+					    "runtime.host", NULL};
+
+	memset(v, 0, sizeof(*v));
+	return vs_retrieve_one(s, vm, paths, on_devices, v);
+}
+
+enum pb_error vs_disk_list(struct vs_session *s, const struct vs_moref *vm,
+			   struct vs_disk **out, size_t *n)
+{
+	struct vm_devices v;
+	enum pb_error err = read_devices(s, vm, &v);
+
+	if (err) {
+		free(v.disks);
+		v.disks = NULL;
+		v.ndisks = 0;
+	}
+	*out = v.disks;
+	*n = v.ndisks;
+	return err;
+}
+
+/* ---- LUNs ---- */
+
+static enum pb_error on_storage(struct vs_session *s,
+				const struct vs_objcontent *oc, void *arg)
+{
+	struct {
+		struct vs_lun *luns;
+		size_t n;
+	} *r = arg;
+	xmlNodePtr info = vs_prop(oc, "config.storageDevice"), l, mp;
+	xmlNodePtr fsmounts = vs_prop(oc, "config.fileSystemVolume");
+	char ext[256];
+	size_t cnt = 0;
+
+	for (l = vs_child(info, "scsiLun"); l; l = vs_next(l, "scsiLun"))
+		cnt++;
+	r->luns = calloc(cnt ? cnt : 1, sizeof(*r->luns));
+	if (!r->luns)
+		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
+	for (l = vs_child(info, "scsiLun"); l; l = vs_next(l, "scsiLun")) {
+		struct vs_lun *u = &r->luns[r->n++];
+		xmlNodePtr cap = vs_child(l, "capacity");
+
+		vs_text(u->canonical_name, sizeof(u->canonical_name), l,
+			"canonicalName");
+		vs_text(u->display_name, sizeof(u->display_name), l,
+			"displayName");
+		vs_text(u->uuid, sizeof(u->uuid), l, "uuid");
+		vs_text(u->device_path, sizeof(u->device_path), l,
+			"devicePath");
+		vs_text(u->lun_type, sizeof(u->lun_type), l, "lunType");
+		u->capacity_bytes = vs_u64(cap, "block") *
+				    vs_u64(cap, "blockSize");
+		/* a LUN that is a VMFS extent is in use */
+		for (mp = vs_child(fsmounts, "mountInfo"); mp;
+		     mp = vs_next(mp, "mountInfo")) {
+			xmlNodePtr vol = vs_child(mp, "volume"), e;
+
+			for (e = vs_child(vol, "extent"); e;
+			     e = vs_next(e, "extent")) {
+				vs_text(ext, sizeof(ext), e, "diskName");
+				if (!strcmp(ext, u->canonical_name))
+					snprintf(u->used_by,
+						 sizeof(u->used_by), "vmfs");
+			}
+		}
+	}
+	return PB_OK;
+}
+
+enum pb_error vs_host_luns(struct vs_session *s, const struct vs_moref *host,
+			   struct vs_lun **out, size_t *n)
+{
+	static const char *const paths[] = {"config.storageDevice",
+					    "config.fileSystemVolume", NULL};
+	struct {
+		struct vs_lun *luns;
+		size_t n;
+	} r = {NULL, 0};
+	enum pb_error err;
+
+	err = vs_retrieve_one(s, host, paths, on_storage, &r);
+	if (err) {
+		free(r.luns);
+		r.luns = NULL;
+		r.n = 0;
+	}
+	*out = r.luns;
+	*n = r.n;
+	return err;
+}
+
+/* ---- reconfiguration ---- */
+
+static enum pb_error reconfigure(struct vs_session *s, struct vs_req *r)
+{
+	struct vs_moref task;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret;
+	enum pb_error err;
+
+	err = vs_call(s, r, false, &doc, &ret);
+	if (err)
+		return err;
+	vs_moref_read(&task, vs_child(ret, "returnval"));
+	xmlFreeDoc(doc);
+	return vs_task_wait(s, &task, TASK_TIMEOUT_S);
+}
+
+/* "[datastore1] vm/vm.vmx" -> "datastore1" */
+static void ds_of(char *out, size_t len, const char *path)
+{
+	const char *e = strchr(path, ']');
+
+	if (path[0] == '[' && e)
+		snprintf(out, len, "%.*s", (int)(e - path - 1), path + 1);
+	else
+		out[0] = '\0';
+}
+
+static enum pb_error find_lun(struct vs_session *s, const struct vs_moref *h,
+			      const char *name, struct vs_lun *out)
+{
+	struct vs_lun *luns = NULL;
+	size_t n = 0, i;
+	enum pb_error err = vs_host_luns(s, h, &luns, &n);
+
+	for (i = 0; !err && i < n; i++)
+		if (!strcmp(luns[i].canonical_name, name) ||
+		    !strcmp(luns[i].uuid, name) ||
+		    !strcmp(luns[i].display_name, name))
+			break;
+	if (!err && i == n)
+		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
+			      "LUN '%s': not on host %s (see `provbench "
+			      "vsphere luns HOST`)",
+			      name, h->value);
+	if (!err && luns[i].used_by[0])
+		err = pb_fail(s->errbuf, PB_ERR_INPUT,
+			      "LUN '%s': in use (%s); refusing to map it", name,
+			      luns[i].used_by);
+	if (!err)
+		*out = luns[i];
+	free(luns);
+	return err;
+}
+
+static enum pb_error build_add(struct vs_req *r, const struct vs_disk_spec *sp,
+			       const char *ds, int ctl, int unit,
+			       const struct vs_lun *lun)
+{
+	xmlNodePtr spec, dc, dev, b;
+	char file[300];
+	bool rdm = sp->mode == VS_DISK_RDM || sp->mode == VS_DISK_RDMP;
+	uint64_t bytes = rdm ? lun->capacity_bytes : sp->size_bytes;
+
+	snprintf(file, sizeof(file), "[%s]", ds);
+	spec = vs_add(r->op, "spec", NULL);
+	dc = vs_add(spec, "deviceChange", NULL);
+	if (!vs_add(dc, "operation", "add") ||
+	    !vs_add(dc, "fileOperation", "create"))
+		return PB_ERR_NOMEM;
+	dev = vs_add_typed(r, dc, "device", "VirtualDisk", NULL);
+	if (!vs_add(dev, "key", "-100"))
+		return PB_ERR_NOMEM;
+	b = vs_add_typed(r, dev, "backing",
+			 rdm ? "VirtualDiskRawDiskMappingVer1BackingInfo"
+			     : "VirtualDiskFlatVer2BackingInfo",
+			 NULL);
+	if (!vs_add(b, "fileName", file))
+		return PB_ERR_NOMEM;
+	if (rdm) {
+		if (!vs_add(b, "lunUuid", lun->uuid) ||
+		    !vs_add(b, "deviceName", lun->device_path) ||
+		    !vs_add(b, "compatibilityMode",
+			    sp->mode == VS_DISK_RDMP ? "physicalMode"
+						     : "virtualMode") ||
+		    !vs_add(b, "diskMode",
+			    sp->mode == VS_DISK_RDMP ? "independent_persistent"
+						     : "persistent"))
+			return PB_ERR_NOMEM;
+	} else {
+		if (!vs_add(b, "diskMode", "persistent") ||
+		    !vs_add(b, "thinProvisioned",
+			    sp->mode == VS_DISK_THIN ? "true" : "false") ||
+		    !vs_add(b, "eagerlyScrub",
+			    sp->mode == VS_DISK_EAGER ? "true" : "false"))
+			return PB_ERR_NOMEM;
+	}
+	if (!vs_addf(dev, "controllerKey", "%d", ctl) ||
+	    !vs_addf(dev, "unitNumber", "%d", unit) ||
+	    !vs_addf(dev, "capacityInKB", "%llu",
+		     (unsigned long long)(bytes / 1024)) ||
+	    !vs_addf(dev, "capacityInBytes", "%llu",
+		     (unsigned long long)bytes))
+		return PB_ERR_NOMEM;
+	return PB_OK;
+}
+
+enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
+			  const struct vs_disk_spec *sp, struct vs_disk *out)
+{
+	struct vm_devices v, after;
+	struct vs_lun lun;
+	struct vs_req r = {0};
+	char ds[256];
+	int ctl = -1, unit = -1;
+	size_t c, i;
+	enum pb_error err;
+	bool rdm = sp->mode == VS_DISK_RDM || sp->mode == VS_DISK_RDMP;
+
+	memset(&after, 0, sizeof(after));
+	memset(&lun, 0, sizeof(lun));
+	err = read_devices(s, vm, &v);
+	if (err)
+		goto out;
+	/* the first free unit on the first SCSI controller with room;
+	 * never the controller's own unit (7) */
+	for (c = 0; c < v.nctl && unit < 0; c++) {
+		int u;
+
+		if (sp->controller_key >= 0 && v.ctl[c].key != sp->controller_key)
+			continue;
+		for (u = 0; u < 16; u++) {
+			if (u == v.ctl[c].own_unit || u == 7 ||
+			    (v.ctl[c].used & (1u << u)))
+				continue;
+			ctl = v.ctl[c].key;
+			unit = u;
+			break;
+		}
+	}
+	if (unit < 0) {
+		err = pb_fail(s->errbuf, PB_ERR_INPUT,
+			      sp->controller_key >= 0
+				      ? "VM %s: SCSI controller %d has no "
+					"free unit"
+				      : "VM %s: no SCSI controller with a "
+					"free unit",
+			      vm->value, sp->controller_key);
+		goto out;
+	}
+	if (sp->datastore)
+		snprintf(ds, sizeof(ds), "%s", sp->datastore);
+	else
+		ds_of(ds, sizeof(ds), v.datastore_path);
+	if (!ds[0]) {
+		err = pb_fail(s->errbuf, PB_ERR_INPUT,
+			      "VM %s: no datastore given and none known for "
+			      "the VM",
+			      vm->value);
+		goto out;
+	}
+	if (rdm) {
+		struct vs_moref host = v.host;
+		struct vs_host_info hi;
+
+		if (!sp->lun) {
+			err = pb_fail(s->errbuf, PB_ERR_INPUT,
+				      "mode %s needs a LUN (--lun)",
+				      vs_disk_mode_name(sp->mode));
+			goto out;
+		}
+		if (sp->host) {
+			err = vs_host_find(s, &hi, sp->host);
+			if (err)
+				goto out;
+			host = hi.ref;
+		}
+		err = find_lun(s, &host, sp->lun, &lun);
+		if (err)
+			goto out;
+	} else if (sp->size_bytes < 1024 * 1024) {
+		err = pb_fail(s->errbuf, PB_ERR_INPUT,
+			      "disk size %llu bytes: at least 1 MiB",
+			      (unsigned long long)sp->size_bytes);
+		goto out;
+	}
+	err = vs_req_new(&r, "ReconfigVM_Task", vm);
+	if (!err)
+		err = build_add(&r, sp, ds, ctl, unit, &lun);
+	if (err) {
+		pb_fail(s->errbuf, err, "out of memory");
+		goto out;
+	}
+	err = reconfigure(s, &r);
+	if (err)
+		goto out;
+	/* read back: the server's word on what it created */
+	err = read_devices(s, vm, &after);
+	for (i = 0; !err && i < after.ndisks; i++)
+		if (after.disks[i].controller_key == ctl &&
+		    after.disks[i].unit == unit)
+			break;
+	if (!err && i == after.ndisks)
+		err = pb_fail(s->errbuf, PB_ERR_PROTOCOL,
+			      "VM %s: the new disk is not at controller %d "
+			      "unit %d after the reconfiguration",
+			      vm->value, ctl, unit);
+	if (!err)
+		*out = after.disks[i];
+out:
+	vs_req_dispose(&r);
+	free(v.disks);
+	free(after.disks);
+	return err;
+}
+
+enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
+			     int key, bool keep_file)
+{
+	struct vm_devices v;
+	struct vs_req r = {0};
+	xmlNodePtr dc, dev;
+	enum pb_error err;
+	size_t i;
+
+	err = read_devices(s, vm, &v);
+	for (i = 0; !err && i < v.ndisks; i++)
+		if (v.disks[i].key == key)
+			break;
+	if (!err && i == v.ndisks)
+		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
+			      "VM %s: no disk with key %d", vm->value, key);
+	if (err)
+		goto out;
+	err = vs_req_new(&r, "ReconfigVM_Task", vm);
+	dc = err ? NULL : vs_add(vs_add(r.op, "spec", NULL), "deviceChange",
+				 NULL);
+	if (!vs_add(dc, "operation", "remove") ||
+	    (!keep_file && !vs_add(dc, "fileOperation", "destroy")))
+		err = PB_ERR_NOMEM;
+	dev = err ? NULL : vs_add_typed(&r, dc, "device", "VirtualDisk", NULL);
+	if (!err && (!vs_addf(dev, "key", "%d", key) ||
+		     !vs_addf(dev, "controllerKey", "%d",
+			      v.disks[i].controller_key) ||
+		     !vs_addf(dev, "unitNumber", "%d", v.disks[i].unit) ||
+		     !vs_addf(dev, "capacityInKB", "%llu",
+			      (unsigned long long)(v.disks[i].capacity_bytes /
+						   1024))))
+		err = PB_ERR_NOMEM;
+	if (err) {
+		pb_fail(s->errbuf, err, "out of memory");
+		goto out;
+	}
+	err = reconfigure(s, &r);
+out:
+	vs_req_dispose(&r);
+	free(v.disks);
+	return err;
+}
+
+enum pb_error vs_vm_set_extra_config(struct vs_session *s,
+				     const struct vs_moref *vm,
+				     const char *const *keys,
+				     const char *const *values, size_t n)
+{
+	struct vs_req r;
+	xmlNodePtr spec, ov;
+	enum pb_error err;
+	size_t i;
+
+	err = vs_req_new(&r, "ReconfigVM_Task", vm);
+	spec = err ? NULL : vs_add(r.op, "spec", NULL);
+	for (i = 0; !err && i < n; i++) {
+		ov = vs_add(spec, "extraConfig", NULL);
+		if (!vs_add(ov, "key", keys[i]) ||
+		    !vs_add_typed(&r, ov, "value", "xsd:string", values[i]))
+			err = PB_ERR_NOMEM;
+	}
+	if (!spec)
+		err = PB_ERR_NOMEM;
+	if (!err)
+		err = reconfigure(s, &r);
+	else
+		pb_fail(s->errbuf, err, "out of memory");
+	vs_req_dispose(&r);
+	return err;
+}

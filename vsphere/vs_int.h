@@ -1,0 +1,165 @@
+/*
+ * vs_int.h - internals of the vSphere client: the session handle, the
+ * HTTP transport, SOAP envelopes and the XML helpers every call uses.
+ */
+#ifndef PB_VS_INT_H
+#define PB_VS_INT_H
+
+#include <curl/curl.h>
+#include <libxml/tree.h>
+
+#include "vsphere.h"
+
+#define VS_NS_VIM  "urn:vim25"
+#define VS_NS_SOAP "http://schemas.xmlsoap.org/soap/envelope/"
+#define VS_NS_XSI  "http://www.w3.org/2001/XMLSchema-instance"
+#define VS_NS_XSD  "http://www.w3.org/2001/XMLSchema"
+
+/* A reply larger than this is not a vSphere reply. */
+#define VS_REPLY_CAP (256u << 20)
+
+struct vs_service {
+	struct vs_moref root_folder;
+	struct vs_moref property_collector;
+	struct vs_moref view_manager;
+	struct vs_moref session_manager;
+	struct vs_moref search_index;
+	struct vs_moref file_manager;
+	struct vs_moref virtual_disk_manager;
+	struct vs_moref guest_operations_manager;
+};
+
+struct vs_session {
+	struct vs_config cfg; /* a copy the session owns */
+	CURL *curl;
+	struct curl_slist *headers;
+	char sdk_url[1024];
+	char soap_action[64];
+	char api_version[16];
+	struct vs_service sc;
+	struct vs_about about;
+	bool logged_in;
+	unsigned round_trips;
+	unsigned trace_seq;
+	/* TLS pinning: what the peer showed, for the mismatch message */
+	char peer_sha1[41];
+	char peer_sha256[65];
+	bool pin_failed;
+	vs_request_hook hook;
+	void *hook_arg;
+	char fault[64];
+	char errbuf[PB_ERRBUF_SIZE];
+};
+
+/* ---- transport.c ---- */
+
+enum pb_error vs_transport_init(struct vs_session *s);
+void vs_transport_cleanup(struct vs_session *s);
+/*
+ * POST body to the SDK endpoint (or GET url when body is NULL) into reply.
+ * idempotent calls are retried with backoff after a connection error.
+ * *http_code gets the status. Errors: PB_ERR_CONNECT, PB_ERR_TLS, _TIMEOUT.
+ */
+enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
+		      const char *body, size_t len, bool idempotent,
+		      struct pb_buf *reply, long *http_code);
+void vs_trace(struct vs_session *s, const char *op, const char *suffix,
+	      const char *body, size_t len);
+
+/* ---- soap.c ---- */
+
+/*
+ * A request: the envelope document and the operation element inside its
+ * Body, with _this set. Add children in schema order with the helpers.
+ */
+struct vs_req {
+	xmlDocPtr doc;
+	xmlNodePtr op;
+	xmlNsPtr xsi;
+	const char *name;
+};
+
+enum pb_error vs_req_new(struct vs_req *r, const char *op,
+			 const struct vs_moref *this_ref);
+void vs_req_dispose(struct vs_req *r);
+/* Text child (escaped by libxml2); returns the node or NULL (no memory). */
+xmlNodePtr vs_add(xmlNodePtr parent, const char *name, const char *text);
+xmlNodePtr vs_addf(xmlNodePtr parent, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+xmlNodePtr vs_add_typed(struct vs_req *r, xmlNodePtr parent, const char *name,
+			const char *xsi_type, const char *text);
+xmlNodePtr vs_add_moref(xmlNodePtr parent, const char *name,
+			const struct vs_moref *ref);
+
+/*
+ * Send the request, parse the reply, turn a SOAP fault into PB_ERR_FAULT
+ * (or PB_ERR_LOGIN for InvalidLogin / NotAuthenticated) with the type in
+ * s->fault. On success *reply is the parsed document and *ret the
+ * response element (the child of Body). A NotAuthenticated reply makes
+ * one new login and one retry.
+ */
+enum pb_error vs_call(struct vs_session *s, struct vs_req *r, bool idempotent,
+		      xmlDocPtr *reply, xmlNodePtr *ret);
+
+/* A call made while cleaning up (DestroyView, Logout): the reply is
+ * dropped and an error already on the session is kept. */
+enum pb_error vs_call_cleanup(struct vs_session *s, struct vs_req *r);
+
+/*
+ * Parse a SOAP reply body. Exposed for unit tests and fuzzing: a fault
+ * fills fault_type and the message into errbuf.
+ */
+enum pb_error vs_reply_parse(xmlDocPtr *doc, xmlNodePtr *ret,
+			     const char *body, size_t len, char *fault_type,
+			     size_t ftlen, char *errbuf);
+
+/* ---- XML reading ---- */
+
+bool vs_is(xmlNodePtr n, const char *name);
+xmlNodePtr vs_child(xmlNodePtr n, const char *name);
+xmlNodePtr vs_next(xmlNodePtr n, const char *name); /* next sibling */
+/* Text of a child into buf ("" if absent); returns buf. */
+char *vs_text(char *buf, size_t len, xmlNodePtr parent, const char *name);
+char *vs_node_text(char *buf, size_t len, xmlNodePtr n);
+uint64_t vs_u64(xmlNodePtr parent, const char *name);
+int vs_bool(xmlNodePtr parent, const char *name); /* -1 absent */
+void vs_moref_read(struct vs_moref *out, xmlNodePtr n);
+/* xsi:type of n without a prefix, or "" */
+char *vs_xsi_type(char *buf, size_t len, xmlNodePtr n);
+
+/* ---- session.c ---- */
+
+enum pb_error vs_login(struct vs_session *s);
+
+/* ---- property collector (inventory.c) ---- */
+
+/*
+ * One object's properties from RetrievePropertiesEx: the "propSet" nodes,
+ * name -> val. Pages are followed with ContinueRetrievePropertiesEx.
+ */
+struct vs_objcontent {
+	struct vs_moref obj;
+	xmlNodePtr props; /* first propSet child of the objects node */
+};
+
+typedef enum pb_error (*vs_object_fn)(struct vs_session *s,
+				      const struct vs_objcontent *oc,
+				      void *arg);
+
+/* Properties of every object of type under the root folder. */
+enum pb_error vs_retrieve_all(struct vs_session *s, const char *type,
+			      const char *const *paths, vs_object_fn fn,
+			      void *arg);
+/* Properties of one object. */
+enum pb_error vs_retrieve_one(struct vs_session *s, const struct vs_moref *obj,
+			      const char *const *paths, vs_object_fn fn,
+			      void *arg);
+/* The val node of property name in an object's propSets, or NULL. */
+xmlNodePtr vs_prop(const struct vs_objcontent *oc, const char *name);
+
+/* ---- tasks (task.c) ---- */
+
+enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
+			   long timeout_s);
+
+#endif

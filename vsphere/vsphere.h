@@ -1,0 +1,211 @@
+/*
+ * vsphere.h - public interface of the vSphere SOAP client (vim25 over
+ * libcurl + libxml2): configuration from the environment, a session, the
+ * inventory, disks, tasks.
+ *
+ * Every call returns an enum pb_error; the detail (and, for a server
+ * fault, its type) is kept on the session: vs_session_error(),
+ * vs_session_fault().
+ */
+#ifndef PB_VSPHERE_H
+#define PB_VSPHERE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+
+/* ---- configuration (DESIGN.md: never from argv) ---- */
+
+struct vs_config {
+	char *url;	   /* https://host/sdk */
+	char *username;
+	char *password;	   /* wiped when disposed */
+	char *thumbprint;  /* lower-case hex without colons, or NULL */
+	char *ca_file;
+	bool insecure;
+	char *guest_username;
+	char *guest_password;
+	char *guest_transfer_host;
+	char *debug_dir;
+	long connect_timeout_ms;
+	long request_timeout_ms;
+};
+
+#define VS_CONFIG_INIT {.connect_timeout_ms = 15000, .request_timeout_ms = 600000}
+
+/* A getenv() stand-in, so tests can hand in an environment. */
+typedef const char *(*vs_getenv_fn)(const char *name, void *arg);
+
+/*
+ * PROVBENCH_* first, then govc's GOVC_* (DESIGN.md). A URL without a path
+ * gets /sdk; credentials in the URL (govc style user:pass@host) are taken
+ * when the variables are unset, and removed from cfg->url.
+ */
+enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
+				 void *arg, char *errbuf);
+void vs_config_dispose(struct vs_config *cfg);
+
+/* SHA-1 (40 hex) or SHA-256 (64 hex), colons optional, any case. */
+enum pb_error vs_thumbprint_normalize(char *out, size_t len, const char *in,
+				      char *errbuf);
+
+/* ---- session ---- */
+
+struct vs_session;
+
+struct vs_about {
+	char name[128];
+	char full_name[256];
+	char version[32];
+	char build[32];
+	char api_type[32];
+	char api_version[16];
+	char instance_uuid[64];
+};
+
+/* Called with every request body before it is sent (tests validate it). */
+typedef void (*vs_request_hook)(const char *op, const char *body, size_t len,
+				void *arg);
+
+/*
+ * Connect, discover the API version, RetrieveServiceContent and Login.
+ * On failure *out is NULL and errbuf says why (PB_ERR_CONNECT, _TLS,
+ * _LOGIN, ...).
+ */
+enum pb_error vs_session_open(struct vs_session **out,
+			      const struct vs_config *cfg, vs_request_hook hook,
+			      void *hook_arg, char *errbuf);
+/* Logout and free; NULL-safe. */
+void vs_session_free(struct vs_session *s);
+
+const char *vs_session_error(const struct vs_session *s);
+const char *vs_session_fault(const struct vs_session *s);
+const struct vs_about *vs_session_about(const struct vs_session *s);
+const char *vs_session_api_version(const struct vs_session *s);
+unsigned vs_session_round_trips(const struct vs_session *s);
+
+/* ---- inventory ---- */
+
+struct vs_moref {
+	char type[48];
+	char value[160]; /* session-scoped ids run past 80 chars */
+};
+
+struct vs_vm_info {
+	struct vs_moref ref;
+	char name[256];
+	char power_state[24];
+	char tools_status[32];
+	struct vs_moref host;
+	char path[512]; /* vmPathName, "[ds] dir/vm.vmx" */
+};
+
+struct vs_ds_info {
+	struct vs_moref ref;
+	char name[256];
+	char type[32];
+	uint64_t capacity;
+	uint64_t free_space;
+	bool accessible;
+};
+
+struct vs_host_info {
+	struct vs_moref ref;
+	char name[256];
+	char version[32];
+	char build[32];
+	char connection_state[24];
+};
+
+enum pb_error vs_vm_list(struct vs_session *s, struct vs_vm_info **out,
+			 size_t *n);
+enum pb_error vs_datastore_list(struct vs_session *s, struct vs_ds_info **out,
+				size_t *n);
+enum pb_error vs_host_list(struct vs_session *s, struct vs_host_info **out,
+			   size_t *n);
+
+/*
+ * A VM by inventory path ("/DC0/vm/bench-01") or by name, which must be
+ * unique: otherwise PB_ERR_INPUT and the candidates in the error.
+ */
+enum pb_error vs_vm_find(struct vs_session *s, struct vs_vm_info *out,
+			 const char *name_or_path);
+enum pb_error vs_host_find(struct vs_session *s, struct vs_host_info *out,
+			   const char *name);
+
+/* ---- disks ---- */
+
+enum vs_disk_mode {
+	VS_DISK_THIN,
+	VS_DISK_LAZY,
+	VS_DISK_EAGER,
+	VS_DISK_RDM,  /* virtual compatibility */
+	VS_DISK_RDMP, /* physical compatibility */
+	VS_DISK_UNKNOWN,
+};
+
+const char *vs_disk_mode_name(enum vs_disk_mode m);
+enum pb_error vs_disk_mode_parse(enum vs_disk_mode *out, const char *s);
+
+struct vs_disk_spec {
+	enum vs_disk_mode mode;
+	uint64_t size_bytes;   /* flat disks; RDMs take the LUN's size */
+	const char *datastore; /* name; NULL = the VM's own */
+	const char *lun;       /* rdm: canonical name (naa.xxx) */
+	const char *host;      /* rdm: where the LUN is; NULL = VM's host */
+	int controller_key;    /* -1: the first SCSI controller with room */
+};
+
+#define VS_DISK_SPEC_INIT {.mode = VS_DISK_LAZY, .controller_key = -1}
+
+/* A disk as the server describes it, after the fact. */
+struct vs_disk {
+	int key;
+	int controller_key;
+	int unit;
+	char label[64];
+	char file[512];
+	char uuid[64];
+	uint64_t capacity_bytes;
+	char backing[64];
+	int thin_provisioned; /* -1 when the backing has no such flag */
+	int eagerly_scrub;
+	char compat_mode[24];
+	char device_name[256];
+	char lun_uuid[128];
+	enum vs_disk_mode mode; /* derived from the flags read back */
+};
+
+enum pb_error vs_disk_list(struct vs_session *s, const struct vs_moref *vm,
+			   struct vs_disk **out, size_t *n);
+/*
+ * ReconfigVM_Task with fileOperation create, wait for the task, then read
+ * the disk back: out holds what the server really applied, which may
+ * differ from the spec (compare out->mode with spec->mode).
+ */
+enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
+			  const struct vs_disk_spec *spec, struct vs_disk *out);
+enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
+			     int key, bool keep_file);
+
+struct vs_lun {
+	char canonical_name[128];
+	char display_name[256];
+	char uuid[128];
+	char device_path[256];
+	char lun_type[32];
+	uint64_t capacity_bytes;
+	char used_by[64]; /* "" free, "vmfs", "rdm" */
+};
+
+enum pb_error vs_host_luns(struct vs_session *s, const struct vs_moref *host,
+			   struct vs_lun **out, size_t *n);
+
+enum pb_error vs_vm_set_extra_config(struct vs_session *s,
+				     const struct vs_moref *vm,
+				     const char *const *keys,
+				     const char *const *values, size_t n);
+
+#endif
