@@ -31,8 +31,8 @@ static int fail_session(struct vctx *v, enum pb_error err, const char *what)
 
 static int print_json(json_t *j)
 {
-	char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
-		       : NULL;
+	char *text =
+		j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
 	int rc = PB_EXIT_OK;
 
 	if (text)
@@ -109,13 +109,13 @@ static int ls_datastores(struct vctx *v)
 		a = json_array();
 		for (i = 0; i < n; i++)
 			json_array_append_new(
-				a, json_pack("{s:s,s:s,s:s,s:I,s:I,s:b}",
-					     "name", ds[i].name, "moref",
-					     ds[i].ref.value, "type",
-					     ds[i].type, "capacity",
-					     (json_int_t)ds[i].capacity,
-					     "free", (json_int_t)ds[i].free_space,
-					     "accessible", ds[i].accessible));
+				a,
+				json_pack("{s:s,s:s,s:s,s:I,s:I,s:b}", "name",
+					  ds[i].name, "moref", ds[i].ref.value,
+					  "type", ds[i].type, "capacity",
+					  (json_int_t)ds[i].capacity, "free",
+					  (json_int_t)ds[i].free_space,
+					  "accessible", ds[i].accessible));
 		free(ds);
 		return print_json(a);
 	}
@@ -143,12 +143,12 @@ static int ls_hosts(struct vctx *v)
 		a = json_array();
 		for (i = 0; i < n; i++)
 			json_array_append_new(
-				a, json_pack("{s:s,s:s,s:s,s:s,s:s}", "name",
-					     hs[i].name, "moref",
-					     hs[i].ref.value, "version",
-					     hs[i].version, "build",
-					     hs[i].build, "state",
-					     hs[i].connection_state));
+				a,
+				json_pack("{s:s,s:s,s:s,s:s,s:s}", "name",
+					  hs[i].name, "moref", hs[i].ref.value,
+					  "version", hs[i].version, "build",
+					  hs[i].build, "state",
+					  hs[i].connection_state));
 		free(hs);
 		return print_json(a);
 	}
@@ -197,17 +197,17 @@ static int do_luns(struct vctx *v)
 		a = json_array();
 		for (i = 0; i < n; i++)
 			json_array_append_new(
-				a, json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:s?}",
-					     "canonical_name",
-					     l[i].canonical_name,
-					     "display_name", l[i].display_name,
-					     "uuid", l[i].uuid, "device_path",
-					     l[i].device_path, "type",
-					     l[i].lun_type, "capacity",
-					     (json_int_t)l[i].capacity_bytes,
-					     "used_by",
-					     l[i].used_by[0] ? l[i].used_by
-							     : NULL));
+				a,
+				json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:s?}",
+					  "canonical_name", l[i].canonical_name,
+					  "display_name", l[i].display_name,
+					  "uuid", l[i].uuid, "device_path",
+					  l[i].device_path, "type",
+					  l[i].lun_type, "capacity",
+					  (json_int_t)l[i].capacity_bytes,
+					  "used_by",
+					  l[i].used_by[0] ? l[i].used_by
+							  : NULL));
 		free(l);
 		return print_json(a);
 	}
@@ -217,31 +217,28 @@ static int do_luns(struct vctx *v)
 		printf("%-36s %-10s %10s %-6s %s\n", l[i].canonical_name,
 		       l[i].lun_type,
 		       pb_size_format(cap, sizeof(cap), l[i].capacity_bytes),
-		       l[i].used_by[0] ? l[i].used_by : "-",
-		       l[i].device_path);
+		       l[i].used_by[0] ? l[i].used_by : "-", l[i].device_path);
 	free(l);
 	return PB_EXIT_OK;
 }
 
 static json_t *disk_json(const struct vs_disk *d)
 {
-	return json_pack("{s:i,s:s,s:s,s:I,s:s,s:s,s:s,s:o,s:o,s:s?,s:s?,"
-			 "s:i,s:i}",
-			 "key", d->key, "label", d->label, "mode",
-			 vs_disk_mode_name(d->mode), "capacity",
-			 (json_int_t)d->capacity_bytes, "file", d->file, "uuid",
-			 d->uuid, "backing", d->backing, "thin_provisioned",
-			 d->thin_provisioned < 0
-				 ? json_null()
-				 : json_boolean(d->thin_provisioned),
-			 "eagerly_scrub",
-			 d->eagerly_scrub < 0 ? json_null()
-					      : json_boolean(d->eagerly_scrub),
-			 "compatibility_mode",
-			 d->compat_mode[0] ? d->compat_mode : NULL,
-			 "device_name",
-			 d->device_name[0] ? d->device_name : NULL,
-			 "controller_key", d->controller_key, "unit", d->unit);
+	return json_pack(
+		"{s:i,s:s,s:s,s:I,s:s,s:s,s:s,s:o,s:o,s:s?,s:s?,"
+		"s:i,s:i}",
+		"key", d->key, "label", d->label, "mode",
+		vs_disk_mode_name(d->mode), "capacity",
+		(json_int_t)d->capacity_bytes, "file", d->file, "uuid", d->uuid,
+		"backing", d->backing, "thin_provisioned",
+		d->thin_provisioned < 0 ? json_null()
+					: json_boolean(d->thin_provisioned),
+		"eagerly_scrub",
+		d->eagerly_scrub < 0 ? json_null()
+				     : json_boolean(d->eagerly_scrub),
+		"compatibility_mode", d->compat_mode[0] ? d->compat_mode : NULL,
+		"device_name", d->device_name[0] ? d->device_name : NULL,
+		"controller_key", d->controller_key, "unit", d->unit);
 }
 
 static void disk_row(const struct vs_disk *d)

@@ -187,8 +187,8 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 	    (v = first(get, arg, "PROVBENCH_PASSWORD_FILE", NULL)))
 		err = read_password_file(&cfg->password, v, errbuf);
 	if (!err && !cfg->password)
-		err = set(&cfg->password, first(get, arg, "GOVC_PASSWORD",
-						 NULL));
+		err = set(&cfg->password,
+			  first(get, arg, "GOVC_PASSWORD", NULL));
 	if (!err)
 		err = parse_url(cfg, url, errbuf);
 	if (err)
@@ -225,9 +225,9 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 			err = set(&cfg->guest_password, colon + 1);
 	}
 	if (!err)
-		err = set(&cfg->guest_transfer_host,
-			  first(get, arg, "PROVBENCH_GUEST_TRANSFER_HOST",
-				NULL));
+		err = set(
+			&cfg->guest_transfer_host,
+			first(get, arg, "PROVBENCH_GUEST_TRANSFER_HOST", NULL));
 	if (!err)
 		err = set(&cfg->debug_dir,
 			  first(get, arg, "PROVBENCH_DEBUG_DIR", NULL));

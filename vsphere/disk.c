@@ -5,9 +5,9 @@
  *
  * mode   backing                                   flags
  * thin   VirtualDiskFlatVer2BackingInfo            thinProvisioned=true
- * lazy   VirtualDiskFlatVer2BackingInfo            thin=false, eagerlyScrub=false
- * eager  VirtualDiskFlatVer2BackingInfo            thin=false, eagerlyScrub=true
- * rdm    VirtualDiskRawDiskMappingVer1BackingInfo  virtualMode
+ * lazy   VirtualDiskFlatVer2BackingInfo            thin=false,
+ * eagerlyScrub=false eager  VirtualDiskFlatVer2BackingInfo thin=false,
+ * eagerlyScrub=true rdm    VirtualDiskRawDiskMappingVer1BackingInfo virtualMode
  * rdmp   VirtualDiskRawDiskMappingVer1BackingInfo  physicalMode
  */
 #include <stdio.h>
@@ -50,8 +50,8 @@ static void disk_read(struct vs_disk *d, xmlNodePtr dev)
 
 	memset(d, 0, sizeof(*d));
 	d->key = atoi(vs_text(buf, sizeof(buf), dev, "key"));
-	d->controller_key = atoi(vs_text(buf, sizeof(buf), dev,
-					 "controllerKey"));
+	d->controller_key =
+		atoi(vs_text(buf, sizeof(buf), dev, "controllerKey"));
 	d->unit = atoi(vs_text(buf, sizeof(buf), dev, "unitNumber"));
 	vs_text(d->label, sizeof(d->label), vs_child(dev, "deviceInfo"),
 		"label");
@@ -63,14 +63,14 @@ static void disk_read(struct vs_disk *d, xmlNodePtr dev)
 	vs_text(d->uuid, sizeof(d->uuid), b, "uuid");
 	d->thin_provisioned = vs_bool(b, "thinProvisioned");
 	d->eagerly_scrub = vs_bool(b, "eagerlyScrub");
-	vs_text(d->compat_mode, sizeof(d->compat_mode), b,
-		"compatibilityMode");
+	vs_text(d->compat_mode, sizeof(d->compat_mode), b, "compatibilityMode");
 	vs_text(d->device_name, sizeof(d->device_name), b, "deviceName");
 	vs_text(d->lun_uuid, sizeof(d->lun_uuid), b, "lunUuid");
+	vs_text(d->disk_mode, sizeof(d->disk_mode), b, "diskMode");
 	/* the mode is what the flags say, not what was asked for */
 	if (!strcmp(d->backing, "VirtualDiskRawDiskMappingVer1BackingInfo"))
 		d->mode = !strcmp(d->compat_mode, "physicalMode") ? VS_DISK_RDMP
-								   : VS_DISK_RDM;
+								  : VS_DISK_RDM;
 	else if (!strcmp(d->backing, "VirtualDiskFlatVer2BackingInfo"))
 		d->mode = d->thin_provisioned == 1 ? VS_DISK_THIN
 			  : d->eagerly_scrub == 1  ? VS_DISK_EAGER
@@ -197,8 +197,8 @@ static enum pb_error on_storage(struct vs_session *s,
 		vs_text(u->device_path, sizeof(u->device_path), l,
 			"devicePath");
 		vs_text(u->lun_type, sizeof(u->lun_type), l, "lunType");
-		u->capacity_bytes = vs_u64(cap, "block") *
-				    vs_u64(cap, "blockSize");
+		u->capacity_bytes =
+			vs_u64(cap, "block") * vs_u64(cap, "blockSize");
 		/* a LUN that is a VMFS extent is in use */
 		for (mp = vs_child(fsmounts, "mountInfo"); mp;
 		     mp = vs_next(mp, "mountInfo")) {
@@ -208,8 +208,8 @@ static enum pb_error on_storage(struct vs_session *s,
 			     e = vs_next(e, "extent")) {
 				vs_text(ext, sizeof(ext), e, "diskName");
 				if (!strcmp(ext, u->canonical_name))
-					snprintf(u->used_by,
-						 sizeof(u->used_by), "vmfs");
+					snprintf(u->used_by, sizeof(u->used_by),
+						 "vmfs");
 			}
 		}
 	}
@@ -339,8 +339,7 @@ static enum pb_error build_add(struct vs_req *r, const struct vs_disk_spec *sp,
 	    !vs_addf(dev, "unitNumber", "%d", unit) ||
 	    !vs_addf(dev, "capacityInKB", "%llu",
 		     (unsigned long long)(bytes / 1024)) ||
-	    !vs_addf(dev, "capacityInBytes", "%llu",
-		     (unsigned long long)bytes))
+	    !vs_addf(dev, "capacityInBytes", "%llu", (unsigned long long)bytes))
 		return PB_ERR_NOMEM;
 	return PB_OK;
 }
@@ -367,7 +366,8 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 	for (c = 0; c < v.nctl && unit < 0; c++) {
 		int u;
 
-		if (sp->controller_key >= 0 && v.ctl[c].key != sp->controller_key)
+		if (sp->controller_key >= 0 &&
+		    v.ctl[c].key != sp->controller_key)
 			continue;
 		for (u = 0; u < 16; u++) {
 			if (u == v.ctl[c].own_unit || u == 7 ||
@@ -454,6 +454,26 @@ out:
 	return err;
 }
 
+static enum pb_error add_backing(struct vs_req *r, xmlNodePtr dev,
+				 const struct vs_disk *d)
+{
+	bool rdm = d->mode == VS_DISK_RDM || d->mode == VS_DISK_RDMP;
+	xmlNodePtr b = vs_add_typed(r, dev, "backing", d->backing, NULL);
+
+	if (!vs_add(b, "fileName", d->file))
+		return PB_ERR_NOMEM;
+	if (rdm &&
+	    ((d->lun_uuid[0] && !vs_add(b, "lunUuid", d->lun_uuid)) ||
+	     (d->device_name[0] && !vs_add(b, "deviceName", d->device_name)) ||
+	     (d->compat_mode[0] &&
+	      !vs_add(b, "compatibilityMode", d->compat_mode))))
+		return PB_ERR_NOMEM;
+	if (!vs_add(b, "diskMode",
+		    d->disk_mode[0] ? d->disk_mode : "persistent"))
+		return PB_ERR_NOMEM;
+	return PB_OK;
+}
+
 enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
 			     int key, bool keep_file)
 {
@@ -473,19 +493,21 @@ enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
 	if (err)
 		goto out;
 	err = vs_req_new(&r, "ReconfigVM_Task", vm);
-	dc = err ? NULL : vs_add(vs_add(r.op, "spec", NULL), "deviceChange",
-				 NULL);
+	dc = err ? NULL
+		 : vs_add(vs_add(r.op, "spec", NULL), "deviceChange", NULL);
 	if (!vs_add(dc, "operation", "remove") ||
 	    (!keep_file && !vs_add(dc, "fileOperation", "destroy")))
 		err = PB_ERR_NOMEM;
+	/* the device as the server described it, backing included: servers
+	 * (and the simulator) take the file to destroy from it */
 	dev = err ? NULL : vs_add_typed(&r, dc, "device", "VirtualDisk", NULL);
-	if (!err && (!vs_addf(dev, "key", "%d", key) ||
-		     !vs_addf(dev, "controllerKey", "%d",
-			      v.disks[i].controller_key) ||
-		     !vs_addf(dev, "unitNumber", "%d", v.disks[i].unit) ||
-		     !vs_addf(dev, "capacityInKB", "%llu",
-			      (unsigned long long)(v.disks[i].capacity_bytes /
-						   1024))))
+	if (!err &&
+	    (!vs_addf(dev, "key", "%d", key) ||
+	     add_backing(&r, dev, &v.disks[i]) ||
+	     !vs_addf(dev, "controllerKey", "%d", v.disks[i].controller_key) ||
+	     !vs_addf(dev, "unitNumber", "%d", v.disks[i].unit) ||
+	     !vs_addf(dev, "capacityInKB", "%llu",
+		      (unsigned long long)(v.disks[i].capacity_bytes / 1024))))
 		err = PB_ERR_NOMEM;
 	if (err) {
 		pb_fail(s->errbuf, err, "out of memory");

@@ -91,16 +91,15 @@ enum pb_error vs_retrieve_one(struct vs_session *s, const struct vs_moref *obj,
 	xmlNodePtr spec, os;
 	enum pb_error err;
 
-	err = vs_req_new(&r, "RetrievePropertiesEx",
-			 &s->sc.property_collector);
+	err = vs_req_new(&r, "RetrievePropertiesEx", &s->sc.property_collector);
 	spec = err ? NULL : vs_add(r.op, "specSet", NULL);
 	if (!spec || add_propset(spec, obj->type, paths))
 		err = PB_ERR_NOMEM;
 	os = err ? NULL : vs_add(spec, "objectSet", NULL);
-	if (!err && (!vs_add_moref(os, "obj", obj) ||
-		     !vs_add(os, "skip", "false") ||
-		     !vs_add(vs_add(r.op, "options", NULL), "maxObjects",
-			     PAGE_OBJECTS)))
+	if (!err &&
+	    (!vs_add_moref(os, "obj", obj) || !vs_add(os, "skip", "false") ||
+	     !vs_add(vs_add(r.op, "options", NULL), "maxObjects",
+		     PAGE_OBJECTS)))
 		err = PB_ERR_NOMEM;
 	if (!err)
 		err = retrieve(s, &r, fn, arg);
@@ -134,9 +133,9 @@ enum pb_error vs_retrieve_all(struct vs_session *s, const char *type,
 	enum pb_error err, err2;
 
 	err = vs_req_new(&r, "CreateContainerView", &s->sc.view_manager);
-	if (!err && (!vs_add_moref(r.op, "container", &s->sc.root_folder) ||
-		     !vs_add(r.op, "type", type) ||
-		     !vs_add(r.op, "recursive", "true")))
+	if (!err &&
+	    (!vs_add_moref(r.op, "container", &s->sc.root_folder) ||
+	     !vs_add(r.op, "type", type) || !vs_add(r.op, "recursive", "true")))
 		err = PB_ERR_NOMEM;
 	if (!err)
 		err = vs_call(s, &r, false, &doc, &ret);
@@ -148,23 +147,22 @@ enum pb_error vs_retrieve_all(struct vs_session *s, const char *type,
 	xmlFreeDoc(doc);
 	doc = NULL;
 
-	err = vs_req_new(&r, "RetrievePropertiesEx",
-			 &s->sc.property_collector);
+	err = vs_req_new(&r, "RetrievePropertiesEx", &s->sc.property_collector);
 	spec = err ? NULL : vs_add(r.op, "specSet", NULL);
 	if (!spec || add_propset(spec, type, paths))
 		err = PB_ERR_NOMEM;
 	os = err ? NULL : vs_add(spec, "objectSet", NULL);
-	if (!err && (!vs_add_moref(os, "obj", &view) ||
-		     !vs_add(os, "skip", "true")))
+	if (!err &&
+	    (!vs_add_moref(os, "obj", &view) || !vs_add(os, "skip", "true")))
 		err = PB_ERR_NOMEM;
-	sel = err ? NULL : vs_add_typed(&r, os, "selectSet", "TraversalSpec",
-					NULL);
-	if (!err && (!vs_add(sel, "name", "view") ||
-		     !vs_add(sel, "type", "ContainerView") ||
-		     !vs_add(sel, "path", "view") ||
-		     !vs_add(sel, "skip", "false") ||
-		     !vs_add(vs_add(r.op, "options", NULL), "maxObjects",
-			     PAGE_OBJECTS)))
+	sel = err ? NULL
+		  : vs_add_typed(&r, os, "selectSet", "TraversalSpec", NULL);
+	if (!err &&
+	    (!vs_add(sel, "name", "view") ||
+	     !vs_add(sel, "type", "ContainerView") ||
+	     !vs_add(sel, "path", "view") || !vs_add(sel, "skip", "false") ||
+	     !vs_add(vs_add(r.op, "options", NULL), "maxObjects",
+		     PAGE_OBJECTS)))
 		err = PB_ERR_NOMEM;
 	if (!err)
 		err = retrieve(s, &r, fn, arg);
@@ -225,8 +223,8 @@ static void vm_read(struct vs_vm_info *v, const struct vs_objcontent *oc)
 		     vs_prop(oc, "summary.config.vmPathName"));
 }
 
-static enum pb_error on_vm(struct vs_session *s,
-			   const struct vs_objcontent *oc, void *arg)
+static enum pb_error on_vm(struct vs_session *s, const struct vs_objcontent *oc,
+			   void *arg)
 {
 	struct vs_vm_info *v = grow_one(arg);
 
@@ -253,8 +251,8 @@ enum pb_error vs_vm_list(struct vs_session *s, struct vs_vm_info **out,
 	return err;
 }
 
-static enum pb_error on_ds(struct vs_session *s,
-			   const struct vs_objcontent *oc, void *arg)
+static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
+			   void *arg)
 {
 	struct vs_ds_info *d = grow_one(arg);
 	char b[32];
@@ -264,26 +262,27 @@ static enum pb_error on_ds(struct vs_session *s,
 	d->ref = oc->obj;
 	vs_node_text(d->name, sizeof(d->name), vs_prop(oc, "name"));
 	vs_node_text(d->type, sizeof(d->type), vs_prop(oc, "summary.type"));
-	d->capacity = strtoull(vs_node_text(b, sizeof(b),
-					    vs_prop(oc, "summary.capacity")),
-			       NULL, 10);
+	d->capacity = strtoull(
+		vs_node_text(b, sizeof(b), vs_prop(oc, "summary.capacity")),
+		NULL, 10);
 	d->free_space = strtoull(
 		vs_node_text(b, sizeof(b), vs_prop(oc, "summary.freeSpace")),
 		NULL, 10);
-	d->accessible = !strcmp(vs_node_text(b, sizeof(b),
-					     vs_prop(oc,
-						     "summary.accessible")),
-				"true");
+	d->accessible = !strcmp(
+		vs_node_text(b, sizeof(b), vs_prop(oc, "summary.accessible")),
+		"true");
 	return PB_OK;
 }
 
 enum pb_error vs_datastore_list(struct vs_session *s, struct vs_ds_info **out,
 				size_t *n)
 {
-	static const char *const paths[] = {"name", "summary.type",
+	static const char *const paths[] = {"name",
+					    "summary.type",
 					    "summary.capacity",
 					    "summary.freeSpace",
-					    "summary.accessible", NULL};
+					    "summary.accessible",
+					    NULL};
 	struct growable g = {NULL, 0, 0, sizeof(struct vs_ds_info)};
 	enum pb_error err;
 
@@ -316,10 +315,9 @@ static enum pb_error on_host(struct vs_session *s,
 	return PB_OK;
 }
 
-static const char *const host_paths[] = {"name",
-					 "summary.config.product.version",
-					 "summary.config.product.build",
-					 "runtime.connectionState", NULL};
+static const char *const host_paths[] = {
+	"name", "summary.config.product.version",
+	"summary.config.product.build", "runtime.connectionState", NULL};
 
 enum pb_error vs_host_list(struct vs_session *s, struct vs_host_info **out,
 			   size_t *n)
@@ -354,8 +352,8 @@ enum pb_error vs_host_find(struct vs_session *s, struct vs_host_info *out,
 	}
 	free(hs);
 	if (!err && !hits)
-		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND, "host '%s': not found",
-			      name);
+		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
+			      "host '%s': not found", name);
 	return err;
 }
 
@@ -367,8 +365,8 @@ static enum pb_error on_one_vm(struct vs_session *s,
 	return PB_OK;
 }
 
-static enum pb_error find_by_path(struct vs_session *s,
-				  struct vs_vm_info *out, const char *path)
+static enum pb_error find_by_path(struct vs_session *s, struct vs_vm_info *out,
+				  const char *path)
 {
 	struct vs_req r;
 	struct vs_moref ref;

@@ -60,8 +60,7 @@ static void discover_version(struct vs_session *s)
 	long code = 0;
 
 	snprintf(url, sizeof(url), "%s/vimServiceVersions.xml", s->sdk_url);
-	if (vs_http(s, url, "vimServiceVersions", NULL, 0, true, &res,
-		    &code) ||
+	if (vs_http(s, url, "vimServiceVersions", NULL, 0, true, &res, &code) ||
 	    code != 200)
 		goto out;
 	doc = xmlReadMemory(res.data, (int)res.len, "versions.xml", NULL,
@@ -126,8 +125,7 @@ static enum pb_error retrieve_service_content(struct vs_session *s)
 		"fullName");
 	vs_text(s->about.version, sizeof(s->about.version), about, "version");
 	vs_text(s->about.build, sizeof(s->about.build), about, "build");
-	vs_text(s->about.api_type, sizeof(s->about.api_type), about,
-		"apiType");
+	vs_text(s->about.api_type, sizeof(s->about.api_type), about, "apiType");
 	vs_text(s->about.api_version, sizeof(s->about.api_version), about,
 		"apiVersion");
 	vs_text(s->about.instance_uuid, sizeof(s->about.instance_uuid), about,
@@ -165,8 +163,8 @@ enum pb_error vs_login(struct vs_session *s)
 		snprintf(why, sizeof(why), "%s", s->errbuf);
 		s->errbuf[0] = '\0';
 		return pb_fail(s->errbuf, PB_ERR_LOGIN,
-			       "login as %s at %s refused: %s",
-			       s->cfg.username, s->sdk_url, why);
+			       "login as %s at %s refused: %s", s->cfg.username,
+			       s->sdk_url, why);
 	}
 	if (!err)
 		s->logged_in = true;

@@ -27,8 +27,8 @@ enum pb_error vs_req_new(struct vs_req *r, const char *op,
 	xmlDocSetRootElement(r->doc, env);
 	soap = xmlNewNs(env, BAD_CAST VS_NS_SOAP, BAD_CAST "soapenv");
 	r->xsi = xmlNewNs(env, BAD_CAST VS_NS_XSI, BAD_CAST "xsi");
-	if (!soap || !r->xsi || !xmlNewNs(env, BAD_CAST VS_NS_XSD,
-					  BAD_CAST "xsd"))
+	if (!soap || !r->xsi ||
+	    !xmlNewNs(env, BAD_CAST VS_NS_XSD, BAD_CAST "xsd"))
 		goto nomem;
 	xmlSetNs(env, soap);
 	body = xmlNewChild(env, soap, BAD_CAST "Body", NULL);
@@ -154,18 +154,17 @@ int vs_bool(xmlNodePtr parent, const char *name)
 
 void vs_moref_read(struct vs_moref *out, xmlNodePtr n)
 {
-	xmlChar *t = n ? xmlGetProp(n, BAD_CAST "type") : NULL;
+	xmlChar *t = n ? xmlGetNoNsProp(n, BAD_CAST "type") : NULL;
 
-	snprintf(out->type, sizeof(out->type), "%s",
-		 t ? (const char *)t : "");
+	snprintf(out->type, sizeof(out->type), "%s", t ? (const char *)t : "");
 	xmlFree(t);
 	vs_node_text(out->value, sizeof(out->value), n);
 }
 
 char *vs_xsi_type(char *buf, size_t len, xmlNodePtr n)
 {
-	xmlChar *t = n ? xmlGetNsProp(n, BAD_CAST "type", BAD_CAST VS_NS_XSI)
-		       : NULL;
+	xmlChar *t =
+		n ? xmlGetNsProp(n, BAD_CAST "type", BAD_CAST VS_NS_XSI) : NULL;
 	const char *p = t ? strchr((const char *)t, ':') : NULL;
 
 	snprintf(buf, len, "%s", p ? p + 1 : t ? (const char *)t : "");
@@ -209,9 +208,9 @@ static enum pb_error parse_fault(xmlNodePtr fault, char *type, size_t tlen,
 	return PB_ERR_FAULT;
 }
 
-enum pb_error vs_reply_parse(xmlDocPtr *doc, xmlNodePtr *ret,
-			     const char *body, size_t len, char *fault_type,
-			     size_t ftlen, char *errbuf)
+enum pb_error vs_reply_parse(xmlDocPtr *doc, xmlNodePtr *ret, const char *body,
+			     size_t len, char *fault_type, size_t ftlen,
+			     char *errbuf)
 {
 	xmlNodePtr env, b, first;
 

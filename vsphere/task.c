@@ -110,8 +110,8 @@ static void destroy_filter(struct vs_session *s, const struct vs_moref *f)
 }
 
 /* One WaitForUpdatesEx; updates *version and the task state. */
-static enum pb_error wait_once(struct vs_session *s, char *version,
-			       size_t vlen, long wait_s, struct task_state *t)
+static enum pb_error wait_once(struct vs_session *s, char *version, size_t vlen,
+			       long wait_s, struct task_state *t)
 {
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
@@ -139,9 +139,10 @@ static enum pb_error wait_once(struct vs_session *s, char *version,
 		     os = vs_next(os, "objectSet"))
 			for (cs = vs_child(os, "changeSet"); cs;
 			     cs = vs_next(cs, "changeSet"))
-				read_change(t, vs_text(name, sizeof(name), cs,
-						       "name"),
-					    vs_child(cs, "val"));
+				read_change(
+					t,
+					vs_text(name, sizeof(name), cs, "name"),
+					vs_child(cs, "val"));
 out:
 	xmlFreeDoc(doc);
 	return err;

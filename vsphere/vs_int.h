@@ -109,9 +109,9 @@ enum pb_error vs_call_cleanup(struct vs_session *s, struct vs_req *r);
  * Parse a SOAP reply body. Exposed for unit tests and fuzzing: a fault
  * fills fault_type and the message into errbuf.
  */
-enum pb_error vs_reply_parse(xmlDocPtr *doc, xmlNodePtr *ret,
-			     const char *body, size_t len, char *fault_type,
-			     size_t ftlen, char *errbuf);
+enum pb_error vs_reply_parse(xmlDocPtr *doc, xmlNodePtr *ret, const char *body,
+			     size_t len, char *fault_type, size_t ftlen,
+			     char *errbuf);
 
 /* ---- XML reading ---- */
 

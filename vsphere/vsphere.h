@@ -19,10 +19,10 @@
 /* ---- configuration (DESIGN.md: never from argv) ---- */
 
 struct vs_config {
-	char *url;	   /* https://host/sdk */
+	char *url; /* https://host/sdk */
 	char *username;
-	char *password;	   /* wiped when disposed */
-	char *thumbprint;  /* lower-case hex without colons, or NULL */
+	char *password;	  /* wiped when disposed */
+	char *thumbprint; /* lower-case hex without colons, or NULL */
 	char *ca_file;
 	bool insecure;
 	char *guest_username;
@@ -33,7 +33,10 @@ struct vs_config {
 	long request_timeout_ms;
 };
 
-#define VS_CONFIG_INIT {.connect_timeout_ms = 15000, .request_timeout_ms = 600000}
+#define VS_CONFIG_INIT                                                         \
+	{                                                                      \
+		.connect_timeout_ms = 15000, .request_timeout_ms = 600000      \
+	}
 
 /* A getenv() stand-in, so tests can hand in an environment. */
 typedef const char *(*vs_getenv_fn)(const char *name, void *arg);
@@ -158,7 +161,10 @@ struct vs_disk_spec {
 	int controller_key;    /* -1: the first SCSI controller with room */
 };
 
-#define VS_DISK_SPEC_INIT {.mode = VS_DISK_LAZY, .controller_key = -1}
+#define VS_DISK_SPEC_INIT                                                      \
+	{                                                                      \
+		.mode = VS_DISK_LAZY, .controller_key = -1                     \
+	}
 
 /* A disk as the server describes it, after the fact. */
 struct vs_disk {
@@ -175,6 +181,7 @@ struct vs_disk {
 	char compat_mode[24];
 	char device_name[256];
 	char lun_uuid[128];
+	char disk_mode[32];	/* persistent, independent_persistent, ... */
 	enum vs_disk_mode mode; /* derived from the flags read back */
 };
 

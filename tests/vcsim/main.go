@@ -8,23 +8,217 @@
 //
 // The login it accepts comes from the environment (never argv):
 // VCSIM_USERNAME / VCSIM_PASSWORD, default user / pass.
+//
+// Extensions over the packaged simulator, for provbench's tests:
+//   - every host has SCSI LUNs for RDM (naa.6000c2900000000000000000000001,
+//     ...02 free; ...03 in use as a VMFS extent);
+//   - a disk added without a backing uuid gets one, as ESXi assigns it;
+//   - -fail-mode MODE: adding a disk of that provisioning mode (thin, lazy,
+//     eager, rdm, rdmp) fails its task with InsufficientStorageSpace;
+//   - -expire-after N: the Nth SOAP call finds its session gone
+//     (NotAuthenticated), as when a session times out mid-run;
+//   - -drop-after N: the Nth SOAP call's connection is closed unanswered.
 package main
 
 import (
+	"crypto/rand"
 	"crypto/sha1"
 	"crypto/tls"
 	"flag"
 	"fmt"
 	"io"
 	"log"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/vmware/govmomi/simulator"
+	"github.com/vmware/govmomi/simulator/esx"
+	"github.com/vmware/govmomi/vim25/methods"
+	"github.com/vmware/govmomi/vim25/soap"
+	"github.com/vmware/govmomi/vim25/types"
 )
+
+var failMode string
+
+const gib = int64(1) << 30
+
+// lun is one SCSI disk as ESXi describes it.
+func lun(n int, sizeGiB int64) *types.HostScsiDisk {
+	naa := fmt.Sprintf("naa.6000c29000000000000000000000%04x", n)
+	return &types.HostScsiDisk{
+		ScsiLun: types.ScsiLun{
+			HostDevice: types.HostDevice{
+				DeviceName: "/vmfs/devices/disks/" + naa,
+				DeviceType: "disk",
+			},
+			Key:           "key-vim.host.ScsiDisk-02000000" + naa[4:],
+			Uuid:          "02000000" + naa[4:] + "566972747561",
+			CanonicalName: naa,
+			DisplayName:   fmt.Sprintf("provbench test LUN %d (%s)", n, naa),
+			LunType:       "disk",
+			Vendor:        "PROVBNCH",
+			Model:         "Test LUN",
+		},
+		Capacity: types.HostDiskDimensionsLba{
+			BlockSize: 512,
+			Block:     sizeGiB * gib / 512,
+		},
+		DevicePath: "/vmfs/devices/disks/" + naa,
+	}
+}
+
+func addLUNs() {
+	sd := esx.HostConfigInfo.StorageDevice
+	for n := 1; n <= 3; n++ {
+		sd.ScsiLun = append(sd.ScsiLun, lun(n, int64(8*n)))
+	}
+	// LUN 3 already holds a VMFS datastore: not usable for an RDM
+	esx.HostConfigInfo.FileSystemVolume = &types.HostFileSystemVolumeInfo{
+		MountInfo: []types.HostFileSystemMountInfo{{
+			MountInfo: types.HostMountInfo{
+				Path:       "/vmfs/volumes/provbench-vmfs",
+				AccessMode: "readWrite",
+			},
+			Volume: &types.HostVmfsVolume{
+				HostFileSystemVolume: types.HostFileSystemVolume{
+					Type: "VMFS", Name: "provbench-vmfs",
+					Capacity: 24 * gib,
+				},
+				Extent: []types.HostScsiDiskPartition{{
+					DiskName:  "naa.6000c290000000000000000000000003",
+					Partition: 1,
+				}},
+			},
+		}},
+	}
+}
+
+// newUUID formats a random uuid the way ESXi shows disk uuids.
+func newUUID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return fmt.Sprintf("6000C29%x-%x-%x-%x-%x", b[0]&0xf, b[1:3], b[3:5],
+		b[5:7], b[7:13])
+}
+
+func diskMode(d *types.VirtualDisk) string {
+	switch b := d.Backing.(type) {
+	case *types.VirtualDiskFlatVer2BackingInfo:
+		if b.ThinProvisioned != nil && *b.ThinProvisioned {
+			return "thin"
+		}
+		if b.EagerlyScrub != nil && *b.EagerlyScrub {
+			return "eager"
+		}
+		return "lazy"
+	case *types.VirtualDiskRawDiskMappingVer1BackingInfo:
+		if b.CompatibilityMode == "physicalMode" {
+			return "rdmp"
+		}
+		return "rdm"
+	}
+	return ""
+}
+
+// benchVM adds uuids to new disks and fails a chosen mode on request.
+// It embeds the simulator's VM by value: the property collector digs the
+// mo type out through first struct fields, which a pointer would stop.
+type benchVM struct {
+	simulator.VirtualMachine
+}
+
+func (vm *benchVM) ReconfigVMTask(ctx *simulator.Context, req *types.ReconfigVM_Task) soap.HasFault {
+	// The packaged simulator assumes flat backings when it lays out disks
+	// (and panics on an RDM): it sees flat stand-ins for the duration of
+	// the call, and the RDM backings go back in afterwards.
+	rdms := map[types.BaseVirtualDevice]*types.VirtualDiskRawDiskMappingVer1BackingInfo{}
+	for _, d := range vm.Config.Hardware.Device {
+		if disk, ok := d.(*types.VirtualDisk); ok {
+			if b, ok := disk.Backing.(*types.VirtualDiskRawDiskMappingVer1BackingInfo); ok {
+				rdms[d] = b
+				disk.Backing = standIn(b)
+			}
+		}
+	}
+	for _, c := range req.Spec.DeviceChange {
+		spec := c.GetVirtualDeviceConfigSpec()
+		disk, ok := spec.Device.(*types.VirtualDisk)
+		if !ok || spec.Operation != types.VirtualDeviceConfigSpecOperationAdd {
+			continue
+		}
+		if failMode != "" && diskMode(disk) == failMode {
+			restore(rdms)
+			task := simulator.CreateTask(req.This, "reconfigVm",
+				func(*simulator.Task) (types.AnyType, types.BaseMethodFault) {
+					return nil, &types.InsufficientStorageSpace{}
+				})
+			return &methods.ReconfigVM_TaskBody{
+				Res: &types.ReconfigVM_TaskResponse{Returnval: task.Run()},
+			}
+		}
+		switch b := disk.Backing.(type) {
+		case *types.VirtualDiskFlatVer2BackingInfo:
+			if b.Uuid == "" {
+				b.Uuid = newUUID()
+			}
+		case *types.VirtualDiskRawDiskMappingVer1BackingInfo:
+			if b.Uuid == "" {
+				b.Uuid = newUUID()
+			}
+			rdms[spec.Device] = b
+			disk.Backing = standIn(b)
+		}
+	}
+	res := vm.VirtualMachine.ReconfigVMTask(ctx, req)
+	restore(rdms)
+	return res
+}
+
+func standIn(b *types.VirtualDiskRawDiskMappingVer1BackingInfo) *types.VirtualDiskFlatVer2BackingInfo {
+	return &types.VirtualDiskFlatVer2BackingInfo{
+		VirtualDeviceFileBackingInfo: b.VirtualDeviceFileBackingInfo,
+		DiskMode:                     b.DiskMode,
+		Uuid:                         b.Uuid,
+	}
+}
+
+// restore puts RDM backings back, with the file name the simulator chose.
+func restore(rdms map[types.BaseVirtualDevice]*types.VirtualDiskRawDiskMappingVer1BackingInfo) {
+	for d, b := range rdms {
+		disk := d.(*types.VirtualDisk)
+		if flat, ok := disk.Backing.(*types.VirtualDiskFlatVer2BackingInfo); ok {
+			b.VirtualDeviceFileBackingInfo = flat.VirtualDeviceFileBackingInfo
+		}
+		disk.Backing = b
+	}
+}
+
+// faults wraps the SOAP endpoint to count calls and inject faults.
+func faults(inner http.Handler, expireAt, dropAt int64) http.Handler {
+	var calls int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sdk") {
+			n := atomic.AddInt64(&calls, 1)
+			if n == expireAt {
+				r.Header.Del("Cookie")
+			}
+			if n == dropAt {
+				if hj, ok := w.(http.Hijacker); ok {
+					if conn, _, err := hj.Hijack(); err == nil {
+						conn.Close()
+						return
+					}
+				}
+			}
+		}
+		inner.ServeHTTP(w, r)
+	})
+}
 
 func thumbprint(raw []byte) string {
 	sum := sha1.Sum(raw)
@@ -44,13 +238,20 @@ func getenv(k, def string) string {
 
 func main() {
 	listen := flag.String("listen", "127.0.0.1:0", "address to listen on")
+	flag.StringVar(&failMode, "fail-mode", "", "fail adding disks of this mode")
+	expireAt := flag.Int64("expire-after", 0, "the Nth SOAP call loses its session")
+	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
 	flag.Parse()
 
+	addLUNs()
 	model := simulator.VPX()
 	if err := model.Create(); err != nil {
 		log.Fatal(err)
 	}
 	defer model.Remove()
+	for _, obj := range simulator.Map.All("VirtualMachine") {
+		simulator.Map.Put(&benchVM{*obj.(*simulator.VirtualMachine)})
+	}
 
 	model.Service.TLS = new(tls.Config)
 	model.Service.Listen = &url.URL{
@@ -60,6 +261,7 @@ func main() {
 	}
 	s := model.Service.NewServer()
 	defer s.Close()
+	s.Config.Handler = faults(s.Config.Handler, *expireAt, *dropAt)
 
 	u := *s.URL
 	u.User = nil
