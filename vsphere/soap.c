@@ -303,6 +303,8 @@ enum pb_error vs_call(struct vs_session *s, struct vs_req *r, bool idempotent,
 		*reply = NULL;
 		s->logged_in = false;
 		s->errbuf[0] = '\0';
+		/* the old cookie names a dead session: drop it */
+		curl_easy_setopt(s->curl, CURLOPT_COOKIELIST, "ALL");
 		err = vs_login(s);
 		if (!err) {
 			s->errbuf[0] = '\0';

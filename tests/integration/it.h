@@ -18,7 +18,21 @@ struct it_result {
 /* Run argv (NULL-terminated); sig_after_ms > 0 sends sig then. */
 int it_run(struct it_result *r, char *const argv[], int sig,
 	   unsigned sig_after_ms);
+/* The same with exactly the environment envp. */
+int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
+	       int sig, unsigned sig_after_ms);
 void it_result_dispose(struct it_result *r);
+
+/* The vCenter simulator fixture (tests/vcsim), one process per test. */
+struct vcsim {
+	pid_t pid;
+	int in_fd; /* closing it stops the simulator */
+	char url[256];
+	char thumbprint[128];
+};
+
+int vcsim_start(struct vcsim *v, const char *const *flags);
+void vcsim_stop(struct vcsim *v);
 int it_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *it_dir(void);
 const char *it_bin(const char *name);

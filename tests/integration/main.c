@@ -17,9 +17,10 @@
 #include "it.h"
 #include "unit.h"
 
-extern const struct pb_suite suite_runner_it;
+extern const struct pb_suite suite_runner_it, suite_vsphere_it;
 
-static const struct pb_suite *const suites[] = {&suite_runner_it, NULL};
+static const struct pb_suite *const suites[] = {&suite_runner_it,
+						&suite_vsphere_it, NULL};
 
 #define IT_DEADLINE_MS 120000u
 
@@ -62,6 +63,12 @@ int it_sh(const char *fmt, ...)
 int it_run(struct it_result *r, char *const argv[], int sig,
 	   unsigned sig_after_ms)
 {
+	return it_run_env(r, argv, NULL, sig, sig_after_ms);
+}
+
+int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
+	       int sig, unsigned sig_after_ms)
+{
 	char out[600], err[600];
 	int fo, fe, st;
 	unsigned waited;
@@ -76,7 +83,10 @@ int it_run(struct it_result *r, char *const argv[], int sig,
 	if (pid == 0) {
 		dup2(fo, 1);
 		dup2(fe, 2);
-		execv(argv[0], argv);
+		if (envp)
+			execve(argv[0], argv, envp);
+		else
+			execv(argv[0], argv);
 		_exit(127);
 	}
 	close(fo);

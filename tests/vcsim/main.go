@@ -15,9 +15,10 @@
 //   - a disk added without a backing uuid gets one, as ESXi assigns it;
 //   - -fail-mode MODE: adding a disk of that provisioning mode (thin, lazy,
 //     eager, rdm, rdmp) fails its task with InsufficientStorageSpace;
-//   - -expire-after N: the Nth SOAP call finds its session gone
-//     (NotAuthenticated), as when a session times out mid-run;
-//   - -drop-after N: the Nth SOAP call's connection is closed unanswered.
+//   - -expire-after N: from the Nth SOAP call on, the session of that call
+//     is gone (NotAuthenticated), as when a session times out mid-run;
+//   - -drop-after N [-drop-count K]: K SOAP calls from the Nth have their
+//     connection closed unanswered.
 package main
 
 import (
@@ -199,15 +200,21 @@ func restore(rdms map[types.BaseVirtualDevice]*types.VirtualDiskRawDiskMappingVe
 }
 
 // faults wraps the SOAP endpoint to count calls and inject faults.
-func faults(inner http.Handler, expireAt, dropAt int64) http.Handler {
+func faults(inner http.Handler, expireAt, dropAt, dropCount int64) http.Handler {
 	var calls int64
+	var expired atomic.Value // the session cookie the server "forgot"
+	expired.Store("")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sdk") {
 			n := atomic.AddInt64(&calls, 1)
+			cookie := r.Header.Get("Cookie")
 			if n == expireAt {
+				expired.Store(cookie)
+			}
+			if e := expired.Load().(string); e != "" && cookie == e {
 				r.Header.Del("Cookie")
 			}
-			if n == dropAt {
+			if dropAt > 0 && n >= dropAt && n < dropAt+dropCount {
 				if hj, ok := w.(http.Hijacker); ok {
 					if conn, _, err := hj.Hijack(); err == nil {
 						conn.Close()
@@ -241,6 +248,7 @@ func main() {
 	flag.StringVar(&failMode, "fail-mode", "", "fail adding disks of this mode")
 	expireAt := flag.Int64("expire-after", 0, "the Nth SOAP call loses its session")
 	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
+	dropCount := flag.Int64("drop-count", 1, "how many calls from the Nth are dropped")
 	flag.Parse()
 
 	addLUNs()
@@ -261,7 +269,7 @@ func main() {
 	}
 	s := model.Service.NewServer()
 	defer s.Close()
-	s.Config.Handler = faults(s.Config.Handler, *expireAt, *dropAt)
+	s.Config.Handler = faults(s.Config.Handler, *expireAt, *dropAt, *dropCount)
 
 	u := *s.URL
 	u.User = nil

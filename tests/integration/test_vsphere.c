@@ -1,0 +1,527 @@
+/*
+ * test_vsphere.c - the vSphere client against govmomi's vCenter simulator
+ * (tests/vcsim). Every request the client sends is validated against
+ * VMware's vim25 schema (../shared/vim25/vim-messages.xsd): real ESXi and
+ * vCenter reject what the lenient simulator would accept.
+ */
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "it.h"
+#include "unit.h"
+#include "vs_int.h"
+
+#define SCHEMA "../shared/vim25/vim-messages.xsd"
+
+static xmlSchemaPtr schema;
+static unsigned validated, invalid;
+
+static int setup(void)
+{
+	xmlSchemaParserCtxtPtr pc = xmlSchemaNewParserCtxt(SCHEMA);
+
+	if (!pc)
+		return 1;
+	schema = xmlSchemaParse(pc); /* ~0.1 s: once per process */
+	xmlSchemaFreeParserCtxt(pc);
+	return schema ? 0 : 1;
+}
+
+static int teardown(void)
+{
+	xmlSchemaFree(schema);
+	return 0;
+}
+
+static void on_schema_error(void *arg, xmlErrorPtr e)
+{
+	fprintf(stderr, "\n  schema: %s: %s", (const char *)arg,
+		e && e->message ? e->message : "?");
+}
+
+/* The request hook: the Body's child, as its own document, must validate. */
+static void validate(const char *op, const char *body, size_t len, void *arg)
+{
+	xmlDocPtr doc = xmlReadMemory(body, (int)len, "req.xml", NULL,
+				      XML_PARSE_NONET);
+	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL, req, copy;
+	xmlDocPtr one = xmlNewDoc(BAD_CAST "1.0");
+	xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
+
+	(void)arg;
+	req = vs_child(vs_child(root, "Body"), NULL);
+	if (!req) {
+		invalid++;
+		goto out;
+	}
+	copy = xmlDocCopyNode(req, one, 1);
+	xmlDocSetRootElement(one, copy);
+	/* xsi:type values such as "xsd:string" need their prefixes here */
+	xmlNewNs(copy, BAD_CAST VS_NS_XSI, BAD_CAST "xsi");
+	xmlNewNs(copy, BAD_CAST VS_NS_XSD, BAD_CAST "xsd");
+	xmlReconciliateNs(one, copy);
+	xmlSchemaSetValidStructuredErrors(vc, on_schema_error, (void *)op);
+	if (xmlSchemaValidateDoc(vc, one))
+		invalid++;
+	else
+		validated++;
+out:
+	xmlSchemaFreeValidCtxt(vc);
+	xmlFreeDoc(one);
+	xmlFreeDoc(doc);
+}
+
+static enum pb_error open_session(struct vs_session **s,
+				  const struct vcsim *v, const char *password)
+{
+	struct vs_config c = VS_CONFIG_INIT;
+	char tp[80], err[PB_ERRBUF_SIZE] = "";
+	enum pb_error e;
+
+	c.url = (char *)v->url;
+	c.username = (char *)"user";
+	c.password = (char *)password;
+	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
+	c.thumbprint = tp;
+	e = vs_session_open(s, &c, validate, NULL, err);
+	if (e && strcmp(password, "secret"))
+		return e;
+	if (e)
+		fprintf(stderr, "\n  %s\n", err);
+	return e;
+}
+
+#define START(v, ...)                                                       \
+	do {                                                                \
+		const char *const flags_[] = {__VA_ARGS__};                 \
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(v, flags_), 0);           \
+	} while (0)
+
+static void login_about_logout(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	unsigned before = invalid;
+
+	START(&v, NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_about(s)->name, "vCenter"));
+	CU_ASSERT_STRING_EQUAL(vs_session_api_version(s), "6.5");
+	/* versions file, RetrieveServiceContent, Login */
+	CU_ASSERT_EQUAL(vs_session_round_trips(s), 3);
+	vs_session_free(s);
+	vcsim_stop(&v);
+	CU_ASSERT_EQUAL(invalid, before);
+	CU_ASSERT(validated >= 3);
+}
+
+static void wrong_password_refused(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+
+	START(&v, NULL);
+	CU_ASSERT_EQUAL(open_session(&s, &v, "wrong"), PB_ERR_LOGIN);
+	CU_ASSERT_PTR_NULL(s);
+	vcsim_stop(&v);
+}
+
+static const char *disk_file_path(struct vs_session *s, const char *file,
+				  char *out, size_t len)
+{
+	struct vs_ds_info *ds = NULL;
+	size_t n = 0;
+	const char *rel = strchr(file, ']');
+
+	/* the simulator's datastore moref is "<local dir>@folder-N" */
+	if (vs_datastore_list(s, &ds, &n) || !n || !rel) {
+		free(ds);
+		return NULL;
+	}
+	snprintf(out, len, "%.*s/%s",
+		 (int)(strchr(ds[0].ref.value, '@') - ds[0].ref.value),
+		 ds[0].ref.value, rel + 2);
+	free(ds);
+	return out;
+}
+
+static void every_mode_added_read_back_removed(void)
+{
+	static const struct {
+		enum vs_disk_mode mode;
+		const char *lun;
+	} modes[] = {
+		{VS_DISK_THIN, NULL},
+		{VS_DISK_LAZY, NULL},
+		{VS_DISK_EAGER, NULL},
+		{VS_DISK_RDM, "naa.6000c290000000000000000000000001"},
+		{VS_DISK_RDMP, "naa.6000c290000000000000000000000002"},
+	};
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_disk *orig = NULL, *now = NULL, d;
+	size_t norig = 0, nnow = 0, i;
+	char path[1024];
+	struct stat st;
+	unsigned before = invalid;
+
+	START(&v, NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "/DC0/vm/DC0_H0_VM1"), PB_OK);
+	CU_ASSERT_STRING_EQUAL(vm.name, "DC0_H0_VM1");
+	CU_ASSERT_EQUAL_FATAL(vs_disk_list(s, &vm.ref, &orig, &norig), PB_OK);
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+
+		sp.mode = modes[i].mode;
+		sp.size_bytes = 64 << 20;
+		sp.lun = modes[i].lun;
+		CU_ASSERT_EQUAL_FATAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+		CU_ASSERT_EQUAL(d.mode, modes[i].mode);
+		CU_ASSERT(strlen(d.uuid) >= 32);
+		CU_ASSERT(d.unit != 7);
+		switch (modes[i].mode) {
+		case VS_DISK_THIN:
+			CU_ASSERT_EQUAL(d.thin_provisioned, 1);
+			CU_ASSERT_EQUAL(d.capacity_bytes, 64 << 20);
+			break;
+		case VS_DISK_LAZY:
+			CU_ASSERT_EQUAL(d.thin_provisioned, 0);
+			CU_ASSERT_EQUAL(d.eagerly_scrub, 0);
+			break;
+		case VS_DISK_EAGER:
+			CU_ASSERT_EQUAL(d.eagerly_scrub, 1);
+			break;
+		case VS_DISK_RDM:
+		case VS_DISK_RDMP:
+			CU_ASSERT_STRING_EQUAL(d.compat_mode,
+					       modes[i].mode == VS_DISK_RDM
+						       ? "virtualMode"
+						       : "physicalMode");
+			CU_ASSERT_PTR_NOT_NULL(strstr(d.device_name,
+						      modes[i].lun));
+			CU_ASSERT(d.capacity_bytes >= 8ull << 30);
+			break;
+		default:
+			break;
+		}
+		CU_ASSERT_PTR_NOT_NULL_FATAL(
+			disk_file_path(s, d.file, path, sizeof(path)));
+		CU_ASSERT_EQUAL(stat(path, &st), 0);
+		CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, d.key, false),
+				PB_OK);
+		/* destroyed: the file is gone from the datastore */
+		CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+	}
+	/* exactly the original disks remain */
+	CU_ASSERT_EQUAL(vs_disk_list(s, &vm.ref, &now, &nnow), PB_OK);
+	CU_ASSERT_EQUAL(nnow, norig);
+	for (i = 0; i < nnow && i < norig; i++)
+		CU_ASSERT_EQUAL(now[i].key, orig[i].key);
+	free(orig);
+	free(now);
+	vs_session_free(s);
+	vcsim_stop(&v);
+	CU_ASSERT_EQUAL(invalid, before);
+}
+
+static void rdm_lun_checks(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_host_info h;
+	struct vs_lun *l = NULL;
+	struct vs_disk d;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	size_t n = 0, i, used = 0;
+
+	START(&v, NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_host_find(s, &h, "DC0_H0"), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_host_luns(s, &h.ref, &l, &n), PB_OK);
+	for (i = 0; i < n; i++)
+		if (!strcmp(l[i].canonical_name,
+			    "naa.6000c290000000000000000000000003")) {
+			CU_ASSERT_STRING_EQUAL(l[i].used_by, "vmfs");
+			CU_ASSERT_EQUAL(l[i].capacity_bytes, 24ull << 30);
+			used++;
+		}
+	CU_ASSERT_EQUAL(used, 1);
+	free(l);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	sp.mode = VS_DISK_RDM;
+	sp.lun = "naa.6000c290000000000000000000000003";
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "in use"));
+	sp.lun = "naa.600000000000000000000000000000ff";
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_NOTFOUND);
+	sp.lun = NULL;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
+	CU_ASSERT_EQUAL(vs_vm_find(s, &vm, "no-such-vm"), PB_ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(vs_vm_find(s, &vm, "/DC0/vm/no-such-vm"),
+			PB_ERR_NOTFOUND);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+static void failed_task_reports_fault(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	struct vs_disk d, *disks = NULL;
+	size_t n0 = 0, n1 = 0;
+
+	START(&v, "-fail-mode", "eager", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_disk_list(s, &vm.ref, &disks, &n0), PB_OK);
+	free(disks);
+	sp.mode = VS_DISK_EAGER;
+	sp.size_bytes = 16 << 20;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_FAULT);
+	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "InsufficientStorageSpace");
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "task"));
+	CU_ASSERT_EQUAL(vs_disk_list(s, &vm.ref, &disks, &n1), PB_OK);
+	CU_ASSERT_EQUAL(n1, n0);
+	free(disks);
+	/* other modes still work on the same session */
+	sp.mode = VS_DISK_LAZY;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, d.key, false), PB_OK);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+/* Call 3 (the first after Login) finds its session gone. */
+static void session_expiry_survived(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info *vms = NULL;
+	size_t n = 0;
+
+	START(&v, "-expire-after", "3", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_list(s, &vms, &n), PB_OK);
+	CU_ASSERT_EQUAL(n, 4);
+	free(vms);
+	/* 3 to log in; NotAuthenticated, Login, then the view's 3 calls */
+	CU_ASSERT_EQUAL(vs_session_round_trips(s), 8);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+static void dropped_connection(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info *vms = NULL;
+	size_t n = 0;
+
+	/*
+	 * libcurl itself resends once when a reused connection dies before
+	 * any reply; two drops in a row get past it. Calls 4 and 5 are
+	 * RetrievePropertiesEx, idempotent: retried with backoff.
+	 */
+	START(&v, "-drop-after", "4", "-drop-count", "2", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_list(s, &vms, &n), PB_OK);
+	CU_ASSERT_EQUAL(n, 4);
+	free(vms);
+	vs_session_free(s);
+	vcsim_stop(&v);
+
+	/* call 3 is CreateContainerView, which creates: never repeated */
+	START(&v, "-drop-after", "3", "-drop-count", "2", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_list(s, &vms, &n), PB_ERR_CONNECT);
+	CU_ASSERT_PTR_NULL(vms);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+static void extra_config_set(void)
+{
+	static const char *const keys[] = {"disk.EnableUUID",
+					   "provbench.test"};
+	static const char *const vals[] = {"TRUE", "<a&b>"};
+	static const char *const paths[] = {"config.extraConfig", NULL};
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	unsigned before = invalid;
+
+	START(&v, NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_set_extra_config(s, &vm.ref, keys, vals, 2),
+			PB_OK);
+	CU_ASSERT_EQUAL(invalid, before);
+	vs_session_free(s);
+	vcsim_stop(&v);
+	(void)paths;
+}
+
+/* ---- the command line: exit codes, TLS, the trace ---- */
+
+static int cli(struct it_result *r, const struct vcsim *v, const char *pw,
+	       const char *tp, const char *extra_env, const char *a1,
+	       const char *a2)
+{
+	char e_url[300], e_pw[64], e_tp[160], e_extra[300];
+	char *envp[8] = {NULL}, *argv[6] = {NULL};
+	int n = 0;
+
+	snprintf(e_url, sizeof(e_url), "PROVBENCH_URL=%s", v->url);
+	snprintf(e_pw, sizeof(e_pw), "PROVBENCH_PASSWORD=%s", pw);
+	envp[n++] = e_url;
+	envp[n++] = (char *)"PROVBENCH_USERNAME=user";
+	envp[n++] = e_pw;
+	if (tp) {
+		snprintf(e_tp, sizeof(e_tp), "PROVBENCH_THUMBPRINT=%s", tp);
+		envp[n++] = e_tp;
+	}
+	if (extra_env) {
+		snprintf(e_extra, sizeof(e_extra), "%s", extra_env);
+		envp[n++] = e_extra;
+	}
+	argv[0] = (char *)it_bin("provbench");
+	argv[1] = (char *)"vsphere";
+	argv[2] = (char *)a1;
+	argv[3] = (char *)a2;
+	return it_run_env(r, argv, envp, 0, 0);
+}
+
+static void cli_exit_codes_and_tls(void)
+{
+	struct vcsim v;
+	struct it_result r;
+	char sha1[64];
+	unsigned i, k = 0;
+
+	START(&v, NULL);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "about",
+			    NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "VMware vCenter Server"));
+	it_result_dispose(&r);
+
+	CU_ASSERT_EQUAL(cli(&r, &v, "wrong", v.thumbprint, NULL, "about",
+			    NULL),
+			3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "InvalidLogin"));
+	CU_ASSERT_PTR_NULL(strstr(r.err, "wrong")); /* no password echoed */
+	it_result_dispose(&r);
+
+	/* a pin that does not match: refused, both fingerprints shown */
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret",
+			    "00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:"
+			    "00:11:22:33",
+			    NULL, "about", NULL),
+			3);
+	for (i = 0; v.thumbprint[i] && k + 1 < sizeof(sha1); i++)
+		if (v.thumbprint[i] != ':')
+			sha1[k++] = (char)(v.thumbprint[i] | 0x20);
+	sha1[k] = '\0';
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "mismatch"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, sha1));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "00112233445566778899aabbccddeeff"));
+	it_result_dispose(&r);
+
+	/* no pin, no CA: the self-signed certificate is refused */
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, NULL, "about", NULL), 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not trusted"));
+	it_result_dispose(&r);
+
+	/* the explicit opt-out works, with a warning */
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, "PROVBENCH_INSECURE=1",
+			    "about", NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "warning"));
+	it_result_dispose(&r);
+
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "ls",
+			    "bogus"),
+			2);
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+
+	/* nothing listening: exit 3 */
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "about",
+			    NULL),
+			3);
+	it_result_dispose(&r);
+}
+
+static void debug_trace_redacted(void)
+{
+	struct vcsim v;
+	struct it_result r;
+	char env[600], dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/trace", it_dir());
+	snprintf(env, sizeof(env), "PROVBENCH_DEBUG_DIR=%s", dir);
+	START(&v, NULL);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, env, "ls", "vms"),
+			0);
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+	CU_ASSERT_EQUAL(it_sh("test -s '%s/0002-Login.req.xml'", dir), 0);
+	CU_ASSERT_EQUAL(it_sh("grep -q '<password>\\*\\*\\*</password>' "
+			      "'%s/0002-Login.req.xml'",
+			      dir),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -rq secret '%s'", dir), 1);
+	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q RetrievePropertiesEx.res.xml",
+			      dir),
+			0);
+}
+
+/* The CLI end to end under memcheck: a disk added and removed, no leak. */
+static void cli_no_leaks_under_valgrind(void)
+{
+	struct vcsim v;
+	char env[1024];
+
+	START(&v, NULL);
+	snprintf(env, sizeof(env),
+		 "PROVBENCH_URL='%s' PROVBENCH_USERNAME=user "
+		 "PROVBENCH_PASSWORD=secret PROVBENCH_THUMBPRINT='%s'",
+		 v.url, v.thumbprint);
+	CU_ASSERT_EQUAL(
+		it_sh("env %s valgrind -q --leak-check=full "
+		      "--errors-for-leak-kinds=definite,indirect "
+		      "--error-exitcode=9 '%s' vsphere disk add DC0_H0_VM0 "
+		      "--mode eager --size 8M >/dev/null && env %s valgrind -q "
+		      "--leak-check=full --errors-for-leak-kinds=definite,"
+		      "indirect --error-exitcode=9 '%s' vsphere disk rm "
+		      "DC0_H0_VM0 disk-202-1",
+		      env, it_bin("provbench"), env, it_bin("provbench")),
+		0);
+	vcsim_stop(&v);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(login_about_logout),
+	PB_CASE(wrong_password_refused),
+	PB_CASE(every_mode_added_read_back_removed),
+	PB_CASE(rdm_lun_checks),
+	PB_CASE(failed_task_reports_fault),
+	PB_CASE(session_expiry_survived),
+	PB_CASE(dropped_connection),
+	PB_CASE(extra_config_set),
+	PB_CASE(cli_exit_codes_and_tls),
+	PB_CASE(debug_trace_redacted),
+	PB_CASE(cli_no_leaks_under_valgrind),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_vsphere_it = {"vsphere", setup, teardown, cases};
