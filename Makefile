@@ -40,7 +40,7 @@ RUNNER_LIB_SRC := runner/opts.c runner/hist.c runner/perm.c runner/data.c \
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
-	      vsphere/disk.c
+	      vsphere/disk.c vsphere/guest.c
 HARNESS_SRC := harness/main.c harness/cmd_vsphere.c
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \

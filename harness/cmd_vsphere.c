@@ -396,6 +396,82 @@ static int do_disk(struct vctx *v)
 	return disk_rm(v, &vm);
 }
 
+/*
+ * guest put VM LOCAL GUEST_PATH | guest get VM GUEST_PATH LOCAL |
+ * guest run VM [--timeout S] [--dir DIR] PROGRAM [ARGS...]
+ * run waits and exits 0 when the program did, 1 otherwise.
+ */
+static int do_guest(struct vctx *v)
+{
+	struct vs_vm_info vm;
+	struct pb_buf args = PB_BUF_INIT(64 * 1024);
+	const char *sub, *dir = NULL;
+	long timeout = 3600;
+	int64_t pid = 0;
+	int code = -1, i, rc;
+	enum pb_error err;
+
+	if (v->argc < 3)
+		return pb_cli_fail(PB_ERR_USAGE, "vsphere guest",
+				   "usage: guest put|get|run VM ...");
+	sub = v->argv[0];
+	if (strcmp(sub, "put") && strcmp(sub, "get") && strcmp(sub, "run"))
+		return pb_cli_fail(PB_ERR_USAGE, sub,
+				   "unknown guest command (put, get, run)");
+	if (strcmp(sub, "run") && v->argc != 4)
+		return pb_cli_fail(PB_ERR_USAGE, "vsphere guest",
+				   "usage: guest put VM LOCAL GUEST_PATH | "
+				   "guest get VM GUEST_PATH LOCAL");
+	err = vs_vm_find(v->s, &vm, v->argv[1]);
+	if (err)
+		return fail_session(v, err, "vsphere guest");
+	if (!strcmp(sub, "put")) {
+		err = vs_guest_upload(v->s, &vm, v->argv[2], v->argv[3], 0700,
+				      true);
+		return err ? fail_session(v, err, "vsphere guest put")
+			   : PB_EXIT_OK;
+	}
+	if (!strcmp(sub, "get")) {
+		err = vs_guest_download(v->s, &vm, v->argv[2], v->argv[3]);
+		return err ? fail_session(v, err, "vsphere guest get")
+			   : PB_EXIT_OK;
+	}
+	for (i = 2; i + 1 < v->argc && v->argv[i][0] == '-'; i += 2) {
+		if (!strcmp(v->argv[i], "--timeout"))
+			timeout = atol(v->argv[i + 1]);
+		else if (!strcmp(v->argv[i], "--dir"))
+			dir = v->argv[i + 1];
+		else
+			return pb_cli_fail(PB_ERR_USAGE, v->argv[i],
+					   "unknown option for guest run");
+	}
+	if (i >= v->argc || timeout <= 0)
+		return pb_cli_fail(PB_ERR_USAGE, "vsphere guest run",
+				   "usage: guest run VM [--timeout S] [--dir "
+				   "DIR] PROGRAM [ARGS...]");
+	for (int k = i + 1; k < v->argc; k++)
+		if (pb_buf_printf(&args, "%s%s", k > i + 1 ? " " : "",
+				  v->argv[k])) {
+			pb_buf_dispose(&args);
+			return pb_cli_fail(PB_ERR_USAGE, "vsphere guest run",
+					   "arguments too long");
+		}
+	err = vs_guest_start(v->s, &vm, v->argv[i], args.data, dir, &pid);
+	pb_buf_dispose(&args);
+	if (!err)
+		err = vs_guest_wait(v->s, &vm, pid, timeout, &code);
+	if (err)
+		return fail_session(v, err, "vsphere guest run");
+	if (v->json)
+		return print_json(json_pack("{s:I,s:i}", "pid", (json_int_t)pid,
+					    "exit_code", code));
+	rc = code == 0 ? PB_EXIT_OK : PB_EXIT_FAILED;
+	if (code)
+		fprintf(stderr, "provbench: guest program %s exited %d\n",
+			v->argv[i], code);
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct vctx *v);
@@ -407,6 +483,9 @@ static const struct {
 	{"disk", do_disk,
 	 "disk ls VM | disk add VM --mode thin|lazy|eager|rdm|rdmp "
 	 "--size SIZE [--datastore DS] [--lun NAME] | disk rm VM DISK"},
+	{"guest", do_guest,
+	 "guest put VM LOCAL GUEST_PATH | guest get VM GUEST_PATH LOCAL | "
+	 "guest run VM [--timeout S] [--dir DIR] PROGRAM [ARGS...]"},
 };
 
 int cmd_vsphere(int argc, char **argv)

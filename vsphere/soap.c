@@ -203,7 +203,9 @@ static enum pb_error parse_fault(xmlNodePtr fault, char *type, size_t tlen,
 		snprintf(type, tlen, "%s", "SystemError");
 	pb_fail(errbuf, PB_ERR_FAULT, "%s: %s%s%s", type,
 		msg[0] ? msg : "(no message)", loc[0] ? ": " : "", loc);
-	if (!strcmp(type, "InvalidLogin") || !strcmp(type, "NotAuthenticated"))
+	if (!strcmp(type, "InvalidLogin") ||
+	    !strcmp(type, "NotAuthenticated") ||
+	    !strcmp(type, "InvalidGuestLogin"))
 		return PB_ERR_LOGIN;
 	return PB_ERR_FAULT;
 }

@@ -55,8 +55,10 @@ static int verify_pinned(X509_STORE_CTX *x, void *arg)
 		hex(s->peer_sha1, md, n);
 	if (X509_digest(cert, EVP_sha256(), md, &n))
 		hex(s->peer_sha256, md, n);
-	if (!strcmp(s->cfg.thumbprint, s->peer_sha1) ||
-	    !strcmp(s->cfg.thumbprint, s->peer_sha256))
+	const char *pin =
+		s->transfer_pin[0] ? s->transfer_pin : s->cfg.thumbprint;
+
+	if (!strcmp(pin, s->peer_sha1) || !strcmp(pin, s->peer_sha256))
 		return 1;
 	s->pin_failed = true;
 	return 0;

@@ -45,6 +45,9 @@ struct vs_session {
 	char peer_sha1[41];
 	char peer_sha256[65];
 	bool pin_failed;
+	char transfer_pin[80]; /* an ESXi host's own pin, during a transfer */
+	struct vs_moref guest_files;
+	struct vs_moref guest_procs;
 	vs_request_hook hook;
 	void *hook_arg;
 	char fault[64];

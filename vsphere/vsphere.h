@@ -215,4 +215,27 @@ enum pb_error vs_vm_set_extra_config(struct vs_session *s,
 				     const char *const *keys,
 				     const char *const *values, size_t n);
 
+/* ---- guest operations (VMware Tools) ---- */
+
+/* Upload a local file; mode is the guest file's permissions (0700...). */
+enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,
+			      const char *local, const char *guest_path,
+			      unsigned mode, bool overwrite);
+/* Download to local (written whole, then renamed into place). */
+enum pb_error vs_guest_download(struct vs_session *s,
+				const struct vs_vm_info *vm,
+				const char *guest_path, const char *local);
+enum pb_error vs_guest_mkdir(struct vs_session *s, const struct vs_vm_info *vm,
+			     const char *path, bool parents);
+enum pb_error vs_guest_remove(struct vs_session *s, const struct vs_vm_info *vm,
+			      const char *path, bool directory);
+enum pb_error vs_guest_start(struct vs_session *s, const struct vs_vm_info *vm,
+			     const char *program, const char *args,
+			     const char *workdir, int64_t *pid);
+/* Wait for a guest process to end; *exit_code is its status. */
+enum pb_error vs_guest_wait(struct vs_session *s, const struct vs_vm_info *vm,
+			    int64_t pid, long timeout_s, int *exit_code);
+enum pb_error vs_guest_kill(struct vs_session *s, const struct vs_vm_info *vm,
+			    int64_t pid);
+
 #endif

@@ -4,6 +4,7 @@
  * VMware's vim25 schema (../shared/vim25/vim-messages.xsd): real ESXi and
  * vCenter reject what the lenient simulator would accept.
  */
+#include <jansson.h>
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 #include <stdio.h>
@@ -46,8 +47,8 @@ static void on_schema_error(void *arg, xmlErrorPtr e)
 /* The request hook: the Body's child, as its own document, must validate. */
 static void validate(const char *op, const char *body, size_t len, void *arg)
 {
-	xmlDocPtr doc = xmlReadMemory(body, (int)len, "req.xml", NULL,
-				      XML_PARSE_NONET);
+	xmlDocPtr doc =
+		xmlReadMemory(body, (int)len, "req.xml", NULL, XML_PARSE_NONET);
 	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL, req, copy;
 	xmlDocPtr one = xmlNewDoc(BAD_CAST "1.0");
 	xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
@@ -75,8 +76,8 @@ out:
 	xmlFreeDoc(doc);
 }
 
-static enum pb_error open_session(struct vs_session **s,
-				  const struct vcsim *v, const char *password)
+static enum pb_error open_session(struct vs_session **s, const struct vcsim *v,
+				  const char *password)
 {
 	struct vs_config c = VS_CONFIG_INIT;
 	char tp[80], err[PB_ERRBUF_SIZE] = "";
@@ -95,10 +96,10 @@ static enum pb_error open_session(struct vs_session **s,
 	return e;
 }
 
-#define START(v, ...)                                                       \
-	do {                                                                \
-		const char *const flags_[] = {__VA_ARGS__};                 \
-		CU_ASSERT_EQUAL_FATAL(vcsim_start(v, flags_), 0);           \
+#define START(v, ...)                                                          \
+	do {                                                                   \
+		const char *const flags_[] = {__VA_ARGS__};                    \
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(v, flags_), 0);              \
 	} while (0)
 
 static void login_about_logout(void)
@@ -203,8 +204,8 @@ static void every_mode_added_read_back_removed(void)
 					       modes[i].mode == VS_DISK_RDM
 						       ? "virtualMode"
 						       : "physicalMode");
-			CU_ASSERT_PTR_NOT_NULL(strstr(d.device_name,
-						      modes[i].lun));
+			CU_ASSERT_PTR_NOT_NULL(
+				strstr(d.device_name, modes[i].lun));
 			CU_ASSERT(d.capacity_bytes >= 8ull << 30);
 			break;
 		default:
@@ -350,8 +351,7 @@ static void dropped_connection(void)
 
 static void extra_config_set(void)
 {
-	static const char *const keys[] = {"disk.EnableUUID",
-					   "provbench.test"};
+	static const char *const keys[] = {"disk.EnableUUID", "provbench.test"};
 	static const char *const vals[] = {"TRUE", "<a&b>"};
 	static const char *const paths[] = {"config.extraConfig", NULL};
 	struct vcsim v;
@@ -368,6 +368,98 @@ static void extra_config_set(void)
 	vs_session_free(s);
 	vcsim_stop(&v);
 	(void)paths;
+}
+
+/* Upload the static runner, run it in the guest sandbox, fetch its JSON. */
+static void guest_upload_run_download(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_config c = VS_CONFIG_INIT;
+	struct vs_vm_info vm;
+	char root[512], local[600], tp[80], err[PB_ERRBUF_SIZE] = "";
+	char script[600];
+	int64_t pid = 0;
+	int code = -1;
+	unsigned before = invalid;
+	json_t *doc;
+	FILE *fp;
+
+	snprintf(root, sizeof(root), "%s/guest", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", root), 0);
+	START(&v, "-guest-root", root, NULL);
+	c.url = v.url;
+	c.username = (char *)"user";
+	c.password = (char *)"secret";
+	vs_thumbprint_normalize(tp, sizeof(tp), v.thumbprint, err);
+	c.thumbprint = tp;
+	c.guest_username = (char *)"bench";
+	c.guest_password = (char *)"guestpw";
+	c.guest_transfer_host = (char *)"127.0.0.1";
+	CU_ASSERT_EQUAL_FATAL(vs_session_open(&s, &c, validate, NULL, err),
+			      PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/opt/provbench", true), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
+					it_bin("provbench-runner-static"),
+					"/opt/provbench/runner", 0700, true),
+			PB_OK);
+	/* overwrite=false on an existing file is the guest's fault */
+	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
+					it_bin("provbench-runner-static"),
+					"/opt/provbench/runner", 0700, false),
+			PB_ERR_FAULT);
+	CU_ASSERT_EQUAL(
+		vs_guest_start(s, &vm, "/opt/provbench/runner",
+			       "--target /opt/provbench/t.img --size 4M "
+			       "--bs 64K -q -o /opt/provbench/out.json",
+			       "/opt/provbench", &pid),
+		PB_OK);
+	CU_ASSERT(pid > 0);
+	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, &code), PB_OK);
+	CU_ASSERT_EQUAL(code, 0);
+	snprintf(local, sizeof(local), "%s/out.json", it_dir());
+	CU_ASSERT_EQUAL(
+		vs_guest_download(s, &vm, "/opt/provbench/out.json", local),
+		PB_OK);
+	doc = json_load_file(local, 0, NULL);
+	CU_ASSERT_PTR_NOT_NULL(doc);
+	CU_ASSERT_EQUAL(
+		json_integer_value(json_object_get(
+			json_array_get(json_object_get(doc, "passes"), 0),
+			"bytes")),
+		4 << 20);
+	json_decref(doc);
+
+	/* a program that fails: its exit status comes back */
+	snprintf(script, sizeof(script), "%s/fail.sh", it_dir());
+	fp = fopen(script, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs("#!/bin/sh\nexit 3\n", fp);
+	fclose(fp);
+	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm, script, "/opt/provbench/f.sh",
+					0700, true),
+			PB_OK);
+	CU_ASSERT_EQUAL(
+		vs_guest_start(s, &vm, "/opt/provbench/f.sh", "", NULL, &pid),
+		PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, &code), PB_OK);
+	CU_ASSERT_EQUAL(code, 3);
+	CU_ASSERT_EQUAL(vs_guest_download(s, &vm, "/opt/provbench/none", local),
+			PB_ERR_FAULT);
+	CU_ASSERT_EQUAL(vs_guest_remove(s, &vm, "/opt/provbench", true), PB_OK);
+	CU_ASSERT_EQUAL(it_sh("test -e '%s/opt/provbench'", root), 1);
+	vs_session_free(s);
+
+	/* the wrong guest password: a login error (exit 3 on the CLI) */
+	c.guest_password = (char *)"nope";
+	CU_ASSERT_EQUAL_FATAL(vs_session_open(&s, &c, validate, NULL, err),
+			      PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/x", true), PB_ERR_LOGIN);
+	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "InvalidGuestLogin");
+	vs_session_free(s);
+	vcsim_stop(&v);
+	CU_ASSERT_EQUAL(invalid, before);
 }
 
 /* ---- the command line: exit codes, TLS, the trace ---- */
@@ -408,14 +500,12 @@ static void cli_exit_codes_and_tls(void)
 	unsigned i, k = 0;
 
 	START(&v, NULL);
-	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "about",
-			    NULL),
-			0);
+	CU_ASSERT_EQUAL(
+		cli(&r, &v, "secret", v.thumbprint, NULL, "about", NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "VMware vCenter Server"));
 	it_result_dispose(&r);
 
-	CU_ASSERT_EQUAL(cli(&r, &v, "wrong", v.thumbprint, NULL, "about",
-			    NULL),
+	CU_ASSERT_EQUAL(cli(&r, &v, "wrong", v.thumbprint, NULL, "about", NULL),
 			3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "InvalidLogin"));
 	CU_ASSERT_PTR_NULL(strstr(r.err, "wrong")); /* no password echoed */
@@ -433,7 +523,8 @@ static void cli_exit_codes_and_tls(void)
 	sha1[k] = '\0';
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "mismatch"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, sha1));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "00112233445566778899aabbccddeeff"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.err, "00112233445566778899aabbccddeeff"));
 	it_result_dispose(&r);
 
 	/* no pin, no CA: the self-signed certificate is refused */
@@ -448,16 +539,14 @@ static void cli_exit_codes_and_tls(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "warning"));
 	it_result_dispose(&r);
 
-	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "ls",
-			    "bogus"),
-			2);
+	CU_ASSERT_EQUAL(
+		cli(&r, &v, "secret", v.thumbprint, NULL, "ls", "bogus"), 2);
 	it_result_dispose(&r);
 	vcsim_stop(&v);
 
 	/* nothing listening: exit 3 */
-	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "about",
-			    NULL),
-			3);
+	CU_ASSERT_EQUAL(
+		cli(&r, &v, "secret", v.thumbprint, NULL, "about", NULL), 3);
 	it_result_dispose(&r);
 }
 
@@ -480,9 +569,9 @@ static void debug_trace_redacted(void)
 			      dir),
 			0);
 	CU_ASSERT_EQUAL(it_sh("grep -rq secret '%s'", dir), 1);
-	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q RetrievePropertiesEx.res.xml",
-			      dir),
-			0);
+	CU_ASSERT_EQUAL(
+		it_sh("ls '%s' | grep -q RetrievePropertiesEx.res.xml", dir),
+		0);
 }
 
 /* The CLI end to end under memcheck: a disk added and removed, no leak. */
@@ -518,6 +607,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(session_expiry_survived),
 	PB_CASE(dropped_connection),
 	PB_CASE(extra_config_set),
+	PB_CASE(guest_upload_run_download),
 	PB_CASE(cli_exit_codes_and_tls),
 	PB_CASE(debug_trace_redacted),
 	PB_CASE(cli_no_leaks_under_valgrind),

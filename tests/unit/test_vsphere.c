@@ -40,15 +40,20 @@ static void thumbprint_formats(void)
 		 "2c11edd713877db57418b81c42c2561f0db95bb9"},
 		{"2C11EDD713877DB57418B81C42C2561F0DB95BB9",
 		 "2c11edd713877db57418b81c42c2561f0db95bb9"},
-		{"AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:"
+		{"AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:"
+		 "23:"
 		 "45:67:89:AB:CD:EF:01:23:45:67:89",
-		 "abcdef0123456789abcdef0123456789abcdef0123456789abcdef012345678"
+		 "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456"
+		 "78"
 		 "9"},
 	};
 	static const char *const bad[] = {
-		"", "2C:11", "zz11edd713877db57418b81c42c2561f0db95bb9",
+		"",
+		"2C:11",
+		"zz11edd713877db57418b81c42c2561f0db95bb9",
 		"2c11edd713877db57418b81c42c2561f0db95bb9aa",
-		"2c11edd713877db57418b81c42c2561f0db95bb", "sha1:2c11ed"};
+		"2c11edd713877db57418b81c42c2561f0db95bb",
+		"sha1:2c11ed"};
 	char out[80], err[PB_ERRBUF_SIZE];
 	size_t i;
 
@@ -61,9 +66,9 @@ static void thumbprint_formats(void)
 	}
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		CU_ASSERT_EQUAL(vs_thumbprint_normalize(out, sizeof(out),
-							bad[i], err),
-				PB_ERR_INPUT);
+		CU_ASSERT_EQUAL(
+			vs_thumbprint_normalize(out, sizeof(out), bad[i], err),
+			PB_ERR_INPUT);
 		CU_ASSERT_PTR_NOT_NULL(strstr(err, "PROVBENCH_THUMBPRINT"));
 	}
 }
@@ -77,16 +82,16 @@ static enum pb_error load(struct vs_config *c, struct fake_env *e, char *err)
 
 static void env_precedence(void)
 {
-	struct fake_env e = {{"PROVBENCH_URL", "https://vc.lab/sdk",
-			      "GOVC_URL", "https://other/sdk",
-			      "PROVBENCH_USERNAME", "bench", "GOVC_USERNAME",
-			      "govc-user", "PROVBENCH_PASSWORD", "pw1",
-			      "GOVC_PASSWORD", "pw2", "GOVC_INSECURE", "1",
-			      "PROVBENCH_INSECURE", "0", NULL}};
+	struct fake_env e = {{"PROVBENCH_URL", "https://vc.lab/sdk", "GOVC_URL",
+			      "https://other/sdk", "PROVBENCH_USERNAME",
+			      "bench", "GOVC_USERNAME", "govc-user",
+			      "PROVBENCH_PASSWORD", "pw1", "GOVC_PASSWORD",
+			      "pw2", "GOVC_INSECURE", "1", "PROVBENCH_INSECURE",
+			      "0", NULL}};
 	struct fake_env g = {{"GOVC_URL", "govc-user:s3cret@esx1.lab",
 			      "GOVC_INSECURE", "true", "GOVC_TLS_CA_CERTS",
-			      "/etc/ca.pem", "GOVC_GUEST_LOGIN",
-			      "root:guestpw", NULL}};
+			      "/etc/ca.pem", "GOVC_GUEST_LOGIN", "root:guestpw",
+			      NULL}};
 	struct vs_config c;
 	char err[PB_ERRBUF_SIZE];
 
@@ -249,9 +254,10 @@ static void disk_modes(void)
 	int i;
 
 	for (i = 0; i < VS_DISK_UNKNOWN; i++) {
-		CU_ASSERT_EQUAL(vs_disk_mode_parse(
-					&m, vs_disk_mode_name((enum vs_disk_mode)i)),
-				PB_OK);
+		CU_ASSERT_EQUAL(
+			vs_disk_mode_parse(
+				&m, vs_disk_mode_name((enum vs_disk_mode)i)),
+			PB_OK);
 		CU_ASSERT_EQUAL(m, i);
 	}
 	CU_ASSERT_EQUAL(vs_disk_mode_parse(&m, "thick"), PB_ERR_INPUT);

@@ -18,7 +18,10 @@
 //   - -expire-after N: from the Nth SOAP call on, the session of that call
 //     is gone (NotAuthenticated), as when a session times out mid-run;
 //   - -drop-after N [-drop-count K]: K SOAP calls from the Nth have their
-//     connection closed unanswered.
+//     connection closed unanswered;
+//   - -guest-root DIR: guest operations run for real in DIR (guest.go),
+//     with the login VCSIM_GUEST_USERNAME / VCSIM_GUEST_PASSWORD
+//     (default bench / guestpw).
 package main
 
 import (
@@ -33,6 +36,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -249,6 +253,7 @@ func main() {
 	expireAt := flag.Int64("expire-after", 0, "the Nth SOAP call loses its session")
 	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
 	dropCount := flag.Int64("drop-count", 1, "how many calls from the Nth are dropped")
+	flag.StringVar(&guestRoot, "guest-root", "", "run guest operations in this directory")
 	flag.Parse()
 
 	addLUNs()
@@ -267,8 +272,16 @@ func main() {
 		User: url.UserPassword(getenv("VCSIM_USERNAME", "user"),
 			getenv("VCSIM_PASSWORD", "pass")),
 	}
+	if guestRoot != "" {
+		abs, err := filepath.Abs(guestRoot)
+		if err != nil {
+			log.Fatal(err)
+		}
+		guestRoot = abs
+	}
 	s := model.Service.NewServer()
 	defer s.Close()
+	installGuest(model.Service.ServeMux, s.URL.Port())
 	s.Config.Handler = faults(s.Config.Handler, *expireAt, *dropAt, *dropCount)
 
 	u := *s.URL
