@@ -136,8 +136,12 @@ demo: deps
 	@scripts/demo-local.sh $(RUNNER)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(RUNNER)
+	@$(MAKE) --no-print-directory $(RUNNER) $(B)/soap-cycles $(VCSIM)
 	@bench/runner-vs-fio $(RUNNER)
+	@bench/soap-vs-pyvmomi $(B)
+
+$(B)/soap-cycles: $(LIB_OBJ) $(VS_OBJ) $(B)/bench/soap_cycles.o
+	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

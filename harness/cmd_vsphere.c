@@ -363,9 +363,8 @@ static int disk_rm(struct vctx *v, const struct vs_vm_info *vm)
 		return pb_cli_fail(PB_ERR_NOTFOUND, v->argv[1],
 				   "no such disk on the VM (see disk ls)");
 	}
-	key = d[i].key;
+	err = vs_disk_remove(v->s, &vm->ref, &d[i], keep);
 	free(d);
-	err = vs_disk_remove(v->s, &vm->ref, (int)key, keep);
 	if (err)
 		return fail_session(v, err, "vsphere disk rm");
 	return PB_EXIT_OK;

@@ -475,23 +475,12 @@ static enum pb_error add_backing(struct vs_req *r, xmlNodePtr dev,
 }
 
 enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
-			     int key, bool keep_file)
+			     const struct vs_disk *d, bool keep_file)
 {
-	struct vm_devices v;
 	struct vs_req r = {0};
 	xmlNodePtr dc, dev;
 	enum pb_error err;
-	size_t i;
 
-	err = read_devices(s, vm, &v);
-	for (i = 0; !err && i < v.ndisks; i++)
-		if (v.disks[i].key == key)
-			break;
-	if (!err && i == v.ndisks)
-		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
-			      "VM %s: no disk with key %d", vm->value, key);
-	if (err)
-		goto out;
 	err = vs_req_new(&r, "ReconfigVM_Task", vm);
 	dc = err ? NULL
 		 : vs_add(vs_add(r.op, "spec", NULL), "deviceChange", NULL);
@@ -502,21 +491,17 @@ enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
 	 * (and the simulator) take the file to destroy from it */
 	dev = err ? NULL : vs_add_typed(&r, dc, "device", "VirtualDisk", NULL);
 	if (!err &&
-	    (!vs_addf(dev, "key", "%d", key) ||
-	     add_backing(&r, dev, &v.disks[i]) ||
-	     !vs_addf(dev, "controllerKey", "%d", v.disks[i].controller_key) ||
-	     !vs_addf(dev, "unitNumber", "%d", v.disks[i].unit) ||
+	    (!vs_addf(dev, "key", "%d", d->key) || add_backing(&r, dev, d) ||
+	     !vs_addf(dev, "controllerKey", "%d", d->controller_key) ||
+	     !vs_addf(dev, "unitNumber", "%d", d->unit) ||
 	     !vs_addf(dev, "capacityInKB", "%llu",
-		      (unsigned long long)(v.disks[i].capacity_bytes / 1024))))
+		      (unsigned long long)(d->capacity_bytes / 1024))))
 		err = PB_ERR_NOMEM;
-	if (err) {
+	if (err)
 		pb_fail(s->errbuf, err, "out of memory");
-		goto out;
-	}
-	err = reconfigure(s, &r);
-out:
+	else
+		err = reconfigure(s, &r);
 	vs_req_dispose(&r);
-	free(v.disks);
 	return err;
 }
 

@@ -39,19 +39,18 @@ static enum pb_error guest_req(struct vs_session *s, struct vs_req *r,
 			       "PROVBENCH_GUEST_PASSWORD: not set (or "
 			       "GOVC_GUEST_LOGIN)");
 	if (!s->guest_files.value[0]) {
-		err = vs_retrieve_one(s, &s->sc.guest_operations_manager,
-				      paths, on_managers, NULL);
+		err = vs_retrieve_one(s, &s->sc.guest_operations_manager, paths,
+				      on_managers, NULL);
 		if (err)
 			return err;
 	}
 	err = vs_req_new(r, op, files ? &s->guest_files : &s->guest_procs);
 	if (err)
 		return pb_fail(s->errbuf, err, "out of memory");
-	a = vs_add_moref(r->op, "vm", &vm->ref) ? vs_add_typed(
-							  r, r->op, "auth",
-							  "NamePasswordAuthentication",
-							  NULL)
-						: NULL;
+	a = vs_add_moref(r->op, "vm", &vm->ref)
+		    ? vs_add_typed(r, r->op, "auth",
+				   "NamePasswordAuthentication", NULL)
+		    : NULL;
 	if (!vs_add(a, "interactiveSession", "false") ||
 	    !vs_add(a, "username", s->cfg.guest_username) ||
 	    !vs_add(a, "password", s->cfg.guest_password)) {
@@ -67,7 +66,8 @@ static enum pb_error guest_call(struct vs_session *s, struct vs_req *r,
 {
 	xmlDocPtr d = NULL;
 	xmlNodePtr n;
-	enum pb_error err = vs_call(s, r, false, doc ? doc : &d, ret ? ret : &n);
+	enum pb_error err =
+		vs_call(s, r, false, doc ? doc : &d, ret ? ret : &n);
 
 	vs_req_dispose(r);
 	xmlFreeDoc(d);
@@ -89,9 +89,8 @@ static enum pb_error on_host(struct vs_session *s,
 	vs_node_text(h->name, sizeof(h->name), vs_prop(oc, "name"));
 	vs_node_text(tp, sizeof(tp),
 		     vs_prop(oc, "summary.config.sslThumbprint"));
-	if (!tp[0] ||
-	    vs_thumbprint_normalize(h->thumbprint, sizeof(h->thumbprint), tp,
-				    err))
+	if (!tp[0] || vs_thumbprint_normalize(h->thumbprint,
+					      sizeof(h->thumbprint), tp, err))
 		h->thumbprint[0] = '\0';
 	return PB_OK;
 }
@@ -106,9 +105,8 @@ static enum pb_error transfer_url(struct vs_session *s,
 				  const struct vs_vm_info *vm, char *out,
 				  size_t len, const char *url)
 {
-	static const char *const paths[] = {"name",
-					    "summary.config.sslThumbprint",
-					    NULL};
+	static const char *const paths[] = {
+		"name", "summary.config.sslThumbprint", NULL};
 	struct host_addr h = {"", ""};
 	const char *star = strstr(url, "://*");
 	enum pb_error err;
@@ -156,8 +154,7 @@ static enum pb_error transfer(struct vs_session *s, const char *url, FILE *fp,
 		curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
 		curl_easy_setopt(h, CURLOPT_READDATA, fp);
 		curl_easy_setopt(h, CURLOPT_READFUNCTION, NULL);
-		curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE,
-				 (curl_off_t)size);
+		curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
 	} else {
 		curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
 		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_file);
@@ -181,10 +178,9 @@ static enum pb_error transfer(struct vs_session *s, const char *url, FILE *fp,
 	return PB_OK;
 }
 
-enum pb_error vs_guest_upload(struct vs_session *s,
-			      const struct vs_vm_info *vm, const char *local,
-			      const char *guest_path, unsigned mode,
-			      bool overwrite)
+enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,
+			      const char *local, const char *guest_path,
+			      unsigned mode, bool overwrite)
 {
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
@@ -304,9 +300,8 @@ enum pb_error vs_guest_mkdir(struct vs_session *s, const struct vs_vm_info *vm,
 	return guest_call(s, &r, NULL, NULL);
 }
 
-enum pb_error vs_guest_remove(struct vs_session *s,
-			      const struct vs_vm_info *vm, const char *path,
-			      bool directory)
+enum pb_error vs_guest_remove(struct vs_session *s, const struct vs_vm_info *vm,
+			      const char *path, bool directory)
 {
 	struct vs_req r;
 	enum pb_error err;

@@ -194,8 +194,12 @@ enum pb_error vs_disk_list(struct vs_session *s, const struct vs_moref *vm,
  */
 enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 			  const struct vs_disk_spec *spec, struct vs_disk *out);
+/*
+ * Remove d (as vs_disk_list or vs_disk_add described it) and, unless
+ * keep_file, destroy its file. A disk no longer attached is a fault.
+ */
 enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
-			     int key, bool keep_file);
+			     const struct vs_disk *d, bool keep_file);
 
 struct vs_lun {
 	char canonical_name[128];

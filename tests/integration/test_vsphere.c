@@ -214,8 +214,7 @@ static void every_mode_added_read_back_removed(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(
 			disk_file_path(s, d.file, path, sizeof(path)));
 		CU_ASSERT_EQUAL(stat(path, &st), 0);
-		CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, d.key, false),
-				PB_OK);
+		CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
 		/* destroyed: the file is gone from the datastore */
 		CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
 	}
@@ -296,7 +295,7 @@ static void failed_task_reports_fault(void)
 	/* other modes still work on the same session */
 	sp.mode = VS_DISK_LAZY;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
-	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, d.key, false), PB_OK);
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
 	vs_session_free(s);
 	vcsim_stop(&v);
 }

@@ -209,6 +209,11 @@ func faults(inner http.Handler, expireAt, dropAt, dropCount int64) http.Handler 
 	var expired atomic.Value // the session cookie the server "forgot"
 	expired.Store("")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/provbench-stats" {
+			// benchmarks count round trips here, for every client alike
+			fmt.Fprintf(w, "{\"soap_calls\": %d}\n", atomic.LoadInt64(&calls))
+			return
+		}
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sdk") {
 			n := atomic.AddInt64(&calls, 1)
 			cookie := r.Header.Get("Cookie")
