@@ -16,8 +16,6 @@
 
 #include "vs_int.h"
 
-#define TASK_TIMEOUT_S (6 * 3600) /* eager-zeroing a big disk is slow */
-
 static const char *const mode_names[] = {
 	[VS_DISK_THIN] = "thin",   [VS_DISK_LAZY] = "lazy",
 	[VS_DISK_EAGER] = "eager", [VS_DISK_RDM] = "rdm",
@@ -252,7 +250,7 @@ static enum pb_error reconfigure(struct vs_session *s, struct vs_req *r)
 		return err;
 	vs_moref_read(&task, vs_child(ret, "returnval"));
 	xmlFreeDoc(doc);
-	return vs_task_wait(s, &task, TASK_TIMEOUT_S);
+	return vs_task_wait(s, &task, s->task_timeout_s);
 }
 
 /* "[datastore1] vm/vm.vmx" -> "datastore1" */

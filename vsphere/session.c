@@ -184,6 +184,7 @@ enum pb_error vs_session_open(struct vs_session **out,
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	s->hook = hook;
 	s->hook_arg = hook_arg;
+	s->task_timeout_s = 6 * 3600;
 	err = config_copy(&s->cfg, cfg);
 	if (err) {
 		pb_fail(errbuf, err, "out of memory");
@@ -230,6 +231,17 @@ void vs_session_free(struct vs_session *s)
 	vs_transport_cleanup(s);
 	vs_config_dispose(&s->cfg);
 	free(s);
+}
+
+void vs_session_set_progress(struct vs_session *s, vs_progress_fn fn, void *arg)
+{
+	s->progress = fn;
+	s->progress_arg = arg;
+}
+
+void vs_session_set_task_timeout(struct vs_session *s, long seconds)
+{
+	s->task_timeout_s = seconds > 0 ? seconds : 1;
 }
 
 const char *vs_session_error(const struct vs_session *s)

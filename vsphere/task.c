@@ -65,6 +65,17 @@ static enum pb_error task_result(struct vs_session *s,
 		       t->message[0] ? t->message : "(no message)");
 }
 
+/* Tell the progress callback, once per change. */
+static void report(struct vs_session *s, const struct vs_moref *task,
+		   const struct task_state *t, struct task_state *seen)
+{
+	if (!s->progress ||
+	    (seen->progress == t->progress && !strcmp(seen->state, t->state)))
+		return;
+	*seen = *t;
+	s->progress(task->value, t->state, t->progress, s->progress_arg);
+}
+
 static const char *const task_paths[] = {"info.state", "info.progress",
 					 "info.error", NULL};
 
@@ -151,7 +162,7 @@ out:
 enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
 			   long timeout_s)
 {
-	struct task_state t = {.progress = 0};
+	struct task_state t = {.progress = 0}, seen = {.progress = -1};
 	struct vs_moref filter = {"", ""};
 	char version[64] = "";
 	time_t end = time(NULL) + timeout_s, now;
@@ -160,6 +171,7 @@ enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
 	err = vs_retrieve_one(s, task, task_paths, on_task, &t);
 	if (err)
 		return err;
+	report(s, task, &t, &seen);
 	if (!strcmp(t.state, "success") || !strcmp(t.state, "error"))
 		return task_result(s, task, &t);
 	err = create_filter(s, task, &filter);
@@ -179,6 +191,8 @@ enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
 		}
 		err = wait_once(s, version, sizeof(version),
 				end - now < 60 ? (long)(end - now) : 60, &t);
+		if (!err)
+			report(s, task, &t, &seen);
 	}
 	if (filter.value[0])
 		destroy_filter(s, &filter);

@@ -50,6 +50,9 @@ struct vs_session {
 	struct vs_moref guest_procs;
 	vs_request_hook hook;
 	void *hook_arg;
+	vs_progress_fn progress;
+	void *progress_arg;
+	long task_timeout_s;
 	char fault[64];
 	char errbuf[PB_ERRBUF_SIZE];
 };

@@ -83,6 +83,15 @@ enum pb_error vs_session_open(struct vs_session **out,
 /* Logout and free; NULL-safe. */
 void vs_session_free(struct vs_session *s);
 
+/* Told of every change of a task's state or progress while waiting. */
+typedef void (*vs_progress_fn)(const char *task, const char *state, int percent,
+			       void *arg);
+void vs_session_set_progress(struct vs_session *s, vs_progress_fn fn,
+			     void *arg);
+/* How long a task may run before the wait gives up (default 6 hours:
+ * eager-zeroing a large disk on slow storage takes that long). */
+void vs_session_set_task_timeout(struct vs_session *s, long seconds);
+
 const char *vs_session_error(const struct vs_session *s);
 const char *vs_session_fault(const struct vs_session *s);
 const struct vs_about *vs_session_about(const struct vs_session *s);

@@ -348,6 +348,29 @@ static void dropped_connection(void)
 	vcsim_stop(&v);
 }
 
+struct extra_seen {
+	unsigned hits;
+};
+
+static enum pb_error on_extra(struct vs_session *s,
+			      const struct vs_objcontent *oc, void *arg)
+{
+	struct extra_seen *e = arg;
+	xmlNodePtr ov;
+	char k[64], val[64];
+
+	(void)s;
+	for (ov = vs_child(vs_prop(oc, "config.extraConfig"), NULL); ov;
+	     ov = vs_next(ov, NULL)) {
+		vs_text(k, sizeof(k), ov, "key");
+		vs_text(val, sizeof(val), ov, "value");
+		if ((!strcmp(k, "disk.EnableUUID") && !strcmp(val, "TRUE")) ||
+		    (!strcmp(k, "provbench.test") && !strcmp(val, "<a&b>")))
+			e->hits++;
+	}
+	return PB_OK;
+}
+
 static void extra_config_set(void)
 {
 	static const char *const keys[] = {"disk.EnableUUID", "provbench.test"};
@@ -356,6 +379,7 @@ static void extra_config_set(void)
 	struct vcsim v;
 	struct vs_session *s = NULL;
 	struct vs_vm_info vm;
+	struct extra_seen seen = {0};
 	unsigned before = invalid;
 
 	START(&v, NULL);
@@ -363,10 +387,13 @@ static void extra_config_set(void)
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
 	CU_ASSERT_EQUAL(vs_vm_set_extra_config(s, &vm.ref, keys, vals, 2),
 			PB_OK);
+	/* read back: both keys, the markup in the value intact */
+	CU_ASSERT_EQUAL(vs_retrieve_one(s, &vm.ref, paths, on_extra, &seen),
+			PB_OK);
+	CU_ASSERT_EQUAL(seen.hits, 2);
 	CU_ASSERT_EQUAL(invalid, before);
 	vs_session_free(s);
 	vcsim_stop(&v);
-	(void)paths;
 }
 
 /* Upload the static runner, run it in the guest sandbox, fetch its JSON. */
@@ -456,6 +483,97 @@ static void guest_upload_run_download(void)
 			      PB_OK);
 	CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/x", true), PB_ERR_LOGIN);
 	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "InvalidGuestLogin");
+	vs_session_free(s);
+	vcsim_stop(&v);
+	CU_ASSERT_EQUAL(invalid, before);
+}
+
+/* Pages of one object: the token is followed to the last page. */
+static void paging_followed(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info *vms = NULL;
+	size_t n = 0, i, j;
+	unsigned rt;
+
+	START(&v, "-page-size", "1", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	rt = vs_session_round_trips(s);
+	CU_ASSERT_EQUAL(vs_vm_list(s, &vms, &n), PB_OK);
+	CU_ASSERT_EQUAL(n, 4);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			CU_ASSERT_STRING_NOT_EQUAL(vms[i].name, vms[j].name);
+	/* view, first page, three continuations, destroy */
+	CU_ASSERT_EQUAL(vs_session_round_trips(s) - rt, 6);
+	free(vms);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+struct progress_log {
+	int max_percent;
+	unsigned calls;
+	char last_state[16];
+};
+
+static void on_progress(const char *task, const char *state, int percent,
+			void *arg)
+{
+	struct progress_log *p = arg;
+
+	(void)task;
+	p->calls++;
+	if (percent > p->max_percent)
+		p->max_percent = percent;
+	snprintf(p->last_state, sizeof(p->last_state), "%s", state);
+}
+
+/* A task still running when its call returns: waited for with
+ * WaitForUpdatesEx, progress reported, failure and timeout too. */
+static void slow_tasks_waited_for(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	struct vs_disk d;
+	struct progress_log log = {-1, 0, ""};
+	unsigned before = invalid;
+	uint64_t t0;
+
+	START(&v, "-task-delay", "600ms", "-fail-mode", "thin", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	vs_session_set_progress(s, on_progress, &log);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	sp.mode = VS_DISK_EAGER;
+	sp.size_bytes = 16 << 20;
+	t0 = pb_now_ns();
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+	CU_ASSERT(pb_now_ns() - t0 >= 500000000ull);
+	CU_ASSERT_EQUAL(d.mode, VS_DISK_EAGER);
+	CU_ASSERT_EQUAL(log.max_percent, 50);
+	CU_ASSERT_STRING_EQUAL(log.last_state, "success");
+	CU_ASSERT(log.calls >= 3); /* queued or running, 50%, success */
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
+
+	/* thin fails in this fixture: the fault arrives after the wait */
+	sp.mode = VS_DISK_THIN;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_FAULT);
+	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "InsufficientStorageSpace");
+
+	vs_session_free(s);
+	s = NULL;
+	vcsim_stop(&v);
+
+	/* a task that outlives the timeout */
+	START(&v, "-task-delay", "3s", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	vs_session_set_task_timeout(s, 1);
+	sp.mode = VS_DISK_LAZY;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_TIMEOUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "not done after"));
 	vs_session_free(s);
 	vcsim_stop(&v);
 	CU_ASSERT_EQUAL(invalid, before);
@@ -606,6 +724,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(session_expiry_survived),
 	PB_CASE(dropped_connection),
 	PB_CASE(extra_config_set),
+	PB_CASE(paging_followed),
+	PB_CASE(slow_tasks_waited_for),
 	PB_CASE(guest_upload_run_download),
 	PB_CASE(cli_exit_codes_and_tls),
 	PB_CASE(debug_trace_redacted),

@@ -19,6 +19,11 @@
 //     is gone (NotAuthenticated), as when a session times out mid-run;
 //   - -drop-after N [-drop-count K]: K SOAP calls from the Nth have their
 //     connection closed unanswered;
+//   - -task-delay D: a reconfiguration task runs for D (progress 50% half
+//     way) instead of finishing before its call returns;
+//   - -page-size K: RetrievePropertiesEx answers K objects at a time with
+//     a token for ContinueRetrievePropertiesEx (paging.go), as vCenter
+//     does with large inventories;
 //   - -guest-root DIR: guest operations run for real in DIR (guest.go),
 //     with the login VCSIM_GUEST_USERNAME / VCSIM_GUEST_PASSWORD
 //     (default bench / guestpw).
@@ -40,6 +45,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/vmware/govmomi/simulator"
 	"github.com/vmware/govmomi/simulator/esx"
@@ -48,7 +54,11 @@ import (
 	"github.com/vmware/govmomi/vim25/types"
 )
 
-var failMode string
+var (
+	failMode  string
+	taskDelay time.Duration
+	pageSize  int
+)
 
 const gib = int64(1) << 30
 
@@ -179,9 +189,31 @@ func (vm *benchVM) ReconfigVMTask(ctx *simulator.Context, req *types.ReconfigVM_
 			disk.Backing = standIn(b)
 		}
 	}
-	res := vm.VirtualMachine.ReconfigVMTask(ctx, req)
-	restore(rdms)
-	return res
+	if taskDelay == 0 {
+		res := vm.VirtualMachine.ReconfigVMTask(ctx, req)
+		restore(rdms)
+		return res
+	}
+	// A slow task, as eager-zeroing on real storage is: queued, running
+	// at 50%, then done; clients must wait on it, not find it finished.
+	task := simulator.CreateTask(req.This, "reconfigVm",
+		func(t *simulator.Task) (types.AnyType, types.BaseMethodFault) {
+			time.Sleep(taskDelay / 2)
+			simulator.Map.Update(t, []types.PropertyChange{
+				{Name: "info.progress", Val: int32(50)}})
+			time.Sleep(taskDelay / 2)
+			body := vm.VirtualMachine.ReconfigVMTask(ctx, req).(*methods.ReconfigVM_TaskBody)
+			restore(rdms)
+			inner := simulator.Map.Get(body.Res.Returnval).(*simulator.Task)
+			if inner.Info.Error != nil {
+				return nil, inner.Info.Error.Fault
+			}
+			return nil, nil
+		})
+	go task.Run()
+	return &methods.ReconfigVM_TaskBody{
+		Res: &types.ReconfigVM_TaskResponse{Returnval: task.Self},
+	}
 }
 
 func standIn(b *types.VirtualDiskRawDiskMappingVer1BackingInfo) *types.VirtualDiskFlatVer2BackingInfo {
@@ -259,6 +291,8 @@ func main() {
 	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
 	dropCount := flag.Int64("drop-count", 1, "how many calls from the Nth are dropped")
 	flag.StringVar(&guestRoot, "guest-root", "", "run guest operations in this directory")
+	flag.DurationVar(&taskDelay, "task-delay", 0, "reconfigure tasks take this long")
+	flag.IntVar(&pageSize, "page-size", 0, "RetrievePropertiesEx returns pages of this many objects")
 	flag.Parse()
 
 	addLUNs()
@@ -287,7 +321,7 @@ func main() {
 	s := model.Service.NewServer()
 	defer s.Close()
 	installGuest(model.Service.ServeMux, s.URL.Port())
-	s.Config.Handler = faults(s.Config.Handler, *expireAt, *dropAt, *dropCount)
+	s.Config.Handler = faults(paging(s.Config.Handler), *expireAt, *dropAt, *dropCount)
 
 	u := *s.URL
 	u.User = nil
