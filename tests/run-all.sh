@@ -5,26 +5,35 @@
 set -u
 B=${1:-build}
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 passed=0 failed=0 rc=0
+
+status=$(mktemp)
+trap 'rm -f "$log" "$status"' EXIT
 
 run() {
 	name=$1
 	shift
 	echo "== $name: $*"
-	"$@" 2>&1 | tee "$log"
-	st=$?
-	# "tests  N  N  P  F  0" from CUnit's summary
+	# pipefail is not POSIX: the runner's status goes through a file
+	{
+		"$@"
+		echo $? >"$status"
+	} 2>&1 | tee "$log"
+	# "tests  N  N  P  F  0" and "suites  N  N  n/a  F  0" from CUnit
 	set -- $(awk '$1 == "tests" { print $4, $5 }' "$log")
-	p=${1:-0} f=${2:-1}
-	# a runner that died before its summary counts as a failure
-	if ! grep -q 'Run Summary' "$log"; then f=$((f + 1)); fi
+	p=${1:-0} f=${2:-0}
+	# a suite whose setup failed ran none of its tests: each such suite
+	# counts as a failure, and so does a runner that failed or died
+	sf=$(awk '$1 == "suites" { print $5 }' "$log")
+	f=$((f + ${sf:-0}))
+	if ! grep -q 'Run Summary' "$log" || [ "$(cat "$status")" != 0 ]; then
+		[ "$f" -gt 0 ] || f=1
+	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
 	[ "$f" -eq 0 ] || rc=1
 }
 
-# pipefail is not POSIX: take the runner's status from a file instead
 run unit "$B/unit-tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
