@@ -145,6 +145,7 @@ static enum pb_error transfer(struct vs_session *s, const char *url, FILE *fp,
 			      bool put, uint64_t size)
 {
 	CURL *h = s->curl;
+	enum pb_error err = PB_OK;
 	CURLcode rc;
 	long code = 0;
 
@@ -164,18 +165,14 @@ static enum pb_error transfer(struct vs_session *s, const char *url, FILE *fp,
 	rc = curl_easy_perform(h);
 	curl_easy_setopt(h, CURLOPT_UPLOAD, 0L);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, s->headers);
-	s->transfer_pin[0] = '\0';
-	if (rc != CURLE_OK)
-		return pb_fail(s->errbuf,
-			       rc == CURLE_COULDNT_CONNECT ? PB_ERR_CONNECT
-							   : PB_ERR_IO,
-			       "guest transfer %s: %s", url,
-			       curl_easy_strerror(rc));
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	if (code < 200 || code >= 300)
-		return pb_fail(s->errbuf, PB_ERR_PROTOCOL,
-			       "guest transfer %s: HTTP %ld", url, code);
-	return PB_OK;
+	if (rc != CURLE_OK)
+		err = vs_curl_error(s, rc, url); /* names the host's pin */
+	else if (code < 200 || code >= 300)
+		err = pb_fail(s->errbuf, PB_ERR_PROTOCOL,
+			      "guest transfer %s: HTTP %ld", url, code);
+	s->transfer_pin[0] = '\0';
+	return err;
 }
 
 enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,

@@ -203,6 +203,24 @@ static void *grow_one(struct growable *g)
 	return p;
 }
 
+/* Every object of type, one item of size bytes each, filled in by fn. */
+static enum pb_error list_all(struct vs_session *s, const char *type,
+			      const char *const *paths, vs_object_fn fn,
+			      size_t size, void **out, size_t *n)
+{
+	struct growable g = {NULL, 0, 0, size};
+	enum pb_error err = vs_retrieve_all(s, type, paths, fn, &g);
+
+	if (err) {
+		free(g.items);
+		g.items = NULL;
+		g.n = 0;
+	}
+	*out = g.items;
+	*n = g.n;
+	return err;
+}
+
 static const char *const vm_paths[] = {"name",
 				       "runtime.powerState",
 				       "runtime.host",
@@ -237,18 +255,8 @@ static enum pb_error on_vm(struct vs_session *s, const struct vs_objcontent *oc,
 enum pb_error vs_vm_list(struct vs_session *s, struct vs_vm_info **out,
 			 size_t *n)
 {
-	struct growable g = {NULL, 0, 0, sizeof(struct vs_vm_info)};
-	enum pb_error err;
-
-	err = vs_retrieve_all(s, "VirtualMachine", vm_paths, on_vm, &g);
-	if (err) {
-		free(g.items);
-		g.items = NULL;
-		g.n = 0;
-	}
-	*out = g.items;
-	*n = g.n;
-	return err;
+	return list_all(s, "VirtualMachine", vm_paths, on_vm, sizeof(**out),
+			(void **)out, n);
 }
 
 static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
@@ -283,18 +291,8 @@ enum pb_error vs_datastore_list(struct vs_session *s, struct vs_ds_info **out,
 					    "summary.freeSpace",
 					    "summary.accessible",
 					    NULL};
-	struct growable g = {NULL, 0, 0, sizeof(struct vs_ds_info)};
-	enum pb_error err;
-
-	err = vs_retrieve_all(s, "Datastore", paths, on_ds, &g);
-	if (err) {
-		free(g.items);
-		g.items = NULL;
-		g.n = 0;
-	}
-	*out = g.items;
-	*n = g.n;
-	return err;
+	return list_all(s, "Datastore", paths, on_ds, sizeof(**out),
+			(void **)out, n);
 }
 
 static enum pb_error on_host(struct vs_session *s,
@@ -322,18 +320,8 @@ static const char *const host_paths[] = {
 enum pb_error vs_host_list(struct vs_session *s, struct vs_host_info **out,
 			   size_t *n)
 {
-	struct growable g = {NULL, 0, 0, sizeof(struct vs_host_info)};
-	enum pb_error err;
-
-	err = vs_retrieve_all(s, "HostSystem", host_paths, on_host, &g);
-	if (err) {
-		free(g.items);
-		g.items = NULL;
-		g.n = 0;
-	}
-	*out = g.items;
-	*n = g.n;
-	return err;
+	return list_all(s, "HostSystem", host_paths, on_host, sizeof(**out),
+			(void **)out, n);
 }
 
 enum pb_error vs_host_find(struct vs_session *s, struct vs_host_info *out,

@@ -173,8 +173,7 @@ static bool retryable(CURLcode rc)
 	       rc == CURLE_PARTIAL_FILE;
 }
 
-static enum pb_error curl_error(struct vs_session *s, CURLcode rc,
-				const char *url)
+enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url)
 {
 	switch (rc) {
 	case CURLE_PEER_FAILED_VERIFICATION:
@@ -186,8 +185,10 @@ static enum pb_error curl_error(struct vs_session *s, CURLcode rc,
 				       "%s: certificate thumbprint mismatch: "
 				       "expected %s, server has SHA-1 %s, "
 				       "SHA-256 %s",
-				       url, s->cfg.thumbprint, s->peer_sha1,
-				       s->peer_sha256);
+				       url,
+				       s->transfer_pin[0] ? s->transfer_pin
+							  : s->cfg.thumbprint,
+				       s->peer_sha1, s->peer_sha256);
 		return pb_fail(s->errbuf, PB_ERR_TLS,
 			       "%s: certificate not trusted (%s); set "
 			       "PROVBENCH_THUMBPRINT or PROVBENCH_CA_FILE",
@@ -263,7 +264,7 @@ enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, s->headers);
 	curl_slist_free_all(hdr);
 	if (rc != CURLE_OK)
-		return curl_error(s, rc, url ? url : s->sdk_url);
+		return vs_curl_error(s, rc, url ? url : s->sdk_url);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, http_code);
 	(void)op;
 	return PB_OK;

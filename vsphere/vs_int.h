@@ -69,6 +69,8 @@ void vs_transport_cleanup(struct vs_session *s);
 enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 		      const char *body, size_t len, bool idempotent,
 		      struct pb_buf *reply, long *http_code);
+/* A libcurl failure as the project's error, with the detail on s. */
+enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url);
 void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 	      const char *body, size_t len);
 
