@@ -166,13 +166,15 @@ enum pb_error vs_disk_list(struct vs_session *s, const struct vs_moref *vm,
 
 /* ---- LUNs ---- */
 
+struct lun_list {
+	struct vs_lun *luns;
+	size_t n;
+};
+
 static enum pb_error on_storage(struct vs_session *s,
 				const struct vs_objcontent *oc, void *arg)
 {
-	struct {
-		struct vs_lun *luns;
-		size_t n;
-	} *r = arg;
+	struct lun_list *r = arg;
 	xmlNodePtr info = vs_prop(oc, "config.storageDevice"), l, mp;
 	xmlNodePtr fsmounts = vs_prop(oc, "config.fileSystemVolume");
 	char ext[256];
@@ -214,18 +216,49 @@ static enum pb_error on_storage(struct vs_session *s,
 	return PB_OK;
 }
 
+/* Mark LUNs some VM already maps as an RDM (by lunUuid or device path). */
+static enum pb_error on_vm_rdms(struct vs_session *s,
+				const struct vs_objcontent *oc, void *arg)
+{
+	struct lun_list *r = arg;
+	xmlNodePtr dev, b;
+	char type[80], uuid[128], path[256];
+	size_t i;
+
+	(void)s;
+	for (dev = vs_child(vs_prop(oc, "config.hardware.device"), NULL); dev;
+	     dev = vs_next(dev, NULL)) {
+		b = vs_child(dev, "backing");
+		if (strcmp(vs_xsi_type(type, sizeof(type), b),
+			   "VirtualDiskRawDiskMappingVer1BackingInfo"))
+			continue;
+		vs_text(uuid, sizeof(uuid), b, "lunUuid");
+		vs_text(path, sizeof(path), b, "deviceName");
+		for (i = 0; i < r->n; i++)
+			if ((uuid[0] && !strcmp(uuid, r->luns[i].uuid)) ||
+			    (path[0] && !strcmp(path, r->luns[i].device_path)))
+				snprintf(r->luns[i].used_by,
+					 sizeof(r->luns[i].used_by), "rdm:%s",
+					 oc->obj.value);
+	}
+	return PB_OK;
+}
+
 enum pb_error vs_host_luns(struct vs_session *s, const struct vs_moref *host,
 			   struct vs_lun **out, size_t *n)
 {
 	static const char *const paths[] = {"config.storageDevice",
 					    "config.fileSystemVolume", NULL};
-	struct {
-		struct vs_lun *luns;
-		size_t n;
-	} r = {NULL, 0};
+	static const char *const vm_paths[] = {"config.hardware.device", NULL};
+	struct lun_list r = {NULL, 0};
 	enum pb_error err;
 
 	err = vs_retrieve_one(s, host, paths, on_storage, &r);
+	/* a LUN mapped into any VM is in use: benchmark writes would
+	 * destroy that VM's data */
+	if (!err)
+		err = vs_retrieve_all(s, "VirtualMachine", vm_paths, on_vm_rdms,
+				      &r);
 	if (err) {
 		free(r.luns);
 		r.luns = NULL;

@@ -217,7 +217,7 @@ struct vs_lun {
 	char device_path[256];
 	char lun_type[32];
 	uint64_t capacity_bytes;
-	char used_by[64]; /* "" free, "vmfs", "rdm" */
+	char used_by[64]; /* "" free, "vmfs", or "rdm:<vm moref>" */
 };
 
 enum pb_error vs_host_luns(struct vs_session *s, const struct vs_moref *host,

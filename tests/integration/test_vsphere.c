@@ -243,12 +243,14 @@ static void rdm_lun_checks(void)
 {
 	struct vcsim v;
 	struct vs_session *s = NULL;
-	struct vs_vm_info vm;
+	struct vs_vm_info vm, other;
 	struct vs_host_info h;
 	struct vs_lun *l = NULL;
-	struct vs_disk d;
+	struct vs_disk d, d2;
 	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
 	size_t n = 0, i, used = 0;
+	char path[1024];
+	struct stat st;
 
 	START(&v, NULL);
 	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
@@ -270,6 +272,24 @@ static void rdm_lun_checks(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "in use"));
 	sp.lun = "naa.600000000000000000000000000000ff";
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_NOTFOUND);
+	/* a LUN mapped into one VM is in use for every other */
+	sp.lun = "naa.6000c290000000000000000000000001";
+	CU_ASSERT_EQUAL_FATAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+	CU_ASSERT_EQUAL(vs_host_luns(s, &h.ref, &l, &n), PB_OK);
+	for (i = 0; i < n; i++)
+		if (!strcmp(l[i].canonical_name, sp.lun))
+			CU_ASSERT_PTR_NOT_NULL(strstr(l[i].used_by, "rdm:"));
+	free(l);
+	CU_ASSERT_EQUAL(vs_vm_find(s, &other, "DC0_H0_VM1"), PB_OK);
+	CU_ASSERT_EQUAL(vs_disk_add(s, &other.ref, &sp, &d2), PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "rdm:"));
+	/* removed, keeping the mapping file: the LUN is free again */
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, true), PB_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(
+		disk_file_path(s, d.file, path, sizeof(path)));
+	CU_ASSERT_EQUAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(vs_disk_add(s, &other.ref, &sp, &d2), PB_OK);
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &other.ref, &d2, false), PB_OK);
 	sp.lun = NULL;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
 	CU_ASSERT_EQUAL(vs_vm_find(s, &vm, "no-such-vm"), PB_ERR_NOTFOUND);
