@@ -28,12 +28,13 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
 	    -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
 	     -Icommon -Irunner -Ivsphere -Iharness -Itests/unit $(PKG_CFLAGS) \
 	     -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
-COMMON_SRC := common/error.c common/dynbuf.c common/size.c
+COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c
 RUNNER_LIB_SRC := runner/opts.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c
@@ -41,7 +42,8 @@ RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/guest.c
-HARNESS_SRC := harness/main.c harness/cmd_vsphere.c
+HARNESS_SRC := harness/main.c harness/cmd_vsphere.c harness/profile.c \
+	       harness/journal.c harness/backend_vsphere.c harness/run.c
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \

@@ -110,4 +110,11 @@ char *pb_size_format(char *buf, size_t len, uint64_t bytes);
 
 uint64_t pb_now_ns(void);
 
+/* The whole file, NUL-terminated (len may be NULL); NULL and errno if not
+ * readable. */
+char *pb_slurp_file(const char *path, size_t *len);
+/* Write path whole or not at all: temporary file, fsync, rename. */
+enum pb_error pb_write_atomic(const char *path, const void *data, size_t len,
+			      char *errbuf);
+
 #endif

@@ -458,7 +458,7 @@ static int do_guest(struct vctx *v)
 	err = vs_guest_start(v->s, &vm, v->argv[i], args.data, dir, &pid);
 	pb_buf_dispose(&args);
 	if (!err)
-		err = vs_guest_wait(v->s, &vm, pid, timeout, &code);
+		err = vs_guest_wait(v->s, &vm, pid, timeout, NULL, &code);
 	if (err)
 		return fail_session(v, err, "vsphere guest run");
 	if (v->json)

@@ -7,9 +7,16 @@
 #include <string.h>
 
 #include "common.h"
-#include "harness.h"
+#include "harness_int.h"
 
 static const struct pb_cmd commands[] = {
+	{"run", cmd_run,
+	 "Run a profile: [-o DIR] [--modes LIST] [--dry-run] "
+	 "[--quiet] PROFILE"},
+	{"check", cmd_check,
+	 "Validate a profile and its target; print the plan"},
+	{"cleanup", cmd_cleanup,
+	 "Remove disks crashed runs left: [--dry-run] RESULTS_DIR|PROFILE"},
 	{"vsphere", cmd_vsphere,
 	 "Talk to vCenter or ESXi: about, ls, luns, disk ls|add|rm"},
 	{NULL, NULL, NULL},

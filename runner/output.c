@@ -11,10 +11,12 @@
  *             "series":[{"t_s","bytes","mib_per_s"}],"error"?}],
  *  "verify":null | {"done","expected_generation","chunks","mismatches",
  *                   "first":[{"offset","reason","found_generation"}]},
- *  "interrupted":false}
+ *  "interrupted":false,
+ *  "system":{"kernel","machine","hostname"}}
  */
 #include <jansson.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 
 #include "runner_int.h"
 
@@ -113,6 +115,7 @@ enum pb_error runner_output_build(struct pb_buf *out,
 	json_t *root = NULL, *passes = NULL;
 	enum pb_error err = PB_ERR_NOMEM;
 	char *text = NULL;
+	struct utsname u;
 	unsigned i;
 
 	passes = json_array();
@@ -139,6 +142,12 @@ enum pb_error runner_output_build(struct pb_buf *out,
 		ctx->interrupted);
 	if (!root)
 		goto out;
+	/* where it ran: the guest kernel goes into the run's environment */
+	if (!uname(&u))
+		json_object_set_new(root, "system",
+				    json_pack("{s:s,s:s,s:s}", "kernel",
+					      u.release, "machine", u.machine,
+					      "hostname", u.nodename));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 					JSON_REAL_PRECISION(10));
 	if (!text)

@@ -329,11 +329,14 @@ static enum pb_error build_add(struct vs_req *r, const struct vs_disk_spec *sp,
 			       const struct vs_lun *lun)
 {
 	xmlNodePtr spec, dc, dev, b;
-	char file[300];
+	char file[600];
 	bool rdm = sp->mode == VS_DISK_RDM || sp->mode == VS_DISK_RDMP;
 	uint64_t bytes = rdm ? lun->capacity_bytes : sp->size_bytes;
 
-	snprintf(file, sizeof(file), "[%s]", ds);
+	if (sp->file)
+		snprintf(file, sizeof(file), "%s", sp->file);
+	else
+		snprintf(file, sizeof(file), "[%s]", ds);
 	spec = vs_add(r->op, "spec", NULL);
 	dc = vs_add(spec, "deviceChange", NULL);
 	if (!vs_add(dc, "operation", "add") ||
@@ -501,6 +504,9 @@ static enum pb_error add_backing(struct vs_req *r, xmlNodePtr dev,
 		return PB_ERR_NOMEM;
 	if (!vs_add(b, "diskMode",
 		    d->disk_mode[0] ? d->disk_mode : "persistent"))
+		return PB_ERR_NOMEM;
+	/* schema order: uuid follows diskMode in both backings */
+	if (d->uuid[0] && !vs_add(b, "uuid", d->uuid))
 		return PB_ERR_NOMEM;
 	return PB_OK;
 }

@@ -379,7 +379,8 @@ static enum pb_error poll_process(struct vs_session *s,
 }
 
 enum pb_error vs_guest_wait(struct vs_session *s, const struct vs_vm_info *vm,
-			    int64_t pid, long timeout_s, int *exit_code)
+			    int64_t pid, long timeout_s,
+			    volatile sig_atomic_t *stop, int *exit_code)
 {
 	/* no event announces a guest process's end: poll, backing off
 	 * from 50 ms to 2 s so short runs return fast and long ones cost
@@ -394,6 +395,10 @@ enum pb_error vs_guest_wait(struct vs_session *s, const struct vs_vm_info *vm,
 		err = poll_process(s, vm, pid, &done, exit_code);
 		if (err || done)
 			return err;
+		if (stop && *stop)
+			return pb_fail(s->errbuf, PB_ERR_INTERRUPTED,
+				       "guest process %lld: wait interrupted",
+				       (long long)pid);
 		if (time(NULL) >= end)
 			return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
 				       "guest process %lld: still running "

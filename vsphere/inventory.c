@@ -394,6 +394,18 @@ enum pb_error vs_vm_find(struct vs_session *s, struct vs_vm_info *out,
 	size_t n = 0, i, hits = 0;
 	enum pb_error err;
 
+	if (!strncmp(name, "moref:", 6)) {
+		/* the journal knows VMs by moref: names may have changed */
+		struct vs_moref ref = {"VirtualMachine", ""};
+
+		snprintf(ref.value, sizeof(ref.value), "%s", name + 6);
+		memset(out, 0, sizeof(*out));
+		err = vs_retrieve_one(s, &ref, vm_paths, on_one_vm, out);
+		if (!err && !out->name[0])
+			err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
+				      "VM %s: not found", name + 6);
+		return err;
+	}
 	if (strchr(name, '/'))
 		return find_by_path(s, out, name);
 	err = vs_vm_list(s, &vms, &n);

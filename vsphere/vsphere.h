@@ -10,6 +10,7 @@
 #ifndef PB_VSPHERE_H
 #define PB_VSPHERE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -139,8 +140,9 @@ enum pb_error vs_host_list(struct vs_session *s, struct vs_host_info **out,
 			   size_t *n);
 
 /*
- * A VM by inventory path ("/DC0/vm/bench-01") or by name, which must be
- * unique: otherwise PB_ERR_INPUT and the candidates in the error.
+ * A VM by inventory path ("/DC0/vm/bench-01"), by "moref:vm-123", or by
+ * name, which must be unique: otherwise PB_ERR_INPUT and the candidates
+ * in the error.
  */
 enum pb_error vs_vm_find(struct vs_session *s, struct vs_vm_info *out,
 			 const char *name_or_path);
@@ -168,6 +170,10 @@ struct vs_disk_spec {
 	const char *lun;       /* rdm: canonical name (naa.xxx) */
 	const char *host;      /* rdm: where the LUN is; NULL = VM's host */
 	int controller_key;    /* -1: the first SCSI controller with room */
+	/* the datastore path to create ("[ds] dir/name.vmdk"); NULL lets
+	 * the server choose. A caller that journals disks names them, so
+	 * the record exists before the disk does. */
+	const char *file;
 };
 
 #define VS_DISK_SPEC_INIT                                                      \
@@ -245,9 +251,13 @@ enum pb_error vs_guest_remove(struct vs_session *s, const struct vs_vm_info *vm,
 enum pb_error vs_guest_start(struct vs_session *s, const struct vs_vm_info *vm,
 			     const char *program, const char *args,
 			     const char *workdir, int64_t *pid);
-/* Wait for a guest process to end; *exit_code is its status. */
+/*
+ * Wait for a guest process to end; *exit_code is its status. stop, when
+ * given, is checked between polls: once set, PB_ERR_INTERRUPTED.
+ */
 enum pb_error vs_guest_wait(struct vs_session *s, const struct vs_vm_info *vm,
-			    int64_t pid, long timeout_s, int *exit_code);
+			    int64_t pid, long timeout_s,
+			    volatile sig_atomic_t *stop, int *exit_code);
 enum pb_error vs_guest_kill(struct vs_session *s, const struct vs_vm_info *vm,
 			    int64_t pid);
 

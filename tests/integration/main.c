@@ -114,8 +114,8 @@ int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
 		nanosleep(&tick, NULL);
 	}
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = pb_slurp(out, NULL);
-	r->err = pb_slurp(err, NULL);
+	r->out = pb_slurp_file(out, NULL);
+	r->err = pb_slurp_file(err, NULL);
 	return r->status;
 }
 

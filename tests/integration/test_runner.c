@@ -198,7 +198,7 @@ static const char *loop_attach(const char *file, const char *size)
 	if (it_sh("%s", cmd))
 		return dev;
 	snprintf(cmd, sizeof(cmd), "%s.dev", file);
-	out = pb_slurp(cmd, NULL);
+	out = pb_slurp_file(cmd, NULL);
 	if (out && sscanf(out, "%63s", dev) != 1)
 		dev[0] = '\0';
 	free(out);
@@ -276,7 +276,7 @@ static char *md5_of(const char *path)
 	if (it_sh("%s", cmd))
 		return NULL;
 	snprintf(cmd, sizeof(cmd), "%s.md5", path);
-	p = pb_slurp(cmd, NULL);
+	p = pb_slurp_file(cmd, NULL);
 	return p;
 }
 

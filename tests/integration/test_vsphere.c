@@ -471,7 +471,7 @@ static void guest_upload_run_download(void)
 			       "/opt/provbench", &pid),
 		PB_OK);
 	CU_ASSERT(pid > 0);
-	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, &code), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code), PB_OK);
 	CU_ASSERT_EQUAL(code, 0);
 	snprintf(local, sizeof(local), "%s/out.json", it_dir());
 	CU_ASSERT_EQUAL(
@@ -498,7 +498,7 @@ static void guest_upload_run_download(void)
 	CU_ASSERT_EQUAL(
 		vs_guest_start(s, &vm, "/opt/provbench/f.sh", "", NULL, &pid),
 		PB_OK);
-	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, &code), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code), PB_OK);
 	CU_ASSERT_EQUAL(code, 3);
 	CU_ASSERT_EQUAL(vs_guest_download(s, &vm, "/opt/provbench/none", local),
 			PB_ERR_FAULT);

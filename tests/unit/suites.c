@@ -1,11 +1,9 @@
 /*
  * suites.c - register a table of pb_suites with CUnit and run them; shared
- * by the unit and the integration runners, with the helpers both use. Prints
+ * by the unit and the integration runners. Prints
  * CUnit's run summary and exits non-zero when anything failed.
  */
 #include <CUnit/Basic.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
@@ -37,28 +35,4 @@ int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 fail:
 	CU_cleanup_registry();
 	return 2;
-}
-
-char *pb_slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *p;
-	long n;
-
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	p = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	if (p)
-		p[n] = '\0';
-	if (p && len)
-		*len = (size_t)n;
-	fclose(fp);
-	return p;
 }

@@ -62,12 +62,12 @@ static void ext4_signature_refused_unchanged(void)
 		 "truncate -s 16M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1",
 		 p, p);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-	before = pb_slurp(p, &lb);
+	before = pb_slurp_file(p, &lb);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(before);
 	CU_ASSERT_EQUAL(try_open(p, 0, false, true, err), PB_ERR_UNSAFE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "ext4"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--force"));
-	after = pb_slurp(p, &la);
+	after = pb_slurp_file(p, &la);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(after);
 	CU_ASSERT_EQUAL(la, lb);
 	CU_ASSERT_EQUAL(memcmp(before, after, lb), 0);

@@ -209,7 +209,7 @@ static void canned_replies(void)
 	for (i = 0; i < sizeof(replies) / sizeof(replies[0]); i++) {
 		snprintf(path, sizeof(path), "tests/data/soap/%s",
 			 replies[i].file);
-		body = pb_slurp(path, &len);
+		body = pb_slurp_file(path, &len);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(body);
 		err[0] = '\0';
 		CU_ASSERT_EQUAL(vs_reply_parse(&doc, &ret, body, len, fault,
@@ -232,8 +232,8 @@ static void every_truncation(void)
 	xmlDocPtr doc;
 	xmlNodePtr ret;
 	size_t len, n, ok = 0;
-	char *body = pb_slurp("tests/data/soap/fault-file-exists-localized.xml",
-			      &len);
+	char *body = pb_slurp_file(
+		"tests/data/soap/fault-file-exists-localized.xml", &len);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(body);
 	for (n = 0; n < len; n++) {

@@ -6,7 +6,8 @@
 #define PB_UNIT_H
 
 #include <CUnit/CUnit.h>
-#include <stddef.h>
+
+#include "common.h"
 
 struct pb_case {
 	const char *name;
@@ -30,7 +31,5 @@ struct pb_suite {
 	}
 
 int pb_suites_run(const struct pb_suite *const *suites, const char *only);
-/* The whole file, NUL-terminated (len may be NULL); NULL if unreadable. */
-char *pb_slurp(const char *path, size_t *len);
 
 #endif

@@ -311,6 +311,51 @@ func (m *guestProcs) TerminateProcessInGuest(ctx *simulator.Context, req *types.
 	return body
 }
 
+// guestDisks mirrors a reconfiguration into the sandbox, as a guest
+// would see it: every disk added gets a sparse file of its capacity and a
+// /dev/disk/by-id/wwn-0x<uuid> link to it (what VMware guests see with
+// disk.EnableUUID=TRUE); a disk removed loses both.
+func guestDisks(req *types.ReconfigVM_Task) {
+	if guestRoot == "" {
+		return
+	}
+	byID := filepath.Join(guestRoot, "dev", "disk", "by-id")
+	store := filepath.Join(guestRoot, ".disks")
+	os.MkdirAll(byID, 0755)
+	os.MkdirAll(store, 0755)
+	for _, c := range req.Spec.DeviceChange {
+		spec := c.GetVirtualDeviceConfigSpec()
+		disk, ok := spec.Device.(*types.VirtualDisk)
+		if !ok {
+			continue
+		}
+		uuid := ""
+		switch b := disk.Backing.(type) {
+		case *types.VirtualDiskFlatVer2BackingInfo:
+			uuid = b.Uuid
+		case *types.VirtualDiskRawDiskMappingVer1BackingInfo:
+			uuid = b.Uuid
+		}
+		if uuid == "" {
+			continue
+		}
+		hex := strings.ToLower(strings.ReplaceAll(uuid, "-", ""))
+		link := filepath.Join(byID, "wwn-0x"+hex)
+		file := filepath.Join(store, hex+".img")
+		switch spec.Operation {
+		case types.VirtualDeviceConfigSpecOperationAdd:
+			if f, err := os.Create(file); err == nil {
+				f.Truncate(disk.CapacityInKB * 1024)
+				f.Close()
+				os.Symlink(file, link)
+			}
+		case types.VirtualDeviceConfigSpecOperationRemove:
+			os.Remove(link)
+			os.Remove(file)
+		}
+	}
+}
+
 // installGuest replaces the simulator's guest managers with ours.
 func installGuest(mux *http.ServeMux, port string) {
 	guestPort = port

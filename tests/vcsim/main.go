@@ -189,6 +189,7 @@ func (vm *benchVM) ReconfigVMTask(ctx *simulator.Context, req *types.ReconfigVM_
 			disk.Backing = standIn(b)
 		}
 	}
+	defer guestDisks(req)
 	if taskDelay == 0 {
 		res := vm.VirtualMachine.ReconfigVMTask(ctx, req)
 		restore(rdms)
@@ -302,7 +303,13 @@ func main() {
 	}
 	defer model.Remove()
 	for _, obj := range simulator.Map.All("VirtualMachine") {
-		simulator.Map.Put(&benchVM{*obj.(*simulator.VirtualMachine)})
+		vm := &benchVM{*obj.(*simulator.VirtualMachine)}
+		if guestRoot != "" {
+			// the sandbox is the guest: its Tools answer
+			vm.Guest.ToolsRunningStatus = string(types.VirtualMachineToolsRunningStatusGuestToolsRunning)
+			vm.Guest.ToolsStatus = types.VirtualMachineToolsStatusToolsOk
+		}
+		simulator.Map.Put(vm)
 	}
 
 	model.Service.TLS = new(tls.Config)

@@ -1,0 +1,146 @@
+/*
+ * journal.c - the record of every disk provbench makes (DESIGN.md).
+ *
+ * One JSON object per line in STATE_DIR/journal.jsonl, appended and
+ * fsynced: "intent" before a disk is created (with the exact name it will
+ * have), "created" once the backend knows its identity, "destroyed" after
+ * it is gone. A crashed run leaves intents without "destroyed"; cleanup
+ * removes exactly those disks and never anything the journal does not name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness_int.h"
+
+#define JOURNAL_NAME "journal.jsonl"
+
+enum pb_error pb_state_dir(char *out, size_t len, char *errbuf)
+{
+	const char *env = getenv("PROVBENCH_STATE_DIR"), *home;
+	char parent[1024];
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+	} else if (geteuid() == 0) {
+		snprintf(out, len, "/var/lib/provbench");
+	} else {
+		home = getenv("HOME");
+		if (!home) {
+			struct passwd *pw = getpwuid(geteuid());
+
+			home = pw ? pw->pw_dir : "/tmp";
+		}
+		snprintf(parent, sizeof(parent), "%s/.local/state", home);
+		mkdir(parent, 0700);
+		snprintf(out, len, "%s/provbench", parent);
+	}
+	if (mkdir(out, 0700) && errno != EEXIST)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: cannot create: %s", out,
+			       strerror(errno));
+	return PB_OK;
+}
+
+enum pb_error pb_journal_open(struct pb_journal *j, const char *dir,
+			      char *errbuf)
+{
+	snprintf(j->path, sizeof(j->path), "%s/%s", dir, JOURNAL_NAME);
+	j->fd = open(j->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (j->fd < 0)
+		return pb_fail(errbuf, PB_ERR_IO, "journal %s: %s", j->path,
+			       strerror(errno));
+	return PB_OK;
+}
+
+void pb_journal_close(struct pb_journal *j)
+{
+	if (j->fd >= 0)
+		close(j->fd);
+	j->fd = -1;
+}
+
+enum pb_error pb_journal_append(struct pb_journal *j, json_t *entry,
+				char *errbuf)
+{
+	char *line = json_dumps(entry, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	size_t len, done = 0;
+	ssize_t w;
+	enum pb_error err = PB_OK;
+
+	if (!line)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	len = strlen(line);
+	line[len++] = '\n'; /* json_dumps left room: we overwrite the NUL */
+	/* one write() of the whole line: O_APPEND keeps lines whole */
+	while (done < len) {
+		w = write(j->fd, line + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err = pb_fail(errbuf, PB_ERR_IO, "journal %s: %s",
+				      j->path, strerror(errno ? errno : EIO));
+			break;
+		}
+		done += (size_t)w;
+	}
+	/* the record must be on disk before the disk it names exists */
+	if (!err && fsync(j->fd))
+		err = pb_fail(errbuf, PB_ERR_IO, "journal %s: fsync: %s",
+			      j->path, strerror(errno));
+	free(line);
+	return err;
+}
+
+enum pb_error pb_journal_open_disks(json_t **out, const char *dir,
+				    char *errbuf)
+{
+	char path[1100], *text, *line, *save = NULL;
+	json_t *open_by_id = json_object(), *e, *arr;
+	const char *id, *op;
+	size_t lineno = 0;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, JOURNAL_NAME);
+	text = pb_slurp_file(path, NULL);
+	if (!text && errno != ENOENT) {
+		json_decref(open_by_id);
+		return pb_fail(errbuf, PB_ERR_IO, "journal %s: %s", path,
+			       strerror(errno));
+	}
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		lineno++;
+		/* a line torn by a crash mid-write is skipped, and said so */
+		e = json_loads(line, 0, NULL);
+		id = json_string_value(json_object_get(e, "id"));
+		op = json_string_value(json_object_get(e, "op"));
+		if (!e || !id || !op) {
+			fprintf(stderr,
+				"provbench: journal %s:%zu: unreadable line "
+				"skipped\n",
+				path, lineno);
+			json_decref(e);
+			continue;
+		}
+		if (!strcmp(op, "intent"))
+			json_object_set(open_by_id, id, e);
+		else if (!strcmp(op, "created") &&
+			 json_object_get(open_by_id, id))
+			json_object_update(json_object_get(open_by_id, id), e);
+		else if (!strcmp(op, "destroyed"))
+			json_object_del(open_by_id, id);
+		json_decref(e);
+	}
+	free(text);
+	arr = json_array();
+	json_object_foreach(open_by_id, id, e)
+		json_array_append(arr, e);
+	json_decref(open_by_id);
+	*out = arr;
+	return arr ? PB_OK : PB_ERR_NOMEM;
+}

@@ -1,0 +1,689 @@
+/*
+ * run.c - `provbench run`, `check` and `cleanup`.
+ *
+ * A run: load the profile, build the plan, connect, take the target's
+ * lock, clean what an earlier crashed run left, then per plan item journal
+ * the disk, create it (timed), run the runner against it, collect its
+ * JSON, destroy it, journal that. run.json is rewritten (atomically) after
+ * every item, so an interrupted or crashed run keeps what it measured.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness_int.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	/* no SA_RESTART: waits return and see the flag */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+const struct backend_ops *pb_backend_find(const char *name)
+{
+	static const struct backend_ops *const all[] = {&vsphere_backend,
+							 NULL};
+	unsigned i;
+
+	for (i = 0; all[i]; i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+enum ts_form { TS_ISO, TS_DIR, TS_CLOCK };
+
+static void utc_now(char *out, size_t len, enum ts_form form)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	if (form == TS_ISO)
+		strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else if (form == TS_DIR)
+		strftime(out, len, "%Y%m%dT%H%M%SZ", &tm);
+	else
+		strftime(out, len, "%H:%M:%S", &tm);
+}
+
+static void say(bool quiet, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Progress: timestamped lines a log can keep (and a person can read). */
+static void say(bool quiet, const char *fmt, ...)
+{
+	char ts[32];
+	va_list ap;
+
+	if (quiet)
+		return;
+	utc_now(ts, sizeof(ts), TS_CLOCK);
+	printf("%s ", ts);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* ---- the lock: one run per target ---- */
+
+static int take_lock(const char *state, const char *key, char *errbuf)
+{
+	char path[1200];
+	unsigned long h = 5381;
+	const char *p;
+	int fd;
+
+	for (p = key; *p; p++)
+		h = h * 33 + (unsigned char)*p;
+	snprintf(path, sizeof(path), "%s/lock-%08lx", state, h & 0xffffffff);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		pb_fail(errbuf, PB_ERR_IO, "lock %s: %s", path,
+			strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		pb_fail(errbuf, PB_ERR_INPUT,
+			"another provbench run holds %s (lock %s)", key, path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* ---- journal recovery ---- */
+
+/*
+ * Remove what the journal says a crashed run left on this target. Returns
+ * how many disks were removed (or would be, for a dry run).
+ */
+static enum pb_error recover(const struct backend_ops *ops,
+			     struct pb_backend *b, struct pb_journal *j,
+			     const char *state, const char *run_id,
+			     bool dry_run, bool quiet, unsigned *count,
+			     char *errbuf)
+{
+	json_t *open_disks = NULL, *e;
+	const char *target = ops->target_key(b);
+	enum pb_error err, rc = PB_OK;
+	size_t i;
+
+	*count = 0;
+	err = pb_journal_open_disks(&open_disks, state, errbuf);
+	if (err)
+		return err;
+	json_array_foreach(open_disks, i, e)
+	{
+		const char *t = json_string_value(json_object_get(e, "target"));
+		const char *id = json_string_value(json_object_get(e, "id"));
+		const char *file = json_string_value(json_object_get(e, "file"));
+		const char *rid = json_string_value(json_object_get(e, "run"));
+
+		if (!t || strcmp(t, target))
+			continue;
+		if (run_id && (!rid || strcmp(rid, run_id)))
+			continue;
+		if (dry_run) {
+			printf("would remove %s (%s)\n", file ? file : "?",
+			       id);
+			(*count)++;
+			continue;
+		}
+		err = ops->cleanup(b, e);
+		if (err && err != PB_ERR_NOTFOUND) {
+			pb_fail(errbuf, err, "cleanup of %s: %s", file,
+				ops->error(b));
+			rc = err;
+			continue;
+		}
+		if (!err) {
+			(*count)++;
+			say(quiet, "removed leftover disk %s", file);
+		}
+		json_t *done = json_pack("{s:s,s:s,s:s}", "op", "destroyed",
+					 "id", id, "by", "cleanup");
+
+		err = pb_journal_append(j, done, errbuf);
+		json_decref(done);
+		if (err)
+			rc = err;
+	}
+	json_decref(open_disks);
+	return rc;
+}
+
+/* ---- results ---- */
+
+struct run_state {
+	struct pb_profile *p;
+	struct pb_plan plan;
+	const struct backend_ops *ops;
+	struct pb_backend *b;
+	struct pb_journal j;
+	char state[1024];
+	char dir[1024];
+	char run_json[1100];
+	json_t *doc;	 /* run.json */
+	json_t *results; /* borrowed from doc */
+	int lock_fd;
+	bool quiet;
+	bool interrupted;
+	unsigned failed;
+	char errbuf[PB_ERRBUF_SIZE];
+};
+
+static enum pb_error save(struct run_state *r)
+{
+	char *text, ts[32];
+	enum pb_error err;
+
+	utc_now(ts, sizeof(ts), TS_ISO);
+	json_object_set_new(r->doc, "updated_at", json_string(ts));
+	json_object_set_new(r->doc, "interrupted",
+			    json_boolean(r->interrupted));
+	text = json_dumps(r->doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+					  JSON_REAL_PRECISION(10));
+	if (!text)
+		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
+	err = pb_write_atomic(r->run_json, text, strlen(text), r->errbuf);
+	free(text);
+	return err;
+}
+
+static enum pb_error start_results(struct run_state *r, const char *parent)
+{
+	char ts[32];
+	json_error_t je;
+	json_t *profile, *env = json_object();
+	enum pb_error err;
+
+	utc_now(ts, sizeof(ts), TS_DIR);
+	if (mkdir(parent, 0755) && errno != EEXIST)
+		return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", parent,
+			       strerror(errno));
+	snprintf(r->dir, sizeof(r->dir), "%s/%s-%s", parent, ts, r->p->name);
+	if (mkdir(r->dir, 0755))
+		return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", r->dir,
+			       strerror(errno));
+	snprintf(r->run_json, sizeof(r->run_json), "%s/run.json", r->dir);
+	profile = json_loads(r->p->text, 0, &je);
+	err = r->ops->describe(r->b, env);
+	json_object_set_new(env, "backend", json_string(r->ops->name));
+	utc_now(ts, sizeof(ts), TS_ISO);
+	r->doc = json_pack(
+		"{s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:i},s:o,s:[]}", "tool",
+		"provbench", "version", PB_VERSION, "started_at", ts,
+		"profile_path", r->p->path, "profile",
+		profile ? profile : json_null(), "run",
+		strrchr(r->dir, '/') + 1,
+		"plan", "order", r->p->shuffle ? "shuffle" : "fixed", "seed",
+		(json_int_t)r->plan.seed, "items", (int)r->plan.n,
+		"environment", env, "results");
+	if (!r->doc)
+		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
+	r->results = json_object_get(r->doc, "results");
+	if (err)
+		return pb_fail(r->errbuf, err, "%s", r->ops->error(r->b));
+	return save(r);
+}
+
+static void summarize(const struct run_state *r, json_t *res)
+{
+	json_t *passes = json_object_get(json_object_get(res, "runner"),
+					 "passes"),
+	       *pass;
+	char line[512];
+	size_t i, len;
+
+	len = (size_t)snprintf(
+		line, sizeof(line), "  provisioned in %.2f s",
+		json_real_value(json_object_get(
+			json_object_get(res, "disk"), "provision_s")));
+	json_array_foreach(passes, i, pass)
+	{
+		if (len >= sizeof(line))
+			break;
+		len += (size_t)snprintf(
+			line + len, sizeof(line) - len, ", %s %.1f MiB/s",
+			json_string_value(json_object_get(pass, "name")),
+			json_real_value(json_object_get(pass, "mib_per_s")));
+	}
+	say(r->quiet, "%s", line);
+}
+
+/* One plan item: journal, create, run, collect, destroy, journal. */
+static enum pb_error run_item(struct run_state *r, size_t idx)
+{
+	const struct pb_plan_item *it = &r->plan.items[idx];
+	const struct pb_workload *w = &r->p->points[it->point];
+	struct pb_disk d;
+	struct pb_run_ctx ctx = {&stop_flag, r->quiet, stdout};
+	struct pb_buf args = PB_BUF_INIT(4096);
+	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
+	json_t *intent = json_object(), *res, *runner = NULL, *disk;
+	enum pb_error err, derr = PB_OK;
+	bool created = false;
+	const char *status = "ok";
+
+	memset(&d, 0, sizeof(d));
+	say(r->quiet, "[%zu/%zu] repetition %u, %s%s%s", idx + 1, r->plan.n,
+	    it->rep, pb_mode_name(it->mode),
+	    r->p->point_names[it->point][0] ? ", " : "",
+	    r->p->point_names[it->point]);
+	/* the record exists, on disk, before the disk does */
+	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent);
+	json_object_set_new(intent, "op", json_string("intent"));
+	json_object_set_new(intent, "id", json_string(d.id));
+	json_object_set_new(intent, "run",
+			    json_string(json_string_value(
+				    json_object_get(r->doc, "run"))));
+	json_object_set_new(intent, "mode",
+			    json_string(pb_mode_name(it->mode)));
+	json_object_set_new(intent, "backend", json_string(r->ops->name));
+	if (!err)
+		err = pb_journal_append(&r->j, intent, ebuf);
+	json_decref(intent);
+	if (!err) {
+		err = r->ops->create_disk(r->b, &d);
+		created = err == PB_OK;
+		if (err)
+			pb_fail(ebuf, err, "create %s disk: %s",
+				pb_mode_name(it->mode), r->ops->error(r->b));
+	}
+	if (created) {
+		json_t *c = json_pack("{s:s,s:s,s:s,s:O}", "op", "created",
+				      "id", d.id, "uuid", d.uuid, "readback",
+				      d.readback ? d.readback : json_null());
+
+		err = pb_journal_append(&r->j, c, ebuf);
+		json_decref(c);
+	}
+	if (!err && stop_flag)
+		err = PB_ERR_INTERRUPTED;
+	if (!err)
+		err = pb_workload_args(&args, w, r->p->disk_size,
+				       r->plan.seed + idx);
+	if (!err) {
+		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
+			 idx + 1);
+		err = r->ops->run(r->b, &d, args.data, r->p->timeout_s, &ctx,
+				  local);
+		if (err)
+			pb_fail(ebuf, err, "%s", r->ops->error(r->b));
+		runner = json_load_file(local, 0, NULL);
+		remove(local); /* its content lives on in run.json */
+	}
+	pb_buf_dispose(&args);
+	/* the disk goes, whatever happened above */
+	if (created) {
+		derr = r->ops->destroy_disk(r->b, &d);
+		if (derr) {
+			pb_fail(ebuf, derr, "destroy %s: %s", d.file,
+				r->ops->error(r->b));
+		} else {
+			json_t *x = json_pack("{s:s,s:s}", "op", "destroyed",
+					      "id", d.id);
+
+			derr = pb_journal_append(&r->j, x, ebuf);
+			json_decref(x);
+		}
+	}
+	if (err == PB_ERR_INTERRUPTED || stop_flag) {
+		status = "interrupted";
+		r->interrupted = true;
+	} else if (err || derr) {
+		status = "failed";
+		r->failed++;
+	}
+	disk = json_pack("{s:s,s:s,s:s,s:f,s:O}", "id", d.id, "file", d.file,
+			 "uuid", d.uuid, "provision_s", d.provision_s,
+			 "readback", d.readback ? d.readback : json_null());
+	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o,s:o}", "rep", it->rep,
+			"mode", pb_mode_name(it->mode), "point", it->point,
+			"workload", r->p->point_names[it->point], "status",
+			status, "error", ebuf[0] ? ebuf : NULL, "disk", disk,
+			"runner", runner ? runner : json_null());
+	json_array_append_new(r->results, res);
+	json_decref(d.readback);
+	if (!strcmp(status, "ok"))
+		summarize(r, res);
+	else
+		say(r->quiet, "  %s: %s", status, ebuf);
+	err = save(r);
+	/* a disk that could not be destroyed stops the run: the journal
+	 * keeps it for cleanup, and nothing more is piled on the VM */
+	return derr ? derr : err;
+}
+
+static int usage_run(void)
+{
+	fprintf(stderr, "usage: provbench run [-o DIR] [--modes LIST] "
+			"[--dry-run] [--quiet] PROFILE\n");
+	return PB_EXIT_USAGE;
+}
+
+/* --modes thin,eager: keep only those of the profile's modes. */
+static enum pb_error filter_modes(struct pb_profile *p, const char *list,
+				  char *errbuf)
+{
+	enum pb_mode keep[PB_MODE__COUNT];
+	unsigned n = 0, i;
+	char buf[128], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		enum pb_mode m;
+
+		if (!pb_mode_parse(&m, tok))
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--modes: unknown mode '%s'", tok);
+		for (i = 0; i < p->nmodes && p->modes[i] != m; i++)
+			;
+		if (i == p->nmodes)
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--modes: '%s' is not in the profile",
+				       tok);
+		if (n < PB_MODE__COUNT)
+			keep[n++] = m;
+	}
+	if (!n)
+		return pb_fail(errbuf, PB_ERR_USAGE, "--modes: empty list");
+	memcpy(p->modes, keep, n * sizeof(keep[0]));
+	p->nmodes = n;
+	return PB_OK;
+}
+
+static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
+{
+	char sz[32], tot[32];
+	uint64_t bytes = 0;
+	size_t i;
+	unsigned k, writes;
+
+	for (i = 0; i < plan->n; i++) {
+		const struct pb_workload *w = &p->points[plan->items[i].point];
+
+		for (k = 0, writes = 0; k < w->npasses; k++)
+			writes += runner_pass_writes(w->passes[k]);
+		bytes += writes * p->disk_size;
+	}
+	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s) "
+	       "= %zu disks of %s, %s order (seed %llu)\n",
+	       p->nmodes, p->repetitions, p->npoints, plan->n,
+	       pb_size_format(sz, sizeof(sz), p->disk_size),
+	       p->shuffle ? "shuffled" : "fixed",
+	       (unsigned long long)plan->seed);
+	/* a rough guide at 100 MiB/s; eager provisioning comes on top */
+	printf("data to write: %s; about %.0f minutes at 100 MiB/s, plus "
+	       "provisioning\n",
+	       pb_size_format(tot, sizeof(tot), bytes),
+	       (double)bytes / (100.0 * 1048576.0) / 60.0);
+	for (i = 0; i < plan->n && i < 40; i++)
+		printf("  %3zu. repetition %u, %s%s%s\n", i + 1,
+		       plan->items[i].rep, pb_mode_name(plan->items[i].mode),
+		       p->point_names[plan->items[i].point][0] ? ", " : "",
+		       p->point_names[plan->items[i].point]);
+	if (plan->n > 40)
+		printf("  ... %zu more\n", plan->n - 40);
+}
+
+/* Load, plan, connect and check: what run --dry-run and check share. */
+static int check_profile(struct run_state *r, const char *path,
+			 const char *modes)
+{
+	enum pb_error err;
+
+	err = pb_profile_load(r->p, path, r->errbuf);
+	if (!err && modes)
+		err = filter_modes(r->p, modes, r->errbuf);
+	if (!err)
+		err = pb_plan_build(&r->plan, r->p, r->errbuf);
+	if (err)
+		return pb_cli_fail(err, NULL, r->errbuf);
+	r->ops = pb_backend_find(r->p->backend);
+	err = r->ops->open(&r->b, r->p, r->errbuf);
+	if (err)
+		return pb_cli_fail(err, r->p->backend, r->errbuf);
+	return PB_EXIT_OK;
+}
+
+static void run_dispose(struct run_state *r)
+{
+	if (r->b)
+		r->ops->close(r->b);
+	pb_journal_close(&r->j);
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
+	json_decref(r->doc);
+	pb_plan_dispose(&r->plan);
+	pb_profile_dispose(r->p);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct pb_profile p;
+	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
+	enum pb_error err;
+	int rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: provbench check PROFILE\n");
+		return PB_EXIT_USAGE;
+	}
+	memset(&p, 0, sizeof(p));
+	rc = check_profile(&r, argv[1], NULL);
+	if (!rc) {
+		print_plan(&p, &r.plan);
+		err = r.ops->check(r.b, &r.plan, stdout);
+		if (err)
+			rc = pb_cli_fail(err, "check", r.ops->error(r.b));
+		else
+			printf("check: ok, nothing was created\n");
+	}
+	run_dispose(&r);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"modes", required_argument, NULL, 'm'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"quiet", no_argument, NULL, 'q'},
+		{NULL, 0, NULL, 0},
+	};
+	struct pb_profile p;
+	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
+	const char *parent = "results", *modes = NULL;
+	bool dry = false;
+	unsigned leftovers = 0;
+	enum pb_error err = PB_OK;
+	size_t i;
+	int c, rc;
+
+	memset(&p, 0, sizeof(p));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+o:q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			parent = optarg;
+			break;
+		case 'm':
+			modes = optarg;
+			break;
+		case 'n':
+			dry = true;
+			break;
+		case 'q':
+			r.quiet = true;
+			break;
+		default:
+			return usage_run();
+		}
+	}
+	if (optind != argc - 1)
+		return usage_run();
+	catch_signals();
+	rc = check_profile(&r, argv[optind], modes);
+	if (rc)
+		goto out;
+	if (dry) {
+		print_plan(&p, &r.plan);
+		err = r.ops->check(r.b, &r.plan, stdout);
+		if (err)
+			rc = pb_cli_fail(err, "check", r.ops->error(r.b));
+		else
+			printf("dry run: ok, nothing was created\n");
+		goto out;
+	}
+	err = pb_state_dir(r.state, sizeof(r.state), r.errbuf);
+	if (!err) {
+		r.lock_fd = take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
+		if (r.lock_fd < 0)
+			err = PB_ERR_INPUT;
+	}
+	if (!err)
+		err = pb_journal_open(&r.j, r.state, r.errbuf);
+	/* what an earlier crashed run left goes first */
+	if (!err)
+		err = recover(r.ops, r.b, &r.j, r.state, NULL, false, r.quiet,
+			      &leftovers, r.errbuf);
+	if (!err)
+		err = start_results(&r, parent);
+	if (!err) {
+		say(r.quiet, "results: %s", r.dir);
+		err = r.ops->prepare(r.b);
+		if (err)
+			pb_fail(r.errbuf, err, "%s", r.ops->error(r.b));
+	}
+	for (i = 0; !err && i < r.plan.n && !stop_flag; i++) {
+		err = run_item(&r, i);
+		if (!err && p.cooldown_s && i + 1 < r.plan.n && !stop_flag)
+			sleep(p.cooldown_s);
+	}
+	if (stop_flag)
+		r.interrupted = true;
+	if (r.doc) {
+		json_object_set_new(r.doc, "finished", json_true());
+		if (save(&r) && !err)
+			err = PB_ERR_IO;
+	}
+	if (r.interrupted)
+		rc = pb_cli_fail(PB_ERR_INTERRUPTED, "run",
+				 "interrupted; partial results kept");
+	else if (err)
+		rc = pb_cli_fail(err, "run", r.errbuf);
+	else if (r.failed)
+		rc = pb_cli_fail(PB_ERR_FAULT, "run",
+				 "some modes failed; see run.json");
+	if (r.dir[0])
+		say(r.quiet, "run.json: %s", r.run_json);
+out:
+	run_dispose(&r);
+	return rc;
+}
+
+/*
+ * provbench cleanup [--dry-run] [RESULTS_DIR|PROFILE]: remove what the
+ * journal says crashed runs left on the profile's target (a results
+ * directory names its profile and run).
+ */
+int cmd_cleanup(int argc, char **argv)
+{
+	struct pb_profile p;
+	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
+	char path[1200], run_id[256] = "";
+	const char *arg;
+	bool dry = false;
+	unsigned n = 0;
+	enum pb_error err;
+	struct stat st;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	if (argc > 1 && !strcmp(argv[1], "--dry-run")) {
+		dry = true;
+		argc--;
+		argv++;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "usage: provbench cleanup [--dry-run] "
+				"RESULTS_DIR|PROFILE\n");
+		return PB_EXIT_USAGE;
+	}
+	arg = argv[1];
+	snprintf(path, sizeof(path), "%s", arg);
+	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
+		/* a results directory: its run.json names profile and run */
+		json_t *doc;
+
+		snprintf(path, sizeof(path), "%s/run.json", arg);
+		doc = json_load_file(path, 0, NULL);
+		if (!doc)
+			return pb_cli_fail(PB_ERR_INPUT, path,
+					   "not a provbench results directory");
+		snprintf(run_id, sizeof(run_id), "%s",
+			 json_string_value(json_object_get(doc, "run"))
+				 ? json_string_value(json_object_get(doc, "run"))
+				 : "");
+		snprintf(path, sizeof(path), "%s",
+			 json_string_value(json_object_get(doc,
+							   "profile_path"))
+				 ? json_string_value(json_object_get(
+					   doc, "profile_path"))
+				 : "");
+		json_decref(doc);
+	}
+	rc = check_profile(&r, path, NULL);
+	if (rc)
+		goto out;
+	err = pb_state_dir(r.state, sizeof(r.state), r.errbuf);
+	if (!err && !dry) {
+		r.lock_fd = take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
+		if (r.lock_fd < 0)
+			err = PB_ERR_INPUT;
+	}
+	if (!err)
+		err = pb_journal_open(&r.j, r.state, r.errbuf);
+	if (!err)
+		err = recover(r.ops, r.b, &r.j, r.state,
+			      run_id[0] ? run_id : NULL, dry, false, &n,
+			      r.errbuf);
+	if (err)
+		rc = pb_cli_fail(err, "cleanup", r.errbuf);
+	else
+		printf("cleanup: %u disk(s) %s\n", n,
+		       dry ? "would be removed" : "removed");
+out:
+	run_dispose(&r);
+	return rc;
+}
