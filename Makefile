@@ -51,7 +51,8 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_vsphere.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
-	      tests/integration/test_vsphere.c
+	      tests/integration/test_vsphere.c \
+	      tests/integration/test_harness.c
 
 obj = $(patsubst %.c,$(1)/%.o,$(2))
 

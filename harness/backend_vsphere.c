@@ -26,8 +26,8 @@ struct pb_backend {
 	struct vs_disk cur; /* the disk of the mode in progress */
 	char url[512];
 	char key[800];
-	char ds[256];	   /* datastore for new disks */
-	char vm_dir[300];  /* the VM's folder, when on that datastore */
+	char ds[256];	  /* datastore for new disks */
+	char vm_dir[300]; /* the VM's folder, when on that datastore */
 	char run_id[32];
 	char runner_guest[600];
 	char errbuf[PB_ERRBUF_SIZE];
@@ -162,17 +162,18 @@ static enum pb_error vsb_check(struct pb_backend *b, const struct pb_plan *plan,
 				      "datastore %s: not found", b->ds);
 		/* one disk at a time, and eager allocates all of it */
 		if (!err && ds[i].free_space < p->disk_size)
-			err = pb_fail(b->errbuf, PB_ERR_INPUT,
-				      "datastore %s: %s free, a %s disk does "
-				      "not fit",
-				      b->ds,
-				      pb_size_format(fr, sizeof(fr),
-						     ds[i].free_space),
-				      pb_size_format(sz, sizeof(sz),
-						     p->disk_size));
+			err = pb_fail(
+				b->errbuf, PB_ERR_INPUT,
+				"datastore %s: %s free, a %s disk does "
+				"not fit",
+				b->ds,
+				pb_size_format(fr, sizeof(fr),
+					       ds[i].free_space),
+				pb_size_format(sz, sizeof(sz), p->disk_size));
 		if (!err)
-			fprintf(out, "datastore %s (%s): %s free, disks are "
-				     "created one at a time\n",
+			fprintf(out,
+				"datastore %s (%s): %s free, disks are "
+				"created one at a time\n",
 				b->ds, ds[i].type,
 				pb_size_format(fr, sizeof(fr),
 					       ds[i].free_space));
@@ -181,9 +182,11 @@ static enum pb_error vsb_check(struct pb_backend *b, const struct pb_plan *plan,
 	if (!err && raw) {
 		h.ref = b->vm.host;
 		if (p->vsphere.host)
-			err = sess_err(b, vs_host_find(b->s, &h, p->vsphere.host));
+			err = sess_err(b,
+				       vs_host_find(b->s, &h, p->vsphere.host));
 		if (!err)
-			err = sess_err(b, vs_host_luns(b->s, &h.ref, &luns, &n));
+			err = sess_err(b,
+				       vs_host_luns(b->s, &h.ref, &luns, &n));
 		for (i = 0; !err && i < n; i++)
 			if (!strcmp(luns[i].canonical_name, p->vsphere.lun))
 				break;
@@ -293,8 +296,8 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 		keys[n] = p->vsphere.extra_config.key[i];
 		vals[n] = p->vsphere.extra_config.val[i];
 	}
-	err = sess_err(b, vs_vm_set_extra_config(b->s, &b->vm.ref, keys, vals,
-						 n));
+	err = sess_err(b,
+		       vs_vm_set_extra_config(b->s, &b->vm.ref, keys, vals, n));
 	if (err)
 		return err;
 	err = sha256_hex(sum, p->vsphere.runner, b->errbuf);
@@ -303,8 +306,8 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 	/* named by its checksum: an existing copy is this runner */
 	snprintf(b->runner_guest, sizeof(b->runner_guest),
 		 "%s/provbench-runner-%.16s", p->vsphere.guest_dir, sum);
-	err = sess_err(b, vs_guest_mkdir(b->s, &b->vm, p->vsphere.guest_dir,
-					 true));
+	err = sess_err(
+		b, vs_guest_mkdir(b->s, &b->vm, p->vsphere.guest_dir, true));
 	if (err == PB_ERR_FAULT) /* it exists */
 		err = PB_OK;
 	if (err)
@@ -321,9 +324,9 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 	remove(probe);
 	if (err) {
 		b->errbuf[0] = '\0';
-		err = sess_err(b, vs_guest_upload(b->s, &b->vm,
-						  p->vsphere.runner,
-						  b->runner_guest, 0700, true));
+		err = sess_err(b,
+			       vs_guest_upload(b->s, &b->vm, p->vsphere.runner,
+					       b->runner_guest, 0700, true));
 	}
 	for (i = 0; !err && i < p->sysctl.n; i++) {
 		char args[512];
@@ -406,7 +409,8 @@ static enum pb_error vsb_create(struct pb_backend *b, struct pb_disk *d)
 
 static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 			     const char *args, long timeout_s,
-			     const struct pb_run_ctx *ctx, const char *local_out)
+			     const struct pb_run_ctx *ctx,
+			     const char *local_out)
 {
 	const struct pb_profile *p = b->p;
 	char out[700];

@@ -32,9 +32,9 @@ bool pb_mode_parse(enum pb_mode *out, const char *s);
 
 /* ---- profiles ---- */
 
-#define PB_MAX_PASSES  RUNNER_MAX_PASSES
-#define PB_MAX_KV      32
-#define PB_MAX_POINTS  64
+#define PB_MAX_PASSES RUNNER_MAX_PASSES
+#define PB_MAX_KV     32
+#define PB_MAX_POINTS 64
 
 struct pb_workload {
 	uint32_t bs;
@@ -48,12 +48,12 @@ struct pb_workload {
 	bool verify;
 };
 
-#define PB_WORKLOAD_INIT                                                      \
-	{                                                                     \
-		.bs = 1u << 20, .qd = 8, .pattern = RUNNER_PATTERN_SEQ,       \
-		.passes = {RUNNER_PASS_FIRST_WRITE, RUNNER_PASS_REWRITE},     \
-		.npasses = 2, .direct = true,                                 \
-		.engine = RUNNER_ENGINE_AUTO, .interval_ms = 500,             \
+#define PB_WORKLOAD_INIT                                                       \
+	{                                                                      \
+		.bs = 1u << 20, .qd = 8, .pattern = RUNNER_PATTERN_SEQ,        \
+		.passes = {RUNNER_PASS_FIRST_WRITE, RUNNER_PASS_REWRITE},      \
+		.npasses = 2, .direct = true, .engine = RUNNER_ENGINE_AUTO,    \
+		.interval_ms = 500,                                            \
 	}
 
 struct pb_kv {
@@ -63,23 +63,23 @@ struct pb_kv {
 };
 
 struct pb_vsphere_opts {
-	char *vm;	  /* inventory path or unique name */
-	char *datastore;  /* NULL: the VM's own */
-	char *host;	  /* for the LUN; NULL: the VM's host */
-	char *lun;	  /* canonical name, for rdm / rdmp */
-	int controller;	  /* -1: any SCSI controller with room */
-	char *guest_dir;  /* where the runner and its output go */
-	char *runner;	  /* local static runner to upload */
-	char *by_id_dir;  /* where the runner looks disks up */
+	char *vm;	 /* inventory path or unique name */
+	char *datastore; /* NULL: the VM's own */
+	char *host;	 /* for the LUN; NULL: the VM's host */
+	char *lun;	 /* canonical name, for rdm / rdmp */
+	int controller;	 /* -1: any SCSI controller with room */
+	char *guest_dir; /* where the runner and its output go */
+	char *runner;	 /* local static runner to upload */
+	char *by_id_dir; /* where the runner looks disks up */
 	struct pb_kv extra_config;
 };
 
 struct pb_profile {
 	char *path;
-	char *text;	  /* the file as read, for run.json */
+	char *text; /* the file as read, for run.json */
 	char *name;
 	char *description;
-	char *backend;	  /* "vsphere" | "qemu" */
+	char *backend; /* "vsphere" | "qemu" */
 	struct pb_vsphere_opts vsphere;
 	uint64_t disk_size;
 	enum pb_mode modes[PB_MODE__COUNT];
@@ -89,7 +89,7 @@ struct pb_profile {
 	bool seed_set;
 	uint64_t seed;
 	unsigned cooldown_s;
-	long timeout_s;	  /* per runner invocation */
+	long timeout_s; /* per runner invocation */
 	/* the workload, expanded over the matrix: one point without one */
 	struct pb_workload points[PB_MAX_POINTS];
 	char point_names[PB_MAX_POINTS][64];
@@ -112,9 +112,9 @@ enum pb_error pb_workload_args(struct pb_buf *out, const struct pb_workload *w,
 /* ---- plan ---- */
 
 struct pb_plan_item {
-	unsigned rep;	/* 1-based */
+	unsigned rep; /* 1-based */
 	enum pb_mode mode;
-	unsigned point;	/* index into profile points */
+	unsigned point; /* index into profile points */
 };
 
 struct pb_plan {
@@ -158,15 +158,15 @@ struct pb_backend;
 /* A disk a backend made, as the journal and run.json describe it. */
 struct pb_disk {
 	enum pb_mode mode;
-	char id[64];	   /* journal id: the backend's unique name for it */
-	char file[600];	   /* where it lives (datastore path, host path) */
-	char uuid[80];	   /* what the guest finds it by */
+	char id[64];	/* journal id: the backend's unique name for it */
+	char file[600]; /* where it lives (datastore path, host path) */
+	char uuid[80];	/* what the guest finds it by */
 	double provision_s;
-	json_t *readback;  /* the provisioning the backend reports */
+	json_t *readback; /* the provisioning the backend reports */
 };
 
-#define PB_BACKEND_F_RDM       0x1u /* can map raw devices */
-#define PB_BACKEND_F_GUEST_VM  0x2u /* the runner runs in a guest */
+#define PB_BACKEND_F_RDM      0x1u /* can map raw devices */
+#define PB_BACKEND_F_GUEST_VM 0x2u /* the runner runs in a guest */
 
 struct pb_run_ctx {
 	volatile sig_atomic_t *stop; /* set by SIGINT / SIGTERM */

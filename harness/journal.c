@@ -96,8 +96,7 @@ enum pb_error pb_journal_append(struct pb_journal *j, json_t *entry,
 	return err;
 }
 
-enum pb_error pb_journal_open_disks(json_t **out, const char *dir,
-				    char *errbuf)
+enum pb_error pb_journal_open_disks(json_t **out, const char *dir, char *errbuf)
 {
 	char path[1100], *text, *line, *save = NULL;
 	json_t *open_by_id = json_object(), *e, *arr;
@@ -138,8 +137,7 @@ enum pb_error pb_journal_open_disks(json_t **out, const char *dir,
 	}
 	free(text);
 	arr = json_array();
-	json_object_foreach(open_by_id, id, e)
-		json_array_append(arr, e);
+	json_object_foreach(open_by_id, id, e) json_array_append(arr, e);
 	json_decref(open_by_id);
 	*out = arr;
 	return arr ? PB_OK : PB_ERR_NOMEM;

@@ -12,8 +12,8 @@
 
 #include "harness_int.h"
 
-static const char *const mode_names[PB_MODE__COUNT] = {
-	"thin", "lazy", "eager", "rdm", "rdmp"};
+static const char *const mode_names[PB_MODE__COUNT] = {"thin", "lazy", "eager",
+						       "rdm", "rdmp"};
 
 const char *pb_mode_name(enum pb_mode m)
 {
@@ -131,8 +131,9 @@ static enum pb_error get_uint(struct ld *l, json_t *obj, const char *path,
 		return bad(l, p, "must be a whole number");
 	}
 	if (n < 0 || (uint64_t)n < min || (uint64_t)n > max) {
-		snprintf(why, sizeof(why), "%lld is out of range (%llu to %llu)",
-			 n, (unsigned long long)min, (unsigned long long)max);
+		snprintf(why, sizeof(why),
+			 "%lld is out of range (%llu to %llu)", n,
+			 (unsigned long long)min, (unsigned long long)max);
 		return bad(l, p, why);
 	}
 	*out = (uint64_t)n;
@@ -254,8 +255,9 @@ static enum pb_error workload_key(struct ld *l, struct pb_workload *w,
 		else if (s && !strcmp(s, "auto"))
 			w->engine = RUNNER_ENGINE_AUTO;
 		else
-			return bad(l, p, "must be \"io_uring\", \"psync\" or "
-					 "\"auto\"");
+			return bad(l, p,
+				   "must be \"io_uring\", \"psync\" or "
+				   "\"auto\"");
 	} else if (!strcmp(key, "direct") || !strcmp(key, "verify")) {
 		if (!json_is_boolean(v))
 			return bad(l, p, "must be true or false");
@@ -282,15 +284,18 @@ static enum pb_error workload_key(struct ld *l, struct pb_workload *w,
 			unsigned k;
 
 			for (k = 0; s && k <= RUNNER_PASS_FSYNC_WRITE; k++)
-				if (!strcmp(s, runner_pass_name(
-						       (enum runner_pass_kind)k)))
+				if (!strcmp(s,
+					    runner_pass_name(
+						    (enum runner_pass_kind)k)))
 					break;
 			if (!s || k > RUNNER_PASS_FSYNC_WRITE)
-				return bad(l, p, "passes are first-write, "
-						 "rewrite, read, fsync-write");
+				return bad(l, p,
+					   "passes are first-write, "
+					   "rewrite, read, fsync-write");
 			if (k == RUNNER_PASS_FIRST_WRITE && seen_write)
-				return bad(l, p, "first-write must be the "
-						 "first write pass");
+				return bad(l, p,
+					   "first-write must be the "
+					   "first write pass");
 			if (runner_pass_writes((enum runner_pass_kind)k))
 				seen_write = true;
 			w->passes[w->npasses++] = (enum runner_pass_kind)k;
@@ -301,9 +306,9 @@ static enum pb_error workload_key(struct ld *l, struct pb_workload *w,
 	return PB_OK;
 }
 
-static const char *const workload_keys[] = {
-	"bs", "qd", "pattern", "passes", "direct", "engine", "interval_ms",
-	"verify", NULL};
+static const char *const workload_keys[] = {"bs",	   "qd",     "pattern",
+					    "passes",	   "direct", "engine",
+					    "interval_ms", "verify", NULL};
 
 static enum pb_error load_workload(struct ld *l, json_t *o,
 				   struct pb_workload *w)
@@ -347,7 +352,8 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 			return bad(l, path, "must be a non-empty list");
 		n = p->npoints;
 		if (n * json_array_size(vals) > PB_MAX_POINTS)
-			return bad(l, path, "too many matrix points (64 at most)");
+			return bad(l, path,
+				   "too many matrix points (64 at most)");
 		/* every existing point times every value of this key */
 		for (k = 1; k < json_array_size(vals); k++)
 			for (i = 0; i < n; i++) {
@@ -390,8 +396,8 @@ static enum pb_error load_vsphere(struct ld *l, json_t *o,
 				  struct pb_vsphere_opts *v)
 {
 	static const char *const keys[] = {
-		"vm",	      "datastore", "host",	"lun",
-		"controller", "guest_dir", "runner", "by_id_dir",
+		"vm",		"datastore", "host",   "lun",
+		"controller",	"guest_dir", "runner", "by_id_dir",
 		"extra_config", NULL};
 	uint64_t ctl = 0;
 	enum pb_error err;
@@ -433,9 +439,9 @@ static enum pb_error set_default(char **s, const char *def)
 static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 {
 	static const char *const keys[] = {
-		"name",	    "description", "backend",	  "vsphere",
-		"qemu",	    "disk_size",   "modes",	  "repetitions",
-		"order",    "seed",	   "cooldown_s",  "timeout_s",
+		"name",	    "description", "backend",	   "vsphere",
+		"qemu",	    "disk_size",   "modes",	   "repetitions",
+		"order",    "seed",	   "cooldown_s",   "timeout_s",
 		"workload", "matrix",	   "guest_sysctl", NULL};
 	json_t *modes, *v;
 	char *order = NULL;
@@ -457,8 +463,9 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	if (strspn(p->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
 			    "WXYZ0123456789-_.") != strlen(p->name) ||
 	    p->name[0] == '.')
-		return bad(l, "name", "letters, digits, '-', '_' and '.' only "
-				      "(it names the results directory)");
+		return bad(l, "name",
+			   "letters, digits, '-', '_' and '.' only "
+			   "(it names the results directory)");
 	err = set_default(&p->backend, "qemu");
 	if (err)
 		return err;
@@ -473,8 +480,9 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 
 	modes = json_object_get(root, "modes");
 	if (!json_is_array(modes) || !json_array_size(modes))
-		return bad(l, "modes", "required: a list of thin, lazy, eager, "
-				       "rdm, rdmp");
+		return bad(l, "modes",
+			   "required: a list of thin, lazy, eager, "
+			   "rdm, rdmp");
 	json_array_foreach(modes, i, v)
 	{
 		enum pb_mode m;
@@ -482,11 +490,13 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 
 		if (!json_is_string(v) ||
 		    !pb_mode_parse(&m, json_string_value(v)))
-			return bad(l, "modes", "unknown mode (thin, lazy, "
-					       "eager, rdm, rdmp)");
+			return bad(l, "modes",
+				   "unknown mode (thin, lazy, "
+				   "eager, rdm, rdmp)");
 		for (k = 0; k < p->nmodes; k++)
 			if (p->modes[k] == m)
-				return bad(l, "modes", "a mode is listed twice");
+				return bad(l, "modes",
+					   "a mode is listed twice");
 		p->modes[p->nmodes++] = m;
 	}
 
@@ -499,7 +509,8 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		if (!strcmp(order, "shuffle"))
 			p->shuffle = true;
 		else if (strcmp(order, "fixed"))
-			err = bad(l, "order", "must be \"fixed\" or \"shuffle\"");
+			err = bad(l, "order",
+				  "must be \"fixed\" or \"shuffle\"");
 	}
 	free(order);
 	if (!err && json_object_get(root, "seed")) {
@@ -533,7 +544,8 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 
 	if (!strcmp(p->backend, "vsphere")) {
 		if (!json_object_get(root, "vsphere"))
-			return bad(l, "vsphere", "required for backend vsphere");
+			return bad(l, "vsphere",
+				   "required for backend vsphere");
 		if (!p->vsphere.vm)
 			return bad(l, "vsphere.vm", "required");
 		for (i = 0; i < p->nmodes; i++)
@@ -615,16 +627,15 @@ enum pb_error pb_workload_args(struct pb_buf *out, const struct pb_workload *w,
 	enum pb_error err;
 	unsigned i;
 
-	err = pb_buf_printf(out,
-			    "--size %llu --bs %u --qd %u --pattern %s "
-			    "--engine %s --interval-ms %u --seed %llu%s%s "
-			    "--passes ",
-			    (unsigned long long)size, w->bs, w->qd,
-			    w->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
-			    engines[w->engine], w->interval_ms,
-			    (unsigned long long)seed,
-			    w->direct ? "" : " --buffered",
-			    w->verify ? " --verify" : "");
+	err = pb_buf_printf(
+		out,
+		"--size %llu --bs %u --qd %u --pattern %s "
+		"--engine %s --interval-ms %u --seed %llu%s%s "
+		"--passes ",
+		(unsigned long long)size, w->bs, w->qd,
+		w->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
+		engines[w->engine], w->interval_ms, (unsigned long long)seed,
+		w->direct ? "" : " --buffered", w->verify ? " --verify" : "");
 	for (i = 0; !err && i < w->npasses; i++)
 		err = pb_buf_printf(out, "%s%s", i ? "," : "",
 				    runner_pass_name(w->passes[i]));

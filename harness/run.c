@@ -44,8 +44,7 @@ static void catch_signals(void)
 
 const struct backend_ops *pb_backend_find(const char *name)
 {
-	static const struct backend_ops *const all[] = {&vsphere_backend,
-							 NULL};
+	static const struct backend_ops *const all[] = {&vsphere_backend, NULL};
 	unsigned i;
 
 	for (i = 0; all[i]; i++)
@@ -142,7 +141,8 @@ static enum pb_error recover(const struct backend_ops *ops,
 	{
 		const char *t = json_string_value(json_object_get(e, "target"));
 		const char *id = json_string_value(json_object_get(e, "id"));
-		const char *file = json_string_value(json_object_get(e, "file"));
+		const char *file =
+			json_string_value(json_object_get(e, "file"));
 		const char *rid = json_string_value(json_object_get(e, "run"));
 
 		if (!t || strcmp(t, target))
@@ -150,8 +150,7 @@ static enum pb_error recover(const struct backend_ops *ops,
 		if (run_id && (!rid || strcmp(rid, run_id)))
 			continue;
 		if (dry_run) {
-			printf("would remove %s (%s)\n", file ? file : "?",
-			       id);
+			printf("would remove %s (%s)\n", file ? file : "?", id);
 			(*count)++;
 			continue;
 		}
@@ -236,15 +235,14 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 	err = r->ops->describe(r->b, env);
 	json_object_set_new(env, "backend", json_string(r->ops->name));
 	utc_now(ts, sizeof(ts), TS_ISO);
-	r->doc = json_pack(
-		"{s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:i},s:o,s:[]}", "tool",
-		"provbench", "version", PB_VERSION, "started_at", ts,
-		"profile_path", r->p->path, "profile",
-		profile ? profile : json_null(), "run",
-		strrchr(r->dir, '/') + 1,
-		"plan", "order", r->p->shuffle ? "shuffle" : "fixed", "seed",
-		(json_int_t)r->plan.seed, "items", (int)r->plan.n,
-		"environment", env, "results");
+	r->doc = json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:i},s:o,s:[]}",
+			   "tool", "provbench", "version", PB_VERSION,
+			   "started_at", ts, "profile_path", r->p->path,
+			   "profile", profile ? profile : json_null(), "run",
+			   strrchr(r->dir, '/') + 1, "plan", "order",
+			   r->p->shuffle ? "shuffle" : "fixed", "seed",
+			   (json_int_t)r->plan.seed, "items", (int)r->plan.n,
+			   "environment", env, "results");
 	if (!r->doc)
 		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
 	r->results = json_object_get(r->doc, "results");
@@ -263,8 +261,8 @@ static void summarize(const struct run_state *r, json_t *res)
 
 	len = (size_t)snprintf(
 		line, sizeof(line), "  provisioned in %.2f s",
-		json_real_value(json_object_get(
-			json_object_get(res, "disk"), "provision_s")));
+		json_real_value(json_object_get(json_object_get(res, "disk"),
+						"provision_s")));
 	json_array_foreach(passes, i, pass)
 	{
 		if (len >= sizeof(line))
@@ -300,9 +298,9 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent);
 	json_object_set_new(intent, "op", json_string("intent"));
 	json_object_set_new(intent, "id", json_string(d.id));
-	json_object_set_new(intent, "run",
-			    json_string(json_string_value(
-				    json_object_get(r->doc, "run"))));
+	json_object_set_new(
+		intent, "run",
+		json_string(json_string_value(json_object_get(r->doc, "run"))));
 	json_object_set_new(intent, "mode",
 			    json_string(pb_mode_name(it->mode)));
 	json_object_set_new(intent, "backend", json_string(r->ops->name));
@@ -470,7 +468,7 @@ static int check_profile(struct run_state *r, const char *path,
 	r->ops = pb_backend_find(r->p->backend);
 	err = r->ops->open(&r->b, r->p, r->errbuf);
 	if (err)
-		return pb_cli_fail(err, r->p->backend, r->errbuf);
+		return pb_cli_fail(err, path, r->errbuf);
 	return PB_EXIT_OK;
 }
 
@@ -567,7 +565,8 @@ int cmd_run(int argc, char **argv)
 	}
 	err = pb_state_dir(r.state, sizeof(r.state), r.errbuf);
 	if (!err) {
-		r.lock_fd = take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
+		r.lock_fd =
+			take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
 		if (r.lock_fd < 0)
 			err = PB_ERR_INPUT;
 	}
@@ -651,15 +650,15 @@ int cmd_cleanup(int argc, char **argv)
 		if (!doc)
 			return pb_cli_fail(PB_ERR_INPUT, path,
 					   "not a provbench results directory");
-		snprintf(run_id, sizeof(run_id), "%s",
-			 json_string_value(json_object_get(doc, "run"))
-				 ? json_string_value(json_object_get(doc, "run"))
-				 : "");
+		snprintf(
+			run_id, sizeof(run_id), "%s",
+			json_string_value(json_object_get(doc, "run"))
+				? json_string_value(json_object_get(doc, "run"))
+				: "");
 		snprintf(path, sizeof(path), "%s",
-			 json_string_value(json_object_get(doc,
-							   "profile_path"))
-				 ? json_string_value(json_object_get(
-					   doc, "profile_path"))
+			 json_string_value(json_object_get(doc, "profile_path"))
+				 ? json_string_value(
+					   json_object_get(doc, "profile_path"))
 				 : "");
 		json_decref(doc);
 	}
@@ -668,7 +667,8 @@ int cmd_cleanup(int argc, char **argv)
 		goto out;
 	err = pb_state_dir(r.state, sizeof(r.state), r.errbuf);
 	if (!err && !dry) {
-		r.lock_fd = take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
+		r.lock_fd =
+			take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
 		if (r.lock_fd < 0)
 			err = PB_ERR_INPUT;
 	}

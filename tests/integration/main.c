@@ -17,10 +17,11 @@
 #include "it.h"
 #include "unit.h"
 
-extern const struct pb_suite suite_runner_it, suite_vsphere_it;
+extern const struct pb_suite suite_runner_it, suite_vsphere_it,
+	suite_harness_it;
 
-static const struct pb_suite *const suites[] = {&suite_runner_it,
-						&suite_vsphere_it, NULL};
+static const struct pb_suite *const suites[] = {
+	&suite_runner_it, &suite_vsphere_it, &suite_harness_it, NULL};
 
 #define IT_DEADLINE_MS 120000u
 

@@ -1,0 +1,520 @@
+/*
+ * test_harness.c - `provbench run`, `check` and `cleanup` end to end
+ * against the simulator fixture with its guest sandbox: the runner really
+ * runs there, on a sparse file standing in for each attached disk, found
+ * by the disk's uuid through the by-id links the fixture lays out.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "it.h"
+#include "unit.h"
+#include "vs_int.h"
+
+struct env {
+	char *vars[16];
+	char buf[16][700];
+	int n;
+};
+
+static void env_add(struct env *e, const char *name, const char *val)
+{
+	snprintf(e->buf[e->n], sizeof(e->buf[e->n]), "%s=%s", name, val);
+	e->vars[e->n] = e->buf[e->n];
+	e->vars[++e->n] = NULL;
+}
+
+/* The environment a lab would set, pointed at this simulator. */
+static void env_for(struct env *e, const struct vcsim *v, const char *state)
+{
+	e->n = 0;
+	env_add(e, "PROVBENCH_URL", v->url);
+	env_add(e, "PROVBENCH_THUMBPRINT", v->thumbprint);
+	env_add(e, "PROVBENCH_USERNAME", "user");
+	env_add(e, "PROVBENCH_PASSWORD", "secret");
+	env_add(e, "PROVBENCH_GUEST_USERNAME", "bench");
+	env_add(e, "PROVBENCH_GUEST_PASSWORD", "guestpw");
+	env_add(e, "PROVBENCH_GUEST_TRANSFER_HOST", "127.0.0.1");
+	env_add(e, "PROVBENCH_STATE_DIR", state);
+	env_add(e, "PROVBENCH_RUNNER", it_bin("provbench-runner-static"));
+	env_add(e, "PATH", "/usr/bin:/bin");
+}
+
+/* A path in the scratch directory, in the caller's own array. */
+#define SCRATCH(var, name)                                                   \
+	char var[600];                                                       \
+	snprintf(var, sizeof(var), "%s/%s", it_dir(), name)
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static int pb(struct it_result *r, struct env *e, const char *a1,
+	      const char *a2, const char *a3, const char *a4)
+{
+	char *argv[] = {(char *)it_bin("provbench"), (char *)a1, (char *)a2,
+			(char *)a3, (char *)a4, NULL};
+
+	return it_run_env(r, argv, e->vars, 0, 0);
+}
+
+#define PROFILE_ALL                                                          \
+	"{\"name\": \"it-all\", \"backend\": \"vsphere\",\n"                 \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"lun\": "                   \
+	"\"naa.6000c290000000000000000000000001\", \"guest_dir\": "           \
+	"\"/opt/pb\"},\n"                                                    \
+	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"eager\", \"lazy\", " \
+	"\"thin\"],\n"                                                       \
+	" \"repetitions\": 1, \"order\": \"shuffle\", \"seed\": 7,\n"        \
+	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", " \
+	"\"passes\": [\"first-write\", \"rewrite\", \"read\"]}}\n"
+
+/* The VM's disk keys as the server lists them, for "exactly its own". */
+static char *disk_keys(const struct vcsim *v)
+{
+	struct vs_config c = VS_CONFIG_INIT;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_disk *d = NULL;
+	struct pb_buf out = PB_BUF_INIT(4096);
+	char tp[80], err[PB_ERRBUF_SIZE] = "";
+	size_t n = 0, i;
+
+	c.url = (char *)v->url;
+	c.username = (char *)"user";
+	c.password = (char *)"secret";
+	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
+	c.thumbprint = tp;
+	if (vs_session_open(&s, &c, NULL, NULL, err) ||
+	    vs_vm_find(s, &vm, "DC0_H0_VM0") ||
+	    vs_disk_list(s, &vm.ref, &d, &n))
+		pb_buf_addstr(&out, "error");
+	for (i = 0; i < n; i++)
+		pb_buf_printf(&out, "%d:%s;", d[i].key, d[i].file);
+	free(d);
+	vs_session_free(s);
+	return pb_buf_steal(&out, NULL);
+}
+
+static int count_lines(const char *path, const char *needle)
+{
+	char *text = pb_slurp_file(path, NULL), *p;
+	int n = 0;
+
+	for (p = text; p && (p = strstr(p, needle)); p++)
+		n++;
+	free(text);
+	return n;
+}
+
+static json_t *load_run_json(const char *results)
+{
+	char cmd[800], path[700];
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/run.json | tail -1", results);
+	fp = popen(cmd, "r");
+	if (!fp || !fgets(path, sizeof(path), fp)) {
+		if (fp)
+			pclose(fp);
+		return NULL;
+	}
+	pclose(fp);
+	path[strcspn(path, "\n")] = '\0';
+	return json_load_file(path, 0, NULL);
+}
+
+static void run_all_modes_leaves_nothing(void)
+{
+	struct vcsim v;
+	struct env e;
+	struct it_result r;
+	char *before, *after, flags_root[600];
+	SCRATCH(prof, "all.json");
+	SCRATCH(state, "state1");
+	SCRATCH(res, "results1");
+	SCRATCH(journal, "state1/journal.jsonl");
+	json_t *doc, *item, *passes;
+	size_t i;
+	int modes_seen = 0;
+
+	snprintf(flags_root, sizeof(flags_root), "%s/guest1", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", flags_root), 0);
+	write_file(prof, PROFILE_ALL);
+	{
+		const char *const f[] = {"-guest-root", flags_root, NULL};
+
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
+	}
+	env_for(&e, &v, state);
+	before = disk_keys(&v);
+
+	/* check and dry-run create nothing */
+	CU_ASSERT_EQUAL(pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "4 mode(s) x 1 repetition(s)"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "--dry-run", prof, NULL), 0);
+	it_result_dispose(&r);
+
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT(json_is_false(json_object_get(doc, "interrupted")));
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+				json_object_get(doc, "plan"), "seed")),
+			7);
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(
+		json_object_get(doc, "environment"), "server"));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 4);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		json_t *rb = json_object_get(json_object_get(item, "disk"),
+					     "readback");
+
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"ok");
+		/* the mode read back from the server is the mode asked */
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(rb, "mode")),
+			json_string_value(json_object_get(item, "mode")));
+		passes = json_object_get(json_object_get(item, "runner"),
+					 "passes");
+		CU_ASSERT_EQUAL(json_array_size(passes), 3);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+					json_array_get(passes, 0), "bytes")),
+				8 << 20);
+		modes_seen++;
+	}
+	CU_ASSERT_EQUAL(modes_seen, 4);
+	/* no password in anything the run wrote */
+	CU_ASSERT_EQUAL(it_sh("grep -rq secret '%s' '%s'", res, state), 1);
+	json_decref(doc);
+
+	/* the VM has exactly its own disks; nothing left anywhere */
+	after = disk_keys(&v);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	CU_ASSERT_EQUAL(it_sh("ls '%s/.disks' | grep -q .", flags_root), 1);
+	CU_ASSERT_EQUAL(it_sh("find /tmp/govcsim-* -name 'provbench-*' "
+			      "2>/dev/null | grep -q .") ,
+			1);
+	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"intent\""),
+			4);
+	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"destroyed\""),
+			4);
+	free(before);
+	free(after);
+	vcsim_stop(&v);
+}
+
+/* Wait until the journal shows a created, not yet destroyed disk. */
+static bool wait_for_created(const char *journal, unsigned ms)
+{
+	unsigned waited;
+
+	for (waited = 0; waited < ms; waited += 20) {
+		if (count_lines(journal, "\"op\":\"created\"") >
+		    count_lines(journal, "\"op\":\"destroyed\""))
+			return true;
+		usleep(20000);
+	}
+	return false;
+}
+
+#define PROFILE_SLOW                                                         \
+	"{\"name\": \"it-slow\", \"backend\": \"vsphere\",\n"                \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": \"/opt/pb\"},\n" \
+	" \"disk_size\": \"1G\", \"modes\": [\"lazy\", \"thin\"],\n"         \
+	" \"workload\": {\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", " \
+	"\"engine\": \"psync\", \"direct\": false,\n"                        \
+	" \"passes\": [\"first-write\", \"rewrite\"]}}\n"
+
+/* SIGKILL mid-mode, then cleanup: exactly the leftover disk goes. */
+static void kill9_then_cleanup(void)
+{
+	struct vcsim v;
+	struct env e;
+	struct it_result r;
+	char *before, *during, *after, root[600], *argv[6];
+	SCRATCH(prof, "slow.json");
+	SCRATCH(state, "state2");
+	SCRATCH(results, "results2");
+	SCRATCH(journal, "state2/journal.jsonl");
+	pid_t pid;
+	int st;
+
+	snprintf(root, sizeof(root), "%s/guest2", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", root, state), 0);
+	write_file(prof, PROFILE_SLOW);
+	{
+		const char *const f[] = {"-guest-root", root, NULL};
+
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
+	}
+	env_for(&e, &v, state);
+	before = disk_keys(&v);
+	argv[0] = (char *)it_bin("provbench");
+	argv[1] = (char *)"run";
+	argv[2] = (char *)"-o";
+	argv[3] = results;
+	argv[4] = (char *)prof;
+	argv[5] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stdout);
+		execve(argv[0], argv, e.vars);
+		_exit(127);
+	}
+	CU_ASSERT_FATAL(wait_for_created(journal,
+					 20000));
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	during = disk_keys(&v);
+	CU_ASSERT_STRING_NOT_EQUAL(before, during); /* the disk is left */
+
+	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", "--dry-run", prof, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "would remove"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 disk(s) removed"));
+	it_result_dispose(&r);
+	after = disk_keys(&v);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	/* nothing left to do the second time */
+	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "0 disk(s) removed"));
+	it_result_dispose(&r);
+	free(before);
+	free(during);
+	free(after);
+	vcsim_stop(&v);
+}
+
+/* SIGINT during the runner: exit 130, partial results, no leftovers. */
+static void sigint_cleans_up(void)
+{
+	struct vcsim v;
+	struct env e;
+	char *before, *after, root[600], *argv[6];
+	SCRATCH(prof, "slow.json");
+	SCRATCH(state, "state3");
+	SCRATCH(res, "results3");
+	SCRATCH(journal, "state3/journal.jsonl");
+	json_t *doc, *item;
+	pid_t pid;
+	int st;
+
+	snprintf(root, sizeof(root), "%s/guest3", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", root, state), 0);
+	write_file(prof, PROFILE_SLOW);
+	{
+		const char *const f[] = {"-guest-root", root, NULL};
+
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
+	}
+	env_for(&e, &v, state);
+	before = disk_keys(&v);
+	argv[0] = (char *)it_bin("provbench");
+	argv[1] = (char *)"run";
+	argv[2] = (char *)"-o";
+	argv[3] = (char *)res;
+	argv[4] = (char *)prof;
+	argv[5] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stdout);
+		freopen("/dev/null", "w", stderr);
+		execve(argv[0], argv, e.vars);
+		_exit(127);
+	}
+	CU_ASSERT_FATAL(wait_for_created(journal,
+					 20000));
+	usleep(300000); /* into the runner's passes */
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	after = disk_keys(&v);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"intent\""),
+			count_lines(journal, "\"op\":\"destroyed\""));
+	doc = load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(item,
+								 "status")),
+			       "interrupted");
+	json_decref(doc);
+	free(before);
+	free(after);
+	vcsim_stop(&v);
+}
+
+/* A task failing in one mode's create: that mode failed, the rest ran. */
+static void failed_mode_others_run(void)
+{
+	struct vcsim v;
+	struct env e;
+	struct it_result r;
+	char *before, *after, root[600];
+	SCRATCH(prof, "all.json");
+	SCRATCH(state, "state4");
+	SCRATCH(res, "results4");
+	json_t *doc, *item;
+	size_t i;
+	unsigned ok = 0, failed = 0;
+
+	snprintf(root, sizeof(root), "%s/guest4", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", root), 0);
+	write_file(prof, PROFILE_ALL);
+	{
+		const char *const f[] = {"-guest-root", root, "-fail-mode",
+					 "eager", NULL};
+
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
+	}
+	env_for(&e, &v, state);
+	before = disk_keys(&v);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "some modes failed"));
+	it_result_dispose(&r);
+	doc = load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		const char *m = json_string_value(json_object_get(item, "mode"));
+		const char *st = json_string_value(json_object_get(item,
+								   "status"));
+
+		if (!strcmp(m, "eager")) {
+			CU_ASSERT_STRING_EQUAL(st, "failed");
+			CU_ASSERT_PTR_NOT_NULL(strstr(
+				json_string_value(json_object_get(item,
+								  "error")),
+				"InsufficientStorageSpace"));
+			failed++;
+		} else {
+			CU_ASSERT_STRING_EQUAL(st, "ok");
+			ok++;
+		}
+	}
+	CU_ASSERT_EQUAL(ok, 3);
+	CU_ASSERT_EQUAL(failed, 1);
+	json_decref(doc);
+	after = disk_keys(&v);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	free(before);
+	free(after);
+	vcsim_stop(&v);
+}
+
+static const struct {
+	const char *name;
+	const char *text;
+	const char *msg;
+} bad_profiles[] = {
+	{"syntax", "{\"name\": \"x\",\n \"modes\": [\"thin\"\n}\n", ":3:1:"},
+	{"unknown-key",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}, \"colour\": 1}",
+	 "colour: unknown key"},
+	{"nested-unknown-key",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\", \"vnm\": 1}}",
+	 "vsphere.vnm: unknown key"},
+	{"wrong-type",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}, "
+	 "\"repetitions\": \"three\"}",
+	 "repetitions: must be a whole number"},
+	{"negative-size",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"-8G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}}",
+	 "disk_size:"},
+	{"unknown-mode",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thick\"], \"vsphere\": {\"vm\": \"a\"}}",
+	 "modes: unknown mode"},
+	{"rdm-without-lun",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"rdm\"], \"vsphere\": {\"vm\": \"a\"}}",
+	 "vsphere.lun: required"},
+	{"no-vm",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {}}",
+	 "vsphere.vm: required"},
+	{"bad-pass",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}, \"workload\": "
+	 "{\"passes\": [\"write\"]}}",
+	 "workload.passes"},
+	{"env-unset",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"env:PB_NO_SUCH\"}}",
+	 "PB_NO_SUCH is not set"},
+	{"missing-vm",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"no-such-vm\"}}",
+	 "no-such-vm"},
+};
+
+static void bad_profiles_exit_2(void)
+{
+	struct vcsim v;
+	struct env e;
+	struct it_result r;
+	size_t i;
+	char path[700];
+	SCRATCH(state, "state5");
+	SCRATCH(results, "results5");
+
+	CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, NULL), 0);
+	env_for(&e, &v, state);
+	for (i = 0; i < sizeof(bad_profiles) / sizeof(bad_profiles[0]); i++) {
+		snprintf(path, sizeof(path), "%s/bad-%s.json", it_dir(),
+			 bad_profiles[i].name);
+		write_file(path, bad_profiles[i].text);
+		CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results,
+				   path),
+				2);
+		if (!strstr(r.err, bad_profiles[i].msg)) {
+			fprintf(stderr, "\n  %s: %s", bad_profiles[i].name,
+				r.err);
+			CU_FAIL(bad_profiles[i].name);
+		}
+		/* one line, naming the file */
+		if (!strstr(r.err, path))
+			fprintf(stderr, "\n  no path: %s", r.err);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, path));
+		CU_ASSERT_EQUAL(strchr(r.err, '\n')[1], '\0');
+		it_result_dispose(&r);
+	}
+	/* nothing was created for any of them */
+	CU_ASSERT_EQUAL(it_sh("test -e '%s'", results), 1);
+	vcsim_stop(&v);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(run_all_modes_leaves_nothing),
+	PB_CASE(kill9_then_cleanup),
+	PB_CASE(sigint_cleans_up),
+	PB_CASE(failed_mode_others_run),
+	PB_CASE(bad_profiles_exit_2),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_harness_it = {"harness", NULL, NULL, cases};
