@@ -42,13 +42,14 @@ RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/guest.c
-HARNESS_SRC := harness/main.c harness/cmd_vsphere.c harness/profile.c \
+HARNESS_LIB_SRC := harness/cmd_vsphere.c harness/profile.c \
 	       harness/journal.c harness/backend_vsphere.c harness/run.c
+HARNESS_SRC := harness/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
 	      tests/unit/test_target.c tests/unit/test_output.c \
-	      tests/unit/test_vsphere.c
+	      tests/unit/test_vsphere.c tests/unit/test_profile.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \
@@ -58,8 +59,8 @@ obj = $(patsubst %.c,$(1)/%.o,$(2))
 
 LIB_OBJ   = $(call obj,$(B),$(COMMON_SRC) $(RUNNER_LIB_SRC))
 ASAN_LIB  = $(call obj,$(B)/asan,$(COMMON_SRC) $(RUNNER_LIB_SRC))
-VS_OBJ    = $(call obj,$(B),$(VS_SRC))
-ASAN_VS   = $(call obj,$(B)/asan,$(VS_SRC))
+VS_OBJ    = $(call obj,$(B),$(VS_SRC) $(HARNESS_LIB_SRC))
+ASAN_VS   = $(call obj,$(B)/asan,$(VS_SRC) $(HARNESS_LIB_SRC))
 
 PROVBENCH     := $(B)/provbench
 VCSIM         := $(B)/vcsim
@@ -96,7 +97,7 @@ $(B)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-$(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(HARNESS_SRC))
+$(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(B)/harness/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS)
 
 # The vCenter simulator fixture: govmomi from Debian, built offline.

@@ -22,12 +22,6 @@ static const struct pb_cmd commands[] = {
 	{NULL, NULL, NULL},
 };
 
-int pb_cli_fail(int err, const char *what, const char *why)
-{
-	pb_report("provbench", what, why);
-	return pb_exit_code((enum pb_error)err);
-}
-
 static void usage(FILE *fp)
 {
 	const struct pb_cmd *c;

@@ -42,6 +42,12 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+int pb_cli_fail(int err, const char *what, const char *why)
+{
+	pb_report("provbench", what, why);
+	return pb_exit_code((enum pb_error)err);
+}
+
 const struct backend_ops *pb_backend_find(const char *name)
 {
 	static const struct backend_ops *const all[] = {&vsphere_backend, NULL};

@@ -47,8 +47,8 @@ static void env_for(struct env *e, const struct vcsim *v, const char *state)
 }
 
 /* A path in the scratch directory, in the caller's own array. */
-#define SCRATCH(var, name)                                                   \
-	char var[600];                                                       \
+#define SCRATCH(var, name)                                                     \
+	char var[600];                                                         \
 	snprintf(var, sizeof(var), "%s/%s", it_dir(), name)
 
 static void write_file(const char *path, const char *text)
@@ -63,21 +63,25 @@ static void write_file(const char *path, const char *text)
 static int pb(struct it_result *r, struct env *e, const char *a1,
 	      const char *a2, const char *a3, const char *a4)
 {
-	char *argv[] = {(char *)it_bin("provbench"), (char *)a1, (char *)a2,
-			(char *)a3, (char *)a4, NULL};
+	char *argv[] = {(char *)it_bin("provbench"),
+			(char *)a1,
+			(char *)a2,
+			(char *)a3,
+			(char *)a4,
+			NULL};
 
 	return it_run_env(r, argv, e->vars, 0, 0);
 }
 
-#define PROFILE_ALL                                                          \
-	"{\"name\": \"it-all\", \"backend\": \"vsphere\",\n"                 \
-	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"lun\": "                   \
-	"\"naa.6000c290000000000000000000000001\", \"guest_dir\": "           \
-	"\"/opt/pb\"},\n"                                                    \
-	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"eager\", \"lazy\", " \
-	"\"thin\"],\n"                                                       \
-	" \"repetitions\": 1, \"order\": \"shuffle\", \"seed\": 7,\n"        \
-	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", " \
+#define PROFILE_ALL                                                            \
+	"{\"name\": \"it-all\", \"backend\": \"vsphere\",\n"                   \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"lun\": "                     \
+	"\"naa.6000c290000000000000000000000001\", \"guest_dir\": "            \
+	"\"/opt/pb\"},\n"                                                      \
+	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"eager\", \"lazy\", "   \
+	"\"thin\"],\n"                                                         \
+	" \"repetitions\": 1, \"order\": \"shuffle\", \"seed\": 7,\n"          \
+	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", "  \
 	"\"passes\": [\"first-write\", \"rewrite\", \"read\"]}}\n"
 
 /* The VM's disk keys as the server lists them, for "exactly its own". */
@@ -177,8 +181,8 @@ static void run_all_modes_leaves_nothing(void)
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
 				json_object_get(doc, "plan"), "seed")),
 			7);
-	CU_ASSERT_PTR_NOT_NULL(json_object_get(
-		json_object_get(doc, "environment"), "server"));
+	CU_ASSERT_PTR_NOT_NULL(
+		json_object_get(json_object_get(doc, "environment"), "server"));
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 4);
 	json_array_foreach(json_object_get(doc, "results"), i, item)
 	{
@@ -210,12 +214,10 @@ static void run_all_modes_leaves_nothing(void)
 	CU_ASSERT_STRING_EQUAL(before, after);
 	CU_ASSERT_EQUAL(it_sh("ls '%s/.disks' | grep -q .", flags_root), 1);
 	CU_ASSERT_EQUAL(it_sh("find /tmp/govcsim-* -name 'provbench-*' "
-			      "2>/dev/null | grep -q .") ,
+			      "2>/dev/null | grep -q ."),
 			1);
-	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"intent\""),
-			4);
-	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"destroyed\""),
-			4);
+	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"intent\""), 4);
+	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"destroyed\""), 4);
 	free(before);
 	free(after);
 	vcsim_stop(&v);
@@ -235,12 +237,13 @@ static bool wait_for_created(const char *journal, unsigned ms)
 	return false;
 }
 
-#define PROFILE_SLOW                                                         \
-	"{\"name\": \"it-slow\", \"backend\": \"vsphere\",\n"                \
-	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": \"/opt/pb\"},\n" \
-	" \"disk_size\": \"1G\", \"modes\": [\"lazy\", \"thin\"],\n"         \
-	" \"workload\": {\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", " \
-	"\"engine\": \"psync\", \"direct\": false,\n"                        \
+#define PROFILE_SLOW                                                           \
+	"{\"name\": \"it-slow\", \"backend\": \"vsphere\",\n"                  \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "               \
+	"\"/opt/pb\"},\n"                                                      \
+	" \"disk_size\": \"1G\", \"modes\": [\"lazy\", \"thin\"],\n"           \
+	" \"workload\": {\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", "   \
+	"\"engine\": \"psync\", \"direct\": false,\n"                          \
 	" \"passes\": [\"first-write\", \"rewrite\"]}}\n"
 
 /* SIGKILL mid-mode, then cleanup: exactly the leftover disk goes. */
@@ -279,8 +282,7 @@ static void kill9_then_cleanup(void)
 		execve(argv[0], argv, e.vars);
 		_exit(127);
 	}
-	CU_ASSERT_FATAL(wait_for_created(journal,
-					 20000));
+	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	during = disk_keys(&v);
@@ -341,8 +343,7 @@ static void sigint_cleans_up(void)
 		execve(argv[0], argv, e.vars);
 		_exit(127);
 	}
-	CU_ASSERT_FATAL(wait_for_created(journal,
-					 20000));
+	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
 	usleep(300000); /* into the runner's passes */
 	kill(pid, SIGINT);
 	waitpid(pid, &st, 0);
@@ -355,9 +356,9 @@ static void sigint_cleans_up(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
 	item = json_array_get(json_object_get(doc, "results"), 0);
-	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(item,
-								 "status")),
-			       "interrupted");
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(item, "status")),
+		"interrupted");
 	json_decref(doc);
 	free(before);
 	free(after);
@@ -396,16 +397,17 @@ static void failed_mode_others_run(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	json_array_foreach(json_object_get(doc, "results"), i, item)
 	{
-		const char *m = json_string_value(json_object_get(item, "mode"));
-		const char *st = json_string_value(json_object_get(item,
-								   "status"));
+		const char *m =
+			json_string_value(json_object_get(item, "mode"));
+		const char *st =
+			json_string_value(json_object_get(item, "status"));
 
 		if (!strcmp(m, "eager")) {
 			CU_ASSERT_STRING_EQUAL(st, "failed");
-			CU_ASSERT_PTR_NOT_NULL(strstr(
-				json_string_value(json_object_get(item,
-								  "error")),
-				"InsufficientStorageSpace"));
+			CU_ASSERT_PTR_NOT_NULL(
+				strstr(json_string_value(
+					       json_object_get(item, "error")),
+				       "InsufficientStorageSpace"));
 			failed++;
 		} else {
 			CU_ASSERT_STRING_EQUAL(st, "ok");
@@ -488,9 +490,7 @@ static void bad_profiles_exit_2(void)
 		snprintf(path, sizeof(path), "%s/bad-%s.json", it_dir(),
 			 bad_profiles[i].name);
 		write_file(path, bad_profiles[i].text);
-		CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results,
-				   path),
-				2);
+		CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results, path), 2);
 		if (!strstr(r.err, bad_profiles[i].msg)) {
 			fprintf(stderr, "\n  %s: %s", bad_profiles[i].name,
 				r.err);

@@ -5,11 +5,12 @@
 #include "unit.h"
 
 extern const struct pb_suite suite_common, suite_hist, suite_perm, suite_opts,
-	suite_data, suite_target, suite_output, suite_vsphere;
+	suite_data, suite_target, suite_output, suite_vsphere, suite_profile;
 
 static const struct pb_suite *const suites[] = {
-	&suite_common, &suite_hist,   &suite_perm,    &suite_opts, &suite_data,
-	&suite_target, &suite_output, &suite_vsphere, NULL,
+	&suite_common,	&suite_hist,   &suite_perm,   &suite_opts,
+	&suite_data,	&suite_target, &suite_output, &suite_vsphere,
+	&suite_profile, NULL,
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,216 @@
+/*
+ * test_profile.c - profiles and plans: every shipped profile loads, the
+ * matrix expands, a shuffled plan is complete per repetition and
+ * replayable from its seed, and the runner's arguments follow the workload.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_int.h"
+#include "unit.h"
+
+static void set_lab_env(void)
+{
+	setenv("PROVBENCH_VM", "/DC0/vm/bench-01", 1);
+	setenv("PROVBENCH_LUN", "naa.6000c290000000000000000000000001", 1);
+	setenv("PROVBENCH_DATASTORE", "LocalDS_0", 1);
+	setenv("PROVBENCH_NFS_DATASTORE", "nfs-01", 1);
+	setenv("PROVBENCH_RUNNER", "/usr/lib/provbench/runner", 1);
+}
+
+static void shipped_profiles_load(void)
+{
+	DIR *d = opendir("profiles");
+	struct dirent *de;
+	struct pb_profile p;
+	char path[512], err[PB_ERRBUF_SIZE];
+	unsigned n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	set_lab_env();
+	while ((de = readdir(d))) {
+		if (!strstr(de->d_name, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "profiles/%s", de->d_name);
+		err[0] = '\0';
+		if (pb_profile_load(&p, path, err) != PB_OK) {
+			fprintf(stderr, "\n  %s", err);
+			CU_FAIL(de->d_name);
+		}
+		/* the name matches the file: results directories say which */
+		CU_ASSERT(p.name && !strncmp(de->d_name, p.name,
+					     strlen(p.name)));
+		CU_ASSERT(p.nmodes >= 3);
+		pb_profile_dispose(&p);
+		n++;
+	}
+	closedir(d);
+	CU_ASSERT(n >= 7);
+}
+
+static void seed_profiles_say_what_they_measure(void)
+{
+	struct pb_profile p;
+	char err[PB_ERRBUF_SIZE] = "";
+
+	set_lab_env();
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, "profiles/seed-001-rdm-vs-vmdk-8g.json",
+				err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.disk_size, 8ull << 30);
+	CU_ASSERT_EQUAL(p.points[0].npasses, 5);
+	CU_ASSERT_EQUAL(p.points[0].passes[4], RUNNER_PASS_READ);
+	CU_ASSERT_STRING_EQUAL(p.vsphere.lun,
+			       "naa.6000c290000000000000000000000001");
+	pb_profile_dispose(&p);
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, "profiles/seed-003-dd-8k-sync.json", err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.points[0].bs, 8192);
+	CU_ASSERT_FALSE(p.points[0].direct);
+	CU_ASSERT_EQUAL(p.disk_size, 4096000000ull);
+	pb_profile_dispose(&p);
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, "profiles/seed-000-hdparm-reads-sysctl.json",
+				err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.sysctl.n, 3);
+	pb_profile_dispose(&p);
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, "profiles/seed-002-hdparm-reads-vmx.json",
+				err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.vsphere.extra_config.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.vsphere.extra_config.key[0],
+			       "mainMem.useNamedFile");
+	pb_profile_dispose(&p);
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, "profiles/seed-004-fsync-nfs.json", err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.points[0].passes[1], RUNNER_PASS_FSYNC_WRITE);
+	CU_ASSERT_STRING_EQUAL(p.vsphere.datastore, "nfs-01");
+	pb_profile_dispose(&p);
+}
+
+static const char *write_tmp(const char *text)
+{
+	static char path[] = "/tmp/pb-profile-XXXXXX.json";
+	FILE *fp;
+	int fd;
+
+	strcpy(path, "/tmp/pb-profile-XXXXXX.json");
+	fd = mkstemps(path, 5);
+	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fp) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+	return path;
+}
+
+static void matrix_expands(void)
+{
+	const char *path = write_tmp(
+		"{\"name\": \"m\", \"backend\": \"vsphere\", \"vsphere\": "
+		"{\"vm\": \"v\"}, \"disk_size\": \"64M\", \"modes\": "
+		"[\"thin\", \"lazy\"], \"workload\": {\"qd\": 4}, \"matrix\": "
+		"{\"bs\": [\"64K\", \"1M\"], \"pattern\": [\"seq\", "
+		"\"rand\"]}}");
+	struct pb_profile p;
+	struct pb_plan plan = {0};
+	char err[PB_ERRBUF_SIZE] = "";
+	unsigned i, rand = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pb_profile_load(&p, path, err), PB_OK);
+	CU_ASSERT_EQUAL(p.npoints, 4);
+	for (i = 0; i < p.npoints; i++) {
+		CU_ASSERT_EQUAL(p.points[i].qd, 4); /* the base carries over */
+		rand += p.points[i].pattern == RUNNER_PATTERN_RAND;
+	}
+	CU_ASSERT_EQUAL(rand, 2);
+	CU_ASSERT_STRING_EQUAL(p.point_names[0], "bs=64K,pattern=seq");
+	CU_ASSERT_STRING_EQUAL(p.point_names[3], "bs=1M,pattern=rand");
+	CU_ASSERT_EQUAL(pb_plan_build(&plan, &p, err), PB_OK);
+	CU_ASSERT_EQUAL(plan.n, 8);
+	pb_plan_dispose(&plan);
+	pb_profile_dispose(&p);
+	remove(path);
+}
+
+static void shuffle_complete_and_replayable(void)
+{
+	const char *path = write_tmp(
+		"{\"name\": \"s\", \"backend\": \"vsphere\", \"vsphere\": "
+		"{\"vm\": \"v\", \"lun\": \"l\"}, \"disk_size\": \"64M\", "
+		"\"modes\": [\"thin\", \"lazy\", \"eager\", \"rdm\", "
+		"\"rdmp\"], \"repetitions\": 20, \"order\": \"shuffle\", "
+		"\"seed\": 99}");
+	struct pb_profile p;
+	struct pb_plan a = {0}, b = {0};
+	char err[PB_ERRBUF_SIZE] = "";
+	unsigned r, k, seen, differs = 0, first_thin = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pb_profile_load(&p, path, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(pb_plan_build(&a, &p, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(pb_plan_build(&b, &p, err), PB_OK);
+	CU_ASSERT_EQUAL(a.seed, 99);
+	CU_ASSERT_EQUAL(a.n, 100);
+	for (r = 0; r < 20; r++) {
+		/* every mode exactly once in each repetition */
+		for (seen = 0, k = 0; k < 5; k++) {
+			CU_ASSERT_EQUAL(a.items[r * 5 + k].rep, r + 1);
+			seen |= 1u << a.items[r * 5 + k].mode;
+		}
+		CU_ASSERT_EQUAL(seen, 0x1f);
+		first_thin += a.items[r * 5].mode == PB_MODE_THIN;
+	}
+	for (k = 0; k < a.n; k++) {
+		CU_ASSERT_EQUAL(a.items[k].mode, b.items[k].mode);
+		differs += a.items[k].mode != p.modes[k % 5];
+	}
+	CU_ASSERT(differs > 20); /* shuffled, not the profile's order */
+	CU_ASSERT(first_thin < 20);
+	pb_plan_dispose(&a);
+	pb_plan_dispose(&b);
+	pb_profile_dispose(&p);
+	remove(path);
+}
+
+static void runner_args_follow_workload(void)
+{
+	struct pb_workload w = PB_WORKLOAD_INIT;
+	struct pb_buf b = PB_BUF_INIT(4096);
+
+	w.bs = 8192;
+	w.direct = false;
+	w.verify = true;
+	w.pattern = RUNNER_PATTERN_RAND;
+	w.passes[1] = RUNNER_PASS_FSYNC_WRITE;
+	CU_ASSERT_EQUAL(pb_workload_args(&b, &w, 1 << 20, 5), PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--size 1048576 --bs 8192"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--pattern rand"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--buffered"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--verify"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--seed 5"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data,
+				      "--passes first-write,fsync-write"));
+	pb_buf_dispose(&b);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(shipped_profiles_load),
+	PB_CASE(seed_profiles_say_what_they_measure),
+	PB_CASE(matrix_expands),
+	PB_CASE(shuffle_complete_and_replayable),
+	PB_CASE(runner_args_follow_workload),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_profile = {"profile", NULL, NULL, cases};
