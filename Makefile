@@ -140,9 +140,11 @@ demo: deps
 	@scripts/demo-local.sh $(RUNNER)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(RUNNER) $(B)/soap-cycles $(VCSIM)
+	@$(MAKE) --no-print-directory $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) \
+		$(B)/soap-cycles $(VCSIM)
 	@bench/runner-vs-fio $(RUNNER)
 	@bench/soap-vs-pyvmomi $(B)
+	@bench/harness-overhead $(B)
 
 $(B)/soap-cycles: $(LIB_OBJ) $(VS_OBJ) $(B)/bench/soap_cycles.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS)

@@ -294,8 +294,11 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	enum pb_error err, derr = PB_OK;
 	bool created = false;
 	const char *status = "ok";
+	uint64_t t_start, t_run, runner_ns = 0, destroy_ns = 0;
+	json_t *timing;
 
 	memset(&d, 0, sizeof(d));
+	t_start = pb_now_ns();
 	say(r->quiet, "[%zu/%zu] repetition %u, %s%s%s", idx + 1, r->plan.n,
 	    it->rep, pb_mode_name(it->mode),
 	    r->p->point_names[it->point][0] ? ", " : "",
@@ -336,8 +339,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	if (!err) {
 		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
 			 idx + 1);
+		t_run = pb_now_ns();
 		err = r->ops->run(r->b, &d, args.data, r->p->timeout_s, &ctx,
 				  local);
+		runner_ns = pb_now_ns() - t_run;
 		if (err)
 			pb_fail(ebuf, err, "%s", r->ops->error(r->b));
 		runner = json_load_file(local, 0, NULL);
@@ -346,7 +351,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	pb_buf_dispose(&args);
 	/* the disk goes, whatever happened above */
 	if (created) {
+		uint64_t t_destroy = pb_now_ns();
+
 		derr = r->ops->destroy_disk(r->b, &d);
+		destroy_ns = pb_now_ns() - t_destroy;
 		if (derr) {
 			pb_fail(ebuf, derr, "destroy %s: %s", d.file,
 				r->ops->error(r->b));
@@ -368,11 +376,18 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	disk = json_pack("{s:s,s:s,s:s,s:f,s:O}", "id", d.id, "file", d.file,
 			 "uuid", d.uuid, "provision_s", d.provision_s,
 			 "readback", d.readback ? d.readback : json_null());
-	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o,s:o}", "rep", it->rep,
-			"mode", pb_mode_name(it->mode), "point", it->point,
-			"workload", r->p->point_names[it->point], "status",
-			status, "error", ebuf[0] ? ebuf : NULL, "disk", disk,
-			"runner", runner ? runner : json_null());
+	/* where the time went: what is neither provisioning nor the
+	 * runner is the harness's own overhead */
+	timing = json_pack("{s:f,s:f,s:f,s:f}", "total_s",
+			   (double)(pb_now_ns() - t_start) / 1e9, "provision_s",
+			   d.provision_s, "runner_s", (double)runner_ns / 1e9,
+			   "destroy_s", (double)destroy_ns / 1e9);
+	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o,s:o,s:o}", "rep",
+			it->rep, "mode", pb_mode_name(it->mode), "point",
+			it->point, "workload", r->p->point_names[it->point],
+			"status", status, "error", ebuf[0] ? ebuf : NULL, "disk",
+			disk, "timing", timing, "runner",
+			runner ? runner : json_null());
 	json_array_append_new(r->results, res);
 	json_decref(d.readback);
 	if (!strcmp(status, "ok"))
