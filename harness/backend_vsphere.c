@@ -407,13 +407,53 @@ static enum pb_error vsb_create(struct pb_backend *b, struct pb_disk *d)
 	return PB_OK;
 }
 
+/*
+ * Wait for the guest runner in slices of a few seconds; between them,
+ * fetch its progress file and pass it on (a run can last hours).
+ */
+static enum pb_error wait_runner(struct pb_backend *b, int64_t pid,
+				 long timeout_s, const struct pb_run_ctx *ctx,
+				 const char *prog, int *code)
+{
+	time_t end = time(NULL) + timeout_s;
+	char local[64];
+	enum pb_error err;
+	json_t *pj;
+	int fd;
+
+	for (;;) {
+		err = vs_guest_wait(b->s, &b->vm, pid, 3, ctx->stop, code);
+		if (err != PB_ERR_TIMEOUT)
+			return err;
+		if (time(NULL) >= end)
+			return pb_fail(b->errbuf, PB_ERR_TIMEOUT,
+				       "the runner is still running after "
+				       "%ld s (timeout_s)",
+				       timeout_s);
+		if (!ctx->progress)
+			continue;
+		snprintf(local, sizeof(local), "/tmp/provbench-prog-XXXXXX");
+		fd = mkstemp(local);
+		if (fd < 0)
+			continue;
+		close(fd);
+		/* no file yet (the first second) is not an error */
+		if (!vs_guest_download(b->s, &b->vm, prog, local) &&
+		    (pj = json_load_file(local, 0, NULL))) {
+			ctx->progress(ctx, pj);
+			json_decref(pj);
+		}
+		remove(local);
+	}
+}
+
 static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 			     const char *args, long timeout_s,
 			     const struct pb_run_ctx *ctx,
 			     const char *local_out)
 {
 	const struct pb_profile *p = b->p;
-	char out[700];
+	char out[700], prog[700];
 	struct pb_buf cmd = PB_BUF_INIT(16384);
 	int64_t pid = 0;
 	int code = -1;
@@ -422,8 +462,12 @@ static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 	b->errbuf[0] = '\0';
 	snprintf(out, sizeof(out), "%s/out-%s.json", p->vsphere.guest_dir,
 		 d->id);
-	if (pb_buf_printf(&cmd, "%s --target uuid:%s --by-id-dir %s -q -o %s",
-			  args, d->uuid, p->vsphere.by_id_dir, out)) {
+	snprintf(prog, sizeof(prog), "%s/progress-%s.json",
+		 p->vsphere.guest_dir, d->id);
+	if (pb_buf_printf(&cmd,
+			  "%s --target uuid:%s --by-id-dir %s -q -o %s "
+			  "--progress-file %s",
+			  args, d->uuid, p->vsphere.by_id_dir, out, prog)) {
 		pb_buf_dispose(&cmd);
 		return pb_fail(b->errbuf, PB_ERR_NOMEM, "out of memory");
 	}
@@ -432,7 +476,7 @@ static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 	pb_buf_dispose(&cmd);
 	if (err)
 		return err;
-	err = vs_guest_wait(b->s, &b->vm, pid, timeout_s, ctx->stop, &code);
+	err = wait_runner(b, pid, timeout_s, ctx, prog, &code);
 	if (err == PB_ERR_INTERRUPTED || err == PB_ERR_TIMEOUT) {
 		/* the runner drains and writes its partial JSON on SIGTERM;
 		 * Tools' terminate is the hard stop */
@@ -446,6 +490,7 @@ static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 	if (vs_guest_download(b->s, &b->vm, out, local_out) && !err)
 		err = sess_err(b, PB_ERR_PROTOCOL);
 	vs_guest_remove(b->s, &b->vm, out, false);
+	vs_guest_remove(b->s, &b->vm, prog, false);
 	if (!err && code)
 		err = pb_fail(b->errbuf, PB_ERR_FAULT,
 			      "the runner exited %d in the guest", code);

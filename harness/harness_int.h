@@ -170,8 +170,10 @@ struct pb_disk {
 
 struct pb_run_ctx {
 	volatile sig_atomic_t *stop; /* set by SIGINT / SIGTERM */
-	bool quiet;
-	FILE *log;
+	/* told the runner's progress ({"pass","bytes","total","mib_per_s",
+	 * "eta_s",...}) every few seconds while it runs; may be NULL */
+	void (*progress)(const struct pb_run_ctx *ctx, json_t *p);
+	void *arg;
 };
 
 struct backend_ops {

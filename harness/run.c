@@ -198,6 +198,9 @@ struct run_state {
 	json_t *results; /* borrowed from doc */
 	int lock_fd;
 	bool quiet;
+	bool tty;
+	bool progress_shown;
+	uint64_t next_log;
 	bool interrupted;
 	unsigned failed;
 	char errbuf[PB_ERRBUF_SIZE];
@@ -281,13 +284,51 @@ static void summarize(const struct run_state *r, json_t *res)
 	say(r->quiet, "%s", line);
 }
 
+/*
+ * The runner's progress: a live line on a terminal, a timestamped line
+ * every 30 s in a log.
+ */
+static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
+{
+	struct run_state *r = ctx->arg;
+	char done[32], total[32];
+	uint64_t now = pb_now_ns();
+
+	pb_size_format(
+		done, sizeof(done),
+		(uint64_t)json_integer_value(json_object_get(p, "bytes")));
+	pb_size_format(
+		total, sizeof(total),
+		(uint64_t)json_integer_value(json_object_get(p, "total")));
+	if (r->tty) {
+		printf("\r  %s %lld/%lld: %s / %s, %.1f MiB/s, ETA %.0f "
+		       "s\033[K",
+		       json_string_value(json_object_get(p, "pass")),
+		       json_integer_value(json_object_get(p, "index")) + 1,
+		       json_integer_value(json_object_get(p, "passes")), done,
+		       total, json_real_value(json_object_get(p, "mib_per_s")),
+		       json_number_value(json_object_get(p, "eta_s")));
+		fflush(stdout);
+		r->progress_shown = true;
+		return;
+	}
+	if (now < r->next_log)
+		return;
+	r->next_log = now + 30000000000ull;
+	say(false, "  %s: %s / %s, %.1f MiB/s, ETA %.0f s",
+	    json_string_value(json_object_get(p, "pass")), done, total,
+	    json_real_value(json_object_get(p, "mib_per_s")),
+	    json_number_value(json_object_get(p, "eta_s")));
+}
+
 /* One plan item: journal, create, run, collect, destroy, journal. */
 static enum pb_error run_item(struct run_state *r, size_t idx)
 {
 	const struct pb_plan_item *it = &r->plan.items[idx];
 	const struct pb_workload *w = &r->p->points[it->point];
 	struct pb_disk d;
-	struct pb_run_ctx ctx = {&stop_flag, r->quiet, stdout};
+	struct pb_run_ctx ctx = {&stop_flag, r->quiet ? NULL : show_progress,
+				 r};
 	struct pb_buf args = PB_BUF_INIT(4096);
 	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
 	json_t *intent = json_object(), *res, *runner = NULL, *disk;
@@ -385,11 +426,15 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o,s:o,s:o}", "rep",
 			it->rep, "mode", pb_mode_name(it->mode), "point",
 			it->point, "workload", r->p->point_names[it->point],
-			"status", status, "error", ebuf[0] ? ebuf : NULL, "disk",
-			disk, "timing", timing, "runner",
+			"status", status, "error", ebuf[0] ? ebuf : NULL,
+			"disk", disk, "timing", timing, "runner",
 			runner ? runner : json_null());
 	json_array_append_new(r->results, res);
 	json_decref(d.readback);
+	if (r->progress_shown) {
+		printf("\r\033[K");
+		r->progress_shown = false;
+	}
 	if (!strcmp(status, "ok"))
 		summarize(r, res);
 	else
@@ -571,6 +616,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_run();
+	r.tty = isatty(STDOUT_FILENO);
 	catch_signals();
 	rc = check_profile(&r, argv[optind], modes);
 	if (rc)

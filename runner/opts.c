@@ -44,6 +44,7 @@ static const char usage_text[] =
 	"                           (never over a mounted or root device)\n"
 	"  -o, --output FILE        JSON to FILE (default stdout)\n"
 	"  -q, --quiet              no progress or summary on stderr\n"
+	"  --progress-file FILE     progress as JSON, rewritten every second\n"
 	"  --by-id-dir DIR          where uuid: looks (default "
 	"/dev/disk/by-id)\n"
 	"  --sys-block-dir DIR      sysfs fallback (default /sys/block)\n"
@@ -91,6 +92,7 @@ enum opt_id {
 	OPT_FORCE,
 	OPT_BYID,
 	OPT_SYSBLOCK,
+	OPT_PROGRESS,
 };
 
 static const struct option long_opts[] = {
@@ -110,6 +112,7 @@ static const struct option long_opts[] = {
 	{"quiet", no_argument, NULL, 'q'},
 	{"by-id-dir", required_argument, NULL, OPT_BYID},
 	{"sys-block-dir", required_argument, NULL, OPT_SYSBLOCK},
+	{"progress-file", required_argument, NULL, OPT_PROGRESS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -295,6 +298,12 @@ static enum pb_error parse_one(struct runner_opts *o, int c, const char *arg,
 		return PB_OK;
 	case OPT_SYSBLOCK:
 		o->sys_block_dir = arg;
+		return PB_OK;
+	case OPT_PROGRESS:
+		if (!*arg)
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--progress-file: empty path");
+		o->progress_file = arg;
 		return PB_OK;
 	case 'h':
 		*action = RUNNER_ACTION_HELP;

@@ -84,10 +84,34 @@ static enum pb_error series_finish(struct runner_pass_result *r,
 struct progress {
 	uint64_t next;
 	uint64_t step;
+	uint64_t next_file; /* --progress-file is rewritten once a second */
 	bool tty;
 	bool quiet;
 	bool shown;
 };
+
+/*
+ * --progress-file: the same figures as a small JSON document, replaced
+ * atomically, for whoever watches from outside (the harness reads it
+ * through VMware Tools while the runner works in the guest).
+ */
+static void progress_file(const struct runner_ctx *ctx,
+			  const struct runner_pass_result *r, double el,
+			  double rate, double eta, uint64_t total)
+{
+	char doc[512], err[PB_ERRBUF_SIZE] = "";
+	int n;
+
+	n = snprintf(doc, sizeof(doc),
+		     "{\"pass\": \"%s\", \"index\": %u, \"passes\": %u, "
+		     "\"bytes\": %llu, \"total\": %llu, \"elapsed_s\": %.1f, "
+		     "\"mib_per_s\": %.1f, \"eta_s\": %.0f}\n",
+		     runner_pass_name(r->kind), r->index, ctx->opts->npasses,
+		     (unsigned long long)r->bytes, (unsigned long long)total,
+		     el, rate, eta);
+	/* best effort: progress must never disturb the measurement */
+	pb_write_atomic(ctx->opts->progress_file, doc, (size_t)n, err);
+}
 
 static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 			  const struct runner_pass_result *r, uint64_t start,
@@ -101,6 +125,10 @@ static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 	time_t t;
 	struct tm tm;
 
+	if (ctx->opts->progress_file && now >= pg->next_file) {
+		pg->next_file = now + 1000000000ull;
+		progress_file(ctx, r, el, rate, eta, total);
+	}
 	if (pg->quiet || now < pg->next)
 		return;
 	pg->next = now + pg->step;

@@ -52,9 +52,10 @@ struct runner_opts {
 	uint64_t seed;
 	bool verify;
 	bool force;
-	bool quiet;	       /* no progress or summary on stderr */
-	const char *output;    /* NULL or "-" = stdout */
-	const char *by_id_dir; /* where uuid: targets are looked up */
+	bool quiet;		   /* no progress or summary on stderr */
+	const char *output;	   /* NULL or "-" = stdout */
+	const char *progress_file; /* progress as JSON, rewritten each second */
+	const char *by_id_dir;	   /* where uuid: targets are looked up */
 	const char *sys_block_dir;
 };
 

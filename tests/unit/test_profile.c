@@ -40,8 +40,8 @@ static void shipped_profiles_load(void)
 			CU_FAIL(de->d_name);
 		}
 		/* the name matches the file: results directories say which */
-		CU_ASSERT(p.name && !strncmp(de->d_name, p.name,
-					     strlen(p.name)));
+		CU_ASSERT(p.name &&
+			  !strncmp(de->d_name, p.name, strlen(p.name)));
 		CU_ASSERT(p.nmodes >= 3);
 		pb_profile_dispose(&p);
 		n++;
@@ -76,8 +76,8 @@ static void seed_profiles_say_what_they_measure(void)
 	pb_profile_dispose(&p);
 
 	CU_ASSERT_EQUAL_FATAL(
-		pb_profile_load(&p, "profiles/seed-000-hdparm-reads-sysctl.json",
-				err),
+		pb_profile_load(
+			&p, "profiles/seed-000-hdparm-reads-sysctl.json", err),
 		PB_OK);
 	CU_ASSERT_EQUAL(p.sysctl.n, 3);
 	pb_profile_dispose(&p);
@@ -199,8 +199,8 @@ static void runner_args_follow_workload(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--buffered"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--verify"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--seed 5"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(b.data,
-				      "--passes first-write,fsync-write"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(b.data, "--passes first-write,fsync-write"));
 	pb_buf_dispose(&b);
 }
 
