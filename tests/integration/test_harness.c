@@ -283,6 +283,10 @@ static void kill9_then_cleanup(void)
 		_exit(127);
 	}
 	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
+	/* a second run on the same VM meanwhile: refused, nothing done */
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results, prof), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "another provbench run holds"));
+	it_result_dispose(&r);
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	during = disk_keys(&v);
