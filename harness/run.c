@@ -124,6 +124,9 @@ static int take_lock(const char *state, const char *key, char *errbuf)
 
 /* ---- journal recovery ---- */
 
+struct run_state;
+static enum pb_error open_state(struct run_state *r, bool lock);
+
 /*
  * Remove what the journal says a crashed run left on this target. Returns
  * how many disks were removed (or would be, for a dry run).
@@ -205,6 +208,23 @@ struct run_state {
 	unsigned failed;
 	char errbuf[PB_ERRBUF_SIZE];
 };
+
+/* The state directory, the target's lock (unless only looking), the
+ * journal: what run and cleanup both need before touching anything. */
+static enum pb_error open_state(struct run_state *r, bool lock)
+{
+	enum pb_error err = pb_state_dir(r->state, sizeof(r->state), r->errbuf);
+
+	if (!err && lock) {
+		r->lock_fd = take_lock(r->state, r->ops->target_key(r->b),
+				       r->errbuf);
+		if (r->lock_fd < 0)
+			err = PB_ERR_INPUT;
+	}
+	if (!err)
+		err = pb_journal_open(&r->j, r->state, r->errbuf);
+	return err;
+}
 
 static enum pb_error save(struct run_state *r)
 {
@@ -630,16 +650,8 @@ int cmd_run(int argc, char **argv)
 			printf("dry run: ok, nothing was created\n");
 		goto out;
 	}
-	err = pb_state_dir(r.state, sizeof(r.state), r.errbuf);
-	if (!err) {
-		r.lock_fd =
-			take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
-		if (r.lock_fd < 0)
-			err = PB_ERR_INPUT;
-	}
-	if (!err)
-		err = pb_journal_open(&r.j, r.state, r.errbuf);
 	/* what an earlier crashed run left goes first */
+	err = open_state(&r, true);
 	if (!err)
 		err = recover(r.ops, r.b, &r.j, r.state, NULL, false, r.quiet,
 			      &leftovers, r.errbuf);
@@ -732,15 +744,7 @@ int cmd_cleanup(int argc, char **argv)
 	rc = check_profile(&r, path, NULL);
 	if (rc)
 		goto out;
-	err = pb_state_dir(r.state, sizeof(r.state), r.errbuf);
-	if (!err && !dry) {
-		r.lock_fd =
-			take_lock(r.state, r.ops->target_key(r.b), r.errbuf);
-		if (r.lock_fd < 0)
-			err = PB_ERR_INPUT;
-	}
-	if (!err)
-		err = pb_journal_open(&r.j, r.state, r.errbuf);
+	err = open_state(&r, !dry);
 	if (!err)
 		err = recover(r.ops, r.b, &r.j, r.state,
 			      run_id[0] ? run_id : NULL, dry, false, &n,

@@ -223,6 +223,26 @@ static void run_all_modes_leaves_nothing(void)
 	vcsim_stop(&v);
 }
 
+/* `provbench run -o results prof` in the background, output discarded. */
+static pid_t spawn_run(struct env *e, const char *results, const char *prof)
+{
+	char *argv[] = {(char *)it_bin("provbench"),
+			(char *)"run",
+			(char *)"-o",
+			(char *)results,
+			(char *)prof,
+			NULL};
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		freopen("/dev/null", "w", stdout);
+		freopen("/dev/null", "w", stderr);
+		execve(argv[0], argv, e->vars);
+		_exit(127);
+	}
+	return pid;
+}
+
 /* Wait until the journal shows a created, not yet destroyed disk. */
 static bool wait_for_created(const char *journal, unsigned ms)
 {
@@ -252,7 +272,7 @@ static void kill9_then_cleanup(void)
 	struct vcsim v;
 	struct env e;
 	struct it_result r;
-	char *before, *during, *after, root[600], *argv[6];
+	char *before, *during, *after, root[600];
 	SCRATCH(prof, "slow.json");
 	SCRATCH(state, "state2");
 	SCRATCH(results, "results2");
@@ -270,18 +290,7 @@ static void kill9_then_cleanup(void)
 	}
 	env_for(&e, &v, state);
 	before = disk_keys(&v);
-	argv[0] = (char *)it_bin("provbench");
-	argv[1] = (char *)"run";
-	argv[2] = (char *)"-o";
-	argv[3] = results;
-	argv[4] = (char *)prof;
-	argv[5] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		freopen("/dev/null", "w", stdout);
-		execve(argv[0], argv, e.vars);
-		_exit(127);
-	}
+	pid = spawn_run(&e, results, prof);
 	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
 	/* a second run on the same VM meanwhile: refused, nothing done */
 	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results, prof), 2);
@@ -315,7 +324,7 @@ static void sigint_cleans_up(void)
 {
 	struct vcsim v;
 	struct env e;
-	char *before, *after, root[600], *argv[6];
+	char *before, *after, root[600];
 	SCRATCH(prof, "slow.json");
 	SCRATCH(state, "state3");
 	SCRATCH(res, "results3");
@@ -334,19 +343,7 @@ static void sigint_cleans_up(void)
 	}
 	env_for(&e, &v, state);
 	before = disk_keys(&v);
-	argv[0] = (char *)it_bin("provbench");
-	argv[1] = (char *)"run";
-	argv[2] = (char *)"-o";
-	argv[3] = (char *)res;
-	argv[4] = (char *)prof;
-	argv[5] = NULL;
-	pid = fork();
-	if (pid == 0) {
-		freopen("/dev/null", "w", stdout);
-		freopen("/dev/null", "w", stderr);
-		execve(argv[0], argv, e.vars);
-		_exit(127);
-	}
+	pid = spawn_run(&e, res, prof);
 	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
 	usleep(300000); /* into the runner's passes */
 	kill(pid, SIGINT);
