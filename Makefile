@@ -29,7 +29,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
-	     -Icommon -Irunner -Ivsphere -Iharness -Itests/unit $(PKG_CFLAGS) \
+	     -Icommon -Irunner -Ivsphere -Iharness -Ireports -Itests/unit $(PKG_CFLAGS) \
 	     -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
@@ -42,7 +42,9 @@ RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/guest.c
-HARNESS_LIB_SRC := harness/cmd_vsphere.c harness/profile.c \
+REPORT_SRC := reports/stats.c reports/report.c reports/html.c
+HARNESS_LIB_SRC := $(REPORT_SRC) harness/cmd_report.c harness/cmd_vsphere.c \
+	       harness/profile.c \
 	       harness/journal.c harness/backend_vsphere.c harness/run.c
 HARNESS_SRC := harness/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -48,6 +49,9 @@ enum pb_error pb_write_atomic(const char *path, const void *data, size_t len,
 	if (fd < 0)
 		return pb_fail(errbuf, PB_ERR_IO, "%s: cannot create: %s", path,
 			       strerror(errno));
+	/* results and reports are for reading (mkstemp makes 0600); nothing
+	 * written this way holds a secret */
+	fchmod(fd, 0644);
 	while (done < len) {
 		w = write(fd, p + done, len - done);
 		if (w < 0 && errno == EINTR)

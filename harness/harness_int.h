@@ -217,5 +217,6 @@ const struct backend_ops *pb_backend_find(const char *name);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -17,6 +17,9 @@ static const struct pb_cmd commands[] = {
 	 "Validate a profile and its target; print the plan"},
 	{"cleanup", cmd_cleanup,
 	 "Remove disks crashed runs left: [--dry-run] RESULTS_DIR|PROFILE"},
+	{"report", cmd_report,
+	 "Report a run: [-o DIR] [--compare OLD] [--max-regression PCT] "
+	 "RESULTS_DIR"},
 	{"vsphere", cmd_vsphere,
 	 "Talk to vCenter or ESXi: about, ls, luns, disk ls|add|rm"},
 	{NULL, NULL, NULL},

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "harness_int.h"
+#include "report.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -683,6 +684,21 @@ int cmd_run(int argc, char **argv)
 	else if (r.failed)
 		rc = pb_cli_fail(PB_ERR_FAULT, "run",
 				 "some modes failed; see run.json");
+	if (r.dir[0] && json_array_size(r.results)) {
+		/* the report is rebuilt from run.json alone, also later */
+		struct rp_opts ro = RP_OPTS_INIT;
+		char rerr[PB_ERRBUF_SIZE] = "";
+		bool reg;
+
+		ro.results_dir = r.dir;
+		ro.quiet = r.quiet;
+		if (rp_generate(&ro, &reg, rerr))
+			pb_report("provbench", "report", rerr);
+		else
+			say(r.quiet, "report: %s/report.html, report.csv, "
+				     "summary.csv",
+			    r.dir);
+	}
 	if (r.dir[0])
 		say(r.quiet, "run.json: %s", r.run_json);
 out:

@@ -1,0 +1,74 @@
+/*
+ * report.h - public interface of the report generator: run.json in, CSV,
+ * a self-contained HTML page, a terminal table and a run-to-run comparison
+ * out. Also the statistics, which tests check against hand-computed values.
+ */
+#ifndef PB_REPORT_H
+#define PB_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+
+/* ---- statistics ---- */
+
+double rp_median(const double *v, size_t n);
+
+/*
+ * 95% interval of the median: percentile bootstrap over the values with
+ * a fixed seed (2000 resamples), so a report is reproducible. With one
+ * value the interval is that value.
+ */
+void rp_median_ci(double *lo, double *hi, const double *v, size_t n);
+
+/* 1 - first / rewrite; NaN when rewrite is 0 or missing. */
+double rp_warmup_penalty(double first, double rewrite);
+
+/*
+ * Bytes written in a first-write pass before its throughput stays within
+ * 10% of target for good: the series (bytes per interval, MiB/s per
+ * interval) smoothed over a rolling window of w intervals, in the spirit
+ * of fio's steady-state criterion. Returns the total when it never
+ * settles, and sets *settled accordingly.
+ */
+uint64_t rp_steady_after(const uint64_t *bytes, const double *mib_s, size_t n,
+			 double target, size_t w, bool *settled);
+
+/*
+ * The amount of data after which eager's longer provisioning has paid for
+ * itself against another mode: provisioning p_e, p_o seconds, first-write
+ * rates f_e, f_o MiB/s. Eager's extra provisioning is repaid while new
+ * blocks are written, faster: x = (p_e - p_o) / (1/f_o - 1/f_e). Returns
+ * -1 when it never pays off (eager no faster), and a value past disk_size
+ * means not within the disk (blocks are new only once).
+ */
+double rp_breakeven_bytes(double p_e, double f_e, double p_o, double f_o);
+
+/* ---- the report ---- */
+
+struct rp_opts {
+	const char *results_dir; /* holds run.json */
+	const char *out_dir;	 /* NULL: results_dir */
+	const char *compare_dir; /* an older results directory, or NULL */
+	const char *baseline;	 /* mode to compare against; "rdm" */
+	double max_regression;	 /* percent; < 0: no limit */
+	bool quiet;		 /* no table on stdout */
+};
+
+#define RP_OPTS_INIT {.baseline = "rdm", .max_regression = -1}
+
+/*
+ * Read run.json and write report.csv, summary.csv, summary.txt and
+ * report.html (and print the table). *regressed is set when
+ * --max-regression was exceeded against compare_dir.
+ */
+enum pb_error rp_generate(const struct rp_opts *o, bool *regressed,
+			  char *errbuf);
+
+/* Escaping, exposed for tests. */
+enum pb_error rp_csv_field(struct pb_buf *b, const char *s);
+enum pb_error rp_html_text(struct pb_buf *b, const char *s);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * report_int.h - the report's model: run.json grouped by workload point
+ * and mode, with the statistics of each group, shared by the writers.
+ */
+#ifndef PB_REPORT_INT_H
+#define PB_REPORT_INT_H
+
+#include <jansson.h>
+
+#include "report.h"
+
+#define RP_MAX_REWRITES 32
+
+struct rp_group {
+	char workload[64];
+	char mode[16];
+	size_t nreps;	   /* items seen, failed ones included */
+	size_t nok;
+	size_t nfailed;
+	char first_error[256];
+	/* per successful repetition */
+	double *first, *rewrite, *read, *prov, *steady, *p99_first,
+		*p99_rewrite;
+	size_t nfirst, nrewrite, nread, nprov, nsteady, np99f, np99r;
+	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
+	size_t nconv[RP_MAX_REWRITES];
+	unsigned max_rewrites;
+	bool never_steady;
+	/* what the server applied, and whether it is what was asked */
+	char applied[16];
+	bool mismatch;
+	json_t *curve; /* first-write series of the first good rep (borrowed) */
+	/* results */
+	double first_med, first_lo, first_hi;
+	double rewrite_med, rewrite_lo, rewrite_hi;
+	double read_med, prov_med, steady_med, penalty;
+	double first_vs_base, rewrite_vs_base;
+	double be_lazy, be_thin; /* bytes; -1 never; NAN n/a */
+	double conv_med[RP_MAX_REWRITES];
+	double p99_first_med, p99_rewrite_med;
+};
+
+struct rp_model {
+	json_t *doc;
+	const char *profile_name;
+	const char *backend;
+	const char *accel;
+	uint64_t disk_size;
+	struct rp_group *g;
+	size_t ng;
+	const char *baseline;
+	bool have_baseline;
+	size_t failed_items;
+};
+
+enum pb_error rp_model_load(struct rp_model *m, const char *results_dir,
+			    const char *baseline, char *errbuf);
+void rp_model_dispose(struct rp_model *m);
+const struct rp_group *rp_model_find(const struct rp_model *m,
+				     const char *workload, const char *mode);
+
+enum pb_error rp_write_html(const struct rp_model *m, const struct rp_model *old,
+			    struct pb_buf *out);
+
+#endif

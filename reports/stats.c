@@ -1,0 +1,134 @@
+/*
+ * stats.c - the numbers a report gives (DESIGN.md): medians with a
+ * bootstrap interval, the warm-up penalty, where a first write settles,
+ * and eager zeroing's break-even.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define BOOT_RESAMPLES 2000
+#define BOOT_SEED      0x5eed5eedull
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* median of a sorted array */
+static double sorted_median(const double *s, size_t n)
+{
+	if (!n)
+		return NAN;
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+}
+
+double rp_median(const double *v, size_t n)
+{
+	double *s, m;
+
+	if (!n)
+		return NAN;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	m = sorted_median(s, n);
+	free(s);
+	return m;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+void rp_median_ci(double *lo, double *hi, const double *v, size_t n)
+{
+	double *meds, *sample;
+	uint64_t seed = BOOT_SEED;
+	size_t i, k;
+
+	*lo = *hi = n ? v[0] : NAN;
+	if (n < 2)
+		return;
+	meds = malloc(BOOT_RESAMPLES * sizeof(*meds));
+	sample = malloc(n * sizeof(*sample));
+	if (!meds || !sample) {
+		*lo = *hi = NAN;
+		goto out;
+	}
+	for (k = 0; k < BOOT_RESAMPLES; k++) {
+		for (i = 0; i < n; i++)
+			sample[i] = v[next_rand(&seed) % n];
+		qsort(sample, n, sizeof(*sample), cmp_double);
+		meds[k] = sorted_median(sample, n);
+	}
+	qsort(meds, BOOT_RESAMPLES, sizeof(*meds), cmp_double);
+	*lo = meds[(size_t)(0.025 * BOOT_RESAMPLES)];
+	*hi = meds[(size_t)(0.975 * BOOT_RESAMPLES) - 1];
+out:
+	free(meds);
+	free(sample);
+}
+
+double rp_warmup_penalty(double first, double rewrite)
+{
+	if (!(rewrite > 0) || isnan(first))
+		return NAN;
+	return 1.0 - first / rewrite;
+}
+
+uint64_t rp_steady_after(const uint64_t *bytes, const double *mib_s, size_t n,
+			 double target, size_t w, bool *settled)
+{
+	uint64_t before = 0, total = 0;
+	size_t i, j, start = n;
+	double sum;
+
+	for (i = 0; i < n; i++)
+		total += bytes[i];
+	*settled = false;
+	if (!n || !(target > 0))
+		return total;
+	if (w < 1)
+		w = 1;
+	if (w > n)
+		w = n;
+	/* the earliest window start from which every window is within 10% */
+	for (i = n - w + 1; i-- > 0;) {
+		for (sum = 0, j = i; j < i + w; j++)
+			sum += mib_s[j];
+		if (fabs(sum / (double)w - target) > 0.1 * target)
+			break;
+		start = i;
+	}
+	if (start == n)
+		return total;
+	*settled = true;
+	for (i = 0; i < start; i++)
+		before += bytes[i];
+	return before;
+}
+
+double rp_breakeven_bytes(double p_e, double f_e, double p_o, double f_o)
+{
+	double gain;
+
+	if (!(f_e > 0) || !(f_o > 0))
+		return -1;
+	if (p_e <= p_o)
+		return 0; /* nothing to repay */
+	gain = 1.0 / f_o - 1.0 / f_e; /* seconds saved per MiB */
+	if (!(gain > 0))
+		return -1;
+	return (p_e - p_o) / gain * 1048576.0;
+}
