@@ -51,7 +51,8 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
 	      tests/unit/test_target.c tests/unit/test_output.c \
-	      tests/unit/test_vsphere.c tests/unit/test_profile.c
+	      tests/unit/test_vsphere.c tests/unit/test_profile.c \
+	      tests/unit/test_report.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \

@@ -41,9 +41,9 @@ int cmd_report(int argc, char **argv)
 		case 'r':
 			o.max_regression = strtod(optarg, &end);
 			if (*end || o.max_regression < 0)
-				return pb_cli_fail(PB_ERR_USAGE,
-						   "--max-regression",
-						   "give a percentage, like 10");
+				return pb_cli_fail(
+					PB_ERR_USAGE, "--max-regression",
+					"give a percentage, like 10");
 			break;
 		case 'b':
 			if (!pb_mode_parse(&m, optarg))

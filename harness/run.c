@@ -695,8 +695,9 @@ int cmd_run(int argc, char **argv)
 		if (rp_generate(&ro, &reg, rerr))
 			pb_report("provbench", "report", rerr);
 		else
-			say(r.quiet, "report: %s/report.html, report.csv, "
-				     "summary.csv",
+			say(r.quiet,
+			    "report: %s/report.html, report.csv, "
+			    "summary.csv",
 			    r.dir);
 	}
 	if (r.dir[0])

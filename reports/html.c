@@ -42,8 +42,7 @@ enum pb_error rp_html_text(struct pb_buf *b, const char *s)
 	return err;
 }
 
-static void td_num(struct pb_buf *b, double v, int decimals,
-		   const char *unit)
+static void td_num(struct pb_buf *b, double v, int decimals, const char *unit)
 {
 	if (isnan(v))
 		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
@@ -78,7 +77,8 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 		pb_buf_addstr(b, "<tr><td>");
 		label(b, g);
 		/* a server that ignored the requested flags is shown, in red */
-		pb_buf_printf(b, "</td><td%s>", g->mismatch ? " class=bad" : "");
+		pb_buf_printf(b, "</td><td%s>",
+			      g->mismatch ? " class=bad" : "");
 		rp_html_text(b, *g->applied ? g->applied : "?");
 		if (g->mismatch)
 			pb_buf_addstr(b, " (not as requested)");
@@ -124,25 +124,26 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 			rp_html_text(b, g->workload);
 			pb_buf_addstr(b, ") ");
 		}
-		pb_buf_printf(b, "against lazy after <b>%s</b> written, against "
-				 "thin after <b>%s</b> written.</p>\n",
+		pb_buf_printf(b,
+			      "against lazy after <b>%s</b> written, against "
+			      "thin after <b>%s</b> written.</p>\n",
 			      isnan(g->be_lazy) ? "&ndash;"
-			      : g->be_lazy < 0  ? "never"
-						: pb_size_format(a, sizeof(a),
-								 (uint64_t)
-									 g->be_lazy),
+			      : g->be_lazy < 0
+				      ? "never"
+				      : pb_size_format(a, sizeof(a),
+						       (uint64_t)g->be_lazy),
 			      isnan(g->be_thin) ? "&ndash;"
-			      : g->be_thin < 0  ? "never"
-						: pb_size_format(t, sizeof(t),
-								 (uint64_t)
-									 g->be_thin));
+			      : g->be_thin < 0
+				      ? "never"
+				      : pb_size_format(t, sizeof(t),
+						       (uint64_t)g->be_thin));
 	}
 }
 
 /* Grouped bars: first-write and rewrite per mode, interval whiskers. */
 static void bar_chart(struct pb_buf *b, const struct rp_model *m)
 {
-	const double H = 260, top = 20, left = 60, gw = 110;
+	const double H = 260, top = 24, left = 60, gw = 110;
 	double max = 1, w, scale, x, base = NAN;
 	size_t i;
 
@@ -158,16 +159,17 @@ static void bar_chart(struct pb_buf *b, const struct rp_model *m)
 	}
 	w = left + gw * (double)m->ng + 20;
 	scale = H / (max * 1.1);
-	pb_buf_printf(b, "<h2>First write vs rewrite</h2><svg class=chart "
-			 "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-			 "role=img aria-label=\"first write and rewrite MiB/s "
-			 "per mode\">\n",
-		      w, H + 70, w, H + 70);
-	pb_buf_printf(b, "<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
-			 "<text x=10 y=%.0f class=ax>MiB/s</text>"
-			 "<text x=%.0f y=%.0f class=ax text-anchor=end>%.0f</text>\n",
-		      left, top + H, w - 10, top + H, top + 10, left - 4,
-		      top + 4, max * 1.1);
+	pb_buf_printf(
+		b,
+		"<h2>First write vs rewrite</h2><svg class=chart "
+		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"role=img aria-label=\"first write and rewrite MiB/s "
+		"per mode\">\n",
+		w, H + 70, w, H + 70);
+	pb_buf_printf(b,
+		      "<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
+		      "<text x=10 y=%.0f class=ax>MiB/s (top %.0f)</text>\n",
+		      left, top + H, w - 10, top + H, top - 6, max * 1.1);
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		double v[2] = {g->first_med, g->rewrite_med};
@@ -181,45 +183,51 @@ static void bar_chart(struct pb_buf *b, const struct rp_model *m)
 
 			if (isnan(v[k]))
 				continue;
-			pb_buf_printf(b, "<rect x=%.1f y=%.1f width=36 "
-					 "height=%.1f fill=\"%s\"><title>%s "
-					 "%.1f MiB/s</title></rect>\n",
+			pb_buf_printf(b,
+				      "<rect x=%.1f y=%.1f width=36 "
+				      "height=%.1f fill=\"%s\"><title>%s "
+				      "%.1f MiB/s</title></rect>\n",
 				      bx, top + H - v[k] * scale, v[k] * scale,
 				      k ? "#1b6ca8" : "#edae49",
 				      k ? "rewrite" : "first-write", v[k]);
 			if (!isnan(lo[k]))
-				pb_buf_printf(b, "<line x1=%.1f x2=%.1f y1=%.1f "
-						 "y2=%.1f stroke=#222 />\n",
+				pb_buf_printf(b,
+					      "<line x1=%.1f x2=%.1f y1=%.1f "
+					      "y2=%.1f stroke=#222 />\n",
 					      bx + 18, bx + 18,
 					      top + H - lo[k] * scale,
 					      top + H - hi[k] * scale);
 		}
-		pb_buf_printf(b, "<text x=%.1f y=%.0f class=lbl "
-				 "text-anchor=middle>",
+		pb_buf_printf(b,
+			      "<text x=%.1f y=%.0f class=lbl "
+			      "text-anchor=middle>",
 			      x + 38, top + H + 18);
 		rp_html_text(b, g->mode);
 		pb_buf_addstr(b, "</text>");
 		if (*g->workload) {
-			pb_buf_printf(b, "<text x=%.1f y=%.0f class=ax "
-					 "text-anchor=middle>",
+			pb_buf_printf(b,
+				      "<text x=%.1f y=%.0f class=ax "
+				      "text-anchor=middle>",
 				      x + 38, top + H + 34);
 			rp_html_text(b, g->workload);
 			pb_buf_addstr(b, "</text>");
 		}
 	}
 	if (!isnan(base))
-		pb_buf_printf(b, "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
-				 "stroke=#d1495b stroke-dasharray=\"6 4\" />"
-				 "<text x=%.0f y=%.1f class=ax fill=#d1495b>"
-				 "baseline (%s) first-write</text>\n",
+		pb_buf_printf(b,
+			      "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
+			      "stroke=#d1495b stroke-dasharray=\"6 4\" />"
+			      "<text x=%.0f y=%.1f class=ax fill=#d1495b>"
+			      "baseline (%s) first-write</text>\n",
 			      left, w - 10, top + H - base * scale,
 			      top + H - base * scale, left + 4,
 			      top + H - base * scale - 4, m->baseline);
-	pb_buf_printf(b, "<rect x=%.0f y=%.0f width=12 height=12 fill=#edae49 />"
-			 "<text x=%.0f y=%.0f class=ax>first-write</text>"
-			 "<rect x=%.0f y=%.0f width=12 height=12 fill=#1b6ca8 />"
-			 "<text x=%.0f y=%.0f class=ax>rewrite (median of "
-			 "rewrites); whiskers: 95%% interval</text></svg>\n",
+	pb_buf_printf(b,
+		      "<rect x=%.0f y=%.0f width=12 height=12 fill=#edae49 />"
+		      "<text x=%.0f y=%.0f class=ax>first-write</text>"
+		      "<rect x=%.0f y=%.0f width=12 height=12 fill=#1b6ca8 />"
+		      "<text x=%.0f y=%.0f class=ax>rewrite (median of "
+		      "rewrites); whiskers: 95%% interval</text></svg>\n",
 		      left, H + 50, left + 16, H + 60, left + 110, H + 50,
 		      left + 126, H + 60);
 }
@@ -238,8 +246,8 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 		json_array_foreach(m->g[i].curve, k, pt)
 		{
 			cum += json_number_value(json_object_get(pt, "bytes"));
-			if (json_number_value(json_object_get(pt, "mib_per_s")) >
-			    maxy)
+			if (json_number_value(
+				    json_object_get(pt, "mib_per_s")) > maxy)
 				maxy = json_number_value(
 					json_object_get(pt, "mib_per_s"));
 		}
@@ -249,45 +257,55 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 			maxy = m->g[i].rewrite_med;
 	}
 	maxy *= 1.1;
-	pb_buf_printf(b, "<h2>Warm-up during the first write</h2><svg class=chart "
-			 "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-			 "role=img aria-label=\"first-write throughput against "
-			 "bytes written\">\n"
-			 "<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
-			 "<text x=10 y=%.0f class=ax>MiB/s (max %.0f)</text>"
-			 "<text x=%.0f y=%.0f class=ax text-anchor=end>written: "
-			 "%.2f GiB</text>\n",
-		      W, H + 40 + 18.0 * (double)m->ng, W, H + 40 + 18.0 * (double)m->ng,
-		      left, top + H, W - 10, top + H, top + 10, maxy, W - 10,
-		      top + H + 16, maxx / 1073741824.0);
+	pb_buf_printf(
+		b,
+		"<h2>Warm-up during the first write</h2><svg class=chart "
+		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"role=img aria-label=\"first-write throughput against "
+		"bytes written\">\n"
+		"<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
+		"<text x=10 y=%.0f class=ax>MiB/s (max %.0f)</text>"
+		"<text x=%.0f y=%.0f class=ax text-anchor=end>written: "
+		"%.2f GiB</text>\n",
+		W, H + 40 + 18.0 * (double)m->ng, W,
+		H + 40 + 18.0 * (double)m->ng, left, top + H, W - 10, top + H,
+		top + 10, maxy, W - 10, top + H + 16, maxx / 1073741824.0);
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		const char *c = palette[i % 8];
 		double cum = 0, y;
 
-		pb_buf_printf(b, "<polyline fill=none stroke=\"%s\" "
-				 "stroke-width=1.5 points=\"",
+		pb_buf_printf(b,
+			      "<polyline fill=none stroke=\"%s\" "
+			      "stroke-width=1.5 points=\"",
 			      c);
+		/* steps: each interval's rate across the bytes it wrote, so
+		 * a pass of a single interval still shows */
 		json_array_foreach(g->curve, k, pt)
 		{
-			cum += json_number_value(json_object_get(pt, "bytes"));
 			y = json_number_value(json_object_get(pt, "mib_per_s"));
+			pb_buf_printf(b, "%.1f,%.1f ",
+				      left + (W - left - 10) * cum / maxx,
+				      top + H - H * y / maxy);
+			cum += json_number_value(json_object_get(pt, "bytes"));
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - left - 10) * cum / maxx,
 				      top + H - H * y / maxy);
 		}
 		pb_buf_addstr(b, "\" />\n");
 		if (!isnan(g->rewrite_med))
-			pb_buf_printf(b, "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
-					 "stroke=\"%s\" stroke-dasharray=\"5 4\" "
-					 "/>\n",
+			pb_buf_printf(b,
+				      "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
+				      "stroke=\"%s\" stroke-dasharray=\"5 4\" "
+				      "/>\n",
 				      left, W - 10,
 				      top + H - H * g->rewrite_med / maxy,
 				      top + H - H * g->rewrite_med / maxy, c);
-		pb_buf_printf(b, "<rect x=%.0f y=%.0f width=12 height=3 "
-				 "fill=\"%s\" /><text x=%.0f y=%.0f class=ax>",
-			      left, top + H + 30 + 18.0 * (double)i, c, left + 16,
-			      top + H + 35 + 18.0 * (double)i);
+		pb_buf_printf(b,
+			      "<rect x=%.0f y=%.0f width=12 height=3 "
+			      "fill=\"%s\" /><text x=%.0f y=%.0f class=ax>",
+			      left, top + H + 30 + 18.0 * (double)i, c,
+			      left + 16, top + H + 35 + 18.0 * (double)i);
 		label(b, g);
 		pb_buf_addstr(b, " (dashed: its rewrite median)</text>\n");
 	}
@@ -297,7 +315,7 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 /* Median throughput over successive passes: does it converge? */
 static void convergence(struct pb_buf *b, const struct rp_model *m)
 {
-	const double W = 600, H = 220, left = 60, top = 20;
+	const double W = 640, H = 220, left = 60, top = 20;
 	unsigned maxk = 1;
 	double maxy = 1, step;
 	size_t i, k;
@@ -312,14 +330,16 @@ static void convergence(struct pb_buf *b, const struct rp_model *m)
 				maxy = m->g[i].conv_med[k];
 	}
 	maxy *= 1.1;
-	step = (W - left - 20) / (double)maxk;
-	pb_buf_printf(b, "<h2>Convergence over rewrites</h2><svg class=chart "
-			 "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-			 "role=img aria-label=\"throughput per pass\">\n"
-			 "<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
-			 "<text x=10 y=%.0f class=ax>MiB/s (max %.0f)</text>\n",
-		      W, H + 50, W, H + 50, left, top + H, W - 10, top + H,
-		      top + 10, maxy);
+	step = (W - left - 60) / (double)maxk; /* room for the last label */
+	pb_buf_printf(
+		b,
+		"<h2>Convergence over rewrites</h2><svg class=chart "
+		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"role=img aria-label=\"throughput per pass\">\n"
+		"<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
+		"<text x=10 y=%.0f class=ax>MiB/s (max %.0f)</text>\n",
+		W, H + 50, W, H + 50, left, top + H, W - 10, top + H, top + 10,
+		maxy);
 	for (k = 0; k <= maxk; k++) {
 		char t[16];
 
@@ -327,8 +347,9 @@ static void convergence(struct pb_buf *b, const struct rp_model *m)
 			snprintf(t, sizeof(t), "rewrite %zu", k);
 		else
 			snprintf(t, sizeof(t), "first");
-		pb_buf_printf(b, "<text x=%.1f y=%.0f class=ax "
-				 "text-anchor=middle>%s</text>",
+		pb_buf_printf(b,
+			      "<text x=%.1f y=%.0f class=ax "
+			      "text-anchor=middle>%s</text>",
 			      left + step * (double)k, top + H + 16, t);
 	}
 	for (i = 0; i < m->ng; i++) {
@@ -336,8 +357,9 @@ static void convergence(struct pb_buf *b, const struct rp_model *m)
 
 		if (isnan(g->first_med))
 			continue;
-		pb_buf_printf(b, "<polyline fill=none stroke=\"%s\" "
-				 "stroke-width=2 points=\"%.1f,%.1f ",
+		pb_buf_printf(b,
+			      "<polyline fill=none stroke=\"%s\" "
+			      "stroke-width=2 points=\"%.1f,%.1f ",
 			      palette[i % 8], left,
 			      top + H - H * g->first_med / maxy);
 		for (k = 0; k < g->max_rewrites; k++)
@@ -389,8 +411,8 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 			 "change</th><th>rewrite change</th></tr>");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o = rp_model_find(old, g->workload,
-							 g->mode);
+		const struct rp_group *o =
+			rp_model_find(old, g->workload, g->mode);
 
 		if (!o)
 			continue;
@@ -404,8 +426,8 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 	pb_buf_addstr(b, "</table>\n");
 }
 
-enum pb_error rp_write_html(const struct rp_model *m, const struct rp_model *old,
-			    struct pb_buf *b)
+enum pb_error rp_write_html(const struct rp_model *m,
+			    const struct rp_model *old, struct pb_buf *b)
 {
 	pb_buf_addstr(b, "<!DOCTYPE html>\n<html lang=en><head><meta "
 			 "charset=utf-8><title>provbench report: ");
@@ -431,20 +453,22 @@ enum pb_error rp_write_html(const struct rp_model *m, const struct rp_model *old
 		pb_buf_addstr(b, "</b> (TCG figures carry emulation overhead "
 				 "and compare only with each other)");
 	}
-	pb_buf_printf(b, ". Medians over repetitions; intervals are 95%% "
-			 "percentile-bootstrap intervals of the median (2000 "
-			 "resamples, fixed seed). Baseline: %s%s. Warm-up "
-			 "penalty = 1 &minus; first-write / rewrite. "
-			 "&ldquo;Steady after&rdquo;: bytes written before the "
-			 "first write's throughput stays within 10%% of the "
-			 "rewrite median (rolling window of 3 intervals).</p>\n",
+	pb_buf_printf(b,
+		      ". Medians over repetitions; intervals are 95%% "
+		      "percentile-bootstrap intervals of the median (2000 "
+		      "resamples, fixed seed). Baseline: %s%s. Warm-up "
+		      "penalty = 1 &minus; first-write / rewrite. "
+		      "&ldquo;Steady after&rdquo;: bytes written before the "
+		      "first write's throughput stays within 10%% of the "
+		      "rewrite median (rolling window of 3 intervals).</p>\n",
 		      m->baseline,
 		      m->have_baseline ? ""
 				       : " &mdash; <span class=bad>absent from "
 					 "this run: ratios not shown</span>");
 	if (m->failed_items)
-		pb_buf_printf(b, "<p class=bad>%zu plan item(s) failed; their "
-				 "modes show what did run.</p>\n",
+		pb_buf_printf(b,
+			      "<p class=bad>%zu plan item(s) failed; their "
+			      "modes show what did run.</p>\n",
 			      m->failed_items);
 	summary_table(b, m);
 	bar_chart(b, m);

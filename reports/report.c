@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report_int.h"
 
@@ -47,16 +48,16 @@ static struct rp_group *group_for(struct rp_model *m, const char *w,
 /* Arrays sized for every item: a group never has more values. */
 static enum pb_error group_alloc(struct rp_group *g, size_t n)
 {
-	double **arrs[] = {&g->first,  &g->rewrite,   &g->read,
-			   &g->prov,   &g->steady,    &g->p99_first,
-			   &g->p99_rewrite};
+	double **arrs[] = {&g->first,  &g->rewrite,   &g->read,	      &g->prov,
+			   &g->steady, &g->p99_first, &g->p99_rewrite};
 	size_t i;
 
 	for (i = 0; i < sizeof(arrs) / sizeof(arrs[0]); i++)
 		if (!*arrs[i] && !(*arrs[i] = calloc(n + 1, sizeof(double))))
 			return PB_ERR_NOMEM;
 	for (i = 0; i < RP_MAX_REWRITES; i++)
-		if (!g->conv[i] && !(g->conv[i] = calloc(n + 1, sizeof(double))))
+		if (!g->conv[i] &&
+		    !(g->conv[i] = calloc(n + 1, sizeof(double))))
 			return PB_ERR_NOMEM;
 	return PB_OK;
 }
@@ -122,10 +123,10 @@ static enum pb_error steady_points(struct rp_group *g, json_t *items)
 		    strcmp(str(item, "mode"), g->mode) ||
 		    strcmp(str(item, "status"), "ok"))
 			continue;
-		json_array_foreach(json_object_get(json_object_get(item,
-								   "runner"),
-						   "passes"),
-				   j, p)
+		json_array_foreach(
+			json_object_get(json_object_get(item, "runner"),
+					"passes"),
+			j, p)
 		{
 			if (strcmp(str(p, "name"), "first-write"))
 				continue;
@@ -181,12 +182,12 @@ static void cross_group(struct rp_model *m)
 
 	for (i = 0; i < m->ng; i++) {
 		struct rp_group *g = &m->g[i];
-		const struct rp_group *b = rp_model_find(m, g->workload,
-							 m->baseline);
-		const struct rp_group *lz = rp_model_find(m, g->workload,
-							  "lazy");
-		const struct rp_group *th = rp_model_find(m, g->workload,
-							  "thin");
+		const struct rp_group *b =
+			rp_model_find(m, g->workload, m->baseline);
+		const struct rp_group *lz =
+			rp_model_find(m, g->workload, "lazy");
+		const struct rp_group *th =
+			rp_model_find(m, g->workload, "thin");
 
 		g->first_vs_base = g->rewrite_vs_base = NAN;
 		if (b && b->first_med > 0 && b->rewrite_med > 0) {
@@ -198,15 +199,13 @@ static void cross_group(struct rp_model *m)
 		if (strcmp(g->mode, "eager"))
 			continue;
 		if (lz)
-			g->be_lazy = rp_breakeven_bytes(g->prov_med,
-							g->first_med,
-							lz->prov_med,
-							lz->first_med);
+			g->be_lazy =
+				rp_breakeven_bytes(g->prov_med, g->first_med,
+						   lz->prov_med, lz->first_med);
 		if (th)
-			g->be_thin = rp_breakeven_bytes(g->prov_med,
-							g->first_med,
-							th->prov_med,
-							th->first_med);
+			g->be_thin =
+				rp_breakeven_bytes(g->prov_med, g->first_med,
+						   th->prov_med, th->first_med);
 	}
 }
 
@@ -269,9 +268,8 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 			g->nfailed++;
 			m->failed_items++;
 			if (!g->first_error[0])
-				snprintf(g->first_error,
-					 sizeof(g->first_error), "%s: %s",
-					 str(item, "status"),
+				snprintf(g->first_error, sizeof(g->first_error),
+					 "%s: %s", str(item, "status"),
 					 str(item, "error"));
 			continue;
 		}
@@ -353,10 +351,10 @@ static enum pb_error report_csv(const struct rp_model *m, struct pb_buf *b)
 		json_t *disk = json_object_get(item, "disk");
 		json_t *rb = json_object_get(disk, "readback");
 
-		json_array_foreach(json_object_get(json_object_get(item,
-								   "runner"),
-						   "passes"),
-				   j, p)
+		json_array_foreach(
+			json_object_get(json_object_get(item, "runner"),
+					"passes"),
+			j, p)
 		{
 			json_t *lat = json_object_get(p, "lat_us");
 
@@ -372,7 +370,8 @@ static enum pb_error report_csv(const struct rp_model *m, struct pb_buf *b)
 				err = rp_csv_field(b, m->accel);
 			if (!err)
 				err = pb_buf_printf(
-					b, ",%s,%lld,%s,%lld,%s,%lld,%lld,%lld,",
+					b,
+					",%s,%lld,%s,%lld,%s,%lld,%lld,%lld,",
 					str(item, "mode"),
 					json_integer_value(
 						json_object_get(item, "rep")),
@@ -388,7 +387,9 @@ static enum pb_error report_csv(const struct rp_model *m, struct pb_buf *b)
 						json_object_get(p, "bytes")));
 			if (!err)
 				err = pb_buf_printf(
-					b, "%.6f,%.3f,%.1f,%.1f,%.1f,%.1f,%.6f,%s,%s\r\n",
+					b,
+					"%.6f,%.3f,%.1f,%.1f,%.1f,%.1f,%.6f,%s,"
+					"%s\r\n",
 					num(p, "seconds"), num(p, "mib_per_s"),
 					num(p, "iops"), num(lat, "p50"),
 					num(lat, "p99"), num(lat, "p999"),
@@ -496,21 +497,24 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 
 	pb_buf_printf(b, "provbench report: %s (%s%s%s)\n", m->profile_name,
 		      m->backend, *m->accel ? ", " : "", m->accel);
-	pb_buf_printf(b, "medians over repetitions; [95%% interval: bootstrap "
-			 "of the median]; baseline %s%s\n\n",
-		      m->baseline, m->have_baseline ? "" : " (absent: ratios "
-							 "not shown)");
-	pb_buf_printf(b, "%-16s %-6s %8s %19s %8s %19s %8s %7s %7s %10s %7s  %s\n",
+	pb_buf_printf(b,
+		      "medians over repetitions; [95%% interval: bootstrap "
+		      "of the median]; baseline %s%s\n\n",
+		      m->baseline,
+		      m->have_baseline ? ""
+				       : " (absent: ratios "
+					 "not shown)");
+	pb_buf_printf(b,
+		      "%-16s %-6s %8s %19s %8s %19s %8s %7s %7s %10s %7s  %s\n",
 		      "workload", "mode", "first", "[interval]", "rewrite",
-		      "[interval]", "penalty", "f/base", "r/base",
-		      "steady@MiB", "prov s", "notes");
+		      "[interval]", "penalty", "f/base", "r/base", "steady@MiB",
+		      "prov s", "notes");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		char iv[64];
 
-		pb_buf_printf(b, "%-16.16s %-6s", *g->workload ? g->workload
-							      : "-",
-			      g->mode);
+		pb_buf_printf(b, "%-16.16s %-6s",
+			      *g->workload ? g->workload : "-", g->mode);
 		cell(b, g->first_med, 1, "", 9);
 		snprintf(iv, sizeof(iv), "[%.1f-%.1f]", g->first_lo,
 			 g->first_hi);
@@ -537,25 +541,26 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 
 		if (isnan(g->be_lazy) && isnan(g->be_thin))
 			continue;
-		pb_buf_printf(b,
-			      "\neager pays for its provisioning%s%s%s: vs lazy "
-			      "%s%s, vs thin %s%s\n",
-			      *g->workload ? " (" : "", g->workload,
-			      *g->workload ? ")" : "",
-			      isnan(g->be_lazy) ? "-"
-			      : g->be_lazy < 0  ? "never"
-						: "after ",
-			      isnan(g->be_lazy) || g->be_lazy < 0
-				      ? ""
-				      : pb_size_format(a, sizeof(a),
-						       (uint64_t)g->be_lazy),
-			      isnan(g->be_thin) ? "-"
-			      : g->be_thin < 0  ? "never"
-						: "after ",
-			      isnan(g->be_thin) || g->be_thin < 0
-				      ? ""
-				      : pb_size_format(t, sizeof(t),
-						       (uint64_t)g->be_thin));
+		pb_buf_printf(
+			b,
+			"\neager pays for its provisioning%s%s%s: vs lazy "
+			"%s%s, vs thin %s%s\n",
+			*g->workload ? " (" : "", g->workload,
+			*g->workload ? ")" : "",
+			isnan(g->be_lazy) ? "-"
+			: g->be_lazy < 0  ? "never"
+					  : "after ",
+			isnan(g->be_lazy) || g->be_lazy < 0
+				? ""
+				: pb_size_format(a, sizeof(a),
+						 (uint64_t)g->be_lazy),
+			isnan(g->be_thin) ? "-"
+			: g->be_thin < 0  ? "never"
+					  : "after ",
+			isnan(g->be_thin) || g->be_thin < 0
+				? ""
+				: pb_size_format(t, sizeof(t),
+						 (uint64_t)g->be_thin));
 	}
 	if (!old)
 		return;
@@ -563,27 +568,29 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 		      json_string_value(json_object_get(old->doc, "run")));
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o = rp_model_find(old, g->workload,
-							 g->mode);
+		const struct rp_group *o =
+			rp_model_find(old, g->workload, g->mode);
 
 		if (!o)
 			continue;
-		pb_buf_printf(b, "  %-16.16s %-6s first %+.1f%%%s, rewrite %+.1f%%%s\n",
-			      *g->workload ? g->workload : "-", g->mode,
-			      (g->first_med / o->first_med - 1) * 100,
-			      (g->first_med > o->first_hi ||
-			       g->first_med < o->first_lo) &&
-					      (o->first_med > g->first_hi ||
-					       o->first_med < g->first_lo)
-				      ? " (outside both intervals)"
-				      : "",
-			      (g->rewrite_med / o->rewrite_med - 1) * 100,
-			      (g->rewrite_med > o->rewrite_hi ||
-			       g->rewrite_med < o->rewrite_lo) &&
-					      (o->rewrite_med > g->rewrite_hi ||
-					       o->rewrite_med < g->rewrite_lo)
-				      ? " (outside both intervals)"
-				      : "");
+		pb_buf_printf(
+			b,
+			"  %-16.16s %-6s first %+.1f%%%s, rewrite %+.1f%%%s\n",
+			*g->workload ? g->workload : "-", g->mode,
+			(g->first_med / o->first_med - 1) * 100,
+			(g->first_med > o->first_hi ||
+			 g->first_med < o->first_lo) &&
+					(o->first_med > g->first_hi ||
+					 o->first_med < g->first_lo)
+				? " (outside both intervals)"
+				: "",
+			(g->rewrite_med / o->rewrite_med - 1) * 100,
+			(g->rewrite_med > o->rewrite_hi ||
+			 g->rewrite_med < o->rewrite_lo) &&
+					(o->rewrite_med > g->rewrite_hi ||
+					 o->rewrite_med < g->rewrite_lo)
+				? " (outside both intervals)"
+				: "");
 	}
 }
 
@@ -596,8 +603,8 @@ static bool regressed(const struct rp_model *m, const struct rp_model *old,
 
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o = rp_model_find(old, g->workload,
-							 g->mode);
+		const struct rp_group *o =
+			rp_model_find(old, g->workload, g->mode);
 		double f, r;
 
 		if (!o)
@@ -605,8 +612,9 @@ static bool regressed(const struct rp_model *m, const struct rp_model *old,
 		f = (o->first_med - g->first_med) / o->first_med * 100;
 		r = (o->rewrite_med - g->rewrite_med) / o->rewrite_med * 100;
 		if (f > pct || r > pct) {
-			pb_buf_printf(why, "%s%s %s fell %.1f%%", any ? "; " : "",
-				      g->mode, f > pct ? "first-write" : "rewrite",
+			pb_buf_printf(why, "%s%s %s fell %.1f%%",
+				      any ? "; " : "", g->mode,
+				      f > pct ? "first-write" : "rewrite",
 				      f > pct ? f : r);
 			any = true;
 		}
@@ -635,6 +643,9 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 
 	*reg = false;
 	memset(&old, 0, sizeof(old));
+	if (o->out_dir && mkdir(o->out_dir, 0755) && errno != EEXIST)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", o->out_dir,
+			       strerror(errno));
 	err = rp_model_load(&m, o->results_dir, o->baseline, errbuf);
 	if (!err && o->compare_dir) {
 		err = rp_model_load(&old, o->compare_dir, o->baseline, errbuf);

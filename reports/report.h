@@ -57,7 +57,10 @@ struct rp_opts {
 	bool quiet;		 /* no table on stdout */
 };
 
-#define RP_OPTS_INIT {.baseline = "rdm", .max_regression = -1}
+#define RP_OPTS_INIT                                                           \
+	{                                                                      \
+		.baseline = "rdm", .max_regression = -1                        \
+	}
 
 /*
  * Read run.json and write report.csv, summary.csv, summary.txt and

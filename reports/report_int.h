@@ -14,7 +14,7 @@
 struct rp_group {
 	char workload[64];
 	char mode[16];
-	size_t nreps;	   /* items seen, failed ones included */
+	size_t nreps; /* items seen, failed ones included */
 	size_t nok;
 	size_t nfailed;
 	char first_error[256];
@@ -59,7 +59,7 @@ void rp_model_dispose(struct rp_model *m);
 const struct rp_group *rp_model_find(const struct rp_model *m,
 				     const char *workload, const char *mode);
 
-enum pb_error rp_write_html(const struct rp_model *m, const struct rp_model *old,
-			    struct pb_buf *out);
+enum pb_error rp_write_html(const struct rp_model *m,
+			    const struct rp_model *old, struct pb_buf *out);
 
 #endif

@@ -126,7 +126,7 @@ double rp_breakeven_bytes(double p_e, double f_e, double p_o, double f_o)
 	if (!(f_e > 0) || !(f_o > 0))
 		return -1;
 	if (p_e <= p_o)
-		return 0; /* nothing to repay */
+		return 0;	      /* nothing to repay */
 	gain = 1.0 / f_o - 1.0 / f_e; /* seconds saved per MiB */
 	if (!(gain > 0))
 		return -1;

@@ -6,13 +6,15 @@ set -eu
 
 # build: compilers and libraries; test: CUnit, Go and govmomi (the vCenter
 # simulator fixture), xmllint, util-linux (losetup),
-# e2fsprogs (mkfs for the signature tests), valgrind, file; bench: fio,
+# e2fsprogs (mkfs for the signature tests), valgrind, file, chromium (the
+# report renders in a real browser); bench: fio,
 # time, python3 and python3-pyvmomi (the peers the benchmarks measure).
 PKGS="gcc make pkg-config libc6-dev
 libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
 liburing-dev libblkid-dev libuuid1 libssl-dev
 golang-go golang-github-vmware-govmomi-dev libxml2-utils
-util-linux e2fsprogs valgrind file fio time python3 python3-pyvmomi"
+util-linux e2fsprogs valgrind file chromium fio time python3
+python3-pyvmomi"
 
 # one dpkg-query for all: the common case (everything there) stays fast
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' $PKGS \

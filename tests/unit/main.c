@@ -5,12 +5,13 @@
 #include "unit.h"
 
 extern const struct pb_suite suite_common, suite_hist, suite_perm, suite_opts,
-	suite_data, suite_target, suite_output, suite_vsphere, suite_profile;
+	suite_data, suite_target, suite_output, suite_vsphere, suite_profile,
+	suite_report;
 
 static const struct pb_suite *const suites[] = {
 	&suite_common,	&suite_hist,   &suite_perm,   &suite_opts,
 	&suite_data,	&suite_target, &suite_output, &suite_vsphere,
-	&suite_profile, NULL,
+	&suite_profile, &suite_report, NULL,
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,135 @@
+/*
+ * test_report.c - the report's statistics against hand-computed values,
+ * CSV quoting and HTML escaping.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+#include "unit.h"
+
+static void medians(void)
+{
+	double a[] = {3, 1, 2}, b[] = {4, 1, 3, 2}, c[] = {7};
+
+	CU_ASSERT_DOUBLE_EQUAL(rp_median(a, 3), 2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rp_median(b, 4), 2.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rp_median(c, 1), 7, 1e-12);
+	CU_ASSERT(isnan(rp_median(a, 0)));
+	/* the input is not reordered */
+	CU_ASSERT_DOUBLE_EQUAL(a[0], 3, 0);
+}
+
+static void median_interval(void)
+{
+	double v[] = {10, 20, 30, 40, 50}, same[] = {5, 5, 5, 5};
+	double lo, hi, lo2, hi2;
+
+	rp_median_ci(&lo, &hi, v, 5);
+	CU_ASSERT(lo >= 10 && lo <= 30);
+	CU_ASSERT(hi >= 30 && hi <= 50);
+	CU_ASSERT(lo < hi);
+	rp_median_ci(&lo2, &hi2, v, 5);
+	CU_ASSERT_DOUBLE_EQUAL(lo, lo2, 0); /* fixed seed: reproducible */
+	CU_ASSERT_DOUBLE_EQUAL(hi, hi2, 0);
+	rp_median_ci(&lo, &hi, same, 4);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 5, 0);
+	rp_median_ci(&lo, &hi, v, 1);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 10, 0);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 10, 0);
+}
+
+static void penalty(void)
+{
+	/* the seed's thin disk: ~26 MB/s at first, ~50 after rewrites */
+	CU_ASSERT_DOUBLE_EQUAL(rp_warmup_penalty(26, 52), 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rp_warmup_penalty(50, 50), 0, 1e-12);
+	CU_ASSERT(isnan(rp_warmup_penalty(26, 0)));
+	CU_ASSERT(isnan(rp_warmup_penalty(NAN, 50)));
+}
+
+/* 10 intervals at 25 MiB/s, then 10 at 50: the knee is at interval 10. */
+static void steady_state_knee(void)
+{
+	uint64_t bytes[20];
+	double mib[20];
+	bool settled;
+	unsigned i;
+
+	for (i = 0; i < 20; i++) {
+		mib[i] = i < 10 ? 25 : 50;
+		bytes[i] = (uint64_t)(mib[i] * 0.5 * 1048576);
+	}
+	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 20, 50, 3, &settled),
+			10 * 12.5 * 1048576);
+	CU_ASSERT_TRUE(settled);
+	/* a window of 1 finds the same knee; a pass at its rewrite rate
+	 * from the start is steady at once */
+	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 20, 50, 1, &settled),
+			10 * 12.5 * 1048576);
+	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 10, 26, 3, &settled), 0);
+	CU_ASSERT_TRUE(settled);
+	/* never reaching the rewrite rate: the whole pass, not settled */
+	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 10, 50, 3, &settled),
+			10 * 12.5 * 1048576);
+	CU_ASSERT_FALSE(settled);
+	/* settling, then a stall at the end: not steady after all */
+	mib[19] = mib[18] = mib[17] = 5;
+	rp_steady_after(bytes, mib, 20, 50, 3, &settled);
+	CU_ASSERT_FALSE(settled);
+}
+
+static void breakeven(void)
+{
+	/* eager: 120 s to provision, writes 100 MiB/s first time; lazy:
+	 * 1 s, 50 MiB/s. Saved per MiB: 1/50 - 1/100 = 0.01 s; the 119 s
+	 * are repaid after 11900 MiB. */
+	CU_ASSERT_DOUBLE_EQUAL(rp_breakeven_bytes(120, 100, 1, 50),
+			       11900.0 * 1048576, 1);
+	CU_ASSERT_DOUBLE_EQUAL(rp_breakeven_bytes(120, 40, 1, 50), -1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(rp_breakeven_bytes(1, 100, 2, 50), 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(rp_breakeven_bytes(10, 0, 1, 50), -1, 0);
+}
+
+static void csv_quoting(void)
+{
+	static const struct {
+		const char *in, *out;
+	} t[] = {
+		{"plain", "plain"},
+		{"a,b", "\"a,b\""},
+		{"say \"hi\"", "\"say \"\"hi\"\"\""},
+		{"two\nlines", "\"two\nlines\""},
+		{"", ""},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pb_buf b = PB_BUF_INIT(1024);
+
+		CU_ASSERT_EQUAL(rp_csv_field(&b, t[i].in), PB_OK);
+		CU_ASSERT_STRING_EQUAL(b.data ? b.data : "", t[i].out);
+		pb_buf_dispose(&b);
+	}
+}
+
+static void html_escaping(void)
+{
+	struct pb_buf b = PB_BUF_INIT(1024);
+
+	CU_ASSERT_EQUAL(rp_html_text(&b, "<script>alert('x')</script>&\""),
+			PB_OK);
+	CU_ASSERT_STRING_EQUAL(b.data, "&lt;script&gt;alert(&#39;x&#39;)&lt;"
+				       "/script&gt;&amp;&quot;");
+	pb_buf_dispose(&b);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(medians),	    PB_CASE(median_interval),
+	PB_CASE(penalty),	    PB_CASE(steady_state_knee),
+	PB_CASE(breakeven),	    PB_CASE(csv_quoting),
+	PB_CASE(html_escaping),	    PB_CASES_END,
+};
+
+const struct pb_suite suite_report = {"report", NULL, NULL, cases};
