@@ -56,7 +56,8 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \
-	      tests/integration/test_harness.c
+	      tests/integration/test_harness.c \
+	      tests/integration/test_report.c
 
 obj = $(patsubst %.c,$(1)/%.o,$(2))
 

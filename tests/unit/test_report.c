@@ -126,10 +126,10 @@ static void html_escaping(void)
 }
 
 static const struct pb_case cases[] = {
-	PB_CASE(medians),	    PB_CASE(median_interval),
-	PB_CASE(penalty),	    PB_CASE(steady_state_knee),
-	PB_CASE(breakeven),	    PB_CASE(csv_quoting),
-	PB_CASE(html_escaping),	    PB_CASES_END,
+	PB_CASE(medians),	PB_CASE(median_interval),
+	PB_CASE(penalty),	PB_CASE(steady_state_knee),
+	PB_CASE(breakeven),	PB_CASE(csv_quoting),
+	PB_CASE(html_escaping), PB_CASES_END,
 };
 
 const struct pb_suite suite_report = {"report", NULL, NULL, cases};
