@@ -102,7 +102,7 @@ $(B)/asan/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
 $(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(B)/harness/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
 
 # The vCenter simulator fixture: govmomi from Debian, built offline.
 $(VCSIM): tests/vcsim/main.go
@@ -149,9 +149,10 @@ bench: deps
 	@bench/runner-vs-fio $(RUNNER)
 	@bench/soap-vs-pyvmomi $(B)
 	@bench/harness-overhead $(B)
+	@bench/report-scale $(B)
 
 $(B)/soap-cycles: $(LIB_OBJ) $(VS_OBJ) $(B)/bench/soap_cycles.o
-	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

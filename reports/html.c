@@ -456,7 +456,8 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	pb_buf_printf(b,
 		      ". Medians over repetitions; intervals are 95%% "
 		      "percentile-bootstrap intervals of the median (2000 "
-		      "resamples, fixed seed). Baseline: %s%s. Warm-up "
+		      "resamples, fixed seed; above 50 repetitions the "
+		      "order-statistic interval). Baseline: %s%s. Warm-up "
 		      "penalty = 1 &minus; first-write / rewrite. "
 		      "&ldquo;Steady after&rdquo;: bytes written before the "
 		      "first write's throughput stays within 10%% of the "

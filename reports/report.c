@@ -227,17 +227,23 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	char path[1200];
 	json_error_t je;
 	json_t *items, *item, *env;
-	size_t i, n;
+	char *text;
+	size_t i, n, len;
 	enum pb_error err = PB_OK;
 
 	memset(m, 0, sizeof(*m));
 	m->baseline = baseline;
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	m->doc = json_load_file(path, 0, &je);
+	/* whole, then parsed from memory: json_load_file reads by getc */
+	text = pb_slurp_file(path, &len);
+	if (!text)
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s", path,
+			       strerror(errno));
+	m->doc = json_loadb(text, len, 0, &je);
+	free(text);
 	if (!m->doc)
 		return pb_fail(errbuf, PB_ERR_INPUT, "%s:%d:%d: %s", path,
-			       je.line, je.column,
-			       je.line < 0 ? strerror(errno) : je.text);
+			       je.line, je.column, je.text);
 	items = json_object_get(m->doc, "results");
 	if (!json_is_array(items) || strcmp(str(m->doc, "tool"), "provbench"))
 		return pb_fail(errbuf, PB_ERR_INPUT,

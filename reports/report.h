@@ -18,9 +18,11 @@ double rp_median(const double *v, size_t n);
 
 /*
  * 95% interval of the median: percentile bootstrap over the values with
- * a fixed seed (2000 resamples), so a report is reproducible. With one
- * value the interval is that value.
+ * a fixed seed (2000 resamples), so a report is reproducible; above
+ * RP_BOOTSTRAP_MAX_N values the order-statistic interval (same coverage,
+ * one sort). With one value the interval is that value.
  */
+#define RP_BOOTSTRAP_MAX_N 50
 void rp_median_ci(double *lo, double *hi, const double *v, size_t n);
 
 /* 1 - first / rewrite; NaN when rewrite is 0 or missing. */

@@ -15,9 +15,16 @@ static int report(struct it_result *r, const char *a1, const char *a2,
 		  const char *a3, const char *a4, const char *a5,
 		  const char *a6, const char *a7)
 {
-	char *argv[] = {(char *)it_bin("provbench"), (char *)"report",
-			(char *)a1, (char *)a2, (char *)a3, (char *)a4,
-			(char *)a5, (char *)a6, (char *)a7, NULL};
+	char *argv[] = {(char *)it_bin("provbench"),
+			(char *)"report",
+			(char *)a1,
+			(char *)a2,
+			(char *)a3,
+			(char *)a4,
+			(char *)a5,
+			(char *)a6,
+			(char *)a7,
+			NULL};
 
 	return it_run(r, argv, 0, 0);
 }
@@ -58,8 +65,8 @@ static void golden_summary(void)
 	snprintf(path, sizeof(path), "%s/report.csv", out);
 	got = pb_slurp_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
-	CU_ASSERT_EQUAL(strncmp(got, "profile,backend,accel,mode,rep,pass,", 36),
-			0);
+	CU_ASSERT_EQUAL(
+		strncmp(got, "profile,backend,accel,mode,rep,pass,", 36), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(got, "golden,vsphere,,thin,3,rewrite,2"));
 	free(got);
 }
@@ -157,17 +164,19 @@ static void renders_in_chromium(void)
 		      "'file://%s' >/dev/null 2>&1",
 		      flags, it_dir(), it_dir(), it_dir(), html),
 		0);
-	CU_ASSERT_EQUAL(it_sh("timeout 120 chromium %s --user-data-dir='%s/chr2' "
-			      "--log-net-log='%s/net-blank.json' "
-			      "--screenshot='%s/blank.png' 'file://%s' "
-			      ">/dev/null 2>&1",
-			      flags, it_dir(), it_dir(), it_dir(), blank),
-			0);
-	CU_ASSERT_EQUAL(it_sh("timeout 120 chromium %s --user-data-dir='%s/chr3' "
-			      "--dump-dom 'file://%s' > '%s/dom.html' "
-			      "2>/dev/null",
-			      flags, it_dir(), html, it_dir()),
-			0);
+	CU_ASSERT_EQUAL(
+		it_sh("timeout 120 chromium %s --user-data-dir='%s/chr2' "
+		      "--log-net-log='%s/net-blank.json' "
+		      "--screenshot='%s/blank.png' 'file://%s' "
+		      ">/dev/null 2>&1",
+		      flags, it_dir(), it_dir(), it_dir(), blank),
+		0);
+	CU_ASSERT_EQUAL(
+		it_sh("timeout 120 chromium %s --user-data-dir='%s/chr3' "
+		      "--dump-dom 'file://%s' > '%s/dom.html' "
+		      "2>/dev/null",
+		      flags, it_dir(), html, it_dir()),
+		0);
 	/*
 	 * The page asked for nothing over the network. Chromium itself
 	 * calls its update and account services whatever it shows: hosts a

@@ -35,6 +35,18 @@ static void median_interval(void)
 	rp_median_ci(&lo, &hi, same, 4);
 	CU_ASSERT_DOUBLE_EQUAL(lo, 5, 0);
 	CU_ASSERT_DOUBLE_EQUAL(hi, 5, 0);
+	{
+		/* many values: the order-statistic interval brackets the
+		 * median by about 0.98 sqrt(n) ranks either side */
+		static double many[1000];
+		unsigned i;
+
+		for (i = 0; i < 1000; i++)
+			many[i] = (double)((i * 7919) % 1000);
+		rp_median_ci(&lo, &hi, many, 1000);
+		CU_ASSERT_DOUBLE_EQUAL(lo, 469, 0);
+		CU_ASSERT_DOUBLE_EQUAL(hi, 531, 0);
+	}
 	rp_median_ci(&lo, &hi, v, 1);
 	CU_ASSERT_DOUBLE_EQUAL(lo, 10, 0);
 	CU_ASSERT_DOUBLE_EQUAL(hi, 10, 0);
