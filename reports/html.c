@@ -411,17 +411,20 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 			 "change</th><th>rewrite change</th></tr>");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o =
-			rp_model_find(old, g->workload, g->mode);
+		struct rp_change c;
 
-		if (!o)
+		if (!rp_compare(&c, old, g))
 			continue;
 		pb_buf_addstr(b, "<tr><td>");
 		label(b, g);
-		pb_buf_addstr(b, "</td>");
-		td_num(b, (g->first_med / o->first_med - 1) * 100, 1, "%");
-		td_num(b, (g->rewrite_med / o->rewrite_med - 1) * 100, 1, "%");
-		pb_buf_addstr(b, "</tr>");
+		pb_buf_printf(
+			b,
+			"</td><td class=\"n%s\">%+.1f%%%s</td>"
+			"<td class=\"n%s\">%+.1f%%%s</td></tr>",
+			c.first_outside ? " bad" : "", c.first_pct,
+			c.first_outside ? " (outside both intervals)" : "",
+			c.rewrite_outside ? " bad" : "", c.rewrite_pct,
+			c.rewrite_outside ? " (outside both intervals)" : "");
 	}
 	pb_buf_addstr(b, "</table>\n");
 }

@@ -574,30 +574,42 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 		      json_string_value(json_object_get(old->doc, "run")));
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o =
-			rp_model_find(old, g->workload, g->mode);
+		struct rp_change c;
 
-		if (!o)
+		if (!rp_compare(&c, old, g))
 			continue;
 		pb_buf_printf(
 			b,
-			"  %-16.16s %-6s first %+.1f%%%s, rewrite %+.1f%%%s\n",
-			*g->workload ? g->workload : "-", g->mode,
-			(g->first_med / o->first_med - 1) * 100,
-			(g->first_med > o->first_hi ||
-			 g->first_med < o->first_lo) &&
-					(o->first_med > g->first_hi ||
-					 o->first_med < g->first_lo)
-				? " (outside both intervals)"
-				: "",
-			(g->rewrite_med / o->rewrite_med - 1) * 100,
-			(g->rewrite_med > o->rewrite_hi ||
-			 g->rewrite_med < o->rewrite_lo) &&
-					(o->rewrite_med > g->rewrite_hi ||
-					 o->rewrite_med < g->rewrite_lo)
-				? " (outside both intervals)"
-				: "");
+			"  %-16.16s %-6s first %+.1f%%%s, rewrite "
+			"%+.1f%%%s\n",
+			*g->workload ? g->workload : "-", g->mode, c.first_pct,
+			c.first_outside ? " (outside both intervals)" : "",
+			c.rewrite_pct,
+			c.rewrite_outside ? " (outside both intervals)" : "");
 	}
+}
+
+static bool outside(double m, double lo, double hi)
+{
+	return m < lo || m > hi;
+}
+
+bool rp_compare(struct rp_change *c, const struct rp_model *old,
+		const struct rp_group *g)
+{
+	const struct rp_group *o = rp_model_find(old, g->workload, g->mode);
+
+	if (!o)
+		return false;
+	c->first_pct = (g->first_med / o->first_med - 1) * 100;
+	c->rewrite_pct = (g->rewrite_med / o->rewrite_med - 1) * 100;
+	/* each median outside the other run's interval: a real change */
+	c->first_outside = outside(g->first_med, o->first_lo, o->first_hi) &&
+			   outside(o->first_med, g->first_lo, g->first_hi);
+	c->rewrite_outside =
+		outside(g->rewrite_med, o->rewrite_lo, o->rewrite_hi) &&
+		outside(o->rewrite_med, g->rewrite_lo, g->rewrite_hi);
+	return true;
 }
 
 /* Did any mode's first-write or rewrite fall by more than pct? */
@@ -609,14 +621,14 @@ static bool regressed(const struct rp_model *m, const struct rp_model *old,
 
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o =
-			rp_model_find(old, g->workload, g->mode);
+		struct rp_change c;
 		double f, r;
 
-		if (!o)
+		if (!rp_compare(&c, old, g))
 			continue;
-		f = (o->first_med - g->first_med) / o->first_med * 100;
-		r = (o->rewrite_med - g->rewrite_med) / o->rewrite_med * 100;
+		/* a fall, in percent of the old figure */
+		f = -c.first_pct;
+		r = -c.rewrite_pct;
 		if (f > pct || r > pct) {
 			pb_buf_printf(why, "%s%s %s fell %.1f%%",
 				      any ? "; " : "", g->mode,

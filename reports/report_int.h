@@ -59,6 +59,16 @@ void rp_model_dispose(struct rp_model *m);
 const struct rp_group *rp_model_find(const struct rp_model *m,
 				     const char *workload, const char *mode);
 
+/* One mode against the same mode of an older run. */
+struct rp_change {
+	double first_pct, rewrite_pct;	     /* change of the medians, % */
+	bool first_outside, rewrite_outside; /* outside both runs' intervals */
+};
+
+/* false when old has no such group */
+bool rp_compare(struct rp_change *c, const struct rp_model *old,
+		const struct rp_group *g);
+
 enum pb_error rp_write_html(const struct rp_model *m,
 			    const struct rp_model *old, struct pb_buf *out);
 

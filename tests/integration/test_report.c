@@ -124,7 +124,14 @@ static void compare_and_regression(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "thin first-write fell 20.0%"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "compared with"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "-20.0%"));
+	/* 44 vs 55 MiB/s with intervals 40-48 and 50-60: a real change */
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "-20.0% (outside both intervals)"));
 	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'outside both intervals' "
+			      "'%s/report.html'",
+			      out),
+			0);
 	CU_ASSERT_EQUAL(report(&r, "-o", out, "--compare", "tests/data/golden",
 			       "--max-regression", "25", slow),
 			0);
