@@ -506,7 +506,6 @@ static enum pb_error write_output(const struct runner_ctx *ctx,
 				  const struct pb_buf *doc)
 {
 	const char *path = ctx->opts->output;
-	char tmp[PATH_MAX];
 	enum pb_error err;
 	struct stat st;
 	int fd;
@@ -523,22 +522,7 @@ static enum pb_error write_output(const struct runner_ctx *ctx,
 		close(fd);
 		return err;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return pb_fail(ctx->errbuf, PB_ERR_IO, "%s: cannot create: %s",
-			       path, strerror(errno));
-	err = write_all(fd, doc, path, ctx->errbuf);
-	if (!err && fsync(fd))
-		err = pb_fail(ctx->errbuf, PB_ERR_IO, "%s: fsync: %s", path,
-			      strerror(errno));
-	close(fd);
-	if (!err && rename(tmp, path))
-		err = pb_fail(ctx->errbuf, PB_ERR_IO, "%s: cannot rename: %s",
-			      path, strerror(errno));
-	if (err)
-		unlink(tmp);
-	return err;
+	return pb_write_atomic(path, doc->data, doc->len, ctx->errbuf);
 }
 
 static bool any_write(const struct runner_opts *o)

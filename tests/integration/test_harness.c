@@ -425,6 +425,50 @@ static void failed_mode_others_run(void)
 	vcsim_stop(&v);
 }
 
+/* guest_sysctl runs `sysctl -w` in the guest before the modes run. */
+static void guest_sysctl_applied(void)
+{
+	struct vcsim v;
+	struct env e;
+	struct it_result r;
+	char root[600], log[700];
+	char *text;
+	SCRATCH(prof, "sysctl.json");
+	SCRATCH(state, "state6");
+	SCRATCH(res, "results6");
+
+	snprintf(root, sizeof(root), "%s/guest6", it_dir());
+	snprintf(log, sizeof(log), "%s/sysctl.log", root);
+	/* the sandbox's own sysctl records how it was called */
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("mkdir -p '%s/sbin' && printf '#!/bin/sh\\necho \"$*\" "
+		      ">> %s\\n' > '%s/sbin/sysctl' && chmod 755 "
+		      "'%s/sbin/sysctl'",
+		      root, log, root, root),
+		0);
+	write_file(prof,
+		   "{\"name\": \"sysctl\", \"backend\": \"vsphere\", "
+		   "\"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "
+		   "\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
+		   "[\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": \"0\", "
+		   "\"vm.dirty_ratio\": \"10\"}, \"workload\": {\"bs\": "
+		   "\"64K\"}}");
+	{
+		const char *const f[] = {"-guest-root", root, NULL};
+
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
+	}
+	env_for(&e, &v, state);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	it_result_dispose(&r);
+	text = pb_slurp_file(log, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "-w vm.swappiness=0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "-w vm.dirty_ratio=10"));
+	free(text);
+	vcsim_stop(&v);
+}
+
 static const struct {
 	const char *name;
 	const char *text;
@@ -514,6 +558,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(kill9_then_cleanup),
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),
+	PB_CASE(guest_sysctl_applied),
 	PB_CASE(bad_profiles_exit_2),
 	PB_CASES_END,
 };
