@@ -42,7 +42,7 @@ RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/guest.c
-REPORT_SRC := reports/stats.c reports/report.c reports/html.c
+REPORT_SRC := reports/jlite.c reports/stats.c reports/report.c reports/html.c
 HARNESS_LIB_SRC := $(REPORT_SRC) harness/cmd_report.c harness/cmd_vsphere.c \
 	       harness/profile.c \
 	       harness/journal.c harness/backend_vsphere.c harness/run.c
@@ -52,7 +52,7 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
 	      tests/unit/test_target.c tests/unit/test_output.c \
 	      tests/unit/test_vsphere.c tests/unit/test_profile.c \
-	      tests/unit/test_report.c
+	      tests/unit/test_report.c tests/unit/test_jlite.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \

@@ -237,19 +237,17 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 {
 	const double W = 760, H = 260, left = 60, top = 20;
 	double maxx = 1, maxy = 1;
-	size_t i, k;
-	json_t *pt;
+	size_t i;
+	struct jl *pt;
 
 	for (i = 0; i < m->ng; i++) {
 		double cum = 0;
 
-		json_array_foreach(m->g[i].curve, k, pt)
+		jl_foreach(m->g[i].curve, pt)
 		{
-			cum += json_number_value(json_object_get(pt, "bytes"));
-			if (json_number_value(
-				    json_object_get(pt, "mib_per_s")) > maxy)
-				maxy = json_number_value(
-					json_object_get(pt, "mib_per_s"));
+			cum += jl_num(jl_get(pt, "bytes"));
+			if (jl_num(jl_get(pt, "mib_per_s")) > maxy)
+				maxy = jl_num(jl_get(pt, "mib_per_s"));
 		}
 		if (cum > maxx)
 			maxx = cum;
@@ -281,13 +279,13 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 			      c);
 		/* steps: each interval's rate across the bytes it wrote, so
 		 * a pass of a single interval still shows */
-		json_array_foreach(g->curve, k, pt)
+		jl_foreach(g->curve, pt)
 		{
-			y = json_number_value(json_object_get(pt, "mib_per_s"));
+			y = jl_num(jl_get(pt, "mib_per_s"));
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - left - 10) * cum / maxx,
 				      top + H - H * y / maxy);
-			cum += json_number_value(json_object_get(pt, "bytes"));
+			cum += jl_num(jl_get(pt, "bytes"));
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - left - 10) * cum / maxx,
 				      top + H - H * y / maxy);
@@ -375,7 +373,7 @@ static void convergence(struct pb_buf *b, const struct rp_model *m)
 
 static void environment(struct pb_buf *b, const struct rp_model *m)
 {
-	json_t *env = json_object_get(m->doc, "environment"), *v;
+	json_t *env = m->env, *v;
 	char *text;
 	const char *k;
 
@@ -393,8 +391,9 @@ static void environment(struct pb_buf *b, const struct rp_model *m)
 		free(text);
 	}
 	pb_buf_addstr(b, "</table><h2>Profile</h2><pre>");
-	text = json_dumps(json_object_get(m->doc, "profile"),
-			  JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = m->profile ? json_dumps(m->profile,
+				       JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+			  : NULL;
 	rp_html_text(b, text);
 	free(text);
 	pb_buf_addstr(b, "</pre>\n");
@@ -406,7 +405,7 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 	size_t i;
 
 	pb_buf_addstr(b, "<h2>Compared with ");
-	rp_html_text(b, json_string_value(json_object_get(old->doc, "run")));
+	rp_html_text(b, old->run);
 	pb_buf_addstr(b, "</h2><table><tr><th>mode</th><th>first-write "
 			 "change</th><th>rewrite change</th></tr>");
 	for (i = 0; i < m->ng; i++) {

@@ -15,18 +15,24 @@
 
 #define STEADY_WINDOW 3
 
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
+/* the document a model reads from, for decoding its strings */
+static struct jl_doc *cur_doc;
 
-	return s ? s : "";
+static const char *str(struct jl *o, const char *k)
+{
+	return jl_str(cur_doc, jl_get(o, k));
 }
 
-static double num(json_t *o, const char *k)
+static double num(struct jl *o, const char *k)
 {
-	json_t *v = json_object_get(o, k);
+	return jl_num(jl_get(o, k));
+}
 
-	return json_is_number(v) ? json_number_value(v) : NAN;
+static bool is_true(struct jl *o, const char *k)
+{
+	struct jl *v = jl_get(o, k);
+
+	return v && v->type == JL_TRUE;
 }
 
 static struct rp_group *group_for(struct rp_model *m, const char *w,
@@ -63,34 +69,34 @@ static enum pb_error group_alloc(struct rp_group *g, size_t n)
 }
 
 /* One successful repetition of a group. */
-static void add_item(struct rp_group *g, json_t *item)
+static void add_item(struct rp_group *g, struct jl *item)
 {
-	json_t *runner = json_object_get(item, "runner"), *passes, *p;
-	json_t *rb = json_object_get(json_object_get(item, "disk"), "readback");
+	struct jl *runner = jl_get(item, "runner"), *passes, *p;
+	struct jl *rb = jl_get(jl_get(item, "disk"), "readback");
 	double rw[RP_MAX_REWRITES];
 	unsigned nrw = 0;
-	size_t i;
 
-	passes = json_object_get(runner, "passes");
-	g->prov[g->nprov++] = num(json_object_get(item, "disk"), "provision_s");
-	if (json_is_object(rb) && json_object_get(rb, "mode")) {
+	passes = jl_get(runner, "passes");
+	g->prov[g->nprov++] = num(jl_get(item, "disk"), "provision_s");
+	if (rb && rb->type == JL_OBJ && jl_get(rb, "mode")) {
 		snprintf(g->applied, sizeof(g->applied), "%s", str(rb, "mode"));
 		if (strcmp(g->applied, g->mode))
 			g->mismatch = true;
 	}
-	json_array_foreach(passes, i, p)
+	jl_foreach(passes, p)
 	{
 		const char *name = str(p, "name");
 		double mib = num(p, "mib_per_s");
-		double p99 = num(json_object_get(p, "lat_us"), "p99");
+		double p99 = num(jl_get(p, "lat_us"), "p99");
 
-		if (!json_is_true(json_object_get(p, "complete")))
+		if (!is_true(p, "complete"))
 			continue;
 		if (!strcmp(name, "first-write")) {
 			g->first[g->nfirst++] = mib;
 			g->p99_first[g->np99f++] = p99;
 			if (!g->curve)
-				g->curve = json_object_get(p, "series");
+				g->curve =
+					jl_expand(cur_doc, jl_get(p, "series"));
 		} else if (!strcmp(name, "rewrite") && nrw < RP_MAX_REWRITES) {
 			g->conv[nrw][g->nconv[nrw]++] = mib;
 			rw[nrw++] = mib;
@@ -107,31 +113,28 @@ static void add_item(struct rp_group *g, json_t *item)
 }
 
 /* Where each repetition's first write settled, against the rewrite median */
-static enum pb_error steady_points(struct rp_group *g, json_t *items)
+static enum pb_error steady_points(struct rp_group *g, struct jl *items)
 {
-	json_t *item, *p, *series, *pt;
-	size_t i, j, k, n;
+	struct jl *item, *p, *series, *pt;
+	size_t k, n;
 	uint64_t *bytes;
 	double *mib;
 	bool settled;
 
 	if (isnan(g->rewrite_med))
 		return PB_OK;
-	json_array_foreach(items, i, item)
+	jl_foreach(items, item)
 	{
 		if (strcmp(str(item, "workload"), g->workload) ||
 		    strcmp(str(item, "mode"), g->mode) ||
 		    strcmp(str(item, "status"), "ok"))
 			continue;
-		json_array_foreach(
-			json_object_get(json_object_get(item, "runner"),
-					"passes"),
-			j, p)
+		jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
 		{
 			if (strcmp(str(p, "name"), "first-write"))
 				continue;
-			series = json_object_get(p, "series");
-			n = json_array_size(series);
+			series = jl_expand(cur_doc, jl_get(p, "series"));
+			n = series ? series->n : 0;
 			bytes = calloc(n + 1, sizeof(*bytes));
 			mib = calloc(n + 1, sizeof(*mib));
 			if (!bytes || !mib) {
@@ -139,13 +142,14 @@ static enum pb_error steady_points(struct rp_group *g, json_t *items)
 				free(mib);
 				return PB_ERR_NOMEM;
 			}
-			json_array_foreach(series, k, pt)
+			k = 0;
+			jl_foreach(series, pt)
 			{
 				bytes[k] = (uint64_t)num(pt, "bytes");
-				mib[k] = num(pt, "mib_per_s");
+				mib[k++] = num(pt, "mib_per_s");
 			}
 			g->steady[g->nsteady++] = (double)rp_steady_after(
-				bytes, mib, n, g->rewrite_med, STEADY_WINDOW,
+				bytes, mib, k, g->rewrite_med, STEADY_WINDOW,
 				&settled);
 			if (!settled)
 				g->never_steady = true;
@@ -171,7 +175,7 @@ static void finish_group(struct rp_model *m, struct rp_group *g)
 	g->p99_rewrite_med = rp_median(g->p99_rewrite, g->np99r);
 	for (k = 0; k < g->max_rewrites; k++)
 		g->conv_med[k] = rp_median(g->conv[k], g->nconv[k]);
-	steady_points(g, json_object_get(m->doc, "results"));
+	steady_points(g, m->results);
 	g->steady_med = rp_median(g->steady, g->nsteady);
 }
 
@@ -224,40 +228,52 @@ const struct rp_group *rp_model_find(const struct rp_model *m,
 enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 			    const char *baseline, char *errbuf)
 {
+	/* the long series, and the free-form parts, are read when needed */
+	static const char *const raw[] = {"series", "environment", "profile",
+					  NULL};
 	char path[1200];
-	json_error_t je;
-	json_t *items, *item, *env;
-	char *text;
-	size_t i, n, len;
-	enum pb_error err = PB_OK;
+	struct jl *item, *e;
+	size_t i, n;
+	enum pb_error err;
 
 	memset(m, 0, sizeof(*m));
 	m->baseline = baseline;
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	/* whole, then parsed from memory: json_load_file reads by getc */
-	text = pb_slurp_file(path, &len);
-	if (!text)
-		return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s", path,
-			       strerror(errno));
-	m->doc = json_loadb(text, len, 0, &je);
-	free(text);
-	if (!m->doc)
-		return pb_fail(errbuf, PB_ERR_INPUT, "%s:%d:%d: %s", path,
-			       je.line, je.column, je.text);
-	items = json_object_get(m->doc, "results");
-	if (!json_is_array(items) || strcmp(str(m->doc, "tool"), "provbench"))
+	err = jl_load(&m->jd, path, raw, errbuf);
+	if (err)
+		return err;
+	cur_doc = &m->jd;
+	m->results = jl_get(m->jd.root, "results");
+	if (!m->results || m->results->type != JL_ARR ||
+	    strcmp(str(m->jd.root, "tool"), "provbench"))
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "%s: not a provbench run.json (no results)",
 			       path);
-	env = json_object_get(m->doc, "environment");
-	m->profile_name = str(json_object_get(m->doc, "profile"), "name");
-	m->backend = str(env, "backend");
-	m->accel = str(env, "accelerator");
-	n = json_array_size(items);
+	e = jl_get(m->jd.root, "environment");
+	m->env = e && e->type == JL_RAW ? json_loadb(e->s, e->slen, 0, NULL)
+					: NULL;
+	e = jl_get(m->jd.root, "profile");
+	m->profile = e && e->type == JL_RAW ? json_loadb(e->s, e->slen, 0, NULL)
+					    : NULL;
+	if (!m->env)
+		m->env = json_object();
+	m->run = str(m->jd.root, "run");
+	m->profile_name =
+		json_string_value(json_object_get(m->profile, "name"));
+	if (!m->profile_name)
+		m->profile_name = "";
+	m->backend = json_string_value(json_object_get(m->env, "backend"));
+	if (!m->backend)
+		m->backend = "";
+	m->accel = json_string_value(json_object_get(m->env, "accelerator"));
+	if (!m->accel)
+		m->accel = "";
+	n = m->results->n;
 	m->g = calloc(n + 1, sizeof(*m->g));
 	if (!m->g)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
-	json_array_foreach(items, i, item)
+	i = 0;
+	jl_foreach(m->results, item)
 	{
 		struct rp_group *g = group_for(m, str(item, "workload"),
 					       str(item, "mode"), n);
@@ -269,8 +285,10 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 		if (err)
 			return pb_fail(errbuf, err, "out of memory");
 		g->nreps++;
+		i++;
 		if (strcmp(str(item, "status"), "ok") ||
-		    !json_is_object(json_object_get(item, "runner"))) {
+		    !jl_get(item, "runner") ||
+		    jl_get(item, "runner")->type != JL_OBJ) {
 			g->nfailed++;
 			m->failed_items++;
 			if (!g->first_error[0])
@@ -306,7 +324,9 @@ void rp_model_dispose(struct rp_model *m)
 			free(g->conv[k]);
 	}
 	free(m->g);
-	json_decref(m->doc);
+	json_decref(m->env);
+	json_decref(m->profile);
+	jl_free(&m->jd);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -334,76 +354,90 @@ static enum pb_error csv_num(struct pb_buf *b, double v, int decimals)
 	return pb_buf_printf(b, "%.*f", decimals, v);
 }
 
-static const char *tri(json_t *rb, const char *k)
+static const char *tri(struct jl *rb, const char *k)
 {
-	json_t *v = json_object_get(rb, k);
+	struct jl *v = jl_get(rb, k);
 
-	return json_is_true(v) ? "true" : json_is_false(v) ? "false" : "";
+	return !v		     ? ""
+	       : v->type == JL_TRUE  ? "true"
+	       : v->type == JL_FALSE ? "false"
+				     : "";
+}
+
+/* A number field as the runner wrote it: exact, and no printf per value. */
+static enum pb_error raw_num(struct pb_buf *b, struct jl *n, bool comma)
+{
+	enum pb_error err = PB_OK;
+
+	if (n && n->type == JL_NUM)
+		err = pb_buf_add(b, n->s, n->slen);
+	return err || !comma ? err : pb_buf_add(b, ",", 1);
 }
 
 static enum pb_error report_csv(const struct rp_model *m, struct pb_buf *b)
 {
-	json_t *item, *p;
-	size_t i, j;
+	static const char *const pass_nums[] = {"bs",	   "qd",	"bytes",
+						"seconds", "mib_per_s", "iops"};
+	static const char *const lat_nums[] = {"p50", "p99", "p999"};
+	struct pb_buf prefix = PB_BUF_INIT(4096);
+	struct jl *item, *p;
 	enum pb_error err;
+	size_t k;
 
 	err = pb_buf_addstr(b, "profile,backend,accel,mode,rep,pass,"
 			       "pass_index,pattern,bs,qd,bytes,seconds,"
 			       "mib_per_s,iops,lat_p50_us,lat_p99_us,"
 			       "lat_p999_us,provision_s,thin_provisioned,"
 			       "eagerly_scrub\r\n");
-	json_array_foreach(json_object_get(m->doc, "results"), i, item)
+	/* the same three fields start every row */
+	if (!err)
+		err = rp_csv_field(&prefix, m->profile_name);
+	if (!err)
+		err = pb_buf_addstr(&prefix, ",");
+	if (!err)
+		err = rp_csv_field(&prefix, m->backend);
+	if (!err)
+		err = pb_buf_addstr(&prefix, ",");
+	if (!err)
+		err = rp_csv_field(&prefix, m->accel);
+	jl_foreach(m->results, item)
 	{
-		json_t *disk = json_object_get(item, "disk");
-		json_t *rb = json_object_get(disk, "readback");
+		struct jl *disk = jl_get(item, "disk");
+		struct jl *rb = jl_get(disk, "readback");
 
-		json_array_foreach(
-			json_object_get(json_object_get(item, "runner"),
-					"passes"),
-			j, p)
+		jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
 		{
-			json_t *lat = json_object_get(p, "lat_us");
+			struct jl *lat = jl_get(p, "lat_us");
 
 			if (!err)
-				err = rp_csv_field(b, m->profile_name);
+				err = pb_buf_add(b, prefix.data, prefix.len);
 			if (!err)
-				err = pb_buf_addstr(b, ",");
+				err = pb_buf_printf(b, ",%s,",
+						    str(item, "mode"));
 			if (!err)
-				err = rp_csv_field(b, m->backend);
+				err = raw_num(b, jl_get(item, "rep"), true);
 			if (!err)
-				err = pb_buf_addstr(b, ",");
+				err = pb_buf_printf(b, "%s,", str(p, "name"));
 			if (!err)
-				err = rp_csv_field(b, m->accel);
+				err = raw_num(b, jl_get(p, "index"), true);
 			if (!err)
-				err = pb_buf_printf(
-					b,
-					",%s,%lld,%s,%lld,%s,%lld,%lld,%lld,",
-					str(item, "mode"),
-					json_integer_value(
-						json_object_get(item, "rep")),
-					str(p, "name"),
-					json_integer_value(
-						json_object_get(p, "index")),
-					str(p, "pattern"),
-					json_integer_value(
-						json_object_get(p, "bs")),
-					json_integer_value(
-						json_object_get(p, "qd")),
-					json_integer_value(
-						json_object_get(p, "bytes")));
+				err = pb_buf_printf(b, "%s,",
+						    str(p, "pattern"));
+			for (k = 0; !err && k < 6; k++)
+				err = raw_num(b, jl_get(p, pass_nums[k]), true);
+			for (k = 0; !err && k < 3; k++)
+				err = raw_num(b, jl_get(lat, lat_nums[k]),
+					      true);
 			if (!err)
-				err = pb_buf_printf(
-					b,
-					"%.6f,%.3f,%.1f,%.1f,%.1f,%.1f,%.6f,%s,"
-					"%s\r\n",
-					num(p, "seconds"), num(p, "mib_per_s"),
-					num(p, "iops"), num(lat, "p50"),
-					num(lat, "p99"), num(lat, "p999"),
-					num(disk, "provision_s"),
-					tri(rb, "thin_provisioned"),
-					tri(rb, "eagerly_scrub"));
+				err = raw_num(b, jl_get(disk, "provision_s"),
+					      true);
+			if (!err)
+				err = pb_buf_printf(b, "%s,%s\r\n",
+						    tri(rb, "thin_provisioned"),
+						    tri(rb, "eagerly_scrub"));
 		}
 	}
+	pb_buf_dispose(&prefix);
 	return err;
 }
 
@@ -570,8 +604,7 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 	}
 	if (!old)
 		return;
-	pb_buf_printf(b, "\ncompared with %s:\n",
-		      json_string_value(json_object_get(old->doc, "run")));
+	pb_buf_printf(b, "\ncompared with %s:\n", old->run);
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		struct rp_change c;
@@ -710,7 +743,7 @@ out:
 	pb_buf_dispose(&html);
 	pb_buf_dispose(&why);
 	rp_model_dispose(&m);
-	if (have_old || old.doc)
+	if (have_old || old.jd.text)
 		rp_model_dispose(&old);
 	return err;
 }

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "jlite.h"
 #include "report.h"
 
 #define RP_MAX_REWRITES 32
@@ -29,7 +30,7 @@ struct rp_group {
 	/* what the server applied, and whether it is what was asked */
 	char applied[16];
 	bool mismatch;
-	json_t *curve; /* first-write series of the first good rep (borrowed) */
+	struct jl *curve; /* first-write series of the first good rep */
 	/* results */
 	double first_med, first_lo, first_hi;
 	double rewrite_med, rewrite_lo, rewrite_hi;
@@ -41,7 +42,11 @@ struct rp_group {
 };
 
 struct rp_model {
-	json_t *doc;
+	struct jl_doc jd;
+	struct jl *results;
+	json_t *env; /* small: parsed with jansson from its span */
+	json_t *profile;
+	const char *run;
 	const char *profile_name;
 	const char *backend;
 	const char *accel;

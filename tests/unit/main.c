@@ -6,12 +6,12 @@
 
 extern const struct pb_suite suite_common, suite_hist, suite_perm, suite_opts,
 	suite_data, suite_target, suite_output, suite_vsphere, suite_profile,
-	suite_report;
+	suite_report, suite_jlite;
 
 static const struct pb_suite *const suites[] = {
 	&suite_common,	&suite_hist,   &suite_perm,   &suite_opts,
 	&suite_data,	&suite_target, &suite_output, &suite_vsphere,
-	&suite_profile, &suite_report, NULL,
+	&suite_profile, &suite_report, &suite_jlite,  NULL,
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,114 @@
+/*
+ * test_jlite.c - the report's JSON reader: values, escapes, raw spans
+ * expanded on demand, positioned errors, and every truncation of a
+ * document refused without a crash (this suite also runs under ASan).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jlite.h"
+#include "unit.h"
+
+static const char doc_text[] =
+	"{\"tool\": \"provbench\", \"n\": -1.5e3, \"ok\": true, \"no\": false,\n"
+	" \"nil\": null, \"esc\": \"a\\\"b\\\\c\\n\\u00e9\\u20ac\",\n"
+	" \"series\": [{\"t_s\": 0.5, \"bytes\": 10}, {\"t_s\": 1, \"bytes\": "
+	"20, \"s\": \"]}\"}],\n"
+	" \"list\": [1, 2, 3], \"empty\": {}, \"none\": []}\n";
+
+static const char *write_tmp(const char *text, size_t len)
+{
+	static char path[64];
+	FILE *fp;
+	int fd;
+
+	strcpy(path, "/tmp/pb-jlite-XXXXXX");
+	fd = mkstemp(path);
+	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fp) {
+		fwrite(text, 1, len, fp);
+		fclose(fp);
+	}
+	return path;
+}
+
+static void values_and_raw_spans(void)
+{
+	static const char *const raw[] = {"series", NULL};
+	const char *path = write_tmp(doc_text, strlen(doc_text));
+	char err[PB_ERRBUF_SIZE] = "";
+	struct jl_doc d;
+	struct jl *s, *it;
+	long long sum = 0;
+
+	CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, raw, err), PB_OK);
+	CU_ASSERT_STRING_EQUAL(jl_str(&d, jl_get(d.root, "tool")), "provbench");
+	CU_ASSERT_DOUBLE_EQUAL(jl_num(jl_get(d.root, "n")), -1500, 0);
+	CU_ASSERT_EQUAL(jl_get(d.root, "ok")->type, JL_TRUE);
+	CU_ASSERT_EQUAL(jl_get(d.root, "no")->type, JL_FALSE);
+	CU_ASSERT_EQUAL(jl_get(d.root, "nil")->type, JL_NULL);
+	CU_ASSERT(isnan(jl_num(jl_get(d.root, "tool"))));
+	CU_ASSERT_STRING_EQUAL(jl_str(&d, jl_get(d.root, "esc")),
+			       "a\"b\\c\n\xc3\xa9\xe2\x82\xac");
+	CU_ASSERT_EQUAL(jl_get(d.root, "list")->n, 3);
+	CU_ASSERT_EQUAL(jl_get(d.root, "empty")->n, 0);
+	CU_ASSERT_EQUAL(jl_get(d.root, "none")->type, JL_ARR);
+	CU_ASSERT_PTR_NULL(jl_get(d.root, "missing"));
+	/* the series waits, unparsed, brackets inside strings and all */
+	s = jl_get(d.root, "series");
+	CU_ASSERT_EQUAL_FATAL(s->type, JL_RAW);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jl_expand(&d, s));
+	CU_ASSERT_EQUAL(s->type, JL_ARR);
+	CU_ASSERT_EQUAL(s->n, 2);
+	jl_foreach(s, it) sum += jl_int(jl_get(it, "bytes"));
+	CU_ASSERT_EQUAL(sum, 30);
+	/* siblings after the expanded span are still reachable */
+	CU_ASSERT_PTR_NOT_NULL(jl_get(d.root, "none"));
+	jl_free(&d);
+	unlink(path);
+}
+
+static void every_truncation_refused(void)
+{
+	static const char *const raw[] = {"series", NULL};
+	char err[PB_ERRBUF_SIZE];
+	struct jl_doc d;
+	size_t n, len = strlen(doc_text);
+	const char *path;
+
+	for (n = 0; n + 1 < len; n++) {
+		path = write_tmp(doc_text, n);
+		err[0] = '\0';
+		/* the document ends with "}\n": only whole ones parse */
+		CU_ASSERT_EQUAL(jl_load(&d, path, raw, err), PB_ERR_INPUT);
+		CU_ASSERT(strlen(err) > 0);
+		jl_free(&d);
+		unlink(path);
+	}
+}
+
+static void errors_say_where(void)
+{
+	static const char bad[] = "{\"a\": 1,\n \"b\": tru}";
+	const char *path = write_tmp(bad, strlen(bad));
+	char err[PB_ERRBUF_SIZE] = "";
+	struct jl_doc d;
+
+	CU_ASSERT_EQUAL(jl_load(&d, path, NULL, err), PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown literal"));
+	jl_free(&d);
+	unlink(path);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(values_and_raw_spans),
+	PB_CASE(every_truncation_refused),
+	PB_CASE(errors_say_where),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_jlite = {"jlite", NULL, NULL, cases};
