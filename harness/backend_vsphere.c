@@ -261,21 +261,36 @@ static enum pb_error vsb_describe(struct pb_backend *b, json_t *env)
 	return PB_OK;
 }
 
-static enum pb_error sha256_hex(char *out, const char *path, char *errbuf)
+static void sha256_hex(char *out, const char *data, size_t len)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned n, i;
-	size_t len;
-	char *data = pb_slurp_file(path, &len);
 
-	if (!data)
-		return pb_fail(errbuf, PB_ERR_INPUT, "runner %s: %s", path,
-			       strerror(errno));
 	EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
 	for (i = 0; i < n; i++)
 		sprintf(out + 2 * i, "%02x", md[i]);
-	free(data);
-	return PB_OK;
+}
+
+/*
+ * A guest file's content, through a local temporary file (guest transfers
+ * go to files); NULL if it cannot be had (not there yet, say).
+ */
+static char *fetch_guest_file(struct pb_backend *b, const char *guest_path,
+			      size_t *len)
+{
+	char local[64];
+	char *data = NULL;
+	int fd;
+
+	snprintf(local, sizeof(local), "/tmp/provbench-fetch-XXXXXX");
+	fd = mkstemp(local);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	if (!vs_guest_download(b->s, &b->vm, guest_path, local))
+		data = pb_slurp_file(local, len);
+	remove(local);
+	return data;
 }
 
 static enum pb_error vsb_prepare(struct pb_backend *b)
@@ -283,10 +298,11 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 	const struct pb_profile *p = b->p;
 	const char *keys[PB_MAX_KV + 1], *vals[PB_MAX_KV + 1];
 	char sum[2 * EVP_MAX_MD_SIZE + 1], there[2 * EVP_MAX_MD_SIZE + 1];
-	char probe[64];
+	char *data;
+	size_t len;
 	unsigned i, n = 0;
 	enum pb_error err;
-	int code, fd;
+	int code;
 
 	b->errbuf[0] = '\0';
 	/* the guest sees disk serials only with disk.EnableUUID */
@@ -300,28 +316,29 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 		       vs_vm_set_extra_config(b->s, &b->vm.ref, keys, vals, n));
 	if (err)
 		return err;
-	err = sha256_hex(sum, p->vsphere.runner, b->errbuf);
-	if (err)
-		return err;
+	data = pb_slurp_file(p->vsphere.runner, &len);
+	if (!data)
+		return pb_fail(b->errbuf, PB_ERR_INPUT, "runner %s: %s",
+			       p->vsphere.runner, strerror(errno));
+	sha256_hex(sum, data, len);
+	free(data);
 	/* named by its checksum: an existing copy is this runner */
 	snprintf(b->runner_guest, sizeof(b->runner_guest),
 		 "%s/provbench-runner-%.16s", p->vsphere.guest_dir, sum);
 	err = sess_err(
 		b, vs_guest_mkdir(b->s, &b->vm, p->vsphere.guest_dir, true));
-	if (err == PB_ERR_FAULT) /* it exists */
+	if (err == PB_ERR_FAULT) { /* it exists */
 		err = PB_OK;
+		b->errbuf[0] = '\0';
+	}
 	if (err)
 		return err;
 	/* skip the upload when the guest's copy has the same checksum */
-	snprintf(probe, sizeof(probe), "/tmp/provbench-probe-XXXXXX");
-	fd = mkstemp(probe);
-	if (fd >= 0)
-		close(fd);
-	err = fd < 0 ? PB_ERR_IO
-		     : vs_guest_download(b->s, &b->vm, b->runner_guest, probe);
-	if (!err && (sha256_hex(there, probe, b->errbuf) || strcmp(there, sum)))
-		err = PB_ERR_INPUT;
-	remove(probe);
+	data = fetch_guest_file(b, b->runner_guest, &len);
+	if (data)
+		sha256_hex(there, data, len);
+	err = data && !strcmp(there, sum) ? PB_OK : PB_ERR_NOTFOUND;
+	free(data);
 	if (err) {
 		b->errbuf[0] = '\0';
 		err = sess_err(b,
@@ -416,10 +433,10 @@ static enum pb_error wait_runner(struct pb_backend *b, int64_t pid,
 				 const char *prog, int *code)
 {
 	time_t end = time(NULL) + timeout_s;
-	char local[64];
 	enum pb_error err;
 	json_t *pj;
-	int fd;
+	char *text;
+	size_t len;
 
 	for (;;) {
 		err = vs_guest_wait(b->s, &b->vm, pid, 3, ctx->stop, code);
@@ -432,18 +449,13 @@ static enum pb_error wait_runner(struct pb_backend *b, int64_t pid,
 				       timeout_s);
 		if (!ctx->progress)
 			continue;
-		snprintf(local, sizeof(local), "/tmp/provbench-prog-XXXXXX");
-		fd = mkstemp(local);
-		if (fd < 0)
-			continue;
-		close(fd);
 		/* no file yet (the first second) is not an error */
-		if (!vs_guest_download(b->s, &b->vm, prog, local) &&
-		    (pj = json_load_file(local, 0, NULL))) {
+		text = fetch_guest_file(b, prog, &len);
+		pj = text ? json_loadb(text, len, 0, NULL) : NULL;
+		free(text);
+		if (pj)
 			ctx->progress(ctx, pj);
-			json_decref(pj);
-		}
-		remove(local);
+		json_decref(pj);
 	}
 }
 

@@ -62,9 +62,8 @@ static void tables(void)
 
 static void ws(struct jl_parser *ps)
 {
-	while (ps->p < ps->end &&
-	       (*ps->p == ' ' || *ps->p == '\n' || *ps->p == '\r' ||
-		*ps->p == '\t'))
+	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\n' ||
+				   *ps->p == '\r' || *ps->p == '\t'))
 		ps->p++;
 }
 
@@ -130,8 +129,7 @@ static bool raw_key(struct jl_parser *ps, const struct jl *n)
 
 static bool value(struct jl_parser *ps, struct jl *n, int depth);
 
-static bool members(struct jl_parser *ps, struct jl *n, int depth,
-		    bool object)
+static bool members(struct jl_parser *ps, struct jl *n, int depth, bool object)
 {
 	struct jl **tail = &n->first;
 	char close = object ? '}' : ']';
@@ -192,7 +190,8 @@ static bool members(struct jl_parser *ps, struct jl *n, int depth,
 			ps->p++;
 			return true;
 		}
-		ps->err = object ? "expected ',' or '}'" : "expected ',' or ']'";
+		ps->err =
+			object ? "expected ',' or '}'" : "expected ',' or ']'";
 		return false;
 	}
 }
@@ -275,9 +274,10 @@ static enum pb_error parse(struct jl_doc *d, struct jl *into, const char *s,
 			line++;
 			col = 0;
 		}
-	return pb_fail(errbuf, ps.err && !strcmp(ps.err, "out of memory")
-				       ? PB_ERR_NOMEM
-				       : PB_ERR_INPUT,
+	return pb_fail(errbuf,
+		       ps.err && !strcmp(ps.err, "out of memory")
+			       ? PB_ERR_NOMEM
+			       : PB_ERR_INPUT,
 		       "%s:%d:%d: %s", name, line, col,
 		       ps.err ? ps.err : "invalid JSON");
 }

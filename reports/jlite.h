@@ -10,8 +10,16 @@
 
 #include "common.h"
 
-enum jl_type { JL_NULL, JL_FALSE, JL_TRUE, JL_NUM, JL_STR, JL_ARR, JL_OBJ,
-	       JL_RAW };
+enum jl_type {
+	JL_NULL,
+	JL_FALSE,
+	JL_TRUE,
+	JL_NUM,
+	JL_STR,
+	JL_ARR,
+	JL_OBJ,
+	JL_RAW
+};
 
 /* A value; strings, numbers and raw spans point into the text. */
 struct jl {
@@ -21,7 +29,7 @@ struct jl {
 	const char *s;	 /* string (no quotes), number, or raw span */
 	char *dec;	 /* the decoded string, once asked for */
 	struct jl *first, *next;
-	size_t n;	 /* children */
+	size_t n; /* children */
 };
 
 struct jl_block;
@@ -49,10 +57,10 @@ double jl_num(const struct jl *n); /* NAN unless a number */
 long long jl_int(const struct jl *n);
 const char *jl_str(struct jl_doc *d, struct jl *n); /* "" unless a string */
 
-#define jl_foreach(arr, it)                                                   \
-	for ((it) = (arr) && ((arr)->type == JL_ARR || (arr)->type == JL_OBJ) \
-			    ? (arr)->first                                    \
-			    : NULL;                                           \
+#define jl_foreach(arr, it)                                                    \
+	for ((it) = (arr) && ((arr)->type == JL_ARR || (arr)->type == JL_OBJ)  \
+			    ? (arr)->first                                     \
+			    : NULL;                                            \
 	     (it); (it) = (it)->next)
 
 #endif

@@ -60,6 +60,27 @@ static void write_file(const char *path, const char *text)
 	fclose(fp);
 }
 
+/*
+ * The lab for one test: a guest sandbox DIR/<guest> (root gets its path),
+ * the profile written, a simulator serving that sandbox (with one more
+ * fixture flag and value, or NULL), and the environment pointed at it.
+ */
+static int start_lab(struct vcsim *v, struct env *e, char *root, size_t rootlen,
+		     const char *guest, const char *state, const char *prof,
+		     const char *text, const char *flag, const char *val)
+{
+	const char *const f[] = {"-guest-root", root, flag, val, NULL};
+
+	snprintf(root, rootlen, "%s/%s", it_dir(), guest);
+	if (it_sh("mkdir -p '%s' '%s'", root, state))
+		return -1;
+	write_file(prof, text);
+	if (vcsim_start(v, f))
+		return -1;
+	env_for(e, v, state);
+	return 0;
+}
+
 static int pb(struct it_result *r, struct env *e, const char *a1,
 	      const char *a2, const char *a3, const char *a4)
 {
@@ -153,15 +174,10 @@ static void run_all_modes_leaves_nothing(void)
 	size_t i;
 	int modes_seen = 0;
 
-	snprintf(flags_root, sizeof(flags_root), "%s/guest1", it_dir());
-	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", flags_root), 0);
-	write_file(prof, PROFILE_ALL);
-	{
-		const char *const f[] = {"-guest-root", flags_root, NULL};
-
-		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
-	}
-	env_for(&e, &v, state);
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, flags_root, sizeof(flags_root),
+					"guest1", state, prof, PROFILE_ALL,
+					NULL, NULL),
+			      0);
 	before = disk_keys(&v);
 
 	/* check and dry-run create nothing */
@@ -280,15 +296,9 @@ static void kill9_then_cleanup(void)
 	pid_t pid;
 	int st;
 
-	snprintf(root, sizeof(root), "%s/guest2", it_dir());
-	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", root, state), 0);
-	write_file(prof, PROFILE_SLOW);
-	{
-		const char *const f[] = {"-guest-root", root, NULL};
-
-		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
-	}
-	env_for(&e, &v, state);
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest2",
+					state, prof, PROFILE_SLOW, NULL, NULL),
+			      0);
 	before = disk_keys(&v);
 	pid = spawn_run(&e, results, prof);
 	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
@@ -333,15 +343,9 @@ static void sigint_cleans_up(void)
 	pid_t pid;
 	int st;
 
-	snprintf(root, sizeof(root), "%s/guest3", it_dir());
-	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", root, state), 0);
-	write_file(prof, PROFILE_SLOW);
-	{
-		const char *const f[] = {"-guest-root", root, NULL};
-
-		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
-	}
-	env_for(&e, &v, state);
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest3",
+					state, prof, PROFILE_SLOW, NULL, NULL),
+			      0);
 	before = disk_keys(&v);
 	pid = spawn_run(&e, res, prof);
 	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
@@ -380,16 +384,10 @@ static void failed_mode_others_run(void)
 	size_t i;
 	unsigned ok = 0, failed = 0;
 
-	snprintf(root, sizeof(root), "%s/guest4", it_dir());
-	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", root), 0);
-	write_file(prof, PROFILE_ALL);
-	{
-		const char *const f[] = {"-guest-root", root, "-fail-mode",
-					 "eager", NULL};
-
-		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
-	}
-	env_for(&e, &v, state);
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest4",
+					state, prof, PROFILE_ALL, "-fail-mode",
+					"eager"),
+			      0);
 	before = disk_keys(&v);
 	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "some modes failed"));
@@ -437,28 +435,25 @@ static void guest_sysctl_applied(void)
 	SCRATCH(state, "state6");
 	SCRATCH(res, "results6");
 
-	snprintf(root, sizeof(root), "%s/guest6", it_dir());
-	snprintf(log, sizeof(log), "%s/sysctl.log", root);
+	CU_ASSERT_EQUAL_FATAL(
+		start_lab(
+			&v, &e, root, sizeof(root), "guest6", state, prof,
+			"{\"name\": \"sysctl\", \"backend\": \"vsphere\", "
+			"\"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "
+			"\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
+			"[\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": "
+			"\"0\", \"vm.dirty_ratio\": \"10\"}, \"workload\": "
+			"{\"bs\": \"64K\"}}",
+			NULL, NULL),
+		0);
 	/* the sandbox's own sysctl records how it was called */
+	snprintf(log, sizeof(log), "%s/sysctl.log", root);
 	CU_ASSERT_EQUAL_FATAL(
 		it_sh("mkdir -p '%s/sbin' && printf '#!/bin/sh\\necho \"$*\" "
 		      ">> %s\\n' > '%s/sbin/sysctl' && chmod 755 "
 		      "'%s/sbin/sysctl'",
 		      root, log, root, root),
 		0);
-	write_file(prof,
-		   "{\"name\": \"sysctl\", \"backend\": \"vsphere\", "
-		   "\"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "
-		   "\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
-		   "[\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": \"0\", "
-		   "\"vm.dirty_ratio\": \"10\"}, \"workload\": {\"bs\": "
-		   "\"64K\"}}");
-	{
-		const char *const f[] = {"-guest-root", root, NULL};
-
-		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
-	}
-	env_for(&e, &v, state);
 	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
 	it_result_dispose(&r);
 	text = pb_slurp_file(log, NULL);

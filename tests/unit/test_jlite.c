@@ -13,7 +13,8 @@
 #include "unit.h"
 
 static const char doc_text[] =
-	"{\"tool\": \"provbench\", \"n\": -1.5e3, \"ok\": true, \"no\": false,\n"
+	"{\"tool\": \"provbench\", \"n\": -1.5e3, \"ok\": true, \"no\": "
+	"false,\n"
 	" \"nil\": null, \"esc\": \"a\\\"b\\\\c\\n\\u00e9\\u20ac\",\n"
 	" \"series\": [{\"t_s\": 0.5, \"bytes\": 10}, {\"t_s\": 1, \"bytes\": "
 	"20, \"s\": \"]}\"}],\n"
