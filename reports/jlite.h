@@ -25,17 +25,18 @@ enum jl_type {
 struct jl {
 	enum jl_type type;
 	uint32_t klen, slen;
+	uint32_t n;	 /* children */
 	const char *key; /* member name, as written */
 	const char *s;	 /* string (no quotes), number, or raw span */
 	char *dec;	 /* the decoded string, once asked for */
 	struct jl *first, *next;
-	size_t n; /* children */
 };
 
 struct jl_block;
 
 struct jl_doc {
-	char *text;
+	char *text; /* the file, mapped read-only */
+	size_t text_len;
 	struct jl *root;
 	struct jl_block *blocks;
 	char **strs;
