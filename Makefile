@@ -29,6 +29,7 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
+	     -DPB_GUEST_DIR='"$(PREFIX)/lib/provbench/guest"' \
 	     -Icommon -Irunner -Ivsphere -Iharness -Ireports -Itests/unit $(PKG_CFLAGS) \
 	     -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -45,7 +46,8 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 REPORT_SRC := reports/jlite.c reports/stats.c reports/report.c reports/html.c
 HARNESS_LIB_SRC := $(REPORT_SRC) harness/cmd_report.c harness/cmd_vsphere.c \
 	       harness/profile.c \
-	       harness/journal.c harness/backend_vsphere.c harness/run.c
+	       harness/journal.c harness/backend_vsphere.c \
+	       harness/backend_qemu.c harness/run.c
 HARNESS_SRC := harness/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \

@@ -74,6 +74,16 @@ struct pb_vsphere_opts {
 	struct pb_kv extra_config;
 };
 
+struct pb_qemu_opts {
+	char *dir;	  /* disk files; NULL: <state dir>/qemu */
+	char *accel;	  /* "auto" (KVM if a probe boot works), "kvm", "tcg" */
+	char *rdm_device; /* host block device for rdm; NULL: a loop device */
+	char *guest;	  /* guest image directory; NULL: see backend */
+	char *binary;	  /* qemu-system-x86_64 */
+	unsigned memory_mib;
+	unsigned cpus;
+};
+
 struct pb_profile {
 	char *path;
 	char *text; /* the file as read, for run.json */
@@ -81,6 +91,7 @@ struct pb_profile {
 	char *description;
 	char *backend; /* "vsphere" | "qemu" */
 	struct pb_vsphere_opts vsphere;
+	struct pb_qemu_opts qemu;
 	uint64_t disk_size;
 	enum pb_mode modes[PB_MODE__COUNT];
 	unsigned nmodes;
@@ -209,6 +220,7 @@ struct backend_ops {
 };
 
 extern const struct backend_ops vsphere_backend;
+extern const struct backend_ops qemu_backend;
 
 const struct backend_ops *pb_backend_find(const char *name);
 

@@ -428,6 +428,41 @@ static enum pb_error load_vsphere(struct ld *l, json_t *o,
 	return err;
 }
 
+static enum pb_error load_qemu(struct ld *l, json_t *o, struct pb_qemu_opts *q)
+{
+	static const char *const keys[] = {"dir",   "accel",  "rdm_device",
+					   "guest", "binary", "memory_mib",
+					   "cpus",  NULL};
+	uint64_t v;
+	enum pb_error err;
+
+	if (!o)
+		return PB_OK;
+	err = only_keys(l, o, "qemu", keys);
+	if (!err)
+		err = get_str(l, o, "qemu", "dir", &q->dir);
+	if (!err)
+		err = get_str(l, o, "qemu", "accel", &q->accel);
+	if (!err)
+		err = get_str(l, o, "qemu", "rdm_device", &q->rdm_device);
+	if (!err)
+		err = get_str(l, o, "qemu", "guest", &q->guest);
+	if (!err)
+		err = get_str(l, o, "qemu", "binary", &q->binary);
+	if (!err && json_object_get(o, "memory_mib")) {
+		err = get_uint(l, o, "qemu", "memory_mib", 64, 65536, &v);
+		q->memory_mib = (unsigned)v;
+	}
+	if (!err && json_object_get(o, "cpus")) {
+		err = get_uint(l, o, "qemu", "cpus", 1, 64, &v);
+		q->cpus = (unsigned)v;
+	}
+	if (!err && q->accel && strcmp(q->accel, "auto") &&
+	    strcmp(q->accel, "kvm") && strcmp(q->accel, "tcg"))
+		return bad(l, "qemu.accel", "auto, kvm or tcg");
+	return err;
+}
+
 static enum pb_error set_default(char **s, const char *def)
 {
 	if (*s)
@@ -567,6 +602,22 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	} else if (json_object_get(root, "vsphere")) {
 		return bad(l, "vsphere", "only for backend vsphere");
 	}
+	if (!strcmp(p->backend, "qemu")) {
+		for (i = 0; i < p->nmodes; i++)
+			if (p->modes[i] == PB_MODE_RDMP)
+				return bad(l, "modes",
+					   "rdmp needs vSphere; backend qemu "
+					   "maps raw devices one way only "
+					   "(rdm)");
+		err = load_qemu(l, json_object_get(root, "qemu"), &p->qemu);
+		if (!err)
+			err = set_default(&p->qemu.accel, "auto");
+		if (!err)
+			err = set_default(&p->qemu.binary,
+					  "qemu-system-x86_64");
+	} else if (json_object_get(root, "qemu")) {
+		return bad(l, "qemu", "only for backend qemu");
+	}
 	return err;
 }
 
@@ -583,6 +634,8 @@ enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 	p->repetitions = 1;
 	p->timeout_s = 6 * 3600;
 	p->vsphere.controller = -1;
+	p->qemu.memory_mib = 256;
+	p->qemu.cpus = 1;
 	p->points[0] = (struct pb_workload)PB_WORKLOAD_INIT;
 	p->npoints = 1;
 	p->path = strdup(path);
@@ -616,6 +669,11 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->vsphere.runner);
 	free(p->vsphere.by_id_dir);
 	kv_dispose(&p->vsphere.extra_config);
+	free(p->qemu.dir);
+	free(p->qemu.accel);
+	free(p->qemu.rdm_device);
+	free(p->qemu.guest);
+	free(p->qemu.binary);
 	kv_dispose(&p->sysctl);
 	memset(p, 0, sizeof(*p));
 }

@@ -82,9 +82,15 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 		rp_html_text(b, *g->applied ? g->applied : "?");
 		if (g->mismatch)
 			pb_buf_addstr(b, " (not as requested)");
-		pb_buf_printf(b, "</td><td class=n>%zu%s</td>", g->nok,
+		pb_buf_printf(b, "</td><td class=n>%zu%s", g->nok,
 			      g->nfailed ? " <span class=bad>+ failed</span>"
 					 : "");
+		if (g->nskipped && !g->nok) {
+			pb_buf_addstr(b, " <span class=bad>");
+			rp_html_text(b, g->first_error);
+			pb_buf_addstr(b, "</span>");
+		}
+		pb_buf_addstr(b, "</td>");
 		td_num(b, g->first_med, 1, "");
 		snprintf(iv, sizeof(iv), "%.1f &ndash; %.1f", g->first_lo,
 			 g->first_hi);

@@ -286,6 +286,13 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 			return pb_fail(errbuf, err, "out of memory");
 		g->nreps++;
 		i++;
+		if (!strcmp(str(item, "status"), "skipped")) {
+			g->nskipped++;
+			if (!g->first_error[0])
+				snprintf(g->first_error, sizeof(g->first_error),
+					 "%s", str(item, "error"));
+			continue;
+		}
 		if (strcmp(str(item, "status"), "ok") ||
 		    !jl_get(item, "runner") ||
 		    jl_get(item, "runner")->type != JL_OBJ) {
@@ -573,7 +580,7 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 			      g->mismatch ? "APPLIED AS " : "",
 			      g->mismatch ? g->applied : "",
 			      g->nfailed ? " FAILED " : "",
-			      g->nfailed ? g->first_error : "");
+			      g->nfailed || g->nskipped ? g->first_error : "");
 	}
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];

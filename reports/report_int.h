@@ -18,6 +18,7 @@ struct rp_group {
 	size_t nreps; /* items seen, failed ones included */
 	size_t nok;
 	size_t nfailed;
+	size_t nskipped; /* the backend could not make this mode here */
 	char first_error[256];
 	/* per successful repetition */
 	double *first, *rewrite, *read, *prov, *steady, *p99_first,

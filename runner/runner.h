@@ -102,6 +102,15 @@ bool runner_pass_writes(enum runner_pass_kind kind);
  */
 enum pb_error runner_run(const struct runner_opts *opts, char *errbuf);
 
+/*
+ * The runner's safety checks on a host block device, writing nothing: not
+ * mounted (nor a partition or a dm stack on it), not root or swap, no
+ * holders, no filesystem or partition signature, at least size bytes.
+ * For a backend that hands the device to a guest.
+ */
+enum pb_error runner_device_check(const char *path, uint64_t size,
+				  char *errbuf);
+
 /* Ask a run in progress to stop (async-signal-safe). */
 void runner_request_stop(void);
 

@@ -649,3 +649,22 @@ void runner_target_close(struct runner_target *t)
 		close(t->fd);
 	t->fd = -1;
 }
+
+enum pb_error runner_device_check(const char *path, uint64_t size, char *errbuf)
+{
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	struct runner_target t;
+	enum pb_error err;
+
+	o.target = path;
+	o.size = size;
+	o.bs = 4096;
+	/* opened for writing so every write-time check runs; nothing is
+	 * written, and O_EXCL keeps anyone else off it meanwhile */
+	err = runner_target_open(&t, &o, true, errbuf);
+	if (!err && t.kind != RUNNER_TARGET_BLOCK)
+		err = pb_fail(errbuf, PB_ERR_INPUT, "%s: not a block device",
+			      path);
+	runner_target_close(&t);
+	return err;
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# guest-image.sh - build the qemu backend's guest: a Debian kernel and an
+# initramfs holding busybox-static, the static provbench-runner, the
+# virtio modules the kernel needs, and guest/init.
+#
+#   scripts/guest-image.sh OUT_DIR RUNNER_STATIC
+#
+# Everything comes from Debian's archive without installing anything on
+# the host: the kernel .deb is fetched with `apt-get download` and unpacked
+# with `dpkg-deb -x`. The .deb is kept in OUT_DIR/debs, so a rebuild needs
+# no network. PROVBENCH_GUEST_KERNEL names another kernel package
+# (default linux-image-cloud-amd64: it probes fewer devices, which counts
+# under TCG).
+set -eu
+
+out=${1:?usage: guest-image.sh OUT_DIR RUNNER_STATIC}
+runner=${2:?usage: guest-image.sh OUT_DIR RUNNER_STATIC}
+top=$(cd "$(dirname "$0")/.." && pwd)
+meta=${PROVBENCH_GUEST_KERNEL:-linux-image-cloud-amd64}
+busybox=/bin/busybox
+# loaded in this order; dependencies are added in front by need()
+want="virtio_pci virtio_blk qemu_fw_cfg"
+
+die() { echo "provbench: guest image: $*" >&2; exit 2; }
+
+[ -x "$runner" ] || die "$runner: no static runner (make runner-static)"
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	die "$busybox is not busybox-static (make deps)"
+mkdir -p "$out/debs"
+
+# the versioned package the meta package points at
+pkg=$(apt-cache depends "$meta" 2>/dev/null |
+	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+[ -n "$pkg" ] || pkg=$meta
+deb=$(ls "$out"/debs/"${pkg}"_*.deb 2>/dev/null | head -n 1 || true)
+if [ -z "$deb" ]; then
+	(cd "$out/debs" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+		die "apt-get download $pkg failed (no access to Debian's archive?)"
+	deb=$(ls "$out"/debs/"${pkg}"_*.deb | head -n 1)
+fi
+
+work=$(mktemp -d "$out/.build.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+dpkg-deb -x "$deb" "$work/k"
+kver=$(ls "$work/k/lib/modules" | head -n 1)
+mods="$work/k/lib/modules/$kver/kernel"
+
+# modules in dependency order, each once
+order=""
+need() {
+	local ko deps d
+	case " $order " in *" $1 "*) return 0 ;; esac
+	ko=$(find "$mods" -name "$1.ko" | head -n 1)
+	[ -n "$ko" ] || die "$pkg has no module $1"
+	deps=$(strings -a "$ko" | sed -n 's/^depends=//p' | tr ',' ' ')
+	for d in $deps; do need "$d"; done
+	order="$order $1"
+	cp "$ko" "$work/root/lib/modules/"
+}
+
+root=$work/root
+mkdir -p "$root/bin" "$root/lib/modules" "$root/etc" "$root/proc" \
+	"$root/sys" "$root/dev" "$root/run" "$root/mnt"
+for m in $want; do need "$m"; done
+echo $order | tr ' ' '\n' >"$root/etc/modules.order"
+cp "$busybox" "$root/bin/busybox"
+cp "$runner" "$root/bin/provbench-runner"
+strip "$root/bin/provbench-runner" 2>/dev/null || true
+cp "$top/guest/init" "$root/init"
+chmod 0755 "$root/init" "$root/bin/busybox" "$root/bin/provbench-runner"
+echo "$kver" >"$root/etc/kernel-release"
+
+(cd "$root" && find . | LC_ALL=C sort |
+	"$busybox" cpio -o -H newc -R 0:0 2>/dev/null) |
+	gzip -9n >"$work/initrd.gz"
+cp "$work/k/boot/vmlinuz-$kver" "$work/vmlinuz"
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+bbver=$("$busybox" 2>&1 | head -n 1 | sed 's/ multi-call binary.*//')
+cat >"$work/manifest.json" <<EOF
+{
+  "kernel_package": "$(basename "$deb")",
+  "kernel_release": "$kver",
+  "busybox": "$bbver",
+  "modules": "$(echo $order)",
+  "vmlinuz_bytes": $(stat -c %s "$work/vmlinuz"),
+  "initrd_bytes": $(stat -c %s "$work/initrd.gz"),
+  "vmlinuz_sha256": "$(sha "$work/vmlinuz")",
+  "initrd_sha256": "$(sha "$work/initrd.gz")",
+  "runner_sha256": "$(sha "$runner")"
+}
+EOF
+# the three files change together: readers never see a mixed image
+for f in vmlinuz initrd.gz manifest.json; do mv "$work/$f" "$out/$f.new"; done
+for f in vmlinuz initrd.gz manifest.json; do mv "$out/$f.new" "$out/$f"; done
+total=$(($(stat -c %s "$out/vmlinuz") + $(stat -c %s "$out/initrd.gz")))
+echo "guest image: $out (kernel $kver, $((total / 1048576)) MiB)"
