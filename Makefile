@@ -4,7 +4,8 @@
 #   make test         install missing packages, build, run every test
 #   make runner-static  the static provbench-runner the harness uploads
 #   make install PREFIX=/usr/local DESTDIR=
-#   make demo         run the main job on local scratch targets
+#   make guest        the qemu backend's guest image (kernel + initramfs)
+#   make demo         the whole experiment on this machine, through qemu
 #   make bench        the benchmarks of bench/ (slow; not part of test)
 #   make format       apply .clang-format
 
@@ -59,7 +60,8 @@ IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \
 	      tests/integration/test_harness.c \
-	      tests/integration/test_report.c
+	      tests/integration/test_report.c tests/integration/lab.c \
+	      tests/integration/test_qemu.c
 
 obj = $(patsubst %.c,$(1)/%.o,$(2))
 
@@ -76,13 +78,15 @@ UNIT          := $(B)/unit-tests
 UNIT_ASAN     := $(B)/asan/unit-tests
 IT            := $(B)/integration-tests
 
-.PHONY: all deps test check runner-static install uninstall demo bench \
-	format clean
+GUEST         := $(B)/guest/initrd.gz
+
+.PHONY: all deps test check runner-static guest install uninstall demo \
+	bench format clean
 
 all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 
 deps:
-	@scripts/deps.sh
+	@B=$(B) scripts/deps.sh
 
 # `make test` is what CI and README run: deps first, then a fresh make so
 # that pkg-config sees what deps installed.
@@ -90,10 +94,16 @@ test: deps
 	@$(MAKE) --no-print-directory check
 
 check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT) \
-	$(VCSIM)
+	$(VCSIM) $(GUEST)
 	@tests/run-all.sh $(B)
 
 runner-static: $(RUNNER_STATIC)
+
+guest: $(GUEST)
+
+# The kernel .deb is fetched once into $(B)/guest/debs and kept.
+$(GUEST): $(RUNNER_STATIC) guest/init scripts/guest-image.sh
+	@scripts/guest-image.sh $(B)/guest $(RUNNER_STATIC)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -129,8 +139,11 @@ $(UNIT_ASAN): $(ASAN_LIB) $(ASAN_VS) $(call obj,$(B)/asan,$(UNIT_SRC))
 $(IT): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(IT_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
 
-install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/provbench
+install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/provbench \
+		$(DESTDIR)$(PREFIX)/lib/provbench/guest
+	install -m 0644 $(B)/guest/vmlinuz $(B)/guest/initrd.gz \
+		$(B)/guest/manifest.json $(DESTDIR)$(PREFIX)/lib/provbench/guest/
 	install -m 0755 $(PROVBENCH) $(DESTDIR)$(PREFIX)/bin/provbench
 	install -m 0755 $(RUNNER) $(DESTDIR)$(PREFIX)/bin/provbench-runner
 	install -m 0755 $(RUNNER_STATIC) \
@@ -140,10 +153,11 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/provbench \
 	      $(DESTDIR)$(PREFIX)/bin/provbench-runner \
 	      $(DESTDIR)$(PREFIX)/lib/provbench/provbench-runner-static
+	rm -rf $(DESTDIR)$(PREFIX)/lib/provbench/guest
 
 demo: deps
-	@$(MAKE) --no-print-directory $(RUNNER)
-	@scripts/demo-local.sh $(RUNNER)
+	@$(MAKE) --no-print-directory $(PROVBENCH) $(GUEST)
+	@scripts/demo.sh $(B)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) \

@@ -46,7 +46,7 @@
 
 /* a KVM guest reaches init in about a second; one that has not in this
  * long is stuck in the firmware (seen on nested machines) */
-#define KVM_PROBE_S 10
+#define KVM_PROBE_S  10
 #define LINE_MAX_LEN 8192
 
 enum disk_kind { KIND_QCOW2, KIND_RAW, KIND_LOOP, KIND_DEVICE };
@@ -111,14 +111,18 @@ struct child {
 	int err; /* stderr, a pipe */
 };
 
-static void child_exec(char *const argv[], int out[2], int err[2])
+static void child_exec(char *const argv[], int out[2], int err[2], pid_t parent)
 {
 	int fd;
 
 	/* its own process group: a terminal's ^C reaches the harness,
 	 * which stops the guest itself, in order */
 	setpgid(0, 0);
+	/* and it dies with the harness, even a SIGKILLed one; a parent
+	 * gone before the prctl took effect is caught by the check */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
 	fd = open("/dev/null", O_RDONLY);
 	if (fd >= 0)
 		dup2(fd, 0);
@@ -134,16 +138,18 @@ static void child_exec(char *const argv[], int out[2], int err[2])
 static enum pb_error child_start(struct child *c, char *const argv[])
 {
 	int out[2] = {-1, -1}, err[2] = {-1, -1};
+	pid_t parent;
 
 	c->pid = -1;
 	c->out = c->err = -1;
 	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
 		goto fail;
+	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0)
 		goto fail;
 	if (c->pid == 0)
-		child_exec(argv, out, err);
+		child_exec(argv, out, err, parent);
 	close(out[1]);
 	close(err[1]);
 	c->out = out[0];
@@ -227,7 +233,9 @@ static enum pb_error run_cmd(struct pb_backend *b, char *const argv[],
 		nl = errs.data ? strrchr(errs.data, '\n') : NULL;
 		err = qfail(b, PB_ERR_IO, "%s failed (exit %d): %s", argv[0],
 			    rc,
-			    nl ? nl + 1 : errs.data ? errs.data : "no message");
+			    nl		? nl + 1
+			    : errs.data ? errs.data
+					: "no message");
 	}
 	pb_buf_dispose(&errs);
 	return err;
@@ -424,7 +432,8 @@ static enum pb_error qb_check(struct pb_backend *b, const struct pb_plan *plan,
 		err = qfail(b, PB_ERR_INPUT,
 			    "%s: %llu MiB free, a disk needs %llu MiB", b->dir,
 			    (unsigned long long)((uint64_t)sv.f_bavail *
-						 sv.f_frsize >> 20),
+							 sv.f_frsize >>
+						 20),
 			    (unsigned long long)(b->p->disk_size >> 20));
 	if (!err && rdm && b->p->qemu.rdm_device) {
 		err = runner_device_check(b->p->qemu.rdm_device,
@@ -555,7 +564,8 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 		ARG("-fw_cfg");
 		off[n++] = store->len;
 		if (!err)
-			err = opt_escape(store, "name=opt/provbench/args,string=",
+			err = opt_escape(store,
+					 "name=opt/provbench/args,string=",
 					 j->args, true);
 		ARG("-fw_cfg");
 		ARGF("name=opt/provbench/serial,string=%s", j->serial);
@@ -606,10 +616,8 @@ static void console_line(struct guest_run *g, char *line, double t,
 			memmove(g->log[0], g->log[1], sizeof(g->log[0]) * 4);
 			g->nlog = 4;
 		}
-		snprintf(g->log[g->nlog++], sizeof(g->log[0]), "%s",
-			 line + 7);
-	} else if (!strncmp(line, "PB-PROGRESS ", 12) && ctx &&
-		   ctx->progress) {
+		snprintf(g->log[g->nlog++], sizeof(g->log[0]), "%s", line + 7);
+	} else if (!strncmp(line, "PB-PROGRESS ", 12) && ctx && ctx->progress) {
 		json_t *pj = json_loads(line + 12, 0, NULL);
 
 		if (pj)
@@ -818,7 +826,8 @@ static enum pb_error qb_describe(struct pb_backend *b, json_t *env)
 	json_object_set_new(env, "backend", json_string("qemu"));
 	json_object_set_new(env, "accelerator",
 			    json_string(b->accel ? b->accel : "none"));
-	json_object_set_new(env, "accelerator_note", json_string(b->accel_note));
+	json_object_set_new(env, "accelerator_note",
+			    json_string(b->accel_note));
 	json_object_set_new(env, "qemu",
 			    json_string(ver.data ? ver.data : "unknown"));
 	json_object_set_new(env, "host", json_string(b->host));
@@ -826,18 +835,18 @@ static enum pb_error qb_describe(struct pb_backend *b, json_t *env)
 	json_object_set_new(env, "host_cpu", json_string(cpu));
 	json_object_set_new(env, "datastore", json_string(b->dir));
 	json_object_set_new(env, "datastore_fs",
-			    json_string(statfs(b->dir, &sf) ? "unknown"
-							    : fs_name(sf.f_type)));
+			    json_string(statfs(b->dir, &sf)
+						? "unknown"
+						: fs_name(sf.f_type)));
 	json_object_set_new(env, "disk_cache", json_string("none"));
 	json_object_set_new(env, "disk_aio", json_string(b->aio));
 	json_object_set_new(env, "guest_memory_mib",
 			    json_integer(b->p->qemu.memory_mib));
 	json_object_set_new(env, "guest_cpus", json_integer(b->p->qemu.cpus));
 	if (b->manifest) {
-		json_object_set_new(
-			env, "guest_kernel",
-			json_copy(json_object_get(b->manifest,
-						  "kernel_release")));
+		json_object_set_new(env, "guest_kernel",
+				    json_copy(json_object_get(
+					    b->manifest, "kernel_release")));
 		json_object_set_new(env, "guest_image",
 				    json_deep_copy(b->manifest));
 	}
@@ -862,11 +871,10 @@ static enum pb_error qb_plan_disk(struct pb_backend *b, enum pb_mode mode,
 	d->mode = mode;
 	snprintf(d->id, sizeof(d->id), "%s-%u", b->run_id, seq);
 	if (k == KIND_DEVICE)
-		snprintf(d->file, sizeof(d->file), "%s",
-			 b->p->qemu.rdm_device);
+		snprintf(d->file, sizeof(d->file), "%s", b->p->qemu.rdm_device);
 	else
-		snprintf(d->file, sizeof(d->file), "%s/provbench-%s.%s",
-			 b->dir, d->id, ext[k]);
+		snprintf(d->file, sizeof(d->file), "%s/provbench-%s.%s", b->dir,
+			 d->id, ext[k]);
 	/* virtio-blk serials hold 20 characters; hex, so the runner's
 	 * uuid: lookup takes it */
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
@@ -884,7 +892,8 @@ static enum pb_error qb_plan_disk(struct pb_backend *b, enum pb_mode mode,
 static bool extents(int fd, uint64_t *written, uint64_t *unwritten)
 {
 	enum { N = 256 };
-	struct fiemap *fm = calloc(1, sizeof(*fm) + N * sizeof(fm->fm_extents[0]));
+	struct fiemap *fm =
+		calloc(1, sizeof(*fm) + N * sizeof(fm->fm_extents[0]));
 	uint64_t start = 0;
 	bool ok = false, last = false;
 
@@ -979,8 +988,8 @@ static enum pb_error qemu_img_create(struct pb_backend *b, const char *fmt,
 				     uint64_t size)
 {
 	char o[64], sz[32];
-	char *argv[] = {b->qemu_img, "create", "-q", "-f", (char *)fmt, "-o",
-			o, (char *)path, sz, NULL};
+	char *argv[] = {b->qemu_img, "create", "-q",	     "-f", (char *)fmt,
+			"-o",	     o,	       (char *)path, sz,   NULL};
 
 	snprintf(o, sizeof(o), "preallocation=%s", prealloc);
 	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
@@ -1032,8 +1041,8 @@ static enum pb_error loop_attach(struct pb_backend *b, const char *file)
 			lfd = -1;
 			continue;
 		}
-		err = qfail(b, PB_ERR_IO, "%s: LOOP_CONFIGURE: %s",
-			    b->loop_dev, strerror(errno));
+		err = qfail(b, PB_ERR_IO, "%s: LOOP_CONFIGURE: %s", b->loop_dev,
+			    strerror(errno));
 		goto out;
 	}
 	if (n < 0 || lfd < 0) {
@@ -1094,20 +1103,19 @@ static enum pb_error qb_create(struct pb_backend *b, struct pb_disk *d)
 			err = loop_attach(b, d->file);
 		d->provision_s = since(t0);
 		if (!err)
-			d->readback = json_pack("{s:s,s:s,s:s,s:b}", "mode",
-						"rdm", "device", b->loop_dev,
-						"backing", d->file,
-						"direct_io", 1);
+			d->readback =
+				json_pack("{s:s,s:s,s:s,s:b}", "mode", "rdm",
+					  "device", b->loop_dev, "backing",
+					  d->file, "direct_io", 1);
 		return err;
 	}
 	t0 = pb_now_ns();
 	if (d->mode == PB_MODE_THIN)
 		err = qemu_img_create(b, "qcow2", "off", d->file, size);
 	else
-		err = qemu_img_create(b, "raw",
-				      d->mode == PB_MODE_EAGER ? "full"
-							       : "falloc",
-				      d->file, size);
+		err = qemu_img_create(
+			b, "raw", d->mode == PB_MODE_EAGER ? "full" : "falloc",
+			d->file, size);
 	d->provision_s = since(t0);
 	if (!err)
 		d->readback = file_readback(d->file, size);
@@ -1199,11 +1207,11 @@ static void annotate(const char *path, const struct guest_run *g,
 
 	if (!doc)
 		return;
-	json_object_set_new(
-		doc, "guest",
-		json_pack("{s:s,s:s,s:f,s:f}", "accelerator", b->accel, "aio",
-			  aio, "boot_to_init_s", g->t_boot,
-			  "boot_to_runner_s", g->t_start));
+	json_object_set_new(doc, "guest",
+			    json_pack("{s:s,s:s,s:f,s:f}", "accelerator",
+				      b->accel, "aio", aio, "boot_to_init_s",
+				      g->t_boot, "boot_to_runner_s",
+				      g->t_start));
 	json_dump_file(doc, path, JSON_COMPACT);
 	json_decref(doc);
 }
@@ -1241,7 +1249,8 @@ static enum pb_error qb_run(struct pb_backend *b, const struct pb_disk *d,
 	}
 	b->aio = j.aio;
 	if (g.interrupted)
-		return qfail(b, PB_ERR_INTERRUPTED, "interrupted; guest stopped");
+		return qfail(b, PB_ERR_INTERRUPTED,
+			     "interrupted; guest stopped");
 	if (g.killed_timeout)
 		return qfail(b, PB_ERR_TIMEOUT,
 			     "watchdog: the guest did not finish within %ld s "
@@ -1254,12 +1263,14 @@ static enum pb_error qb_run(struct pb_backend *b, const struct pb_disk *d,
 						   : "the guest never booted");
 		return qfail(b, PB_ERR_IO,
 			     "the guest stopped before the runner finished%s%s",
-			     g.nlog ? ": " : "", g.nlog ? g.log[g.nlog - 1] : "");
+			     g.nlog ? ": " : "",
+			     g.nlog ? g.log[g.nlog - 1] : "");
 	}
 	annotate(local_out, &g, b, j.aio);
 	if (g.status)
-		return qfail(b, PB_ERR_FAULT, "runner in the guest exited %d: %s",
-			     g.status, g.nlog ? g.log[g.nlog - 1] : "no message");
+		return qfail(b, PB_ERR_FAULT,
+			     "runner in the guest exited %d: %s", g.status,
+			     g.nlog ? g.log[g.nlog - 1] : "no message");
 	return PB_OK;
 }
 

@@ -8,13 +8,16 @@ set -eu
 # simulator fixture), xmllint, util-linux (losetup),
 # e2fsprogs (mkfs for the signature tests), valgrind, file, chromium (the
 # report renders in a real browser); bench: fio,
-# time, python3 and python3-pyvmomi (the peers the benchmarks measure).
+# time, python3 and python3-pyvmomi (the peers the benchmarks measure);
+# qemu backend: qemu-system-x86, qemu-utils, busybox-static and binutils
+# (the guest image), and the kernel .deb, fetched (not installed) into
+# $B/guest/debs by guest-image.sh --fetch.
 PKGS="gcc make pkg-config libc6-dev
 libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
 liburing-dev libblkid-dev libuuid1 libssl-dev
 golang-go golang-github-vmware-govmomi-dev libxml2-utils
 util-linux e2fsprogs valgrind file chromium fio time python3
-python3-pyvmomi"
+python3-pyvmomi qemu-system-x86 qemu-utils busybox-static binutils"
 
 # one dpkg-query for all: the common case (everything there) stays fast
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' $PKGS \
@@ -23,7 +26,13 @@ missing=""
 for p in $PKGS; do
 	echo "$installed" | grep -qx "$p" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+fetch_kernel() {
+	"$(dirname "$0")/guest-image.sh" --fetch "${B:-build}/guest"
+}
+if [ -z "$missing" ]; then
+	fetch_kernel
+	exit 0
+fi
 
 line="apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" != 0 ]; then
@@ -37,3 +46,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fetch_kernel

@@ -4,6 +4,7 @@
 # virtio modules the kernel needs, and guest/init.
 #
 #   scripts/guest-image.sh OUT_DIR RUNNER_STATIC
+#   scripts/guest-image.sh --fetch OUT_DIR   (make deps: only the .deb)
 #
 # Everything comes from Debian's archive without installing anything on
 # the host: the kernel .deb is fetched with `apt-get download` and unpacked
@@ -13,8 +14,13 @@
 # under TCG).
 set -eu
 
-out=${1:?usage: guest-image.sh OUT_DIR RUNNER_STATIC}
-runner=${2:?usage: guest-image.sh OUT_DIR RUNNER_STATIC}
+fetch_only=false
+if [ "${1:-}" = --fetch ]; then
+	fetch_only=true
+	shift
+fi
+out=${1:?usage: guest-image.sh [--fetch] OUT_DIR RUNNER_STATIC}
+runner=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 meta=${PROVBENCH_GUEST_KERNEL:-linux-image-cloud-amd64}
 busybox=/bin/busybox
@@ -23,9 +29,6 @@ want="virtio_pci virtio_blk qemu_fw_cfg"
 
 die() { echo "provbench: guest image: $*" >&2; exit 2; }
 
-[ -x "$runner" ] || die "$runner: no static runner (make runner-static)"
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
-	die "$busybox is not busybox-static (make deps)"
 mkdir -p "$out/debs"
 
 # the versioned package the meta package points at
@@ -38,11 +41,17 @@ if [ -z "$deb" ]; then
 		die "apt-get download $pkg failed (no access to Debian's archive?)"
 	deb=$(ls "$out"/debs/"${pkg}"_*.deb | head -n 1)
 fi
+$fetch_only && exit 0
+[ -x "$runner" ] || die "${runner:-RUNNER_STATIC}: no static runner (make runner-static)"
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	die "$busybox is not busybox-static (make deps)"
 
 work=$(mktemp -d "$out/.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 dpkg-deb -x "$deb" "$work/k"
-kver=$(ls "$work/k/lib/modules" | head -n 1)
+kver=$(ls "$work/k/lib/modules" 2>/dev/null | head -n 1)
+[ -n "$kver" ] && [ -r "$work/k/boot/vmlinuz-$kver" ] ||
+	die "$(basename "$deb") holds no kernel"
 mods="$work/k/lib/modules/$kver/kernel"
 
 # modules in dependency order, each once

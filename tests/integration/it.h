@@ -38,4 +38,24 @@ const char *it_dir(void);
 const char *it_bin(const char *name);
 bool it_is_root(void);
 
+/* ---- lab.c: shared by the end-to-end harness tests ---- */
+
+/* An environment for a child: exactly these variables. */
+struct it_env {
+	char *vars[16];
+	char buf[16][700];
+	int n;
+};
+
+void it_env_add(struct it_env *e, const char *name, const char *val);
+void it_write_file(const char *path, const char *text);
+/* How many times needle occurs in the file (0 if unreadable). */
+int it_count(const char *path, const char *needle);
+/* The newest RESULTS/<run>/run.json, parsed; NULL if none. */
+json_t *it_load_run_json(const char *results);
+/* `provbench run -o results prof` in the background, output discarded. */
+pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof);
+/* Wait until the journal shows a created, not yet destroyed disk. */
+bool it_wait_created(const char *journal, unsigned ms);
+
 #endif

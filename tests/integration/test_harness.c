@@ -17,33 +17,20 @@
 #include "unit.h"
 #include "vs_int.h"
 
-struct env {
-	char *vars[16];
-	char buf[16][700];
-	int n;
-};
-
-static void env_add(struct env *e, const char *name, const char *val)
-{
-	snprintf(e->buf[e->n], sizeof(e->buf[e->n]), "%s=%s", name, val);
-	e->vars[e->n] = e->buf[e->n];
-	e->vars[++e->n] = NULL;
-}
-
 /* The environment a lab would set, pointed at this simulator. */
-static void env_for(struct env *e, const struct vcsim *v, const char *state)
+static void env_for(struct it_env *e, const struct vcsim *v, const char *state)
 {
 	e->n = 0;
-	env_add(e, "PROVBENCH_URL", v->url);
-	env_add(e, "PROVBENCH_THUMBPRINT", v->thumbprint);
-	env_add(e, "PROVBENCH_USERNAME", "user");
-	env_add(e, "PROVBENCH_PASSWORD", "secret");
-	env_add(e, "PROVBENCH_GUEST_USERNAME", "bench");
-	env_add(e, "PROVBENCH_GUEST_PASSWORD", "guestpw");
-	env_add(e, "PROVBENCH_GUEST_TRANSFER_HOST", "127.0.0.1");
-	env_add(e, "PROVBENCH_STATE_DIR", state);
-	env_add(e, "PROVBENCH_RUNNER", it_bin("provbench-runner-static"));
-	env_add(e, "PATH", "/usr/bin:/bin");
+	it_env_add(e, "PROVBENCH_URL", v->url);
+	it_env_add(e, "PROVBENCH_THUMBPRINT", v->thumbprint);
+	it_env_add(e, "PROVBENCH_USERNAME", "user");
+	it_env_add(e, "PROVBENCH_PASSWORD", "secret");
+	it_env_add(e, "PROVBENCH_GUEST_USERNAME", "bench");
+	it_env_add(e, "PROVBENCH_GUEST_PASSWORD", "guestpw");
+	it_env_add(e, "PROVBENCH_GUEST_TRANSFER_HOST", "127.0.0.1");
+	it_env_add(e, "PROVBENCH_STATE_DIR", state);
+	it_env_add(e, "PROVBENCH_RUNNER", it_bin("provbench-runner-static"));
+	it_env_add(e, "PATH", "/usr/bin:/bin");
 }
 
 /* A path in the scratch directory, in the caller's own array. */
@@ -51,37 +38,29 @@ static void env_for(struct env *e, const struct vcsim *v, const char *state)
 	char var[600];                                                         \
 	snprintf(var, sizeof(var), "%s/%s", it_dir(), name)
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *fp = fopen(path, "w");
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
 /*
  * The lab for one test: a guest sandbox DIR/<guest> (root gets its path),
  * the profile written, a simulator serving that sandbox (with one more
  * fixture flag and value, or NULL), and the environment pointed at it.
  */
-static int start_lab(struct vcsim *v, struct env *e, char *root, size_t rootlen,
-		     const char *guest, const char *state, const char *prof,
-		     const char *text, const char *flag, const char *val)
+static int start_lab(struct vcsim *v, struct it_env *e, char *root,
+		     size_t rootlen, const char *guest, const char *state,
+		     const char *prof, const char *text, const char *flag,
+		     const char *val)
 {
 	const char *const f[] = {"-guest-root", root, flag, val, NULL};
 
 	snprintf(root, rootlen, "%s/%s", it_dir(), guest);
 	if (it_sh("mkdir -p '%s' '%s'", root, state))
 		return -1;
-	write_file(prof, text);
+	it_write_file(prof, text);
 	if (vcsim_start(v, f))
 		return -1;
 	env_for(e, v, state);
 	return 0;
 }
 
-static int pb(struct it_result *r, struct env *e, const char *a1,
+static int pb(struct it_result *r, struct it_env *e, const char *a1,
 	      const char *a2, const char *a3, const char *a4)
 {
 	char *argv[] = {(char *)it_bin("provbench"),
@@ -132,38 +111,10 @@ static char *disk_keys(const struct vcsim *v)
 	return pb_buf_steal(&out, NULL);
 }
 
-static int count_lines(const char *path, const char *needle)
-{
-	char *text = pb_slurp_file(path, NULL), *p;
-	int n = 0;
-
-	for (p = text; p && (p = strstr(p, needle)); p++)
-		n++;
-	free(text);
-	return n;
-}
-
-static json_t *load_run_json(const char *results)
-{
-	char cmd[800], path[700];
-	FILE *fp;
-
-	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/run.json | tail -1", results);
-	fp = popen(cmd, "r");
-	if (!fp || !fgets(path, sizeof(path), fp)) {
-		if (fp)
-			pclose(fp);
-		return NULL;
-	}
-	pclose(fp);
-	path[strcspn(path, "\n")] = '\0';
-	return json_load_file(path, 0, NULL);
-}
-
 static void run_all_modes_leaves_nothing(void)
 {
 	struct vcsim v;
-	struct env e;
+	struct it_env e;
 	struct it_result r;
 	char *before, *after, flags_root[600];
 	SCRATCH(prof, "all.json");
@@ -191,7 +142,7 @@ static void run_all_modes_leaves_nothing(void)
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
-	doc = load_run_json(res);
+	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	CU_ASSERT(json_is_false(json_object_get(doc, "interrupted")));
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
@@ -232,45 +183,11 @@ static void run_all_modes_leaves_nothing(void)
 	CU_ASSERT_EQUAL(it_sh("find /tmp/govcsim-* -name 'provbench-*' "
 			      "2>/dev/null | grep -q ."),
 			1);
-	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"intent\""), 4);
-	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"destroyed\""), 4);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""), 4);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"destroyed\""), 4);
 	free(before);
 	free(after);
 	vcsim_stop(&v);
-}
-
-/* `provbench run -o results prof` in the background, output discarded. */
-static pid_t spawn_run(struct env *e, const char *results, const char *prof)
-{
-	char *argv[] = {(char *)it_bin("provbench"),
-			(char *)"run",
-			(char *)"-o",
-			(char *)results,
-			(char *)prof,
-			NULL};
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		freopen("/dev/null", "w", stdout);
-		freopen("/dev/null", "w", stderr);
-		execve(argv[0], argv, e->vars);
-		_exit(127);
-	}
-	return pid;
-}
-
-/* Wait until the journal shows a created, not yet destroyed disk. */
-static bool wait_for_created(const char *journal, unsigned ms)
-{
-	unsigned waited;
-
-	for (waited = 0; waited < ms; waited += 20) {
-		if (count_lines(journal, "\"op\":\"created\"") >
-		    count_lines(journal, "\"op\":\"destroyed\""))
-			return true;
-		usleep(20000);
-	}
-	return false;
 }
 
 #define PROFILE_SLOW                                                           \
@@ -286,7 +203,7 @@ static bool wait_for_created(const char *journal, unsigned ms)
 static void kill9_then_cleanup(void)
 {
 	struct vcsim v;
-	struct env e;
+	struct it_env e;
 	struct it_result r;
 	char *before, *during, *after, root[600];
 	SCRATCH(prof, "slow.json");
@@ -300,8 +217,8 @@ static void kill9_then_cleanup(void)
 					state, prof, PROFILE_SLOW, NULL, NULL),
 			      0);
 	before = disk_keys(&v);
-	pid = spawn_run(&e, results, prof);
-	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
+	pid = it_spawn_run(&e, results, prof);
+	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
 	/* a second run on the same VM meanwhile: refused, nothing done */
 	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results, prof), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "another provbench run holds"));
@@ -333,7 +250,7 @@ static void kill9_then_cleanup(void)
 static void sigint_cleans_up(void)
 {
 	struct vcsim v;
-	struct env e;
+	struct it_env e;
 	char *before, *after, root[600];
 	SCRATCH(prof, "slow.json");
 	SCRATCH(state, "state3");
@@ -347,17 +264,17 @@ static void sigint_cleans_up(void)
 					state, prof, PROFILE_SLOW, NULL, NULL),
 			      0);
 	before = disk_keys(&v);
-	pid = spawn_run(&e, res, prof);
-	CU_ASSERT_FATAL(wait_for_created(journal, 20000));
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
 	usleep(300000); /* into the runner's passes */
 	kill(pid, SIGINT);
 	waitpid(pid, &st, 0);
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
 	after = disk_keys(&v);
 	CU_ASSERT_STRING_EQUAL(before, after);
-	CU_ASSERT_EQUAL(count_lines(journal, "\"op\":\"intent\""),
-			count_lines(journal, "\"op\":\"destroyed\""));
-	doc = load_run_json(res);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
 	item = json_array_get(json_object_get(doc, "results"), 0);
@@ -374,7 +291,7 @@ static void sigint_cleans_up(void)
 static void failed_mode_others_run(void)
 {
 	struct vcsim v;
-	struct env e;
+	struct it_env e;
 	struct it_result r;
 	char *before, *after, root[600];
 	SCRATCH(prof, "all.json");
@@ -392,7 +309,7 @@ static void failed_mode_others_run(void)
 	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "some modes failed"));
 	it_result_dispose(&r);
-	doc = load_run_json(res);
+	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	json_array_foreach(json_object_get(doc, "results"), i, item)
 	{
@@ -427,7 +344,7 @@ static void failed_mode_others_run(void)
 static void guest_sysctl_applied(void)
 {
 	struct vcsim v;
-	struct env e;
+	struct it_env e;
 	struct it_result r;
 	char root[600], log[700];
 	char *text;
@@ -517,7 +434,7 @@ static const struct {
 static void bad_profiles_exit_2(void)
 {
 	struct vcsim v;
-	struct env e;
+	struct it_env e;
 	struct it_result r;
 	size_t i;
 	char path[700];
@@ -529,7 +446,7 @@ static void bad_profiles_exit_2(void)
 	for (i = 0; i < sizeof(bad_profiles) / sizeof(bad_profiles[0]); i++) {
 		snprintf(path, sizeof(path), "%s/bad-%s.json", it_dir(),
 			 bad_profiles[i].name);
-		write_file(path, bad_profiles[i].text);
+		it_write_file(path, bad_profiles[i].text);
 		CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results, path), 2);
 		if (!strstr(r.err, bad_profiles[i].msg)) {
 			fprintf(stderr, "\n  %s: %s", bad_profiles[i].name,

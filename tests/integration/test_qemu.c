@@ -1,0 +1,360 @@
+/*
+ * test_qemu.c - the qemu backend end to end: real qemu (TCG here, or KVM
+ * where a probe boot works), the guest image `make guest` built, disks
+ * made by qemu-img and a loop device for rdm. After every case nothing of
+ * provbench's may remain: no qemu process, no loop device over its files,
+ * no disk file.
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "it.h"
+#include "unit.h"
+
+#define SCRATCH(var, name)                                                     \
+	char var[600];                                                         \
+	snprintf(var, sizeof(var), "%s/%s", it_dir(), name)
+
+static void env_for(struct it_env *e, const char *state)
+{
+	e->n = 0;
+	it_env_add(e, "PROVBENCH_STATE_DIR", state);
+	it_env_add(e, "PROVBENCH_GUEST_DIR", it_bin("guest"));
+	it_env_add(e, "PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
+}
+
+static int pb(struct it_result *r, struct it_env *e, const char *a1,
+	      const char *a2, const char *a3, const char *a4)
+{
+	char *argv[] = {(char *)it_bin("provbench"), (char *)a1, (char *)a2,
+			(char *)a3, (char *)a4, NULL};
+
+	return it_run_env(r, argv, e->vars, 0, 0);
+}
+
+/* A profile for the qemu backend with its disks in dir. */
+static void write_profile(const char *path, const char *name,
+			  const char *dir, const char *modes, const char *size,
+			  const char *extra, const char *workload)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"%s\", \"backend\": \"qemu\",\n"
+		 " \"qemu\": {\"dir\": \"%s\"%s},\n"
+		 " \"disk_size\": \"%s\", \"modes\": [%s],\n"
+		 " \"repetitions\": 1, \"timeout_s\": 100,\n"
+		 " \"workload\": %s}\n",
+		 name, dir, extra, size, modes, workload);
+	it_write_file(path, text);
+}
+
+#define WL_SMALL                                                               \
+	"{\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", \"passes\": "     \
+	"[\"first-write\", \"rewrite\", \"read\"]}"
+/* long enough under TCG to be interrupted or to outlive a watchdog */
+#define WL_SLOW                                                                \
+	"{\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", \"passes\": "      \
+	"[\"first-write\", \"rewrite\", \"rewrite\", \"rewrite\"]}"
+
+/* Is any qemu running whose command line names dir? */
+static bool qemu_running(const char *dir)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		char path[300], *text;
+		size_t len, i;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", e->d_name);
+		text = pb_slurp_file(path, &len);
+		for (i = 0; text && i < len; i++)
+			if (!text[i])
+				text[i] = ' ';
+		if (text && strstr(text, "qemu-system") && strstr(text, dir))
+			found = true;
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Nothing of provbench's left: qemu (found by its disk files, or by its
+ * output in the results for a loop device), loop devices, disk files. */
+static bool nothing_left(const char *dir, const char *res)
+{
+	bool ok = true;
+
+	if (qemu_running(dir) || qemu_running(res)) {
+		fprintf(stderr, "\n  qemu still running for %s", dir);
+		ok = false;
+	}
+	if (!it_sh("cat /sys/block/loop*/loop/backing_file 2>/dev/null | "
+		   "grep -q '%s'",
+		   dir)) {
+		fprintf(stderr, "\n  a loop device over %s remains", dir);
+		ok = false;
+	}
+	if (!it_sh("ls -A '%s' | grep -q .", dir)) {
+		fprintf(stderr, "\n  files remain in %s", dir);
+		ok = false;
+	}
+	return ok;
+}
+
+/* Every mode through a real guest; each mode's disk is what it should be. */
+static void qemu_all_modes(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-all.json");
+	SCRATCH(state, "q-state1");
+	SCRATCH(res, "q-results1");
+	SCRATCH(disks, "q-disks1");
+	SCRATCH(journal, "q-state1/journal.jsonl");
+	json_t *doc, *env, *item;
+	size_t i;
+	const char *accel;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-all", disks, "\"rdm\", \"eager\", \"lazy\", "
+			  "\"thin\"", "16M", "", WL_SMALL);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "nothing was created"));
+	it_result_dispose(&r);
+
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	env = json_object_get(doc, "environment");
+	accel = json_string_value(json_object_get(env, "accelerator"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(accel);
+	CU_ASSERT(!strcmp(accel, "tcg") || !strcmp(accel, "kvm"));
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(env, "accelerator_note"));
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(env, "guest_kernel"));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 4);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		const char *mode =
+			json_string_value(json_object_get(item, "mode"));
+		json_t *rb = json_object_get(json_object_get(item, "disk"),
+					     "readback");
+		json_t *runner = json_object_get(item, "runner");
+		json_t *passes = json_object_get(runner, "passes");
+		json_t *guest = json_object_get(runner, "guest");
+
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			it_is_root() || strcmp(mode, "rdm") ? "ok"
+							    : "skipped");
+		if (!it_is_root() && !strcmp(mode, "rdm"))
+			continue;
+		/* what the file really is matches what was asked */
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(rb, "mode")), mode);
+		CU_ASSERT_EQUAL(json_array_size(passes), 3);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+					json_array_get(passes, 0), "bytes")),
+				16 << 20);
+		CU_ASSERT(json_real_value(json_object_get(
+				  json_array_get(passes, 0), "mib_per_s")) > 0);
+		/* the runner ran in the guest, on the virtio disk */
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(
+				json_object_get(runner, "target"), "path")),
+			"/dev/vda");
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(guest, "accelerator")),
+			accel);
+		CU_ASSERT(json_real_value(json_object_get(
+				  guest, "boot_to_runner_s")) > 0);
+	}
+	json_decref(doc);
+	CU_ASSERT(nothing_left(disks, res));
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+	CU_ASSERT_EQUAL(it_sh("test -s '%s'/*/report.html", res), 0);
+}
+
+/* SIGINT while the guest runs: exit 130, guest, loop and files gone. */
+static void qemu_sigint(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "q-slow.json");
+	SCRATCH(state, "q-state2");
+	SCRATCH(res, "q-results2");
+	SCRATCH(disks, "q-disks2");
+	SCRATCH(journal, "q-state2/journal.jsonl");
+	json_t *doc, *item;
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-slow", disks,
+		      it_is_root() ? "\"rdm\"" : "\"lazy\"", "256M",
+		      ", \"accel\": \"tcg\"", WL_SLOW);
+	env_for(&e, state);
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_created(journal, 30000));
+	/* past the boot, into the runner's passes */
+	sleep(6);
+	CU_ASSERT(qemu_running(res));
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	CU_ASSERT(nothing_left(disks, res));
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(item, "status")),
+		"interrupted");
+	json_decref(doc);
+}
+
+/* A guest that does not finish in time is killed; its mode failed. */
+static void qemu_watchdog(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-wd.json");
+	SCRATCH(state, "q-state3");
+	SCRATCH(res, "q-results3");
+	SCRATCH(disks, "q-disks3");
+	json_t *doc, *item;
+	const char *msg;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-wd", disks, "\"thin\"", "256M",
+		      ", \"accel\": \"tcg\"", WL_SLOW);
+	/* the whole profile's timeout: 4 s, well short of the passes */
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("sed -i 's/\"timeout_s\": 100/\"timeout_s\": 4/' '%s'",
+		      prof),
+		0);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(item, "status")), "failed");
+	msg = json_string_value(json_object_get(item, "error"));
+	CU_ASSERT_PTR_NOT_NULL(msg && strstr(msg, "watchdog"));
+	json_decref(doc);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
+/* The harness SIGKILLed mid-run: qemu dies with it, cleanup removes the
+ * disk the journal names, and only that. */
+static void qemu_kill9_cleanup(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-k9.json");
+	SCRATCH(state, "q-state4");
+	SCRATCH(res, "q-results4");
+	SCRATCH(disks, "q-disks4");
+	SCRATCH(journal, "q-state4/journal.jsonl");
+	SCRATCH(other, "q-disks4/not-provbench.raw");
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-k9", disks,
+		      it_is_root() ? "\"rdm\"" : "\"eager\"", "256M",
+		      ", \"accel\": \"tcg\"", WL_SLOW);
+	/* a file provbench did not make, beside its own */
+	it_write_file(other, "keep me\n");
+	env_for(&e, state);
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_created(journal, 30000));
+	sleep(4);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	usleep(500000); /* the kernel's death signal reaches qemu */
+	CU_ASSERT(!qemu_running(disks) && !qemu_running(res));
+	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q provbench-", disks), 0);
+	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 disk(s) removed"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'keep me' '%s'", other), 0);
+	CU_ASSERT_EQUAL(unlink(other), 0);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
+/* A device the profile names goes through the runner's safety checks: one
+ * with a filesystem is refused and left exactly as it was. */
+static void qemu_named_device_refused(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-dev.json");
+	SCRATCH(state, "q-state5");
+	SCRATCH(res, "q-results5");
+	SCRATCH(disks, "q-disks5");
+	SCRATCH(img, "q-dev.img");
+	char extra[700], dev[64] = "";
+	FILE *fp;
+
+	if (!it_is_root()) {
+		fprintf(stderr, "\n  (skipped: loop devices need root)");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' && truncate -s 32M "
+				    "'%s' && mkfs.ext4 -q '%s'",
+				    state, disks, img, img),
+			      0);
+	snprintf(extra, sizeof(extra), "losetup -f --show '%s'", img);
+	fp = popen(extra, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	if (!fgets(dev, sizeof(dev), fp))
+		dev[0] = '\0';
+	pclose(fp);
+	dev[strcspn(dev, "\n")] = '\0';
+	CU_ASSERT_FATAL(dev[0] == '/');
+	snprintf(extra, sizeof(extra), ", \"rdm_device\": \"%s\"", dev);
+	write_profile(prof, "q-dev", disks, "\"rdm\"", "16M", extra, WL_SMALL);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_sh("sha256sum '%s' > '%s.sum'", img, img), 0);
+	CU_ASSERT_EQUAL(pb(&r, &e, "check", prof, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "signature"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "signature"));
+	it_result_dispose(&r);
+	/* not a byte changed, and the device is still there */
+	CU_ASSERT_EQUAL(it_sh("sha256sum -c --quiet '%s.sum'", img), 0);
+	CU_ASSERT_EQUAL(it_sh("test -b '%s'", dev), 0);
+	it_sh("losetup -d '%s'", dev);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(qemu_all_modes),
+	PB_CASE(qemu_sigint),
+	PB_CASE(qemu_watchdog),
+	PB_CASE(qemu_kill9_cleanup),
+	PB_CASE(qemu_named_device_refused),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_qemu_it = {"qemu", NULL, NULL, cases};
