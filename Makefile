@@ -161,11 +161,12 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) \
-		$(B)/soap-cycles $(VCSIM)
+		$(B)/soap-cycles $(VCSIM) $(GUEST)
 	@bench/runner-vs-fio $(RUNNER)
 	@bench/soap-vs-pyvmomi $(B)
 	@bench/harness-overhead $(B)
 	@bench/report-scale $(B)
+	@bench/qemu-boot $(B)
 
 $(B)/soap-cycles: $(LIB_OBJ) $(VS_OBJ) $(B)/bench/soap_cycles.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
