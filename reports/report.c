@@ -28,81 +28,115 @@ static double num(struct jl *o, const char *k)
 	return jl_num(jl_get(o, k));
 }
 
-static bool is_true(struct jl *o, const char *k)
-{
-	struct jl *v = jl_get(o, k);
-
-	return v && v->type == JL_TRUE;
-}
+static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
+			       struct pb_buf *prefix);
+static enum pb_error csv_item(struct pb_buf *b, const struct pb_buf *prefix,
+			      struct jl *item);
 
 static struct rp_group *group_for(struct rp_model *m, const char *w,
-				  const char *mode, size_t cap)
+				  const char *mode)
 {
 	size_t i;
 
 	for (i = 0; i < m->ng; i++)
 		if (!strcmp(m->g[i].workload, w) && !strcmp(m->g[i].mode, mode))
 			return &m->g[i];
-	if (m->ng == cap)
-		return NULL;
+	if (m->ng == m->gcap) {
+		size_t cap = m->gcap ? m->gcap * 2 : 8;
+		struct rp_group *q = realloc(m->g, cap * sizeof(*q));
+
+		if (!q)
+			return NULL;
+		memset(q + m->gcap, 0, (cap - m->gcap) * sizeof(*q));
+		m->g = q;
+		m->gcap = cap;
+	}
 	i = m->ng++;
 	snprintf(m->g[i].workload, sizeof(m->g[i].workload), "%s", w);
 	snprintf(m->g[i].mode, sizeof(m->g[i].mode), "%s", mode);
 	return &m->g[i];
 }
 
-/* Arrays sized for every item: a group never has more values. */
-static enum pb_error group_alloc(struct rp_group *g, size_t n)
+/* Room for one more item in every per-item array (doubling). */
+static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,  &g->rewrite,   &g->read,	      &g->prov,
-			   &g->steady, &g->p99_first, &g->p99_rewrite};
-	size_t i;
+	double **arrs[] = {&g->first, &g->rewrite, &g->read,
+			   &g->prov,  &g->steady,  &g->p99_first};
+	size_t cap, i;
+	void *q;
 
-	for (i = 0; i < sizeof(arrs) / sizeof(arrs[0]); i++)
-		if (!*arrs[i] && !(*arrs[i] = calloc(n + 1, sizeof(double))))
+	if (g->nreps < g->cap)
+		return PB_OK;
+	cap = g->cap ? g->cap * 2 : 16;
+	for (i = 0; i < sizeof(arrs) / sizeof(arrs[0]); i++) {
+		if (!(q = realloc(*arrs[i], cap * sizeof(double))))
 			return PB_ERR_NOMEM;
-	for (i = 0; i < RP_MAX_REWRITES; i++)
-		if (!g->conv[i] &&
-		    !(g->conv[i] = calloc(n + 1, sizeof(double))))
+		*arrs[i] = q;
+	}
+	for (i = 0; i < RP_MAX_REWRITES; i++) {
+		if (!(q = realloc(g->conv[i], cap * sizeof(double))))
 			return PB_ERR_NOMEM;
+		g->conv[i] = q;
+	}
+	/* every rewrite pass of an item has its p99 */
+	if (!(q = realloc(g->p99_rewrite,
+			  cap * RP_MAX_REWRITES * sizeof(double))))
+		return PB_ERR_NOMEM;
+	g->p99_rewrite = q;
+	if (!(q = realloc(g->span, cap * sizeof(*g->span))))
+		return PB_ERR_NOMEM;
+	g->span = q;
+	if (!(q = realloc(g->span_len, cap * sizeof(*g->span_len))))
+		return PB_ERR_NOMEM;
+	g->span_len = q;
+	g->cap = cap;
 	return PB_OK;
 }
 
-/* One successful repetition of a group. */
+/* One successful repetition of a group: at most one value per item in
+ * each per-item array (several reads of an item count as their median). */
 static void add_item(struct rp_group *g, struct jl *item)
 {
-	struct jl *runner = jl_get(item, "runner"), *passes, *p;
-	struct jl *rb = jl_get(jl_get(item, "disk"), "readback");
-	double rw[RP_MAX_REWRITES];
-	unsigned nrw = 0;
+	enum { P_NAME, P_MIB, P_LAT, P_COMPLETE, P_SERIES, P_N };
+	static const char *const keys[P_N] = {"name", "mib_per_s", "lat_us",
+					      "complete", "series"};
+	struct jl *disk = jl_get(item, "disk"), *p, *pk[P_N];
+	struct jl *rb = jl_get(disk, "readback");
+	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES];
+	unsigned nrw = 0, nrd = 0;
+	bool first = false;
 
-	passes = jl_get(runner, "passes");
-	g->prov[g->nprov++] = num(jl_get(item, "disk"), "provision_s");
+	g->prov[g->nprov++] = num(disk, "provision_s");
 	if (rb && rb->type == JL_OBJ && jl_get(rb, "mode")) {
 		snprintf(g->applied, sizeof(g->applied), "%s", str(rb, "mode"));
 		if (strcmp(g->applied, g->mode))
 			g->mismatch = true;
 	}
-	jl_foreach(passes, p)
+	jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
 	{
-		const char *name = str(p, "name");
-		double mib = num(p, "mib_per_s");
-		double p99 = num(jl_get(p, "lat_us"), "p99");
+		const char *name;
+		double mib, p99;
 
-		if (!is_true(p, "complete"))
+		jl_pick(p, keys, P_N, pk);
+		if (!pk[P_COMPLETE] || pk[P_COMPLETE]->type != JL_TRUE)
 			continue;
-		if (!strcmp(name, "first-write")) {
+		name = jl_str(cur_doc, pk[P_NAME]);
+		mib = jl_num(pk[P_MIB]);
+		p99 = num(pk[P_LAT], "p99");
+		if (!strcmp(name, "first-write") && !first) {
+			first = true;
 			g->first[g->nfirst++] = mib;
 			g->p99_first[g->np99f++] = p99;
-			if (!g->curve)
-				g->curve =
-					jl_expand(cur_doc, jl_get(p, "series"));
+			if (pk[P_SERIES] && pk[P_SERIES]->type == JL_RAW) {
+				g->span[g->nspan] = pk[P_SERIES]->s;
+				g->span_len[g->nspan++] = pk[P_SERIES]->slen;
+			}
 		} else if (!strcmp(name, "rewrite") && nrw < RP_MAX_REWRITES) {
 			g->conv[nrw][g->nconv[nrw]++] = mib;
 			rw[nrw++] = mib;
 			g->p99_rewrite[g->np99r++] = p99;
-		} else if (!strcmp(name, "read")) {
-			g->read[g->nread++] = mib;
+		} else if (!strcmp(name, "read") && nrd < RP_MAX_REWRITES) {
+			rd[nrd++] = mib;
 		}
 	}
 	if (nrw) {
@@ -110,57 +144,63 @@ static void add_item(struct rp_group *g, struct jl *item)
 		if (nrw > g->max_rewrites)
 			g->max_rewrites = nrw;
 	}
+	if (nrd)
+		g->read[g->nread++] = rp_median(rd, nrd);
 }
 
-/* Where each repetition's first write settled, against the rewrite median */
-static enum pb_error steady_points(struct rp_group *g, struct jl *items)
+/* Where each repetition's first write settled, against the rewrite
+ * median: each series parsed from its span and dropped again. */
+static enum pb_error steady_points(struct rp_group *g)
 {
-	struct jl *item, *p, *series, *pt;
-	size_t k, n;
-	uint64_t *bytes;
-	double *mib;
+	struct jl *series, *pt;
+	struct jl_mark mark;
+	size_t k, n, i;
+	uint64_t *bytes = NULL;
+	double *mib = NULL;
+	size_t have = 0;
 	bool settled;
+	enum pb_error err = PB_OK;
 
 	if (isnan(g->rewrite_med))
 		return PB_OK;
-	jl_foreach(items, item)
-	{
-		if (strcmp(str(item, "workload"), g->workload) ||
-		    strcmp(str(item, "mode"), g->mode) ||
-		    strcmp(str(item, "status"), "ok"))
-			continue;
-		jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
-		{
-			if (strcmp(str(p, "name"), "first-write"))
-				continue;
-			series = jl_expand(cur_doc, jl_get(p, "series"));
-			n = series ? series->n : 0;
-			bytes = calloc(n + 1, sizeof(*bytes));
-			mib = calloc(n + 1, sizeof(*mib));
-			if (!bytes || !mib) {
-				free(bytes);
-				free(mib);
-				return PB_ERR_NOMEM;
+	for (i = 0; i < g->nspan; i++) {
+		jl_mark(cur_doc, &mark);
+		series = jl_parse_span(cur_doc, g->span[i], g->span_len[i]);
+		n = series ? series->n : 0;
+		if (n + 1 > have) {
+			uint64_t *b2 = realloc(bytes, (n + 1) * sizeof(*bytes));
+			double *m2;
+
+			if (b2)
+				bytes = b2;
+			m2 = realloc(mib, (n + 1) * sizeof(*mib));
+			if (m2)
+				mib = m2;
+			if (!b2 || !m2) {
+				err = PB_ERR_NOMEM;
+				jl_reset(cur_doc, &mark);
+				break;
 			}
-			k = 0;
-			jl_foreach(series, pt)
-			{
-				bytes[k] = (uint64_t)num(pt, "bytes");
-				mib[k++] = num(pt, "mib_per_s");
-			}
-			g->steady[g->nsteady++] = (double)rp_steady_after(
-				bytes, mib, k, g->rewrite_med, STEADY_WINDOW,
-				&settled);
-			if (!settled)
-				g->never_steady = true;
-			free(bytes);
-			free(mib);
+			have = n + 1;
 		}
+		k = 0;
+		jl_foreach(series, pt)
+		{
+			bytes[k] = (uint64_t)num(pt, "bytes");
+			mib[k++] = num(pt, "mib_per_s");
+		}
+		jl_reset(cur_doc, &mark);
+		g->steady[g->nsteady++] = (double)rp_steady_after(
+			bytes, mib, k, g->rewrite_med, STEADY_WINDOW, &settled);
+		if (!settled)
+			g->never_steady = true;
 	}
-	return PB_OK;
+	free(bytes);
+	free(mib);
+	return err;
 }
 
-static void finish_group(struct rp_model *m, struct rp_group *g)
+static void finish_group(struct rp_group *g)
 {
 	unsigned k;
 
@@ -175,8 +215,11 @@ static void finish_group(struct rp_model *m, struct rp_group *g)
 	g->p99_rewrite_med = rp_median(g->p99_rewrite, g->np99r);
 	for (k = 0; k < g->max_rewrites; k++)
 		g->conv_med[k] = rp_median(g->conv[k], g->nconv[k]);
-	steady_points(g, m->results);
+	steady_points(g);
 	g->steady_med = rp_median(g->steady, g->nsteady);
+	/* the page draws one rep's curve: that one series stays parsed */
+	if (g->nspan)
+		g->curve = jl_parse_span(cur_doc, g->span[0], g->span_len[0]);
 }
 
 /* Ratios to the baseline and eager's break-even need every group done. */
@@ -225,27 +268,74 @@ const struct rp_group *rp_model_find(const struct rp_model *m,
 	return NULL;
 }
 
-enum pb_error rp_model_load(struct rp_model *m, const char *dir,
-			    const char *baseline, char *errbuf)
+/* One result item: its group's counts and values, and its CSV rows. */
+static enum pb_error load_item(struct rp_model *m, struct jl *item,
+			       struct pb_buf *csv, const struct pb_buf *prefix)
 {
-	/* the long series, and the free-form parts, are read when needed */
-	static const char *const raw[] = {"series", "environment", "profile",
-					  NULL};
-	char path[1200];
-	struct jl *item, *e;
-	size_t i, n;
+	const char *mode = str(item, "mode"), *status = str(item, "status");
+	struct jl *runner = jl_get(item, "runner");
+	struct rp_group *g;
 	enum pb_error err;
+
+	if (!*mode)
+		return PB_ERR_INPUT;
+	g = group_for(m, str(item, "workload"), mode);
+	if (!g || group_grow(g))
+		return PB_ERR_NOMEM;
+	g->nreps++;
+	err = csv ? csv_item(csv, prefix, item) : PB_OK;
+	if (!strcmp(status, "skipped")) {
+		g->nskipped++;
+		if (!g->first_error[0])
+			snprintf(g->first_error, sizeof(g->first_error), "%s",
+				 str(item, "error"));
+	} else if (strcmp(status, "ok") || !runner || runner->type != JL_OBJ) {
+		g->nfailed++;
+		m->failed_items++;
+		if (!g->first_error[0])
+			snprintf(g->first_error, sizeof(g->first_error),
+				 "%s: %s", status, str(item, "error"));
+	} else {
+		g->nok++;
+		add_item(g, item);
+	}
+	return err;
+}
+
+enum pb_error rp_model_load(struct rp_model *m, const char *dir,
+			    const char *baseline, struct pb_buf *csv,
+			    char *errbuf)
+{
+	/* the results are read one item at a time, and the long series and
+	 * the free-form parts only when needed */
+	static const char *const raw[] = {"environment", "profile", NULL};
+	static const char *const item_raw[] = {"series", NULL};
+	static const char *const before[] = {"tool", "run", "environment",
+					     "profile"};
+	struct pb_buf prefix = PB_BUF_INIT(4096);
+	char path[1200], ebuf[PB_ERRBUF_SIZE] = "";
+	struct jl *item, *e;
+	struct jl_iter it;
+	struct jl_mark mark;
+	enum pb_error err;
+	size_t i;
 
 	memset(m, 0, sizeof(*m));
 	m->baseline = baseline;
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	err = jl_load(&m->jd, path, raw, errbuf);
+	err = jl_load(&m->jd, path, raw, "results", errbuf);
 	if (err)
 		return err;
 	cur_doc = &m->jd;
-	m->results = jl_get(m->jd.root, "results");
-	if (!m->results || m->results->type != JL_ARR ||
-	    strcmp(str(m->jd.root, "tool"), "provbench"))
+	/* provbench writes these before the results, so the results stream
+	 * through once; a file reordered by hand is read in two passes */
+	for (i = 0; i < sizeof(before) / sizeof(before[0]) && !err; i++)
+		if (!jl_get(m->jd.root, before[i]))
+			err = jl_complete(&m->jd, errbuf);
+	if (err)
+		return err;
+	if (strcmp(str(m->jd.root, "tool"), "provbench") ||
+	    jl_iter_start(&m->jd, &it, jl_get(m->jd.root, "results"), ebuf))
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "%s: not a provbench run.json (no results)",
 			       path);
@@ -268,47 +358,31 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	m->accel = json_string_value(json_object_get(m->env, "accelerator"));
 	if (!m->accel)
 		m->accel = "";
-	n = m->results->n;
-	m->g = calloc(n + 1, sizeof(*m->g));
-	if (!m->g)
-		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
-	i = 0;
-	jl_foreach(m->results, item)
-	{
-		struct rp_group *g = group_for(m, str(item, "workload"),
-					       str(item, "mode"), n);
-
-		if (!g || !*str(item, "mode"))
-			return pb_fail(errbuf, PB_ERR_INPUT,
-				       "%s: results[%zu] has no mode", path, i);
-		err = group_alloc(g, n);
+	if (csv)
+		err = csv_start(m, csv, &prefix);
+	while (!err) {
+		jl_mark(&m->jd, &mark);
+		err = jl_iter_next(&m->jd, &it, item_raw, &item, ebuf);
+		if (err) {
+			pb_fail(errbuf, err, "%s: results: %s", path, ebuf);
+			break;
+		}
+		if (!item)
+			break;
+		err = load_item(m, item, csv, &prefix);
 		if (err)
-			return pb_fail(errbuf, err, "out of memory");
-		g->nreps++;
-		i++;
-		if (!strcmp(str(item, "status"), "skipped")) {
-			g->nskipped++;
-			if (!g->first_error[0])
-				snprintf(g->first_error, sizeof(g->first_error),
-					 "%s", str(item, "error"));
-			continue;
-		}
-		if (strcmp(str(item, "status"), "ok") ||
-		    !jl_get(item, "runner") ||
-		    jl_get(item, "runner")->type != JL_OBJ) {
-			g->nfailed++;
-			m->failed_items++;
-			if (!g->first_error[0])
-				snprintf(g->first_error, sizeof(g->first_error),
-					 "%s: %s", str(item, "status"),
-					 str(item, "error"));
-			continue;
-		}
-		g->nok++;
-		add_item(g, item);
+			pb_fail(errbuf, err, "%s: results[%zu]: %s", path,
+				it.index - 1,
+				err == PB_ERR_INPUT ? "no mode"
+						    : pb_strerror(err));
+		/* the item's nodes go; what the model needs was copied */
+		jl_reset(&m->jd, &mark);
 	}
+	pb_buf_dispose(&prefix);
+	if (err)
+		return err;
 	for (i = 0; i < m->ng; i++)
-		finish_group(m, &m->g[i]);
+		finish_group(&m->g[i]);
 	cross_group(m);
 	return PB_OK;
 }
@@ -329,6 +403,8 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->p99_rewrite);
 		for (k = 0; k < RP_MAX_REWRITES; k++)
 			free(g->conv[k]);
+		free(g->span);
+		free(g->span_len);
 	}
 	free(m->g);
 	json_decref(m->env);
@@ -381,70 +457,82 @@ static enum pb_error raw_num(struct pb_buf *b, struct jl *n, bool comma)
 	return err || !comma ? err : pb_buf_add(b, ",", 1);
 }
 
-static enum pb_error report_csv(const struct rp_model *m, struct pb_buf *b)
+/* report.csv's header, and the three fields that start every row. */
+static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
+			       struct pb_buf *prefix)
 {
-	static const char *const pass_nums[] = {"bs",	   "qd",	"bytes",
-						"seconds", "mib_per_s", "iops"};
-	static const char *const lat_nums[] = {"p50", "p99", "p999"};
-	struct pb_buf prefix = PB_BUF_INIT(4096);
-	struct jl *item, *p;
 	enum pb_error err;
-	size_t k;
 
 	err = pb_buf_addstr(b, "profile,backend,accel,mode,rep,pass,"
 			       "pass_index,pattern,bs,qd,bytes,seconds,"
 			       "mib_per_s,iops,lat_p50_us,lat_p99_us,"
 			       "lat_p999_us,provision_s,thin_provisioned,"
 			       "eagerly_scrub\r\n");
-	/* the same three fields start every row */
 	if (!err)
-		err = rp_csv_field(&prefix, m->profile_name);
+		err = rp_csv_field(prefix, m->profile_name);
 	if (!err)
-		err = pb_buf_addstr(&prefix, ",");
+		err = pb_buf_addstr(prefix, ",");
 	if (!err)
-		err = rp_csv_field(&prefix, m->backend);
+		err = rp_csv_field(prefix, m->backend);
 	if (!err)
-		err = pb_buf_addstr(&prefix, ",");
+		err = pb_buf_addstr(prefix, ",");
 	if (!err)
-		err = rp_csv_field(&prefix, m->accel);
-	jl_foreach(m->results, item)
+		err = rp_csv_field(prefix, m->accel);
+	return err;
+}
+
+/* report.csv's rows for one item: one per pass. */
+static enum pb_error csv_item(struct pb_buf *b, const struct pb_buf *prefix,
+			      struct jl *item)
+{
+	/* the columns in order, picked from each pass in one walk */
+	enum { P_NAME, P_INDEX, P_PATTERN, P_NUMS, P_LAT = P_NUMS + 6, P_N };
+	static const char *const pass_keys[P_N] = {
+		"name",	 "index",   "pattern",	 "bs",	 "qd",
+		"bytes", "seconds", "mib_per_s", "iops", "lat_us"};
+	static const char *const lat_nums[] = {"p50", "p99", "p999"};
+	struct jl *pk[P_N], *lk[3], *p;
+	struct jl *disk = jl_get(item, "disk");
+	struct jl *rb = jl_get(disk, "readback");
+	const char *mode = str(item, "mode");
+	enum pb_error err = PB_OK;
+	size_t k;
+
+	jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
 	{
-		struct jl *disk = jl_get(item, "disk");
-		struct jl *rb = jl_get(disk, "readback");
-
-		jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
-		{
-			struct jl *lat = jl_get(p, "lat_us");
-
-			if (!err)
-				err = pb_buf_add(b, prefix.data, prefix.len);
-			if (!err)
-				err = pb_buf_printf(b, ",%s,",
-						    str(item, "mode"));
-			if (!err)
-				err = raw_num(b, jl_get(item, "rep"), true);
-			if (!err)
-				err = pb_buf_printf(b, "%s,", str(p, "name"));
-			if (!err)
-				err = raw_num(b, jl_get(p, "index"), true);
-			if (!err)
-				err = pb_buf_printf(b, "%s,",
-						    str(p, "pattern"));
-			for (k = 0; !err && k < 6; k++)
-				err = raw_num(b, jl_get(p, pass_nums[k]), true);
-			for (k = 0; !err && k < 3; k++)
-				err = raw_num(b, jl_get(lat, lat_nums[k]),
-					      true);
-			if (!err)
-				err = raw_num(b, jl_get(disk, "provision_s"),
-					      true);
-			if (!err)
-				err = pb_buf_printf(b, "%s,%s\r\n",
-						    tri(rb, "thin_provisioned"),
-						    tri(rb, "eagerly_scrub"));
-		}
+		jl_pick(p, pass_keys, P_N, pk);
+		jl_pick(pk[P_LAT], lat_nums, 3, lk);
+		if (!err)
+			err = pb_buf_add(b, prefix->data, prefix->len);
+		if (!err)
+			err = pb_buf_add(b, ",", 1);
+		if (!err)
+			err = rp_csv_field(b, mode);
+		if (!err)
+			err = pb_buf_add(b, ",", 1);
+		if (!err)
+			err = raw_num(b, jl_get(item, "rep"), true);
+		if (!err)
+			err = rp_csv_field(b, jl_str(cur_doc, pk[P_NAME]));
+		if (!err)
+			err = pb_buf_add(b, ",", 1);
+		if (!err)
+			err = raw_num(b, pk[P_INDEX], true);
+		if (!err)
+			err = rp_csv_field(b, jl_str(cur_doc, pk[P_PATTERN]));
+		if (!err)
+			err = pb_buf_add(b, ",", 1);
+		for (k = 0; !err && k < 6; k++)
+			err = raw_num(b, pk[P_NUMS + k], true);
+		for (k = 0; !err && k < 3; k++)
+			err = raw_num(b, lk[k], true);
+		if (!err)
+			err = raw_num(b, jl_get(disk, "provision_s"), true);
+		if (!err)
+			err = pb_buf_printf(b, "%s,%s\r\n",
+					    tri(rb, "thin_provisioned"),
+					    tri(rb, "eagerly_scrub"));
 	}
-	pb_buf_dispose(&prefix);
 	return err;
 }
 
@@ -704,9 +792,10 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	if (o->out_dir && mkdir(o->out_dir, 0755) && errno != EEXIST)
 		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", o->out_dir,
 			       strerror(errno));
-	err = rp_model_load(&m, o->results_dir, o->baseline, errbuf);
+	err = rp_model_load(&m, o->results_dir, o->baseline, &csv, errbuf);
 	if (!err && o->compare_dir) {
-		err = rp_model_load(&old, o->compare_dir, o->baseline, errbuf);
+		err = rp_model_load(&old, o->compare_dir, o->baseline, NULL,
+				    errbuf);
 		have_old = !err;
 	}
 	if (!err && !m.ng)
@@ -714,8 +803,6 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 			      "%s/run.json: no results yet", o->results_dir);
 	if (err)
 		goto out;
-	if (!err)
-		err = report_csv(&m, &csv);
 	if (!err)
 		err = summary_csv(&m, &sum);
 	if (!err) {

@@ -32,6 +32,12 @@ struct rp_group {
 	char applied[16];
 	bool mismatch;
 	struct jl *curve; /* first-write series of the first good rep */
+	/* each good rep's first-write series, as spans of run.json, parsed
+	 * again for the steady-state point once the rewrite median is known */
+	const char **span;
+	uint32_t *span_len;
+	size_t nspan;
+	size_t cap; /* items the arrays hold */
 	/* results */
 	double first_med, first_lo, first_hi;
 	double rewrite_med, rewrite_lo, rewrite_hi;
@@ -44,7 +50,6 @@ struct rp_group {
 
 struct rp_model {
 	struct jl_doc jd;
-	struct jl *results;
 	json_t *env; /* small: parsed with jansson from its span */
 	json_t *profile;
 	const char *run;
@@ -53,14 +58,19 @@ struct rp_model {
 	const char *accel;
 	uint64_t disk_size;
 	struct rp_group *g;
-	size_t ng;
+	size_t ng, gcap;
 	const char *baseline;
 	bool have_baseline;
 	size_t failed_items;
 };
 
+/*
+ * Read results_dir/run.json into m, one result item at a time; with csv,
+ * report.csv's rows are written on the way (the items are not kept).
+ */
 enum pb_error rp_model_load(struct rp_model *m, const char *results_dir,
-			    const char *baseline, char *errbuf);
+			    const char *baseline, struct pb_buf *csv,
+			    char *errbuf);
 void rp_model_dispose(struct rp_model *m);
 const struct rp_group *rp_model_find(const struct rp_model *m,
 				     const char *workload, const char *mode);

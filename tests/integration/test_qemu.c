@@ -32,15 +32,19 @@ static void env_for(struct it_env *e, const char *state)
 static int pb(struct it_result *r, struct it_env *e, const char *a1,
 	      const char *a2, const char *a3, const char *a4)
 {
-	char *argv[] = {(char *)it_bin("provbench"), (char *)a1, (char *)a2,
-			(char *)a3, (char *)a4, NULL};
+	char *argv[] = {(char *)it_bin("provbench"),
+			(char *)a1,
+			(char *)a2,
+			(char *)a3,
+			(char *)a4,
+			NULL};
 
 	return it_run_env(r, argv, e->vars, 0, 0);
 }
 
 /* A profile for the qemu backend with its disks in dir. */
-static void write_profile(const char *path, const char *name,
-			  const char *dir, const char *modes, const char *size,
+static void write_profile(const char *path, const char *name, const char *dir,
+			  const char *modes, const char *size,
 			  const char *extra, const char *workload)
 {
 	char text[2048];
@@ -128,8 +132,10 @@ static void qemu_all_modes(void)
 	const char *accel;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
-	write_profile(prof, "q-all", disks, "\"rdm\", \"eager\", \"lazy\", "
-			  "\"thin\"", "16M", "", WL_SMALL);
+	write_profile(prof, "q-all", disks,
+		      "\"rdm\", \"eager\", \"lazy\", "
+		      "\"thin\"",
+		      "16M", "", WL_SMALL);
 	env_for(&e, state);
 	CU_ASSERT_EQUAL(pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "nothing was created"));
@@ -160,8 +166,7 @@ static void qemu_all_modes(void)
 
 		CU_ASSERT_STRING_EQUAL(
 			json_string_value(json_object_get(item, "status")),
-			it_is_root() || strcmp(mode, "rdm") ? "ok"
-							    : "skipped");
+			it_is_root() || strcmp(mode, "rdm") ? "ok" : "skipped");
 		if (!it_is_root() && !strcmp(mode, "rdm"))
 			continue;
 		/* what the file really is matches what was asked */
@@ -178,9 +183,9 @@ static void qemu_all_modes(void)
 			json_string_value(json_object_get(
 				json_object_get(runner, "target"), "path")),
 			"/dev/vda");
-		CU_ASSERT_STRING_EQUAL(
-			json_string_value(json_object_get(guest, "accelerator")),
-			accel);
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+					       guest, "accelerator")),
+				       accel);
 		CU_ASSERT(json_real_value(json_object_get(
 				  guest, "boot_to_runner_s")) > 0);
 	}

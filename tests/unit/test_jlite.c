@@ -45,7 +45,7 @@ static void values_and_raw_spans(void)
 	struct jl *s, *it;
 	long long sum = 0;
 
-	CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, raw, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, raw, NULL, err), PB_OK);
 	CU_ASSERT_STRING_EQUAL(jl_str(&d, jl_get(d.root, "tool")), "provbench");
 	CU_ASSERT_DOUBLE_EQUAL(jl_num(jl_get(d.root, "n")), -1500, 0);
 	CU_ASSERT_EQUAL(jl_get(d.root, "ok")->type, JL_TRUE);
@@ -84,7 +84,8 @@ static void every_truncation_refused(void)
 		path = write_tmp(doc_text, n);
 		err[0] = '\0';
 		/* the document ends with "}\n": only whole ones parse */
-		CU_ASSERT_EQUAL(jl_load(&d, path, raw, err), PB_ERR_INPUT);
+		CU_ASSERT_EQUAL(jl_load(&d, path, raw, NULL, err),
+				PB_ERR_INPUT);
 		CU_ASSERT(strlen(err) > 0);
 		jl_free(&d);
 		unlink(path);
@@ -98,18 +99,96 @@ static void errors_say_where(void)
 	char err[PB_ERRBUF_SIZE] = "";
 	struct jl_doc d;
 
-	CU_ASSERT_EQUAL(jl_load(&d, path, NULL, err), PB_ERR_INPUT);
+	CU_ASSERT_EQUAL(jl_load(&d, path, NULL, NULL, err), PB_ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, ":2:"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown literal"));
 	jl_free(&d);
 	unlink(path);
 }
 
+static const char stream_text[] =
+	"{\"tool\": \"provbench\", \"results\": [\n"
+	" {\"rep\": 1, \"mode\": \"thin\", \"series\": [1, [2], \"]\"]},\n"
+	" {\"rep\": 2, \"mode\": \"la\\\"zy\"},\n"
+	" {\"rep\": 3, \"mode\": \"eager\"}],\n"
+	" \"finished\": true}\n";
+
+/* Read the stream of doc: items one at a time, arena reset after each;
+ * returns the sum of reps, or -1 on an error. */
+static long stream_sum(struct jl_doc *d, bool complete_first)
+{
+	static const char *const item_raw[] = {"series", NULL};
+	char err[PB_ERRBUF_SIZE] = "";
+	struct jl_iter it;
+	struct jl_mark mark;
+	struct jl *item;
+	long sum = 0;
+
+	if (complete_first && jl_complete(d, err))
+		return -1;
+	if (jl_iter_start(d, &it, jl_get(d->root, "results"), err))
+		return -1;
+	for (;;) {
+		jl_mark(d, &mark);
+		if (jl_iter_next(d, &it, item_raw, &item, err))
+			return -1;
+		if (!item)
+			break;
+		sum += jl_int(jl_get(item, "rep"));
+		/* strings decoded for an item go with it */
+		CU_ASSERT(strlen(jl_str(d, jl_get(item, "mode"))) > 0);
+		jl_reset(d, &mark);
+	}
+	return sum;
+}
+
+static void stream_items(void)
+{
+	const char *path = write_tmp(stream_text, strlen(stream_text));
+	char err[PB_ERRBUF_SIZE] = "";
+	struct jl_doc d;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, NULL, "results", err),
+				      PB_OK);
+		/* before the stream is read, what follows it is not there */
+		if (!pass)
+			CU_ASSERT_PTR_NULL(jl_get(d.root, "finished"));
+		CU_ASSERT_EQUAL(stream_sum(&d, pass == 1), 6);
+		/* after it, the rest of the document was parsed */
+		CU_ASSERT_PTR_NOT_NULL(jl_get(d.root, "finished"));
+		CU_ASSERT_EQUAL(jl_get(d.root, "finished")->type, JL_TRUE);
+		CU_ASSERT_STRING_EQUAL(jl_str(&d, jl_get(d.root, "tool")),
+				       "provbench");
+		jl_free(&d);
+	}
+	unlink(path);
+}
+
+static void stream_truncations_refused(void)
+{
+	char err[PB_ERRBUF_SIZE];
+	struct jl_doc d;
+	size_t n, len = strlen(stream_text);
+	const char *path;
+
+	for (n = 0; n + 1 < len; n++) {
+		path = write_tmp(stream_text, n);
+		err[0] = '\0';
+		/* refused at load, or while streaming */
+		if (!jl_load(&d, path, NULL, "results", err)) {
+			CU_ASSERT_EQUAL(stream_sum(&d, n & 1), -1);
+		}
+		jl_free(&d);
+		unlink(path);
+	}
+}
+
 static const struct pb_case cases[] = {
-	PB_CASE(values_and_raw_spans),
-	PB_CASE(every_truncation_refused),
-	PB_CASE(errors_say_where),
-	PB_CASES_END,
+	PB_CASE(values_and_raw_spans),	     PB_CASE(every_truncation_refused),
+	PB_CASE(errors_say_where),	     PB_CASE(stream_items),
+	PB_CASE(stream_truncations_refused), PB_CASES_END,
 };
 
 const struct pb_suite suite_jlite = {"jlite", NULL, NULL, cases};

@@ -1,12 +1,24 @@
 /*
  * test_report.c - the report's statistics against hand-computed values,
- * CSV quoting and HTML escaping.
+ * CSV quoting, HTML escaping, and the model read from run.json.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "report.h"
+#include "report_int.h"
 #include "unit.h"
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
 
 static void medians(void)
 {
@@ -137,11 +149,77 @@ static void html_escaping(void)
 	pb_buf_dispose(&b);
 }
 
+/* One item with five rewrites and two reads: more values per item than
+ * items, which the per-item arrays must hold. */
+#define ITEM(rep)                                                                        \
+	"{\"rep\": " #rep ", \"mode\": \"thin\", \"status\": \"ok\", "                   \
+	"\"disk\": {\"provision_s\": 0.5}, \"runner\": {\"passes\": ["                   \
+	"{\"name\": \"first-write\", \"complete\": true, \"mib_per_s\": 100, "           \
+	"\"lat_us\": {\"p99\": 9}, \"series\": [{\"bytes\": 1048576, "                   \
+	"\"mib_per_s\": 100}]}," PASS("rewrite", 200) "," PASS("rewrite", 210) "," PASS( \
+		"rewrite",                                                               \
+		220) "," PASS("rewrite",                                                 \
+			      230) "," PASS("rewrite",                                   \
+					    240) "," PASS("read",                        \
+							  300) "," PASS("rea"            \
+									"d",             \
+									310) "]}}"
+#define PASS(name, mib)                                                        \
+	"{\"name\": \"" name "\", \"complete\": true, \"mib_per_s\": " #mib    \
+	", \"lat_us\": {\"p99\": 5}}"
+#define HEAD "\"tool\": \"provbench\", \"run\": \"r\", \"environment\": {}"
+
+static void model_from(const char *text)
+{
+	char dir[] = "/tmp/pb-model-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
+	struct pb_buf csv = PB_BUF_INIT(1 << 20);
+	struct rp_model m;
+	const struct rp_group *g;
+	FILE *fp;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	fp = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(text, fp);
+	fclose(fp);
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", &csv, err), PB_OK);
+	g = rp_model_find(&m, "", "thin");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL(g->nreps, 3);
+	CU_ASSERT_EQUAL(g->nok, 3);
+	CU_ASSERT_DOUBLE_EQUAL(g->first_med, 100, 1e-9);
+	/* each item's rewrites count as their median, reads likewise */
+	CU_ASSERT_DOUBLE_EQUAL(g->rewrite_med, 220, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(g->read_med, 305, 1e-9);
+	CU_ASSERT_EQUAL(g->max_rewrites, 5);
+	CU_ASSERT_DOUBLE_EQUAL(g->conv_med[4], 240, 1e-9);
+	CU_ASSERT_EQUAL(g->np99r, 15);
+	CU_ASSERT_PTR_NOT_NULL(g->curve);
+	/* a row per pass: 3 items x 8 passes, and the header */
+	CU_ASSERT_EQUAL(count_lines(csv.data), 25);
+	rp_model_dispose(&m);
+	pb_buf_dispose(&csv);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void model_many_passes_per_item(void)
+{
+	/* as provbench writes it: the results stream through once */
+	model_from("{" HEAD ", \"results\": [" ITEM(1) "," ITEM(2) "," ITEM(
+		3) "], \"finished\": true}");
+	/* reordered by hand: results first, read in two passes */
+	model_from("{\"results\": [" ITEM(1) "," ITEM(2) "," ITEM(3) "], " HEAD
+								     "}");
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(medians),	PB_CASE(median_interval),
 	PB_CASE(penalty),	PB_CASE(steady_state_knee),
 	PB_CASE(breakeven),	PB_CASE(csv_quoting),
-	PB_CASE(html_escaping), PB_CASES_END,
+	PB_CASE(html_escaping), PB_CASE(model_many_passes_per_item),
+	PB_CASES_END,
 };
 
 const struct pb_suite suite_report = {"report", NULL, NULL, cases};
