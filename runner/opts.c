@@ -15,7 +15,8 @@ static const char usage_text[] =
 	"         [--passes first-write,rewrite,...] [--bs SIZE] [--qd N]\n"
 	"         [--pattern seq|rand] [--engine io_uring|psync]\n"
 	"         [--buffered] [--interval-ms N] [--seed N] [--verify]\n"
-	"         [--force] [-o FILE] [-q]\n"
+	"         [--force] [--filesystem ext4|xfs]\n"
+	"         [--command CMD|--command-file FILE] [-o FILE] [-q]\n"
 	"\n"
 	"Write a disk for the first time, then rewrite it, and report\n"
 	"throughput, latency percentiles and a throughput time series per\n"
@@ -27,8 +28,15 @@ static const char usage_text[] =
 	"(disk.EnableUUID)\n"
 	"  --size SIZE              bytes to cover (8G, 512MiB, ...); default\n"
 	"                           the whole device or file\n"
-	"  --passes LIST            first-write, rewrite, read, fsync-write\n"
-	"                           (default first-write,rewrite)\n"
+	"  --passes LIST            first-write, rewrite, read, fsync-write,\n"
+	"                           command (default first-write,rewrite)\n"
+	"  --filesystem ext4|xfs    make the filesystem on the target (lazy\n"
+	"                           init off), mount it privately, run the\n"
+	"                           passes on one file of --size in it,\n"
+	"                           unmount at the end\n"
+	"  --command CMD            what a command pass runs (sh -c), in the\n"
+	"                           mount point; timed, output tail kept\n"
+	"  --command-file FILE      the same, read from FILE\n"
 	"  --bs SIZE                I/O size, a multiple of 512 (default 1M)\n"
 	"  --qd N                   I/Os in flight, 1-1024 (default 8)\n"
 	"  --pattern seq|rand       rand: a seeded permutation, every block\n"
@@ -65,6 +73,7 @@ static const char *const pass_names[] = {
 	[RUNNER_PASS_REWRITE] = "rewrite",
 	[RUNNER_PASS_READ] = "read",
 	[RUNNER_PASS_FSYNC_WRITE] = "fsync-write",
+	[RUNNER_PASS_COMMAND] = "command",
 };
 
 const char *runner_pass_name(enum runner_pass_kind kind)
@@ -74,7 +83,8 @@ const char *runner_pass_name(enum runner_pass_kind kind)
 
 bool runner_pass_writes(enum runner_pass_kind kind)
 {
-	return kind != RUNNER_PASS_READ;
+	/* a command may write, but not the runner's stamped blocks */
+	return kind != RUNNER_PASS_READ && kind != RUNNER_PASS_COMMAND;
 }
 
 enum opt_id {
@@ -93,6 +103,9 @@ enum opt_id {
 	OPT_BYID,
 	OPT_SYSBLOCK,
 	OPT_PROGRESS,
+	OPT_FILESYSTEM,
+	OPT_COMMAND,
+	OPT_COMMAND_FILE,
 };
 
 static const struct option long_opts[] = {
@@ -113,6 +126,9 @@ static const struct option long_opts[] = {
 	{"by-id-dir", required_argument, NULL, OPT_BYID},
 	{"sys-block-dir", required_argument, NULL, OPT_SYSBLOCK},
 	{"progress-file", required_argument, NULL, OPT_PROGRESS},
+	{"filesystem", required_argument, NULL, OPT_FILESYSTEM},
+	{"command", required_argument, NULL, OPT_COMMAND},
+	{"command-file", required_argument, NULL, OPT_COMMAND_FILE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -168,7 +184,7 @@ static enum pb_error parse_passes(struct runner_opts *o, const char *list,
 			return pb_fail(errbuf, PB_ERR_USAGE,
 				       "--passes: unknown pass '%.*s' (use "
 				       "first-write, rewrite, read, "
-				       "fsync-write)",
+				       "fsync-write, command)",
 				       (int)len, p);
 		if (o->npasses == RUNNER_MAX_PASSES)
 			return pb_fail(errbuf, PB_ERR_USAGE,
@@ -190,6 +206,39 @@ static enum pb_error parse_passes(struct runner_opts *o, const char *list,
 				       "--passes: trailing comma in '%s'",
 				       list);
 	}
+	return PB_OK;
+}
+
+static bool has_pass(const struct runner_opts *o, enum runner_pass_kind k)
+{
+	unsigned i;
+
+	for (i = 0; i < o->npasses; i++)
+		if (o->passes[i] == k)
+			return true;
+	return false;
+}
+
+/* A command pass needs its command, and a command needs its pass; a
+ * filesystem needs the file's size (the device holds the filesystem). */
+static enum pb_error check_commands(const struct runner_opts *o, char *errbuf)
+{
+	bool cmd = o->command || o->command_file;
+
+	if (o->command && o->command_file)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--command and --command-file: give one");
+	if (has_pass(o, RUNNER_PASS_COMMAND) && !cmd)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--passes: a command pass needs --command or "
+			       "--command-file");
+	if (cmd && !has_pass(o, RUNNER_PASS_COMMAND))
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--command: no command pass in --passes");
+	if (o->filesystem != RUNNER_FS_NONE && !o->size)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--filesystem: give --size, the size of the "
+			       "file the passes use");
 	return PB_OK;
 }
 
@@ -305,6 +354,31 @@ static enum pb_error parse_one(struct runner_opts *o, int c, const char *arg,
 				       "--progress-file: empty path");
 		o->progress_file = arg;
 		return PB_OK;
+	case OPT_FILESYSTEM:
+		if (!strcmp(arg, "ext4"))
+			o->filesystem = RUNNER_FS_EXT4;
+		else if (!strcmp(arg, "xfs"))
+			o->filesystem = RUNNER_FS_XFS;
+		else if (!strcmp(arg, "none"))
+			o->filesystem = RUNNER_FS_NONE;
+		else
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--filesystem: '%s' (use ext4, xfs or "
+				       "none)",
+				       arg);
+		return PB_OK;
+	case OPT_COMMAND:
+		if (!*arg)
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--command: empty command");
+		o->command = arg;
+		return PB_OK;
+	case OPT_COMMAND_FILE:
+		if (!*arg)
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--command-file: empty path");
+		o->command_file = arg;
+		return PB_OK;
 	case 'h':
 		*action = RUNNER_ACTION_HELP;
 		return PB_OK;
@@ -364,5 +438,5 @@ enum pb_error runner_opts_parse(struct runner_opts *o,
 		return pb_fail(errbuf, PB_ERR_USAGE,
 			       "--size: %llu is not a multiple of --bs %u",
 			       (unsigned long long)o->size, o->bs);
-	return PB_OK;
+	return check_commands(o, errbuf);
 }

@@ -8,9 +8,13 @@
  *  "passes":[{"name","index","pattern","bs","qd","direct","complete",
  *             "bytes","ios","seconds","sync_seconds","mib_per_s","iops",
  *             "lat_us":{"p50","p90","p99","p999","max","min"},
- *             "series":[{"t_s","bytes","mib_per_s"}],"error"?}],
+ *             "series":[{"t_s","bytes","mib_per_s"}],"error"?}
+ *            | {"name":"command","index","command","complete",
+ *               "exit_status","seconds","bytes":0,"output_tail","error"?}],
  *  "verify":null | {"done","expected_generation","chunks","mismatches",
  *                   "first":[{"offset","reason","found_generation"}]},
+ *  "filesystem":null | {"type","device","mkfs_command","mkfs_seconds",
+ *                       "lazy_init","mount_options","file"},
  *  "interrupted":false,
  *  "system":{"kernel","machine","hostname"}}
  */
@@ -67,6 +71,18 @@ static json_t *pass_json(const struct runner_ctx *ctx,
 	double s = (double)r->ns / 1e9;
 	json_t *j;
 
+	if (r->kind == RUNNER_PASS_COMMAND) {
+		/* timed, no blocks of its own: seconds are the figure */
+		j = json_pack("{s:s,s:i,s:s,s:b,s:i,s:f,s:I,s:s}", "name",
+			      "command", "index", (int)r->index, "command",
+			      ctx->command ? ctx->command : "", "complete",
+			      r->complete, "exit_status", r->exit_status,
+			      "seconds", s, "bytes", (json_int_t)0,
+			      "output_tail", r->output ? r->output : "");
+		if (j && r->error[0])
+			json_object_set_new(j, "error", json_string(r->error));
+		return j;
+	}
 	j = json_pack("{s:s,s:i,s:s,s:i,s:i,s:b,s:b,s:I,s:I,s:f,s:f,s:f,s:f,"
 		      "s:o,s:o}",
 		      "name", runner_pass_name(r->kind), "index", (int)r->index,
@@ -112,7 +128,7 @@ enum pb_error runner_output_build(struct pb_buf *out,
 				  const struct runner_ctx *ctx)
 {
 	const struct runner_target *t = &ctx->target;
-	json_t *root = NULL, *passes = NULL;
+	json_t *root = NULL, *passes = NULL, *fs = NULL;
 	enum pb_error err = PB_ERR_NOMEM;
 	char *text = NULL;
 	struct utsname u;
@@ -127,6 +143,21 @@ enum pb_error runner_output_build(struct pb_buf *out,
 		if (!p || json_array_append_new(passes, p))
 			goto out;
 	}
+	fs = ctx->fs ? json_pack("{s:s,s:s,s:s,s:f,s:s,s:s,s:s}", "type",
+				 runner_fs_name(ctx->fs->type), "device",
+				 ctx->fs->device, "mkfs_command",
+				 ctx->fs->mkfs_cmd, "mkfs_seconds",
+				 ctx->fs->mkfs_s, "lazy_init",
+				 ctx->fs->type == RUNNER_FS_EXT4
+					 ? "off (lazy_itable_init=0,"
+					   "lazy_journal_init=0)"
+					 : "none (xfs has no background "
+					   "initialisation)",
+				 "mount_options", "noatime", "file",
+				 "provbench.dat")
+		     : json_null();
+	if (!fs)
+		goto out;
 	root = json_pack(
 		"{s:s,s:s,s:s,s:s,s:s?,s:I,s:{s:s,s:s,s:I,s:I,s:s?,s:b},s:O,"
 		"s:o,s:b}",
@@ -142,6 +173,7 @@ enum pb_error runner_output_build(struct pb_buf *out,
 		ctx->interrupted);
 	if (!root)
 		goto out;
+	json_object_set(root, "filesystem", fs);
 	/* where it ran: the guest kernel goes into the run's environment */
 	if (!uname(&u))
 		json_object_set_new(root, "system",
@@ -159,5 +191,6 @@ out:
 	free(text);
 	json_decref(root);
 	json_decref(passes);
+	json_decref(fs);
 	return err;
 }

@@ -22,6 +22,11 @@ void runner_request_stop(void)
 	stop_requested = 1;
 }
 
+bool runner_stop_requested(void)
+{
+	return stop_requested != 0;
+}
+
 /* ---- time series ---- */
 
 struct series_state {
@@ -416,6 +421,11 @@ static void print_summary(const struct runner_ctx *ctx)
 		r = &ctx->passes[i];
 		double s = (double)r->ns / 1e9;
 
+		if (r->kind == RUNNER_PASS_COMMAND) {
+			fprintf(stderr, "%-11s exit %d in %7.2f s\n",
+				runner_pass_name(r->kind), r->exit_status, s);
+			continue;
+		}
 		pb_size_format(sz, sizeof(sz), r->bytes);
 		fprintf(stderr,
 			"%-11s %10s in %7.2f s  %9.1f MiB/s  %8.0f IOPS  "
@@ -535,6 +545,30 @@ static bool any_write(const struct runner_opts *o)
 	return false;
 }
 
+static bool any_io(const struct runner_opts *o)
+{
+	unsigned i;
+
+	for (i = 0; i < o->npasses; i++)
+		if (o->passes[i] != RUNNER_PASS_COMMAND)
+			return true;
+	return false;
+}
+
+/* A command pass: in the mount point, or / for a raw target. */
+static enum pb_error run_command_pass(struct runner_ctx *ctx, unsigned index)
+{
+	struct runner_pass_result *r = &ctx->passes[index];
+	const struct runner_fs *fs = ctx->fs;
+
+	r->kind = RUNNER_PASS_COMMAND;
+	r->index = index;
+	return runner_command_run(r, ctx->command, fs ? fs->mnt : "/",
+				  fs			? fs->device
+				  : ctx->target.path[0] ? ctx->target.path
+							: NULL);
+}
+
 static void ctx_dispose(struct runner_ctx *ctx)
 {
 	unsigned i;
@@ -545,7 +579,9 @@ static void ctx_dispose(struct runner_ctx *ctx)
 	for (i = 0; i < RUNNER_MAX_PASSES; i++) {
 		free(ctx->passes[i].hist);
 		free(ctx->passes[i].series);
+		free(ctx->passes[i].output);
 	}
+	free(ctx->command);
 	for (i = 0; i < ctx->nbufs; i++)
 		free(ctx->bufs[i]);
 	free(ctx->ios);
@@ -555,6 +591,8 @@ static void ctx_dispose(struct runner_ctx *ctx)
 enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 {
 	struct runner_ctx *ctx;
+	struct runner_fs fs = {.type = RUNNER_FS_NONE};
+	struct runner_opts fo;
 	struct pb_buf doc = PB_BUF_INIT(1u << 30);
 	enum pb_error err, run_err = PB_OK;
 	time_t now = time(NULL);
@@ -575,6 +613,35 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	err = check_output(o->output, errbuf);
 	if (err)
 		goto out;
+	if (o->command_file) {
+		ctx->command = pb_slurp_file(o->command_file, NULL);
+		if (!ctx->command) {
+			err = pb_fail(errbuf, PB_ERR_INPUT,
+				      "--command-file %s: %s", o->command_file,
+				      strerror(errno));
+			goto out;
+		}
+	} else if (o->command && !(ctx->command = strdup(o->command))) {
+		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (o->filesystem != RUNNER_FS_NONE) {
+		/* from here on the target is the file in the filesystem */
+		err = runner_fs_setup(&fs, o, errbuf);
+		ctx->fs = &fs;
+		if (err)
+			goto out;
+		fo = *o;
+		fo.target = fs.file;
+		o = &fo;
+		ctx->opts = o;
+	}
+	if (!any_io(o)) {
+		/* commands only: no target to open, nothing to measure */
+		snprintf(ctx->target.path, sizeof(ctx->target.path), "%s",
+			 ctx->fs ? fs.device : o->target);
+		goto passes;
+	}
 	err = runner_target_open(&ctx->target, o, any_write(o), errbuf);
 	if (err)
 		goto out;
@@ -605,8 +672,12 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 		goto out;
 	/* psync completes one I/O at a time, whatever --qd asked for */
 	ctx->depth = ctx->engine.depth;
+passes:
 	for (i = 0; i < o->npasses && !run_err; i++) {
-		run_err = run_pass(ctx, i, o->passes[i]);
+		if (o->passes[i] == RUNNER_PASS_COMMAND)
+			run_err = run_command_pass(ctx, i);
+		else
+			run_err = run_pass(ctx, i, o->passes[i]);
 		ctx->npasses_done = i + 1;
 		if (run_err && ctx->passes[i].error[0])
 			pb_fail(errbuf, run_err, "%s pass: %s",
@@ -644,6 +715,8 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 out:
 	pb_buf_dispose(&doc);
 	ctx_dispose(ctx);
+	/* after the target file is closed; also after a failed pass */
+	runner_fs_teardown(&fs);
 	free(ctx);
 	return err;
 }

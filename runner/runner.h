@@ -25,6 +25,14 @@ enum runner_pass_kind {
 	RUNNER_PASS_REWRITE,
 	RUNNER_PASS_READ,
 	RUNNER_PASS_FSYNC_WRITE,
+	RUNNER_PASS_COMMAND, /* a shell command, timed (--command) */
+};
+
+/* --filesystem: passes on one file of a fresh filesystem, not the device */
+enum runner_fs_type {
+	RUNNER_FS_NONE,
+	RUNNER_FS_EXT4,
+	RUNNER_FS_XFS,
 };
 
 enum runner_pattern {
@@ -57,6 +65,9 @@ struct runner_opts {
 	const char *progress_file; /* progress as JSON, rewritten each second */
 	const char *by_id_dir;	   /* where uuid: targets are looked up */
 	const char *sys_block_dir;
+	enum runner_fs_type filesystem;
+	const char *command;	  /* for command passes */
+	const char *command_file; /* or read from here */
 };
 
 #define RUNNER_DEFAULT_BS	   (1u << 20)

@@ -133,6 +133,8 @@ struct runner_pass_result {
 	uint64_t sync_ns;
 	bool complete;
 	char error[PB_ERRBUF_SIZE];
+	int exit_status; /* command passes */
+	char *output;	 /* command passes: the tail of stdout + stderr */
 	struct runner_hist *hist;
 	struct runner_point *series;
 	size_t nseries, aseries;
@@ -170,11 +172,37 @@ struct runner_ctx {
 	struct runner_pass_result passes[RUNNER_MAX_PASSES];
 	unsigned npasses_done;
 	struct runner_verify verify;
+	struct runner_fs *fs; /* NULL: raw target */
+	char *command;	      /* the text of command passes */
 	bool interrupted;
 	bool tty;
 	char started_at[32];
 	char *errbuf;
 };
+
+/* ---- filesystem and command passes (fs.c, command.c) ---- */
+
+struct runner_fs {
+	enum runner_fs_type type;
+	char device[PATH_MAX];
+	char mnt[64];
+	char file[PATH_MAX + 32];
+	char mkfs_cmd[160];
+	double mkfs_s;
+	bool mounted;
+};
+
+const char *runner_fs_name(enum runner_fs_type t);
+/* Check the device, make the filesystem, mount it; fs->file is the file
+ * the passes use. On error nothing stays mounted. */
+enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
+			      char *errbuf);
+/* Unmount (waiting out a busy mount briefly) and remove the mount point. */
+void runner_fs_teardown(struct runner_fs *fs);
+/* Run cmd with sh -c in cwd; r gets time, status, output tail, error. */
+enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
+				 const char *cwd, const char *device);
+bool runner_stop_requested(void);
 
 /* Fill a chunk-aligned buffer's stamps for a write at offset. */
 void runner_stamp_buf(uint8_t *buf, uint32_t len, uint64_t offset,

@@ -16,7 +16,7 @@ PKGS="gcc make pkg-config libc6-dev
 libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
 liburing-dev libblkid-dev libuuid1 libssl-dev
 golang-go golang-github-vmware-govmomi-dev libxml2-utils
-util-linux e2fsprogs valgrind file chromium fio time python3
+util-linux e2fsprogs xfsprogs valgrind file chromium fio time python3
 python3-pyvmomi qemu-system-x86 qemu-utils busybox-static binutils"
 
 # one dpkg-query for all: the common case (everything there) stays fast

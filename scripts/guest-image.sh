@@ -1,7 +1,8 @@
 #!/bin/sh
 # guest-image.sh - build the qemu backend's guest: a Debian kernel and an
 # initramfs holding busybox-static, the static provbench-runner, the
-# virtio modules the kernel needs, and guest/init.
+# virtio and xfs modules the kernel needs, mkfs.ext4 and mkfs.xfs with their
+# libraries, and guest/init.
 #
 #   scripts/guest-image.sh OUT_DIR RUNNER_STATIC
 #   scripts/guest-image.sh --fetch OUT_DIR   (make deps: only the .deb)
@@ -25,7 +26,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 meta=${PROVBENCH_GUEST_KERNEL:-linux-image-cloud-amd64}
 busybox=/bin/busybox
 # loaded in this order; dependencies are added in front by need()
-want="virtio_pci virtio_blk qemu_fw_cfg"
+want="virtio_pci virtio_blk qemu_fw_cfg xfs"
+# filesystem passes: Debian's own mkfs tools (e2fsprogs, xfsprogs), with
+# the libraries they link, at their host paths
+tools="/sbin/mke2fs /sbin/mkfs.xfs"
 
 die() { echo "provbench: guest image: $*" >&2; exit 2; }
 
@@ -72,6 +76,18 @@ mkdir -p "$root/bin" "$root/lib/modules" "$root/etc" "$root/proc" \
 	"$root/sys" "$root/dev" "$root/run" "$root/mnt"
 for m in $want; do need "$m"; done
 echo $order | tr ' ' '\n' >"$root/etc/modules.order"
+# a binary and every library it links, at the same paths
+copy_bin() {
+	[ -x "$1" ] || die "$1 missing (make deps installs e2fsprogs, xfsprogs)"
+	for f in "$1" $(ldd "$1" | awk '/=> \// { print $3 } /^\t\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+	done
+}
+for t in $tools; do copy_bin "$t"; done
+mkdir -p "$root/sbin" "$root/tmp"
+ln -s mke2fs "$root/sbin/mkfs.ext4"
+[ -r /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
 cp "$busybox" "$root/bin/busybox"
 cp "$runner" "$root/bin/provbench-runner"
 strip "$root/bin/provbench-runner" 2>/dev/null || true

@@ -611,6 +611,190 @@ static void static_binary_runs_anywhere(void)
 	it_result_dispose(&r);
 }
 
+static const char *const fw_rw_read[] = {"first-write", "rewrite", "read",
+					 NULL};
+
+/* Nothing of a filesystem pass left: no mount, no mount point. */
+static bool fs_gone(const char *dev)
+{
+	return it_sh("grep -q '^%s ' /proc/mounts", dev) == 1 &&
+	       it_sh("ls -d /run/provbench-mnt-* /tmp/provbench-mnt-* "
+		     ">/dev/null 2>&1") != 0;
+}
+
+/* ext4 and xfs made on a fresh device, passes on a file in it, a command
+ * in the mount point; unmounted after. */
+static void filesystem_passes(void)
+{
+	static const char *const types[] = {"ext4", "xfs"};
+	unsigned i;
+
+	for (i = 0; i < 2; i++) {
+		char name[32], *img, *out = path_in("fs.json");
+		const char *dev;
+		struct it_result r;
+		json_t *doc, *fs, *cmd;
+
+		snprintf(name, sizeof(name), "fs-%s.img", types[i]);
+		img = path_in(name);
+		/* xfs wants 300 MiB at least */
+		dev = loop_attach(img, "320M");
+		if (!dev[0]) {
+			fprintf(stderr, "(needs root and loop devices: "
+					"skipped) ");
+			return;
+		}
+		char *argv[] = {(char *)it_bin("provbench-runner"),
+				"--target",
+				(char *)dev,
+				"--filesystem",
+				(char *)types[i],
+				"--size",
+				"16M",
+				"--bs",
+				"64K",
+				"--passes",
+				"first-write,rewrite,read,command",
+				"--command",
+				"test -s provbench.dat && pwd && "
+				"test -b \"$PROVBENCH_DEVICE\"",
+				"-q",
+				"-o",
+				out,
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		if (r.status)
+			fprintf(stderr, "\n%s: %s", types[i], r.err);
+		it_result_dispose(&r);
+		doc = load(out);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		fs = json_object_get(doc, "filesystem");
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(fs, "type")),
+			types[i]);
+		CU_ASSERT(num(fs, "mkfs_seconds") > 0);
+		CU_ASSERT_EQUAL_FATAL(
+			json_array_size(json_object_get(doc, "passes")), 4);
+		/* the I/O passes as on a raw device; the command apart */
+		cmd = json_incref(
+			json_array_get(json_object_get(doc, "passes"), 3));
+		json_array_remove(json_object_get(doc, "passes"), 3);
+		check_complete(doc, 16 * MiB, 64 * 1024, fw_rw_read);
+		CU_ASSERT_EQUAL(num(cmd, "exit_status"), 0);
+		CU_ASSERT(json_is_true(json_object_get(cmd, "complete")));
+		CU_ASSERT_PTR_NOT_NULL(strstr(
+			json_string_value(json_object_get(cmd, "output_tail")),
+			"/provbench-mnt-"));
+		json_decref(cmd);
+		json_decref(doc);
+		CU_ASSERT(fs_gone(dev));
+		/* the filesystem is there; the device was only formatted */
+		CU_ASSERT_EQUAL(
+			it_sh("blkid -p -s TYPE -o value %s | grep -qx %s", dev,
+			      types[i]),
+			0);
+		CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
+	}
+}
+
+/* Interrupted in a filesystem pass: 130, partial JSON, nothing mounted. */
+static void filesystem_sigint_unmounts(void)
+{
+	char *out = path_in("fsint.json");
+	const char *dev = loop_attach(path_in("fsint.img"), "320M");
+	struct it_result r;
+	json_t *doc;
+
+	if (!dev[0]) {
+		fprintf(stderr, "(needs root and loop devices: skipped) ");
+		return;
+	}
+	char *argv[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			(char *)dev,
+			"--filesystem",
+			"ext4",
+			"--size",
+			"256M",
+			"--bs",
+			"4K",
+			"--qd",
+			"1",
+			"--engine",
+			"psync",
+			"--pattern",
+			"rand",
+			"-q",
+			"-o",
+			out,
+			NULL};
+
+	CU_ASSERT_EQUAL(it_run(&r, argv, SIGINT, 1500), 130);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL(doc);
+	CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
+	json_decref(doc);
+	CU_ASSERT(fs_gone(dev));
+	CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
+}
+
+/* A failing command: exit 1, its status and output kept; an interrupted
+ * one is stopped with everything it started. */
+static void command_passes_fail_and_stop(void)
+{
+	char *out = path_in("cmd.json"), *t = path_in("cmd.img");
+	char *fail[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			t,
+			"--passes",
+			"command",
+			"--command",
+			"echo to-stdout; echo to-stderr >&2; exit 3",
+			"-q",
+			"-o",
+			out,
+			NULL};
+	char *hang[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			t,
+			"--passes",
+			"command",
+			"--command",
+			"sleep 300 & sleep 301",
+			"-q",
+			"-o",
+			out,
+			NULL};
+	struct it_result r;
+	json_t *doc, *p;
+	uint64_t t0;
+
+	CU_ASSERT_EQUAL(it_run(&r, fail, 0, 0), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "command exited 3: to-stderr"));
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	p = json_array_get(json_object_get(doc, "passes"), 0);
+	CU_ASSERT_EQUAL(num(p, "exit_status"), 3);
+	CU_ASSERT(json_is_false(json_object_get(p, "complete")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "command")),
+			       "echo to-stdout; echo to-stderr >&2; exit 3");
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(p, "output_tail")),
+		"to-stdout\nto-stderr\n");
+	json_decref(doc);
+	/* the target of a commands-only run is not touched */
+	CU_ASSERT_EQUAL(it_sh("test -e '%s'", t), 1);
+
+	t0 = pb_now_ns();
+	CU_ASSERT_EQUAL(it_run(&r, hang, SIGINT, 500), 130);
+	it_result_dispose(&r);
+	CU_ASSERT(pb_now_ns() - t0 < 10ull * 1000000000ull);
+	CU_ASSERT_EQUAL(it_sh("pgrep -f 'sleep 30[01]' >/dev/null"), 1);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(thin_analog_sparse_file),
 	PB_CASE(lazy_analog_fallocated_file),
@@ -627,6 +811,9 @@ static const struct pb_case cases[] = {
 	PB_CASE(no_leaks_under_valgrind),
 	PB_CASE(output_to_device_left_a_device),
 	PB_CASE(static_binary_runs_anywhere),
+	PB_CASE(filesystem_passes),
+	PB_CASE(filesystem_sigint_unmounts),
+	PB_CASE(command_passes_fail_and_stop),
 	PB_CASES_END,
 };
 

@@ -56,6 +56,16 @@ static const struct {
 	{{"--target", "/x", "--passes", "first-write,first-write"},
 	 "first write pass"},
 	{{"--target", "/x", "--passes", "first-write,"}, "trailing comma"},
+	{{"--target", "/x", "--passes", "first-write,command"},
+	 "needs --command"},
+	{{"--target", "/x", "--command", "true"}, "no command pass"},
+	{{"--target", "/x", "--passes", "command", "--command", "true",
+	  "--command-file", "/f"},
+	 "give one"},
+	{{"--target", "/x", "--passes", "command", "--command", ""},
+	 "empty command"},
+	{{"--target", "/x", "--filesystem", "btrfs"}, "'btrfs'"},
+	{{"--target", "/x", "--filesystem", "ext4"}, "give --size"},
 	{{"--target", "/x", "--interval-ms", "5"}, "out of range"},
 	{{"--target", "/x", "--seed", "nope"}, "not a number"},
 	{{"--target", "/x", "--seed", "18446744073709551615"}, "range"},
@@ -98,6 +108,17 @@ static void good_arguments(void)
 		"--target",   "uuid:6000C29a-1234", "--engine", "psync",
 		"--buffered", "--interval-ms",	    "100",	"--seed",
 		"7",	      "--verify",	    "--force",	NULL};
+	static const char *const fs[] = {"--target",
+					 "uuid:0123",
+					 "--filesystem",
+					 "xfs",
+					 "--size",
+					 "64M",
+					 "--passes",
+					 "first-write,command,read",
+					 "--command-file",
+					 "/run/cmd",
+					 NULL};
 	struct runner_opts o;
 	enum runner_action act;
 	char err[PB_ERRBUF_SIZE];
@@ -126,6 +147,14 @@ static void good_arguments(void)
 	/* defaults untouched */
 	CU_ASSERT_EQUAL(o.bs, RUNNER_DEFAULT_BS);
 	CU_ASSERT_EQUAL(o.npasses, 2);
+	CU_ASSERT_EQUAL(o.filesystem, RUNNER_FS_NONE);
+
+	CU_ASSERT_EQUAL_FATAL(parse(&o, &act, err, fs), PB_OK);
+	CU_ASSERT_EQUAL(o.filesystem, RUNNER_FS_XFS);
+	CU_ASSERT_EQUAL(o.npasses, 3);
+	CU_ASSERT_EQUAL(o.passes[1], RUNNER_PASS_COMMAND);
+	CU_ASSERT_STRING_EQUAL(o.command_file, "/run/cmd");
+	CU_ASSERT_PTR_NULL(o.command);
 }
 
 static void help_and_version(void)

@@ -1,0 +1,177 @@
+/*
+ * fs.c - filesystem passes: make a fresh ext4 or xfs on the target (after
+ * the same safety checks as a raw run), mount it in a private directory,
+ * hand the passes one file inside it, and unmount at the end, also after
+ * an interrupted or failed pass.
+ *
+ * ext4 initialises its inode tables and journal in the background after
+ * mount unless told not to; that I/O would land in the first-write pass,
+ * so lazy_itable_init=0,lazy_journal_init=0 moves it into mkfs, whose time
+ * is recorded separately (on thin and lazy disks mkfs itself pays zeroing
+ * costs). xfs has no such background initialisation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner_int.h"
+
+const char *runner_fs_name(enum runner_fs_type t)
+{
+	return t == RUNNER_FS_EXT4 ? "ext4" : t == RUNNER_FS_XFS ? "xfs" : "none";
+}
+
+/* Run argv to the end; the last line of its stderr into msg. */
+static int run_tool(char *const argv[], char *msg, size_t msglen)
+{
+	char buf[4096];
+	size_t len = 0;
+	ssize_t n;
+	int pfd[2], st = 0;
+	pid_t pid;
+
+	msg[0] = '\0';
+	if (pipe2(pfd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		dup2(nul, 0);
+		dup2(nul, 1);
+		dup2(pfd[1], 2);
+		execvp(argv[0], argv);
+		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0) {
+		len += (size_t)n;
+		if (len == sizeof(buf) - 1) { /* keep the end */
+			memmove(buf, buf + len / 2, len - len / 2);
+			len -= len / 2;
+		}
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	buf[len] = '\0';
+	while (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	snprintf(msg, msglen, "%s",
+		 strrchr(buf, '\n') ? strrchr(buf, '\n') + 1 : buf);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
+			      char *errbuf)
+{
+	struct runner_opts dev = *o;
+	struct runner_target t;
+	char *argv[12], msg[PB_ERRBUF_SIZE], *dir;
+	uint64_t t0;
+	enum pb_error err;
+	int rc, n = 0, i;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->type = o->filesystem;
+	/* every check of a raw write run, on the whole device */
+	dev.size = 0;
+	err = runner_target_open(&t, &dev, true, errbuf);
+	if (!err && t.kind != RUNNER_TARGET_BLOCK)
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "--filesystem: %s is not a block device",
+			      t.path);
+	if (!err && t.dev_size < o->size)
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "--size: %llu bytes do not fit on %s (%llu)",
+			      (unsigned long long)o->size, t.path,
+			      (unsigned long long)t.dev_size);
+	snprintf(fs->device, sizeof(fs->device), "%s", t.path);
+	runner_target_close(&t);
+	if (err)
+		return err;
+
+	if (fs->type == RUNNER_FS_EXT4) {
+		argv[n++] = "mkfs.ext4";
+		argv[n++] = "-F";
+		argv[n++] = "-q";
+		argv[n++] = "-E";
+		argv[n++] = "lazy_itable_init=0,lazy_journal_init=0";
+	} else {
+		argv[n++] = "mkfs.xfs";
+		argv[n++] = "-f";
+		argv[n++] = "-q";
+	}
+	argv[n++] = "-L";
+	argv[n++] = "provbench";
+	argv[n++] = fs->device;
+	argv[n] = NULL;
+	for (i = 0; i < n - 1; i++) /* as run, but for the device */
+		snprintf(fs->mkfs_cmd + strlen(fs->mkfs_cmd),
+			 sizeof(fs->mkfs_cmd) - strlen(fs->mkfs_cmd), "%s%s",
+			 i ? " " : "", argv[i]);
+	t0 = pb_now_ns();
+	rc = run_tool(argv, msg, sizeof(msg));
+	fs->mkfs_s = (double)(pb_now_ns() - t0) / 1e9;
+	if (rc)
+		return pb_fail(errbuf, rc == 127 ? PB_ERR_UNSUPPORTED : PB_ERR_IO,
+			       "%s failed (exit %d): %s", argv[0], rc,
+			       msg[0] ? msg : "no message");
+
+	/* a private mount point; /run is a tmpfs in the guest and on most
+	 * hosts, /tmp otherwise */
+	snprintf(fs->mnt, sizeof(fs->mnt), "%s/provbench-mnt-XXXXXX",
+		 access("/run", W_OK) ? "/tmp" : "/run");
+	dir = mkdtemp(fs->mnt);
+	if (!dir) {
+		fs->mnt[0] = '\0';
+		return pb_fail(errbuf, PB_ERR_IO, "mount point: %s",
+			       strerror(errno));
+	}
+	if (mount(fs->device, fs->mnt, runner_fs_name(fs->type), MS_NOATIME,
+		  NULL)) {
+		err = pb_fail(errbuf,
+			      errno == ENODEV ? PB_ERR_UNSUPPORTED : PB_ERR_IO,
+			      "mount %s on %s: %s", fs->device, fs->mnt,
+			      strerror(errno));
+		rmdir(fs->mnt);
+		fs->mnt[0] = '\0';
+		return err;
+	}
+	fs->mounted = true;
+	snprintf(fs->file, sizeof(fs->file), "%s/provbench.dat", fs->mnt);
+	return PB_OK;
+}
+
+void runner_fs_teardown(struct runner_fs *fs)
+{
+	int i;
+
+	if (fs->mounted) {
+		/* a command's stray child may hold it for a moment */
+		for (i = 0; umount2(fs->mnt, 0); i++) {
+			if (errno != EBUSY || i == 50) {
+				umount2(fs->mnt, MNT_DETACH);
+				break;
+			}
+			usleep(100000);
+		}
+		fs->mounted = false;
+	}
+	if (fs->mnt[0])
+		rmdir(fs->mnt);
+	fs->mnt[0] = '\0';
+}
