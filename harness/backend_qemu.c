@@ -489,11 +489,12 @@ static enum pb_error opt_escape(struct pb_buf *o, const char *prefix,
 }
 
 struct guest_job {
-	const char *disk;   /* file or device */
-	const char *format; /* qcow2 | raw */
-	const char *serial; /* what the runner finds the disk by */
-	const char *args;   /* NULL: a probe boot */
-	const char *out;    /* ttyS1 goes here */
+	const char *disk;    /* file or device */
+	const char *format;  /* qcow2 | raw */
+	const char *serial;  /* what the runner finds the disk by */
+	const char *args;    /* NULL: a probe boot */
+	const char *command; /* a command pass's text, or NULL */
+	const char *out;     /* ttyS1 goes here */
 	const char *accel;
 	const char *aio;
 };
@@ -569,6 +570,15 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 					 j->args, true);
 		ARG("-fw_cfg");
 		ARGF("name=opt/provbench/serial,string=%s", j->serial);
+		if (j->command) {
+			ARG("-fw_cfg");
+			off[n++] = store->len;
+			if (!err)
+				err = opt_escape(store,
+						 "name=opt/provbench/command,"
+						 "string=",
+						 j->command, true);
+		}
 		ARG("-drive");
 		off[n++] = store->len;
 		if (!err)
@@ -1226,6 +1236,7 @@ static enum pb_error qb_run(struct pb_backend *b, const struct pb_disk *d,
 		.format = k == KIND_QCOW2 ? "qcow2" : "raw",
 		.serial = d->uuid,
 		.args = args,
+		.command = ctx ? ctx->command : NULL,
 		.out = local_out,
 		.accel = b->accel,
 	};

@@ -465,7 +465,7 @@ static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 			     const char *local_out)
 {
 	const struct pb_profile *p = b->p;
-	char out[700], prog[700];
+	char out[700], prog[700], gcmd[700], lcmd[1300];
 	struct pb_buf cmd = PB_BUF_INIT(16384);
 	int64_t pid = 0;
 	int code = -1;
@@ -476,10 +476,27 @@ static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 		 d->id);
 	snprintf(prog, sizeof(prog), "%s/progress-%s.json",
 		 p->vsphere.guest_dir, d->id);
+	snprintf(gcmd, sizeof(gcmd), "%s/command-%s.txt", p->vsphere.guest_dir,
+		 d->id);
+	if (ctx && ctx->command) {
+		/* shell text goes as a file, never through the argument
+		 * string the guest splits into words */
+		snprintf(lcmd, sizeof(lcmd), "%s.command", local_out);
+		err = pb_write_atomic(lcmd, ctx->command, strlen(ctx->command),
+				      b->errbuf);
+		if (!err)
+			err = sess_err(b, vs_guest_upload(b->s, &b->vm, lcmd,
+							  gcmd, 0600, true));
+		remove(lcmd);
+		if (err)
+			return err;
+	}
 	if (pb_buf_printf(&cmd,
 			  "%s --target uuid:%s --by-id-dir %s -q -o %s "
-			  "--progress-file %s",
-			  args, d->uuid, p->vsphere.by_id_dir, out, prog)) {
+			  "--progress-file %s%s%s",
+			  args, d->uuid, p->vsphere.by_id_dir, out, prog,
+			  ctx && ctx->command ? " --command-file " : "",
+			  ctx && ctx->command ? gcmd : "")) {
 		pb_buf_dispose(&cmd);
 		return pb_fail(b->errbuf, PB_ERR_NOMEM, "out of memory");
 	}
@@ -503,6 +520,8 @@ static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 		err = sess_err(b, PB_ERR_PROTOCOL);
 	vs_guest_remove(b->s, &b->vm, out, false);
 	vs_guest_remove(b->s, &b->vm, prog, false);
+	if (ctx && ctx->command)
+		vs_guest_remove(b->s, &b->vm, gcmd, false);
 	if (!err && code)
 		err = pb_fail(b->errbuf, PB_ERR_FAULT,
 			      "the runner exited %d in the guest", code);

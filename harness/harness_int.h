@@ -46,6 +46,8 @@ struct pb_workload {
 	enum runner_engine_kind engine;
 	unsigned interval_ms;
 	bool verify;
+	enum runner_fs_type filesystem; /* none: the raw device */
+	uint64_t file_size;		/* of the file a filesystem holds */
 };
 
 #define PB_WORKLOAD_INIT                                                       \
@@ -106,6 +108,7 @@ struct pb_profile {
 	char point_names[PB_MAX_POINTS][64];
 	unsigned npoints;
 	struct pb_kv sysctl;
+	char *command; /* what command passes run (workload.command) */
 };
 
 /*
@@ -119,6 +122,8 @@ void pb_profile_dispose(struct pb_profile *p);
 /* The runner's argument string for one workload point. */
 enum pb_error pb_workload_args(struct pb_buf *out, const struct pb_workload *w,
 			       uint64_t size, uint64_t seed);
+/* Does the workload have a command pass? */
+bool pb_workload_has_command(const struct pb_workload *w);
 
 /* ---- plan ---- */
 
@@ -185,6 +190,10 @@ struct pb_run_ctx {
 	 * "eta_s",...}) every few seconds while it runs; may be NULL */
 	void (*progress)(const struct pb_run_ctx *ctx, json_t *p);
 	void *arg;
+	/* the text of the workload's command passes, or NULL: never part of
+	 * args (it is shell text); each backend hands it to the runner as
+	 * a file for --command-file */
+	const char *command;
 };
 
 struct backend_ops {

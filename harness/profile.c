@@ -269,6 +269,26 @@ static enum pb_error workload_key(struct ld *l, struct pb_workload *w,
 		if (!json_is_integer(v) || json_integer_value(v) < 10)
 			return bad(l, p, "must be a number of at least 10");
 		w->interval_ms = (unsigned)json_integer_value(v);
+	} else if (!strcmp(key, "filesystem")) {
+		const char *s = json_string_value(v);
+
+		if (s && !strcmp(s, "ext4"))
+			w->filesystem = RUNNER_FS_EXT4;
+		else if (s && !strcmp(s, "xfs"))
+			w->filesystem = RUNNER_FS_XFS;
+		else if (s && !strcmp(s, "none"))
+			w->filesystem = RUNNER_FS_NONE;
+		else
+			return bad(l, p,
+				   "must be \"ext4\", \"xfs\" or \"none\"");
+	} else if (!strcmp(key, "file_size")) {
+		enum pb_error err = size_of(l, v, p, &n);
+
+		if (err)
+			return err;
+		if (!n)
+			return bad(l, p, "must be more than 0");
+		w->file_size = n;
 	} else if (!strcmp(key, "passes")) {
 		size_t i;
 		json_t *e;
@@ -283,15 +303,16 @@ static enum pb_error workload_key(struct ld *l, struct pb_workload *w,
 			const char *s = json_string_value(e);
 			unsigned k;
 
-			for (k = 0; s && k <= RUNNER_PASS_FSYNC_WRITE; k++)
+			for (k = 0; s && k <= RUNNER_PASS_COMMAND; k++)
 				if (!strcmp(s,
 					    runner_pass_name(
 						    (enum runner_pass_kind)k)))
 					break;
-			if (!s || k > RUNNER_PASS_FSYNC_WRITE)
+			if (!s || k > RUNNER_PASS_COMMAND)
 				return bad(l, p,
 					   "passes are first-write, "
-					   "rewrite, read, fsync-write");
+					   "rewrite, read, fsync-write, "
+					   "command");
 			if (k == RUNNER_PASS_FIRST_WRITE && seen_write)
 				return bad(l, p,
 					   "first-write must be the "
@@ -306,13 +327,18 @@ static enum pb_error workload_key(struct ld *l, struct pb_workload *w,
 	return PB_OK;
 }
 
-static const char *const workload_keys[] = {"bs",	   "qd",     "pattern",
-					    "passes",	   "direct", "engine",
-					    "interval_ms", "verify", NULL};
+/* what a matrix may vary; the workload also takes "command" */
+static const char *const workload_keys[] = {
+	"bs",	       "qd",	 "pattern",    "passes",    "direct", "engine",
+	"interval_ms", "verify", "filesystem", "file_size", NULL};
 
 static enum pb_error load_workload(struct ld *l, json_t *o,
-				   struct pb_workload *w)
+				   struct pb_workload *w, char **command)
 {
+	static const char *const keys[] = {
+		"bs",	      "qd",	   "pattern",	  "passes",
+		"direct",     "engine",	   "interval_ms", "verify",
+		"filesystem", "file_size", "command",	  NULL};
 	const char *key;
 	json_t *v;
 	char p[256];
@@ -320,12 +346,22 @@ static enum pb_error load_workload(struct ld *l, json_t *o,
 
 	if (!o)
 		return PB_OK;
-	err = only_keys(l, o, "workload", workload_keys);
+	err = only_keys(l, o, "workload", keys);
 	json_object_foreach(o, key, v)
 	{
 		if (err)
 			break;
 		join(p, sizeof(p), "workload", key);
+		if (!strcmp(key, "command")) {
+			/* shell text run in the guest: from the profile only,
+			 * shown verbatim in the report */
+			if (!json_is_string(v) || !*json_string_value(v))
+				return bad(l, p, "must be a command line");
+			*command = strdup(json_string_value(v));
+			if (!*command)
+				return PB_ERR_NOMEM;
+			continue;
+		}
 		err = workload_key(l, w, key, v, p);
 	}
 	return err;
@@ -562,7 +598,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	p->timeout_s = (long)n;
 	if (!err)
 		err = load_workload(l, json_object_get(root, "workload"),
-				    &p->points[0]);
+				    &p->points[0], &p->command);
 	if (!err)
 		err = load_matrix(l, json_object_get(root, "matrix"), p);
 	if (!err)
@@ -572,10 +608,43 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 				   &p->vsphere);
 	if (err)
 		return err;
-	for (i = 0; i < p->npoints; i++)
-		if (p->disk_size % p->points[i].bs)
+	for (i = 0; i < p->npoints; i++) {
+		struct pb_workload *w = &p->points[i];
+
+		if (p->disk_size % w->bs)
 			return bad(l, "disk_size",
 				   "must be a multiple of workload.bs");
+		if (pb_workload_has_command(w) && !p->command)
+			return bad(l, "workload.command",
+				   "required for a command pass");
+		if (w->filesystem == RUNNER_FS_NONE) {
+			if (w->file_size)
+				return bad(l, "workload.file_size",
+					   "only with workload.filesystem");
+			continue;
+		}
+		/* the file leaves room for the filesystem's own data */
+		if (!w->file_size)
+			w->file_size = p->disk_size / 4 * 3 / w->bs * w->bs;
+		if (!w->file_size || w->file_size % w->bs ||
+		    w->file_size > p->disk_size / 10 * 9)
+			return bad(l, "workload.file_size",
+				   "must be a multiple of workload.bs and at "
+				   "most 90% of disk_size");
+		if (w->filesystem == RUNNER_FS_XFS &&
+		    p->disk_size < (300u << 20))
+			return bad(l, "disk_size",
+				   "xfs needs a disk of at least 300M");
+	}
+	if (p->command) {
+		bool any = false;
+
+		for (i = 0; i < p->npoints; i++)
+			any |= pb_workload_has_command(&p->points[i]);
+		if (!any)
+			return bad(l, "workload.command",
+				   "no command pass in workload.passes");
+	}
 
 	if (!strcmp(p->backend, "vsphere")) {
 		if (!json_object_get(root, "vsphere"))
@@ -675,6 +744,7 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->qemu.guest);
 	free(p->qemu.binary);
 	kv_dispose(&p->sysctl);
+	free(p->command);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -682,22 +752,42 @@ enum pb_error pb_workload_args(struct pb_buf *out, const struct pb_workload *w,
 			       uint64_t size, uint64_t seed)
 {
 	static const char *const engines[] = {"auto", "io_uring", "psync"};
-	enum pb_error err;
+	enum pb_error err = PB_OK;
 	unsigned i;
 
-	err = pb_buf_printf(
-		out,
-		"--size %llu --bs %u --qd %u --pattern %s "
-		"--engine %s --interval-ms %u --seed %llu%s%s "
-		"--passes ",
-		(unsigned long long)size, w->bs, w->qd,
-		w->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
-		engines[w->engine], w->interval_ms, (unsigned long long)seed,
-		w->direct ? "" : " --buffered", w->verify ? " --verify" : "");
+	/* on a filesystem the passes cover the file, not the disk */
+	if (w->filesystem != RUNNER_FS_NONE) {
+		err = pb_buf_printf(out, "--filesystem %s ",
+				    w->filesystem == RUNNER_FS_EXT4 ? "ext4"
+								    : "xfs");
+		size = w->file_size;
+	}
+	if (!err)
+		err = pb_buf_printf(
+			out,
+			"--size %llu --bs %u --qd %u --pattern %s "
+			"--engine %s --interval-ms %u --seed %llu%s%s "
+			"--passes ",
+			(unsigned long long)size, w->bs, w->qd,
+			w->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
+			engines[w->engine], w->interval_ms,
+			(unsigned long long)seed,
+			w->direct ? "" : " --buffered",
+			w->verify ? " --verify" : "");
 	for (i = 0; !err && i < w->npasses; i++)
 		err = pb_buf_printf(out, "%s%s", i ? "," : "",
 				    runner_pass_name(w->passes[i]));
 	return err;
+}
+
+bool pb_workload_has_command(const struct pb_workload *w)
+{
+	unsigned i;
+
+	for (i = 0; i < w->npasses; i++)
+		if (w->passes[i] == RUNNER_PASS_COMMAND)
+			return true;
+	return false;
 }
 
 /* ---- plan ---- */

@@ -349,8 +349,9 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	const struct pb_plan_item *it = &r->plan.items[idx];
 	const struct pb_workload *w = &r->p->points[it->point];
 	struct pb_disk d;
-	struct pb_run_ctx ctx = {&stop_flag, r->quiet ? NULL : show_progress,
-				 r};
+	struct pb_run_ctx ctx = {&stop_flag, r->quiet ? NULL : show_progress, r,
+				 pb_workload_has_command(w) ? r->p->command
+							    : NULL};
 	struct pb_buf args = PB_BUF_INIT(4096);
 	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
 	json_t *intent = json_object(), *res, *runner = NULL, *disk;

@@ -377,6 +377,49 @@ static void convergence(struct pb_buf *b, const struct rp_model *m)
 	pb_buf_addstr(b, "</svg>\n");
 }
 
+/* Filesystem workloads and timed commands: per mode, like the passes. */
+static void fs_commands(struct pb_buf *b, const struct rp_model *m)
+{
+	size_t i;
+
+	if (!m->fs_note[0] && !m->command)
+		return;
+	pb_buf_addstr(b, "<h2>Filesystem and timed command</h2>\n");
+	if (m->fs_note[0]) {
+		pb_buf_addstr(b, "<p>Filesystem made on each fresh disk: ");
+		rp_html_text(b, m->fs_note);
+		pb_buf_addstr(b, ". mkfs is timed apart from the passes: on "
+				 "thin and lazy disks it pays zeroing costs "
+				 "itself.</p>\n");
+	}
+	if (m->command) {
+		pb_buf_addstr(b, "<p>Command, exactly as run in the mount "
+				 "point: <code>");
+		rp_html_text(b, m->command);
+		pb_buf_addstr(b, "</code></p>\n");
+	}
+	pb_buf_addstr(b, "<table><tr><th>mode</th><th>mkfs s</th>"
+			 "<th>command s</th><th>95% interval</th>"
+			 "<th>&times; baseline</th></tr>\n");
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+
+		pb_buf_addstr(b, "<tr><td>");
+		label(b, g);
+		pb_buf_addstr(b, "</td>");
+		td_num(b, g->mkfs_med, 2, "");
+		td_num(b, g->cmd_med, 2, "");
+		if (isnan(g->cmd_lo))
+			pb_buf_addstr(b, "<td class=n>&ndash;</td>");
+		else
+			pb_buf_printf(b, "<td class=n>%.2f &ndash; %.2f</td>",
+				      g->cmd_lo, g->cmd_hi);
+		td_num(b, g->cmd_vs_base, 2, "&times;");
+		pb_buf_addstr(b, "</tr>\n");
+	}
+	pb_buf_addstr(b, "</table>\n");
+}
+
 static void environment(struct pb_buf *b, const struct rp_model *m)
 {
 	json_t *env = m->env, *v;
@@ -483,6 +526,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	bar_chart(b, m);
 	warmup_curves(b, m);
 	convergence(b, m);
+	fs_commands(b, m);
 	if (old)
 		comparison(b, m, old);
 	environment(b, m);

@@ -60,8 +60,8 @@ static struct rp_group *group_for(struct rp_model *m, const char *w,
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first, &g->rewrite, &g->read,
-			   &g->prov,  &g->steady,  &g->p99_first};
+	double **arrs[] = {&g->first,  &g->rewrite,   &g->read, &g->prov,
+			   &g->steady, &g->p99_first, &g->mkfs, &g->cmd};
 	size_t cap, i;
 	void *q;
 
@@ -95,16 +95,25 @@ static enum pb_error group_grow(struct rp_group *g)
 
 /* One successful repetition of a group: at most one value per item in
  * each per-item array (several reads of an item count as their median). */
-static void add_item(struct rp_group *g, struct jl *item)
+static void add_item(struct rp_model *m, struct rp_group *g, struct jl *item)
 {
 	enum { P_NAME, P_MIB, P_LAT, P_COMPLETE, P_SERIES, P_N };
 	static const char *const keys[P_N] = {"name", "mib_per_s", "lat_us",
 					      "complete", "series"};
 	struct jl *disk = jl_get(item, "disk"), *p, *pk[P_N];
 	struct jl *rb = jl_get(disk, "readback");
-	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES];
-	unsigned nrw = 0, nrd = 0;
+	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
+	unsigned nrw = 0, nrd = 0, ncmd = 0;
 	bool first = false;
+	struct jl *fs = jl_get(jl_get(item, "runner"), "filesystem");
+
+	if (fs && fs->type == JL_OBJ) {
+		g->mkfs[g->nmkfs++] = num(fs, "mkfs_seconds");
+		if (!m->fs_note[0])
+			snprintf(m->fs_note, sizeof(m->fs_note),
+				 "%s, lazy init %s", str(fs, "type"),
+				 str(fs, "lazy_init"));
+	}
 
 	g->prov[g->nprov++] = num(disk, "provision_s");
 	if (rb && rb->type == JL_OBJ && jl_get(rb, "mode")) {
@@ -137,6 +146,10 @@ static void add_item(struct rp_group *g, struct jl *item)
 			g->p99_rewrite[g->np99r++] = p99;
 		} else if (!strcmp(name, "read") && nrd < RP_MAX_REWRITES) {
 			rd[nrd++] = mib;
+		} else if (!strcmp(name, "command") && ncmd < RP_MAX_REWRITES) {
+			cmd[ncmd++] = num(p, "seconds");
+			if (!m->command)
+				m->command = strdup(str(p, "command"));
 		}
 	}
 	if (nrw) {
@@ -146,6 +159,8 @@ static void add_item(struct rp_group *g, struct jl *item)
 	}
 	if (nrd)
 		g->read[g->nread++] = rp_median(rd, nrd);
+	if (ncmd)
+		g->cmd[g->ncmd++] = rp_median(cmd, ncmd);
 }
 
 /* Where each repetition's first write settled, against the rewrite
@@ -217,6 +232,9 @@ static void finish_group(struct rp_group *g)
 		g->conv_med[k] = rp_median(g->conv[k], g->nconv[k]);
 	steady_points(g);
 	g->steady_med = rp_median(g->steady, g->nsteady);
+	g->mkfs_med = rp_median(g->mkfs, g->nmkfs);
+	g->cmd_med = rp_median(g->cmd, g->ncmd);
+	rp_median_ci(&g->cmd_lo, &g->cmd_hi, g->cmd, g->ncmd);
 	/* the page draws one rep's curve: that one series stays parsed */
 	if (g->nspan)
 		g->curve = jl_parse_span(cur_doc, g->span[0], g->span_len[0]);
@@ -236,14 +254,18 @@ static void cross_group(struct rp_model *m)
 		const struct rp_group *th =
 			rp_model_find(m, g->workload, "thin");
 
-		g->first_vs_base = g->rewrite_vs_base = NAN;
+		g->first_vs_base = g->rewrite_vs_base = g->cmd_vs_base = NAN;
+		/* a command's time against the baseline's: 2.0 = twice as
+		 * long */
+		if (b && b->cmd_med > 0)
+			g->cmd_vs_base = g->cmd_med / b->cmd_med;
 		if (b && b->first_med > 0 && b->rewrite_med > 0) {
 			m->have_baseline = true;
 			g->first_vs_base = g->first_med / b->first_med;
 			g->rewrite_vs_base = g->rewrite_med / b->rewrite_med;
 		}
 		g->be_lazy = g->be_thin = NAN;
-		if (strcmp(g->mode, "eager"))
+		if (strcmp(g->mode, "eager") || isnan(g->first_med))
 			continue;
 		if (lz)
 			g->be_lazy =
@@ -297,7 +319,7 @@ static enum pb_error load_item(struct rp_model *m, struct jl *item,
 				 "%s: %s", status, str(item, "error"));
 	} else {
 		g->nok++;
-		add_item(g, item);
+		add_item(m, g, item);
 	}
 	return err;
 }
@@ -405,8 +427,11 @@ void rp_model_dispose(struct rp_model *m)
 			free(g->conv[k]);
 		free(g->span);
 		free(g->span_len);
+		free(g->mkfs);
+		free(g->cmd);
 	}
 	free(m->g);
+	free(m->command);
 	json_decref(m->env);
 	json_decref(m->profile);
 	jl_free(&m->jd);
@@ -625,6 +650,35 @@ static void cell(struct pb_buf *b, double v, int decimals, const char *unit,
 	pb_buf_printf(b, "%*s", width, t);
 }
 
+/* mkfs and command times per mode, when the workload had them */
+static void fs_command_table(const struct rp_model *m, struct pb_buf *b)
+{
+	size_t i;
+
+	if (!m->fs_note[0] && !m->command)
+		return;
+	pb_buf_addstr(b, "\n");
+	if (m->fs_note[0])
+		pb_buf_printf(b, "filesystem: %s\n", m->fs_note);
+	if (m->command)
+		pb_buf_printf(b, "command: %s\n", m->command);
+	pb_buf_printf(b, "%-16s %-6s %8s %10s %19s %8s\n", "workload", "mode",
+		      "mkfs s", "command s", "[interval]", "c/base");
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+		char iv[64];
+
+		pb_buf_printf(b, "%-16.16s %-6s",
+			      *g->workload ? g->workload : "-", g->mode);
+		cell(b, g->mkfs_med, 2, "", 9);
+		cell(b, g->cmd_med, 2, "", 11);
+		snprintf(iv, sizeof(iv), "[%.2f-%.2f]", g->cmd_lo, g->cmd_hi);
+		pb_buf_printf(b, " %19s", isnan(g->cmd_lo) ? "-" : iv);
+		cell(b, g->cmd_vs_base, 2, "", 9);
+		pb_buf_addstr(b, "\n");
+	}
+}
+
 static void text_table(const struct rp_model *m, const struct rp_model *old,
 		       struct pb_buf *b)
 {
@@ -697,6 +751,7 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 				: pb_size_format(t, sizeof(t),
 						 (uint64_t)g->be_thin));
 	}
+	fs_command_table(m, b);
 	if (!old)
 		return;
 	pb_buf_printf(b, "\ncompared with %s:\n", old->run);

@@ -46,6 +46,10 @@ struct rp_group {
 	double be_lazy, be_thin; /* bytes; -1 never; NAN n/a */
 	double conv_med[RP_MAX_REWRITES];
 	double p99_first_med, p99_rewrite_med;
+	/* filesystem workloads: mkfs time; command passes: wall time */
+	double *mkfs, *cmd;
+	size_t nmkfs, ncmd;
+	double mkfs_med, cmd_med, cmd_lo, cmd_hi, cmd_vs_base;
 };
 
 struct rp_model {
@@ -59,6 +63,8 @@ struct rp_model {
 	uint64_t disk_size;
 	struct rp_group *g;
 	size_t ng, gcap;
+	char *command;	   /* the command passes' text, as run */
+	char fs_note[160]; /* "ext4, lazy init off (...)" */
 	const char *baseline;
 	bool have_baseline;
 	size_t failed_items;

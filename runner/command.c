@@ -103,11 +103,9 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 	tail[tlen] = '\0';
 	free(r->output);
 	r->output = strdup(tail);
-	r->exit_status = WIFEXITED(st) ? WEXITSTATUS(st)
-					: 128 + WTERMSIG(st);
+	r->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (killed)
-		return pb_fail(r->error, PB_ERR_INTERRUPTED,
-			       "command stopped");
+		return pb_fail(r->error, PB_ERR_INTERRUPTED, "command stopped");
 	if (r->exit_status) {
 		/* the last line of its output says most */
 		char *end = tail + tlen, *line;
@@ -115,9 +113,9 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 		while (end > tail && end[-1] == '\n')
 			*--end = '\0';
 		line = strrchr(tail, '\n');
-		return pb_fail(r->error, PB_ERR_FAULT,
-			       "command exited %d%s%s", r->exit_status,
-			       tlen ? ": " : "", line ? line + 1 : tail);
+		return pb_fail(r->error, PB_ERR_FAULT, "command exited %d%s%s",
+			       r->exit_status, tlen ? ": " : "",
+			       line ? line + 1 : tail);
 	}
 	r->complete = true;
 	return PB_OK;

@@ -25,7 +25,9 @@
 
 const char *runner_fs_name(enum runner_fs_type t)
 {
-	return t == RUNNER_FS_EXT4 ? "ext4" : t == RUNNER_FS_XFS ? "xfs" : "none";
+	return t == RUNNER_FS_EXT4  ? "ext4"
+	       : t == RUNNER_FS_XFS ? "xfs"
+				    : "none";
 }
 
 /* Run argv to the end; the last line of its stderr into msg. */
@@ -92,8 +94,7 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 	err = runner_target_open(&t, &dev, true, errbuf);
 	if (!err && t.kind != RUNNER_TARGET_BLOCK)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "--filesystem: %s is not a block device",
-			      t.path);
+			      "--filesystem: %s is not a block device", t.path);
 	if (!err && t.dev_size < o->size)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
 			      "--size: %llu bytes do not fit on %s (%llu)",
@@ -127,7 +128,8 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 	rc = run_tool(argv, msg, sizeof(msg));
 	fs->mkfs_s = (double)(pb_now_ns() - t0) / 1e9;
 	if (rc)
-		return pb_fail(errbuf, rc == 127 ? PB_ERR_UNSUPPORTED : PB_ERR_IO,
+		return pb_fail(errbuf,
+			       rc == 127 ? PB_ERR_UNSUPPORTED : PB_ERR_IO,
 			       "%s failed (exit %d): %s", argv[0], rc,
 			       msg[0] ? msg : "no message");
 

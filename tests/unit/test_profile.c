@@ -204,10 +204,107 @@ static void runner_args_follow_workload(void)
 	pb_buf_dispose(&b);
 }
 
+#define QHEAD "{\"name\": \"q\", \"disk_size\": \"64M\", "
+
+/* Filesystem, command and qemu keys: each mistake named by its key. */
+static const struct {
+	const char *text, *msg;
+} bad_fs[] = {
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"passes\": "
+	       "[\"first-write\", \"command\"]}}",
+	 "workload.command: required for a command pass"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"command\": "
+	       "\"true\"}}",
+	 "workload.command: no command pass"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"command\": \"\"}}",
+	 "workload.command: must be a command line"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"file_size\": "
+	       "\"8M\"}}",
+	 "workload.file_size: only with workload.filesystem"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
+	       "\"ext4\", \"file_size\": \"63M\"}}",
+	 "workload.file_size: must be a multiple"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
+	       "\"btrfs\"}}",
+	 "workload.filesystem: must be"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
+	       "\"xfs\"}}",
+	 "disk_size: xfs needs a disk of at least 300M"},
+	{QHEAD "\"modes\": [\"thin\"], \"matrix\": {\"command\": "
+	       "[\"a\", \"b\"]}}",
+	 "matrix.command: unknown key"},
+	{QHEAD "\"modes\": [\"rdmp\"]}", "modes: rdmp needs vSphere"},
+	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"accel\": \"hvf\"}}",
+	 "qemu.accel: auto, kvm or tcg"},
+	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"memory_mib\": 8}}",
+	 "qemu.memory_mib"},
+	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"vsphere\", "
+	       "\"vsphere\": {\"vm\": \"a\"}, \"qemu\": {}}",
+	 "qemu: only for backend qemu"},
+};
+
+static void filesystem_and_command_keys(void)
+{
+	struct pb_profile p;
+	struct pb_buf args = PB_BUF_INIT(4096);
+	char err[PB_ERRBUF_SIZE];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_fs) / sizeof(bad_fs[0]); i++) {
+		err[0] = '\0';
+		CU_ASSERT_EQUAL(
+			pb_profile_load(&p, write_tmp(bad_fs[i].text), err),
+			PB_ERR_INPUT);
+		if (!strstr(err, bad_fs[i].msg)) {
+			fprintf(stderr, "\n  want '%s', got '%s'",
+				bad_fs[i].msg, err);
+			CU_FAIL(bad_fs[i].msg);
+		}
+		pb_profile_dispose(&p);
+	}
+	/* the file leaves a quarter of the disk to the filesystem, and the
+	 * runner is told the file's size, not the disk's */
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp(QHEAD
+				  "\"modes\": [\"thin\", \"eager\"], "
+				  "\"workload\": {\"filesystem\": \"ext4\", "
+				  "\"passes\": [\"first-write\", \"command\"], "
+				  "\"command\": \"tar xf /src.tar, sync\"}, "
+				  "\"matrix\": {\"filesystem\": [\"ext4\", "
+				  "\"none\"]}}"),
+			err),
+		PB_OK);
+	CU_ASSERT_STRING_EQUAL(p.backend, "qemu");
+	CU_ASSERT_STRING_EQUAL(p.qemu.accel, "auto");
+	CU_ASSERT_EQUAL(p.qemu.memory_mib, 256);
+	CU_ASSERT_STRING_EQUAL(p.command, "tar xf /src.tar, sync");
+	CU_ASSERT_EQUAL(p.npoints, 2);
+	CU_ASSERT_EQUAL(p.points[0].file_size, 48u << 20);
+	CU_ASSERT_TRUE(pb_workload_has_command(&p.points[0]));
+	CU_ASSERT_EQUAL(pb_workload_args(&args, &p.points[0], p.disk_size, 1),
+			PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--filesystem ext4 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--size 50331648 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "first-write,command"));
+	/* the command itself never goes into the argument string */
+	CU_ASSERT_PTR_NULL(strstr(args.data, "tar"));
+	pb_buf_dispose(&args);
+	CU_ASSERT_EQUAL(p.points[1].filesystem, RUNNER_FS_NONE);
+	CU_ASSERT_EQUAL(pb_workload_args(&args, &p.points[1], p.disk_size, 1),
+			PB_OK);
+	CU_ASSERT_PTR_NULL(strstr(args.data, "--filesystem"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--size 67108864 "));
+	pb_buf_dispose(&args);
+	pb_profile_dispose(&p);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(shipped_profiles_load),
 	PB_CASE(seed_profiles_say_what_they_measure),
 	PB_CASE(matrix_expands),
+	PB_CASE(filesystem_and_command_keys),
 	PB_CASE(shuffle_complete_and_replayable),
 	PB_CASE(runner_args_follow_workload),
 	PB_CASES_END,
