@@ -523,7 +523,9 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 
 		for (k = 0, writes = 0; k < w->npasses; k++)
 			writes += runner_pass_writes(w->passes[k]);
-		bytes += writes * p->disk_size;
+		bytes += writes * (w->filesystem != RUNNER_FS_NONE
+					   ? w->file_size
+					   : p->disk_size);
 	}
 	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s) "
 	       "= %zu disks of %s, %s order (seed %llu)\n",

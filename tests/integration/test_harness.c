@@ -381,6 +381,57 @@ static void guest_sysctl_applied(void)
 	vcsim_stop(&v);
 }
 
+/* A command pass through vSphere: the text goes up as a file (never as
+ * words of the argument string), runs, and is gone from the guest after. */
+static void command_pass_uploaded(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600];
+	SCRATCH(prof, "command.json");
+	SCRATCH(state, "state7");
+	SCRATCH(res, "results7");
+	json_t *doc, *pass;
+
+	CU_ASSERT_EQUAL_FATAL(
+		start_lab(&v, &e, root, sizeof(root), "guest7", state, prof,
+			  "{\"name\": \"cmd\", \"backend\": \"vsphere\", "
+			  "\"vsphere\": {\"vm\": \"DC0_H0_VM0\", "
+			  "\"guest_dir\": \"/opt/pb\"}, \"disk_size\": "
+			  "\"1M\", \"modes\": [\"thin\"], \"workload\": "
+			  "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+			  "\"command\"], \"command\": \"echo 'two  spaces', "
+			  "and \\\"quotes\\\"\"}}",
+			  NULL, NULL),
+		0);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	pass = json_array_get(
+		json_object_get(
+			json_object_get(
+				json_array_get(json_object_get(doc, "results"),
+					       0),
+				"runner"),
+			"passes"),
+		1);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(pass, "command")),
+		"echo 'two  spaces', and \"quotes\"");
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(pass, "output_tail")),
+		"two  spaces, and quotes\n");
+	CU_ASSERT_EQUAL(
+		json_integer_value(json_object_get(pass, "exit_status")), 0);
+	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("ls '%s/opt/pb' | grep -q command-", root), 1);
+	vcsim_stop(&v);
+}
+
 static const struct {
 	const char *name;
 	const char *text;
@@ -471,6 +522,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
+	PB_CASE(command_pass_uploaded),
 	PB_CASE(bad_profiles_exit_2),
 	PB_CASES_END,
 };

@@ -353,12 +353,159 @@ static void qemu_named_device_refused(void)
 	CU_ASSERT(nothing_left(disks, res));
 }
 
+/* ext4 and xfs on fresh disks of every mode, with a command in the mount
+ * point; mkfs timed, the file's passes complete, nothing left. */
+static void qemu_filesystems(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-fs.json");
+	SCRATCH(state, "q-state6");
+	SCRATCH(res, "q-results6");
+	SCRATCH(disks, "q-disks6");
+	json_t *doc, *item;
+	size_t i;
+	int seen[2] = {0, 0};
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-fs", disks,
+		      "\"rdm\", \"eager\", \"lazy\", \"thin\"", "320M",
+		      ", \"accel\": \"tcg\"",
+		      "{\"bs\": \"64K\", \"qd\": 4, \"file_size\": \"16M\", "
+		      "\"passes\": [\"first-write\", \"rewrite\", \"read\", "
+		      "\"command\"], \"command\": \"ls provbench.dat && "
+		      "df -k . | tail -n 1\"},\n"
+		      " \"matrix\": {\"filesystem\": [\"ext4\", \"xfs\"]}");
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	/* the terminal report shows the command and mkfs per mode */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "command: ls provbench.dat"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "lazy init off"));
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 8);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		json_t *runner = json_object_get(item, "runner");
+		json_t *fs = json_object_get(runner, "filesystem");
+		json_t *passes = json_object_get(runner, "passes");
+		const char *type =
+			json_string_value(json_object_get(fs, "type"));
+
+		if (!it_is_root() &&
+		    !strcmp(json_string_value(json_object_get(item, "mode")),
+			    "rdm"))
+			continue;
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"ok");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(type);
+		seen[!strcmp(type, "xfs")]++;
+		CU_ASSERT(json_real_value(json_object_get(fs, "mkfs_seconds")) >
+			  0);
+		CU_ASSERT_EQUAL_FATAL(json_array_size(passes), 4);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+					json_array_get(passes, 0), "bytes")),
+				16 << 20);
+		CU_ASSERT(json_is_true(json_object_get(
+			json_array_get(passes, 3), "complete")));
+		CU_ASSERT_PTR_NOT_NULL(strstr(
+			json_string_value(json_object_get(
+				json_array_get(passes, 3), "output_tail")),
+			"provbench.dat"));
+	}
+	CU_ASSERT(seen[0] >= 3 && seen[1] >= 3);
+	json_decref(doc);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
+/* A failing command: the mode failed with the command's words, the disk
+ * gone all the same. */
+static void qemu_command_fails(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-cmd.json");
+	SCRATCH(state, "q-state7");
+	SCRATCH(res, "q-results7");
+	SCRATCH(disks, "q-disks7");
+	json_t *doc, *item, *pass;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-cmd", disks, "\"thin\"", "64M",
+		      ", \"accel\": \"tcg\"",
+		      "{\"bs\": \"64K\", \"filesystem\": \"ext4\", "
+		      "\"passes\": [\"first-write\", \"command\"], "
+		      "\"command\": \"echo checking, then; echo no-space-left "
+		      ">&2; exit 3\"}");
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(item, "status")), "failed");
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(item, "error")),
+		       "command exited 3: no-space-left"));
+	pass = json_array_get(
+		json_object_get(json_object_get(item, "runner"), "passes"), 1);
+	CU_ASSERT_EQUAL(
+		json_integer_value(json_object_get(pass, "exit_status")), 3);
+	/* commas survive fw_cfg's option syntax */
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(pass, "output_tail")),
+		"checking, then\nno-space-left\n");
+	json_decref(doc);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
+/* Interrupted in a filesystem pass: 130, the guest stopped, nothing
+ * attached or left. */
+static void qemu_filesystem_sigint(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "q-fsint.json");
+	SCRATCH(state, "q-state8");
+	SCRATCH(res, "q-results8");
+	SCRATCH(disks, "q-disks8");
+	SCRATCH(journal, "q-state8/journal.jsonl");
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-fsint", disks,
+		      it_is_root() ? "\"rdm\"" : "\"lazy\"", "256M",
+		      ", \"accel\": \"tcg\"",
+		      "{\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", "
+		      "\"filesystem\": \"ext4\", \"passes\": [\"first-write\", "
+		      "\"rewrite\", \"rewrite\"]}");
+	env_for(&e, state);
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_created(journal, 30000));
+	sleep(7);
+	CU_ASSERT(qemu_running(res));
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	CU_ASSERT(nothing_left(disks, res));
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_sigint),
 	PB_CASE(qemu_watchdog),
 	PB_CASE(qemu_kill9_cleanup),
 	PB_CASE(qemu_named_device_refused),
+	PB_CASE(qemu_filesystems),
+	PB_CASE(qemu_command_fails),
+	PB_CASE(qemu_filesystem_sigint),
 	PB_CASES_END,
 };
 

@@ -60,7 +60,9 @@ static void seed_profiles_say_what_they_measure(void)
 		pb_profile_load(&p, "profiles/seed-001-rdm-vs-vmdk-8g.json",
 				err),
 		PB_OK);
-	CU_ASSERT_EQUAL(p.disk_size, 8ull << 30);
+	CU_ASSERT_EQUAL(p.disk_size, 10ull << 30);
+	CU_ASSERT_EQUAL(p.points[0].filesystem, RUNNER_FS_EXT4);
+	CU_ASSERT_EQUAL(p.points[0].file_size, 8ull << 30);
 	CU_ASSERT_EQUAL(p.points[0].npasses, 5);
 	CU_ASSERT_EQUAL(p.points[0].passes[4], RUNNER_PASS_READ);
 	CU_ASSERT_STRING_EQUAL(p.vsphere.lun,
@@ -72,7 +74,23 @@ static void seed_profiles_say_what_they_measure(void)
 		PB_OK);
 	CU_ASSERT_EQUAL(p.points[0].bs, 8192);
 	CU_ASSERT_FALSE(p.points[0].direct);
+	CU_ASSERT_EQUAL(p.points[0].file_size, 4096000000ull);
+	CU_ASSERT_EQUAL(p.points[0].passes[2], RUNNER_PASS_COMMAND);
+	CU_ASSERT_PTR_NOT_NULL(p.command && strstr(p.command, "bs=8k"));
+	pb_profile_dispose(&p);
+	/* the raw forms stay */
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, "profiles/seed-003-dd-8k-sync-raw.json",
+				err),
+		PB_OK);
 	CU_ASSERT_EQUAL(p.disk_size, 4096000000ull);
+	CU_ASSERT_EQUAL(p.points[0].filesystem, RUNNER_FS_NONE);
+	pb_profile_dispose(&p);
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, "profiles/seed-001-rdm-vs-vmdk-8g-raw.json",
+				err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.disk_size, 8ull << 30);
 	pb_profile_dispose(&p);
 
 	CU_ASSERT_EQUAL_FATAL(
