@@ -728,15 +728,85 @@ out:
 
 /* ---- prepare: the accelerator ---- */
 
+/*
+ * The probe's verdict is kept in the state directory for the rest of this
+ * host boot (keyed by the kernel's boot id and the guest image), so a
+ * machine whose KVM hangs pays the probe's deadline once, not every run.
+ */
+static void probe_cache_path(char *out, size_t len)
+{
+	char state[PATH_MAX], err[PB_ERRBUF_SIZE];
+
+	out[0] = '\0';
+	if (!pb_state_dir(state, sizeof(state), err))
+		snprintf(out, len, "%s/kvm-probe.json", state);
+}
+
+static const char *probe_key(struct pb_backend *b, char *key, size_t len)
+{
+	char *id = pb_slurp_file("/proc/sys/kernel/random/boot_id", NULL);
+
+	snprintf(key, len, "%.36s:%s:%s", id ? id : "?",
+		 json_string_value(
+			 json_object_get(b->manifest, "initrd_sha256")),
+		 b->p->qemu.binary);
+	free(id);
+	return key;
+}
+
+static bool probe_cached(struct pb_backend *b)
+{
+	char path[PATH_MAX + 32], key[512];
+	json_t *c;
+	const char *accel;
+	bool hit = false;
+
+	probe_cache_path(path, sizeof(path));
+	c = path[0] ? json_load_file(path, 0, NULL) : NULL;
+	accel = json_string_value(json_object_get(c, "accel"));
+	if (accel && !strcmp(json_string_value(json_object_get(c, "key")) ?: "",
+			     probe_key(b, key, sizeof(key)))) {
+		b->accel = !strcmp(accel, "kvm") ? "kvm" : "tcg";
+		snprintf(b->accel_note, sizeof(b->accel_note),
+			 "%s (probed earlier in this host boot)",
+			 json_string_value(json_object_get(c, "note")) ?: "");
+		hit = true;
+	}
+	json_decref(c);
+	return hit;
+}
+
+static void probe_remember(struct pb_backend *b)
+{
+	char path[PATH_MAX + 32], key[512], err[PB_ERRBUF_SIZE];
+	json_t *c;
+	char *text;
+
+	probe_cache_path(path, sizeof(path));
+	if (!path[0])
+		return;
+	c = json_pack("{s:s,s:s,s:s}", "key", probe_key(b, key, sizeof(key)),
+		      "accel", b->accel, "note", b->accel_note);
+	text = c ? json_dumps(c, JSON_COMPACT) : NULL;
+	if (text) /* best effort: without it the next run probes again */
+		pb_write_atomic(path, text, strlen(text), err);
+	free(text);
+	json_decref(c);
+}
+
 static enum pb_error qb_prepare(struct pb_backend *b)
 {
 	const char *want = b->p->qemu.accel;
+	/* another node than /dev/kvm, to diagnose (and to test) the probe */
+	const char *kvm = getenv("PROVBENCH_KVM_DEVICE");
 	struct guest_job j = {.accel = "kvm"};
 	struct guest_run g;
 	enum pb_error err;
 	int fd;
 
 	b->errbuf[0] = '\0';
+	if (!kvm || !*kvm)
+		kvm = "/dev/kvm";
 	err = load_manifest(b);
 	if (!err)
 		err = check_direct(b);
@@ -748,19 +818,25 @@ static enum pb_error qb_prepare(struct pb_backend *b)
 			 "TCG as the profile asks");
 		return PB_OK;
 	}
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	fd = open(kvm, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		if (!strcmp(want, "kvm"))
 			return qfail(b, PB_ERR_UNSUPPORTED,
-				     "/dev/kvm: %s (the profile asks for KVM)",
+				     "%s: %s (the profile asks for KVM)", kvm,
 				     strerror(errno));
 		b->accel = "tcg";
-		snprintf(b->accel_note, sizeof(b->accel_note),
-			 "TCG: /dev/kvm: %s", strerror(errno));
+		snprintf(b->accel_note, sizeof(b->accel_note), "TCG: %s: %s",
+			 kvm, strerror(errno));
 		return PB_OK;
 	}
 	close(fd);
-	/* /dev/kvm opening proves little: on some nested machines a KVM
+	if (probe_cached(b)) {
+		if (!strcmp(want, "kvm") && strcmp(b->accel, "kvm"))
+			return qfail(b, PB_ERR_UNSUPPORTED, "KVM: %s",
+				     b->accel_note);
+		return PB_OK;
+	}
+	/* the node opening proves little: on some nested machines a KVM
 	 * guest never leaves the firmware. A short boot to init tells. */
 	err = guest_boot(b, &g, &j, KVM_PROBE_S, NULL);
 	if (err)
@@ -769,18 +845,22 @@ static enum pb_error qb_prepare(struct pb_backend *b)
 		b->accel = "kvm";
 		snprintf(b->accel_note, sizeof(b->accel_note),
 			 "KVM: a probe boot reached init in %.1f s", g.t_boot);
-		return PB_OK;
+	} else {
+		b->accel = "tcg";
+		if (g.killed_timeout)
+			snprintf(b->accel_note, sizeof(b->accel_note),
+				 "TCG: a KVM probe boot did not reach init "
+				 "within %d s",
+				 KVM_PROBE_S);
+		else
+			snprintf(b->accel_note, sizeof(b->accel_note),
+				 "TCG: a KVM probe boot failed: %s",
+				 g.qemu_err[0] ? g.qemu_err
+					       : "qemu exited before init");
 	}
-	if (!strcmp(want, "kvm"))
-		return qfail(b, PB_ERR_UNSUPPORTED,
-			     "KVM: a probe boot did not reach init within "
-			     "%d s%s%s",
-			     KVM_PROBE_S, g.qemu_err[0] ? ": " : "",
-			     g.qemu_err);
-	b->accel = "tcg";
-	snprintf(b->accel_note, sizeof(b->accel_note),
-		 "TCG: a KVM probe boot did not reach init within %d s%s%s",
-		 KVM_PROBE_S, g.qemu_err[0] ? ": " : "", g.qemu_err);
+	probe_remember(b);
+	if (!strcmp(want, "kvm") && strcmp(b->accel, "kvm"))
+		return qfail(b, PB_ERR_UNSUPPORTED, "KVM: %s", b->accel_note);
 	return PB_OK;
 }
 

@@ -497,6 +497,94 @@ static void qemu_filesystem_sigint(void)
 			it_count(journal, "\"op\":\"destroyed\""));
 }
 
+/*
+ * The accelerator probe: a node that opens is not proof. A qemu whose KVM
+ * guest never reaches init (a wrapper standing in for a nested machine
+ * whose KVM hangs in the firmware) costs one probe deadline, then TCG; the
+ * verdict is kept for the host boot; a KVM qemu that fails at once falls
+ * back at once, with qemu's words in the note.
+ */
+static void qemu_kvm_probe_falls_back(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-kvm.json");
+	SCRATCH(state, "q-state9");
+	SCRATCH(state2, "q-state9b");
+	SCRATCH(res, "q-results9");
+	SCRATCH(disks, "q-disks9");
+	SCRATCH(hang, "qemu-kvm-hangs");
+	SCRATCH(fail, "qemu-kvm-fails");
+	char extra[1400];
+	json_t *doc;
+	uint64_t t0, first_ns;
+	const char *note;
+
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("mkdir -p '%s' '%s' '%s' && printf '#!/bin/sh\\ncase "
+		      "\"$*\" in *accel=kvm*) exec sleep 600;; esac\\nexec "
+		      "qemu-system-x86_64 \"$@\"\\n' > '%s' && printf "
+		      "'#!/bin/sh\\ncase \"$*\" in *accel=kvm*) echo Could "
+		      "not access KVM kernel module >&2; exit 1;; "
+		      "esac\\nexec qemu-system-x86_64 \"$@\"\\n' > '%s' && "
+		      "chmod 755 '%s' '%s'",
+		      state, state2, disks, hang, fail, hang, fail),
+		0);
+	snprintf(extra, sizeof(extra), ", \"binary\": \"%s\"", hang);
+	write_profile(prof, "q-kvm", disks, "\"thin\"", "16M", extra, WL_SMALL);
+	env_for(&e, state);
+	it_env_add(&e, "PROVBENCH_KVM_DEVICE", "/dev/null");
+
+	t0 = pb_now_ns();
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	first_ns = pb_now_ns() - t0;
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	note = json_string_value(json_object_get(
+		json_object_get(doc, "environment"), "accelerator_note"));
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(
+			json_object_get(doc, "environment"), "accelerator")),
+		"tcg");
+	CU_ASSERT_PTR_NOT_NULL(note &&
+			       strstr(note, "did not reach init within 10 s"));
+	json_decref(doc);
+	CU_ASSERT(first_ns >= 10ull * 1000000000ull);
+	/* no probe guest left running */
+	CU_ASSERT_EQUAL(it_sh("pgrep -f 'sleep 60[0]' >/dev/null"), 1);
+
+	/* the same host boot: the verdict is remembered, no second wait */
+	sleep(1); /* a new results directory name */
+	t0 = pb_now_ns();
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT(pb_now_ns() - t0 < first_ns - 5ull * 1000000000ull);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	note = json_string_value(json_object_get(
+		json_object_get(doc, "environment"), "accelerator_note"));
+	CU_ASSERT_PTR_NOT_NULL(note && strstr(note, "probed earlier"));
+	json_decref(doc);
+
+	/* qemu refusing KVM outright: TCG at once, with its reason */
+	snprintf(extra, sizeof(extra), ", \"binary\": \"%s\"", fail);
+	write_profile(prof, "q-kvm", disks, "\"thin\"", "16M", extra, WL_SMALL);
+	env_for(&e, state2);
+	it_env_add(&e, "PROVBENCH_KVM_DEVICE", "/dev/null");
+	sleep(1);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	note = json_string_value(json_object_get(
+		json_object_get(doc, "environment"), "accelerator_note"));
+	CU_ASSERT_PTR_NOT_NULL(
+		note && strstr(note, "failed: Could not access KVM kernel"));
+	json_decref(doc);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_sigint),
@@ -506,6 +594,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_filesystems),
 	PB_CASE(qemu_command_fails),
 	PB_CASE(qemu_filesystem_sigint),
+	PB_CASE(qemu_kvm_probe_falls_back),
 	PB_CASES_END,
 };
 
