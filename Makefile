@@ -63,12 +63,24 @@ IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_report.c tests/integration/lab.c \
 	      tests/integration/test_qemu.c
 
+FUZZ_TARGETS := soap profile runjson args
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+# clang: libFuzzer with ASan + UBSan; gcc-only warning names are not errors
+FUZZ_CFLAGS  = $(ALL_CFLAGS) -Wno-unknown-warning-option -O1 \
+	       -fsanitize=fuzzer-no-link,address,undefined \
+	       -fno-omit-frame-pointer -fno-sanitize-recover=all
+
 obj = $(patsubst %.c,$(1)/%.o,$(2))
 
 LIB_OBJ   = $(call obj,$(B),$(COMMON_SRC) $(RUNNER_LIB_SRC))
 ASAN_LIB  = $(call obj,$(B)/asan,$(COMMON_SRC) $(RUNNER_LIB_SRC))
 VS_OBJ    = $(call obj,$(B),$(VS_SRC) $(HARNESS_LIB_SRC))
 ASAN_VS   = $(call obj,$(B)/asan,$(VS_SRC) $(HARNESS_LIB_SRC))
+
+FUZZ_LIB = $(call obj,$(B)/fuzz,$(COMMON_SRC) $(RUNNER_LIB_SRC) $(VS_SRC) \
+	     $(HARNESS_LIB_SRC))
+FUZZ_BINS = $(addprefix $(B)/fuzz/fuzz-,$(FUZZ_TARGETS))
 
 PROVBENCH     := $(B)/provbench
 VCSIM         := $(B)/vcsim
@@ -81,7 +93,7 @@ IT            := $(B)/integration-tests
 GUEST         := $(B)/guest/initrd.gz
 
 .PHONY: all deps test check runner-static guest install uninstall demo \
-	bench format clean
+	bench format clean fuzz fuzz-smoke
 
 all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 
@@ -94,7 +106,7 @@ test: deps
 	@$(MAKE) --no-print-directory check
 
 check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT) \
-	$(VCSIM) $(GUEST)
+	$(VCSIM) $(GUEST) $(FUZZ_BINS)
 	@tests/run-all.sh $(B)
 
 runner-static: $(RUNNER_STATIC)
@@ -108,6 +120,19 @@ $(GUEST): $(RUNNER_STATIC) guest/init scripts/guest-image.sh
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -c -o $@ $<
+
+$(B)/fuzz/fuzz-%: $(B)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(VS_LIBS) -lm
+
+# libFuzzer targets; `make fuzz-smoke` runs each FUZZ_SECONDS (see README)
+fuzz: $(FUZZ_BINS)
+
+fuzz-smoke: $(FUZZ_BINS)
+	@tests/fuzz/smoke.sh $(B) $(FUZZ_SECONDS)
 
 $(B)/asan/%.o: %.c
 	@mkdir -p $(dir $@)

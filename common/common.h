@@ -93,7 +93,8 @@ enum pb_error pb_buf_add(struct pb_buf *b, const void *mem, size_t len);
 enum pb_error pb_buf_addstr(struct pb_buf *b, const char *s);
 enum pb_error pb_buf_printf(struct pb_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-enum pb_error pb_buf_vprintf(struct pb_buf *b, const char *fmt, va_list ap);
+enum pb_error pb_buf_vprintf(struct pb_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Hand the data to the caller (who frees it) and leave b empty. */
 char *pb_buf_steal(struct pb_buf *b, size_t *len);
 

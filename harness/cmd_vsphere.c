@@ -284,7 +284,8 @@ static int disk_add(struct vctx *v, const struct vs_vm_info *vm)
 	enum pb_error err;
 	int i;
 
-	for (i = 1; i < v->argc; i++) {
+	/* options come in pairs: --name value */
+	for (i = 1; i < v->argc; i += 2) {
 		const char *opt = v->argv[i], *val = v->argv[i + 1];
 
 		if (i + 1 >= v->argc)
@@ -312,7 +313,6 @@ static int disk_add(struct vctx *v, const struct vs_vm_info *vm)
 			return pb_cli_fail(PB_ERR_USAGE, opt,
 					   "unknown option for disk add");
 		}
-		i++;
 	}
 	if (!have_mode)
 		return pb_cli_fail(PB_ERR_USAGE, "vsphere disk add",

@@ -109,7 +109,7 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 			      isnan(g->steady_med)
 				      ? "&ndash;"
 				      : pb_size_format(sz, sizeof(sz),
-						       (uint64_t)g->steady_med),
+						       rp_u64(g->steady_med)),
 			      g->never_steady ? " (never, some reps)" : "");
 		td_num(b, g->prov_med, 2, "");
 		td_num(b, g->p99_first_med, 0, "");
@@ -130,19 +130,18 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 			rp_html_text(b, g->workload);
 			pb_buf_addstr(b, ") ");
 		}
-		pb_buf_printf(b,
-			      "against lazy after <b>%s</b> written, against "
-			      "thin after <b>%s</b> written.</p>\n",
-			      isnan(g->be_lazy) ? "&ndash;"
-			      : g->be_lazy < 0
-				      ? "never"
-				      : pb_size_format(a, sizeof(a),
-						       (uint64_t)g->be_lazy),
-			      isnan(g->be_thin) ? "&ndash;"
-			      : g->be_thin < 0
-				      ? "never"
-				      : pb_size_format(t, sizeof(t),
-						       (uint64_t)g->be_thin));
+		pb_buf_printf(
+			b,
+			"against lazy after <b>%s</b> written, against "
+			"thin after <b>%s</b> written.</p>\n",
+			isnan(g->be_lazy) ? "&ndash;"
+			: g->be_lazy < 0  ? "never"
+					  : pb_size_format(a, sizeof(a),
+							   rp_u64(g->be_lazy)),
+			isnan(g->be_thin) ? "&ndash;"
+			: g->be_thin < 0  ? "never"
+					  : pb_size_format(t, sizeof(t),
+							   rp_u64(g->be_thin)));
 	}
 }
 

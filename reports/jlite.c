@@ -8,6 +8,7 @@
  * which is what made big reports slow.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +413,7 @@ enum pb_error jl_load(struct jl_doc *d, const char *path,
 {
 	struct stat st;
 	size_t len;
+	void *m;
 	int fd;
 
 	memset(d, 0, sizeof(*d));
@@ -424,19 +426,16 @@ enum pb_error jl_load(struct jl_doc *d, const char *path,
 		return pb_fail(errbuf, PB_ERR_INPUT, "%s: cannot read", path);
 	}
 	len = (size_t)st.st_size;
-	if (len) {
-		void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-			       fd, 0);
-
-		if (m == MAP_FAILED) {
-			close(fd);
-			return pb_fail(errbuf, PB_ERR_INPUT, "%s: cannot map",
-				       path);
-		}
-		d->text = m;
-		d->text_len = len;
+	if (!len) {
+		close(fd);
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: empty", path);
 	}
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
+	if (m == MAP_FAILED)
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: cannot map", path);
+	d->text = m;
+	d->text_len = len;
 	d->root = node_new(d);
 	if (!d->root)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
@@ -624,7 +623,14 @@ long long jl_int(const struct jl *n)
 {
 	double v = jl_num(n);
 
-	return isnan(v) ? 0 : (long long)v;
+	/* out of range is undefined for the cast: clamp */
+	if (isnan(v))
+		return 0;
+	if (v >= 9.2e18)
+		return LLONG_MAX;
+	if (v <= -9.2e18)
+		return LLONG_MIN;
+	return (long long)v;
 }
 
 /* Decode a string's escapes into the document's string store. */

@@ -201,7 +201,7 @@ static enum pb_error steady_points(struct rp_group *g)
 		k = 0;
 		jl_foreach(series, pt)
 		{
-			bytes[k] = (uint64_t)num(pt, "bytes");
+			bytes[k] = rp_u64(num(pt, "bytes"));
 			mib[k++] = num(pt, "mib_per_s");
 		}
 		jl_reset(cur_doc, &mark);
@@ -742,14 +742,14 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 			isnan(g->be_lazy) || g->be_lazy < 0
 				? ""
 				: pb_size_format(a, sizeof(a),
-						 (uint64_t)g->be_lazy),
+						 rp_u64(g->be_lazy)),
 			isnan(g->be_thin) ? "-"
 			: g->be_thin < 0  ? "never"
 					  : "after ",
 			isnan(g->be_thin) || g->be_thin < 0
 				? ""
 				: pb_size_format(t, sizeof(t),
-						 (uint64_t)g->be_thin));
+						 rp_u64(g->be_thin)));
 	}
 	fs_command_table(m, b);
 	if (!old)

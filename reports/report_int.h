@@ -91,6 +91,16 @@ struct rp_change {
 bool rp_compare(struct rp_change *c, const struct rp_model *old,
 		const struct rp_group *g);
 
+/* A byte count read as a double from run.json, as uint64_t: NaN and
+ * negatives are 0, and nothing past the type's range (casting those is
+ * undefined). */
+static inline uint64_t rp_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+
 enum pb_error rp_write_html(const struct rp_model *m,
 			    const struct rp_model *old, struct pb_buf *out);
 

@@ -11,13 +11,15 @@ set -eu
 # time, python3 and python3-pyvmomi (the peers the benchmarks measure);
 # qemu backend: qemu-system-x86, qemu-utils, busybox-static and binutils
 # (the guest image), and the kernel .deb, fetched (not installed) into
-# $B/guest/debs by guest-image.sh --fetch.
+# $B/guest/debs by guest-image.sh --fetch; fuzzing: clang and its
+# libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev).
 PKGS="gcc make pkg-config libc6-dev
 libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
 liburing-dev libblkid-dev libuuid1 libssl-dev
 golang-go golang-github-vmware-govmomi-dev libxml2-utils
 util-linux e2fsprogs xfsprogs valgrind file chromium fio time python3
-python3-pyvmomi qemu-system-x86 qemu-utils busybox-static binutils"
+python3-pyvmomi qemu-system-x86 qemu-utils busybox-static binutils
+clang libclang-rt-14-dev"
 
 # one dpkg-query for all: the common case (everything there) stays fast
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' $PKGS \

@@ -1,6 +1,6 @@
 #!/bin/sh
-# run-all.sh - every test suite: unit, unit again under ASan + UBSan, and
-# integration. Each prints CUnit's run summary; the last line totals them
+# run-all.sh - every test suite: unit, unit again under ASan + UBSan,
+# integration, and a bounded run of every fuzz target. Each prints CUnit's run summary; the last line totals them
 # as "N passed, N failed" for CI.
 set -u
 B=${1:-build}
@@ -39,6 +39,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	run unit-asan "$B/asan/unit-tests"
 run integration "$B/integration-tests" "$B"
+# each libFuzzer target for a bounded time, after its crash regressions
+run fuzz-smoke tests/fuzz/smoke.sh "$B" "${PROVBENCH_FUZZ_SECONDS:-30}"
 
 echo "$passed passed, $failed failed"
 exit $rc

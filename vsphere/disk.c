@@ -99,6 +99,10 @@ static enum pb_error on_devices(struct vs_session *s,
 	char type[64];
 	size_t i, n = 0;
 
+	/* one VM was asked for: a reply listing more objects (a broken or
+	 * hostile server) is read for its first one only */
+	if (v->disks)
+		return PB_OK;
 	vs_node_text(v->datastore_path, sizeof(v->datastore_path),
 		     vs_prop(oc, "summary.config.vmPathName"));
 	vs_moref_read(&v->host, vs_prop(oc, "runtime.host"));
@@ -134,6 +138,24 @@ static enum pb_error on_devices(struct vs_session *s,
 				v->ctl[c].used |= 1u << v->disks[i].unit;
 	}
 	return PB_OK;
+}
+
+enum pb_error vs_disks_read(struct vs_session *s, xmlNodePtr returnval,
+			    struct vs_disk **out, size_t *n)
+{
+	struct vm_devices v;
+	enum pb_error err;
+
+	memset(&v, 0, sizeof(v));
+	err = vs_each_object(s, returnval, on_devices, &v);
+	if (err) {
+		free(v.disks);
+		v.disks = NULL;
+		v.ndisks = 0;
+	}
+	*out = v.disks;
+	*n = v.ndisks;
+	return err;
 }
 
 static enum pb_error read_devices(struct vs_session *s,

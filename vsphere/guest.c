@@ -348,14 +348,24 @@ enum pb_error vs_guest_start(struct vs_session *s, const struct vs_vm_info *vm,
 }
 
 /* One ListProcessesInGuest: *done and *code once the process ended. */
+bool vs_process_read(xmlNodePtr ret, int *code)
+{
+	xmlNodePtr info = vs_child(ret, "returnval");
+	char buf[32];
+
+	if (!info || !vs_child(info, "endTime"))
+		return false;
+	*code = atoi(vs_text(buf, sizeof(buf), info, "exitCode"));
+	return true;
+}
+
 static enum pb_error poll_process(struct vs_session *s,
 				  const struct vs_vm_info *vm, int64_t pid,
 				  bool *done, int *code)
 {
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
-	xmlNodePtr ret, info;
-	char buf[32];
+	xmlNodePtr ret;
 	enum pb_error err;
 
 	err = guest_req(s, &r, "ListProcessesInGuest", false, vm);
@@ -366,14 +376,11 @@ static enum pb_error poll_process(struct vs_session *s,
 		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
 	}
 	err = guest_call(s, &r, &doc, &ret);
-	info = err ? NULL : vs_child(ret, "returnval");
-	if (!err && !info)
+	if (!err && !vs_child(ret, "returnval"))
 		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
 			      "guest process %lld: not found", (long long)pid);
-	if (!err && vs_child(info, "endTime")) {
-		*done = true;
-		*code = atoi(vs_text(buf, sizeof(buf), info, "exitCode"));
-	}
+	if (!err)
+		*done = vs_process_read(ret, code);
 	xmlFreeDoc(doc);
 	return err;
 }

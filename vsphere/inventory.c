@@ -22,8 +22,8 @@ xmlNodePtr vs_prop(const struct vs_objcontent *oc, const char *name)
 	return NULL;
 }
 
-static enum pb_error each_object(struct vs_session *s, xmlNodePtr rv,
-				 vs_object_fn fn, void *arg)
+enum pb_error vs_each_object(struct vs_session *s, xmlNodePtr rv,
+			     vs_object_fn fn, void *arg)
 {
 	struct vs_objcontent oc;
 	xmlNodePtr o;
@@ -52,7 +52,7 @@ static enum pb_error retrieve(struct vs_session *s, struct vs_req *r,
 	err = vs_call(s, r, true, &doc, &ret);
 	while (!err) {
 		rv = vs_child(ret, "returnval");
-		err = each_object(s, rv, fn, arg);
+		err = vs_each_object(s, rv, fn, arg);
 		vs_text(token, sizeof(token), rv, "token");
 		xmlFreeDoc(doc);
 		doc = NULL;

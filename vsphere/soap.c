@@ -225,9 +225,10 @@ enum pb_error vs_reply_parse(xmlDocPtr *doc, xmlNodePtr *ret, const char *body,
 			     XML_PARSE_NONET | XML_PARSE_NOERROR |
 				     XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
 	if (!*doc)
+		/* the body need not end in a NUL: bounded by len */
 		return pb_fail(errbuf, PB_ERR_PROTOCOL,
-			       "reply is not XML (%zu bytes, starts '%.40s')",
-			       len, body);
+			       "reply is not XML (%zu bytes, starts '%.*s')",
+			       len, (int)(len < 40 ? len : 40), body);
 	env = xmlDocGetRootElement(*doc);
 	if (!vs_is(env, "Envelope"))
 		return pb_fail(errbuf, PB_ERR_PROTOCOL,

@@ -53,6 +53,23 @@ static enum pb_error on_task(struct vs_session *s,
 	return PB_OK;
 }
 
+/* Every change of a WaitForUpdatesEx returnval. */
+static void read_updates(struct task_state *t, xmlNodePtr rv)
+{
+	xmlNodePtr fs, os, cs;
+	char name[64];
+
+	for (fs = vs_child(rv, "filterSet"); fs; fs = vs_next(fs, "filterSet"))
+		for (os = vs_child(fs, "objectSet"); os;
+		     os = vs_next(os, "objectSet"))
+			for (cs = vs_child(os, "changeSet"); cs;
+			     cs = vs_next(cs, "changeSet"))
+				read_change(
+					t,
+					vs_text(name, sizeof(name), cs, "name"),
+					vs_child(cs, "val"));
+}
+
 static enum pb_error task_result(struct vs_session *s,
 				 const struct vs_moref *task,
 				 const struct task_state *t)
@@ -126,8 +143,7 @@ static enum pb_error wait_once(struct vs_session *s, char *version, size_t vlen,
 {
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
-	xmlNodePtr ret, rv, fs, os, cs, opts;
-	char name[64];
+	xmlNodePtr ret, rv, opts;
 	enum pb_error err;
 
 	err = vs_req_new(&r, "WaitForUpdatesEx", &s->sc.property_collector);
@@ -145,17 +161,28 @@ static enum pb_error wait_once(struct vs_session *s, char *version, size_t vlen,
 	if (!rv) /* maxWaitSeconds passed with no change */
 		goto out;
 	vs_text(version, vlen, rv, "version");
-	for (fs = vs_child(rv, "filterSet"); fs; fs = vs_next(fs, "filterSet"))
-		for (os = vs_child(fs, "objectSet"); os;
-		     os = vs_next(os, "objectSet"))
-			for (cs = vs_child(os, "changeSet"); cs;
-			     cs = vs_next(cs, "changeSet"))
-				read_change(
-					t,
-					vs_text(name, sizeof(name), cs, "name"),
-					vs_child(cs, "val"));
+	read_updates(t, rv);
 out:
 	xmlFreeDoc(doc);
+	return err;
+}
+
+enum pb_error vs_task_read(struct vs_session *s, xmlNodePtr returnval,
+			   bool updates, char *state, size_t slen,
+			   int *progress)
+{
+	static const struct vs_moref task = {"Task", "(reply)"};
+	struct task_state t = {.progress = 0};
+	enum pb_error err = PB_OK;
+
+	if (updates)
+		read_updates(&t, returnval);
+	else
+		err = vs_each_object(s, returnval, on_task, &t);
+	snprintf(state, slen, "%s", t.state);
+	*progress = t.progress;
+	if (!err && !strcmp(t.state, "error"))
+		err = task_result(s, &task, &t);
 	return err;
 }
 

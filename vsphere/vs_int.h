@@ -165,6 +165,26 @@ enum pb_error vs_retrieve_one(struct vs_session *s, const struct vs_moref *obj,
 /* The val node of property name in an object's propSets, or NULL. */
 xmlNodePtr vs_prop(const struct vs_objcontent *oc, const char *name);
 
+/*
+ * Readers of one reply, apart from the calls that fetch it: the client
+ * uses them, and so do the fuzz targets (tests/fuzz), which feed them
+ * hostile replies. returnval is the response's returnval element.
+ */
+/* fn for every "objects" of a RetrievePropertiesEx returnval */
+enum pb_error vs_each_object(struct vs_session *s, xmlNodePtr returnval,
+			     vs_object_fn fn, void *arg);
+/* The VirtualDisks of a VM's config.hardware.device (*out: caller frees) */
+enum pb_error vs_disks_read(struct vs_session *s, xmlNodePtr returnval,
+			    struct vs_disk **out, size_t *n);
+/* A task's state and progress, from RetrievePropertiesEx (updates false)
+ * or WaitForUpdatesEx (true); a task in error returns PB_ERR_FAULT with
+ * the fault in s->fault and its message in s->errbuf. */
+enum pb_error vs_task_read(struct vs_session *s, xmlNodePtr returnval,
+			   bool updates, char *state, size_t slen,
+			   int *progress);
+/* ListProcessesInGuest: has the process ended, and with which code. */
+bool vs_process_read(xmlNodePtr ret, int *code);
+
 /* ---- tasks (task.c) ---- */
 
 enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
