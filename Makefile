@@ -93,7 +93,7 @@ IT            := $(B)/integration-tests
 GUEST         := $(B)/guest/initrd.gz
 
 .PHONY: all deps test check runner-static guest install uninstall demo \
-	bench format clean fuzz fuzz-smoke
+	bench format clean fuzz fuzz-smoke asan-tree
 
 all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 
@@ -106,7 +106,7 @@ test: deps
 	@$(MAKE) --no-print-directory check
 
 check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT) \
-	$(VCSIM) $(GUEST) $(FUZZ_BINS)
+	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree
 	@tests/run-all.sh $(B)
 
 runner-static: $(RUNNER_STATIC)
@@ -160,6 +160,21 @@ $(UNIT): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(UNIT_SRC))
 
 $(UNIT_ASAN): $(ASAN_LIB) $(ASAN_VS) $(call obj,$(B)/asan,$(UNIT_SRC))
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
+
+# The integration suite runs a second time against these: provbench and
+# the runner built with ASan + UBSan, beside links to what needs no
+# sanitizer (the static runner the guests run, the simulator, the image).
+$(B)/asan/provbench: $(ASAN_LIB) $(ASAN_VS) $(B)/asan/harness/main.o \
+		     $(B)/asan/tests/sanitizer_options.o
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(VS_LIBS) -lm
+
+$(B)/asan/provbench-runner: $(ASAN_LIB) $(B)/asan/runner/main.o \
+			    $(B)/asan/tests/sanitizer_options.o
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS)
+
+asan-tree: $(B)/asan/provbench $(B)/asan/provbench-runner
+	@for f in provbench-runner-static vcsim guest; do \
+		ln -sfn ../$$f $(B)/asan/$$f; done
 
 $(IT): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(IT_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm

@@ -39,6 +39,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	run unit-asan "$B/asan/unit-tests"
 run integration "$B/integration-tests" "$B"
+# again, with provbench and the runner built with ASan + UBSan
+run integration-asan "$B/integration-tests" "$B/asan"
 # each libFuzzer target for a bounded time, after its crash regressions
 run fuzz-smoke tests/fuzz/smoke.sh "$B" "${PROVBENCH_FUZZ_SECONDS:-30}"
 

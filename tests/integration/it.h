@@ -36,6 +36,8 @@ void vcsim_stop(struct vcsim *v);
 int it_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *it_dir(void);
 const char *it_bin(const char *name);
+/* The same binary without sanitizers, for runs under valgrind. */
+const char *it_plain_bin(const char *name);
 bool it_is_root(void);
 
 /* ---- lab.c: shared by the end-to-end harness tests ---- */

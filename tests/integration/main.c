@@ -44,6 +44,22 @@ const char *it_bin(const char *name)
 	return path[k];
 }
 
+const char *it_plain_bin(const char *name)
+{
+	static char path[4][512];
+	static unsigned k;
+	size_t n = strlen(build_dir);
+
+	/* valgrind cannot run an ASan binary: the plain one beside it */
+	k = (k + 1) % 4;
+	if (n > 5 && !strcmp(build_dir + n - 5, "/asan"))
+		snprintf(path[k], sizeof(path[k]), "%.*s/%s", (int)(n - 5),
+			 build_dir, name);
+	else
+		snprintf(path[k], sizeof(path[k]), "%s/%s", build_dir, name);
+	return path[k];
+}
+
 bool it_is_root(void)
 {
 	return geteuid() == 0;

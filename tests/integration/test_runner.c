@@ -515,7 +515,7 @@ static void no_leaks_under_valgrind(void)
 			      "--size 4M --bs 64K --engine %s --passes "
 			      "first-write,rewrite,read,fsync-write --verify "
 			      "-q -o /dev/null",
-			      it_bin("provbench-runner"), it_dir(), k,
+			      it_plain_bin("provbench-runner"), it_dir(), k,
 			      engines[k]),
 			0);
 	}

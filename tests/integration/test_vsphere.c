@@ -739,7 +739,8 @@ static void cli_no_leaks_under_valgrind(void)
 		      "--leak-check=full --errors-for-leak-kinds=definite,"
 		      "indirect --error-exitcode=9 '%s' vsphere disk rm "
 		      "DC0_H0_VM0 disk-202-1",
-		      env, it_bin("provbench"), env, it_bin("provbench")),
+		      env, it_plain_bin("provbench"), env,
+		      it_plain_bin("provbench")),
 		0);
 	vcsim_stop(&v);
 }
