@@ -381,6 +381,41 @@ static void guest_sysctl_applied(void)
 	vcsim_stop(&v);
 }
 
+/* A vSphere run, its report and a cleanup under valgrind: no leak. */
+static void run_under_valgrind(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	char root[600], env[4096];
+	SCRATCH(prof, "vg.json");
+	SCRATCH(state, "state8");
+	SCRATCH(res, "results8");
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest8",
+					state, prof, PROFILE_ALL, NULL, NULL),
+			      0);
+	env[0] = '\0';
+	for (i = 0; i < e.n; i++)
+		snprintf(env + strlen(env), sizeof(env) - strlen(env), "'%s' ",
+			 e.vars[i]);
+	CU_ASSERT_EQUAL(
+		it_sh("env -i %s valgrind -q --leak-check=full "
+		      "--errors-for-leak-kinds=definite,indirect "
+		      "--error-exitcode=9 '%s' run -q -o '%s' '%s' >/dev/null "
+		      "&& valgrind -q --leak-check=full "
+		      "--errors-for-leak-kinds=definite,indirect "
+		      "--error-exitcode=9 '%s' report -q \"$(ls -d '%s'/*/ | "
+		      "tail -n 1)\" && env -i %s valgrind -q --leak-check=full "
+		      "--errors-for-leak-kinds=definite,indirect "
+		      "--error-exitcode=9 '%s' cleanup '%s' >/dev/null",
+		      env, it_plain_bin("provbench"), res, prof,
+		      it_plain_bin("provbench"), res, env,
+		      it_plain_bin("provbench"), prof),
+		0);
+	vcsim_stop(&v);
+}
+
 /* A command pass through vSphere: the text goes up as a file (never as
  * words of the argument string), runs, and is gone from the guest after. */
 static void command_pass_uploaded(void)
@@ -523,6 +558,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
 	PB_CASE(command_pass_uploaded),
+	PB_CASE(run_under_valgrind),
 	PB_CASE(bad_profiles_exit_2),
 	PB_CASES_END,
 };

@@ -585,6 +585,44 @@ static void qemu_kvm_probe_falls_back(void)
 	CU_ASSERT(nothing_left(disks, res));
 }
 
+/* The whole harness under valgrind: a run (qemu backend, a filesystem and
+ * a command), its report and a cleanup leak nothing. */
+static void qemu_harness_under_valgrind(void)
+{
+	SCRATCH(prof, "q-vg.json");
+	SCRATCH(state, "q-state10");
+	SCRATCH(res, "q-results10");
+	SCRATCH(disks, "q-disks10");
+	static const char vg[] = "valgrind -q --leak-check=full "
+				 "--errors-for-leak-kinds=definite,indirect "
+				 "--error-exitcode=9";
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-vg", disks,
+		      it_is_root() ? "\"rdm\", \"thin\"" : "\"thin\"", "16M",
+		      ", \"accel\": \"tcg\"",
+		      "{\"bs\": \"64K\", \"filesystem\": \"ext4\", "
+		      "\"file_size\": \"8M\", \"passes\": [\"first-write\", "
+		      "\"rewrite\", \"command\"], \"command\": \"sync\"}");
+	CU_ASSERT_EQUAL(
+		it_sh("env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin "
+		      "PROVBENCH_STATE_DIR='%s' PROVBENCH_GUEST_DIR='%s' %s "
+		      "'%s' run -q -o '%s' '%s' >/dev/null 2>&1",
+		      state, it_plain_bin("guest"), vg,
+		      it_plain_bin("provbench"), res, prof),
+		0);
+	CU_ASSERT_EQUAL(it_sh("%s '%s' report -q \"$(ls -d '%s'/*/ | tail -n "
+			      "1)\" >/dev/null 2>&1",
+			      vg, it_plain_bin("provbench"), res),
+			0);
+	CU_ASSERT_EQUAL(
+		it_sh("env -i PATH=/usr/bin:/bin PROVBENCH_STATE_DIR='%s' %s "
+		      "'%s' cleanup '%s' >/dev/null 2>&1",
+		      state, vg, it_plain_bin("provbench"), prof),
+		0);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_sigint),
@@ -595,6 +633,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_command_fails),
 	PB_CASE(qemu_filesystem_sigint),
 	PB_CASE(qemu_kvm_probe_falls_back),
+	PB_CASE(qemu_harness_under_valgrind),
 	PB_CASES_END,
 };
 
