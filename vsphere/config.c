@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "vs_int.h"
 
@@ -36,6 +39,22 @@ static void wipe_free(char *p)
 		return;
 	explicit_bzero(p, strlen(p));
 	free(p);
+}
+
+/*
+ * From here on a password is in memory until the process ends (a session
+ * logs in again when it expires), so no core dump may be written and no
+ * other process of the user may read this one's memory.
+ */
+static void no_core_dumps(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_CORE, &rl) && rl.rlim_cur) {
+		rl.rlim_cur = 0;
+		setrlimit(RLIMIT_CORE, &rl);
+	}
+	prctl(PR_SET_DUMPABLE, 0);
 }
 
 static bool truthy(const char *v)
@@ -139,11 +158,17 @@ static enum pb_error read_password_file(char **out, const char *path,
 	FILE *fp = fopen(path, "re");
 	char line[1024];
 	enum pb_error err = PB_OK;
+	struct stat st;
 
 	if (!fp)
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "PROVBENCH_PASSWORD_FILE: %s: %s", path,
 			       strerror(errno));
+	if (!fstat(fileno(fp), &st) && (st.st_mode & (S_IRGRP | S_IROTH)))
+		fprintf(stderr,
+			"provbench: warning: PROVBENCH_PASSWORD_FILE: %s is "
+			"readable by %s (chmod 600 it)\n",
+			path, st.st_mode & S_IROTH ? "everyone" : "its group");
 	if (!fgets(line, sizeof(line), fp)) {
 		err = pb_fail(errbuf, PB_ERR_INPUT,
 			      "PROVBENCH_PASSWORD_FILE: %s: empty", path);
@@ -237,6 +262,7 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "PROVBENCH_USERNAME / PROVBENCH_PASSWORD: not "
 			       "set (or PROVBENCH_PASSWORD_FILE, GOVC_*)");
+	no_core_dumps();
 	return PB_OK;
 }
 

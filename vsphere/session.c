@@ -143,19 +143,24 @@ enum pb_error vs_login(struct vs_session *s)
 {
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
-	xmlNodePtr ret;
+	xmlNodePtr ret, pw = NULL;
 	enum pb_error err;
 
 	err = vs_req_new(&r, "Login", &s->sc.session_manager);
 	if (!err && (!vs_add(r.op, "userName", s->cfg.username) ||
-		     !vs_add(r.op, "password", s->cfg.password)))
+		     !(pw = vs_add(r.op, "password", s->cfg.password))))
 		err = PB_ERR_NOMEM;
-	if (err) {
-		vs_req_dispose(&r);
-		return pb_fail(s->errbuf, err, "out of memory");
-	}
-	err = vs_call(s, &r, false, &doc, &ret);
+	if (!err)
+		err = vs_call(s, &r, false, &doc, &ret);
+	else
+		pb_fail(s->errbuf, err, "out of memory");
+	/* the request's copy of the password, wiped before it is freed */
+	if (pw && pw->children && pw->children->content)
+		explicit_bzero(pw->children->content,
+			       strlen((char *)pw->children->content));
 	vs_req_dispose(&r);
+	if (err == PB_ERR_NOMEM)
+		return err;
 	xmlFreeDoc(doc);
 	if (err == PB_ERR_LOGIN || err == PB_ERR_FAULT) {
 		char why[PB_ERRBUF_SIZE];

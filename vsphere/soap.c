@@ -264,6 +264,8 @@ static enum pb_error call_once(struct vs_session *s, struct vs_req *r,
 			s->hook_arg);
 	err = vs_http(s, NULL, r->name, (const char *)mem, (size_t)memlen,
 		      idempotent, &res, &code);
+	/* a Login body holds the password: no copy lingers in freed memory */
+	explicit_bzero(mem, (size_t)memlen);
 	xmlFree(mem);
 	if (err)
 		goto out;

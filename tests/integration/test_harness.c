@@ -416,6 +416,69 @@ static void run_under_valgrind(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * Secrets: the password from a file (readable by others: a warning), a
+ * full run with the debug trace on; the password and the guest password
+ * appear in nothing the run printed or wrote, and while it runs the
+ * process may not dump core.
+ */
+static void secrets_never_written(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600], limits[64], *text, *line;
+	SCRATCH(prof, "pw-run.json");
+	SCRATCH(state, "state9");
+	SCRATCH(res, "results9");
+	SCRATCH(trace, "trace9");
+	SCRATCH(pwfile, "pw9");
+	SCRATCH(journal, "state9/journal.jsonl");
+	pid_t pid;
+	int i, st;
+
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest9",
+					state, prof, PROFILE_ALL, NULL, NULL),
+			      0);
+	it_write_file(pwfile, "secret\n");
+	CU_ASSERT_EQUAL(chmod(pwfile, 0644), 0);
+	for (i = 0; i < e.n; i++)
+		if (!strcmp(e.vars[i], "PROVBENCH_PASSWORD=secret"))
+			snprintf(e.buf[i], sizeof(e.buf[i]),
+				 "PROVBENCH_PASSWORD_FILE=%s", pwfile);
+	it_env_add(&e, "PROVBENCH_DEBUG_DIR", trace);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "readable by everyone"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "secret"));
+	CU_ASSERT_PTR_NULL(strstr(r.err, "secret"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "guestpw"));
+	it_result_dispose(&r);
+	/* the trace was written, and holds neither password */
+	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q Login", trace), 0);
+	CU_ASSERT_EQUAL(it_sh("grep -rlE 'secret|guestpw' '%s' '%s' '%s'", res,
+			      state, trace),
+			1);
+
+	/* no core dump while the password is in memory */
+	CU_ASSERT_EQUAL(chmod(pwfile, 0600), 0);
+	it_write_file(prof, PROFILE_SLOW);
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
+	snprintf(limits, sizeof(limits), "/proc/%d/limits", (int)pid);
+	text = pb_slurp_file(limits, NULL);
+	line = text ? strstr(text, "Max core file size") : NULL;
+	CU_ASSERT_PTR_NOT_NULL(line);
+	if (line)
+		CU_ASSERT_EQUAL(
+			strtol(line + strlen("Max core file size"), NULL, 10),
+			0);
+	free(text);
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	vcsim_stop(&v);
+}
+
 /* A command pass through vSphere: the text goes up as a file (never as
  * words of the argument string), runs, and is gone from the guest after. */
 static void command_pass_uploaded(void)
@@ -558,6 +621,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
 	PB_CASE(command_pass_uploaded),
+	PB_CASE(secrets_never_written),
 	PB_CASE(run_under_valgrind),
 	PB_CASE(bad_profiles_exit_2),
 	PB_CASES_END,
