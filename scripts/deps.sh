@@ -19,7 +19,7 @@ liburing-dev libblkid-dev libuuid1 libssl-dev
 golang-go golang-github-vmware-govmomi-dev libxml2-utils
 util-linux e2fsprogs xfsprogs valgrind file chromium fio time python3
 python3-pyvmomi qemu-system-x86 qemu-utils busybox-static binutils
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev openssl"
 
 # one dpkg-query for all: the common case (everything there) stays fast
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' $PKGS \

@@ -745,6 +745,66 @@ static void cli_no_leaks_under_valgrind(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * Trust is explicit: a server whose certificate a lab CA signed is refused
+ * with no CA file, and with another CA's; it is accepted with the lab CA's
+ * file, or a pin, or the explicit PROVBENCH_INSECURE opt-out (warned).
+ */
+static void tls_trust_is_explicit(void)
+{
+	struct vcsim v;
+	struct it_result r;
+	char crt[600], key[600], lab[600], other[600], env[700];
+	const char *d = it_dir();
+
+	snprintf(crt, sizeof(crt), "%s/tls-srv.pem", d);
+	snprintf(key, sizeof(key), "%s/tls-srv.key", d);
+	snprintf(lab, sizeof(lab), "%s/tls-lab-ca.pem", d);
+	snprintf(other, sizeof(other), "%s/tls-other-ca.pem", d);
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("(cd '%s' && for ca in lab other; do openssl req -x509 "
+		      "-newkey rsa:2048 -nodes -subj /CN=$ca-ca -keyout "
+		      "tls-$ca-ca.key -out tls-$ca-ca.pem -days 2 -addext "
+		      "basicConstraints=critical,CA:TRUE -addext "
+		      "keyUsage=keyCertSign,cRLSign; done && openssl req "
+		      "-newkey rsa:2048 -nodes -subj /CN=vcenter -keyout "
+		      "tls-srv.key -out tls-srv.csr && printf "
+		      "'subjectAltName=IP:127.0.0.1\\n' > tls-srv.ext && "
+		      "openssl x509 -req -in tls-srv.csr -CA tls-lab-ca.pem "
+		      "-CAkey tls-lab-ca.key -CAcreateserial -days 2 -extfile "
+		      "tls-srv.ext -out tls-srv.pem) >/dev/null 2>&1",
+		      d),
+		0);
+	START(&v, "-tls-cert", crt, "-tls-key", key, NULL);
+
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, NULL, "about", NULL), 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not trusted"));
+	it_result_dispose(&r);
+	snprintf(env, sizeof(env), "PROVBENCH_CA_FILE=%s", other);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, env, "about", NULL), 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not trusted"));
+	it_result_dispose(&r);
+	snprintf(env, sizeof(env), "PROVBENCH_CA_FILE=%s", lab);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, env, "about", NULL), 0);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "warning"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "about",
+			    NULL),
+			0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, "PROVBENCH_INSECURE=1",
+			    "about", NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "warning"));
+	it_result_dispose(&r);
+	/* anything but an explicit yes keeps verification on */
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, "PROVBENCH_INSECURE=0",
+			    "about", NULL),
+			3);
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(login_about_logout),
 	PB_CASE(wrong_password_refused),
@@ -758,6 +818,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(slow_tasks_waited_for),
 	PB_CASE(guest_upload_run_download),
 	PB_CASE(cli_exit_codes_and_tls),
+	PB_CASE(tls_trust_is_explicit),
 	PB_CASE(debug_trace_redacted),
 	PB_CASE(cli_no_leaks_under_valgrind),
 	PB_CASES_END,

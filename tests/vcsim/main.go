@@ -19,6 +19,8 @@
 //     is gone (NotAuthenticated), as when a session times out mid-run;
 //   - -drop-after N [-drop-count K]: K SOAP calls from the Nth have their
 //     connection closed unanswered;
+//   - -tls-cert FILE -tls-key FILE: serve that certificate (a test's own
+//     CA signs it), for the trust tests
 //   - -task-delay D: a reconfiguration task runs for D (progress 50% half
 //     way) instead of finishing before its call returns;
 //   - -page-size K: RetrievePropertiesEx answers K objects at a time with
@@ -294,6 +296,8 @@ func main() {
 	flag.StringVar(&guestRoot, "guest-root", "", "run guest operations in this directory")
 	flag.DurationVar(&taskDelay, "task-delay", 0, "reconfigure tasks take this long")
 	flag.IntVar(&pageSize, "page-size", 0, "RetrievePropertiesEx returns pages of this many objects")
+	certFile := flag.String("tls-cert", "", "serve this certificate (PEM) instead of the built-in one")
+	keyFile := flag.String("tls-key", "", "the key of -tls-cert")
 	flag.Parse()
 
 	addLUNs()
@@ -313,6 +317,14 @@ func main() {
 	}
 
 	model.Service.TLS = new(tls.Config)
+	if *certFile != "" {
+		// a certificate from a CA of the test's own, for trust tests
+		pair, err := tls.LoadX509KeyPair(*certFile, *keyFile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		model.Service.TLS.Certificates = []tls.Certificate{pair}
+	}
 	model.Service.Listen = &url.URL{
 		Host: *listen,
 		User: url.UserPassword(getenv("VCSIM_USERNAME", "user"),
