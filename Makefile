@@ -142,7 +142,7 @@ $(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(B)/harness/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
 
 # The vCenter simulator fixture: govmomi from Debian, built offline.
-$(VCSIM): tests/vcsim/main.go
+$(VCSIM): $(wildcard tests/vcsim/*.go)
 	@mkdir -p $(B)/gocache
 	cd tests/vcsim && GOPATH=/usr/share/gocode GO111MODULE=off \
 		GOCACHE=$(CURDIR)/$(B)/gocache GOFLAGS= \

@@ -331,6 +331,17 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 		err = PB_OK;
 		b->errbuf[0] = '\0';
 	}
+	/* only the guest user may write where the runner lives: nobody else
+	 * in the guest can swap it between upload and run */
+	if (!err) {
+		err = sess_err(b, vs_guest_chmod(b->s, &b->vm,
+						 p->vsphere.guest_dir, 0700));
+		if (err)
+			return pb_fail(b->errbuf, err,
+				       "guest directory %s: cannot make it "
+				       "private to the guest user",
+				       p->vsphere.guest_dir);
+	}
 	if (err)
 		return err;
 	/* skip the upload when the guest's copy has the same checksum */
@@ -344,6 +355,16 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 		err = sess_err(b,
 			       vs_guest_upload(b->s, &b->vm, p->vsphere.runner,
 					       b->runner_guest, 0700, true));
+		/* what will run is what was sent: read back and compared */
+		data = err ? NULL : fetch_guest_file(b, b->runner_guest, &len);
+		if (data)
+			sha256_hex(there, data, len);
+		if (!err && (!data || strcmp(there, sum)))
+			err = pb_fail(b->errbuf, PB_ERR_PROTOCOL,
+				      "runner in the guest (%s) does not have "
+				      "the checksum sent (sha256 %.16s...)",
+				      b->runner_guest, sum);
+		free(data);
 	}
 	for (i = 0; !err && i < p->sysctl.n; i++) {
 		char args[512];

@@ -297,6 +297,28 @@ enum pb_error vs_guest_mkdir(struct vs_session *s, const struct vs_vm_info *vm,
 	return guest_call(s, &r, NULL, NULL);
 }
 
+enum pb_error vs_guest_chmod(struct vs_session *s, const struct vs_vm_info *vm,
+			     const char *path, unsigned mode)
+{
+	struct vs_req r;
+	xmlNodePtr attrs;
+	enum pb_error err;
+
+	s->errbuf[0] = '\0';
+	err = guest_req(s, &r, "ChangeFileAttributesInGuest", true, vm);
+	if (err)
+		return err;
+	attrs = vs_add(r.op, "guestFilePath", path)
+			? vs_add_typed(&r, r.op, "fileAttributes",
+				       "GuestPosixFileAttributes", NULL)
+			: NULL;
+	if (!attrs || !vs_addf(attrs, "permissions", "%u", mode)) {
+		vs_req_dispose(&r);
+		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	return guest_call(s, &r, NULL, NULL);
+}
+
 enum pb_error vs_guest_remove(struct vs_session *s, const struct vs_vm_info *vm,
 			      const char *path, bool directory)
 {

@@ -246,6 +246,9 @@ enum pb_error vs_guest_download(struct vs_session *s,
 				const char *guest_path, const char *local);
 enum pb_error vs_guest_mkdir(struct vs_session *s, const struct vs_vm_info *vm,
 			     const char *path, bool parents);
+/* POSIX permissions of a guest file or directory (e.g. 0700). */
+enum pb_error vs_guest_chmod(struct vs_session *s, const struct vs_vm_info *vm,
+			     const char *path, unsigned mode);
 enum pb_error vs_guest_remove(struct vs_session *s, const struct vs_vm_info *vm,
 			      const char *path, bool directory);
 enum pb_error vs_guest_start(struct vs_session *s, const struct vs_vm_info *vm,

@@ -176,6 +176,10 @@ static void run_all_modes_leaves_nothing(void)
 	CU_ASSERT_EQUAL(it_sh("grep -rq secret '%s' '%s'", res, state), 1);
 	json_decref(doc);
 
+	/* the runner's directory in the guest is the guest user's alone */
+	CU_ASSERT_EQUAL(
+		it_sh("test \"$(stat -c %%a '%s/opt/pb')\" = 700", flags_root),
+		0);
 	/* the VM has exactly its own disks; nothing left anywhere */
 	after = disk_keys(&v);
 	CU_ASSERT_STRING_EQUAL(before, after);

@@ -788,9 +788,8 @@ static void tls_trust_is_explicit(void)
 	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, env, "about", NULL), 0);
 	CU_ASSERT_PTR_NULL(strstr(r.err, "warning"));
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "about",
-			    NULL),
-			0);
+	CU_ASSERT_EQUAL(
+		cli(&r, &v, "secret", v.thumbprint, NULL, "about", NULL), 0);
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, "PROVBENCH_INSECURE=1",
 			    "about", NULL),

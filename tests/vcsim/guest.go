@@ -173,6 +173,23 @@ func (m *guestFiles) MakeDirectoryInGuest(ctx *simulator.Context, req *types.Mak
 	return body
 }
 
+func (m *guestFiles) ChangeFileAttributesInGuest(ctx *simulator.Context, req *types.ChangeFileAttributesInGuest) soap.HasFault {
+	body := new(methods.ChangeFileAttributesInGuestBody)
+	if f := auth(req.Auth); f != nil {
+		body.Fault_ = fault(f)
+		return body
+	}
+	p, ok := sandbox(req.GuestFilePath)
+	attrs, posix := req.FileAttributes.(*types.GuestPosixFileAttributes)
+	if !ok || !posix || attrs.Permissions == 0 ||
+		os.Chmod(p, os.FileMode(attrs.Permissions&0777)) != nil {
+		body.Fault_ = fault(&types.FileNotFound{})
+		return body
+	}
+	body.Res = new(types.ChangeFileAttributesInGuestResponse)
+	return body
+}
+
 func (m *guestFiles) DeleteFileInGuest(ctx *simulator.Context, req *types.DeleteFileInGuest) soap.HasFault {
 	body := new(methods.DeleteFileInGuestBody)
 	if f := auth(req.Auth); f != nil {
