@@ -164,7 +164,14 @@ static enum pb_error read_password_file(char **out, const char *path,
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "PROVBENCH_PASSWORD_FILE: %s: %s", path,
 			       strerror(errno));
-	if (!fstat(fileno(fp), &st) && (st.st_mode & (S_IRGRP | S_IROTH)))
+	if (fstat(fileno(fp), &st) || !S_ISREG(st.st_mode)) {
+		fclose(fp);
+		return pb_fail(
+			errbuf, PB_ERR_INPUT,
+			"PROVBENCH_PASSWORD_FILE: %s: not a regular file",
+			path);
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH))
 		fprintf(stderr,
 			"provbench: warning: PROVBENCH_PASSWORD_FILE: %s is "
 			"readable by %s (chmod 600 it)\n",

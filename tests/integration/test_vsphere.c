@@ -804,6 +804,67 @@ static void tls_trust_is_explicit(void)
 	vcsim_stop(&v);
 }
 
+/* Bad connection settings: one line naming the setting, the documented
+ * exit code, nothing sent with a bad one. */
+static const struct {
+	const char *name, *env[4], *msg;
+	int code;
+} bad_envs[] = {
+	{"no-url", {NULL}, "PROVBENCH_URL: not set", 2},
+	{"ftp-url", {"PROVBENCH_URL=ftp://vc/sdk", NULL}, "PROVBENCH_URL", 2},
+	{"no-host", {"PROVBENCH_URL=https:///sdk", NULL}, "PROVBENCH_URL", 2},
+	{"no-password",
+	 {"PROVBENCH_URL=https://127.0.0.1:1/sdk", "PROVBENCH_USERNAME=u",
+	  NULL},
+	 "PROVBENCH_PASSWORD: not set",
+	 2},
+	{"password-file-missing",
+	 {"PROVBENCH_URL=https://127.0.0.1:1/sdk", "PROVBENCH_USERNAME=u",
+	  "PROVBENCH_PASSWORD_FILE=/nonexistent/pw", NULL},
+	 "PROVBENCH_PASSWORD_FILE: /nonexistent/pw: No such file",
+	 2},
+	{"password-file-a-directory",
+	 {"PROVBENCH_URL=https://127.0.0.1:1/sdk", "PROVBENCH_USERNAME=u",
+	  "PROVBENCH_PASSWORD_FILE=/", NULL},
+	 "PROVBENCH_PASSWORD_FILE: /: not a regular file",
+	 2},
+	{"thumbprint-not-hex",
+	 {"PROVBENCH_URL=https://127.0.0.1:1/sdk", "PROVBENCH_USERNAME=u",
+	  "PROVBENCH_PASSWORD=p", "PROVBENCH_THUMBPRINT=zz:11:22"},
+	 "PROVBENCH_THUMBPRINT: 'z' is not a hex digit",
+	 2},
+	{"nothing-listening",
+	 {"PROVBENCH_URL=https://127.0.0.1:1/sdk", "PROVBENCH_USERNAME=u",
+	  "PROVBENCH_PASSWORD=p", NULL},
+	 "127.0.0.1:1",
+	 3},
+};
+
+static void bad_environments(void)
+{
+	struct it_result r;
+	char *envp[6];
+	size_t i, k;
+
+	for (i = 0; i < sizeof(bad_envs) / sizeof(bad_envs[0]); i++) {
+		char *argv[] = {(char *)it_bin("provbench"), "vsphere", "about",
+				NULL};
+
+		for (k = 0; k < 4 && bad_envs[i].env[k]; k++)
+			envp[k] = (char *)bad_envs[i].env[k];
+		envp[k] = NULL;
+		CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0),
+				bad_envs[i].code);
+		if (!strstr(r.err, bad_envs[i].msg) ||
+		    strncmp(r.err, "provbench: ", 11) ||
+		    strchr(r.err, '\n') != r.err + strlen(r.err) - 1) {
+			fprintf(stderr, "\n  %s: %s", bad_envs[i].name, r.err);
+			CU_FAIL(bad_envs[i].name);
+		}
+		it_result_dispose(&r);
+	}
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(login_about_logout),
 	PB_CASE(wrong_password_refused),
@@ -818,6 +879,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(guest_upload_run_download),
 	PB_CASE(cli_exit_codes_and_tls),
 	PB_CASE(tls_trust_is_explicit),
+	PB_CASE(bad_environments),
 	PB_CASE(debug_trace_redacted),
 	PB_CASE(cli_no_leaks_under_valgrind),
 	PB_CASES_END,
