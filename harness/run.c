@@ -249,6 +249,7 @@ static enum pb_error save(struct run_state *r)
 static enum pb_error start_results(struct run_state *r, const char *parent)
 {
 	char ts[32];
+	int i;
 	json_error_t je;
 	json_t *profile, *env = json_object();
 	enum pb_error err;
@@ -258,9 +259,14 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 		return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", parent,
 			       strerror(errno));
 	snprintf(r->dir, sizeof(r->dir), "%s/%s-%s", parent, ts, r->p->name);
-	if (mkdir(r->dir, 0755))
-		return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", r->dir,
-			       strerror(errno));
+	/* two runs of a profile in the same second get their own */
+	for (i = 2; mkdir(r->dir, 0755); i++) {
+		if (errno != EEXIST || i > 99)
+			return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", r->dir,
+				       strerror(errno));
+		snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%d", parent, ts,
+			 r->p->name, i);
+	}
 	snprintf(r->run_json, sizeof(r->run_json), "%s/run.json", r->dir);
 	profile = json_loads(r->p->text, 0, &je);
 	err = r->ops->describe(r->b, env);
@@ -310,11 +316,32 @@ static void summarize(const struct run_state *r, json_t *res)
  * The runner's progress: a live line on a terminal, a timestamped line
  * every 30 s in a log.
  */
+/*
+ * PROVBENCH_STOP_AT=step: the harness stops itself (SIGSTOP) there, so a
+ * test can kill it at exactly that step and prove that `provbench cleanup`
+ * then leaves nothing behind. Steps, in order: journaled (the intent is on
+ * disk, nothing made yet), created (the disk exists, not yet journaled as
+ * such), attached (journaled as created), running (the runner reported
+ * progress), destroying (the run is over, the disk not yet removed),
+ * destroyed (removed, not yet journaled as such).
+ */
+static void stop_at(const char *step)
+{
+	const char *s = getenv("PROVBENCH_STOP_AT");
+
+	if (s && !strcmp(s, step))
+		raise(SIGSTOP);
+}
+
 static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 {
 	struct run_state *r = ctx->arg;
 	char done[32], total[32];
 	uint64_t now = pb_now_ns();
+
+	stop_at("running");
+	if (r->quiet)
+		return;
 
 	pb_size_format(
 		done, sizeof(done),
@@ -349,7 +376,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	const struct pb_plan_item *it = &r->plan.items[idx];
 	const struct pb_workload *w = &r->p->points[it->point];
 	struct pb_disk d;
-	struct pb_run_ctx ctx = {&stop_flag, r->quiet ? NULL : show_progress, r,
+	struct pb_run_ctx ctx = {&stop_flag, show_progress, r,
 				 pb_workload_has_command(w) ? r->p->command
 							    : NULL};
 	struct pb_buf args = PB_BUF_INIT(4096);
@@ -381,6 +408,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		err = pb_journal_append(&r->j, intent, ebuf);
 	json_decref(intent);
 	if (!err) {
+		stop_at("journaled");
 		err = r->ops->create_disk(r->b, &d);
 		created = err == PB_OK;
 		if (err)
@@ -392,8 +420,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 				      "id", d.id, "uuid", d.uuid, "readback",
 				      d.readback ? d.readback : json_null());
 
+		stop_at("created");
 		err = pb_journal_append(&r->j, c, ebuf);
 		json_decref(c);
+		stop_at("attached");
 	}
 	if (!err && stop_flag)
 		err = PB_ERR_INTERRUPTED;
@@ -417,8 +447,11 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	if (created) {
 		uint64_t t_destroy = pb_now_ns();
 
+		stop_at("destroying");
 		derr = r->ops->destroy_disk(r->b, &d);
 		destroy_ns = pb_now_ns() - t_destroy;
+		if (!derr)
+			stop_at("destroyed");
 		if (derr) {
 			pb_fail(ebuf, derr, "destroy %s: %s", d.file,
 				r->ops->error(r->b));

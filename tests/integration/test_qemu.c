@@ -623,6 +623,88 @@ static void qemu_harness_under_valgrind(void)
 	CU_ASSERT(nothing_left(disks, res));
 }
 
+/* Wait until pid is stopped (SIGSTOP): true, or false if it ended. */
+static bool wait_stopped(pid_t pid, unsigned ms)
+{
+	char path[64], *text, *rp;
+	unsigned waited;
+	bool stopped = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (waited = 0; waited < ms && !stopped; waited += 50) {
+		text = pb_slurp_file(path, NULL);
+		rp = text ? strrchr(text, ')') : NULL;
+		/* a zombie has ended; T is stopped */
+		if (!rp || rp[2] == 'Z') {
+			free(text);
+			return false;
+		}
+		stopped = rp[2] == 'T';
+		free(text);
+		if (!stopped)
+			usleep(50000);
+	}
+	return stopped;
+}
+
+/*
+ * The harness killed (SIGKILL) at every step of a mode, then `provbench
+ * cleanup`: nothing of the run is left (qemu, loop device, disk file), and
+ * a file beside the disks that provbench did not make is untouched.
+ */
+static void qemu_kill9_at_every_step(void)
+{
+	static const char *const steps[] = {"journaled",  "created",
+					    "attached",	  "running",
+					    "destroying", "destroyed"};
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-steps.json");
+	SCRATCH(state, "q-state11");
+	SCRATCH(res, "q-results11");
+	SCRATCH(disks, "q-disks11");
+	SCRATCH(other, "q-disks11/keep.raw");
+	size_t i;
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	/* long enough for a progress report, short enough for six runs */
+	write_profile(prof, "q-steps", disks,
+		      it_is_root() ? "\"rdm\"" : "\"lazy\"", "64M",
+		      ", \"accel\": \"tcg\"",
+		      "{\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", "
+		      "\"passes\": [\"first-write\"]}");
+	it_write_file(other, "not provbench's\n");
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		env_for(&e, state);
+		it_env_add(&e, "PROVBENCH_STOP_AT", steps[i]);
+		pid = it_spawn_run(&e, res, prof);
+		if (!wait_stopped(pid, 60000)) {
+			fprintf(stderr, "\n  never stopped at %s", steps[i]);
+			CU_FAIL(steps[i]);
+		}
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		usleep(300000); /* qemu's parent-death signal, autoclear */
+		env_for(&e, state);
+		CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+		if (r.status)
+			fprintf(stderr, "\n  %s: %s", steps[i], r.err);
+		it_result_dispose(&r);
+		CU_ASSERT_EQUAL(it_sh("test \"$(ls '%s')\" = keep.raw", disks),
+				0);
+		if (it_sh("test \"$(ls '%s')\" = keep.raw", disks))
+			fprintf(stderr, "\n  after %s: %s", steps[i], disks);
+		CU_ASSERT(!qemu_running(disks) && !qemu_running(res));
+		CU_ASSERT_EQUAL(it_sh("cat /sys/block/loop*/loop/backing_file "
+				      "2>/dev/null | grep -q '%s'",
+				      disks),
+				1);
+	}
+	CU_ASSERT_EQUAL(it_sh("grep -qx \"not provbench's\" '%s'", other), 0);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_sigint),
@@ -634,6 +716,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_filesystem_sigint),
 	PB_CASE(qemu_kvm_probe_falls_back),
 	PB_CASE(qemu_harness_under_valgrind),
+	PB_CASE(qemu_kill9_at_every_step),
 	PB_CASES_END,
 };
 
