@@ -382,7 +382,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	struct pb_buf args = PB_BUF_INIT(4096);
 	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
 	json_t *intent = json_object(), *res, *runner = NULL, *disk;
-	enum pb_error err, derr = PB_OK;
+	enum pb_error err, derr = PB_OK, jerr = PB_OK;
 	bool created = false;
 	const char *status = "ok";
 	uint64_t t_start, t_run, runner_ns = 0, destroy_ns = 0;
@@ -404,8 +404,12 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	json_object_set_new(intent, "mode",
 			    json_string(pb_mode_name(it->mode)));
 	json_object_set_new(intent, "backend", json_string(r->ops->name));
-	if (!err)
+	if (!err) {
 		err = pb_journal_append(&r->j, intent, ebuf);
+		/* no journal, no disk: and none for the items after this */
+		if (err)
+			jerr = pb_fail(r->errbuf, err, "%s", ebuf);
+	}
 	json_decref(intent);
 	if (!err) {
 		stop_at("journaled");
@@ -502,7 +506,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	err = save(r);
 	/* a disk that could not be destroyed stops the run: the journal
 	 * keeps it for cleanup, and nothing more is piled on the VM */
-	return derr ? derr : err;
+	return derr ? derr : jerr ? jerr : err;
 }
 
 static int usage_run(void)
@@ -736,9 +740,12 @@ int cmd_run(int argc, char **argv)
 
 		ro.results_dir = r.dir;
 		ro.quiet = r.quiet;
-		if (rp_generate(&ro, &reg, rerr))
+		if (rp_generate(&ro, &reg, rerr)) {
 			pb_report("provbench", "report", rerr);
-		else
+			/* the measurements are kept; the run still failed */
+			if (!rc)
+				rc = PB_EXIT_FAILED;
+		} else
 			say(r.quiet,
 			    "report: %s/report.html, report.csv, "
 			    "summary.csv",

@@ -705,6 +705,62 @@ static void qemu_kill9_at_every_step(void)
 	CU_ASSERT_EQUAL(it_sh("grep -qx \"not provbench's\" '%s'", other), 0);
 }
 
+/*
+ * A full disk: results on a filesystem that fills during the run give a
+ * clear error and leave the run.json written so far whole; a journal that
+ * cannot be written stops the run before any disk is made.
+ */
+static void qemu_disk_full(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-full.json");
+	SCRATCH(state, "q-state12");
+	SCRATCH(full, "q-full");
+	SCRATCH(disks, "q-disks12");
+	json_t *doc;
+
+	if (!it_is_root()) {
+		fprintf(stderr, "(needs root for a small tmpfs: skipped) ");
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' '%s' && mount -t "
+				    "tmpfs -o size=12k pbfull '%s'",
+				    state, full, disks, full),
+			      0);
+	write_profile(prof, "q-full", disks, "\"thin\", \"lazy\"", "16M",
+		      ", \"accel\": \"tcg\"", WL_SMALL);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", full, prof), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "No space left on device"));
+	it_result_dispose(&r);
+	/* what was saved before the disk filled is whole JSON */
+	doc = it_load_run_json(full);
+	CU_ASSERT_PTR_NOT_NULL(doc);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(doc, "tool")),
+			       "provbench");
+	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("ls -a '%s'/* | grep -q tmp", full), 1);
+	CU_ASSERT(nothing_left(disks, full));
+	it_sh("umount '%s'", full);
+
+	/* the journal's filesystem full: no disk is made unjournaled */
+	CU_ASSERT_EQUAL_FATAL(it_sh("rm -rf '%s' && mkdir -p '%s' && mount -t "
+				    "tmpfs -o size=16k pbfull '%s' && dd "
+				    "if=/dev/zero of='%s/fill' bs=4k count=16 "
+				    "2>/dev/null; true",
+				    state, state, state, state),
+			      0);
+	env_for(&e, state);
+	CU_ASSERT_NOT_EQUAL(pb(&r, &e, "run", "-o", disks, prof), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "No space left on device"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q provbench-", disks), 1);
+	it_sh("umount '%s'", state);
+	it_sh("rm -rf '%s'/*-q-full", disks);
+	CU_ASSERT(nothing_left(disks, full));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_sigint),
@@ -717,6 +773,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_kvm_probe_falls_back),
 	PB_CASE(qemu_harness_under_valgrind),
 	PB_CASE(qemu_kill9_at_every_step),
+	PB_CASE(qemu_disk_full),
 	PB_CASES_END,
 };
 
