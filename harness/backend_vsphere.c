@@ -74,6 +74,8 @@ static enum pb_error vsb_open(struct pb_backend **out,
 	if (!err)
 		err = vs_session_open(&b->s, &cfg, NULL, NULL, errbuf);
 	if (!err) {
+		/* a task that never ends must not hold a lab run for ever */
+		vs_session_set_task_timeout(b->s, p->vsphere.task_timeout_s);
 		snprintf(b->url, sizeof(b->url), "%s", cfg.url);
 		err = vs_vm_find(b->s, &b->vm, p->vsphere.vm);
 		if (err)

@@ -65,14 +65,15 @@ struct pb_kv {
 };
 
 struct pb_vsphere_opts {
-	char *vm;	 /* inventory path or unique name */
-	char *datastore; /* NULL: the VM's own */
-	char *host;	 /* for the LUN; NULL: the VM's host */
-	char *lun;	 /* canonical name, for rdm / rdmp */
-	int controller;	 /* -1: any SCSI controller with room */
-	char *guest_dir; /* where the runner and its output go */
-	char *runner;	 /* local static runner to upload */
-	char *by_id_dir; /* where the runner looks disks up */
+	char *vm;	     /* inventory path or unique name */
+	char *datastore;     /* NULL: the VM's own */
+	char *host;	     /* for the LUN; NULL: the VM's host */
+	char *lun;	     /* canonical name, for rdm / rdmp */
+	int controller;	     /* -1: any SCSI controller with room */
+	char *guest_dir;     /* where the runner and its output go */
+	char *runner;	     /* local static runner to upload */
+	char *by_id_dir;     /* where the runner looks disks up */
+	long task_timeout_s; /* a vSphere task not done by then failed */
 	struct pb_kv extra_config;
 };
 

@@ -432,9 +432,9 @@ static enum pb_error load_vsphere(struct ld *l, json_t *o,
 				  struct pb_vsphere_opts *v)
 {
 	static const char *const keys[] = {
-		"vm",		"datastore", "host",   "lun",
-		"controller",	"guest_dir", "runner", "by_id_dir",
-		"extra_config", NULL};
+		"vm",		"datastore",	  "host",   "lun",
+		"controller",	"guest_dir",	  "runner", "by_id_dir",
+		"extra_config", "task_timeout_s", NULL};
 	uint64_t ctl = 0;
 	enum pb_error err;
 
@@ -461,6 +461,11 @@ static enum pb_error load_vsphere(struct ld *l, json_t *o,
 	}
 	if (!err)
 		err = get_kv(l, o, "vsphere", "extra_config", &v->extra_config);
+	if (!err && json_object_get(o, "task_timeout_s")) {
+		err = get_uint(l, o, "vsphere", "task_timeout_s", 1, 7 * 86400,
+			       &ctl);
+		v->task_timeout_s = (long)ctl;
+	}
 	return err;
 }
 
@@ -703,6 +708,7 @@ enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 	p->repetitions = 1;
 	p->timeout_s = 6 * 3600;
 	p->vsphere.controller = -1;
+	p->vsphere.task_timeout_s = 3600;
 	p->qemu.memory_mib = 256;
 	p->qemu.cpus = 1;
 	p->points[0] = (struct pb_workload)PB_WORKLOAD_INIT;

@@ -483,6 +483,106 @@ static void secrets_never_written(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * Faults a lab's vCenter shows, aimed at one SOAP method each: a retry
+ * that succeeds, or one clear error; then cleanup leaves the VM with
+ * exactly its own disks. code -1: 0 or 1 both fine (the fault may land
+ * on a call whose failure only fails one mode).
+ */
+static const struct {
+	const char *name;
+	const char *flags[9];
+	int code;
+	const char *msg;
+} faults[] = {
+	{"dropped-in-task-wait",
+	 {"-task-delay", "1s", "-fault-op", "WaitForUpdatesEx", "-fault",
+	  "drop", NULL},
+	 0,
+	 NULL},
+	{"task-never-ends",
+	 {"-task-delay", "1h", NULL},
+	 1,
+	 "not done after 2 s"},
+	{"http-503-on-reconfigure",
+	 {"-fault-op", "ReconfigVM_Task", "-fault", "503", NULL},
+	 1,
+	 "HTTP 503"},
+	{"http-500-without-fault",
+	 {"-fault-op", "ReconfigVM_Task", "-fault", "500", NULL},
+	 1,
+	 "HTTP 500 without a SOAP fault"},
+	{"reply-cut-mid-xml",
+	 {"-fault-op", "ReconfigVM_Task", "-fault", "cut", NULL},
+	 1,
+	 "not XML"},
+	{"session-expires-in-guest-run",
+	 {"-fault-op", "ListProcessesInGuest", "-fault", "expire", NULL},
+	 0,
+	 NULL},
+	{"upload-url-refused",
+	 {"-fault-op", "InitiateFileTransferToGuest", "-fault", "refuse-url",
+	  NULL},
+	 3,
+	 "127.0.0.1:1"},
+};
+
+static void faults_survived(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600], *before, *after, text[2048];
+	SCRATCH(prof, "fault.json");
+	SCRATCH(state, "state10");
+	SCRATCH(res, "results10");
+	size_t i, k;
+
+	snprintf(root, sizeof(root), "%s/guest10", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", root, state), 0);
+	/* PROFILE_ALL with a short task timeout */
+	{
+		const char *all = PROFILE_ALL,
+			   *at = strstr(all, "\"guest_dir\"");
+
+		snprintf(text, sizeof(text), "%.*s\"task_timeout_s\": 2, %s",
+			 (int)(at - all), all, at);
+	}
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+		const char *f[12] = {"-guest-root", root};
+
+		for (k = 0; faults[i].flags[k]; k++)
+			f[2 + k] = faults[i].flags[k];
+		f[2 + k] = NULL;
+		/* a fresh guest: the runner is uploaded every time */
+		it_sh("rm -rf '%s/opt'", root);
+		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
+		env_for(&e, &v, state);
+		it_write_file(prof, text);
+		before = disk_keys(&v);
+		pb(&r, &e, "run", "-o", res, prof);
+		if ((faults[i].code >= 0 && r.status != faults[i].code) ||
+		    (faults[i].msg && !strstr(r.err, faults[i].msg)) ||
+		    (r.status && !strstr(r.err, "provbench: "))) {
+			fprintf(stderr, "\n  %s: exit %d: %s%s", faults[i].name,
+				r.status, r.out, r.err);
+			CU_FAIL(faults[i].name);
+		}
+		it_result_dispose(&r);
+		CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+		it_result_dispose(&r);
+		after = disk_keys(&v);
+		if (strcmp(before, after)) {
+			fprintf(stderr, "\n  %s: disks %s -> %s",
+				faults[i].name, before, after);
+			CU_FAIL(faults[i].name);
+		}
+		free(before);
+		free(after);
+		vcsim_stop(&v);
+	}
+}
+
 /* A command pass through vSphere: the text goes up as a file (never as
  * words of the argument string), runs, and is gone from the guest after. */
 static void command_pass_uploaded(void)
@@ -625,6 +725,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
 	PB_CASE(command_pass_uploaded),
+	PB_CASE(faults_survived),
 	PB_CASE(secrets_never_written),
 	PB_CASE(run_under_valgrind),
 	PB_CASE(bad_profiles_exit_2),

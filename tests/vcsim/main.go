@@ -19,6 +19,8 @@
 //     is gone (NotAuthenticated), as when a session times out mid-run;
 //   - -drop-after N [-drop-count K]: K SOAP calls from the Nth have their
 //     connection closed unanswered;
+//   - -fault-op OP -fault KIND [-fault-skip K] [-fault-count N]: faults
+//     aimed at one SOAP method (opfault.go)
 //   - -tls-cert FILE -tls-key FILE: serve that certificate (a test's own
 //     CA signs it), for the trust tests
 //   - -task-delay D: a reconfiguration task runs for D (progress 50% half
@@ -296,6 +298,11 @@ func main() {
 	flag.StringVar(&guestRoot, "guest-root", "", "run guest operations in this directory")
 	flag.DurationVar(&taskDelay, "task-delay", 0, "reconfigure tasks take this long")
 	flag.IntVar(&pageSize, "page-size", 0, "RetrievePropertiesEx returns pages of this many objects")
+	var of opFault
+	flag.StringVar(&of.op, "fault-op", "", "the SOAP method -fault aims at")
+	flag.StringVar(&of.kind, "fault", "drop", "drop, 500, 503, cut, expire or refuse-url")
+	flag.Int64Var(&of.skip, "fault-skip", 0, "calls of -fault-op answered normally first")
+	flag.Int64Var(&of.count, "fault-count", 1, "calls of -fault-op that get the fault")
 	certFile := flag.String("tls-cert", "", "serve this certificate (PEM) instead of the built-in one")
 	keyFile := flag.String("tls-key", "", "the key of -tls-cert")
 	flag.Parse()
@@ -340,7 +347,7 @@ func main() {
 	s := model.Service.NewServer()
 	defer s.Close()
 	installGuest(model.Service.ServeMux, s.URL.Port())
-	s.Config.Handler = faults(paging(s.Config.Handler), *expireAt, *dropAt, *dropCount)
+	s.Config.Handler = of.wrap(faults(paging(s.Config.Handler), *expireAt, *dropAt, *dropCount))
 
 	u := *s.URL
 	u.User = nil
