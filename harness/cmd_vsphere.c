@@ -503,7 +503,15 @@ int cmd_vsphere(int argc, char **argv)
 	for (i = 0; a < argc && i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(argv[a], subs[i].name))
 			break;
-	if (a >= argc || i == sizeof(subs) / sizeof(subs[0])) {
+	if (a < argc && i == sizeof(subs) / sizeof(subs[0])) {
+		fprintf(stderr, "provbench: vsphere: '%s': unknown command (",
+			argv[a]);
+		for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", subs[i].name);
+		fprintf(stderr, ")\n");
+		return PB_EXIT_USAGE;
+	}
+	if (a >= argc) {
 		fprintf(stderr, "usage: provbench vsphere [--json] COMMAND\n");
 		for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 			fprintf(stderr, "  %s\n", subs[i].usage);

@@ -677,6 +677,12 @@ int cmd_run(int argc, char **argv)
 			r.quiet = true;
 			break;
 		default:
+			/* say which option, on the one line */
+			fprintf(stderr, "provbench: run: '%s': %s; ",
+				argv[optind - 1],
+				c == ':' || (optopt && strchr("o", optopt))
+					? "needs a value"
+					: "unknown option");
 			return usage_run();
 		}
 	}

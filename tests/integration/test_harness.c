@@ -684,6 +684,48 @@ static const struct {
 	 "no-such-vm"},
 };
 
+/* provbench's own command line: each mistake one line and exit 2. */
+static const struct {
+	const char *args[5];
+	const char *msg;
+} bad_args[] = {
+	{{"bogus"}, "provbench: bogus: unknown command"},
+	{{"run"}, "usage: provbench run"},
+	{{"run", "-x", "p.json"}, "'-x': unknown option; usage: provbench run"},
+	{{"run", "-o"}, "needs a value"},
+	{{"run", "/nonexistent/p.json"}, "/nonexistent/p.json: cannot read"},
+	{{"report"}, "usage: provbench report"},
+	{{"report", "--max-regression", "abc", "/tmp"}, "--max-regression"},
+	{{"report", "/nonexistent"}, "/nonexistent/run.json"},
+	{{"cleanup", "a", "b"}, "usage: provbench cleanup"},
+	{{"check"}, "usage: provbench check"},
+	{{"check", "/nonexistent.json"}, "/nonexistent.json"},
+	{{"vsphere", "frobnicate"}, "frobnicate"},
+};
+
+static void bad_arguments_exit_2(void)
+{
+	struct it_result r;
+	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
+		char *argv[7] = {(char *)it_bin("provbench")};
+
+		for (k = 0; k < 5 && bad_args[i].args[k]; k++)
+			argv[k + 1] = (char *)bad_args[i].args[k];
+		argv[k + 1] = NULL;
+		CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0), 2);
+		if (!strstr(r.err, bad_args[i].msg) ||
+		    strchr(r.err, '\n') != r.err + strlen(r.err) - 1) {
+			fprintf(stderr, "\n  %s: %s", bad_args[i].args[0],
+				r.err);
+			CU_FAIL(bad_args[i].msg);
+		}
+		it_result_dispose(&r);
+	}
+}
+
 static void bad_profiles_exit_2(void)
 {
 	struct vcsim v;
@@ -729,6 +771,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(secrets_never_written),
 	PB_CASE(run_under_valgrind),
 	PB_CASE(bad_profiles_exit_2),
+	PB_CASE(bad_arguments_exit_2),
 	PB_CASES_END,
 };
 
