@@ -92,8 +92,10 @@ IT            := $(B)/integration-tests
 
 GUEST         := $(B)/guest/initrd.gz
 
+.SECONDARY:
+
 .PHONY: all deps test check runner-static guest install uninstall demo \
-	bench format clean fuzz fuzz-smoke asan-tree
+	bench format clean fuzz fuzz-smoke asan-tree test-valgrind
 
 all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 
@@ -127,6 +129,12 @@ $(B)/fuzz/%.o: %.c
 
 $(B)/fuzz/fuzz-%: $(B)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(VS_LIBS) -lm
+
+# The integration suites with provbench and the runner inside valgrind
+# memcheck (slow; the qemu suite's own valgrind case covers that backend).
+test-valgrind: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(IT) $(VCSIM) $(GUEST)
+	@for s in runner vsphere harness report; do \
+		PROVBENCH_IT_VALGRIND=1 $(IT) $(B) $$s || exit 1; done
 
 # libFuzzer targets; `make fuzz-smoke` runs each FUZZ_SECONDS (see README)
 fuzz: $(FUZZ_BINS)

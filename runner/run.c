@@ -664,6 +664,9 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 			err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 			goto out;
 		}
+		/* zeroed once: memcheck cannot see io_uring fill a buffer,
+		 * and would call every later read of it uninitialised */
+		memset(ctx->bufs[i], 0, o->bs);
 		ctx->ios[i].buf = ctx->bufs[i];
 		ctx->ios[i].slot = i;
 	}

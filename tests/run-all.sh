@@ -1,6 +1,7 @@
 #!/bin/sh
 # run-all.sh - every test suite: unit, unit again under ASan + UBSan,
-# integration, and a bounded run of every fuzz target. Each prints CUnit's run summary; the last line totals them
+# integration, integration against ASan + UBSan binaries and inside
+# valgrind, and a bounded run of every fuzz target. Each prints CUnit's run summary; the last line totals them
 # as "N passed, N failed" for CI.
 set -u
 B=${1:-build}
@@ -41,6 +42,13 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 run integration "$B/integration-tests" "$B"
 # again, with provbench and the runner built with ASan + UBSan
 run integration-asan "$B/integration-tests" "$B/asan"
+# again, with every provbench and runner process inside valgrind memcheck
+# (a leak or memory error exits 99); the qemu suite, whose time is the
+# guests', has its own valgrind case
+for suite in runner vsphere harness report; do
+	run "integration-valgrind-$suite" env PROVBENCH_IT_VALGRIND=1 \
+		"$B/integration-tests" "$B" "$suite"
+done
 # each libFuzzer target for a bounded time, after its crash regressions
 run fuzz-smoke tests/fuzz/smoke.sh "$B" "${PROVBENCH_FUZZ_SECONDS:-30}"
 

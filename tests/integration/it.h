@@ -36,6 +36,10 @@ void vcsim_stop(struct vcsim *v);
 int it_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *it_dir(void);
 const char *it_bin(const char *name);
+/* Exec argv (with envp, or this environment), under valgrind when
+ * PROVBENCH_IT_VALGRIND is set (`make test-valgrind`). */
+void it_exec(char *const argv[], char *const envp[]) __attribute__((noreturn));
+bool it_under_valgrind(void);
 /* The same binary without sanitizers, for runs under valgrind. */
 const char *it_plain_bin(const char *name);
 bool it_is_root(void);

@@ -70,8 +70,7 @@ pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof)
 	if (pid == 0) {
 		freopen("/dev/null", "w", stdout);
 		freopen("/dev/null", "w", stderr);
-		execve(argv[0], argv, e->vars);
-		_exit(127);
+		it_exec(argv, e->vars);
 	}
 	return pid;
 }

@@ -78,6 +78,44 @@ int it_sh(const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+bool it_under_valgrind(void)
+{
+	const char *v = getenv("PROVBENCH_IT_VALGRIND");
+
+	return v && *v && strcmp(v, "0");
+}
+
+/*
+ * Exec argv; under PROVBENCH_IT_VALGRIND, provbench and the runner run
+ * inside valgrind memcheck: a leak (definite or indirect) or a memory
+ * error exits 99, which no test expects, so the test that ran it fails.
+ */
+void it_exec(char *const argv[], char *const envp[])
+{
+	const char *base = strrchr(argv[0], '/');
+	char *vg[64];
+	size_t n = 0, i;
+
+	base = base ? base + 1 : argv[0];
+	if (it_under_valgrind() &&
+	    (!strcmp(base, "provbench") || !strcmp(base, "provbench-runner"))) {
+		vg[n++] = "/usr/bin/valgrind";
+		vg[n++] = "-q";
+		vg[n++] = "--leak-check=full";
+		vg[n++] = "--errors-for-leak-kinds=definite,indirect";
+		vg[n++] = "--error-exitcode=99";
+		for (i = 0; argv[i] && n < 63; i++)
+			vg[n++] = argv[i];
+		vg[n] = NULL;
+		argv = vg;
+	}
+	if (envp)
+		execve(argv[0], argv, envp);
+	else
+		execv(argv[0], argv);
+	_exit(127);
+}
+
 int it_run(struct it_result *r, char *const argv[], int sig,
 	   unsigned sig_after_ms)
 {
@@ -101,11 +139,7 @@ int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
 	if (pid == 0) {
 		dup2(fo, 1);
 		dup2(fe, 2);
-		if (envp)
-			execve(argv[0], argv, envp);
-		else
-			execv(argv[0], argv);
-		_exit(127);
+		it_exec(argv, envp);
 	}
 	close(fo);
 	close(fe);
