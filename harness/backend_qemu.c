@@ -185,6 +185,52 @@ static int child_finish(struct child *c, bool kill_it)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/*
+ * Wait up to timeout_ms (-1: for ever) for the child's pipes, append what
+ * its stderr says to errs, and return what came on its stdout in chunk
+ * (0: nothing this time). A pipe at its end leaves the set; *open counts
+ * those still open.
+ */
+static ssize_t child_poll(struct pollfd pf[2], int *open, int timeout_ms,
+			  struct pb_buf *errs, char *chunk, size_t len)
+{
+	ssize_t got = 0;
+
+	if (poll(pf, 2, timeout_ms) <= 0)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		ssize_t n;
+
+		if (pf[i].fd < 0 || !pf[i].revents)
+			continue;
+		n = read(pf[i].fd, chunk, len);
+		if (n <= 0) {
+			pf[i].fd = -1;
+			(*open)--;
+		} else if (i == 1) {
+			/* past the cap the rest is dropped, not an error */
+			pb_buf_add(errs, chunk, (size_t)n);
+		} else {
+			got = n;
+			break; /* the caller takes stdout's bytes first */
+		}
+	}
+	return got;
+}
+
+/* The last line a child wrote to stderr, or "". */
+static const char *last_line(struct pb_buf *errs)
+{
+	char *nl;
+
+	while (errs->len && errs->data[errs->len - 1] == '\n')
+		errs->data[--errs->len] = '\0';
+	if (!errs->data)
+		return "";
+	nl = strrchr(errs->data, '\n');
+	return nl ? nl + 1 : errs->data;
+}
+
 /* Run a short command to the end; its stdout into out (capped). */
 static enum pb_error run_cmd(struct pb_backend *b, char *const argv[],
 			     struct pb_buf *out)
@@ -194,6 +240,7 @@ static enum pb_error run_cmd(struct pb_backend *b, char *const argv[],
 	struct pollfd pf[2];
 	char chunk[4096];
 	enum pb_error err;
+	ssize_t n;
 	int rc, open_fds = 2;
 
 	err = child_start(&c, argv);
@@ -202,40 +249,17 @@ static enum pb_error run_cmd(struct pb_backend *b, char *const argv[],
 			     strerror(errno));
 	pf[0] = (struct pollfd){.fd = c.out, .events = POLLIN};
 	pf[1] = (struct pollfd){.fd = c.err, .events = POLLIN};
-	while (open_fds > 0) {
-		if (poll(pf, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (int i = 0; i < 2; i++) {
-			ssize_t n;
-
-			if (pf[i].fd < 0 || !pf[i].revents)
-				continue;
-			n = read(pf[i].fd, chunk, sizeof(chunk));
-			if (n <= 0) {
-				pf[i].fd = -1;
-				open_fds--;
-				continue;
-			}
-			/* past the cap the rest is dropped, not an error */
-			pb_buf_add(i == 0 && out ? out : &errs, chunk,
-				   (size_t)n);
-		}
-	}
+	while (open_fds > 0)
+		if ((n = child_poll(pf, &open_fds, -1, &errs, chunk,
+				    sizeof(chunk))) > 0 &&
+		    out)
+			pb_buf_add(out, chunk, (size_t)n);
 	rc = child_finish(&c, false);
 	if (rc) {
-		char *nl;
+		const char *why = last_line(&errs);
 
-		while (errs.len && errs.data[errs.len - 1] == '\n')
-			errs.data[--errs.len] = '\0';
-		nl = errs.data ? strrchr(errs.data, '\n') : NULL;
 		err = qfail(b, PB_ERR_IO, "%s failed (exit %d): %s", argv[0],
-			    rc,
-			    nl		? nl + 1
-			    : errs.data ? errs.data
-					: "no message");
+			    rc, *why ? why : "no message");
 	}
 	pb_buf_dispose(&errs);
 	return err;
@@ -654,7 +678,6 @@ static enum pb_error guest_boot(struct pb_backend *b, struct guest_run *g,
 	uint64_t t0 = pb_now_ns();
 	enum pb_error err;
 	int open_fds = 2;
-	bool kill_it = false;
 
 	memset(g, 0, sizeof(*g));
 	err = guest_argv(&store, argv, 48, b, j);
@@ -666,60 +689,37 @@ static enum pb_error guest_boot(struct pb_backend *b, struct guest_run *g,
 	pf[0] = (struct pollfd){.fd = c.out, .events = POLLIN};
 	pf[1] = (struct pollfd){.fd = c.err, .events = POLLIN};
 	while (open_fds > 0) {
-		int r = poll(pf, 2, 200);
+		char chunk[4096];
+		ssize_t n = child_poll(pf, &open_fds, 200, &errs, chunk,
+				       sizeof(chunk));
 
 		if (ctx && ctx->stop && *ctx->stop) {
-			g->interrupted = kill_it = true;
+			g->interrupted = true;
 			break;
 		}
 		if (deadline_s > 0 && since(t0) > deadline_s) {
-			g->killed_timeout = kill_it = true;
+			g->killed_timeout = true;
 			break;
 		}
-		if (r <= 0)
-			continue;
-		for (int i = 0; i < 2; i++) {
-			char chunk[4096];
-			ssize_t n;
-
-			if (pf[i].fd < 0 || !pf[i].revents)
+		/* the console, line by line */
+		for (ssize_t k = 0; k < n; k++) {
+			if (chunk[k] == '\r')
 				continue;
-			n = read(pf[i].fd, chunk, sizeof(chunk));
-			if (n <= 0) {
-				pf[i].fd = -1;
-				open_fds--;
+			if (chunk[k] != '\n') {
+				if (llen < sizeof(line) - 1)
+					line[llen++] = chunk[k];
 				continue;
 			}
-			if (i == 1) {
-				pb_buf_add(&errs, chunk, (size_t)n);
-				continue;
-			}
-			for (ssize_t k = 0; k < n; k++) {
-				if (chunk[k] == '\r')
-					continue;
-				if (chunk[k] != '\n') {
-					if (llen < sizeof(line) - 1)
-						line[llen++] = chunk[k];
-					continue;
-				}
-				line[llen] = '\0';
-				console_line(g, line, since(t0), ctx);
-				llen = 0;
-			}
+			line[llen] = '\0';
+			console_line(g, line, since(t0), ctx);
+			llen = 0;
 		}
 		/* a probe has its answer once init speaks */
 		if (!j->args && g->probe_ok)
 			break;
 	}
-	child_finish(&c, true);
-	if (errs.len) {
-		char *s = errs.data, *e;
-
-		while (errs.len && errs.data[errs.len - 1] == '\n')
-			errs.data[--errs.len] = '\0';
-		e = strrchr(s, '\n');
-		snprintf(g->qemu_err, sizeof(g->qemu_err), "%s", e ? e + 1 : s);
-	}
+	child_finish(&c, true); /* qemu still running here is killed */
+	snprintf(g->qemu_err, sizeof(g->qemu_err), "%s", last_line(&errs));
 out:
 	pb_buf_dispose(&store);
 	pb_buf_dispose(&errs);

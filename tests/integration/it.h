@@ -46,6 +46,11 @@ bool it_is_root(void);
 
 /* ---- lab.c: shared by the end-to-end harness tests ---- */
 
+/* A path in the scratch directory, in the caller's own array. */
+#define SCRATCH(var, name)                                                     \
+	char var[600];                                                         \
+	snprintf(var, sizeof(var), "%s/%s", it_dir(), name)
+
 /* An environment for a child: exactly these variables. */
 struct it_env {
 	char *vars[16];
@@ -54,6 +59,10 @@ struct it_env {
 };
 
 void it_env_add(struct it_env *e, const char *name, const char *val);
+/* provbench A1 [A2 [A3 [A4]]] (NULL ends them) with exactly e's variables;
+ * its exit code. */
+int it_pb(struct it_result *r, struct it_env *e, const char *a1, const char *a2,
+	  const char *a3, const char *a4);
 void it_write_file(const char *path, const char *text);
 /* How many times needle occurs in the file (0 if unreadable). */
 int it_count(const char *path, const char *needle);

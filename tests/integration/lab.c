@@ -19,6 +19,19 @@ void it_env_add(struct it_env *e, const char *name, const char *val)
 	e->vars[++e->n] = NULL;
 }
 
+int it_pb(struct it_result *r, struct it_env *e, const char *a1, const char *a2,
+	  const char *a3, const char *a4)
+{
+	char *argv[] = {(char *)it_bin("provbench"),
+			(char *)a1,
+			(char *)a2,
+			(char *)a3,
+			(char *)a4,
+			NULL};
+
+	return it_run_env(r, argv, e->vars, 0, 0);
+}
+
 void it_write_file(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");

@@ -34,10 +34,6 @@ static void env_for(struct it_env *e, const struct vcsim *v, const char *state)
 }
 
 /* A path in the scratch directory, in the caller's own array. */
-#define SCRATCH(var, name)                                                     \
-	char var[600];                                                         \
-	snprintf(var, sizeof(var), "%s/%s", it_dir(), name)
-
 /*
  * The lab for one test: a guest sandbox DIR/<guest> (root gets its path),
  * the profile written, a simulator serving that sandbox (with one more
@@ -58,19 +54,6 @@ static int start_lab(struct vcsim *v, struct it_env *e, char *root,
 		return -1;
 	env_for(e, v, state);
 	return 0;
-}
-
-static int pb(struct it_result *r, struct it_env *e, const char *a1,
-	      const char *a2, const char *a3, const char *a4)
-{
-	char *argv[] = {(char *)it_bin("provbench"),
-			(char *)a1,
-			(char *)a2,
-			(char *)a3,
-			(char *)a4,
-			NULL};
-
-	return it_run_env(r, argv, e->vars, 0, 0);
 }
 
 #define PROFILE_ALL                                                            \
@@ -132,13 +115,13 @@ static void run_all_modes_leaves_nothing(void)
 	before = disk_keys(&v);
 
 	/* check and dry-run create nothing */
-	CU_ASSERT_EQUAL(pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "4 mode(s) x 1 repetition(s)"));
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "--dry-run", prof, NULL), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "--dry-run", prof, NULL), 0);
 	it_result_dispose(&r);
 
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
@@ -224,7 +207,7 @@ static void kill9_then_cleanup(void)
 	pid = it_spawn_run(&e, results, prof);
 	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
 	/* a second run on the same VM meanwhile: refused, nothing done */
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results, prof), 2);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", results, prof), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "another provbench run holds"));
 	it_result_dispose(&r);
 	kill(pid, SIGKILL);
@@ -232,16 +215,16 @@ static void kill9_then_cleanup(void)
 	during = disk_keys(&v);
 	CU_ASSERT_STRING_NOT_EQUAL(before, during); /* the disk is left */
 
-	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", "--dry-run", prof, NULL), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", "--dry-run", prof, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "would remove"));
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 disk(s) removed"));
 	it_result_dispose(&r);
 	after = disk_keys(&v);
 	CU_ASSERT_STRING_EQUAL(before, after);
 	/* nothing left to do the second time */
-	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "0 disk(s) removed"));
 	it_result_dispose(&r);
 	free(before);
@@ -310,7 +293,7 @@ static void failed_mode_others_run(void)
 					"eager"),
 			      0);
 	before = disk_keys(&v);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "some modes failed"));
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
@@ -375,7 +358,7 @@ static void guest_sysctl_applied(void)
 		      "'%s/sbin/sysctl'",
 		      root, log, root, root),
 		0);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	it_result_dispose(&r);
 	text = pb_slurp_file(log, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
@@ -451,7 +434,7 @@ static void secrets_never_written(void)
 			snprintf(e.buf[i], sizeof(e.buf[i]),
 				 "PROVBENCH_PASSWORD_FILE=%s", pwfile);
 	it_env_add(&e, "PROVBENCH_DEBUG_DIR", trace);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "readable by everyone"));
 	CU_ASSERT_PTR_NULL(strstr(r.out, "secret"));
 	CU_ASSERT_PTR_NULL(strstr(r.err, "secret"));
@@ -560,7 +543,7 @@ static void faults_survived(void)
 		env_for(&e, &v, state);
 		it_write_file(prof, text);
 		before = disk_keys(&v);
-		pb(&r, &e, "run", "-o", res, prof);
+		it_pb(&r, &e, "run", "-o", res, prof);
 		if ((faults[i].code >= 0 && r.status != faults[i].code) ||
 		    (faults[i].msg && !strstr(r.err, faults[i].msg)) ||
 		    (r.status && !strstr(r.err, "provbench: "))) {
@@ -569,7 +552,7 @@ static void faults_survived(void)
 			CU_FAIL(faults[i].name);
 		}
 		it_result_dispose(&r);
-		CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+		CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
 		it_result_dispose(&r);
 		after = disk_keys(&v);
 		if (strcmp(before, after)) {
@@ -607,7 +590,7 @@ static void command_pass_uploaded(void)
 			  "and \\\"quotes\\\"\"}}",
 			  NULL, NULL),
 		0);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
@@ -742,7 +725,7 @@ static void bad_profiles_exit_2(void)
 		snprintf(path, sizeof(path), "%s/bad-%s.json", it_dir(),
 			 bad_profiles[i].name);
 		it_write_file(path, bad_profiles[i].text);
-		CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", results, path), 2);
+		CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", results, path), 2);
 		if (!strstr(r.err, bad_profiles[i].msg)) {
 			fprintf(stderr, "\n  %s: %s", bad_profiles[i].name,
 				r.err);

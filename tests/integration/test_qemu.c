@@ -17,29 +17,12 @@
 #include "it.h"
 #include "unit.h"
 
-#define SCRATCH(var, name)                                                     \
-	char var[600];                                                         \
-	snprintf(var, sizeof(var), "%s/%s", it_dir(), name)
-
 static void env_for(struct it_env *e, const char *state)
 {
 	e->n = 0;
 	it_env_add(e, "PROVBENCH_STATE_DIR", state);
 	it_env_add(e, "PROVBENCH_GUEST_DIR", it_bin("guest"));
 	it_env_add(e, "PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
-}
-
-static int pb(struct it_result *r, struct it_env *e, const char *a1,
-	      const char *a2, const char *a3, const char *a4)
-{
-	char *argv[] = {(char *)it_bin("provbench"),
-			(char *)a1,
-			(char *)a2,
-			(char *)a3,
-			(char *)a4,
-			NULL};
-
-	return it_run_env(r, argv, e->vars, 0, 0);
 }
 
 /* A profile for the qemu backend with its disks in dir. */
@@ -137,11 +120,11 @@ static void qemu_all_modes(void)
 		      "\"thin\"",
 		      "16M", "", WL_SMALL);
 	env_for(&e, state);
-	CU_ASSERT_EQUAL(pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "nothing was created"));
 	it_result_dispose(&r);
 
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
@@ -196,28 +179,24 @@ static void qemu_all_modes(void)
 	CU_ASSERT_EQUAL(it_sh("test -s '%s'/*/report.html", res), 0);
 }
 
-/* SIGINT while the guest runs: exit 130, guest, loop and files gone. */
-static void qemu_sigint(void)
+/*
+ * Run prof in the background, SIGINT it secs after its disk was created
+ * (the guest booted and into the runner's passes): exit 130, nothing left,
+ * every journaled disk marked destroyed.
+ */
+static void sigint_mid_run(const char *state, const char *res, const char *prof,
+			   const char *disks, unsigned secs)
 {
 	struct it_env e;
-	SCRATCH(prof, "q-slow.json");
-	SCRATCH(state, "q-state2");
-	SCRATCH(res, "q-results2");
-	SCRATCH(disks, "q-disks2");
-	SCRATCH(journal, "q-state2/journal.jsonl");
-	json_t *doc, *item;
+	char journal[700];
 	pid_t pid;
 	int st;
 
-	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
-	write_profile(prof, "q-slow", disks,
-		      it_is_root() ? "\"rdm\"" : "\"lazy\"", "256M",
-		      ", \"accel\": \"tcg\"", WL_SLOW);
+	snprintf(journal, sizeof(journal), "%s/journal.jsonl", state);
 	env_for(&e, state);
 	pid = it_spawn_run(&e, res, prof);
 	CU_ASSERT_FATAL(it_wait_created(journal, 30000));
-	/* past the boot, into the runner's passes */
-	sleep(6);
+	sleep(secs);
 	CU_ASSERT(qemu_running(res));
 	kill(pid, SIGINT);
 	waitpid(pid, &st, 0);
@@ -225,6 +204,22 @@ static void qemu_sigint(void)
 	CU_ASSERT(nothing_left(disks, res));
 	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
 			it_count(journal, "\"op\":\"destroyed\""));
+}
+
+/* SIGINT while the guest runs: exit 130, guest, loop and files gone. */
+static void qemu_sigint(void)
+{
+	SCRATCH(prof, "q-slow.json");
+	SCRATCH(state, "q-state2");
+	SCRATCH(res, "q-results2");
+	SCRATCH(disks, "q-disks2");
+	json_t *doc, *item;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-slow", disks,
+		      it_is_root() ? "\"rdm\"" : "\"lazy\"", "256M",
+		      ", \"accel\": \"tcg\"", WL_SLOW);
+	sigint_mid_run(state, res, prof, disks, 6);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	item = json_array_get(json_object_get(doc, "results"), 0);
@@ -255,7 +250,7 @@ static void qemu_watchdog(void)
 		      prof),
 		0);
 	env_for(&e, state);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
@@ -298,7 +293,7 @@ static void qemu_kill9_cleanup(void)
 	usleep(500000); /* the kernel's death signal reaches qemu */
 	CU_ASSERT(!qemu_running(disks) && !qemu_running(res));
 	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q provbench-", disks), 0);
-	CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 disk(s) removed"));
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_sh("grep -q 'keep me' '%s'", other), 0);
@@ -340,10 +335,10 @@ static void qemu_named_device_refused(void)
 	write_profile(prof, "q-dev", disks, "\"rdm\"", "16M", extra, WL_SMALL);
 	env_for(&e, state);
 	CU_ASSERT_EQUAL(it_sh("sha256sum '%s' > '%s.sum'", img, img), 0);
-	CU_ASSERT_EQUAL(pb(&r, &e, "check", prof, NULL, NULL), 2);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "signature"));
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "signature"));
 	it_result_dispose(&r);
 	/* not a byte changed, and the device is still there */
@@ -377,7 +372,7 @@ static void qemu_filesystems(void)
 		      "df -k . | tail -n 1\"},\n"
 		      " \"matrix\": {\"filesystem\": [\"ext4\", \"xfs\"]}");
 	env_for(&e, state);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	/* the terminal report shows the command and mkfs per mode */
@@ -442,7 +437,7 @@ static void qemu_command_fails(void)
 		      "\"command\": \"echo checking, then; echo no-space-left "
 		      ">&2; exit 3\"}");
 	env_for(&e, state);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 1);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
@@ -468,14 +463,10 @@ static void qemu_command_fails(void)
  * attached or left. */
 static void qemu_filesystem_sigint(void)
 {
-	struct it_env e;
 	SCRATCH(prof, "q-fsint.json");
 	SCRATCH(state, "q-state8");
 	SCRATCH(res, "q-results8");
 	SCRATCH(disks, "q-disks8");
-	SCRATCH(journal, "q-state8/journal.jsonl");
-	pid_t pid;
-	int st;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
 	write_profile(prof, "q-fsint", disks,
@@ -484,17 +475,7 @@ static void qemu_filesystem_sigint(void)
 		      "{\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", "
 		      "\"filesystem\": \"ext4\", \"passes\": [\"first-write\", "
 		      "\"rewrite\", \"rewrite\"]}");
-	env_for(&e, state);
-	pid = it_spawn_run(&e, res, prof);
-	CU_ASSERT_FATAL(it_wait_created(journal, 30000));
-	sleep(7);
-	CU_ASSERT(qemu_running(res));
-	kill(pid, SIGINT);
-	waitpid(pid, &st, 0);
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
-	CU_ASSERT(nothing_left(disks, res));
-	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
-			it_count(journal, "\"op\":\"destroyed\""));
+	sigint_mid_run(state, res, prof, disks, 7);
 }
 
 /*
@@ -536,7 +517,7 @@ static void qemu_kvm_probe_falls_back(void)
 	it_env_add(&e, "PROVBENCH_KVM_DEVICE", "/dev/null");
 
 	t0 = pb_now_ns();
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	first_ns = pb_now_ns() - t0;
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
@@ -557,7 +538,7 @@ static void qemu_kvm_probe_falls_back(void)
 	/* the same host boot: the verdict is remembered, no second wait */
 	sleep(1); /* a new results directory name */
 	t0 = pb_now_ns();
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	CU_ASSERT(pb_now_ns() - t0 < first_ns - 5ull * 1000000000ull);
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
@@ -573,7 +554,7 @@ static void qemu_kvm_probe_falls_back(void)
 	env_for(&e, state2);
 	it_env_add(&e, "PROVBENCH_KVM_DEVICE", "/dev/null");
 	sleep(1);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
@@ -688,7 +669,7 @@ static void qemu_kill9_at_every_step(void)
 		waitpid(pid, &st, 0);
 		usleep(300000); /* qemu's parent-death signal, autoclear */
 		env_for(&e, state);
-		CU_ASSERT_EQUAL(pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+		CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
 		if (r.status)
 			fprintf(stderr, "\n  %s: %s", steps[i], r.err);
 		it_result_dispose(&r);
@@ -731,7 +712,7 @@ static void qemu_disk_full(void)
 	write_profile(prof, "q-full", disks, "\"thin\", \"lazy\"", "16M",
 		      ", \"accel\": \"tcg\"", WL_SMALL);
 	env_for(&e, state);
-	CU_ASSERT_EQUAL(pb(&r, &e, "run", "-o", full, prof), 1);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", full, prof), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "No space left on device"));
 	it_result_dispose(&r);
 	/* what was saved before the disk filled is whole JSON */
@@ -752,7 +733,7 @@ static void qemu_disk_full(void)
 				    state, state, state, state),
 			      0);
 	env_for(&e, state);
-	CU_ASSERT_NOT_EQUAL(pb(&r, &e, "run", "-o", disks, prof), 0);
+	CU_ASSERT_NOT_EQUAL(it_pb(&r, &e, "run", "-o", disks, prof), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "No space left on device"));
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q provbench-", disks), 1);
