@@ -43,7 +43,7 @@ RUNNER_LIB_SRC := runner/opts.c runner/hist.c runner/perm.c runner/data.c \
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
-	      vsphere/disk.c vsphere/guest.c
+	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
 REPORT_SRC := reports/jlite.c reports/stats.c reports/report.c reports/html.c
 HARNESS_LIB_SRC := $(REPORT_SRC) harness/cmd_report.c harness/cmd_vsphere.c \
 	       harness/profile.c \

@@ -40,6 +40,7 @@ enum pb_error {
 	PB_ERR_TIMEOUT = 15,
 	PB_ERR_INTERNAL = 16, /* a bug: an invariant did not hold */
 	PB_ERR_VERIFY = 17,   /* data read back is not what was written */
+	PB_ERR_LICENSE = 18,  /* the server's licence forbids the call */
 	PB_ERR__COUNT
 };
 

@@ -27,6 +27,7 @@ static const char *const messages[PB_ERR__COUNT] = {
 	[PB_ERR_TIMEOUT] = "timed out",
 	[PB_ERR_INTERNAL] = "internal error",
 	[PB_ERR_VERIFY] = "data verification failed",
+	[PB_ERR_LICENSE] = "not allowed by the server's licence",
 };
 
 const char *pb_strerror(enum pb_error err)
@@ -49,6 +50,7 @@ int pb_exit_code(enum pb_error err)
 	case PB_ERR_CONNECT:
 	case PB_ERR_LOGIN:
 	case PB_ERR_TLS:
+	case PB_ERR_LICENSE:
 		return PB_EXIT_CONNECT;
 	case PB_ERR_INTERRUPTED:
 		return PB_EXIT_INTERRUPTED;

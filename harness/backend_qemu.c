@@ -1207,6 +1207,7 @@ static enum pb_error qb_create(struct pb_backend *b, struct pb_disk *d)
 			b, "raw", d->mode == PB_MODE_EAGER ? "full" : "falloc",
 			d->file, size);
 	d->provision_s = since(t0);
+	d->provision_source = "qemu-img wall";
 	if (!err)
 		d->readback = file_readback(d->file, size);
 	return err;
@@ -1274,6 +1275,10 @@ static enum pb_error qb_cleanup(struct pb_backend *b, json_t *entry)
 	bool found = false;
 
 	b->errbuf[0] = '\0';
+	/* another disk directory's entry is not this run's to touch */
+	if (strcmp(json_string_value(json_object_get(entry, "target")) ?: "",
+		   b->key))
+		return PB_ERR_UNSAFE;
 	if (!file || !kind)
 		return qfail(b, PB_ERR_INPUT, "journal entry without a file");
 	if (!strcmp(kind, "device"))

@@ -177,11 +177,16 @@ static int do_ls(struct vctx *v)
 			   "give one of vms, datastores, hosts");
 }
 
+/*
+ * The host's LUNs that may become RDMs (what QueryConfigTarget offers, as
+ * govc vm.rdm.ls lists it) and those in use (a VMFS extent, mapped by a
+ * VM); the rest (the boot disk, vSAN's disks, CD-ROMs) are only counted.
+ */
 static int do_luns(struct vctx *v)
 {
 	struct vs_host_info h;
 	struct vs_lun *l = NULL;
-	size_t n = 0, i;
+	size_t n = 0, i, hidden = 0;
 	enum pb_error err;
 	char cap[32];
 	json_t *a;
@@ -198,26 +203,39 @@ static int do_luns(struct vctx *v)
 		for (i = 0; i < n; i++)
 			json_array_append_new(
 				a,
-				json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:s?}",
+				json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:I,"
+					  "s:s?,s:b,s:s?,s:s?}",
 					  "canonical_name", l[i].canonical_name,
 					  "display_name", l[i].display_name,
 					  "uuid", l[i].uuid, "device_path",
 					  l[i].device_path, "type",
-					  l[i].lun_type, "capacity",
+					  l[i].lun_type, "vendor", l[i].vendor,
+					  "model", l[i].model, "capacity",
 					  (json_int_t)l[i].capacity_bytes,
 					  "used_by",
-					  l[i].used_by[0] ? l[i].used_by
-							  : NULL));
+					  l[i].used_by[0] ? l[i].used_by : NULL,
+					  "offered", l[i].offered, "not_offered",
+					  l[i].why[0] ? l[i].why : NULL, "vaai",
+					  l[i].vaai[0] ? l[i].vaai : NULL));
 		free(l);
 		return print_json(a);
 	}
-	printf("%-36s %-10s %10s %-6s %s\n", "CANONICAL NAME", "TYPE",
-	       "CAPACITY", "USED", "DEVICE PATH");
-	for (i = 0; i < n; i++)
-		printf("%-36s %-10s %10s %-6s %s\n", l[i].canonical_name,
-		       l[i].lun_type,
+	printf("%-36s %-10s %-18s %10s %-24s %s\n", "CANONICAL NAME", "VENDOR",
+	       "MODEL", "CAPACITY", "USED", "DEVICE PATH");
+	for (i = 0; i < n; i++) {
+		if (!l[i].offered && !l[i].used_by[0]) {
+			hidden++;
+			continue;
+		}
+		printf("%-36s %-10s %-18s %10s %-24s %s\n",
+		       l[i].canonical_name, l[i].vendor, l[i].model,
 		       pb_size_format(cap, sizeof(cap), l[i].capacity_bytes),
 		       l[i].used_by[0] ? l[i].used_by : "-", l[i].device_path);
+	}
+	if (hidden)
+		printf("(%zu more devices not offered for RDM: boot or local "
+		       "disks, vSAN's, CD-ROMs; --json lists them)\n",
+		       hidden);
 	free(l);
 	return PB_EXIT_OK;
 }

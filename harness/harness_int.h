@@ -75,6 +75,9 @@ struct pb_vsphere_opts {
 	char *by_id_dir;     /* where the runner looks disks up */
 	long task_timeout_s; /* a vSphere task not done by then failed */
 	struct pb_kv extra_config;
+	/* settings that take effect at power-on may be made live by a
+	 * power cycle of the VM (shutdown through Tools, set, power on) */
+	bool power_cycle;
 };
 
 struct pb_qemu_opts {
@@ -178,7 +181,9 @@ struct pb_disk {
 	char id[64];	/* journal id: the backend's unique name for it */
 	char file[600]; /* where it lives (datastore path, host path) */
 	char uuid[80];	/* what the guest finds it by */
-	double provision_s;
+	double provision_s;	 /* as the server timed it, when it did */
+	double provision_wall_s; /* as the harness waited for it */
+	const char *provision_source; /* "server task", "client wall" */
 	json_t *readback; /* the provisioning the backend reports */
 };
 
@@ -195,6 +200,10 @@ struct pb_run_ctx {
 	 * args (it is shell text); each backend hands it to the runner as
 	 * a file for --command-file */
 	const char *command;
+	/* adds fields to the disk's journal record, fsynced (a guest
+	 * process the disk's run started, say, for cleanup to stop) */
+	enum pb_error (*journal)(const struct pb_run_ctx *ctx, json_t *fields);
+	const char *disk_id;
 };
 
 struct backend_ops {
@@ -221,7 +230,10 @@ struct backend_ops {
 			     const char *local_out);
 	enum pb_error (*destroy_disk)(struct pb_backend *b,
 				      const struct pb_disk *d);
-	/* remove a leftover the journal names; PB_ERR_NOTFOUND if gone */
+	/* remove a leftover the journal names; PB_ERR_NOTFOUND if gone. Also
+	 * asked about entries of this backend's other targets: PB_ERR_UNSAFE
+	 * leaves them alone (they may be another run's), PB_ERR_NOTFOUND
+	 * says the target itself is gone (a VM deleted since) */
 	enum pb_error (*cleanup)(struct pb_backend *b, json_t *entry);
 	/* a one-line key naming the target, for the lock and journal */
 	const char *(*target_key)(struct pb_backend *b);

@@ -3,8 +3,9 @@
  *
  * One JSON object per line in STATE_DIR/journal.jsonl, appended and
  * fsynced: "intent" before a disk is created (with the exact name it will
- * have), "created" once the backend knows its identity, "destroyed" after
- * it is gone. A crashed run leaves intents without "destroyed"; cleanup
+ * have), "created" once the backend knows its identity, "started" when a
+ * guest process writing it starts (cleanup stops it first), "destroyed"
+ * after it is gone. A crashed run leaves intents without "destroyed"; cleanup
  * removes exactly those disks and never anything the journal does not name.
  */
 #include <errno.h>
@@ -128,7 +129,7 @@ enum pb_error pb_journal_open_disks(json_t **out, const char *dir, char *errbuf)
 		}
 		if (!strcmp(op, "intent"))
 			json_object_set(open_by_id, id, e);
-		else if (!strcmp(op, "created") &&
+		else if ((!strcmp(op, "created") || !strcmp(op, "started")) &&
 			 json_object_get(open_by_id, id))
 			json_object_update(json_object_get(open_by_id, id), e);
 		else if (!strcmp(op, "destroyed"))

@@ -140,6 +140,21 @@ static enum pb_error get_uint(struct ld *l, json_t *obj, const char *path,
 	return PB_OK;
 }
 
+static enum pb_error get_bool(struct ld *l, json_t *obj, const char *path,
+			      const char *key, bool *out)
+{
+	json_t *v = json_object_get(obj, key);
+	char p[256];
+
+	if (!v)
+		return PB_OK;
+	join(p, sizeof(p), path, key);
+	if (!json_is_boolean(v))
+		return bad(l, p, "must be true or false");
+	*out = json_is_true(v);
+	return PB_OK;
+}
+
 static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
 			     uint64_t *out)
 {
@@ -432,9 +447,9 @@ static enum pb_error load_vsphere(struct ld *l, json_t *o,
 				  struct pb_vsphere_opts *v)
 {
 	static const char *const keys[] = {
-		"vm",		"datastore",	  "host",   "lun",
-		"controller",	"guest_dir",	  "runner", "by_id_dir",
-		"extra_config", "task_timeout_s", NULL};
+		"vm",		"datastore",	  "host",	 "lun",
+		"controller",	"guest_dir",	  "runner",	 "by_id_dir",
+		"extra_config", "task_timeout_s", "power_cycle", NULL};
 	uint64_t ctl = 0;
 	enum pb_error err;
 
@@ -461,6 +476,8 @@ static enum pb_error load_vsphere(struct ld *l, json_t *o,
 	}
 	if (!err)
 		err = get_kv(l, o, "vsphere", "extra_config", &v->extra_config);
+	if (!err)
+		err = get_bool(l, o, "vsphere", "power_cycle", &v->power_cycle);
 	if (!err && json_object_get(o, "task_timeout_s")) {
 		err = get_uint(l, o, "vsphere", "task_timeout_s", 1, 7 * 86400,
 			       &ctl);

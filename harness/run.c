@@ -155,8 +155,13 @@ static enum pb_error recover(const struct backend_ops *ops,
 		const char *file =
 			json_string_value(json_object_get(e, "file"));
 		const char *rid = json_string_value(json_object_get(e, "run"));
+		const char *be =
+			json_string_value(json_object_get(e, "backend"));
+		bool mine = t && !strcmp(t, target);
 
-		if (!t || strcmp(t, target))
+		/* another target of this backend: the backend tells whether
+		 * it is gone (a VM deleted since), leaving it alone else */
+		if (!mine && (dry_run || run_id || !be || strcmp(be, ops->name)))
 			continue;
 		if (run_id && (!rid || strcmp(rid, run_id)))
 			continue;
@@ -166,6 +171,10 @@ static enum pb_error recover(const struct backend_ops *ops,
 			continue;
 		}
 		err = ops->cleanup(b, e);
+		if (!mine && err == PB_ERR_UNSAFE)
+			continue; /* not this run's to touch */
+		if (!mine && err == PB_ERR_NOTFOUND)
+			say(quiet, "journal entry %s: %s", id, ops->error(b));
 		if (err && err != PB_ERR_NOTFOUND) {
 			pb_fail(errbuf, err, "cleanup of %s: %s", file,
 				ops->error(b));
@@ -370,15 +379,35 @@ static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 	    json_number_value(json_object_get(p, "eta_s")));
 }
 
+/* A backend's addition to the disk's journal record ("started"). */
+static enum pb_error journal_note(const struct pb_run_ctx *ctx, json_t *fields)
+{
+	struct run_state *r = ctx->arg;
+	json_t *e = json_deep_copy(fields);
+	enum pb_error err;
+
+	if (!e)
+		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
+	json_object_set_new(e, "op", json_string("started"));
+	json_object_set_new(e, "id", json_string(ctx->disk_id));
+	err = pb_journal_append(&r->j, e, r->errbuf);
+	json_decref(e);
+	return err;
+}
+
 /* One plan item: journal, create, run, collect, destroy, journal. */
 static enum pb_error run_item(struct run_state *r, size_t idx)
 {
 	const struct pb_plan_item *it = &r->plan.items[idx];
 	const struct pb_workload *w = &r->p->points[it->point];
 	struct pb_disk d;
-	struct pb_run_ctx ctx = {&stop_flag, show_progress, r,
-				 pb_workload_has_command(w) ? r->p->command
-							    : NULL};
+	struct pb_run_ctx ctx = {
+		.stop = &stop_flag,
+		.progress = show_progress,
+		.arg = r,
+		.command = pb_workload_has_command(w) ? r->p->command : NULL,
+		.journal = journal_note,
+	};
 	struct pb_buf args = PB_BUF_INIT(4096);
 	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
 	json_t *intent = json_object(), *res, *runner = NULL, *disk;
@@ -389,6 +418,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	json_t *timing;
 
 	memset(&d, 0, sizeof(d));
+	ctx.disk_id = d.id;
 	t_start = pb_now_ns();
 	say(r->quiet, "[%zu/%zu] repetition %u, %s%s%s", idx + 1, r->plan.n,
 	    it->rep, pb_mode_name(it->mode),
@@ -478,8 +508,13 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		status = "failed";
 		r->failed++;
 	}
-	disk = json_pack("{s:s,s:s,s:s,s:f,s:O}", "id", d.id, "file", d.file,
-			 "uuid", d.uuid, "provision_s", d.provision_s,
+	disk = json_pack("{s:s,s:s,s:s,s:f,s:s,s:f,s:O}", "id", d.id, "file",
+			 d.file, "uuid", d.uuid, "provision_s", d.provision_s,
+			 "provision_source",
+			 d.provision_source ? d.provision_source : "client wall",
+			 "provision_wall_s",
+			 d.provision_wall_s > 0 ? d.provision_wall_s
+						: d.provision_s,
 			 "readback", d.readback ? d.readback : json_null());
 	/* where the time went: what is neither provisioning nor the
 	 * runner is the harness's own overhead */

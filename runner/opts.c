@@ -53,6 +53,7 @@ static const char usage_text[] =
 	"  -o, --output FILE        JSON to FILE (default stdout)\n"
 	"  -q, --quiet              no progress or summary on stderr\n"
 	"  --progress-file FILE     progress as JSON, rewritten every second\n"
+	"  --log-file FILE          stderr appended to FILE (errors too)\n"
 	"  --by-id-dir DIR          where uuid: looks (default "
 	"/dev/disk/by-id)\n"
 	"  --sys-block-dir DIR      sysfs fallback (default /sys/block)\n"
@@ -106,6 +107,7 @@ enum opt_id {
 	OPT_FILESYSTEM,
 	OPT_COMMAND,
 	OPT_COMMAND_FILE,
+	OPT_LOG_FILE,
 };
 
 static const struct option long_opts[] = {
@@ -129,6 +131,7 @@ static const struct option long_opts[] = {
 	{"filesystem", required_argument, NULL, OPT_FILESYSTEM},
 	{"command", required_argument, NULL, OPT_COMMAND},
 	{"command-file", required_argument, NULL, OPT_COMMAND_FILE},
+	{"log-file", required_argument, NULL, OPT_LOG_FILE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -378,6 +381,12 @@ static enum pb_error parse_one(struct runner_opts *o, int c, const char *arg,
 			return pb_fail(errbuf, PB_ERR_USAGE,
 				       "--command-file: empty path");
 		o->command_file = arg;
+		return PB_OK;
+	case OPT_LOG_FILE:
+		if (!*arg)
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--log-file: empty path");
+		o->log_file = arg; /* opened by main, before parsing */
 		return PB_OK;
 	case 'h':
 		*action = RUNNER_ACTION_HELP;

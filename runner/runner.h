@@ -68,6 +68,7 @@ struct runner_opts {
 	enum runner_fs_type filesystem;
 	const char *command;	  /* for command passes */
 	const char *command_file; /* or read from here */
+	const char *log_file;	  /* stderr goes here (main.c) */
 };
 
 #define RUNNER_DEFAULT_BS	   (1u << 20)

@@ -11,6 +11,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "vs_int.h"
 
@@ -90,17 +91,43 @@ enum pb_error vs_thumbprint_normalize(char *out, size_t len, const char *in,
 	return PB_OK;
 }
 
+/* "%40" -> "@", as govc's url.Parse unescapes credentials; NULL if bad */
+static char *percent_decode(const char *s, size_t n)
+{
+	char *out = malloc(n + 1), *o = out;
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (s[i] == '%' && i + 2 < n + 1 && isxdigit((unsigned char)s[i + 1]) &&
+		    isxdigit((unsigned char)s[i + 2])) {
+			char hx[3] = {s[i + 1], s[i + 2], '\0'};
+
+			*o++ = (char)strtol(hx, NULL, 16);
+			i += 2;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 /*
  * https://user:pass@host[:port][/path] -> cfg->url without credentials;
- * user and password are taken only when the environment gave none.
+ * user and password are taken only when the environment gave none. As
+ * govc (Go's url.Parse) reads it: the authority ends at the first '/',
+ * its last '@' ends the credentials, the first ':' before that splits
+ * them, and both are percent-decoded, so administrator@vsphere.local:pw@vc
+ * and administrator%40vsphere.local:pw@vc both log in.
  */
 static enum pb_error parse_url(struct vs_config *cfg, const char *url,
 			       char *errbuf)
 {
-	const char *p = url, *host, *at, *slash, *colon;
+	const char *p = url, *host, *at = NULL, *slash, *colon, *q;
 	char scheme[8];
-	size_t sl;
-	enum pb_error err;
+	size_t sl, alen;
 	char *buf;
 
 	if (!strncmp(p, "https://", 8)) {
@@ -117,25 +144,31 @@ static enum pb_error parse_url(struct vs_config *cfg, const char *url,
 		strcpy(scheme, "https"); /* govc accepts a bare host */
 	}
 	slash = strchr(p, '/');
-	at = memchr(p, '@', slash ? (size_t)(slash - p) : strlen(p));
+	alen = slash ? (size_t)(slash - p) : strlen(p);
+	for (q = p; q < p + alen; q++)
+		if (*q == '@')
+			at = q;
 	host = at ? at + 1 : p;
 	if (at) {
 		colon = memchr(p, ':', (size_t)(at - p));
 		if (!cfg->username) {
-			err = dup_into(&cfg->username, p,
-				       colon ? (size_t)(colon - p)
-					     : (size_t)(at - p));
-			if (err)
-				return err;
+			cfg->username = percent_decode(
+				p, colon ? (size_t)(colon - p) : (size_t)(at - p));
+			if (!cfg->username)
+				return PB_ERR_NOMEM;
 		}
 		if (colon && !cfg->password) {
-			err = dup_into(&cfg->password, colon + 1,
-				       (size_t)(at - colon - 1));
-			if (err)
-				return err;
+			cfg->password = percent_decode(
+				colon + 1, (size_t)(at - colon - 1));
+			if (!cfg->password)
+				return PB_ERR_NOMEM;
 		}
 	}
 	sl = slash ? (size_t)(slash - host) : strlen(host);
+	/* never echo a URL that holds a password */
+	if ((!sl || host[0] == ':') && at)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "PROVBENCH_URL: no host after the credentials");
 	if (!sl || host[0] == ':')
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "PROVBENCH_URL: '%s' names no host", url);
@@ -149,6 +182,28 @@ static enum pb_error parse_url(struct vs_config *cfg, const char *url,
 		slash && slash[1] ? slash : "/sdk");
 	free(cfg->url);
 	cfg->url = buf;
+	return PB_OK;
+}
+
+/* Every file of a ':'-separated CA list must be readable (govc's
+ * GOVC_TLS_CA_CERTS is such a list; PROVBENCH_CA_FILE may be one too). */
+static enum pb_error check_ca_files(const char *list, const char *var,
+				    char *errbuf)
+{
+	const char *p = list, *e;
+	char path[1024];
+
+	while (*p) {
+		e = strchr(p, ':');
+		snprintf(path, sizeof(path), "%.*s",
+			 (int)(e ? (size_t)(e - p) : strlen(p)), p);
+		if (path[0] && access(path, R_OK))
+			return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s: %s", var,
+				       path, strerror(errno));
+		if (!e)
+			break;
+		p = e + 1;
+	}
 	return PB_OK;
 }
 
@@ -234,12 +289,20 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 		if (err)
 			return err;
 	}
-	err = set(&cfg->ca_file,
-		  first(get, arg, "PROVBENCH_CA_FILE", "GOVC_TLS_CA_CERTS"));
+	v = first(get, arg, "PROVBENCH_CA_FILE", NULL);
+	err = check_ca_files(v ? v : "", "PROVBENCH_CA_FILE", errbuf);
+	if (!err && !v) {
+		v = first(get, arg, "GOVC_TLS_CA_CERTS", NULL);
+		err = check_ca_files(v ? v : "", "GOVC_TLS_CA_CERTS", errbuf);
+	}
+	if (!err)
+		err = set(&cfg->ca_file, v);
 	if (err)
 		return err;
 	v = get("PROVBENCH_INSECURE", arg);
 	cfg->insecure = v && *v ? truthy(v) : truthy(get("GOVC_INSECURE", arg));
+	/* ESXi 5.0 / 5.1 speak TLS 1.0 only: allowed when asked for */
+	cfg->tls_legacy = truthy(get("PROVBENCH_TLS_LEGACY", arg));
 
 	err = set(&cfg->guest_username,
 		  first(get, arg, "PROVBENCH_GUEST_USERNAME", NULL));

@@ -1,14 +1,14 @@
 /*
  * disk.c - a VM's disks: list them, add one of a provisioning mode with
  * ReconfigVM_Task (and read back what the server really applied), remove
- * one; a host's LUNs for RDM; extraConfig.
+ * one.
  *
- * mode   backing                                   flags
- * thin   VirtualDiskFlatVer2BackingInfo            thinProvisioned=true
- * lazy   VirtualDiskFlatVer2BackingInfo            thin=false,
- * eagerlyScrub=false eager  VirtualDiskFlatVer2BackingInfo thin=false,
- * eagerlyScrub=true rdm    VirtualDiskRawDiskMappingVer1BackingInfo virtualMode
- * rdmp   VirtualDiskRawDiskMappingVer1BackingInfo  physicalMode
+ *   mode   backing                                    flags
+ *   thin   VirtualDiskFlatVer2BackingInfo             thinProvisioned=true
+ *   lazy   VirtualDiskFlatVer2BackingInfo             thin=false, eagerlyScrub=false
+ *   eager  VirtualDiskFlatVer2BackingInfo             thin=false, eagerlyScrub=true
+ *   rdm    VirtualDiskRawDiskMappingVer1BackingInfo   virtualMode
+ *   rdmp   VirtualDiskRawDiskMappingVer1BackingInfo   physicalMode
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +80,11 @@ static void disk_read(struct vs_disk *d, xmlNodePtr dev)
 struct vm_devices {
 	struct vs_disk *disks;
 	size_t ndisks;
+	/* every device's place: controller key and unit */
+	struct {
+		int ctl, unit;
+	} * units;
+	size_t nunits;
 	/* SCSI controllers and the units in use on each */
 	struct {
 		int key;
@@ -109,7 +114,8 @@ static enum pb_error on_devices(struct vs_session *s,
 	for (dev = vs_child(list, NULL); dev; dev = vs_next(dev, NULL))
 		n++;
 	v->disks = calloc(n ? n : 1, sizeof(*v->disks));
-	if (!v->disks)
+	v->units = calloc(n ? n : 1, sizeof(*v->units));
+	if (!v->disks || !v->units)
 		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
 	for (dev = vs_child(list, NULL); dev; dev = vs_next(dev, NULL)) {
 		vs_xsi_type(type, sizeof(type), dev);
@@ -125,19 +131,47 @@ static enum pb_error on_devices(struct vs_session *s,
 			v->nctl++;
 			continue;
 		}
-		if (strcmp(type, "VirtualDisk"))
-			continue;
-		disk_read(&v->disks[v->ndisks++], dev);
+		if (!strcmp(type, "VirtualDisk"))
+			disk_read(&v->disks[v->ndisks++], dev);
+		/* a unit is taken by whatever sits on it: a disk, a SCSI
+		 * CD-ROM, a passthrough tape; ESXi refuses a second device
+		 * there (InvalidDeviceSpec) */
+		if (v->nunits < n && vs_child(dev, "unitNumber") &&
+		    vs_child(dev, "controllerKey")) {
+			char b[16];
+
+			v->units[v->nunits].ctl =
+				atoi(vs_text(b, sizeof(b), dev, "controllerKey"));
+			v->units[v->nunits++].unit =
+				atoi(vs_text(b, sizeof(b), dev, "unitNumber"));
+		}
 	}
-	for (i = 0; i < v->ndisks; i++) {
+	for (i = 0; i < v->nunits; i++) {
 		size_t c;
 
 		for (c = 0; c < v->nctl; c++)
-			if (v->ctl[c].key == v->disks[i].controller_key &&
-			    v->disks[i].unit >= 0 && v->disks[i].unit < 32)
-				v->ctl[c].used |= 1u << v->disks[i].unit;
+			if (v->ctl[c].key == v->units[i].ctl &&
+			    v->units[i].unit >= 0 && v->units[i].unit < 32)
+				v->ctl[c].used |= 1u << v->units[i].unit;
 	}
 	return PB_OK;
+}
+
+/* Hand the disks to the caller (none on error); the rest goes. */
+static enum pb_error take_disks(struct vm_devices *v, enum pb_error err,
+				struct vs_disk **out, size_t *n)
+{
+	if (err) {
+		free(v->disks);
+		v->disks = NULL;
+		v->ndisks = 0;
+	}
+	free(v->units);
+	v->units = NULL;
+	*out = v->disks;
+	*n = v->ndisks;
+	v->disks = NULL;
+	return err;
 }
 
 enum pb_error vs_disks_read(struct vs_session *s, xmlNodePtr returnval,
@@ -148,14 +182,7 @@ enum pb_error vs_disks_read(struct vs_session *s, xmlNodePtr returnval,
 
 	memset(&v, 0, sizeof(v));
 	err = vs_each_object(s, returnval, on_devices, &v);
-	if (err) {
-		free(v.disks);
-		v.disks = NULL;
-		v.ndisks = 0;
-	}
-	*out = v.disks;
-	*n = v.ndisks;
-	return err;
+	return take_disks(&v, err, out, n);
 }
 
 static enum pb_error read_devices(struct vs_session *s,
@@ -176,137 +203,10 @@ enum pb_error vs_disk_list(struct vs_session *s, const struct vs_moref *vm,
 	struct vm_devices v;
 	enum pb_error err = read_devices(s, vm, &v);
 
-	if (err) {
-		free(v.disks);
-		v.disks = NULL;
-		v.ndisks = 0;
-	}
-	*out = v.disks;
-	*n = v.ndisks;
-	return err;
-}
-
-/* ---- LUNs ---- */
-
-struct lun_list {
-	struct vs_lun *luns;
-	size_t n;
-};
-
-static enum pb_error on_storage(struct vs_session *s,
-				const struct vs_objcontent *oc, void *arg)
-{
-	struct lun_list *r = arg;
-	xmlNodePtr info = vs_prop(oc, "config.storageDevice"), l, mp;
-	xmlNodePtr fsmounts = vs_prop(oc, "config.fileSystemVolume");
-	char ext[256];
-	size_t cnt = 0;
-
-	for (l = vs_child(info, "scsiLun"); l; l = vs_next(l, "scsiLun"))
-		cnt++;
-	r->luns = calloc(cnt ? cnt : 1, sizeof(*r->luns));
-	if (!r->luns)
-		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
-	for (l = vs_child(info, "scsiLun"); l; l = vs_next(l, "scsiLun")) {
-		struct vs_lun *u = &r->luns[r->n++];
-		xmlNodePtr cap = vs_child(l, "capacity");
-
-		vs_text(u->canonical_name, sizeof(u->canonical_name), l,
-			"canonicalName");
-		vs_text(u->display_name, sizeof(u->display_name), l,
-			"displayName");
-		vs_text(u->uuid, sizeof(u->uuid), l, "uuid");
-		vs_text(u->device_path, sizeof(u->device_path), l,
-			"devicePath");
-		vs_text(u->lun_type, sizeof(u->lun_type), l, "lunType");
-		u->capacity_bytes =
-			vs_u64(cap, "block") * vs_u64(cap, "blockSize");
-		/* a LUN that is a VMFS extent is in use */
-		for (mp = vs_child(fsmounts, "mountInfo"); mp;
-		     mp = vs_next(mp, "mountInfo")) {
-			xmlNodePtr vol = vs_child(mp, "volume"), e;
-
-			for (e = vs_child(vol, "extent"); e;
-			     e = vs_next(e, "extent")) {
-				vs_text(ext, sizeof(ext), e, "diskName");
-				if (!strcmp(ext, u->canonical_name))
-					snprintf(u->used_by, sizeof(u->used_by),
-						 "vmfs");
-			}
-		}
-	}
-	return PB_OK;
-}
-
-/* Mark LUNs some VM already maps as an RDM (by lunUuid or device path). */
-static enum pb_error on_vm_rdms(struct vs_session *s,
-				const struct vs_objcontent *oc, void *arg)
-{
-	struct lun_list *r = arg;
-	xmlNodePtr dev, b;
-	char type[80], uuid[128], path[256];
-	size_t i;
-
-	(void)s;
-	for (dev = vs_child(vs_prop(oc, "config.hardware.device"), NULL); dev;
-	     dev = vs_next(dev, NULL)) {
-		b = vs_child(dev, "backing");
-		if (strcmp(vs_xsi_type(type, sizeof(type), b),
-			   "VirtualDiskRawDiskMappingVer1BackingInfo"))
-			continue;
-		vs_text(uuid, sizeof(uuid), b, "lunUuid");
-		vs_text(path, sizeof(path), b, "deviceName");
-		for (i = 0; i < r->n; i++)
-			if ((uuid[0] && !strcmp(uuid, r->luns[i].uuid)) ||
-			    (path[0] && !strcmp(path, r->luns[i].device_path)))
-				snprintf(r->luns[i].used_by,
-					 sizeof(r->luns[i].used_by), "rdm:%s",
-					 oc->obj.value);
-	}
-	return PB_OK;
-}
-
-enum pb_error vs_host_luns(struct vs_session *s, const struct vs_moref *host,
-			   struct vs_lun **out, size_t *n)
-{
-	static const char *const paths[] = {"config.storageDevice",
-					    "config.fileSystemVolume", NULL};
-	static const char *const vm_paths[] = {"config.hardware.device", NULL};
-	struct lun_list r = {NULL, 0};
-	enum pb_error err;
-
-	err = vs_retrieve_one(s, host, paths, on_storage, &r);
-	/* a LUN mapped into any VM is in use: benchmark writes would
-	 * destroy that VM's data */
-	if (!err)
-		err = vs_retrieve_all(s, "VirtualMachine", vm_paths, on_vm_rdms,
-				      &r);
-	if (err) {
-		free(r.luns);
-		r.luns = NULL;
-		r.n = 0;
-	}
-	*out = r.luns;
-	*n = r.n;
-	return err;
+	return take_disks(&v, err, out, n);
 }
 
 /* ---- reconfiguration ---- */
-
-static enum pb_error reconfigure(struct vs_session *s, struct vs_req *r)
-{
-	struct vs_moref task;
-	xmlDocPtr doc = NULL;
-	xmlNodePtr ret;
-	enum pb_error err;
-
-	err = vs_call(s, r, false, &doc, &ret);
-	if (err)
-		return err;
-	vs_moref_read(&task, vs_child(ret, "returnval"));
-	xmlFreeDoc(doc);
-	return vs_task_wait(s, &task, s->task_timeout_s);
-}
 
 /* "[datastore1] vm/vm.vmx" -> "datastore1" */
 static void ds_of(char *out, size_t len, const char *path)
@@ -319,36 +219,9 @@ static void ds_of(char *out, size_t len, const char *path)
 		out[0] = '\0';
 }
 
-static enum pb_error find_lun(struct vs_session *s, const struct vs_moref *h,
-			      const char *name, struct vs_lun *out)
-{
-	struct vs_lun *luns = NULL;
-	size_t n = 0, i;
-	enum pb_error err = vs_host_luns(s, h, &luns, &n);
-
-	for (i = 0; !err && i < n; i++)
-		if (!strcmp(luns[i].canonical_name, name) ||
-		    !strcmp(luns[i].uuid, name) ||
-		    !strcmp(luns[i].display_name, name))
-			break;
-	if (!err && i == n)
-		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
-			      "LUN '%s': not on host %s (see `provbench "
-			      "vsphere luns HOST`)",
-			      name, h->value);
-	if (!err && luns[i].used_by[0])
-		err = pb_fail(s->errbuf, PB_ERR_INPUT,
-			      "LUN '%s': in use (%s); refusing to map it", name,
-			      luns[i].used_by);
-	if (!err)
-		*out = luns[i];
-	free(luns);
-	return err;
-}
-
-static enum pb_error build_add(struct vs_req *r, const struct vs_disk_spec *sp,
-			       const char *ds, int ctl, int unit,
-			       const struct vs_lun *lun)
+static enum pb_error build_add(struct vs_session *s, struct vs_req *r,
+			       const struct vs_disk_spec *sp, const char *ds,
+			       int ctl, int unit, const struct vs_lun *lun)
 {
 	xmlNodePtr spec, dc, dev, b;
 	char file[600];
@@ -394,10 +267,37 @@ static enum pb_error build_add(struct vs_req *r, const struct vs_disk_spec *sp,
 	if (!vs_addf(dev, "controllerKey", "%d", ctl) ||
 	    !vs_addf(dev, "unitNumber", "%d", unit) ||
 	    !vs_addf(dev, "capacityInKB", "%llu",
-		     (unsigned long long)(bytes / 1024)) ||
+		     (unsigned long long)(bytes / 1024)))
+		return PB_ERR_NOMEM;
+	/* capacityInBytes is 5.5's: older hostd faults on an element it
+	 * does not know */
+	if (vs_api_at_least(s, "5.5") &&
 	    !vs_addf(dev, "capacityInBytes", "%llu", (unsigned long long)bytes))
 		return PB_ERR_NOMEM;
 	return PB_OK;
+}
+
+/* The first free unit on the first SCSI controller with room (or the one
+ * asked for); never the controller's own unit, nor 7. */
+static bool free_unit(const struct vm_devices *v, int want_ctl, int *ctl,
+		      int *unit)
+{
+	size_t c;
+	int u;
+
+	for (c = 0; c < v->nctl; c++) {
+		if (want_ctl >= 0 && v->ctl[c].key != want_ctl)
+			continue;
+		for (u = 0; u < 16; u++) {
+			if (u == v->ctl[c].own_unit || u == 7 ||
+			    (v->ctl[c].used & (1u << u)))
+				continue;
+			*ctl = v->ctl[c].key;
+			*unit = u;
+			return true;
+		}
+	}
+	return false;
 }
 
 enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
@@ -406,9 +306,10 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 	struct vm_devices v, after;
 	struct vs_lun lun;
 	struct vs_req r = {0};
+	struct vs_task_times tt;
 	char ds[256];
 	int ctl = -1, unit = -1;
-	size_t c, i;
+	size_t i;
 	enum pb_error err;
 	bool rdm = sp->mode == VS_DISK_RDM || sp->mode == VS_DISK_RDMP;
 
@@ -417,24 +318,7 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 	err = read_devices(s, vm, &v);
 	if (err)
 		goto out;
-	/* the first free unit on the first SCSI controller with room;
-	 * never the controller's own unit (7) */
-	for (c = 0; c < v.nctl && unit < 0; c++) {
-		int u;
-
-		if (sp->controller_key >= 0 &&
-		    v.ctl[c].key != sp->controller_key)
-			continue;
-		for (u = 0; u < 16; u++) {
-			if (u == v.ctl[c].own_unit || u == 7 ||
-			    (v.ctl[c].used & (1u << u)))
-				continue;
-			ctl = v.ctl[c].key;
-			unit = u;
-			break;
-		}
-	}
-	if (unit < 0) {
+	if (!free_unit(&v, sp->controller_key, &ctl, &unit)) {
 		err = pb_fail(s->errbuf, PB_ERR_INPUT,
 			      sp->controller_key >= 0
 				      ? "VM %s: SCSI controller %d has no "
@@ -471,7 +355,7 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 				goto out;
 			host = hi.ref;
 		}
-		err = find_lun(s, &host, sp->lun, &lun);
+		err = vs_lun_find(s, &host, sp->lun, &lun);
 		if (err)
 			goto out;
 	} else if (sp->size_bytes < 1024 * 1024) {
@@ -482,16 +366,19 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 	}
 	err = vs_req_new(&r, "ReconfigVM_Task", vm);
 	if (!err)
-		err = build_add(&r, sp, ds, ctl, unit, &lun);
+		err = build_add(s, &r, sp, ds, ctl, unit, &lun);
 	if (err) {
 		pb_fail(s->errbuf, err, "out of memory");
 		goto out;
 	}
-	err = reconfigure(s, &r);
+	err = vs_call_task(s, &r);
 	if (err)
 		goto out;
-	/* read back: the server's word on what it created */
+	/* read back: the server's word on what it created; the task's
+	 * times stay those of the reconfiguration */
+	tt = s->last_task;
 	err = read_devices(s, vm, &after);
+	s->last_task = tt;
 	for (i = 0; !err && i < after.ndisks; i++)
 		if (after.disks[i].controller_key == ctl &&
 		    after.disks[i].unit == unit)
@@ -501,12 +388,17 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 			      "VM %s: the new disk is not at controller %d "
 			      "unit %d after the reconfiguration",
 			      vm->value, ctl, unit);
-	if (!err)
+	if (!err) {
 		*out = after.disks[i];
+		snprintf(out->lun_name, sizeof(out->lun_name), "%s",
+			 rdm ? lun.canonical_name : "");
+	}
 out:
 	vs_req_dispose(&r);
 	free(v.disks);
+	free(v.units);
 	free(after.disks);
+	free(after.units);
 	return err;
 }
 
@@ -559,35 +451,22 @@ enum pb_error vs_disk_remove(struct vs_session *s, const struct vs_moref *vm,
 	if (err)
 		pb_fail(s->errbuf, err, "out of memory");
 	else
-		err = reconfigure(s, &r);
+		err = vs_call_task(s, &r);
 	vs_req_dispose(&r);
 	return err;
 }
 
-enum pb_error vs_vm_set_extra_config(struct vs_session *s,
-				     const struct vs_moref *vm,
-				     const char *const *keys,
-				     const char *const *values, size_t n)
+enum pb_error vs_devices_free_unit(struct vs_session *s, xmlNodePtr returnval,
+				   int want_ctl, int *ctl, int *unit)
 {
-	struct vs_req r;
-	xmlNodePtr spec, ov;
+	struct vm_devices v;
 	enum pb_error err;
-	size_t i;
 
-	err = vs_req_new(&r, "ReconfigVM_Task", vm);
-	spec = err ? NULL : vs_add(r.op, "spec", NULL);
-	for (i = 0; !err && i < n; i++) {
-		ov = vs_add(spec, "extraConfig", NULL);
-		if (!vs_add(ov, "key", keys[i]) ||
-		    !vs_add_typed(&r, ov, "value", "xsd:string", values[i]))
-			err = PB_ERR_NOMEM;
-	}
-	if (!spec)
-		err = PB_ERR_NOMEM;
-	if (!err)
-		err = reconfigure(s, &r);
-	else
-		pb_fail(s->errbuf, err, "out of memory");
-	vs_req_dispose(&r);
+	memset(&v, 0, sizeof(v));
+	err = vs_each_object(s, returnval, on_devices, &v);
+	if (!err && !free_unit(&v, want_ctl, ctl, unit))
+		err = PB_ERR_NOTFOUND;
+	free(v.disks);
+	free(v.units);
 	return err;
 }

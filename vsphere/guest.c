@@ -1,10 +1,12 @@
 /*
  * guest.c - guest operations through VMware Tools: file transfer (an
- * Initiate* call, then HTTP PUT or GET to the URL it returns, whose "*"
- * host is the VM's ESXi host), directories, and programs started and
- * waited for. Guest credentials come from the environment.
+ * Initiate* call, then HTTP PUT or GET to the URL it returns: "*" from a
+ * standalone ESXi, the VM's ESXi host by name from vCenter), directories,
+ * and programs started and polled. Guest credentials come from the
+ * environment.
  */
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,15 +76,104 @@ static enum pb_error guest_call(struct vs_session *s, struct vs_req *r,
 	return err;
 }
 
-struct host_addr {
+/* ---- where a transfer URL leads ---- */
+
+/* scheme://authority/rest: the authority's host and port, and rest */
+struct url_parts {
+	char scheme[8];
+	char host[256];
+	char port[8];
+	const char *rest;
+};
+
+static bool url_split(struct url_parts *u, const char *url)
+{
+	const char *a = strstr(url, "://"), *e, *c;
+
+	memset(u, 0, sizeof(*u));
+	if (!a || a - url >= (long)sizeof(u->scheme))
+		return false;
+	snprintf(u->scheme, sizeof(u->scheme), "%.*s", (int)(a - url), url);
+	a += 3;
+	e = a + strcspn(a, "/?");
+	u->rest = e;
+	if (*a == '[') { /* an IPv6 literal */
+		c = memchr(a, ']', (size_t)(e - a));
+		if (!c)
+			return false;
+		snprintf(u->host, sizeof(u->host), "%.*s", (int)(c + 1 - a), a);
+		c++;
+	} else {
+		c = memchr(a, ':', (size_t)(e - a));
+		snprintf(u->host, sizeof(u->host), "%.*s",
+			 (int)((c ? c : e) - a), a);
+	}
+	if (c && c < e && *c == ':')
+		snprintf(u->port, sizeof(u->port), "%.*s", (int)(e - c - 1),
+			 c + 1);
+	if (!u->port[0])
+		snprintf(u->port, sizeof(u->port), "%s",
+			 !strcmp(u->scheme, "http") ? "80" : "443");
+	return u->host[0] != '\0';
+}
+
+/* "host" or "host:port" (PROVBENCH_GUEST_TRANSFER_HOST): port kept from
+ * dflt when not given */
+static void override_split(char *host, size_t hlen, char *port, size_t plen,
+			   const char *v, const char *dflt)
+{
+	const char *c = strrchr(v, ':');
+
+	if (c && !strchr(v, ']') && strchr(v, ':') == c) {
+		snprintf(host, hlen, "%.*s", (int)(c - v), v);
+		snprintf(port, plen, "%s", c + 1);
+	} else {
+		snprintf(host, hlen, "%s", v);
+		snprintf(port, plen, "%s", dflt);
+	}
+}
+
+struct host_facts {
 	char name[256];
 	char thumbprint[80];
+	char mgmt[4][64]; /* selected management vmknic addresses */
+	unsigned nmgmt;
 };
+
+/* nicType "management": its selected vmknics' addresses (govmomi's
+ * internal.HostSystemManagementIPs) */
+static void read_mgmt(struct host_facts *h, xmlNodePtr netconfig)
+{
+	xmlNodePtr nc, v, sel;
+	char type[32], key[128], skey[128];
+
+	for (nc = vs_child(netconfig, NULL); nc; nc = vs_next(nc, NULL)) {
+		if (strcmp(vs_text(type, sizeof(type), nc, "nicType"),
+			   "management"))
+			continue;
+		for (v = vs_child(nc, "candidateVnic"); v;
+		     v = vs_next(v, "candidateVnic")) {
+			vs_text(key, sizeof(key), v, "key");
+			for (sel = vs_child(nc, "selectedVnic"); sel;
+			     sel = vs_next(sel, "selectedVnic")) {
+				vs_node_text(skey, sizeof(skey), sel);
+				if (strcmp(key, skey) || h->nmgmt >= 4)
+					continue;
+				vs_text(h->mgmt[h->nmgmt],
+					sizeof(h->mgmt[0]),
+					vs_child(vs_child(v, "spec"), "ip"),
+					"ipAddress");
+				if (h->mgmt[h->nmgmt][0])
+					h->nmgmt++;
+			}
+		}
+	}
+}
 
 static enum pb_error on_host(struct vs_session *s,
 			     const struct vs_objcontent *oc, void *arg)
 {
-	struct host_addr *h = arg;
+	struct host_facts *h = arg;
 	char tp[128], err[PB_ERRBUF_SIZE] = "";
 
 	(void)s;
@@ -92,87 +183,166 @@ static enum pb_error on_host(struct vs_session *s,
 	if (!tp[0] || vs_thumbprint_normalize(h->thumbprint,
 					      sizeof(h->thumbprint), tp, err))
 		h->thumbprint[0] = '\0';
+	read_mgmt(h, vs_prop(oc, "config.virtualNicManagerInfo.netConfig"));
+	return PB_OK;
+}
+
+static bool resolves(const char *name)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
+	char bare[256];
+	int rc;
+
+	/* "[::1]" is an address already */
+	snprintf(bare, sizeof(bare), "%.*s",
+		 (int)strcspn(name[0] == '[' ? name + 1 : name, "]"),
+		 name[0] == '[' ? name + 1 : name);
+	rc = getaddrinfo(bare, NULL, &hints, &ai);
+	if (ai)
+		freeaddrinfo(ai);
+	return rc == 0;
+}
+
+/* How to reach the ESXi host a vCenter URL names: found once per name. */
+static enum pb_error route_for(struct vs_session *s,
+			       const struct vs_vm_info *vm, const char *name,
+			       struct vs_xfer_route **out)
+{
+	static const char *const paths[] = {
+		"name", "summary.config.sslThumbprint",
+		"config.virtualNicManagerInfo.netConfig", NULL};
+	struct vs_xfer_route *r;
+	struct host_facts h;
+	enum pb_error err;
+	unsigned i;
+
+	for (i = 0; i < s->nroutes; i++)
+		if (!strcmp(s->routes[i].name, name)) {
+			*out = &s->routes[i];
+			return PB_OK;
+		}
+	memset(&h, 0, sizeof(h));
+	err = vs_retrieve_one(s, &vm->host, paths, on_host, &h);
+	if (err)
+		return err;
+	r = &s->routes[s->nroutes < 8 ? s->nroutes++ : 7];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	/* the host serves transfers with its own certificate: with pinning,
+	 * it is pinned to what vCenter reports for that host */
+	if (s->cfg.thumbprint && !s->cfg.insecure) {
+		if (!h.thumbprint[0])
+			return pb_fail(s->errbuf, PB_ERR_TLS,
+				       "host %s: vCenter reports no SSL "
+				       "thumbprint for it, so its certificate "
+				       "cannot be pinned for guest transfers; "
+				       "trust it with PROVBENCH_CA_FILE "
+				       "(vCenter's VMCA root) instead",
+				       h.name);
+		snprintf(r->pin, sizeof(r->pin), "%s", h.thumbprint);
+	}
+	if (s->cfg.guest_transfer_host) {
+		snprintf(r->note, sizeof(r->note),
+			 "%s via PROVBENCH_GUEST_TRANSFER_HOST=%s", name,
+			 s->cfg.guest_transfer_host);
+	} else if (resolves(name)) {
+		snprintf(r->note, sizeof(r->note), "%s (resolves)", name);
+	} else if (h.nmgmt == 1) {
+		/* the inventory name may not resolve here: the host's one
+		 * management address (govmomi does the same); the name
+		 * stays in the URL, for TLS and the Host header */
+		snprintf(r->addr, sizeof(r->addr), "%s", h.mgmt[0]);
+		snprintf(r->note, sizeof(r->note),
+			 "%s does not resolve: its management vmknic %s", name,
+			 h.mgmt[0]);
+	} else {
+		s->nroutes--;
+		return pb_fail(s->errbuf, PB_ERR_CONNECT,
+			       "host %s, named in the guest-transfer URL, does "
+			       "not resolve and has %u management addresses; "
+			       "set PROVBENCH_GUEST_TRANSFER_HOST to one this "
+			       "machine reaches",
+			       name, h.nmgmt);
+	}
+	if (r->pin[0]) {
+		size_t n = strlen(r->note);
+		char pin[80];
+
+		memcpy(pin, r->pin, sizeof(pin));
+		snprintf(r->note + n, sizeof(r->note) - n,
+			 ", pinned to the host's certificate %.16s...", pin);
+	}
+	*out = r;
 	return PB_OK;
 }
 
 /*
- * The transfer URL with its "*" host replaced: PROVBENCH_GUEST_TRANSFER_HOST
- * if set, else the VM's ESXi host as vCenter names it. With pinning, the
- * host's own certificate is pinned to the thumbprint vCenter reports for it
- * (ESXi hosts have their own certificates); without one, the session's.
+ * The transfer URL as the server gave it, made reachable. Standalone ESXi
+ * says "*", meaning the server called: PROVBENCH_URL's host and port (the
+ * session's pin holds). vCenter names the VM's ESXi host, which serves
+ * with its own certificate: pinned to its thumbprint, reached by name or,
+ * when the name does not resolve, by its management address.
+ * PROVBENCH_GUEST_TRANSFER_HOST (host or host:port) overrides the address.
  */
 static enum pb_error transfer_url(struct vs_session *s,
-				  const struct vs_vm_info *vm, char *out,
-				  size_t len, const char *url)
+				  const struct vs_vm_info *vm, const char *url,
+				  char *out, size_t len, char *connect,
+				  size_t clen, struct vs_xfer *x)
 {
-	static const char *const paths[] = {
-		"name", "summary.config.sslThumbprint", NULL};
-	struct host_addr h = {"", ""};
-	const char *star = strstr(url, "://*");
+	struct url_parts u, sdk;
+	struct vs_xfer_route *r = NULL;
+	char host[256], port[16];
 	enum pb_error err;
 
-	s->transfer_pin[0] = '\0';
-	if (!star) {
-		snprintf(out, len, "%s", url);
+	connect[0] = '\0';
+	x->connect_to = NULL;
+	x->pin = NULL;
+	if (!url_split(&u, url))
+		return pb_fail(s->errbuf, PB_ERR_PROTOCOL,
+			       "guest transfer URL without a host");
+	if (!strcmp(u.host, "*")) {
+		url_split(&sdk, s->sdk_url);
+		if (s->cfg.guest_transfer_host)
+			override_split(host, sizeof(host), port, sizeof(port),
+				       s->cfg.guest_transfer_host, sdk.port);
+		else
+			override_split(host, sizeof(host), port, sizeof(port),
+				       sdk.host, sdk.port);
+		snprintf(out, len, "%s://%s:%s%s", u.scheme, host, port,
+			 u.rest);
+		snprintf(s->transfer_note, sizeof(s->transfer_note),
+			 "%s:%s (the URL said *: the server called)%s", host,
+			 port,
+			 s->cfg.guest_transfer_host
+				 ? " via PROVBENCH_GUEST_TRANSFER_HOST"
+				 : "");
 		return PB_OK;
 	}
+	err = route_for(s, vm, u.host, &r);
+	if (err)
+		return err;
+	x->pin = r->pin[0] ? r->pin : NULL;
+	snprintf(s->transfer_note, sizeof(s->transfer_note), "%s", r->note);
 	if (s->cfg.guest_transfer_host) {
-		snprintf(h.name, sizeof(h.name), "%s",
-			 s->cfg.guest_transfer_host);
-	} else {
-		err = vs_retrieve_one(s, &vm->host, paths, on_host, &h);
-		if (err)
-			return err;
-		snprintf(s->transfer_pin, sizeof(s->transfer_pin), "%s",
-			 h.thumbprint);
+		override_split(host, sizeof(host), port, sizeof(port),
+			       s->cfg.guest_transfer_host, u.port);
+		snprintf(out, len, "%s://%s:%s%s", u.scheme, host, port,
+			 u.rest);
+		return PB_OK;
 	}
-	if (!h.name[0])
-		return pb_fail(s->errbuf, PB_ERR_PROTOCOL,
-			       "no address for the VM's host; set "
-			       "PROVBENCH_GUEST_TRANSFER_HOST");
-	snprintf(out, len, "%.*s://%s%s", (int)(star - url), url, h.name,
-		 star + 4);
+	snprintf(out, len, "%s", url);
+	if (r->addr[0]) {
+		snprintf(connect, clen, "%s:%s:%s%s%s:%s", u.host, u.port,
+			 strchr(r->addr, ':') ? "[" : "", r->addr,
+			 strchr(r->addr, ':') ? "]" : "", u.port);
+		x->connect_to = connect;
+	}
 	return PB_OK;
 }
 
-static size_t to_file(char *ptr, size_t size, size_t nmemb, void *arg)
+const char *vs_session_transfer_note(const struct vs_session *s)
 {
-	return fwrite(ptr, size, nmemb, arg);
-}
-
-/* PUT (fp to upload) or GET (fp to write) with the session's handle. */
-static enum pb_error transfer(struct vs_session *s, const char *url, FILE *fp,
-			      bool put, uint64_t size)
-{
-	CURL *h = s->curl;
-	enum pb_error err = PB_OK;
-	CURLcode rc;
-	long code = 0;
-
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
-	if (put) {
-		curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
-		curl_easy_setopt(h, CURLOPT_READDATA, fp);
-		curl_easy_setopt(h, CURLOPT_READFUNCTION, NULL);
-		curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
-	} else {
-		curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_file);
-		curl_easy_setopt(h, CURLOPT_WRITEDATA, fp);
-	}
-	s->round_trips++;
-	rc = curl_easy_perform(h);
-	curl_easy_setopt(h, CURLOPT_UPLOAD, 0L);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, s->headers);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	if (rc != CURLE_OK)
-		err = vs_curl_error(s, rc, url); /* names the host's pin */
-	else if (code < 200 || code >= 300)
-		err = pb_fail(s->errbuf, PB_ERR_PROTOCOL,
-			      "guest transfer %s: HTTP %ld", url, code);
-	s->transfer_pin[0] = '\0';
-	return err;
+	return s->transfer_note;
 }
 
 enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,
@@ -182,7 +352,8 @@ enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr ret, attr;
-	char url[2048], raw[2048];
+	char url[2048], raw[2048], connect[400];
+	struct vs_xfer x = {0};
 	struct stat st;
 	FILE *fp = NULL;
 	enum pb_error err;
@@ -210,9 +381,14 @@ enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,
 	if (err)
 		goto out;
 	vs_text(raw, sizeof(raw), ret, "returnval");
-	err = transfer_url(s, vm, url, sizeof(url), raw);
-	if (!err)
-		err = transfer(s, url, fp, true, (uint64_t)st.st_size);
+	err = transfer_url(s, vm, raw, url, sizeof(url), connect,
+			   sizeof(connect), &x);
+	if (!err) {
+		x.url = url;
+		x.up = fp;
+		x.size = (uint64_t)st.st_size;
+		err = vs_transfer(s, &x);
+	}
 out:
 	xmlFreeDoc(doc);
 	if (fp)
@@ -227,7 +403,8 @@ enum pb_error vs_guest_download(struct vs_session *s,
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr ret, rv;
-	char url[2048], raw[2048], tmp[4200];
+	char url[2048], raw[2048], tmp[4200], connect[400];
+	struct vs_xfer x = {0};
 	uint64_t size;
 	struct stat st;
 	FILE *fp = NULL;
@@ -247,7 +424,8 @@ enum pb_error vs_guest_download(struct vs_session *s,
 	rv = vs_child(ret, "returnval");
 	size = vs_u64(rv, "size");
 	vs_text(raw, sizeof(raw), rv, "url");
-	err = transfer_url(s, vm, url, sizeof(url), raw);
+	err = transfer_url(s, vm, raw, url, sizeof(url), connect,
+			   sizeof(connect), &x);
 	if (err)
 		goto out;
 	/* a temporary file, renamed when complete: never a torn result */
@@ -258,8 +436,10 @@ enum pb_error vs_guest_download(struct vs_session *s,
 			      strerror(errno));
 		goto out;
 	}
-	err = transfer(s, url, fp, false, 0);
-	if (fflush(fp) || fsync(fileno(fp)))
+	x.url = url;
+	x.down = fp;
+	err = vs_transfer(s, &x);
+	if ((fflush(fp) || fsync(fileno(fp))) && !err)
 		err = pb_fail(s->errbuf, PB_ERR_IO, "%s: %s", tmp,
 			      strerror(errno));
 	fclose(fp);
@@ -381,15 +561,16 @@ bool vs_process_read(xmlNodePtr ret, int *code)
 	return true;
 }
 
-static enum pb_error poll_process(struct vs_session *s,
-				  const struct vs_vm_info *vm, int64_t pid,
-				  bool *done, int *code)
+enum pb_error vs_guest_poll(struct vs_session *s, const struct vs_vm_info *vm,
+			    int64_t pid, bool *done, int *code)
 {
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr ret;
 	enum pb_error err;
 
+	*done = false;
+	s->errbuf[0] = '\0';
 	err = guest_req(s, &r, "ListProcessesInGuest", false, vm);
 	if (err)
 		return err;
@@ -398,9 +579,13 @@ static enum pb_error poll_process(struct vs_session *s,
 		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
 	}
 	err = guest_call(s, &r, &doc, &ret);
+	/* Tools forget an exited process after about five minutes */
 	if (!err && !vs_child(ret, "returnval"))
 		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
-			      "guest process %lld: not found", (long long)pid);
+			      "guest process %lld: not listed (never started, "
+			      "or ended long enough ago that Tools forgot "
+			      "it)",
+			      (long long)pid);
 	if (!err)
 		*done = vs_process_read(ret, code);
 	xmlFreeDoc(doc);
@@ -411,34 +596,33 @@ enum pb_error vs_guest_wait(struct vs_session *s, const struct vs_vm_info *vm,
 			    int64_t pid, long timeout_s,
 			    volatile sig_atomic_t *stop, int *exit_code)
 {
-	/* no event announces a guest process's end: poll, backing off
-	 * from 50 ms to 2 s so short runs return fast and long ones cost
-	 * one call every 2 s */
-	struct timespec nap = {0, 50000000L};
-	time_t end = time(NULL) + timeout_s;
+	/* no event announces a guest process's end: poll, backing off from
+	 * 0.1 s to 5 s (each poll is a guest login), checking for a stop
+	 * every tenth of a second in between */
+	uint64_t nap_ms = 100, end = pb_now_ns() / 1000000 + (uint64_t)timeout_s * 1000;
 	bool done = false;
 	enum pb_error err;
 
-	s->errbuf[0] = '\0';
 	for (;;) {
-		err = poll_process(s, vm, pid, &done, exit_code);
+		err = vs_guest_poll(s, vm, pid, &done, exit_code);
 		if (err || done)
 			return err;
-		if (stop && *stop)
-			return pb_fail(s->errbuf, PB_ERR_INTERRUPTED,
-				       "guest process %lld: wait interrupted",
-				       (long long)pid);
-		if (time(NULL) >= end)
-			return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
-				       "guest process %lld: still running "
-				       "after %ld s",
-				       (long long)pid, timeout_s);
-		nanosleep(&nap, NULL);
-		nap.tv_nsec *= 2;
-		if (nap.tv_nsec >= 1000000000L) {
-			nap.tv_sec = 2;
-			nap.tv_nsec = 0;
+		for (uint64_t t = 0; t < nap_ms; t += 100) {
+			struct timespec ts = {0, 100000000L};
+
+			if (stop && *stop)
+				return pb_fail(s->errbuf, PB_ERR_INTERRUPTED,
+					       "guest process %lld: wait "
+					       "interrupted",
+					       (long long)pid);
+			if (pb_now_ns() / 1000000 >= end)
+				return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
+					       "guest process %lld: still "
+					       "running after %ld s",
+					       (long long)pid, timeout_s);
+			nanosleep(&ts, NULL);
 		}
+		nap_ms = nap_ms * 2 > 5000 ? 5000 : nap_ms * 2;
 	}
 }
 

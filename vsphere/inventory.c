@@ -401,9 +401,16 @@ enum pb_error vs_vm_find(struct vs_session *s, struct vs_vm_info *out,
 		snprintf(ref.value, sizeof(ref.value), "%s", name + 6);
 		memset(out, 0, sizeof(*out));
 		err = vs_retrieve_one(s, &ref, vm_paths, on_one_vm, out);
-		if (!err && !out->name[0])
+		/* a VM deleted since (a journal entry's, say): vCenter and
+		 * ESXi fault ManagedObjectNotFound for its moref */
+		if (err == PB_ERR_FAULT &&
+		    !strcmp(s->fault, "ManagedObjectNotFound")) {
+			s->errbuf[0] = '\0';
+			err = PB_ERR_NOTFOUND;
+		}
+		if ((!err && !out->name[0]) || err == PB_ERR_NOTFOUND)
 			err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
-				      "VM %s: not found", name + 6);
+				      "VM %s: not found (deleted?)", name + 6);
 		return err;
 	}
 	if (strchr(name, '/'))

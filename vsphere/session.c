@@ -4,6 +4,7 @@
  * environment's credentials; Logout when freed.
  */
 #include <libxml/parser.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,36 +48,96 @@ static enum pb_error config_copy(struct vs_config *d, const struct vs_config *c)
 	return err;
 }
 
+/* The newest vim25 version provbench has been checked against: what it
+ * asks for from a server that offers more (vCenter 8.0.3 offers 8.0.3.0). */
+#define VS_API_NEWEST "8.0.3.0"
+
+/* -1, 0, 1 for dotted versions ("8.0.2.0" > "8.0.1.0" > "7.0.3.2"). */
+static int version_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		long x = strtol(a, (char **)&a, 10), y = strtol(b, (char **)&b, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (*a == '.')
+			a++;
+		if (*b == '.')
+			b++;
+	}
+	return 0;
+}
+
+static bool dotted(const char *v)
+{
+	return v[0] >= '0' && v[0] <= '9' &&
+	       strspn(v, "0123456789.") == strlen(v);
+}
+
+bool vs_api_at_least(const struct vs_session *s, const char *version)
+{
+	return dotted(s->api_version) && version_cmp(s->api_version, version) >= 0;
+}
+
+/* v, when it is dotted, known and newer than what out holds */
+static void consider(char *out, size_t len, xmlNodePtr v)
+{
+	char ver[32];
+
+	vs_node_text(ver, sizeof(ver), v);
+	if (v && dotted(ver) && version_cmp(ver, VS_API_NEWEST) <= 0 &&
+	    (!out[0] || version_cmp(ver, out) > 0))
+		snprintf(out, len, "%s", ver);
+}
+
+enum pb_error vs_versions_pick(char *out, size_t len, const char *xml,
+			       size_t xlen)
+{
+	xmlDocPtr doc;
+	xmlNodePtr ns, v;
+	char name[64];
+
+	out[0] = '\0';
+	if (!xlen || xlen > INT32_MAX)
+		return PB_ERR_PROTOCOL;
+	doc = xmlReadMemory(xml, (int)xlen, "versions.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	if (!doc)
+		return PB_ERR_PROTOCOL;
+	for (ns = vs_child(xmlDocGetRootElement(doc), "namespace"); ns;
+	     ns = vs_next(ns, "namespace")) {
+		if (strcmp(vs_text(name, sizeof(name), ns, "name"), "urn:vim25"))
+			continue;
+		/* vCenter 8.0.2+ names its newest an internal id (uA046D008)
+		 * and lists the dotted ones among priorVersions: the newest
+		 * dotted one provbench knows is what it speaks */
+		consider(out, len, vs_child(ns, "version"));
+		for (v = vs_child(vs_child(ns, "priorVersions"), "version"); v;
+		     v = vs_next(v, "version"))
+			consider(out, len, v);
+	}
+	xmlFreeDoc(doc);
+	return out[0] ? PB_OK : PB_ERR_NOTFOUND;
+}
+
 /*
- * GET /sdk/vimServiceVersions.xml: the newest urn:vim25 version the server
- * speaks. Older ESXi lack the file; about.apiVersion covers them later.
+ * GET /sdk/vimServiceVersions.xml: the version to speak. Older ESXi lack
+ * the file; about.apiVersion covers them later.
  */
 static void discover_version(struct vs_session *s)
 {
 	struct pb_buf res = PB_BUF_INIT(1u << 20);
-	char url[1100], name[64];
-	xmlDocPtr doc = NULL;
-	xmlNodePtr ns;
+	char url[1100];
 	long code = 0;
 
 	snprintf(url, sizeof(url), "%s/vimServiceVersions.xml", s->sdk_url);
-	if (vs_http(s, url, "vimServiceVersions", NULL, 0, true, &res, &code) ||
-	    code != 200)
-		goto out;
-	doc = xmlReadMemory(res.data, (int)res.len, "versions.xml", NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR |
-				    XML_PARSE_NOWARNING);
-	for (ns = vs_child(xmlDocGetRootElement(doc), "namespace"); ns;
-	     ns = vs_next(ns, "namespace")) {
-		if (strcmp(vs_text(name, sizeof(name), ns, "name"),
-			   "urn:vim25"))
-			continue;
-		vs_text(s->api_version, sizeof(s->api_version), ns, "version");
-	}
-out:
+	if (!vs_http(s, url, "vimServiceVersions", NULL, 0, true, &res,
+		     &code) &&
+	    code == 200)
+		vs_versions_pick(s->api_version, sizeof(s->api_version),
+				 res.data, res.len);
 	s->errbuf[0] = '\0'; /* not having the file is not an error */
-	if (doc)
-		xmlFreeDoc(doc);
 	pb_buf_dispose(&res);
 }
 
@@ -102,6 +163,7 @@ static enum pb_error retrieve_service_content(struct vs_session *s)
 		{"fileManager", &s->sc.file_manager},
 		{"virtualDiskManager", &s->sc.virtual_disk_manager},
 		{"guestOperationsManager", &s->sc.guest_operations_manager},
+		{"licenseManager", &s->sc.license_manager},
 	};
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
@@ -171,8 +233,10 @@ enum pb_error vs_login(struct vs_session *s)
 			       "login as %s at %s refused: %s", s->cfg.username,
 			       s->sdk_url, why);
 	}
-	if (!err)
+	if (!err) {
 		s->logged_in = true;
+		s->logins++;
+	}
 	return err;
 }
 
@@ -199,13 +263,16 @@ enum pb_error vs_session_open(struct vs_session **out,
 	if (s->cfg.insecure)
 		fprintf(stderr, "provbench: warning: PROVBENCH_INSECURE: the "
 				"server's certificate is not verified\n");
+	if (s->cfg.tls_legacy)
+		fprintf(stderr, "provbench: warning: PROVBENCH_TLS_LEGACY: TLS "
+				"1.0/1.1 and SHA-1 signatures are allowed\n");
 	err = vs_transport_init(s);
 	if (!err) {
 		discover_version(s);
 		set_action(s);
 		err = retrieve_service_content(s);
 	}
-	if (!err && !s->api_version[0]) {
+	if (!err && !s->api_version[0] && dotted(s->about.api_version)) {
 		snprintf(s->api_version, sizeof(s->api_version), "%s",
 			 s->about.api_version);
 		set_action(s);
@@ -272,4 +339,14 @@ const char *vs_session_api_version(const struct vs_session *s)
 unsigned vs_session_round_trips(const struct vs_session *s)
 {
 	return s->round_trips;
+}
+
+bool vs_session_is_vcenter(const struct vs_session *s)
+{
+	return !strcmp(s->about.api_type, "VirtualCenter");
+}
+
+const struct vs_task_times *vs_session_last_task(const struct vs_session *s)
+{
+	return &s->last_task;
 }

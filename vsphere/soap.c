@@ -207,6 +207,17 @@ static enum pb_error parse_fault(xmlNodePtr fault, char *type, size_t tlen,
 	    !strcmp(type, "NotAuthenticated") ||
 	    !strcmp(type, "InvalidGuestLogin"))
 		return PB_ERR_LOGIN;
+	/* the free ESXi licence: every write is refused, so no run can
+	 * work there; say it as plainly as the server does not */
+	if (!strcmp(type, "RestrictedVersion")) {
+		size_t end = strlen(errbuf);
+
+		snprintf(errbuf + end, PB_ERRBUF_SIZE - end,
+			 " (this host's licence makes the API read-only, as "
+			 "the free vSphere Hypervisor edition does: "
+			 "provbench cannot create disks there)");
+		return PB_ERR_LICENSE;
+	}
 	return PB_ERR_FAULT;
 }
 
@@ -311,6 +322,10 @@ enum pb_error vs_call(struct vs_session *s, struct vs_req *r, bool idempotent,
 		/* the old cookie names a dead session: drop it */
 		curl_easy_setopt(s->curl, CURLOPT_COOKIELIST, "ALL");
 		err = vs_login(s);
+		if (!err && r->session_bound) {
+			*ret = NULL; /* the caller sees the new login */
+			return PB_OK;
+		}
 		if (!err) {
 			s->errbuf[0] = '\0';
 			err = call_once(s, r, idempotent, reply, ret);

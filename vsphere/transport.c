@@ -71,21 +71,46 @@ static CURLcode on_ssl_ctx(CURL *curl, void *sslctx, void *arg)
 	return CURLE_OK;
 }
 
-enum pb_error vs_transport_init(struct vs_session *s)
+/* Every file of the CA list, concatenated: what libcurl verifies with. */
+static enum pb_error load_cas(struct vs_session *s, struct pb_buf *pem)
+{
+	const char *p = s->cfg.ca_file, *e;
+	char path[1024], *data;
+	size_t len;
+
+	while (p && *p) {
+		e = strchr(p, ':');
+		snprintf(path, sizeof(path), "%.*s",
+			 (int)(e ? (size_t)(e - p) : strlen(p)), p);
+		if (path[0]) {
+			data = pb_slurp_file(path, &len);
+			if (!data)
+				return pb_fail(s->errbuf, PB_ERR_INPUT,
+					       "PROVBENCH_CA_FILE: %s: %s",
+					       path, strerror(errno));
+			if (pb_buf_add(pem, data, len) ||
+			    pb_buf_addstr(pem, "\n")) {
+				free(data);
+				return pb_fail(s->errbuf, PB_ERR_TOO_LARGE,
+					       "PROVBENCH_CA_FILE: more than "
+					       "16 MiB of certificates");
+			}
+			free(data);
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return PB_OK;
+}
+
+/* The TLS settings of a handle: the session's own and each transfer's. */
+static enum pb_error tls_setup(struct vs_session *s, CURL *h)
 {
 	const struct vs_config *c = &s->cfg;
-	CURL *h = curl_easy_init();
+	struct pb_buf pem = PB_BUF_INIT(16u << 20);
+	enum pb_error err = PB_OK;
 
-	if (!h)
-		return pb_fail(s->errbuf, PB_ERR_NOMEM, "curl: cannot init");
-	s->curl = h;
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_COOKIEFILE, ""); /* session cookie */
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->request_timeout_ms);
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "provbench/" PB_VERSION);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
 	if (c->insecure) {
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
@@ -96,9 +121,49 @@ enum pb_error vs_transport_init(struct vs_session *s)
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
 		curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, s);
+	} else if (c->ca_file) {
+		err = load_cas(s, &pem);
+		if (!err) {
+			struct curl_blob blob = {pem.data, pem.len,
+						 CURL_BLOB_COPY};
+
+			curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &blob);
+		}
 	}
-	if (c->ca_file && !c->thumbprint)
-		curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_file);
+	if (c->tls_legacy) {
+		/* OpenSSL 3 refuses TLS 1.0/1.1 and their SHA-1 signatures
+		 * at its default security level: both allowed, on request */
+		curl_easy_setopt(h, CURLOPT_SSLVERSION,
+				 (long)CURL_SSLVERSION_TLSv1_0);
+		curl_easy_setopt(h, CURLOPT_SSL_CIPHER_LIST,
+				 "DEFAULT:@SECLEVEL=0");
+	}
+	pb_buf_dispose(&pem);
+	return err;
+}
+
+enum pb_error vs_transport_init(struct vs_session *s)
+{
+	const struct vs_config *c = &s->cfg;
+	CURL *h = curl_easy_init();
+	enum pb_error err;
+
+	if (!h)
+		return pb_fail(s->errbuf, PB_ERR_NOMEM, "curl: cannot init");
+	s->curl = h;
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, s->curl_err);
+	/* HTTP/1.1, as govmomi and pyVmomi speak to vCenter and ESXi */
+	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+	curl_easy_setopt(h, CURLOPT_COOKIEFILE, ""); /* session cookie */
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->connect_timeout_ms);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->request_timeout_ms);
+	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "provbench/" PB_VERSION);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	err = tls_setup(s, h);
+	if (err)
+		return err;
 	s->headers = curl_slist_append(NULL,
 				       "Content-Type: text/xml; charset=utf-8");
 	if (!s->headers)
@@ -108,6 +173,9 @@ enum pb_error vs_transport_init(struct vs_session *s)
 
 void vs_transport_cleanup(struct vs_session *s)
 {
+	if (s->xfer)
+		curl_easy_cleanup(s->xfer);
+	s->xfer = NULL;
 	if (s->curl)
 		curl_easy_cleanup(s->curl);
 	curl_slist_free_all(s->headers);
@@ -138,6 +206,29 @@ static void redact(char *body, const char *tag)
 	}
 }
 
+/* A transfer URL's ticket (token=...) is as good as the guest password
+ * for that file: replaced by *** wherever a URL carries one. */
+static void redact_tokens(char *body)
+{
+	char *p = body, *e;
+
+	while ((p = strstr(p, "token="))) {
+		p += 6;
+		e = p + strcspn(p, "&<\"' \n");
+		if (e - p > 3) {
+			memcpy(p, "***", 3);
+			memmove(p + 3, e, strlen(e) + 1);
+		}
+		p += 3 < e - p ? 3 : e - p;
+	}
+}
+
+/*
+ * The trace keeps what diagnosis needs (device keys, extraConfig keys,
+ * every property) and loses the secrets only: passwords in requests, the
+ * session key in Login's reply (UserSession.key: a live session), and
+ * transfer tickets.
+ */
 void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 	      const char *body, size_t len)
 {
@@ -149,10 +240,12 @@ void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 	copy = strndup(body, len);
 	if (!copy)
 		return;
-	/* passwords in requests, session keys in Login replies */
 	redact(copy, "password");
-	redact(copy, "key");
+	if (!strcmp(op, "Login") || !strcmp(op, "LoginByToken") ||
+	    !strcmp(op, "CloneSession"))
+		redact(copy, "key");
 	redact(copy, "sessionId");
+	redact_tokens(copy);
 	mkdir(s->cfg.debug_dir, 0700);
 	snprintf(path, sizeof(path), "%s/%04u-%s.%s.xml", s->cfg.debug_dir,
 		 s->trace_seq, op, suffix);
@@ -163,6 +256,7 @@ void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 				strerror(errno));
 		close(fd);
 	}
+	explicit_bzero(copy, strlen(copy));
 	free(copy);
 }
 
@@ -173,8 +267,23 @@ static bool retryable(CURLcode rc)
 	       rc == CURLE_PARTIAL_FILE;
 }
 
+/* Did the handshake fail because the server offers only old TLS? */
+static bool tls_too_old(const char *detail)
+{
+	/* OpenSSL words it by where it gave up: the protocol itself, or the
+	 * SHA-1 signatures that come with it (Debian's default level) */
+	return strstr(detail, "protocol version") ||
+	       strstr(detail, "legacy sigalg") ||
+	       strstr(detail, "unsupported protocol") ||
+	       strstr(detail, "no protocols available") ||
+	       strstr(detail, "wrong version number");
+}
+
 enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url)
 {
+	char safe[1100];
+
+	vs_url_safe(safe, sizeof(safe), url);
 	switch (rc) {
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CONNECT_ERROR:
@@ -185,30 +294,52 @@ enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url)
 				       "%s: certificate thumbprint mismatch: "
 				       "expected %s, server has SHA-1 %s, "
 				       "SHA-256 %s",
-				       url,
+				       safe,
 				       s->transfer_pin[0] ? s->transfer_pin
 							  : s->cfg.thumbprint,
 				       s->peer_sha1, s->peer_sha256);
+		if (tls_too_old(s->curl_err))
+			return pb_fail(
+				s->errbuf, PB_ERR_TLS,
+				"%s: server offers only TLS 1.0/1.1, which "
+				"OpenSSL refuses by default (ESXi 5.0 and 5.1 "
+				"do this); set PROVBENCH_TLS_LEGACY=1 to allow "
+				"it (%s)",
+				safe, s->curl_err);
 		return pb_fail(s->errbuf, PB_ERR_TLS,
 			       "%s: certificate not trusted (%s); set "
 			       "PROVBENCH_THUMBPRINT or PROVBENCH_CA_FILE",
-			       url, curl_easy_strerror(rc));
+			       safe, s->curl_err[0] ? s->curl_err
+						    : curl_easy_strerror(rc));
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_COULDNT_RESOLVE_PROXY:
-		return pb_fail(s->errbuf, PB_ERR_CONNECT, "%s: %s", url,
+		return pb_fail(s->errbuf, PB_ERR_CONNECT, "%s: %s", safe,
 			       curl_easy_strerror(rc));
 	case CURLE_OPERATION_TIMEDOUT:
-		return pb_fail(s->errbuf, PB_ERR_TIMEOUT, "%s: %s", url,
+		return pb_fail(s->errbuf, PB_ERR_TIMEOUT, "%s: %s", safe,
 			       curl_easy_strerror(rc));
 	case CURLE_WRITE_ERROR:
 		return pb_fail(s->errbuf, PB_ERR_TOO_LARGE,
-			       "%s: reply larger than %u MiB", url,
+			       "%s: reply larger than %u MiB", safe,
 			       VS_REPLY_CAP >> 20);
 	default:
-		return pb_fail(s->errbuf, PB_ERR_CONNECT, "%s: %s", url,
+		return pb_fail(s->errbuf, PB_ERR_CONNECT, "%s: %s", safe,
 			       curl_easy_strerror(rc));
 	}
+}
+
+void vs_url_safe(char *out, size_t len, const char *url)
+{
+	/* a transfer URL's query holds its token: never printed */
+	snprintf(out, len, "%.*s", (int)strcspn(url, "?"), url);
+}
+
+static size_t discard(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+	(void)ptr;
+	(void)arg;
+	return size * nmemb;
 }
 
 enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
@@ -262,10 +393,148 @@ enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 			break;
 	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, s->headers);
+	/* nothing of this call's frame stays in the handle */
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, NULL);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, NULL);
 	curl_slist_free_all(hdr);
 	if (rc != CURLE_OK)
 		return vs_curl_error(s, rc, url ? url : s->sdk_url);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, http_code);
 	(void)op;
 	return PB_OK;
+}
+
+/* ---- guest file transfers: a handle of their own ---- */
+
+struct xfer_sink {
+	CURL *h;
+	FILE *down;	    /* a GET's file, for a 2xx reply */
+	struct pb_buf body; /* any other reply body, capped */
+};
+
+static size_t on_xfer(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+	struct xfer_sink *k = arg;
+	long code = 0;
+
+	curl_easy_getinfo(k->h, CURLINFO_RESPONSE_CODE, &code);
+	if (k->down && code >= 200 && code < 300)
+		return fwrite(ptr, size, nmemb, k->down);
+	/* an error page: its start says what went wrong, the rest goes */
+	pb_buf_add(&k->body, ptr, size * nmemb);
+	return size * nmemb;
+}
+
+/* The first line of a reply body that says something once its markup
+ * is removed ("<html><title>500 Internal ..." says "500 Internal ..."). */
+static void first_line(char *out, size_t len, const struct pb_buf *b)
+{
+	const char *p = b->data ? b->data : "";
+	bool tag = false;
+	size_t n = 0;
+
+	for (; *p && n == 0; p++) {
+		for (; *p && *p != '\n' && n + 1 < len; p++) {
+			if (*p == '<' || *p == '>') {
+				tag = *p == '<';
+				if (n && out[n - 1] != ' ')
+					out[n++] = ' ';
+			} else if (!tag && *p != '\r' &&
+				   (n || (*p != ' ' && *p != '\t'))) {
+				out[n++] = *p;
+			}
+		}
+		while (n && out[n - 1] == ' ')
+			n--;
+		if (!*p)
+			break;
+	}
+	out[n] = '\0';
+	if (!n)
+		snprintf(out, len, "(no message)");
+}
+
+enum pb_error vs_transfer(struct vs_session *s, const struct vs_xfer *x)
+{
+	struct xfer_sink k = {.down = x->down, .body = PB_BUF_INIT(64 * 1024)};
+	struct curl_slist *hdr = NULL, *to = NULL;
+	char safe[1100], why[256];
+	enum pb_error err = PB_OK;
+	CURLcode rc;
+	long code = 0;
+	CURL *h;
+
+	if (!s->xfer) {
+		s->xfer = curl_easy_init();
+		if (!s->xfer)
+			return pb_fail(s->errbuf, PB_ERR_NOMEM,
+				       "curl: cannot init");
+		curl_easy_setopt(s->xfer, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(s->xfer, CURLOPT_ERRORBUFFER, s->curl_err);
+		curl_easy_setopt(s->xfer, CURLOPT_HTTP_VERSION,
+				 (long)CURL_HTTP_VERSION_1_1);
+		curl_easy_setopt(s->xfer, CURLOPT_CONNECTTIMEOUT_MS,
+				 s->cfg.connect_timeout_ms);
+		curl_easy_setopt(s->xfer, CURLOPT_USERAGENT,
+				 "provbench/" PB_VERSION);
+		curl_easy_setopt(s->xfer, CURLOPT_PROTOCOLS_STR, "https,http");
+		err = tls_setup(s, s->xfer);
+		if (err)
+			return err;
+	}
+	h = k.h = s->xfer;
+	vs_url_safe(safe, sizeof(safe), x->url);
+	s->curl_err[0] = '\0';
+	s->pin_failed = false;
+	snprintf(s->transfer_pin, sizeof(s->transfer_pin), "%s",
+		 x->pin ? x->pin : "");
+	/* no 100-continue round trip before the body: hostd does not
+	 * need it, and it costs a second per upload with some */
+	hdr = curl_slist_append(NULL, "Expect:");
+	if (x->connect_to)
+		to = curl_slist_append(NULL, x->connect_to);
+	if (!hdr || (x->connect_to && !to)) {
+		err = pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	curl_easy_setopt(h, CURLOPT_URL, x->url);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(h, CURLOPT_CONNECT_TO, to);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, s->cfg.request_timeout_ms);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_xfer);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &k);
+	if (x->up) {
+		curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+		curl_easy_setopt(h, CURLOPT_READFUNCTION, NULL);
+		curl_easy_setopt(h, CURLOPT_READDATA, x->up);
+		curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE,
+				 (curl_off_t)x->size);
+	} else {
+		curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+	}
+	s->round_trips++;
+	rc = curl_easy_perform(h);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (rc != CURLE_OK) {
+		err = vs_curl_error(s, rc, x->url); /* names the host's pin */
+	} else if (code < 200 || code >= 300) {
+		first_line(why, sizeof(why), &k.body);
+		err = pb_fail(s->errbuf, PB_ERR_PROTOCOL,
+			      "guest transfer %s: HTTP %ld: %s", safe, code,
+			      why);
+	}
+out:
+	/* nothing of this call's frame stays in the handle */
+	curl_easy_setopt(h, CURLOPT_UPLOAD, 0L);
+	curl_easy_setopt(h, CURLOPT_READDATA, NULL);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, NULL);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(h, CURLOPT_CONNECT_TO, NULL);
+	curl_slist_free_all(hdr);
+	curl_slist_free_all(to);
+	pb_buf_dispose(&k.body);
+	s->transfer_pin[0] = '\0';
+	return err;
 }

@@ -7,6 +7,7 @@
 
 #include <curl/curl.h>
 #include <libxml/tree.h>
+#include <stdio.h>
 
 #include "vsphere.h"
 
@@ -27,11 +28,14 @@ struct vs_service {
 	struct vs_moref file_manager;
 	struct vs_moref virtual_disk_manager;
 	struct vs_moref guest_operations_manager;
+	struct vs_moref license_manager;
 };
 
 struct vs_session {
 	struct vs_config cfg; /* a copy the session owns */
 	CURL *curl;
+	CURL *xfer; /* guest file transfers: other hosts, other options */
+	char curl_err[CURL_ERROR_SIZE];
 	struct curl_slist *headers;
 	char sdk_url[1024];
 	char soap_action[64];
@@ -39,6 +43,7 @@ struct vs_session {
 	struct vs_service sc;
 	struct vs_about about;
 	bool logged_in;
+	unsigned logins; /* a new session invalidates property filters */
 	unsigned round_trips;
 	unsigned trace_seq;
 	/* TLS pinning: what the peer showed, for the mismatch message */
@@ -53,6 +58,16 @@ struct vs_session {
 	vs_progress_fn progress;
 	void *progress_arg;
 	long task_timeout_s;
+	struct vs_task_times last_task;
+	/* guest transfers: where each host name leads, found once */
+	struct vs_xfer_route {
+		char name[256]; /* the host as the URL names it */
+		char addr[64];	/* where it is reached instead, or "" */
+		char pin[80];	/* its own certificate's thumbprint */
+		char note[300]; /* what was used and why */
+	} routes[8];
+	unsigned nroutes;
+	char transfer_note[300];
 	char fault[64];
 	char errbuf[PB_ERRBUF_SIZE];
 };
@@ -71,6 +86,21 @@ enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 		      struct pb_buf *reply, long *http_code);
 /* A libcurl failure as the project's error, with the detail on s. */
 enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url);
+/* url without its query (where a transfer's ticket is), for messages */
+void vs_url_safe(char *out, size_t len, const char *url);
+
+/* One guest file transfer, PUT from up or GET into down. */
+struct vs_xfer {
+	const char *url;	/* as the server gave it, ticket and all */
+	const char *connect_to; /* libcurl CONNECT_TO entry, or NULL */
+	const char *pin;	/* the host's thumbprint; NULL: the session's */
+	FILE *up;
+	uint64_t size;
+	FILE *down;
+};
+
+/* Non-2xx is PB_ERR_PROTOCOL "HTTP <code>: <first line of the body>". */
+enum pb_error vs_transfer(struct vs_session *s, const struct vs_xfer *x);
 void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 	      const char *body, size_t len);
 
@@ -85,6 +115,10 @@ struct vs_req {
 	xmlNodePtr op;
 	xmlNsPtr xsi;
 	const char *name;
+	/* it means something only in the session that sent it (a wait on
+	 * that session's filters): after a new login it is not resent, and
+	 * the call returns PB_OK with no reply */
+	bool session_bound;
 };
 
 enum pb_error vs_req_new(struct vs_req *r, const char *op,
@@ -138,6 +172,15 @@ char *vs_xsi_type(char *buf, size_t len, xmlNodePtr n);
 /* ---- session.c ---- */
 
 enum pb_error vs_login(struct vs_session *s);
+/*
+ * The version to speak from a vimServiceVersions.xml: the newest dotted
+ * one provbench knows, skipping internal ids (vCenter 8.0.2+). Exposed for
+ * unit tests with canned files.
+ */
+enum pb_error vs_versions_pick(char *out, size_t len, const char *xml,
+			       size_t xlen);
+/* Is the version spoken at least version ("5.5")? */
+bool vs_api_at_least(const struct vs_session *s, const char *version);
 
 /* ---- property collector (inventory.c) ---- */
 
@@ -184,10 +227,47 @@ enum pb_error vs_task_read(struct vs_session *s, xmlNodePtr returnval,
 			   int *progress);
 /* ListProcessesInGuest: has the process ended, and with which code. */
 bool vs_process_read(xmlNodePtr ret, int *code);
+/* Where a VM's devices leave a SCSI controller unit free (every device
+ * counts: a SCSI CD-ROM holds its unit as a disk does). */
+enum pb_error vs_devices_free_unit(struct vs_session *s, xmlNodePtr returnval,
+				   int want_ctl, int *ctl, int *unit);
 
-/* ---- tasks (task.c) ---- */
+/* ---- lun.c ---- */
 
+/* QueryConfigTarget for a host (its compute resource's browser): *target
+ * is the ConfigTarget in *doc, which the caller frees. */
+enum pb_error vs_config_target(struct vs_session *s,
+			       const struct vs_moref *host, xmlDocPtr *doc,
+			       xmlNodePtr *target);
+/* offered: in the ConfigTarget's scsiDisk list. */
+void vs_luns_mark_offered(struct vs_lun *luns, size_t n, xmlNodePtr target);
+
+/* ---- waiting for properties, and tasks (task.c) ---- */
+
+/*
+ * Told of each property value (the initial ones, then every change);
+ * returns true once what is waited for has happened.
+ */
+typedef bool (*vs_change_fn)(const char *name, xmlNodePtr val, void *arg);
+
+/*
+ * Wait until fn says so: one read of paths first, then a property filter
+ * and WaitForUpdatesEx (never a sleep loop). A session that had to log in
+ * again has lost its filters: the filter is made anew and the state read
+ * in full again. PB_ERR_TIMEOUT after timeout_s (the caller says what).
+ */
+enum pb_error vs_wait_props(struct vs_session *s, const struct vs_moref *obj,
+			    const char *const *paths, vs_change_fn fn,
+			    void *arg, long timeout_s);
+
+/* A task to its end; its times go to s->last_task. */
 enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
 			   long timeout_s);
+/* A method that returns a task, and the task to its end. */
+enum pb_error vs_call_task(struct vs_session *s, struct vs_req *r);
+
+/* xsd:dateTime ("2023-12-14T06:53:33.763524Z", "+02:00") as Unix time;
+ * NaN when it is not one. */
+double vs_datetime(const char *s);
 
 #endif

@@ -24,8 +24,9 @@ struct vs_config {
 	char *username;
 	char *password;	  /* wiped when disposed */
 	char *thumbprint; /* lower-case hex without colons, or NULL */
-	char *ca_file;
+	char *ca_file; /* one PEM file, or a ':'-separated list */
 	bool insecure;
+	bool tls_legacy; /* TLS 1.0 / 1.1 allowed (PROVBENCH_TLS_LEGACY) */
 	char *guest_username;
 	char *guest_password;
 	char *guest_transfer_host;
@@ -95,9 +96,43 @@ void vs_session_set_task_timeout(struct vs_session *s, long seconds);
 
 const char *vs_session_error(const struct vs_session *s);
 const char *vs_session_fault(const struct vs_session *s);
+/* about.apiVersion is the server's; the version spoken is
+ * vs_session_api_version() (the newest dotted one both know). */
 const struct vs_about *vs_session_about(const struct vs_session *s);
 const char *vs_session_api_version(const struct vs_session *s);
 unsigned vs_session_round_trips(const struct vs_session *s);
+/* vCenter (true) or a host called directly (standalone ESXi)? */
+bool vs_session_is_vcenter(const struct vs_session *s);
+
+/*
+ * The last task waited for, as the server timed it (TaskInfo.startTime to
+ * completeTime: provisioning time is the server's), and as the client
+ * waited for it (round trips and polling included).
+ */
+struct vs_task_times {
+	bool have_server;
+	double server_s;
+	double wall_s;
+	char start[40]; /* as the server wrote them */
+	char complete[40];
+};
+const struct vs_task_times *vs_session_last_task(const struct vs_session *s);
+
+/*
+ * What the last guest transfer went through: "esx01.lab (resolves)", or
+ * "esx01.lab does not resolve: its management vmknic 10.0.0.5", and the
+ * certificate it was pinned to. "" before any.
+ */
+const char *vs_session_transfer_note(const struct vs_session *s);
+
+/*
+ * The licences a host called directly has: PB_ERR_LICENSE (naming the
+ * edition) when the free vSphere Hypervisor edition, or an expired
+ * evaluation, makes its API read-only. vCenter: PB_OK (it manages no free
+ * hosts). edition gets the edition's name.
+ */
+enum pb_error vs_license_check(struct vs_session *s, char *edition,
+			       size_t len);
 
 /* ---- inventory ---- */
 
@@ -198,6 +233,9 @@ struct vs_disk {
 	char lun_uuid[128];
 	char disk_mode[32];	/* persistent, independent_persistent, ... */
 	enum vs_disk_mode mode; /* derived from the flags read back */
+	/* an RDM made by vs_disk_add: its LUN's canonical name. A guest
+	 * sees a physical RDM as that LUN (its NAA id), not by uuid */
+	char lun_name[128];
 };
 
 enum pb_error vs_disk_list(struct vs_session *s, const struct vs_moref *vm,
@@ -222,17 +260,74 @@ struct vs_lun {
 	char uuid[128];
 	char device_path[256];
 	char lun_type[32];
+	char vendor[16];
+	char model[32];
+	char vaai[24]; /* vStorageSupported | vStorageUnsupported | ... */
 	uint64_t capacity_bytes;
-	char used_by[64]; /* "" free, "vmfs", or "rdm:<vm moref>" */
+	char used_by[64]; /* "" free, "vmfs:<volume>", or "rdm:<vm moref>" */
+	bool offered;	  /* QueryConfigTarget offers it for RDM */
+	char why[80];	  /* why not offered: vSAN, local disk, a cdrom */
 };
 
+/* Every SCSI device of the host, marked: which may be mapped (offered
+ * and free), which are in use, and why the rest are not offered. */
 enum pb_error vs_host_luns(struct vs_session *s, const struct vs_moref *host,
 			   struct vs_lun **out, size_t *n);
+/* The LUN by canonical name, uuid or display name, if it may be mapped:
+ * PB_ERR_INPUT naming why not (in use, not offered), _NOTFOUND if none. */
+enum pb_error vs_lun_find(struct vs_session *s, const struct vs_moref *host,
+			  const char *name, struct vs_lun *out);
+
+/* ---- VM settings and power (vm.c) ---- */
 
 enum pb_error vs_vm_set_extra_config(struct vs_session *s,
 				     const struct vs_moref *vm,
 				     const char *const *keys,
 				     const char *const *values, size_t n);
+/* values[i] gets config.extraConfig's value for keys[i] ("" when unset).
+ * What is configured, which is what is live only since a power-on. */
+enum pb_error vs_vm_extra_config_get(struct vs_session *s,
+				     const struct vs_moref *vm,
+				     const char *const *keys,
+				     char (*values)[256], size_t n);
+
+struct vs_vm_state {
+	char power_state[24];
+	char tools[32]; /* guest.toolsRunningStatus */
+	char guest_family[32];
+	char guest_full_name[128];
+	char boot_time[40];
+	bool has_snapshot; /* writes go to a delta disk then */
+};
+enum pb_error vs_vm_state_get(struct vs_session *s, const struct vs_moref *vm,
+			      struct vs_vm_state *out);
+
+/*
+ * Settings that take effect only at power-on (disk.EnableUUID and every
+ * extraConfig key): shut the guest down through Tools, wait for it to be
+ * off, set them, power on, and wait for Tools to run again. Each step
+ * waits at most timeout_s; a guest that does not shut down is not
+ * powered off hard (PB_ERR_TIMEOUT, saying so).
+ */
+enum pb_error vs_vm_power_cycle(struct vs_session *s, const struct vs_moref *vm,
+				const char *const *keys,
+				const char *const *values, size_t n,
+				long timeout_s);
+
+/* A datastore as a storage engineer asks about it. */
+struct vs_ds_detail {
+	char name[256];
+	char type[32];		/* VMFS, NFS, NFS41, vsan, vvol */
+	char vmfs_version[16];	/* "6.82"; "" unless VMFS */
+	char vaai[24];		/* vStorageSupported, ...; "" unknown */
+	uint64_t capacity;
+	uint64_t free_space;
+	bool accessible;
+};
+/* name as the VM's host sees it (the host's ConfigTarget gives VAAI) */
+enum pb_error vs_datastore_detail(struct vs_session *s,
+				  const struct vs_moref *host,
+				  const char *name, struct vs_ds_detail *out);
 
 /* ---- guest operations (VMware Tools) ---- */
 
@@ -254,6 +349,13 @@ enum pb_error vs_guest_remove(struct vs_session *s, const struct vs_vm_info *vm,
 enum pb_error vs_guest_start(struct vs_session *s, const struct vs_vm_info *vm,
 			     const char *program, const char *args,
 			     const char *workdir, int64_t *pid);
+/*
+ * One look at a guest process: *done and *code once it ended.
+ * PB_ERR_NOTFOUND when Tools do not list it (never started, or ended
+ * minutes ago: Tools keep an exited process about five minutes).
+ */
+enum pb_error vs_guest_poll(struct vs_session *s, const struct vs_vm_info *vm,
+			    int64_t pid, bool *done, int *code);
 /*
  * Wait for a guest process to end; *exit_code is its status. stop, when
  * given, is checked between polls: once set, PB_ERR_INTERRUPTED.

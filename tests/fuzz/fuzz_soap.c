@@ -2,11 +2,13 @@
  * fuzz_soap.c - libFuzzer target: a vSphere SOAP reply, as hostile as it
  * comes, through the reply parser (envelope, faults) and every reader the
  * client runs on a reply: property-collector objects, a VM's devices and
- * disks, task info from RetrievePropertiesEx and WaitForUpdatesEx, guest
- * process lists, and the generic node readers on every element.
+ * disks and their free units, task info from RetrievePropertiesEx and
+ * WaitForUpdatesEx, guest process lists, a ConfigTarget's RDM candidates,
+ * the version list, and the generic node readers on every element.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "vs_int.h"
@@ -37,10 +39,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	xmlNodePtr ret = NULL, rv;
 	char fault[64], err[PB_ERRBUF_SIZE], state[32];
 	struct vs_disk *disks = NULL;
+	struct vs_lun luns[2];
 	size_t n = 0;
-	int progress, code;
+	int progress, code, ctl, unit;
 
 	memset(&s, 0, sizeof(s));
+	memset(luns, 0, sizeof(luns));
+	/* the same bytes as a vimServiceVersions.xml */
+	vs_versions_pick(state, sizeof(state), (const char *)data, size);
 	if (vs_reply_parse(&doc, &ret, (const char *)data, size, fault,
 			   sizeof(fault), err) == PB_OK) {
 		rv = vs_child(ret, "returnval");
@@ -49,6 +55,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		vs_task_read(&s, rv, false, state, sizeof(state), &progress);
 		vs_task_read(&s, rv, true, state, sizeof(state), &progress);
 		(void)vs_process_read(ret, &code);
+		vs_devices_free_unit(&s, rv, -1, &ctl, &unit);
+		snprintf(luns[0].canonical_name,
+			 sizeof(luns[0].canonical_name), "naa.6000c29");
+		vs_luns_mark_offered(luns, 2, rv);
 		walk(ret, 0);
 	}
 	xmlFreeDoc(doc);

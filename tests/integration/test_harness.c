@@ -17,7 +17,11 @@
 #include "unit.h"
 #include "vs_int.h"
 
-/* The environment a lab would set, pointed at this simulator. */
+#include <curl/curl.h>
+
+/* The environment a lab would set, pointed at this simulator: no
+ * transfer-host override (the client finds its way as with a real
+ * server), the server pinned. */
 static void env_for(struct it_env *e, const struct vcsim *v, const char *state)
 {
 	e->n = 0;
@@ -27,33 +31,109 @@ static void env_for(struct it_env *e, const struct vcsim *v, const char *state)
 	it_env_add(e, "PROVBENCH_PASSWORD", "secret");
 	it_env_add(e, "PROVBENCH_GUEST_USERNAME", "bench");
 	it_env_add(e, "PROVBENCH_GUEST_PASSWORD", "guestpw");
-	it_env_add(e, "PROVBENCH_GUEST_TRANSFER_HOST", "127.0.0.1");
 	it_env_add(e, "PROVBENCH_STATE_DIR", state);
 	it_env_add(e, "PROVBENCH_RUNNER", it_bin("provbench-runner-static"));
 	it_env_add(e, "PATH", "/usr/bin:/bin");
 }
 
-/* A path in the scratch directory, in the caller's own array. */
+/* The server a case runs against: vCenter, or a standalone ESXi. */
+static bool lab_esx;
+
+static const char *lab_vm(void)
+{
+	return lab_esx ? "ha-host_VM0" : "DC0_H0_VM0";
+}
+
+/* text with every DC0_H0_VM0 made the lab's VM name */
+static void write_profile(const char *path, const char *text)
+{
+	struct pb_buf b = PB_BUF_INIT(1 << 20);
+	const char *p = text, *q;
+
+	while ((q = strstr(p, "DC0_H0_VM0"))) {
+		pb_buf_add(&b, p, (size_t)(q - p));
+		pb_buf_addstr(&b, lab_vm());
+		p = q + strlen("DC0_H0_VM0");
+	}
+	pb_buf_addstr(&b, p);
+	it_write_file(path, b.data);
+	pb_buf_dispose(&b);
+}
+
 /*
  * The lab for one test: a guest sandbox DIR/<guest> (root gets its path),
- * the profile written, a simulator serving that sandbox (with one more
- * fixture flag and value, or NULL), and the environment pointed at it.
+ * the profile written, a simulator serving that sandbox as the lab's
+ * server, its VMs powered on with disk.EnableUUID=TRUE as a prepared lab
+ * VM is (unless uuid_live is false), with more fixture flags (NULL
+ * ended, or NULL), and the environment pointed at it.
  */
+static int lab_start(struct vcsim *v, struct it_env *e, char *root,
+		     size_t rootlen, const char *guest, const char *state,
+		     const char *prof, const char *text, bool uuid_live,
+		     const char *const *more)
+{
+	const char *f[24] = {"-guest-root", root};
+	int n = 2;
+
+	snprintf(root, rootlen, "%s/%s", it_dir(), guest);
+	if (it_sh("mkdir -p '%s' '%s'", root, state))
+		return -1;
+	if (lab_esx)
+		f[n++] = "-esx";
+	if (uuid_live)
+		f[n++] = "-enable-uuid";
+	while (more && *more && n < 23)
+		f[n++] = *more++;
+	f[n] = NULL;
+	write_profile(prof, text);
+	if (vcsim_start(v, f))
+		return -1;
+	env_for(e, v, state);
+	return 0;
+}
+
 static int start_lab(struct vcsim *v, struct it_env *e, char *root,
 		     size_t rootlen, const char *guest, const char *state,
 		     const char *prof, const char *text, const char *flag,
 		     const char *val)
 {
-	const char *const f[] = {"-guest-root", root, flag, val, NULL};
+	const char *const more[] = {flag, val, NULL};
 
-	snprintf(root, rootlen, "%s/%s", it_dir(), guest);
-	if (it_sh("mkdir -p '%s' '%s'", root, state))
-		return -1;
-	it_write_file(prof, text);
-	if (vcsim_start(v, f))
-		return -1;
-	env_for(e, v, state);
-	return 0;
+	return lab_start(v, e, root, rootlen, guest, state, prof, text, true,
+			 more);
+}
+
+static size_t to_buf(char *p, size_t size, size_t n, void *arg)
+{
+	pb_buf_add(arg, p, size * n);
+	return size * n;
+}
+
+/* Fixture statistics: how many calls of op the server answered. */
+static long soap_calls(const struct vcsim *v, const char *op)
+{
+	struct pb_buf b = PB_BUF_INIT(1 << 20);
+	char url[400];
+	CURL *h = curl_easy_init();
+	long n = -1;
+	json_t *j;
+
+	snprintf(url, sizeof(url), "%.*s/provbench-stats",
+		 (int)(strstr(v->url, "/sdk") - v->url), v->url);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_buf);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+	if (curl_easy_perform(h) == CURLE_OK && b.data) {
+		j = json_loads(b.data, 0, NULL);
+		n = (long)json_integer_value(
+			json_object_get(json_object_get(j, "ops"), op));
+		json_decref(j);
+	}
+	curl_easy_cleanup(h);
+	pb_buf_dispose(&b);
+	return n;
 }
 
 #define PROFILE_ALL                                                            \
@@ -61,8 +141,8 @@ static int start_lab(struct vcsim *v, struct it_env *e, char *root,
 	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"lun\": "                     \
 	"\"naa.6000c290000000000000000000000001\", \"guest_dir\": "            \
 	"\"/opt/pb\"},\n"                                                      \
-	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"eager\", \"lazy\", "   \
-	"\"thin\"],\n"                                                         \
+	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"rdmp\", \"eager\", "  \
+	"\"lazy\", \"thin\"],\n"                                               \
 	" \"repetitions\": 1, \"order\": \"shuffle\", \"seed\": 7,\n"          \
 	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", "  \
 	"\"passes\": [\"first-write\", \"rewrite\", \"read\"]}}\n"
@@ -84,7 +164,7 @@ static char *disk_keys(const struct vcsim *v)
 	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
 	c.thumbprint = tp;
 	if (vs_session_open(&s, &c, NULL, NULL, err) ||
-	    vs_vm_find(s, &vm, "DC0_H0_VM0") ||
+	    vs_vm_find(s, &vm, lab_vm()) ||
 	    vs_disk_list(s, &vm.ref, &d, &n))
 		pb_buf_addstr(&out, "error");
 	for (i = 0; i < n; i++)
@@ -94,7 +174,7 @@ static char *disk_keys(const struct vcsim *v)
 	return pb_buf_steal(&out, NULL);
 }
 
-static void run_all_modes_leaves_nothing(void)
+static void run_all_modes(void)
 {
 	struct vcsim v;
 	struct it_env e;
@@ -104,19 +184,28 @@ static void run_all_modes_leaves_nothing(void)
 	SCRATCH(state, "state1");
 	SCRATCH(res, "results1");
 	SCRATCH(journal, "state1/journal.jsonl");
-	json_t *doc, *item, *passes;
+	json_t *doc, *item, *passes, *env;
 	size_t i;
 	int modes_seen = 0;
 
+	it_sh("rm -rf '%s' '%s'", state, res);
 	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, flags_root, sizeof(flags_root),
 					"guest1", state, prof, PROFILE_ALL,
 					NULL, NULL),
 			      0);
 	before = disk_keys(&v);
 
-	/* check and dry-run create nothing */
+	/* check and dry-run create nothing; check tries a transfer */
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "4 mode(s) x 1 repetition(s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "5 mode(s) x 1 repetition(s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "guest transfer: "));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, lab_esx ? "the URL said *"
+				      : "DC0_H0 does not resolve: its "
+					"management vmknic 127.0.0.1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "disk.EnableUUID = TRUE"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "--dry-run", prof, NULL), 0);
 	it_result_dispose(&r);
@@ -131,21 +220,55 @@ static void run_all_modes_leaves_nothing(void)
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
 				json_object_get(doc, "plan"), "seed")),
 			7);
+	env = json_object_get(doc, "environment");
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(env, "server"));
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(
+			json_object_get(env, "server"), "api_version_used")),
+		"6.5");
+	/* what a storage engineer needs to trust a number */
+	CU_ASSERT(json_integer_value(json_object_get(
+			  json_object_get(env, "datastore"), "free_at_start")) >
+		  0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(json_object_get(env, "lun"),
+						  "vendor")),
+		"PROVBNCH");
+	CU_ASSERT(json_is_false(json_object_get(json_object_get(env, "vm"),
+						"snapshots")));
+	CU_ASSERT(json_is_false(json_object_get(json_object_get(env, "vm"),
+						"power_cycled")));
 	CU_ASSERT_PTR_NOT_NULL(
-		json_object_get(json_object_get(doc, "environment"), "server"));
-	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 4);
+		json_string_value(json_object_get(env, "guest_transfer")));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 5);
 	json_array_foreach(json_object_get(doc, "results"), i, item)
 	{
-		json_t *rb = json_object_get(json_object_get(item, "disk"),
-					     "readback");
+		json_t *disk = json_object_get(item, "disk");
+		json_t *rb = json_object_get(disk, "readback");
 
 		CU_ASSERT_STRING_EQUAL(
 			json_string_value(json_object_get(item, "status")),
 			"ok");
+		if (strcmp(json_string_value(json_object_get(item, "status")),
+			   "ok"))
+			fprintf(stderr, "\n  %s: %s",
+				json_string_value(json_object_get(item, "mode")),
+				json_string_value(
+					json_object_get(item, "error")));
 		/* the mode read back from the server is the mode asked */
 		CU_ASSERT_STRING_EQUAL(
 			json_string_value(json_object_get(rb, "mode")),
 			json_string_value(json_object_get(item, "mode")));
+		/* provisioning is timed by the server's task */
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+					       disk, "provision_source")),
+				       "server task");
+		/* a physical RDM is found by the LUN's own NAA id */
+		if (!strcmp(json_string_value(json_object_get(item, "mode")),
+			    "rdmp"))
+			CU_ASSERT_STRING_EQUAL(
+				json_string_value(json_object_get(disk, "uuid")),
+				"6000c290000000000000000000000001");
 		passes = json_object_get(json_object_get(item, "runner"),
 					 "passes");
 		CU_ASSERT_EQUAL(json_array_size(passes), 3);
@@ -154,7 +277,7 @@ static void run_all_modes_leaves_nothing(void)
 				8 << 20);
 		modes_seen++;
 	}
-	CU_ASSERT_EQUAL(modes_seen, 4);
+	CU_ASSERT_EQUAL(modes_seen, 5);
 	/* no password in anything the run wrote */
 	CU_ASSERT_EQUAL(it_sh("grep -rq secret '%s' '%s'", res, state), 1);
 	json_decref(doc);
@@ -167,14 +290,30 @@ static void run_all_modes_leaves_nothing(void)
 	after = disk_keys(&v);
 	CU_ASSERT_STRING_EQUAL(before, after);
 	CU_ASSERT_EQUAL(it_sh("ls '%s/.disks' | grep -q .", flags_root), 1);
+	CU_ASSERT_EQUAL(it_sh("ls '%s/opt/pb' | grep -qE 'out-|log-|check-'",
+			      flags_root),
+			1);
 	CU_ASSERT_EQUAL(it_sh("find /tmp/govcsim-* -name 'provbench-*' "
 			      "2>/dev/null | grep -q ."),
 			1);
-	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""), 4);
-	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"destroyed\""), 4);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""), 5);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"destroyed\""), 5);
 	free(before);
 	free(after);
 	vcsim_stop(&v);
+}
+
+static void run_all_modes_vcenter(void)
+{
+	lab_esx = false;
+	run_all_modes();
+}
+
+static void run_all_modes_esx(void)
+{
+	lab_esx = true;
+	run_all_modes();
+	lab_esx = false;
 }
 
 #define PROFILE_SLOW                                                           \
@@ -186,7 +325,18 @@ static void run_all_modes_leaves_nothing(void)
 	"\"engine\": \"psync\", \"direct\": false,\n"                          \
 	" \"passes\": [\"first-write\", \"rewrite\"]}}\n"
 
-/* SIGKILL mid-mode, then cleanup: exactly the leftover disk goes. */
+/* Is a runner in the guest sandbox root still running? */
+static bool guest_runner_running(const char *root)
+{
+	/* [/]: the pattern does not match the shell that runs pgrep */
+	return it_sh("pgrep -f '%s[/]opt/pb/provbench-runner' >/dev/null",
+		     root) == 0;
+}
+
+/*
+ * SIGKILL mid-mode, then cleanup: the guest runner the dead run left is
+ * stopped, and exactly the leftover disk goes.
+ */
 static void kill9_then_cleanup(void)
 {
 	struct vcsim v;
@@ -203,9 +353,15 @@ static void kill9_then_cleanup(void)
 	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest2",
 					state, prof, PROFILE_SLOW, NULL, NULL),
 			      0);
+	it_sh("rm -rf '%s' '%s'", state, results);
+	it_sh("mkdir -p '%s'", state);
 	before = disk_keys(&v);
 	pid = it_spawn_run(&e, results, prof);
 	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
+	for (int i = 0; i < 200 && !it_count(journal, "\"op\":\"started\"");
+	     i++)
+		usleep(50000);
+	CU_ASSERT_EQUAL(it_count(journal, "\"guest_pid\""), 1);
 	/* a second run on the same VM meanwhile: refused, nothing done */
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", results, prof), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "another provbench run holds"));
@@ -214,6 +370,7 @@ static void kill9_then_cleanup(void)
 	waitpid(pid, &st, 0);
 	during = disk_keys(&v);
 	CU_ASSERT_STRING_NOT_EQUAL(before, during); /* the disk is left */
+	CU_ASSERT_TRUE(guest_runner_running(root)); /* and its runner */
 
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", "--dry-run", prof, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "would remove"));
@@ -223,6 +380,7 @@ static void kill9_then_cleanup(void)
 	it_result_dispose(&r);
 	after = disk_keys(&v);
 	CU_ASSERT_STRING_EQUAL(before, after);
+	CU_ASSERT_FALSE(guest_runner_running(root));
 	/* nothing left to do the second time */
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "0 disk(s) removed"));
@@ -231,6 +389,19 @@ static void kill9_then_cleanup(void)
 	free(during);
 	free(after);
 	vcsim_stop(&v);
+}
+
+static void kill9_then_cleanup_vcenter(void)
+{
+	lab_esx = false;
+	kill9_then_cleanup();
+}
+
+static void kill9_then_cleanup_esx(void)
+{
+	lab_esx = true;
+	kill9_then_cleanup();
+	lab_esx = false;
 }
 
 /* SIGINT during the runner: exit 130, partial results, no leftovers. */
@@ -317,7 +488,7 @@ static void failed_mode_others_run(void)
 			ok++;
 		}
 	}
-	CU_ASSERT_EQUAL(ok, 3);
+	CU_ASSERT_EQUAL(ok, 4);
 	CU_ASSERT_EQUAL(failed, 1);
 	json_decref(doc);
 	after = disk_keys(&v);
@@ -507,7 +678,7 @@ static const struct {
 	 {"-fault-op", "InitiateFileTransferToGuest", "-fault", "refuse-url",
 	  NULL},
 	 3,
-	 "127.0.0.1:1"},
+	 "https://DC0_H0:1/guestFile: Couldn't connect"},
 };
 
 static void faults_survived(void)
@@ -532,11 +703,11 @@ static void faults_survived(void)
 			 (int)(at - all), all, at);
 	}
 	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
-		const char *f[12] = {"-guest-root", root};
+		const char *f[14] = {"-guest-root", root, "-enable-uuid"};
 
 		for (k = 0; faults[i].flags[k]; k++)
-			f[2 + k] = faults[i].flags[k];
-		f[2 + k] = NULL;
+			f[3 + k] = faults[i].flags[k];
+		f[3 + k] = NULL;
 		/* a fresh guest: the runner is uploaded every time */
 		it_sh("rm -rf '%s/opt'", root);
 		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
@@ -544,8 +715,10 @@ static void faults_survived(void)
 		it_write_file(prof, text);
 		before = disk_keys(&v);
 		it_pb(&r, &e, "run", "-o", res, prof);
+		/* the message: the run's own line, or the failed mode's */
 		if ((faults[i].code >= 0 && r.status != faults[i].code) ||
-		    (faults[i].msg && !strstr(r.err, faults[i].msg)) ||
+		    (faults[i].msg && !strstr(r.err, faults[i].msg) &&
+		     !strstr(r.out, faults[i].msg)) ||
 		    (r.status && !strstr(r.err, "provbench: "))) {
 			fprintf(stderr, "\n  %s: exit %d: %s%s", faults[i].name,
 				r.status, r.out, r.err);
@@ -614,6 +787,276 @@ static void command_pass_uploaded(void)
 		json_integer_value(json_object_get(pass, "exit_status")), 0);
 	json_decref(doc);
 	CU_ASSERT_EQUAL(it_sh("ls '%s/opt/pb' | grep -q command-", root), 1);
+	vcsim_stop(&v);
+}
+
+#define PROFILE_SMALL                                                          \
+	"{\"name\": \"it-small\", \"backend\": \"vsphere\",\n"                 \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": \"/opt/pb\"%s},\n" \
+	" \"disk_size\": \"4M\", \"modes\": [\"thin\", \"eager\"],\n"            \
+	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"first-write\", "         \
+	"\"rewrite\"]}}\n"
+
+/*
+ * disk.EnableUUID takes effect at power-on. A VM without it live: check
+ * names the key and the power cycle, run stops before any disk exists;
+ * with vsphere.power_cycle the run power-cycles the VM, measures, and says
+ * so in run.json.
+ */
+static void enable_uuid_power_cycle(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600], text[1024];
+	SCRATCH(prof, "uuid.json");
+	SCRATCH(state, "state11");
+	SCRATCH(res, "results11");
+	SCRATCH(journal, "state11/journal.jsonl");
+	json_t *doc, *vm, *item;
+	size_t i;
+
+	snprintf(text, sizeof(text), PROFILE_SMALL, "");
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root), "guest11",
+					state, prof, text, false, NULL),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "disk.EnableUUID is unset"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "vsphere.power_cycle"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "power"));
+	it_result_dispose(&r);
+	/* nothing was made, not even a journal intent */
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""), 0);
+
+	snprintf(text, sizeof(text), PROFILE_SMALL, ", \"power_cycle\": true");
+	write_profile(prof, text);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "power-cycles the VM"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "power-cycling VM"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	vm = json_object_get(json_object_get(doc, "environment"), "vm");
+	CU_ASSERT(json_is_true(json_object_get(vm, "power_cycled")));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(vm, "settings"), 0),
+			"live")),
+		"power cycle"));
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"ok");
+	json_decref(doc);
+	/* the next run finds it live and needs no power cycle */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "power-cycling"));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
+/*
+ * A runner that fails in the guest: the mode's error is the runner's own
+ * message (from its log in the guest), not the FileNotFound of the output
+ * download that follows.
+ */
+static void runner_error_is_runners(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600], text[1024];
+	SCRATCH(prof, "runerr.json");
+	SCRATCH(state, "state12");
+	SCRATCH(res, "results12");
+	json_t *doc, *item;
+
+	/* the runner looks for disks where there are none */
+	snprintf(text, sizeof(text), PROFILE_SMALL,
+		 ", \"by_id_dir\": \"/opt/nothing\"");
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest12",
+					state, prof, text, NULL, NULL),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(item, "status")), "failed");
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(item, "error")),
+		       "no disk with UUID"));
+	CU_ASSERT_PTR_NULL(
+		strstr(json_string_value(json_object_get(item, "error")),
+		       "FileNotFound"));
+	json_decref(doc);
+	vcsim_stop(&v);
+}
+
+/*
+ * Guest polls are sparse (each is a guest login), and a runner Tools
+ * have already forgotten (they keep an exited process for minutes) is
+ * judged by the output it left.
+ */
+static void guest_polls_sparse(void)
+{
+	static const char *const ttl[] = {"-proc-ttl", "0s", NULL};
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600];
+	SCRATCH(prof, "sleep.json");
+	SCRATCH(state, "state13");
+	SCRATCH(res, "results13");
+	long before, polls;
+	json_t *doc;
+
+	/* a command pass of a known length: about 6 s in the guest */
+	CU_ASSERT_EQUAL_FATAL(
+		start_lab(&v, &e, root, sizeof(root), "guest13", state, prof,
+			  "{\"name\": \"sleep\", \"backend\": \"vsphere\", "
+			  "\"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "
+			  "\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
+			  "[\"thin\"], \"workload\": {\"bs\": \"64K\", "
+			  "\"passes\": [\"command\"], \"command\": \"sleep 6\"}}",
+			  NULL, NULL),
+		0);
+	before = soap_calls(&v, "ListProcessesInGuest");
+	{
+		char *argv[] = {(char *)it_bin("provbench"), "run", "-q", "-o",
+				res, prof, NULL};
+
+		CU_ASSERT_EQUAL(it_run_env(&r, argv, e.vars, 0, 0), 0);
+		it_result_dispose(&r);
+	}
+	polls = soap_calls(&v, "ListProcessesInGuest") - before;
+	/* from 0.25 s doubling: 6 polls in 6 s, not a dozen */
+	CU_ASSERT(polls >= 2 && polls <= 8);
+	if (polls > 8)
+		fprintf(stderr, "\n  %ld polls in 6 s", polls);
+	vcsim_stop(&v);
+
+	/* Tools forget the process the moment it exits */
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root), "guest13",
+					state, prof,
+					"{\"name\": \"aged\", \"backend\": "
+					"\"vsphere\", \"vsphere\": {\"vm\": "
+					"\"DC0_H0_VM0\", \"guest_dir\": "
+					"\"/opt/pb\"}, \"disk_size\": \"1M\", "
+					"\"modes\": [\"thin\"], \"workload\": "
+					"{\"bs\": \"64K\"}}",
+					true, ttl),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(
+			json_array_get(json_object_get(doc, "results"), 0),
+			"status")),
+		"ok");
+	json_decref(doc);
+	vcsim_stop(&v);
+}
+
+/* The free ESXi licence: check and run say so and stop (exit 3), having
+ * created nothing; a VM with snapshots is warned about. */
+static void license_and_snapshots(void)
+{
+	static const char *const free_lic[] = {"-license", "free", NULL};
+	static const char *const snap[] = {"-snapshot", NULL};
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600], text[1024];
+	SCRATCH(prof, "lic.json");
+	SCRATCH(state, "state14");
+	SCRATCH(res, "results14");
+	SCRATCH(journal, "state14/journal.jsonl");
+
+	lab_esx = true;
+	snprintf(text, sizeof(text), PROFILE_SMALL, "");
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root), "guest14",
+					state, prof, text, true, free_lic),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "VMware vSphere 7 Hypervisor"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "read-only"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 3);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""), 0);
+	vcsim_stop(&v);
+	lab_esx = false;
+
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root), "guest14",
+					state, prof, text, true, snap),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "warning: VM DC0_H0_VM0 has "
+					     "snapshots"));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
+/*
+ * A journal entry of a VM deleted since (its moref: ManagedObjectNotFound)
+ * is marked gone by the next cleanup on that server; one of another VM
+ * that exists is left alone.
+ */
+static void cleanup_of_deleted_vm(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600], text[2048];
+	SCRATCH(prof, "gone.json");
+	SCRATCH(state, "state15");
+	SCRATCH(journal, "state15/journal.jsonl");
+
+	struct vs_config c = VS_CONFIG_INIT;
+	struct vs_session *s = NULL;
+	struct vs_vm_info other;
+	char tp[80], err[PB_ERRBUF_SIZE] = "";
+
+	snprintf(text, sizeof(text), PROFILE_SMALL, "");
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest15",
+					state, prof, text, NULL, NULL),
+			      0);
+	c.url = v.url;
+	c.username = (char *)"user";
+	c.password = (char *)"secret";
+	vs_thumbprint_normalize(tp, sizeof(tp), v.thumbprint, err);
+	c.thumbprint = tp;
+	CU_ASSERT_EQUAL_FATAL(vs_session_open(&s, &c, NULL, NULL, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &other, "DC0_H0_VM1"), PB_OK);
+	vs_session_free(s);
+	snprintf(text, sizeof(text),
+		 "{\"op\":\"intent\",\"id\":\"dead-1\",\"target\":"
+		 "\"vsphere %s vm-99999\",\"vm\":\"vm-99999\",\"file\":"
+		 "\"[LocalDS_0] provbench-dead-1.vmdk\",\"run\":\"dead\","
+		 "\"backend\":\"vsphere\"}\n"
+		 "{\"op\":\"intent\",\"id\":\"live-1\",\"target\":"
+		 "\"vsphere %s %s\",\"vm\":\"%s\",\"file\":"
+		 "\"[LocalDS_0] provbench-live-1.vmdk\",\"run\":\"live\","
+		 "\"backend\":\"vsphere\"}\n",
+		 v.url, v.url, other.ref.value, other.ref.value);
+	it_write_file(journal, text);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "vm-99999 no longer exists"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_count(journal, "\"id\":\"dead-1\""), 2);
+	CU_ASSERT_EQUAL(it_count(journal, "\"id\":\"live-1\""), 1);
 	vcsim_stop(&v);
 }
 
@@ -744,8 +1187,10 @@ static void bad_profiles_exit_2(void)
 }
 
 static const struct pb_case cases[] = {
-	PB_CASE(run_all_modes_leaves_nothing),
-	PB_CASE(kill9_then_cleanup),
+	PB_CASE(run_all_modes_vcenter),
+	PB_CASE(run_all_modes_esx),
+	PB_CASE(kill9_then_cleanup_vcenter),
+	PB_CASE(kill9_then_cleanup_esx),
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
@@ -753,6 +1198,11 @@ static const struct pb_case cases[] = {
 	PB_CASE(faults_survived),
 	PB_CASE(secrets_never_written),
 	PB_CASE(run_under_valgrind),
+	PB_CASE(enable_uuid_power_cycle),
+	PB_CASE(runner_error_is_runners),
+	PB_CASE(guest_polls_sparse),
+	PB_CASE(license_and_snapshots),
+	PB_CASE(cleanup_of_deleted_vm),
 	PB_CASE(bad_profiles_exit_2),
 	PB_CASE(bad_arguments_exit_2),
 	PB_CASES_END,

@@ -21,6 +21,9 @@
 
 static xmlSchemaPtr schema;
 static unsigned validated, invalid;
+/* requests holding watch_for, counted (what a server must not be sent) */
+static const char *watch_for;
+static unsigned watch_hits;
 
 static int setup(void)
 {
@@ -63,6 +66,8 @@ static void validate(const char *op, const char *body, size_t len, void *arg)
 	xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
 
 	(void)arg;
+	if (watch_for && memmem(body, len, watch_for, strlen(watch_for)))
+		watch_hits++;
 	req = vs_child(vs_child(root, "Body"), NULL);
 	if (!req) {
 		invalid++;
@@ -195,6 +200,10 @@ static void every_mode_added_read_back_removed(void)
 		CU_ASSERT_EQUAL(d.mode, modes[i].mode);
 		CU_ASSERT(strlen(d.uuid) >= 32);
 		CU_ASSERT(d.unit != 7);
+		/* unit 1 of the SCSI controller holds a CD-ROM */
+		CU_ASSERT(d.unit != 1);
+		if (modes[i].mode == VS_DISK_RDMP || modes[i].mode == VS_DISK_RDM)
+			CU_ASSERT_STRING_EQUAL(d.lun_name, modes[i].lun);
 		switch (modes[i].mode) {
 		case VS_DISK_THIN:
 			CU_ASSERT_EQUAL(d.thin_provisioned, 1);
@@ -256,16 +265,40 @@ static void rdm_lun_checks(void)
 	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
 	CU_ASSERT_EQUAL_FATAL(vs_host_find(s, &h, "DC0_H0"), PB_OK);
 	CU_ASSERT_EQUAL_FATAL(vs_host_luns(s, &h.ref, &l, &n), PB_OK);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (!strcmp(l[i].canonical_name,
 			    "naa.6000c290000000000000000000000003")) {
-			CU_ASSERT_STRING_EQUAL(l[i].used_by, "vmfs");
+			CU_ASSERT_STRING_EQUAL(l[i].used_by,
+					       "vmfs:provbench-vmfs");
 			CU_ASSERT_EQUAL(l[i].capacity_bytes, 24ull << 30);
+			CU_ASSERT_FALSE(l[i].offered);
 			used++;
 		}
+		/* what QueryConfigTarget never offers, and why */
+		if (!strcmp(l[i].canonical_name,
+			    "naa.6000c290000000000000000000000004"))
+			CU_ASSERT_STRING_EQUAL(l[i].why, "claimed by vSAN");
+		if (!strcmp(l[i].canonical_name,
+			    "naa.6000c290000000000000000000000005"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(l[i].why, "local disk"));
+		if (!strcmp(l[i].lun_type, "cdrom"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(l[i].why, "cdrom"));
+		if (!strcmp(l[i].canonical_name,
+			    "naa.6000c290000000000000000000000001")) {
+			CU_ASSERT_TRUE(l[i].offered);
+			CU_ASSERT_STRING_EQUAL(l[i].vendor, "PROVBNCH");
+		}
+	}
 	CU_ASSERT_EQUAL(used, 1);
 	free(l);
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	sp.mode = VS_DISK_RDMP;
+	sp.lun = "naa.6000c290000000000000000000000004";
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "vSAN"));
+	sp.lun = "naa.6000c290000000000000000000000005";
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "local disk"));
 	sp.mode = VS_DISK_RDM;
 	sp.lun = "naa.6000c290000000000000000000000003";
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
@@ -425,22 +458,147 @@ static void extra_config_set(void)
 	vcsim_stop(&v);
 }
 
-/* Upload the static runner, run it in the guest sandbox, fetch its JSON. */
+/* A session with guest credentials, pinned to the server's thumbprint,
+ * with extra settings from the caller (a transfer host, say). */
+static enum pb_error guest_session(struct vs_session **s, const struct vcsim *v,
+				   const char *transfer_host)
+{
+	struct vs_config c = VS_CONFIG_INIT;
+	char tp[80], err[PB_ERRBUF_SIZE] = "";
+	enum pb_error e;
+
+	c.url = (char *)v->url;
+	c.username = (char *)"user";
+	c.password = (char *)"secret";
+	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
+	c.thumbprint = tp;
+	c.guest_username = (char *)"bench";
+	c.guest_password = (char *)"guestpw";
+	c.guest_transfer_host = (char *)transfer_host;
+	e = vs_session_open(s, &c, validate, NULL, err);
+	if (e)
+		fprintf(stderr, "\n  %s\n", err);
+	return e;
+}
+
+/*
+ * Upload the static runner, run it in the guest sandbox, fetch its JSON:
+ * from vCenter (the URL names the VM's ESXi host, which serves with its
+ * own certificate and whose inventory name does not resolve) and from a
+ * standalone ESXi (the URL says "*"), with no transfer-host override.
+ */
 static void guest_upload_run_download(void)
+{
+	static const struct {
+		const char *mode, *vm, *note;
+	} servers[] = {
+		{NULL, "DC0_H0_VM0",
+		 "DC0_H0 does not resolve: its management vmknic 127.0.0.1, "
+		 "pinned to the host's certificate"},
+		{"-esx", "ha-host_VM0", "(the URL said *: the server called)"},
+	};
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	char root[512], local[600], script[600];
+	int64_t pid = 0;
+	int code = -1;
+	unsigned before = invalid;
+	json_t *doc;
+	size_t k;
+	FILE *fp;
+
+	for (k = 0; k < sizeof(servers) / sizeof(servers[0]); k++) {
+		snprintf(root, sizeof(root), "%s/guest%zu", it_dir(), k);
+		CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", root), 0);
+		if (servers[k].mode)
+			START(&v, "-guest-root", root, servers[k].mode, NULL);
+		else
+			START(&v, "-guest-root", root, NULL);
+		CU_ASSERT_EQUAL_FATAL(guest_session(&s, &v, NULL), PB_OK);
+		CU_ASSERT_EQUAL(vs_session_is_vcenter(s), !servers[k].mode);
+		CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, servers[k].vm), PB_OK);
+		CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/opt/provbench", true),
+				PB_OK);
+		CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
+						it_bin("provbench-runner-static"),
+						"/opt/provbench/runner", 0700,
+						true),
+				PB_OK);
+		if (!strstr(vs_session_transfer_note(s), servers[k].note)) {
+			fprintf(stderr, "\n  transfer: %s",
+				vs_session_transfer_note(s));
+			CU_FAIL("transfer note");
+		}
+		/* overwrite=false on an existing file is the guest's fault */
+		CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
+						it_bin("provbench-runner-static"),
+						"/opt/provbench/runner", 0700,
+						false),
+				PB_ERR_FAULT);
+		CU_ASSERT_EQUAL(
+			vs_guest_start(s, &vm, "/opt/provbench/runner",
+				       "--target /opt/provbench/t.img --size 4M "
+				       "--bs 64K -q -o /opt/provbench/out.json",
+				       "/opt/provbench", &pid),
+			PB_OK);
+		CU_ASSERT(pid > 0);
+		CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code),
+				PB_OK);
+		CU_ASSERT_EQUAL(code, 0);
+		snprintf(local, sizeof(local), "%s/out.json", it_dir());
+		CU_ASSERT_EQUAL(vs_guest_download(s, &vm,
+						  "/opt/provbench/out.json",
+						  local),
+				PB_OK);
+		doc = json_load_file(local, 0, NULL);
+		CU_ASSERT_PTR_NOT_NULL(doc);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+					json_array_get(json_object_get(doc,
+								       "passes"),
+						       0),
+					"bytes")),
+				4 << 20);
+		json_decref(doc);
+
+		/* a program that fails: its exit status comes back */
+		snprintf(script, sizeof(script), "%s/fail.sh", it_dir());
+		fp = fopen(script, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+		fputs("#!/bin/sh\nexit 3\n", fp);
+		fclose(fp);
+		CU_ASSERT_EQUAL(vs_guest_upload(s, &vm, script,
+						"/opt/provbench/f.sh", 0700,
+						true),
+				PB_OK);
+		CU_ASSERT_EQUAL(vs_guest_start(s, &vm, "/opt/provbench/f.sh",
+					       "", NULL, &pid),
+				PB_OK);
+		CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code),
+				PB_OK);
+		CU_ASSERT_EQUAL(code, 3);
+		CU_ASSERT_EQUAL(vs_guest_download(s, &vm, "/opt/provbench/none",
+						  local),
+				PB_ERR_FAULT);
+		CU_ASSERT_EQUAL(vs_guest_remove(s, &vm, "/opt/provbench", true),
+				PB_OK);
+		CU_ASSERT_EQUAL(it_sh("test -e '%s/opt/provbench'", root), 1);
+		vs_session_free(s);
+		vcsim_stop(&v);
+	}
+	CU_ASSERT_EQUAL(invalid, before);
+}
+
+/* The wrong guest password: a login error (exit 3 on the CLI). */
+static void guest_login_refused(void)
 {
 	struct vcsim v;
 	struct vs_session *s = NULL;
 	struct vs_config c = VS_CONFIG_INIT;
 	struct vs_vm_info vm;
-	char root[512], local[600], tp[80], err[PB_ERRBUF_SIZE] = "";
-	char script[600];
-	int64_t pid = 0;
-	int code = -1;
-	unsigned before = invalid;
-	json_t *doc;
-	FILE *fp;
+	char root[512], tp[80], err[PB_ERRBUF_SIZE] = "";
 
-	snprintf(root, sizeof(root), "%s/guest", it_dir());
+	snprintf(root, sizeof(root), "%s/guest-login", it_dir());
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", root), 0);
 	START(&v, "-guest-root", root, NULL);
 	c.url = v.url;
@@ -449,72 +607,83 @@ static void guest_upload_run_download(void)
 	vs_thumbprint_normalize(tp, sizeof(tp), v.thumbprint, err);
 	c.thumbprint = tp;
 	c.guest_username = (char *)"bench";
-	c.guest_password = (char *)"guestpw";
-	c.guest_transfer_host = (char *)"127.0.0.1";
-	CU_ASSERT_EQUAL_FATAL(vs_session_open(&s, &c, validate, NULL, err),
-			      PB_OK);
-	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
-	CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/opt/provbench", true), PB_OK);
-	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
-					it_bin("provbench-runner-static"),
-					"/opt/provbench/runner", 0700, true),
-			PB_OK);
-	/* overwrite=false on an existing file is the guest's fault */
-	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
-					it_bin("provbench-runner-static"),
-					"/opt/provbench/runner", 0700, false),
-			PB_ERR_FAULT);
-	CU_ASSERT_EQUAL(
-		vs_guest_start(s, &vm, "/opt/provbench/runner",
-			       "--target /opt/provbench/t.img --size 4M "
-			       "--bs 64K -q -o /opt/provbench/out.json",
-			       "/opt/provbench", &pid),
-		PB_OK);
-	CU_ASSERT(pid > 0);
-	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code), PB_OK);
-	CU_ASSERT_EQUAL(code, 0);
-	snprintf(local, sizeof(local), "%s/out.json", it_dir());
-	CU_ASSERT_EQUAL(
-		vs_guest_download(s, &vm, "/opt/provbench/out.json", local),
-		PB_OK);
-	doc = json_load_file(local, 0, NULL);
-	CU_ASSERT_PTR_NOT_NULL(doc);
-	CU_ASSERT_EQUAL(
-		json_integer_value(json_object_get(
-			json_array_get(json_object_get(doc, "passes"), 0),
-			"bytes")),
-		4 << 20);
-	json_decref(doc);
-
-	/* a program that fails: its exit status comes back */
-	snprintf(script, sizeof(script), "%s/fail.sh", it_dir());
-	fp = fopen(script, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	fputs("#!/bin/sh\nexit 3\n", fp);
-	fclose(fp);
-	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm, script, "/opt/provbench/f.sh",
-					0700, true),
-			PB_OK);
-	CU_ASSERT_EQUAL(
-		vs_guest_start(s, &vm, "/opt/provbench/f.sh", "", NULL, &pid),
-		PB_OK);
-	CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code), PB_OK);
-	CU_ASSERT_EQUAL(code, 3);
-	CU_ASSERT_EQUAL(vs_guest_download(s, &vm, "/opt/provbench/none", local),
-			PB_ERR_FAULT);
-	CU_ASSERT_EQUAL(vs_guest_remove(s, &vm, "/opt/provbench", true), PB_OK);
-	CU_ASSERT_EQUAL(it_sh("test -e '%s/opt/provbench'", root), 1);
-	vs_session_free(s);
-
-	/* the wrong guest password: a login error (exit 3 on the CLI) */
 	c.guest_password = (char *)"nope";
 	CU_ASSERT_EQUAL_FATAL(vs_session_open(&s, &c, validate, NULL, err),
 			      PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
 	CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/x", true), PB_ERR_LOGIN);
 	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "InvalidGuestLogin");
 	vs_session_free(s);
 	vcsim_stop(&v);
-	CU_ASSERT_EQUAL(invalid, before);
+}
+
+/*
+ * Where transfers go: a host whose inventory name resolves is reached by
+ * it; PROVBENCH_GUEST_TRANSFER_HOST overrides the address (and may carry a
+ * port) but not the pin; a reply with a body is read into the transfer's
+ * own buffer and reported as HTTP <code>: <first line>.
+ */
+static void transfer_routes_and_errors(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	char root[512], port[16], over[64];
+	const char *p;
+
+	snprintf(root, sizeof(root), "%s/guest-routes", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s/opt'", root), 0);
+
+	/* vCenter knows the host by a name that resolves */
+	START(&v, "-guest-root", root, "-host-name", "localhost", NULL);
+	CU_ASSERT_EQUAL_FATAL(guest_session(&s, &v, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm, it_bin("provbench-runner"),
+					"/opt/r", 0700, true),
+			PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(vs_session_transfer_note(s), "localhost (resolves)"));
+	vs_session_free(s);
+	vcsim_stop(&v);
+
+	/* a standalone host through an override with a port: the session's
+	 * pin holds, the address is the override's */
+	START(&v, "-guest-root", root, "-esx", NULL);
+	p = strrchr(v.url, ':');
+	snprintf(port, sizeof(port), "%.*s", (int)strcspn(p + 1, "/"), p + 1);
+	snprintf(over, sizeof(over), "localhost:%s", port);
+	CU_ASSERT_EQUAL_FATAL(guest_session(&s, &v, over), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "ha-host_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm, it_bin("provbench-runner"),
+					"/opt/r", 0700, true),
+			PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_transfer_note(s), over));
+	vs_session_free(s);
+	/* an override that leads nowhere: said, with where */
+	CU_ASSERT_EQUAL_FATAL(guest_session(&s, &v, "127.0.0.1:1"), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm, it_bin("provbench-runner"),
+					"/opt/r", 0700, true),
+			PB_ERR_CONNECT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "127.0.0.1:1"));
+	/* the ticket in the URL is never in a message */
+	CU_ASSERT_PTR_NULL(strstr(vs_session_error(s), "token"));
+	vs_session_free(s);
+	vcsim_stop(&v);
+
+	/* an upload answered with an error page, from the host itself */
+	START(&v, "-guest-root", root, "-upload-error", NULL);
+	CU_ASSERT_EQUAL_FATAL(guest_session(&s, &v, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_guest_upload(s, &vm, it_bin("provbench-runner"),
+					"/opt/r", 0700, true),
+			PB_ERR_PROTOCOL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s),
+				      "HTTP 500: 500 Internal Server Error"));
+	CU_ASSERT_PTR_NULL(strstr(vs_session_error(s), "token"));
+	/* the session still works, and so do downloads */
+	CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/opt/d", true), PB_OK);
+	vs_session_free(s);
+	vcsim_stop(&v);
 }
 
 /* Pages of one object: the token is followed to the last page. */
@@ -608,6 +777,186 @@ static void slow_tasks_waited_for(void)
 	CU_ASSERT_EQUAL(invalid, before);
 }
 
+/*
+ * The version spoken: vCenter 8.0.2+ lists an internal id first and the
+ * dotted versions after it; ESXi 5.1 knows no capacityInBytes, which is
+ * then never sent.
+ */
+static void api_versions_spoken(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	struct vs_disk d;
+
+	START(&v, "-versions", "tests/data/soap/versions-vcenter8.xml", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_STRING_EQUAL(vs_session_api_version(s), "8.0.2.0");
+	/* the server's own word stays on record beside it */
+	CU_ASSERT_STRING_EQUAL(vs_session_about(s)->api_version, "6.5");
+	vs_session_free(s);
+	vcsim_stop(&v);
+
+	START(&v, "-versions", "tests/data/soap/versions-esxi51.xml", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_STRING_EQUAL(vs_session_api_version(s), "5.1");
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	watch_for = "capacityInBytes";
+	watch_hits = 0;
+	sp.mode = VS_DISK_THIN;
+	sp.size_bytes = 8 << 20;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+	CU_ASSERT_EQUAL(watch_hits, 0);
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
+	watch_for = NULL;
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+/*
+ * A session that expires while a task is waited for: the property filter
+ * went with it, so it is made anew and the task read again, instead of
+ * waiting out WaitForUpdatesEx's 60 s, call after call, until the task
+ * timeout. The task's times are the server's.
+ */
+static void task_wait_survives_expiry(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	struct vs_disk d;
+	const struct vs_task_times *tt;
+	uint64_t t0;
+
+	START(&v, "-task-delay", "2s", "-fault-op", "WaitForUpdatesEx",
+	      "-fault", "expire", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	vs_session_set_task_timeout(s, 100);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	sp.mode = VS_DISK_EAGER;
+	sp.size_bytes = 8 << 20;
+	t0 = pb_now_ns();
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+	CU_ASSERT(pb_now_ns() - t0 < 20000000000ull);
+	tt = vs_session_last_task(s);
+	CU_ASSERT_TRUE(tt->have_server);
+	/* the server's 2 s, not the client's wait around it */
+	CU_ASSERT(tt->server_s >= 1.9 && tt->server_s < 4);
+	CU_ASSERT(tt->wall_s >= tt->server_s - 0.1);
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+/* The free ESXi licence: reads work, writes fault RestrictedVersion, and
+ * both say plainly what that means (exit 3 on the command line). */
+static void free_license_said_plainly(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	struct vs_disk d;
+	char edition[128];
+
+	START(&v, "-esx", "-license", "free", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL(vs_license_check(s, edition, sizeof(edition)),
+			PB_ERR_LICENSE);
+	CU_ASSERT_STRING_EQUAL(edition, "VMware vSphere 7 Hypervisor");
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "read-only"));
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "ha-host_VM0"), PB_OK);
+	sp.mode = VS_DISK_THIN;
+	sp.size_bytes = 8 << 20;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_LICENSE);
+	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "RestrictedVersion");
+	vs_session_free(s);
+	vcsim_stop(&v);
+	/* an evaluation (the simulator's own licence) is not free */
+	START(&v, "-esx", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL(vs_license_check(s, edition, sizeof(edition)), PB_OK);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+/* A moref the journal kept of a VM deleted since: not found, not a fault. */
+static void gone_vm_not_found(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+
+	START(&v, NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_find(s, &vm, "moref:vm-99999"), PB_ERR_NOTFOUND);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "not found"));
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
+/*
+ * disk.EnableUUID takes effect at power-on: set on a running VM, a new
+ * disk still has no serial the guest can see; after a power cycle (a
+ * shutdown through Tools, the setting, a power-on, Tools again) it has.
+ * A physical RDM shows the LUN's own NAA id either way.
+ */
+static void enable_uuid_needs_power_cycle(void)
+{
+	static const char *const keys[] = {"disk.EnableUUID"};
+	static const char *const vals[] = {"TRUE"};
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_vm_state st;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	struct vs_disk d, r;
+	char root[512], hex[80], got[1][256];
+	size_t i, k = 0;
+
+	snprintf(root, sizeof(root), "%s/guest-uuid", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", root), 0);
+	START(&v, "-guest-root", root, NULL);
+	CU_ASSERT_EQUAL_FATAL(guest_session(&s, &v, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_extra_config_get(s, &vm.ref, keys, got, 1),
+			PB_OK);
+	CU_ASSERT_STRING_EQUAL(got[0], "");
+	CU_ASSERT_EQUAL(vs_vm_set_extra_config(s, &vm.ref, keys, vals, 1),
+			PB_OK);
+	sp.mode = VS_DISK_THIN;
+	sp.size_bytes = 8 << 20;
+	CU_ASSERT_EQUAL_FATAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+	for (i = 0; d.uuid[i] && k + 1 < sizeof(hex); i++)
+		if (d.uuid[i] != '-')
+			hex[k++] = (char)(d.uuid[i] | 0x20);
+	hex[k] = '\0';
+	/* configured, not live */
+	CU_ASSERT_EQUAL(it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex),
+			1);
+	CU_ASSERT_EQUAL(vs_vm_power_cycle(s, &vm.ref, keys, vals, 1, 30),
+			PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_state_get(s, &vm.ref, &st), PB_OK);
+	CU_ASSERT_STRING_EQUAL(st.power_state, "poweredOn");
+	CU_ASSERT_STRING_EQUAL(st.tools, "guestToolsRunning");
+	CU_ASSERT_EQUAL(it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex),
+			0);
+	/* physical RDM: the LUN's identity */
+	sp.mode = VS_DISK_RDMP;
+	sp.lun = "naa.6000c290000000000000000000000002";
+	CU_ASSERT_EQUAL_FATAL(vs_disk_add(s, &vm.ref, &sp, &r), PB_OK);
+	CU_ASSERT_EQUAL(it_sh("test -e '%s/dev/disk/by-id/"
+			      "wwn-0x6000c290000000000000000000000002'",
+			      root),
+			0);
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &r, false), PB_OK);
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
+	vs_session_free(s);
+	vcsim_stop(&v);
+}
+
 /* ---- the command line: exit codes, TLS, the trace ---- */
 
 static int cli(struct it_result *r, const struct vcsim *v, const char *pw,
@@ -696,17 +1045,50 @@ static void cli_exit_codes_and_tls(void)
 	it_result_dispose(&r);
 }
 
+/*
+ * The trace keeps what diagnosis needs and loses the secrets only: no
+ * password, no session key, no transfer ticket; device keys and
+ * extraConfig keys stay.
+ */
 static void debug_trace_redacted(void)
 {
 	struct vcsim v;
 	struct it_result r;
-	char env[600], dir[512];
+	char e_url[300], e_tp[160], e_dir[600], dir[512], root[512];
+	char *envp[10], *argv[8];
+	int n = 0;
 
 	snprintf(dir, sizeof(dir), "%s/trace", it_dir());
-	snprintf(env, sizeof(env), "PROVBENCH_DEBUG_DIR=%s", dir);
-	START(&v, NULL);
-	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, env, "ls", "vms"),
-			0);
+	snprintf(root, sizeof(root), "%s/guest-trace", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s/opt'", root), 0);
+	START(&v, "-guest-root", root, NULL);
+	snprintf(e_url, sizeof(e_url), "PROVBENCH_URL=%s", v.url);
+	snprintf(e_tp, sizeof(e_tp), "PROVBENCH_THUMBPRINT=%s", v.thumbprint);
+	snprintf(e_dir, sizeof(e_dir), "PROVBENCH_DEBUG_DIR=%s", dir);
+	envp[n++] = e_url;
+	envp[n++] = e_tp;
+	envp[n++] = e_dir;
+	envp[n++] = (char *)"PROVBENCH_USERNAME=user";
+	envp[n++] = (char *)"PROVBENCH_PASSWORD=secret";
+	envp[n++] = (char *)"PROVBENCH_GUEST_USERNAME=bench";
+	envp[n++] = (char *)"PROVBENCH_GUEST_PASSWORD=guestpw";
+	envp[n] = NULL;
+	argv[0] = (char *)it_bin("provbench");
+	argv[1] = (char *)"vsphere";
+	argv[2] = (char *)"disk";
+	argv[3] = (char *)"ls";
+	argv[4] = (char *)"DC0_H0_VM0";
+	argv[5] = NULL;
+	CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0), 0);
+	it_result_dispose(&r);
+	/* the second command's trace in a directory of its own */
+	snprintf(e_dir, sizeof(e_dir), "PROVBENCH_DEBUG_DIR=%s/put", dir);
+	argv[2] = (char *)"guest";
+	argv[3] = (char *)"put";
+	argv[5] = (char *)it_bin("provbench-runner");
+	argv[6] = (char *)"/opt/r";
+	argv[7] = NULL;
+	CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0), 0);
 	it_result_dispose(&r);
 	vcsim_stop(&v);
 	CU_ASSERT_EQUAL(it_sh("test -s '%s/0002-Login.req.xml'", dir), 0);
@@ -714,10 +1096,24 @@ static void debug_trace_redacted(void)
 			      "'%s/0002-Login.req.xml'",
 			      dir),
 			0);
-	CU_ASSERT_EQUAL(it_sh("grep -rq secret '%s'", dir), 1);
-	CU_ASSERT_EQUAL(
-		it_sh("ls '%s' | grep -q RetrievePropertiesEx.res.xml", dir),
-		0);
+	/* Login's reply: the session key is gone */
+	CU_ASSERT_EQUAL(it_sh("grep -q '<key>\\*\\*\\*</key>' "
+			      "'%s'/0002-Login.res.xml",
+			      dir),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -rqE 'secret|guestpw' '%s'", dir), 1);
+	/* device keys stay: they say which device a reply was about */
+	CU_ASSERT_EQUAL(it_sh("cat '%s'/*RetrievePropertiesEx.res.xml | grep -q "
+			      "'<key>[0-9][0-9]*</key>'",
+			      dir),
+			0);
+	/* the transfer URL is there, its ticket not */
+	CU_ASSERT_EQUAL(it_sh("grep -q 'token=\\*\\*\\*' "
+			      "'%s'/put/*InitiateFileTransferToGuest.res.xml",
+			      dir),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -rqE 'token=[0-9a-f]{8}' '%s'", dir), 1);
+	CU_ASSERT_EQUAL(it_sh("grep -rqE 'secret|guestpw' '%s'", dir), 1);
 }
 
 /* The CLI end to end under memcheck: a disk added and removed, no leak. */
@@ -738,7 +1134,7 @@ static void cli_no_leaks_under_valgrind(void)
 		      "--mode eager --size 8M >/dev/null && env %s valgrind -q "
 		      "--leak-check=full --errors-for-leak-kinds=definite,"
 		      "indirect --error-exitcode=9 '%s' vsphere disk rm "
-		      "DC0_H0_VM0 disk-202-1",
+		      "DC0_H0_VM0 disk-202-2",
 		      env, it_plain_bin("provbench"), env,
 		      it_plain_bin("provbench")),
 		0);
@@ -788,6 +1184,10 @@ static void tls_trust_is_explicit(void)
 	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, env, "about", NULL), 0);
 	CU_ASSERT_PTR_NULL(strstr(r.err, "warning"));
 	it_result_dispose(&r);
+	/* govc's list form: the lab CA second of two */
+	snprintf(env, sizeof(env), "GOVC_TLS_CA_CERTS=%s:%s", other, lab);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, env, "about", NULL), 0);
+	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(
 		cli(&r, &v, "secret", v.thumbprint, NULL, "about", NULL), 0);
 	it_result_dispose(&r);
@@ -800,6 +1200,37 @@ static void tls_trust_is_explicit(void)
 	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, "PROVBENCH_INSECURE=0",
 			    "about", NULL),
 			3);
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
+/*
+ * ESXi 5.0 and 5.1 speak TLS 1.0 only, which OpenSSL 3 refuses: said as
+ * that (not as an untrusted certificate), and allowed only when asked for
+ * with PROVBENCH_TLS_LEGACY=1, warned like PROVBENCH_INSECURE. A server
+ * that offers HTTP/2 is spoken to in HTTP/1.1 all the same.
+ */
+static void old_tls_and_http_versions(void)
+{
+	struct vcsim v;
+	struct it_result r;
+
+	START(&v, "-tls-max", "1.0", NULL);
+	CU_ASSERT_EQUAL(
+		cli(&r, &v, "secret", v.thumbprint, NULL, "about", NULL), 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "only TLS 1.0/1.1"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "PROVBENCH_TLS_LEGACY=1"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint,
+			    "PROVBENCH_TLS_LEGACY=1", "about", NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "warning: PROVBENCH_TLS_LEGACY"));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+
+	START(&v, "-offer-h2", NULL);
+	CU_ASSERT_EQUAL(
+		cli(&r, &v, "secret", v.thumbprint, NULL, "ls", "vms"), 0);
 	it_result_dispose(&r);
 	vcsim_stop(&v);
 }
@@ -876,9 +1307,17 @@ static const struct pb_case cases[] = {
 	PB_CASE(extra_config_set),
 	PB_CASE(paging_followed),
 	PB_CASE(slow_tasks_waited_for),
+	PB_CASE(api_versions_spoken),
+	PB_CASE(task_wait_survives_expiry),
+	PB_CASE(free_license_said_plainly),
+	PB_CASE(gone_vm_not_found),
+	PB_CASE(enable_uuid_needs_power_cycle),
 	PB_CASE(guest_upload_run_download),
+	PB_CASE(guest_login_refused),
+	PB_CASE(transfer_routes_and_errors),
 	PB_CASE(cli_exit_codes_and_tls),
 	PB_CASE(tls_trust_is_explicit),
+	PB_CASE(old_tls_and_http_versions),
 	PB_CASE(bad_environments),
 	PB_CASE(debug_trace_redacted),
 	PB_CASE(cli_no_leaks_under_valgrind),

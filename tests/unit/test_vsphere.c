@@ -4,6 +4,7 @@
  * fault parsing from canned replies in tests/data/soap/, malformed and
  * truncated ones included.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,10 +89,11 @@ static void env_precedence(void)
 			      "PROVBENCH_PASSWORD", "pw1", "GOVC_PASSWORD",
 			      "pw2", "GOVC_INSECURE", "1", "PROVBENCH_INSECURE",
 			      "0", NULL}};
+	/* a CA file that exists: its absence is an error now */
 	struct fake_env g = {{"GOVC_URL", "govc-user:s3cret@esx1.lab",
 			      "GOVC_INSECURE", "true", "GOVC_TLS_CA_CERTS",
-			      "/etc/ca.pem", "GOVC_GUEST_LOGIN", "root:guestpw",
-			      NULL}};
+			      "tests/data/soap/service-content.xml",
+			      "GOVC_GUEST_LOGIN", "root:guestpw", NULL}};
 	struct vs_config c;
 	char err[PB_ERRBUF_SIZE];
 
@@ -108,7 +110,8 @@ static void env_precedence(void)
 	CU_ASSERT_STRING_EQUAL(c.username, "govc-user");
 	CU_ASSERT_STRING_EQUAL(c.password, "s3cret");
 	CU_ASSERT_TRUE(c.insecure);
-	CU_ASSERT_STRING_EQUAL(c.ca_file, "/etc/ca.pem");
+	CU_ASSERT_STRING_EQUAL(c.ca_file,
+			       "tests/data/soap/service-content.xml");
 	CU_ASSERT_STRING_EQUAL(c.guest_username, "root");
 	CU_ASSERT_STRING_EQUAL(c.guest_password, "guestpw");
 	vs_config_dispose(&c);
@@ -196,6 +199,9 @@ static const struct {
 	{"empty-body.xml", PB_ERR_PROTOCOL, "", "no body"},
 	{"not-envelope.xml", PB_ERR_PROTOCOL, "", "not a SOAP envelope"},
 	{"empty.xml", PB_ERR_PROTOCOL, "", "empty"},
+	/* the free ESXi licence: a fault of its own, said plainly */
+	{"fault-restricted-version.xml", PB_ERR_LICENSE, "RestrictedVersion",
+	 "read-only"},
 };
 
 static void canned_replies(void)
@@ -220,6 +226,11 @@ static void canned_replies(void)
 			CU_FAIL(replies[i].file);
 		if (replies[i].err == PB_OK)
 			CU_ASSERT(vs_is(ret, "RetrieveServiceContentResponse"));
+		if (replies[i].err != PB_OK)
+			CU_ASSERT_EQUAL(pb_exit_code(replies[i].err),
+					replies[i].err == PB_ERR_LICENSE ? 3
+					: replies[i].err == PB_ERR_LOGIN ? 3
+									 : 1);
 		xmlFreeDoc(doc);
 		free(body);
 	}
@@ -263,11 +274,160 @@ static void disk_modes(void)
 	CU_ASSERT_EQUAL(vs_disk_mode_parse(&m, "thick"), PB_ERR_INPUT);
 }
 
+/* GOVC_URL as govc (Go's url.Parse) reads it: the last '@' ends the
+ * credentials, the first ':' splits them, both percent-decoded. */
+static void govc_url_credentials(void)
+{
+	static const struct {
+		const char *url, *user, *pass, *clean;
+	} cases[] = {
+		{"administrator@vsphere.local:pw@vc.lab", "administrator@vsphere.local",
+		 "pw", "https://vc.lab/sdk"},
+		{"administrator%40vsphere.local:pw@vc.lab",
+		 "administrator@vsphere.local", "pw", "https://vc.lab/sdk"},
+		{"https://u:p%3Aa%40ss@vc.lab:8443/sdk", "u", "p:a@ss",
+		 "https://vc.lab:8443/sdk"},
+		{"https://u:pa:ss@vc.lab/sdk", "u", "pa:ss", "https://vc.lab/sdk"},
+		{"u@esx1/sdk", "u", NULL, "https://esx1/sdk"},
+	};
+	char err[PB_ERRBUF_SIZE];
+	struct vs_config c;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fake_env e = {{"GOVC_URL", cases[i].url,
+				      "PROVBENCH_PASSWORD", "from-env", NULL}};
+
+		CU_ASSERT_EQUAL_FATAL(load(&c, &e, err), PB_OK);
+		CU_ASSERT_STRING_EQUAL(c.username, cases[i].user);
+		/* the environment's password wins over the URL's */
+		CU_ASSERT_STRING_EQUAL(c.password, "from-env");
+		CU_ASSERT_STRING_EQUAL(c.url, cases[i].clean);
+		vs_config_dispose(&c);
+		if (!cases[i].pass)
+			continue;
+		e.kv[2] = NULL;
+		CU_ASSERT_EQUAL_FATAL(load(&c, &e, err), PB_OK);
+		CU_ASSERT_STRING_EQUAL(c.password, cases[i].pass);
+		vs_config_dispose(&c);
+	}
+}
+
+/* GOVC_TLS_CA_CERTS is a ':'-separated list; every file must be there */
+static void ca_file_list(void)
+{
+	char a[] = "/tmp/pb-ca-a-XXXXXX", b[] = "/tmp/pb-ca-b-XXXXXX";
+	char list[128], err[PB_ERRBUF_SIZE];
+	struct vs_config c;
+	int fa = mkstemp(a), fb = mkstemp(b);
+
+	CU_ASSERT_FATAL(fa >= 0 && fb >= 0);
+	close(fa);
+	close(fb);
+	snprintf(list, sizeof(list), "%s:%s", a, b);
+	{
+		struct fake_env e = {{"GOVC_URL", "u:p@vc", "GOVC_TLS_CA_CERTS",
+				      list, NULL}};
+
+		CU_ASSERT_EQUAL(load(&c, &e, err), PB_OK);
+		CU_ASSERT_STRING_EQUAL(c.ca_file, list);
+		vs_config_dispose(&c);
+		unlink(b);
+		CU_ASSERT_EQUAL(load(&c, &e, err), PB_ERR_INPUT);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "GOVC_TLS_CA_CERTS"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, b));
+		vs_config_dispose(&c);
+	}
+	unlink(a);
+}
+
+/* vimServiceVersions.xml: the newest dotted version provbench knows */
+static void api_version_choice(void)
+{
+	static const struct {
+		const char *file, *want;
+	} cases[] = {
+		/* vCenter 8.0.3 names an internal id first */
+		{"versions-vcenter8.xml", "8.0.2.0"},
+		/* newer than provbench knows: the newest it does */
+		{"versions-vcenter9-newer.xml", "8.0.3.0"},
+		{"versions-esxi51.xml", "5.1"},
+	};
+	char path[256], out[32];
+	size_t i, len;
+	char *xml;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), "tests/data/soap/%s",
+			 cases[i].file);
+		xml = pb_slurp_file(path, &len);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+		CU_ASSERT_EQUAL(vs_versions_pick(out, sizeof(out), xml, len),
+				PB_OK);
+		CU_ASSERT_STRING_EQUAL(out, cases[i].want);
+		free(xml);
+	}
+	CU_ASSERT_NOT_EQUAL(vs_versions_pick(out, sizeof(out), "<x/>", 4),
+			    PB_OK);
+}
+
+/* A CD-ROM on the disk controller takes its unit as a disk does. */
+static void free_unit_counts_every_device(void)
+{
+	char fault[64], err[PB_ERRBUF_SIZE] = "";
+	struct vs_session s;
+	xmlDocPtr doc;
+	xmlNodePtr ret;
+	size_t len;
+	char *body = pb_slurp_file("tests/data/soap/devices-cdrom-on-scsi.xml",
+				   &len);
+	int ctl = -1, unit = -1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(body);
+	memset(&s, 0, sizeof(s));
+	CU_ASSERT_EQUAL_FATAL(vs_reply_parse(&doc, &ret, body, len, fault,
+					     sizeof(fault), err),
+			      PB_OK);
+	CU_ASSERT_EQUAL(vs_devices_free_unit(&s, vs_child(ret, "returnval"),
+					     -1, &ctl, &unit),
+			PB_OK);
+	CU_ASSERT_EQUAL(ctl, 1000);
+	/* 0 and 2 are disks, 1 the CD-ROM, 7 the controller's own */
+	CU_ASSERT_EQUAL(unit, 3);
+	CU_ASSERT_EQUAL(vs_devices_free_unit(&s, vs_child(ret, "returnval"),
+					     200, &ctl, &unit),
+			PB_ERR_NOTFOUND); /* IDE is not a SCSI controller */
+	xmlFreeDoc(doc);
+	free(body);
+}
+
+static void datetimes(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(vs_datetime("1970-01-01T00:01:40Z"), 100, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(vs_datetime("2023-12-14T06:53:33.763524Z") -
+				       vs_datetime("2023-12-14T06:53:30Z"),
+			       3.763524, 1e-6);
+	/* an offset: the same instant */
+	CU_ASSERT_DOUBLE_EQUAL(vs_datetime("2023-12-14T08:53:33+02:00"),
+			       vs_datetime("2023-12-14T06:53:33Z"), 1e-9);
+	CU_ASSERT(isnan(vs_datetime("yesterday")));
+	CU_ASSERT(isnan(vs_datetime("")));
+}
+
 static const struct pb_case cases[] = {
-	PB_CASE(thumbprint_formats), PB_CASE(env_precedence),
-	PB_CASE(password_file),	     PB_CASE(bad_environments),
-	PB_CASE(canned_replies),     PB_CASE(every_truncation),
-	PB_CASE(disk_modes),	     PB_CASES_END,
+	PB_CASE(thumbprint_formats),
+	PB_CASE(env_precedence),
+	PB_CASE(password_file),
+	PB_CASE(bad_environments),
+	PB_CASE(canned_replies),
+	PB_CASE(every_truncation),
+	PB_CASE(disk_modes),
+	PB_CASE(govc_url_credentials),
+	PB_CASE(ca_file_list),
+	PB_CASE(api_version_choice),
+	PB_CASE(free_unit_counts_every_device),
+	PB_CASE(datetimes),
+	PB_CASES_END,
 };
 
 const struct pb_suite suite_vsphere = {"vsphere", NULL, NULL, cases};

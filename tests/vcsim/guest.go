@@ -5,11 +5,15 @@
 // A guest path /a/b is DIR/a/b. StartProgramInGuest runs the program with
 // /bin/sh in the sandbox-mapped working directory; every argument word
 // that starts with "/" is mapped into the sandbox too, so a program can be
-// pointed at guest paths. Transfers go through /provbench-guest/ID on the
-// simulator's own listener, with "*" as the host as ESXi does.
+// pointed at guest paths. Guest operations need Tools running in the VM
+// (GuestOperationsUnavailable otherwise). Transfers are /guestFile?id=N&
+// token=T URLs, one use each, served where a real server serves them
+// (hosts.go): by the VM's ESXi host under vCenter, by the host called when
+// it is a standalone ESXi. An exited process stays listed for -proc-ttl.
 package main
 
 import (
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/vmware/govmomi/simulator"
@@ -31,14 +36,17 @@ var (
 	guestRoot string
 	guestUser = getenv("VCSIM_GUEST_USERNAME", "bench")
 	guestPass = getenv("VCSIM_GUEST_PASSWORD", "guestpw")
-	guestPort string
 
 	mu        sync.Mutex
-	transfers = map[string]string{} // id -> sandbox path
+	transfers = map[string]transfer{}
 	nextID    int
 	procs           = map[int64]*guestProc{}
 	nextPid   int64 = 1000
 )
+
+type transfer struct {
+	path, token, host string
+}
 
 type guestProc struct {
 	info types.GuestProcessInfo
@@ -53,12 +61,13 @@ func sandbox(p string) (string, bool) {
 	return full, strings.HasPrefix(full, guestRoot)
 }
 
-func auth(a types.BaseGuestAuthentication) types.BaseMethodFault {
+// auth checks the guest login, on a VM whose Tools run.
+func auth(ref types.ManagedObjectReference, a types.BaseGuestAuthentication) types.BaseMethodFault {
 	pa, ok := a.(*types.NamePasswordAuthentication)
 	if !ok || pa.Username != guestUser || pa.Password != guestPass {
 		return &types.InvalidGuestLogin{}
 	}
-	if guestRoot == "" {
+	if vm := vmOf(ref); guestRoot == "" || vm == nil || !vm.toolsRunning() {
 		return &types.GuestOperationsUnavailable{}
 	}
 	return nil
@@ -68,42 +77,63 @@ func fault(f types.BaseMethodFault) *soap.Fault {
 	return simulator.Fault(fmt.Sprintf("%T", f), f)
 }
 
-func transferURL(path string) string {
+// transferURL registers a one-use transfer of path for the VM.
+func transferURL(vm *benchVM, path string) string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	authority, host := hostAuthority(vm)
 	mu.Lock()
 	defer mu.Unlock()
 	nextID++
-	id := fmt.Sprintf("t%d", nextID)
-	transfers[id] = path
-	return fmt.Sprintf("https://*:%s/provbench-guest/%s", guestPort, id)
+	id := fmt.Sprintf("%d", nextID)
+	transfers[id] = transfer{path: path, token: fmt.Sprintf("%x", b), host: host}
+	return fmt.Sprintf("https://%s/guestFile?id=%s&token=%s", authority, id,
+		transfers[id].token)
 }
 
-// serveTransfer handles the PUT (upload) and GET (download) of a transfer.
-func serveTransfer(w http.ResponseWriter, r *http.Request) {
-	id := strings.TrimPrefix(r.URL.Path, "/provbench-guest/")
-	mu.Lock()
-	path, ok := transfers[id]
-	delete(transfers, id)
-	mu.Unlock()
-	if !ok {
-		http.Error(w, "no such transfer", http.StatusNotFound)
-		return
-	}
-	switch r.Method {
-	case http.MethodPut:
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0700)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+// serveTransfer handles the PUT (upload) and GET (download) of a
+// transfer, on the listener of host ("" for the ESXi called directly).
+func serveTransfer(host string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.URL.Query().Get("id")
+		mu.Lock()
+		t, ok := transfers[id]
+		if ok && t.token == r.URL.Query().Get("token") && t.host == host {
+			delete(transfers, id)
+		} else {
+			ok = false
+		}
+		mu.Unlock()
+		if !ok {
+			http.Error(w, "Not Found: no such transfer on this host", http.StatusNotFound)
 			return
 		}
-		_, err = io.Copy(f, r.Body)
-		f.Close()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+		switch r.Method {
+		case http.MethodPut:
+			if uploadError {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusInternalServerError)
+				io.WriteString(w, "<html><head><title>500 Internal Server Error</title></head>\n"+
+					"<body>Internal Server Error: the guest file could not be written"+
+					" (vix error 4: file not found)</body></html>\n")
+				return
+			}
+			f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0700)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			_, err = io.Copy(f, r.Body)
+			f.Close()
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+			}
+		case http.MethodGet:
+			http.ServeFile(w, r, t.path)
+		default:
+			http.Error(w, "method", http.StatusMethodNotAllowed)
 		}
-	case http.MethodGet:
-		http.ServeFile(w, r, path)
-	default:
-		http.Error(w, "method", http.StatusMethodNotAllowed)
 	}
 }
 
@@ -113,7 +143,7 @@ type guestFiles struct {
 
 func (m *guestFiles) InitiateFileTransferToGuest(ctx *simulator.Context, req *types.InitiateFileTransferToGuest) soap.HasFault {
 	body := new(methods.InitiateFileTransferToGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -126,13 +156,13 @@ func (m *guestFiles) InitiateFileTransferToGuest(ctx *simulator.Context, req *ty
 		body.Fault_ = fault(&types.FileAlreadyExists{})
 		return body
 	}
-	body.Res = &types.InitiateFileTransferToGuestResponse{Returnval: transferURL(p)}
+	body.Res = &types.InitiateFileTransferToGuestResponse{Returnval: transferURL(vmOf(req.Vm), p)}
 	return body
 }
 
 func (m *guestFiles) InitiateFileTransferFromGuest(ctx *simulator.Context, req *types.InitiateFileTransferFromGuest) soap.HasFault {
 	body := new(methods.InitiateFileTransferFromGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -146,7 +176,7 @@ func (m *guestFiles) InitiateFileTransferFromGuest(ctx *simulator.Context, req *
 		Returnval: types.FileTransferInformation{
 			Attributes: &types.GuestFileAttributes{},
 			Size:       st.Size(),
-			Url:        transferURL(p),
+			Url:        transferURL(vmOf(req.Vm), p),
 		},
 	}
 	return body
@@ -154,7 +184,7 @@ func (m *guestFiles) InitiateFileTransferFromGuest(ctx *simulator.Context, req *
 
 func (m *guestFiles) MakeDirectoryInGuest(ctx *simulator.Context, req *types.MakeDirectoryInGuest) soap.HasFault {
 	body := new(methods.MakeDirectoryInGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -175,7 +205,7 @@ func (m *guestFiles) MakeDirectoryInGuest(ctx *simulator.Context, req *types.Mak
 
 func (m *guestFiles) ChangeFileAttributesInGuest(ctx *simulator.Context, req *types.ChangeFileAttributesInGuest) soap.HasFault {
 	body := new(methods.ChangeFileAttributesInGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -192,7 +222,7 @@ func (m *guestFiles) ChangeFileAttributesInGuest(ctx *simulator.Context, req *ty
 
 func (m *guestFiles) DeleteFileInGuest(ctx *simulator.Context, req *types.DeleteFileInGuest) soap.HasFault {
 	body := new(methods.DeleteFileInGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -207,7 +237,7 @@ func (m *guestFiles) DeleteFileInGuest(ctx *simulator.Context, req *types.Delete
 
 func (m *guestFiles) DeleteDirectoryInGuest(ctx *simulator.Context, req *types.DeleteDirectoryInGuest) soap.HasFault {
 	body := new(methods.DeleteDirectoryInGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -242,7 +272,7 @@ func mapArgs(args string) string {
 
 func (m *guestProcs) StartProgramInGuest(ctx *simulator.Context, req *types.StartProgramInGuest) soap.HasFault {
 	body := new(methods.StartProgramInGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -256,7 +286,8 @@ func (m *guestProcs) StartProgramInGuest(ctx *simulator.Context, req *types.Star
 		body.Fault_ = fault(&types.FileNotFound{})
 		return body
 	}
-	cmd := exec.Command("/bin/sh", "-c", prog+" "+mapArgs(spec.Arguments))
+	// exec: the pid Tools report is the program's own, as in a guest
+	cmd := exec.Command("/bin/sh", "-c", "exec "+prog+" "+mapArgs(spec.Arguments))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), spec.EnvVariables...)
 	if err := cmd.Start(); err != nil {
@@ -294,14 +325,20 @@ func (m *guestProcs) StartProgramInGuest(ctx *simulator.Context, req *types.Star
 
 func (m *guestProcs) ListProcessesInGuest(ctx *simulator.Context, req *types.ListProcessesInGuest) soap.HasFault {
 	body := new(methods.ListProcessesInGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
 	res := &types.ListProcessesInGuestResponse{}
 	mu.Lock()
 	for _, pid := range req.Pids {
-		if p, ok := procs[pid]; ok {
+		p, ok := procs[pid]
+		if ok && p.info.EndTime != nil && time.Since(*p.info.EndTime) > procTTL {
+			// Tools forget an exited process after a while
+			delete(procs, pid)
+			ok = false
+		}
+		if ok {
 			res.Returnval = append(res.Returnval, p.info)
 		}
 	}
@@ -312,7 +349,7 @@ func (m *guestProcs) ListProcessesInGuest(ctx *simulator.Context, req *types.Lis
 
 func (m *guestProcs) TerminateProcessInGuest(ctx *simulator.Context, req *types.TerminateProcessInGuest) soap.HasFault {
 	body := new(methods.TerminateProcessInGuestBody)
-	if f := auth(req.Auth); f != nil {
+	if f := auth(req.Vm, req.Auth); f != nil {
 		body.Fault_ = fault(f)
 		return body
 	}
@@ -323,60 +360,124 @@ func (m *guestProcs) TerminateProcessInGuest(ctx *simulator.Context, req *types.
 		body.Fault_ = fault(&types.GuestProcessNotFound{Pid: req.Pid})
 		return body
 	}
-	p.cmd.Process.Kill()
+	// Tools on a POSIX guest send SIGTERM, then SIGKILL if the process
+	// is still there a few seconds later (vSphere API reference,
+	// TerminateProcessInGuest)
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	time.AfterFunc(5*time.Second, func() {
+		mu.Lock()
+		ended := p.info.EndTime != nil
+		mu.Unlock()
+		if !ended {
+			p.cmd.Process.Kill()
+		}
+	})
 	body.Res = new(types.TerminateProcessInGuestResponse)
 	return body
 }
 
-// guestDisks mirrors a reconfiguration into the sandbox, as a guest
-// would see it: every disk added gets a sparse file of its capacity and a
-// /dev/disk/by-id/wwn-0x<uuid> link to it (what VMware guests see with
-// disk.EnableUUID=TRUE); a disk removed loses both.
-func guestDisks(req *types.ReconfigVM_Task) {
+// guestDisk is a disk a reconfiguration added, as the guest would see
+// it: a sparse file of its capacity, found by its serial.
+type guestDisk struct {
+	file  string
+	bytes int64
+	hex   string // the backing uuid, as a serial: lower-case, no dashes
+	naa   string // physical RDM: the LUN's own NAA id, which it shows
+	unit  int32
+}
+
+// trackDisks records what a reconfiguration added and removed.
+func (vm *benchVM) trackDisks(req *types.ReconfigVM_Task) {
 	if guestRoot == "" {
 		return
 	}
-	byID := filepath.Join(guestRoot, "dev", "disk", "by-id")
-	store := filepath.Join(guestRoot, ".disks")
-	os.MkdirAll(byID, 0755)
-	os.MkdirAll(store, 0755)
 	for _, c := range req.Spec.DeviceChange {
 		spec := c.GetVirtualDeviceConfigSpec()
 		disk, ok := spec.Device.(*types.VirtualDisk)
 		if !ok {
 			continue
 		}
-		uuid := ""
+		uuid, naa := "", ""
 		switch b := disk.Backing.(type) {
 		case *types.VirtualDiskFlatVer2BackingInfo:
 			uuid = b.Uuid
 		case *types.VirtualDiskRawDiskMappingVer1BackingInfo:
 			uuid = b.Uuid
+			if b.CompatibilityMode == "physicalMode" {
+				// SCSI INQUIRY passes through: page 0x83 is the LUN's
+				naa = lunNAA(b.DeviceName)
+			}
 		}
 		if uuid == "" {
 			continue
 		}
 		hex := strings.ToLower(strings.ReplaceAll(uuid, "-", ""))
-		link := filepath.Join(byID, "wwn-0x"+hex)
-		file := filepath.Join(store, hex+".img")
 		switch spec.Operation {
 		case types.VirtualDeviceConfigSpecOperationAdd:
-			if f, err := os.Create(file); err == nil {
-				f.Truncate(disk.CapacityInKB * 1024)
-				f.Close()
-				os.Symlink(file, link)
+			unit := int32(0)
+			if disk.UnitNumber != nil {
+				unit = *disk.UnitNumber
+			}
+			vm.disks[hex] = guestDisk{
+				file:  filepath.Join(guestRoot, ".disks", hex+".img"),
+				bytes: disk.CapacityInKB * 1024, hex: hex, naa: naa,
+				unit: unit,
 			}
 		case types.VirtualDeviceConfigSpecOperationRemove:
-			os.Remove(link)
-			os.Remove(file)
+			if d, ok := vm.disks[hex]; ok {
+				os.Remove(d.file)
+				delete(vm.disks, hex)
+			}
+		}
+	}
+	syncGuestDisks(vm)
+}
+
+// lunNAA is the hex NAA id of the LUN behind an RDM's device name.
+func lunNAA(dev string) string {
+	i := strings.Index(dev, "naa.")
+	if i < 0 {
+		return ""
+	}
+	return strings.ToLower(dev[i+4:])
+}
+
+// syncGuestDisks lays out /dev/disk in the sandbox as the guest sees its
+// disks now: every disk by path; by serial (wwn-0x...) only when the VM
+// was powered on with disk.EnableUUID=TRUE, except a physical RDM, which
+// always shows its LUN's NAA id.
+func syncGuestDisks(vm *benchVM) {
+	if guestRoot == "" {
+		return
+	}
+	byID := filepath.Join(guestRoot, "dev", "disk", "by-id")
+	byPath := filepath.Join(guestRoot, "dev", "disk", "by-path")
+	store := filepath.Join(guestRoot, ".disks")
+	os.RemoveAll(byID)
+	os.RemoveAll(byPath)
+	os.MkdirAll(byID, 0755)
+	os.MkdirAll(byPath, 0755)
+	os.MkdirAll(store, 0755)
+	for _, d := range vm.disks {
+		if _, err := os.Stat(d.file); err != nil {
+			if f, err := os.Create(d.file); err == nil {
+				f.Truncate(d.bytes)
+				f.Close()
+			}
+		}
+		os.Symlink(d.file, filepath.Join(byPath,
+			fmt.Sprintf("pci-0000:03:00.0-scsi-0:0:%d:0", d.unit)))
+		switch {
+		case d.naa != "":
+			os.Symlink(d.file, filepath.Join(byID, "wwn-0x"+d.naa))
+		case vm.uuidLive():
+			os.Symlink(d.file, filepath.Join(byID, "wwn-0x"+d.hex))
 		}
 	}
 }
 
 // installGuest replaces the simulator's guest managers with ours.
-func installGuest(mux *http.ServeMux, port string) {
-	guestPort = port
-	mux.HandleFunc("/provbench-guest/", serveTransfer)
+func installGuest() {
 	fm := &guestFiles{}
 	fm.Self = types.ManagedObjectReference{Type: "GuestFileManager", Value: "guestOperationsFileManager"}
 	simulator.Map.Put(fm)

@@ -1,18 +1,56 @@
-// vcsim - the vCenter simulator fixture for provbench's tests.
+// vcsim - the vSphere simulator fixture for provbench's tests.
 //
-// Starts govmomi's simulator (simulator.VPX()) with TLS on 127.0.0.1 and
-// prints one line, "URL SHA1-THUMBPRINT", then serves until stdin closes or
-// a signal arrives. Built offline from Debian's packages:
+// Starts govmomi's simulator with TLS on 127.0.0.1 and prints one line,
+// "URL SHA1-THUMBPRINT", then serves until stdin closes or a signal
+// arrives. Built offline from Debian's packages:
 //
 //	GOPATH=/usr/share/gocode GO111MODULE=off go build -o vcsim .
 //
 // The login it accepts comes from the environment (never argv):
 // VCSIM_USERNAME / VCSIM_PASSWORD, default user / pass.
 //
-// Extensions over the packaged simulator, for provbench's tests:
-//   - every host has SCSI LUNs for RDM (naa.6000c2900000000000000000000001,
-//     ...02 free; ...03 in use as a VMFS extent);
+// Two servers, as labs have them (hosts.go):
+//   - vCenter (the default, simulator.VPX()): guest-transfer URLs name the
+//     VM's ESXi host, which serves them on a listener of its own with its
+//     own certificate; vCenter reports that certificate's SHA-1 in the
+//     host's summary.config.sslThumbprint and the host's management
+//     address in config.virtualNicManagerInfo.netConfig;
+//   - -esx: a standalone ESXi host (simulator.ESX(): ha-datacenter, host
+//     localhost.localdomain), whose transfer URLs say "*" for "the server
+//     you called" and are served by the same listener.
+//
+// What a real server does and the packaged simulator does not:
+//   - every host has SCSI LUNs (luns.go): two free, one a VMFS extent, and
+//     a vSAN-claimed disk, the local boot disk and a CD-ROM that
+//     EnvironmentBrowser.QueryConfigTarget never offers for RDM;
 //   - a disk added without a backing uuid gets one, as ESXi assigns it;
+//     a device on a controller unit that any device already holds is an
+//     InvalidDeviceSpec (vm.go);
+//   - every VM has a CD-ROM on its SCSI controller, unit 1;
+//   - extraConfig (disk.EnableUUID among it) takes effect at power-on
+//     only; ShutdownGuest powers off a moment later, and Tools run again
+//     a moment after a power-on (-boot-delay);
+//   - guest operations run for real in -guest-root DIR (guest.go): the
+//     guest sees a disk by its uuid only when the VM was powered on with
+//     disk.EnableUUID=TRUE, and a physical RDM by the LUN's own NAA id;
+//     an exited process is forgotten after -proc-ttl (ESXi keeps it
+//     about five minutes).
+//
+// Test switches:
+//   - -enable-uuid: the VMs were powered on with disk.EnableUUID=TRUE, as a
+//     prepared lab VM is;
+//   - -host-name NAME: the first host is named NAME in the inventory (a
+//     name that resolves, say), instead of DC0_H0;
+//   - -license free: the free ESXi licence (license.go): LicenseManager
+//     shows the vSphere Hypervisor edition and every write faults
+//     RestrictedVersion;
+//   - -tls-max 1.0|1.1: the server speaks no newer TLS (ESXi 5.0 / 5.1);
+//   - -upload-error: an upload's PUT is answered with HTTP 500 and a body;
+//   - -versions FILE: /sdk/vimServiceVersions.xml is FILE (a vCenter 8
+//     list naming an internal version, an ESXi 5.1 one);
+//   - -offer-h2: TLS offers HTTP/2 too, and a request over it is answered
+//     505 (the SDK is spoken over HTTP/1.1, as govmomi and pyVmomi do);
+//   - -snapshot: the VMs have a snapshot;
 //   - -fail-mode MODE: adding a disk of that provisioning mode (thin, lazy,
 //     eager, rdm, rdmp) fails its task with InsufficientStorageSpace;
 //   - -expire-after N: from the Nth SOAP call on, the session of that call
@@ -20,22 +58,20 @@
 //   - -drop-after N [-drop-count K]: K SOAP calls from the Nth have their
 //     connection closed unanswered;
 //   - -fault-op OP -fault KIND [-fault-skip K] [-fault-count N]: faults
-//     aimed at one SOAP method (opfault.go)
+//     aimed at one SOAP method (opfault.go);
 //   - -tls-cert FILE -tls-key FILE: serve that certificate (a test's own
-//     CA signs it), for the trust tests
+//     CA signs it), for the trust tests;
 //   - -task-delay D: a reconfiguration task runs for D (progress 50% half
 //     way) instead of finishing before its call returns;
 //   - -page-size K: RetrievePropertiesEx answers K objects at a time with
 //     a token for ContinueRetrievePropertiesEx (paging.go), as vCenter
-//     does with large inventories;
-//   - -guest-root DIR: guest operations run for real in DIR (guest.go),
-//     with the login VCSIM_GUEST_USERNAME / VCSIM_GUEST_PASSWORD
-//     (default bench / guestpw).
+//     does with large inventories.
 package main
 
 import (
-	"crypto/rand"
+	"bytes"
 	"crypto/sha1"
+	"encoding/json"
 	"crypto/tls"
 	"flag"
 	"fmt"
@@ -46,199 +82,34 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/vmware/govmomi/simulator"
-	"github.com/vmware/govmomi/simulator/esx"
-	"github.com/vmware/govmomi/vim25/methods"
-	"github.com/vmware/govmomi/vim25/soap"
 	"github.com/vmware/govmomi/vim25/types"
 )
 
 var (
-	failMode  string
-	taskDelay time.Duration
-	pageSize  int
+	failMode    string
+	taskDelay   time.Duration
+	pageSize    int
+	esxMode     bool
+	enableUUID  bool
+	bootDelay   time.Duration
+	uploadError bool
+	procTTL     time.Duration
+	freeLicense bool
 )
 
-const gib = int64(1) << 30
-
-// lun is one SCSI disk as ESXi describes it.
-func lun(n int, sizeGiB int64) *types.HostScsiDisk {
-	naa := fmt.Sprintf("naa.6000c29000000000000000000000%04x", n)
-	return &types.HostScsiDisk{
-		ScsiLun: types.ScsiLun{
-			HostDevice: types.HostDevice{
-				DeviceName: "/vmfs/devices/disks/" + naa,
-				DeviceType: "disk",
-			},
-			Key:           "key-vim.host.ScsiDisk-02000000" + naa[4:],
-			Uuid:          "02000000" + naa[4:] + "566972747561",
-			CanonicalName: naa,
-			DisplayName:   fmt.Sprintf("provbench test LUN %d (%s)", n, naa),
-			LunType:       "disk",
-			Vendor:        "PROVBNCH",
-			Model:         "Test LUN",
-		},
-		Capacity: types.HostDiskDimensionsLba{
-			BlockSize: 512,
-			Block:     sizeGiB * gib / 512,
-		},
-		DevicePath: "/vmfs/devices/disks/" + naa,
-	}
-}
-
-func addLUNs() {
-	sd := esx.HostConfigInfo.StorageDevice
-	for n := 1; n <= 3; n++ {
-		sd.ScsiLun = append(sd.ScsiLun, lun(n, int64(8*n)))
-	}
-	// LUN 3 already holds a VMFS datastore: not usable for an RDM
-	esx.HostConfigInfo.FileSystemVolume = &types.HostFileSystemVolumeInfo{
-		MountInfo: []types.HostFileSystemMountInfo{{
-			MountInfo: types.HostMountInfo{
-				Path:       "/vmfs/volumes/provbench-vmfs",
-				AccessMode: "readWrite",
-			},
-			Volume: &types.HostVmfsVolume{
-				HostFileSystemVolume: types.HostFileSystemVolume{
-					Type: "VMFS", Name: "provbench-vmfs",
-					Capacity: 24 * gib,
-				},
-				Extent: []types.HostScsiDiskPartition{{
-					DiskName:  "naa.6000c290000000000000000000000003",
-					Partition: 1,
-				}},
-			},
-		}},
-	}
-}
-
-// newUUID formats a random uuid the way ESXi shows disk uuids.
-func newUUID() string {
-	b := make([]byte, 16)
-	rand.Read(b)
-	return fmt.Sprintf("6000C29%x-%x-%x-%x-%x", b[0]&0xf, b[1:3], b[3:5],
-		b[5:7], b[7:13])
-}
-
-func diskMode(d *types.VirtualDisk) string {
-	switch b := d.Backing.(type) {
-	case *types.VirtualDiskFlatVer2BackingInfo:
-		if b.ThinProvisioned != nil && *b.ThinProvisioned {
-			return "thin"
-		}
-		if b.EagerlyScrub != nil && *b.EagerlyScrub {
-			return "eager"
-		}
-		return "lazy"
-	case *types.VirtualDiskRawDiskMappingVer1BackingInfo:
-		if b.CompatibilityMode == "physicalMode" {
-			return "rdmp"
-		}
-		return "rdm"
-	}
-	return ""
-}
-
-// benchVM adds uuids to new disks and fails a chosen mode on request.
-// It embeds the simulator's VM by value: the property collector digs the
-// mo type out through first struct fields, which a pointer would stop.
-type benchVM struct {
-	simulator.VirtualMachine
-}
-
-func (vm *benchVM) ReconfigVMTask(ctx *simulator.Context, req *types.ReconfigVM_Task) soap.HasFault {
-	// The packaged simulator assumes flat backings when it lays out disks
-	// (and panics on an RDM): it sees flat stand-ins for the duration of
-	// the call, and the RDM backings go back in afterwards.
-	rdms := map[types.BaseVirtualDevice]*types.VirtualDiskRawDiskMappingVer1BackingInfo{}
-	for _, d := range vm.Config.Hardware.Device {
-		if disk, ok := d.(*types.VirtualDisk); ok {
-			if b, ok := disk.Backing.(*types.VirtualDiskRawDiskMappingVer1BackingInfo); ok {
-				rdms[d] = b
-				disk.Backing = standIn(b)
-			}
-		}
-	}
-	for _, c := range req.Spec.DeviceChange {
-		spec := c.GetVirtualDeviceConfigSpec()
-		disk, ok := spec.Device.(*types.VirtualDisk)
-		if !ok || spec.Operation != types.VirtualDeviceConfigSpecOperationAdd {
-			continue
-		}
-		if failMode != "" && diskMode(disk) == failMode {
-			restore(rdms)
-			task := simulator.CreateTask(req.This, "reconfigVm",
-				func(*simulator.Task) (types.AnyType, types.BaseMethodFault) {
-					return nil, &types.InsufficientStorageSpace{}
-				})
-			return &methods.ReconfigVM_TaskBody{
-				Res: &types.ReconfigVM_TaskResponse{Returnval: task.Run()},
-			}
-		}
-		switch b := disk.Backing.(type) {
-		case *types.VirtualDiskFlatVer2BackingInfo:
-			if b.Uuid == "" {
-				b.Uuid = newUUID()
-			}
-		case *types.VirtualDiskRawDiskMappingVer1BackingInfo:
-			if b.Uuid == "" {
-				b.Uuid = newUUID()
-			}
-			rdms[spec.Device] = b
-			disk.Backing = standIn(b)
-		}
-	}
-	defer guestDisks(req)
-	if taskDelay == 0 {
-		res := vm.VirtualMachine.ReconfigVMTask(ctx, req)
-		restore(rdms)
-		return res
-	}
-	// A slow task, as eager-zeroing on real storage is: queued, running
-	// at 50%, then done; clients must wait on it, not find it finished.
-	task := simulator.CreateTask(req.This, "reconfigVm",
-		func(t *simulator.Task) (types.AnyType, types.BaseMethodFault) {
-			time.Sleep(taskDelay / 2)
-			simulator.Map.Update(t, []types.PropertyChange{
-				{Name: "info.progress", Val: int32(50)}})
-			time.Sleep(taskDelay / 2)
-			body := vm.VirtualMachine.ReconfigVMTask(ctx, req).(*methods.ReconfigVM_TaskBody)
-			restore(rdms)
-			inner := simulator.Map.Get(body.Res.Returnval).(*simulator.Task)
-			if inner.Info.Error != nil {
-				return nil, inner.Info.Error.Fault
-			}
-			return nil, nil
-		})
-	go task.Run()
-	return &methods.ReconfigVM_TaskBody{
-		Res: &types.ReconfigVM_TaskResponse{Returnval: task.Self},
-	}
-}
-
-func standIn(b *types.VirtualDiskRawDiskMappingVer1BackingInfo) *types.VirtualDiskFlatVer2BackingInfo {
-	return &types.VirtualDiskFlatVer2BackingInfo{
-		VirtualDeviceFileBackingInfo: b.VirtualDeviceFileBackingInfo,
-		DiskMode:                     b.DiskMode,
-		Uuid:                         b.Uuid,
-	}
-}
-
-// restore puts RDM backings back, with the file name the simulator chose.
-func restore(rdms map[types.BaseVirtualDevice]*types.VirtualDiskRawDiskMappingVer1BackingInfo) {
-	for d, b := range rdms {
-		disk := d.(*types.VirtualDisk)
-		if flat, ok := disk.Backing.(*types.VirtualDiskFlatVer2BackingInfo); ok {
-			b.VirtualDeviceFileBackingInfo = flat.VirtualDeviceFileBackingInfo
-		}
-		disk.Backing = b
-	}
-}
+var (
+	opMu     sync.Mutex
+	opCounts = map[string]int{}
+	opRe     = regexp.MustCompile(`<(?:[a-zA-Z0-9]+:)?Body[^>]*>\s*<(?:[a-zA-Z0-9]+:)?([A-Za-z_]+)`)
+)
 
 // faults wraps the SOAP endpoint to count calls and inject faults.
 func faults(inner http.Handler, expireAt, dropAt, dropCount int64) http.Handler {
@@ -247,11 +118,27 @@ func faults(inner http.Handler, expireAt, dropAt, dropCount int64) http.Handler 
 	expired.Store("")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/provbench-stats" {
-			// benchmarks count round trips here, for every client alike
-			fmt.Fprintf(w, "{\"soap_calls\": %d}\n", atomic.LoadInt64(&calls))
+			// benchmarks and tests count round trips here, for every
+			// client alike, in all and per method
+			opMu.Lock()
+			ops, _ := json.Marshal(opCounts)
+			opMu.Unlock()
+			fmt.Fprintf(w, "{\"soap_calls\": %d, \"ops\": %s}\n",
+				atomic.LoadInt64(&calls), ops)
+			return
+		}
+		if r.ProtoMajor != 1 {
+			http.Error(w, "HTTP/1.1 only", http.StatusHTTPVersionNotSupported)
 			return
 		}
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sdk") {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if m := opRe.FindSubmatch(body); m != nil {
+				opMu.Lock()
+				opCounts[string(m[1])]++
+				opMu.Unlock()
+			}
 			n := atomic.AddInt64(&calls, 1)
 			cookie := r.Header.Get("Cookie")
 			if n == expireAt {
@@ -289,8 +176,24 @@ func getenv(k, def string) string {
 	return def
 }
 
+func tlsVersion(s string) uint16 {
+	switch s {
+	case "1.0":
+		return tls.VersionTLS10
+	case "1.1":
+		return tls.VersionTLS11
+	case "1.2":
+		return tls.VersionTLS12
+	case "", "1.3":
+		return 0
+	}
+	log.Fatalf("-tls-max %s: 1.0, 1.1, 1.2 or 1.3", s)
+	return 0
+}
+
 func main() {
 	listen := flag.String("listen", "127.0.0.1:0", "address to listen on")
+	flag.BoolVar(&esxMode, "esx", false, "a standalone ESXi host instead of vCenter")
 	flag.StringVar(&failMode, "fail-mode", "", "fail adding disks of this mode")
 	expireAt := flag.Int64("expire-after", 0, "the Nth SOAP call loses its session")
 	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
@@ -298,6 +201,16 @@ func main() {
 	flag.StringVar(&guestRoot, "guest-root", "", "run guest operations in this directory")
 	flag.DurationVar(&taskDelay, "task-delay", 0, "reconfigure tasks take this long")
 	flag.IntVar(&pageSize, "page-size", 0, "RetrievePropertiesEx returns pages of this many objects")
+	flag.BoolVar(&enableUUID, "enable-uuid", false, "VMs were powered on with disk.EnableUUID=TRUE")
+	flag.DurationVar(&bootDelay, "boot-delay", 300*time.Millisecond, "Tools start this long after a power-on")
+	flag.DurationVar(&procTTL, "proc-ttl", 5*time.Minute, "an exited guest process is listed this long")
+	flag.BoolVar(&uploadError, "upload-error", false, "answer upload PUTs with HTTP 500 and a body")
+	hostName := flag.String("host-name", "", "the first host's inventory name")
+	license := flag.String("license", "", "\"free\": the free ESXi licence")
+	tlsMax := flag.String("tls-max", "", "the newest TLS version served")
+	versions := flag.String("versions", "", "serve this vimServiceVersions.xml")
+	offerH2 := flag.Bool("offer-h2", false, "offer HTTP/2 in the TLS handshake")
+	snapshot := flag.Bool("snapshot", false, "the VMs have a snapshot")
 	var of opFault
 	flag.StringVar(&of.op, "fault-op", "", "the SOAP method -fault aims at")
 	flag.StringVar(&of.kind, "fault", "drop", "drop, 500, 503, cut, expire or refuse-url")
@@ -306,24 +219,41 @@ func main() {
 	certFile := flag.String("tls-cert", "", "serve this certificate (PEM) instead of the built-in one")
 	keyFile := flag.String("tls-key", "", "the key of -tls-cert")
 	flag.Parse()
+	freeLicense = *license == "free"
 
 	addLUNs()
 	model := simulator.VPX()
+	if esxMode {
+		model = simulator.ESX()
+	}
 	if err := model.Create(); err != nil {
 		log.Fatal(err)
 	}
 	defer model.Remove()
-	for _, obj := range simulator.Map.All("VirtualMachine") {
-		vm := &benchVM{*obj.(*simulator.VirtualMachine)}
-		if guestRoot != "" {
-			// the sandbox is the guest: its Tools answer
-			vm.Guest.ToolsRunningStatus = string(types.VirtualMachineToolsRunningStatusGuestToolsRunning)
-			vm.Guest.ToolsStatus = types.VirtualMachineToolsStatusToolsOk
+	if guestRoot != "" {
+		abs, err := filepath.Abs(guestRoot)
+		if err != nil {
+			log.Fatal(err)
 		}
-		simulator.Map.Put(vm)
+		guestRoot = abs
+	}
+	installVMs(*snapshot)
+	installConfigTargets()
+	if freeLicense {
+		installFreeLicense()
 	}
 
-	model.Service.TLS = new(tls.Config)
+	model.Service.TLS = &tls.Config{MaxVersion: tlsVersion(*tlsMax)}
+	if *tlsMax == "1.0" || *tlsMax == "1.1" {
+		// what such a host offers: CBC suites with SHA-1
+		model.Service.TLS.CipherSuites = []uint16{
+			tls.TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,
+			tls.TLS_RSA_WITH_AES_128_CBC_SHA,
+		}
+	}
+	if *offerH2 {
+		model.Service.TLS.NextProtos = []string{"h2", "http/1.1"}
+	}
 	if *certFile != "" {
 		// a certificate from a CA of the test's own, for trust tests
 		pair, err := tls.LoadX509KeyPair(*certFile, *keyFile)
@@ -337,17 +267,24 @@ func main() {
 		User: url.UserPassword(getenv("VCSIM_USERNAME", "user"),
 			getenv("VCSIM_PASSWORD", "pass")),
 	}
-	if guestRoot != "" {
-		abs, err := filepath.Abs(guestRoot)
-		if err != nil {
-			log.Fatal(err)
-		}
-		guestRoot = abs
-	}
 	s := model.Service.NewServer()
 	defer s.Close()
-	installGuest(model.Service.ServeMux, s.URL.Port())
-	s.Config.Handler = of.wrap(faults(paging(s.Config.Handler), *expireAt, *dropAt, *dropCount))
+	installGuest()
+	if esxMode {
+		// hostd serves the transfers itself
+		model.Service.ServeMux.HandleFunc("/guestFile", serveTransfer(""))
+	} else {
+		startHostListeners(*hostName)
+	}
+	var h http.Handler = paging(s.Config.Handler)
+	if *versions != "" {
+		h = serveVersions(h, *versions)
+	}
+	h = faults(h, *expireAt, *dropAt, *dropCount)
+	if freeLicense {
+		h = restrictWrites(h)
+	}
+	s.Config.Handler = of.wrap(h)
 
 	u := *s.URL
 	u.User = nil
@@ -365,4 +302,26 @@ func main() {
 	case <-sig:
 	case <-done:
 	}
+}
+
+// serveVersions answers /sdk/vimServiceVersions.xml with a file's text.
+func serveVersions(inner http.Handler, file string) http.Handler {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/sdk/vimServiceVersions.xml" {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/xml")
+		w.Write(text)
+	})
+}
+
+// vmOf is the VirtualMachine a request names.
+func vmOf(ref types.ManagedObjectReference) *benchVM {
+	vm, _ := simulator.Map.Get(ref).(*benchVM)
+	return vm
 }

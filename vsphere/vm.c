@@ -1,0 +1,364 @@
+/*
+ * vm.c - a VM's settings and power, and what a storage engineer asks of
+ * the environment around it: extraConfig (read before anything is set),
+ * the power cycle settings like disk.EnableUUID need to take effect, the
+ * VM's state (snapshots among it), a datastore's type, VMFS version and
+ * VAAI status, and whether the host's licence allows writes at all.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "vs_int.h"
+
+/* ---- extraConfig ---- */
+
+enum pb_error vs_vm_set_extra_config(struct vs_session *s,
+				     const struct vs_moref *vm,
+				     const char *const *keys,
+				     const char *const *values, size_t n)
+{
+	struct vs_req r;
+	xmlNodePtr spec, ov;
+	enum pb_error err;
+	size_t i;
+
+	err = vs_req_new(&r, "ReconfigVM_Task", vm);
+	spec = err ? NULL : vs_add(r.op, "spec", NULL);
+	for (i = 0; !err && i < n; i++) {
+		ov = vs_add(spec, "extraConfig", NULL);
+		if (!vs_add(ov, "key", keys[i]) ||
+		    !vs_add_typed(&r, ov, "value", "xsd:string", values[i]))
+			err = PB_ERR_NOMEM;
+	}
+	if (!spec)
+		err = PB_ERR_NOMEM;
+	if (!err)
+		err = vs_call_task(s, &r);
+	else
+		pb_fail(s->errbuf, err, "out of memory");
+	vs_req_dispose(&r);
+	return err;
+}
+
+struct extra_get {
+	const char *const *keys;
+	char (*values)[256];
+	size_t n;
+};
+
+static enum pb_error on_extra(struct vs_session *s,
+			      const struct vs_objcontent *oc, void *arg)
+{
+	struct extra_get *g = arg;
+	xmlNodePtr ov;
+	char k[256];
+	size_t i;
+
+	(void)s;
+	for (ov = vs_child(vs_prop(oc, "config.extraConfig"), NULL); ov;
+	     ov = vs_next(ov, NULL)) {
+		vs_text(k, sizeof(k), ov, "key");
+		for (i = 0; i < g->n; i++)
+			if (!strcmp(k, g->keys[i]))
+				vs_text(g->values[i], sizeof(g->values[i]), ov,
+					"value");
+	}
+	return PB_OK;
+}
+
+enum pb_error vs_vm_extra_config_get(struct vs_session *s,
+				     const struct vs_moref *vm,
+				     const char *const *keys,
+				     char (*values)[256], size_t n)
+{
+	static const char *const paths[] = {"config.extraConfig", NULL};
+	struct extra_get g = {keys, values, n};
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		values[i][0] = '\0';
+	return vs_retrieve_one(s, vm, paths, on_extra, &g);
+}
+
+/* ---- state and power ---- */
+
+static enum pb_error on_state(struct vs_session *s,
+			      const struct vs_objcontent *oc, void *arg)
+{
+	struct vs_vm_state *v = arg;
+
+	(void)s;
+	vs_node_text(v->power_state, sizeof(v->power_state),
+		     vs_prop(oc, "runtime.powerState"));
+	vs_node_text(v->tools, sizeof(v->tools),
+		     vs_prop(oc, "guest.toolsRunningStatus"));
+	vs_node_text(v->guest_family, sizeof(v->guest_family),
+		     vs_prop(oc, "guest.guestFamily"));
+	vs_node_text(v->guest_full_name, sizeof(v->guest_full_name),
+		     vs_prop(oc, "guest.guestFullName"));
+	vs_node_text(v->boot_time, sizeof(v->boot_time),
+		     vs_prop(oc, "runtime.bootTime"));
+	v->has_snapshot = vs_prop(oc, "snapshot") != NULL;
+	return PB_OK;
+}
+
+enum pb_error vs_vm_state_get(struct vs_session *s, const struct vs_moref *vm,
+			      struct vs_vm_state *out)
+{
+	static const char *const paths[] = {
+		"runtime.powerState",  "guest.toolsRunningStatus",
+		"guest.guestFamily",   "guest.guestFullName",
+		"runtime.bootTime",    "snapshot",
+		NULL};
+
+	memset(out, 0, sizeof(*out));
+	return vs_retrieve_one(s, vm, paths, on_state, out);
+}
+
+struct until {
+	const char *path, *want;
+	char seen[48];
+};
+
+static bool on_until(const char *name, xmlNodePtr val, void *arg)
+{
+	struct until *u = arg;
+
+	if (!strcmp(name, u->path))
+		vs_node_text(u->seen, sizeof(u->seen), val);
+	return !strcmp(u->seen, u->want);
+}
+
+/* Wait until the VM's property path reads want. */
+static enum pb_error wait_until(struct vs_session *s, const struct vs_moref *vm,
+				const char *path, const char *want,
+				long timeout_s, const char *what)
+{
+	const char *paths[] = {path, NULL};
+	struct until u = {path, want, ""};
+	enum pb_error err = vs_wait_props(s, vm, paths, on_until, &u, timeout_s);
+
+	if (err == PB_ERR_TIMEOUT)
+		return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
+			       "VM %s: %s: %s is still %s after %ld s",
+			       vm->value, what, path, u.seen[0] ? u.seen : "?",
+			       timeout_s);
+	return err;
+}
+
+static enum pb_error call_void(struct vs_session *s, const char *op,
+			       const struct vs_moref *vm)
+{
+	struct vs_req r;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret;
+	enum pb_error err = vs_req_new(&r, op, vm);
+
+	if (err)
+		return pb_fail(s->errbuf, err, "out of memory");
+	err = vs_call(s, &r, false, &doc, &ret);
+	xmlFreeDoc(doc);
+	vs_req_dispose(&r);
+	return err;
+}
+
+enum pb_error vs_vm_power_cycle(struct vs_session *s, const struct vs_moref *vm,
+				const char *const *keys,
+				const char *const *values, size_t n,
+				long timeout_s)
+{
+	struct vs_vm_state st;
+	struct vs_req r;
+	enum pb_error err;
+
+	err = vs_vm_state_get(s, vm, &st);
+	if (!err && !strcmp(st.power_state, "poweredOn")) {
+		/* a clean shutdown through Tools: the guest's filesystems
+		 * stay whole. Never a hard power-off unasked. */
+		if (strcmp(st.tools, "guestToolsRunning"))
+			return pb_fail(s->errbuf, PB_ERR_INPUT,
+				       "VM %s: VMware Tools not running (%s): "
+				       "cannot shut the guest down cleanly "
+				       "for the power cycle",
+				       vm->value, st.tools);
+		err = call_void(s, "ShutdownGuest", vm);
+		if (!err)
+			err = wait_until(s, vm, "runtime.powerState",
+					 "poweredOff", timeout_s,
+					 "guest shutdown");
+	}
+	if (!err)
+		err = vs_vm_set_extra_config(s, vm, keys, values, n);
+	if (!err) {
+		err = vs_req_new(&r, "PowerOnVM_Task", vm);
+		if (!err) {
+			err = vs_call_task(s, &r);
+			vs_req_dispose(&r);
+		}
+	}
+	if (!err)
+		err = wait_until(s, vm, "guest.toolsRunningStatus",
+				 "guestToolsRunning", timeout_s,
+				 "boot after the power cycle");
+	return err;
+}
+
+/* ---- datastores ---- */
+
+struct ds_find {
+	const char *name;
+	struct vs_ds_detail *out;
+	struct vs_moref ref;
+};
+
+static enum pb_error on_ds(struct vs_session *s,
+			   const struct vs_objcontent *oc, void *arg)
+{
+	struct ds_find *f = arg;
+	char name[256], b[32];
+
+	(void)s;
+	if (strcmp(vs_node_text(name, sizeof(name), vs_prop(oc, "name")),
+		   f->name))
+		return PB_OK;
+	f->ref = oc->obj;
+	snprintf(f->out->name, sizeof(f->out->name), "%s", name);
+	vs_node_text(f->out->type, sizeof(f->out->type),
+		     vs_prop(oc, "summary.type"));
+	f->out->capacity = strtoull(
+		vs_node_text(b, sizeof(b), vs_prop(oc, "summary.capacity")),
+		NULL, 10);
+	f->out->free_space = strtoull(
+		vs_node_text(b, sizeof(b), vs_prop(oc, "summary.freeSpace")),
+		NULL, 10);
+	f->out->accessible = !strcmp(
+		vs_node_text(b, sizeof(b), vs_prop(oc, "summary.accessible")),
+		"true");
+	/* VmfsDatastoreInfo.vmfs.version: "6.82"; absent for NFS */
+	vs_text(f->out->vmfs_version, sizeof(f->out->vmfs_version),
+		vs_child(vs_prop(oc, "info"), "vmfs"), "version");
+	return PB_OK;
+}
+
+enum pb_error vs_datastore_detail(struct vs_session *s,
+				  const struct vs_moref *host,
+				  const char *name, struct vs_ds_detail *out)
+{
+	static const char *const paths[] = {
+		"name",		     "summary.type",	   "summary.capacity",
+		"summary.freeSpace", "summary.accessible", "info",
+		NULL};
+	struct ds_find f = {name, out, {"", ""}};
+	xmlDocPtr doc = NULL;
+	xmlNodePtr target, d;
+	char dname[256];
+	enum pb_error err;
+
+	memset(out, 0, sizeof(*out));
+	err = vs_retrieve_all(s, "Datastore", paths, on_ds, &f);
+	if (!err && !f.ref.value[0])
+		return pb_fail(s->errbuf, PB_ERR_NOTFOUND,
+			       "datastore %s: not found", name);
+	/* VAAI (hardware acceleration), as the host sees the datastore */
+	if (!err && host && host->value[0] &&
+	    !vs_config_target(s, host, &doc, &target))
+		for (d = vs_child(target, "datastore"); d;
+		     d = vs_next(d, "datastore"))
+			if (!strcmp(vs_text(dname, sizeof(dname), d, "name"),
+				    name))
+				vs_text(out->vaai, sizeof(out->vaai), d,
+					"vStorageSupport");
+	s->errbuf[0] = '\0'; /* VAAI is a detail: its absence is not an error */
+	xmlFreeDoc(doc);
+	return err;
+}
+
+/* ---- licences ---- */
+
+/* The editions whose API is read-only (govmomi's free-licence list). */
+static bool free_edition(const char *key)
+{
+	return !strcmp(key, "esxBasic") || !strcmp(key, "esx.hypervisor.free") ||
+	       !strcmp(key, "esx.free");
+}
+
+struct lic {
+	char edition[128];
+	bool free, expired;
+};
+
+/* An evaluation keeps its name after the 60 days; its expiration
+ * properties say whether it ran out. */
+static bool eval_expired(xmlNodePtr info)
+{
+	xmlNodePtr p;
+	char k[64], v[64];
+
+	for (p = vs_child(info, "properties"); p; p = vs_next(p, "properties")) {
+		vs_text(k, sizeof(k), p, "key");
+		vs_text(v, sizeof(v), p, "value");
+		if ((!strcmp(k, "expirationHours") ||
+		     !strcmp(k, "expirationMinutes")) &&
+		    v[0] && atol(v) <= 0)
+			return true;
+		if (!strcmp(k, "expirationDate") && !isnan(vs_datetime(v)) &&
+		    vs_datetime(v) < (double)time(NULL))
+			return true;
+	}
+	return false;
+}
+
+static enum pb_error on_licenses(struct vs_session *s,
+				 const struct vs_objcontent *oc, void *arg)
+{
+	struct lic *l = arg;
+	xmlNodePtr info;
+	char key[64];
+
+	(void)s;
+	for (info = vs_child(vs_prop(oc, "licenses"), NULL); info;
+	     info = vs_next(info, NULL)) {
+		vs_text(key, sizeof(key), info, "editionKey");
+		if (!l->edition[0] || free_edition(key))
+			vs_text(l->edition, sizeof(l->edition), info, "name");
+		if (free_edition(key))
+			l->free = true;
+		if (!strcmp(key, "eval") && eval_expired(info))
+			l->expired = true;
+	}
+	return PB_OK;
+}
+
+enum pb_error vs_license_check(struct vs_session *s, char *edition, size_t len)
+{
+	static const char *const paths[] = {"licenses", NULL};
+	struct lic l;
+	enum pb_error err;
+
+	memset(&l, 0, sizeof(l));
+	edition[0] = '\0';
+	/* vCenter manages no free hosts: its hosts' licences allow writes */
+	if (vs_session_is_vcenter(s) || !s->sc.license_manager.value[0])
+		return PB_OK;
+	err = vs_retrieve_one(s, &s->sc.license_manager, paths, on_licenses, &l);
+	if (err)
+		return err;
+	snprintf(edition, len, "%s", l.edition);
+	if (l.free)
+		return pb_fail(s->errbuf, PB_ERR_LICENSE,
+			       "%s: this host's licence (%s) makes the vSphere "
+			       "API read-only: provbench cannot create disks "
+			       "or run anything there; a licensed or "
+			       "evaluation host is needed",
+			       s->sdk_url, l.edition);
+	if (l.expired)
+		return pb_fail(s->errbuf, PB_ERR_LICENSE,
+			       "%s: this host's evaluation licence has "
+			       "expired: the API refuses changes",
+			       s->sdk_url);
+	return PB_OK;
+}
