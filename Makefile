@@ -37,7 +37,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c
-RUNNER_LIB_SRC := runner/opts.c runner/hist.c runner/perm.c runner/data.c \
+RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c runner/fs.c runner/command.c
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c

@@ -73,18 +73,21 @@ void pb_report(const char *prog, const char *what, const char *why);
 /*
  * dynbuf: a growable byte buffer with a hard cap, after curl's dynbuf. Always
  * NUL-terminated so it can be handed to string functions. The cap protects
- * against a server or file that never ends.
+ * against a server or file that never ends. Errors are sticky: once an
+ * addition failed, every later one fails the same way and changes nothing,
+ * so a writer may add freely and check pb_buf_error() once at the end.
  */
 struct pb_buf {
 	char *data;
 	size_t len;
 	size_t alloc;
 	size_t cap;
+	enum pb_error err; /* the first failure, or PB_OK */
 };
 
 #define PB_BUF_INIT(capacity)                                                  \
 	{                                                                      \
-		NULL, 0, 0, (capacity)                                         \
+		NULL, 0, 0, (capacity), PB_OK                                  \
 	}
 
 void pb_buf_init(struct pb_buf *b, size_t cap);
@@ -98,6 +101,15 @@ enum pb_error pb_buf_vprintf(struct pb_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Hand the data to the caller (who frees it) and leave b empty. */
 char *pb_buf_steal(struct pb_buf *b, size_t *len);
+/* The first addition that failed (PB_ERR_TOO_LARGE, _NOMEM), or PB_OK. */
+enum pb_error pb_buf_error(const struct pb_buf *b);
+/*
+ * text wrapped at width columns, words kept whole; the first line starts
+ * at column col (what is on the line already), the others are indented
+ * by indent. Ends without a newline.
+ */
+enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text,
+				 size_t col, size_t indent, size_t width);
 
 /*
  * Sizes: plain bytes, or a number with K, M, G, T, P (powers of 1024, as dd

@@ -16,6 +16,7 @@ void pb_buf_init(struct pb_buf *b, size_t cap)
 	b->len = 0;
 	b->alloc = 0;
 	b->cap = cap;
+	b->err = PB_OK;
 }
 
 void pb_buf_dispose(struct pb_buf *b)
@@ -31,18 +32,27 @@ void pb_buf_dispose(struct pb_buf *b)
 void pb_buf_reset(struct pb_buf *b)
 {
 	b->len = 0;
+	b->err = PB_OK;
 	if (b->data)
 		b->data[0] = '\0';
 }
 
-/* Make room for len more bytes plus the terminating NUL. */
+enum pb_error pb_buf_error(const struct pb_buf *b)
+{
+	return b->err;
+}
+
+/* Make room for len more bytes plus the terminating NUL; a failure
+ * sticks. */
 static enum pb_error grow(struct pb_buf *b, size_t len)
 {
 	size_t need, a;
 	char *p;
 
+	if (b->err)
+		return b->err;
 	if (len > b->cap || b->len > b->cap - len)
-		return PB_ERR_TOO_LARGE;
+		return b->err = PB_ERR_TOO_LARGE;
 	need = b->len + len + 1;
 	if (need <= b->alloc)
 		return PB_OK;
@@ -53,7 +63,7 @@ static enum pb_error grow(struct pb_buf *b, size_t len)
 		a = b->cap + 1;
 	p = realloc(b->data, a);
 	if (!p)
-		return PB_ERR_NOMEM;
+		return b->err = PB_ERR_NOMEM;
 	b->data = p;
 	b->alloc = a;
 	return PB_OK;
@@ -87,7 +97,7 @@ enum pb_error pb_buf_vprintf(struct pb_buf *b, const char *fmt, va_list ap)
 	n = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
 	if (n < 0)
-		return PB_ERR_INTERNAL;
+		return b->err = b->err ? b->err : PB_ERR_INTERNAL;
 	err = grow(b, (size_t)n);
 	if (err)
 		return err;
@@ -116,5 +126,35 @@ char *pb_buf_steal(struct pb_buf *b, size_t *len)
 	b->data = NULL;
 	b->len = 0;
 	b->alloc = 0;
+	b->err = PB_OK;
 	return p;
+}
+
+enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text,
+				 size_t col, size_t indent, size_t width)
+{
+	const char *p = text;
+	bool space = false; /* a word on this line already */
+	size_t w;
+
+	for (;;) {
+		p += strspn(p, " ");
+		w = strcspn(p, " ");
+		if (!w)
+			break;
+		if (space && col + 1 + w > width) {
+			pb_buf_printf(b, "\n%*s", (int)indent, "");
+			col = indent;
+			space = false;
+		}
+		if (space) {
+			pb_buf_add(b, " ", 1);
+			col++;
+		}
+		pb_buf_add(b, p, w);
+		col += w;
+		p += w;
+		space = true;
+	}
+	return b->err;
 }

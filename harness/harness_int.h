@@ -32,31 +32,8 @@ bool pb_mode_parse(enum pb_mode *out, const char *s);
 
 /* ---- profiles ---- */
 
-#define PB_MAX_PASSES RUNNER_MAX_PASSES
 #define PB_MAX_KV     32
 #define PB_MAX_POINTS 64
-
-struct pb_workload {
-	uint32_t bs;
-	unsigned qd;
-	enum runner_pattern pattern;
-	enum runner_pass_kind passes[PB_MAX_PASSES];
-	unsigned npasses;
-	bool direct;
-	enum runner_engine_kind engine;
-	unsigned interval_ms;
-	bool verify;
-	enum runner_fs_type filesystem; /* none: the raw device */
-	uint64_t file_size;		/* of the file a filesystem holds */
-};
-
-#define PB_WORKLOAD_INIT                                                       \
-	{                                                                      \
-		.bs = 1u << 20, .qd = 8, .pattern = RUNNER_PATTERN_SEQ,        \
-		.passes = {RUNNER_PASS_FIRST_WRITE, RUNNER_PASS_REWRITE},      \
-		.npasses = 2, .direct = true, .engine = RUNNER_ENGINE_AUTO,    \
-		.interval_ms = 500,                                            \
-	}
 
 struct pb_kv {
 	char *key[PB_MAX_KV];
@@ -107,9 +84,12 @@ struct pb_profile {
 	uint64_t seed;
 	unsigned cooldown_s;
 	long timeout_s; /* per runner invocation */
-	/* the workload, expanded over the matrix: one point without one */
-	struct pb_workload points[PB_MAX_POINTS];
-	char point_names[PB_MAX_POINTS][64];
+	/* the workload, expanded over the matrix: one point without one.
+	 * Each is the runner's options as it will get them (size: the disk,
+	 * or the file of a filesystem workload; target and seed: per item),
+	 * described in full by the matrix values that make it ("" alone) */
+	struct runner_opts points[PB_MAX_POINTS];
+	char *point_desc[PB_MAX_POINTS];
 	unsigned npoints;
 	struct pb_kv sysctl;
 	char *command; /* what command passes run (workload.command) */
@@ -123,11 +103,18 @@ struct pb_profile {
 enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 			      char *errbuf);
 void pb_profile_dispose(struct pb_profile *p);
-/* The runner's argument string for one workload point. */
-enum pb_error pb_workload_args(struct pb_buf *out, const struct pb_workload *w,
-			       uint64_t size, uint64_t seed);
+/* The runner's argument string for one workload point (its target, and
+ * the command as a file, are the backend's to add). */
+enum pb_error pb_workload_args(struct pb_buf *out, const struct runner_opts *w,
+			       uint64_t seed);
 /* Does the workload have a command pass? */
-bool pb_workload_has_command(const struct pb_workload *w);
+bool pb_workload_has_command(const struct runner_opts *w);
+/* A point's description, "" for a profile without a matrix. */
+static inline const char *pb_point_desc(const struct pb_profile *p,
+					unsigned point)
+{
+	return p->point_desc[point] ? p->point_desc[point] : "";
+}
 
 /* ---- plan ---- */
 

@@ -232,173 +232,141 @@ static void kv_dispose(struct pb_kv *kv)
 	kv->n = 0;
 }
 
-/* One workload key's value (also used for matrix values). */
-static enum pb_error workload_key(struct ld *l, struct pb_workload *w,
-				  const char *key, json_t *v, const char *p)
+/*
+ * A JSON value as the text the runner's option table reads: a string as
+ * it is ("env:NAME" resolved), a number in decimal, true or false, a list
+ * of strings joined by commas ("passes"). The same text a matrix point is
+ * named by.
+ */
+static enum pb_error json_text(struct ld *l, json_t *v, const char *p,
+			       char *out, size_t len)
 {
-	uint64_t n;
+	size_t i, n = 0;
+	json_t *e;
 
-	if (!strcmp(key, "bs")) {
-		enum pb_error err = size_of(l, v, p, &n);
-
-		if (err)
-			return err;
-		if (n < 512 || n > (64u << 20) || n % 512)
-			return bad(l, p, "must be a multiple of 512 up to 64M");
-		w->bs = (uint32_t)n;
-	} else if (!strcmp(key, "qd")) {
-		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-		    json_integer_value(v) > 1024)
-			return bad(l, p, "must be a number from 1 to 1024");
-		w->qd = (unsigned)json_integer_value(v);
-	} else if (!strcmp(key, "pattern")) {
+	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
 
-		if (s && !strcmp(s, "seq"))
-			w->pattern = RUNNER_PATTERN_SEQ;
-		else if (s && !strcmp(s, "rand"))
-			w->pattern = RUNNER_PATTERN_RAND;
-		else
-			return bad(l, p, "must be \"seq\" or \"rand\"");
-	} else if (!strcmp(key, "engine")) {
-		const char *s = json_string_value(v);
-
-		if (s && !strcmp(s, "io_uring"))
-			w->engine = RUNNER_ENGINE_IO_URING;
-		else if (s && !strcmp(s, "psync"))
-			w->engine = RUNNER_ENGINE_PSYNC;
-		else if (s && !strcmp(s, "auto"))
-			w->engine = RUNNER_ENGINE_AUTO;
-		else
-			return bad(l, p,
-				   "must be \"io_uring\", \"psync\" or "
-				   "\"auto\"");
-	} else if (!strcmp(key, "direct") || !strcmp(key, "verify")) {
-		if (!json_is_boolean(v))
-			return bad(l, p, "must be true or false");
-		if (key[0] == 'd')
-			w->direct = json_is_true(v);
-		else
-			w->verify = json_is_true(v);
-	} else if (!strcmp(key, "interval_ms")) {
-		if (!json_is_integer(v) || json_integer_value(v) < 10)
-			return bad(l, p, "must be a number of at least 10");
-		w->interval_ms = (unsigned)json_integer_value(v);
-	} else if (!strcmp(key, "filesystem")) {
-		const char *s = json_string_value(v);
-
-		if (s && !strcmp(s, "ext4"))
-			w->filesystem = RUNNER_FS_EXT4;
-		else if (s && !strcmp(s, "xfs"))
-			w->filesystem = RUNNER_FS_XFS;
-		else if (s && !strcmp(s, "none"))
-			w->filesystem = RUNNER_FS_NONE;
-		else
-			return bad(l, p,
-				   "must be \"ext4\", \"xfs\" or \"none\"");
-	} else if (!strcmp(key, "file_size")) {
-		enum pb_error err = size_of(l, v, p, &n);
-
-		if (err)
-			return err;
-		if (!n)
-			return bad(l, p, "must be more than 0");
-		w->file_size = n;
-	} else if (!strcmp(key, "passes")) {
-		size_t i;
-		json_t *e;
-		bool seen_write = false;
-
-		if (!json_is_array(v) || !json_array_size(v) ||
-		    json_array_size(v) > PB_MAX_PASSES)
-			return bad(l, p, "must be a list of passes");
-		w->npasses = 0;
+		if (!strncmp(s, "env:", 4) && !(s = getenv(s + 4)))
+			return bad(l, p, "its environment variable is not set");
+		if (strlen(s) >= len)
+			return bad(l, p, "value too long");
+		snprintf(out, len, "%s", s);
+	} else if (json_is_integer(v)) {
+		snprintf(out, len, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_boolean(v)) {
+		snprintf(out, len, "%s", json_is_true(v) ? "true" : "false");
+	} else if (json_is_array(v)) {
+		out[0] = '\0';
 		json_array_foreach(v, i, e)
 		{
-			const char *s = json_string_value(e);
-			unsigned k;
-
-			for (k = 0; s && k <= RUNNER_PASS_COMMAND; k++)
-				if (!strcmp(s,
-					    runner_pass_name(
-						    (enum runner_pass_kind)k)))
-					break;
-			if (!s || k > RUNNER_PASS_COMMAND)
-				return bad(l, p,
-					   "passes are first-write, "
-					   "rewrite, read, fsync-write, "
-					   "command");
-			if (k == RUNNER_PASS_FIRST_WRITE && seen_write)
-				return bad(l, p,
-					   "first-write must be the "
-					   "first write pass");
-			if (runner_pass_writes((enum runner_pass_kind)k))
-				seen_write = true;
-			w->passes[w->npasses++] = (enum runner_pass_kind)k;
+			if (!json_is_string(e))
+				return bad(l, p, "must be a list of names");
+			n += (size_t)snprintf(out + n, n < len ? len - n : 0,
+					      "%s%s", i ? "," : "",
+					      json_string_value(e));
 		}
+		if (n >= len)
+			return bad(l, p, "list too long");
 	} else {
-		return bad(l, p, "unknown key");
+		return bad(l, p, "must be a string, a number, true or false, "
+				 "or a list");
 	}
 	return PB_OK;
 }
 
-/* what a matrix may vary; the workload also takes "command" */
-static const char *const workload_keys[] = {
-	"bs",	       "qd",	 "pattern",    "passes",    "direct", "engine",
-	"interval_ms", "verify", "filesystem", "file_size", NULL};
+/* One workload key's value (also used for matrix values): through the
+ * runner's own option table, so a profile is valid exactly when the
+ * runner accepts its arguments. text gets the value as written. */
+static enum pb_error workload_key(struct ld *l, struct pb_profile *pr,
+				  struct runner_opts *w, const char *key,
+				  json_t *v, const char *p, char *text,
+				  size_t tlen)
+{
+	const struct runner_option *opt = runner_option_by_key(key);
+	char why[PB_ERRBUF_SIZE] = "";
+	enum pb_error err;
+
+	if (!opt)
+		return bad(l, p, "unknown key");
+	err = json_text(l, v, p, text, tlen);
+	if (err)
+		return err;
+	if (!strcmp(key, "command")) {
+		/* shell text run in the guest: from the profile only, kept
+		 * by the profile, shown verbatim in the report */
+		if (!json_is_string(v) || !*text)
+			return bad(l, p, "must be a command line");
+		free(pr->command);
+		pr->command = strdup(text);
+		return pr->command ? PB_OK : PB_ERR_NOMEM;
+	}
+	if (opt->type == RUNNER_OT_FLAG && !json_is_boolean(v))
+		return bad(l, p, "must be true or false");
+	if (runner_option_set(w, opt, text, why))
+		return bad(l, p, why);
+	return PB_OK;
+}
 
 static enum pb_error load_workload(struct ld *l, json_t *o,
-				   struct pb_workload *w, char **command)
+				   struct pb_profile *pr)
 {
-	static const char *const keys[] = {
-		"bs",	      "qd",	   "pattern",	  "passes",
-		"direct",     "engine",	   "interval_ms", "verify",
-		"filesystem", "file_size", "command",	  NULL};
 	const char *key;
 	json_t *v;
-	char p[256];
-	enum pb_error err;
+	char p[256], text[4096];
+	enum pb_error err = PB_OK;
 
 	if (!o)
 		return PB_OK;
-	err = only_keys(l, o, "workload", keys);
+	if (!json_is_object(o))
+		return bad(l, "workload", "must be an object");
 	json_object_foreach(o, key, v)
 	{
+		join(p, sizeof(p), "workload", key);
+		err = workload_key(l, pr, &pr->points[0], key, v, p, text,
+				   sizeof(text));
 		if (err)
 			break;
-		join(p, sizeof(p), "workload", key);
-		if (!strcmp(key, "command")) {
-			/* shell text run in the guest: from the profile only,
-			 * shown verbatim in the report */
-			if (!json_is_string(v) || !*json_string_value(v))
-				return bad(l, p, "must be a command line");
-			*command = strdup(json_string_value(v));
-			if (!*command)
-				return PB_ERR_NOMEM;
-			continue;
-		}
-		err = workload_key(l, w, key, v, p);
 	}
 	return err;
 }
 
-/* matrix: {"bs": ["64K", "1M"], "qd": [1, 32]} -> cartesian points */
+/* "bs=64K, passes=first-write,rewrite": the description of a point */
+static enum pb_error describe(char **desc, const char *key, const char *text)
+{
+	size_t n = *desc ? strlen(*desc) : 0;
+	char *d = realloc(*desc, n + strlen(key) + strlen(text) + 4);
+
+	if (!d)
+		return PB_ERR_NOMEM;
+	sprintf(d + n, "%s%s=%s", n ? " " : "", key, text);
+	*desc = d;
+	return PB_OK;
+}
+
+/* matrix: {"bs": ["64K", "1M"], "qd": [1, 32]} -> cartesian points, each
+ * described in full by the values that name it */
 static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 {
+	const struct runner_option *opt;
 	const char *key;
 	json_t *vals;
-	char path[256];
+	char path[256], text[4096];
 	unsigned n, i, k;
 	enum pb_error err;
 
 	if (!m)
 		return PB_OK;
-	err = only_keys(l, m, "matrix", workload_keys);
-	if (err)
-		return err;
+	if (!json_is_object(m))
+		return bad(l, "matrix", "must be an object");
 	json_object_foreach(m, key, vals)
 	{
 		join(path, sizeof(path), "matrix", key);
+		opt = runner_option_by_key(key);
+		if (!opt || !(opt->flags & RUNNER_OPT_MATRIX))
+			return bad(l, path,
+				   opt ? "cannot vary in a matrix"
+				       : "unknown key");
 		if (!json_is_array(vals) || !json_array_size(vals))
 			return bad(l, path, "must be a non-empty list");
 		n = p->npoints;
@@ -409,36 +377,32 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 		for (k = 1; k < json_array_size(vals); k++)
 			for (i = 0; i < n; i++) {
 				p->points[k * n + i] = p->points[i];
-				memcpy(p->point_names[k * n + i],
-				       p->point_names[i],
-				       sizeof(p->point_names[i]));
+				p->point_desc[k * n + i] =
+					p->point_desc[i]
+						? strdup(p->point_desc[i])
+						: NULL;
+				if (p->point_desc[i] &&
+				    !p->point_desc[k * n + i])
+					return PB_ERR_NOMEM;
 			}
+		p->npoints = n * (unsigned)json_array_size(vals);
 		for (k = 0; k < json_array_size(vals); k++) {
 			json_t *v = json_array_get(vals, k);
-			char label[32];
+			char vp[300];
 
-			if (json_is_string(v))
-				snprintf(label, sizeof(label), "%s",
-					 json_string_value(v));
-			else if (json_is_integer(v))
-				snprintf(label, sizeof(label), "%lld",
-					 (long long)json_integer_value(v));
-			else
-				snprintf(label, sizeof(label), "%s",
-					 json_is_true(v) ? "true" : "false");
+			snprintf(vp, sizeof(vp), "%s[%u]", path, k);
 			for (i = 0; i < n; i++) {
-				char *nm = p->point_names[k * n + i];
-				size_t len = strlen(nm);
-
-				err = workload_key(l, &p->points[k * n + i],
-						   key, v, path);
+				err = workload_key(l, p, &p->points[k * n + i],
+						   key, v, vp, text,
+						   sizeof(text));
+				if (!err)
+					err = describe(
+						&p->point_desc[k * n + i], key,
+						text);
 				if (err)
 					return err;
-				snprintf(nm + len, 64 - len, "%s%s=%s",
-					 len ? "," : "", key, label);
 			}
 		}
-		p->npoints = n * (unsigned)json_array_size(vals);
 	}
 	return PB_OK;
 }
@@ -619,8 +583,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		err = get_uint(l, root, "", "timeout_s", 1, 7 * 86400, &n);
 	p->timeout_s = (long)n;
 	if (!err)
-		err = load_workload(l, json_object_get(root, "workload"),
-				    &p->points[0], &p->command);
+		err = load_workload(l, json_object_get(root, "workload"), p);
 	if (!err)
 		err = load_matrix(l, json_object_get(root, "matrix"), p);
 	if (!err)
@@ -631,32 +594,39 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	if (err)
 		return err;
 	for (i = 0; i < p->npoints; i++) {
-		struct pb_workload *w = &p->points[i];
+		struct runner_opts *w = &p->points[i], chk;
+		char why[PB_ERRBUF_SIZE] = "";
 
 		if (p->disk_size % w->bs)
 			return bad(l, "disk_size",
 				   "must be a multiple of workload.bs");
-		if (pb_workload_has_command(w) && !p->command)
-			return bad(l, "workload.command",
-				   "required for a command pass");
 		if (w->filesystem == RUNNER_FS_NONE) {
-			if (w->file_size)
+			if (w->size)
 				return bad(l, "workload.file_size",
 					   "only with workload.filesystem");
-			continue;
+			/* a raw workload covers the disk */
+			w->size = p->disk_size;
+		} else {
+			/* the file leaves room for the filesystem's data */
+			if (!w->size)
+				w->size = p->disk_size / 4 * 3 / w->bs * w->bs;
+			if (!w->size || w->size % w->bs ||
+			    w->size > p->disk_size / 10 * 9)
+				return bad(l, "workload.file_size",
+					   "must be a multiple of workload.bs "
+					   "and at most 90% of disk_size");
+			if (w->filesystem == RUNNER_FS_XFS &&
+			    p->disk_size < (300u << 20))
+				return bad(l, "disk_size",
+					   "xfs needs a disk of at least 300M");
 		}
-		/* the file leaves room for the filesystem's own data */
-		if (!w->file_size)
-			w->file_size = p->disk_size / 4 * 3 / w->bs * w->bs;
-		if (!w->file_size || w->file_size % w->bs ||
-		    w->file_size > p->disk_size / 10 * 9)
-			return bad(l, "workload.file_size",
-				   "must be a multiple of workload.bs and at "
-				   "most 90% of disk_size");
-		if (w->filesystem == RUNNER_FS_XFS &&
-		    p->disk_size < (300u << 20))
-			return bad(l, "disk_size",
-				   "xfs needs a disk of at least 300M");
+		w->command = pb_workload_has_command(w) ? p->command : NULL;
+		/* the runner's own rules, as the runner will apply them */
+		chk = *w;
+		chk.target = "uuid:0";
+		if (runner_opts_check(&chk, true, why))
+			return pb_fail(l->errbuf, PB_ERR_INPUT, "%s: %s",
+				       l->file, why);
 	}
 	if (p->command) {
 		bool any = false;
@@ -728,7 +698,7 @@ enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 	p->vsphere.task_timeout_s = 3600;
 	p->qemu.memory_mib = 256;
 	p->qemu.cpus = 1;
-	p->points[0] = (struct pb_workload)PB_WORKLOAD_INIT;
+	runner_opts_init(&p->points[0]);
 	p->npoints = 1;
 	p->path = strdup(path);
 	p->text = pb_slurp_file(path, &len);
@@ -768,42 +738,23 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->qemu.binary);
 	kv_dispose(&p->sysctl);
 	free(p->command);
+	for (unsigned i = 0; i < PB_MAX_POINTS; i++)
+		free(p->point_desc[i]);
 	memset(p, 0, sizeof(*p));
 }
 
-enum pb_error pb_workload_args(struct pb_buf *out, const struct pb_workload *w,
-			       uint64_t size, uint64_t seed)
+enum pb_error pb_workload_args(struct pb_buf *out, const struct runner_opts *w,
+			       uint64_t seed)
 {
-	static const char *const engines[] = {"auto", "io_uring", "psync"};
-	enum pb_error err = PB_OK;
-	unsigned i;
+	/* the runner's own serialiser: what was validated is what runs */
+	enum pb_error err = runner_opts_format(out, w, RUNNER_OPT_WORKLOAD);
 
-	/* on a filesystem the passes cover the file, not the disk */
-	if (w->filesystem != RUNNER_FS_NONE) {
-		err = pb_buf_printf(out, "--filesystem %s ",
-				    w->filesystem == RUNNER_FS_EXT4 ? "ext4"
-								    : "xfs");
-		size = w->file_size;
-	}
-	if (!err)
-		err = pb_buf_printf(
-			out,
-			"--size %llu --bs %u --qd %u --pattern %s "
-			"--engine %s --interval-ms %u --seed %llu%s%s "
-			"--passes ",
-			(unsigned long long)size, w->bs, w->qd,
-			w->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
-			engines[w->engine], w->interval_ms,
-			(unsigned long long)seed,
-			w->direct ? "" : " --buffered",
-			w->verify ? " --verify" : "");
-	for (i = 0; !err && i < w->npasses; i++)
-		err = pb_buf_printf(out, "%s%s", i ? "," : "",
-				    runner_pass_name(w->passes[i]));
-	return err;
+	return err ? err
+		   : pb_buf_printf(out, " --seed %llu",
+				   (unsigned long long)seed);
 }
 
-bool pb_workload_has_command(const struct pb_workload *w)
+bool pb_workload_has_command(const struct runner_opts *w)
 {
 	unsigned i;
 

@@ -399,7 +399,7 @@ static enum pb_error journal_note(const struct pb_run_ctx *ctx, json_t *fields)
 static enum pb_error run_item(struct run_state *r, size_t idx)
 {
 	const struct pb_plan_item *it = &r->plan.items[idx];
-	const struct pb_workload *w = &r->p->points[it->point];
+	const struct runner_opts *w = &r->p->points[it->point];
 	struct pb_disk d;
 	struct pb_run_ctx ctx = {
 		.stop = &stop_flag,
@@ -422,8 +422,8 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	t_start = pb_now_ns();
 	say(r->quiet, "[%zu/%zu] repetition %u, %s%s%s", idx + 1, r->plan.n,
 	    it->rep, pb_mode_name(it->mode),
-	    r->p->point_names[it->point][0] ? ", " : "",
-	    r->p->point_names[it->point]);
+	    *pb_point_desc(r->p, it->point) ? ", " : "",
+	    pb_point_desc(r->p, it->point));
 	/* the record exists, on disk, before the disk does */
 	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent);
 	json_object_set_new(intent, "op", json_string("intent"));
@@ -462,8 +462,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	if (!err && stop_flag)
 		err = PB_ERR_INTERRUPTED;
 	if (!err)
-		err = pb_workload_args(&args, w, r->p->disk_size,
-				       r->plan.seed + idx);
+		err = pb_workload_args(&args, w, r->plan.seed + idx);
 	if (!err) {
 		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
 			 idx + 1);
@@ -524,7 +523,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 			   "destroy_s", (double)destroy_ns / 1e9);
 	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o,s:o,s:o}", "rep",
 			it->rep, "mode", pb_mode_name(it->mode), "point",
-			it->point, "workload", r->p->point_names[it->point],
+			it->point, "workload", pb_point_desc(r->p, it->point),
 			"status", status, "error", ebuf[0] ? ebuf : NULL,
 			"disk", disk, "timing", timing, "runner",
 			runner ? runner : json_null());
@@ -591,13 +590,11 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 	unsigned k, writes;
 
 	for (i = 0; i < plan->n; i++) {
-		const struct pb_workload *w = &p->points[plan->items[i].point];
+		const struct runner_opts *w = &p->points[plan->items[i].point];
 
 		for (k = 0, writes = 0; k < w->npasses; k++)
 			writes += runner_pass_writes(w->passes[k]);
-		bytes += writes * (w->filesystem != RUNNER_FS_NONE
-					   ? w->file_size
-					   : p->disk_size);
+		bytes += writes * w->size;
 	}
 	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s) "
 	       "= %zu disks of %s, %s order (seed %llu)\n",
@@ -613,8 +610,8 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 	for (i = 0; i < plan->n && i < 40; i++)
 		printf("  %3zu. repetition %u, %s%s%s\n", i + 1,
 		       plan->items[i].rep, pb_mode_name(plan->items[i].mode),
-		       p->point_names[plan->items[i].point][0] ? ", " : "",
-		       p->point_names[plan->items[i].point]);
+		       *pb_point_desc(p, plan->items[i].point) ? ", " : "",
+		       pb_point_desc(p, plan->items[i].point));
 	if (plan->n > 40)
 		printf("  ... %zu more\n", plan->n - 40);
 }

@@ -25,9 +25,10 @@
 
 const char *runner_fs_name(enum runner_fs_type t)
 {
-	return t == RUNNER_FS_EXT4  ? "ext4"
-	       : t == RUNNER_FS_XFS ? "xfs"
-				    : "none";
+	/* the names --filesystem takes: one table for both */
+	const struct runner_option *o = runner_option_find("filesystem");
+
+	return (unsigned)t <= RUNNER_FS_XFS ? o->choices[t] : "none";
 }
 
 /* Run argv to the end; the last line of its stderr into msg. */

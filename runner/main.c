@@ -41,12 +41,13 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-	struct runner_opts opts = RUNNER_OPTS_INIT;
+	struct runner_opts opts;
 	enum runner_action action;
 	char errbuf[PB_ERRBUF_SIZE] = "";
 	struct sigaction sa;
 	enum pb_error err;
 
+	runner_opts_init(&opts);
 	log_file(argc, argv);
 	err = runner_opts_parse(&opts, &action, argc, argv, errbuf);
 	if (err) {

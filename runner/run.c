@@ -191,8 +191,8 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 {
 	const struct runner_opts *o = ctx->opts;
 	struct runner_pass_result *r = &ctx->passes[index];
-	struct runner_io *done[1024];
-	unsigned freelist[1024], nfree, inflight = 0, depth, i;
+	struct runner_io *done[RUNNER_MAX_QD];
+	unsigned freelist[RUNNER_MAX_QD], nfree, inflight = 0, depth, i;
 	uint64_t issued = 0, now, start;
 	struct series_state ss;
 	struct progress pg = {.tty = ctx->tty, .quiet = o->quiet};
@@ -326,8 +326,8 @@ static enum pb_error run_verify(struct runner_ctx *ctx)
 {
 	const struct runner_opts *o = ctx->opts;
 	struct runner_verify *v = &ctx->verify;
-	struct runner_io *done[1024];
-	unsigned freelist[1024], nfree = ctx->depth, inflight = 0, i;
+	struct runner_io *done[RUNNER_MAX_QD];
+	unsigned freelist[RUNNER_MAX_QD], nfree = ctx->depth, inflight = 0, i;
 	uint32_t cs = o->bs < RUNNER_CHUNK ? o->bs : RUNNER_CHUNK, pos, found;
 	uint64_t issued = 0;
 	enum pb_error err = PB_OK;

@@ -46,15 +46,26 @@ enum runner_engine_kind {
 	RUNNER_ENGINE_PSYNC,
 };
 
+/* I/Os in flight at most, and the largest I/O: the limits of --qd and
+ * --bs, and the sizes of the runner's per-I/O arrays */
+#define RUNNER_MAX_QD 1024u
+#define RUNNER_MAX_BS (64u << 20)
+
+/*
+ * What a run does. Enumerated fields are unsigned (fio's habit), so the
+ * option table can set every field through its offset; the enum each
+ * holds is named beside it. Strings point into argv (or the caller's own
+ * storage: the profile's).
+ */
 struct runner_opts {
 	const char *target; /* path, or "uuid:<UUID>" */
 	uint64_t size;	    /* bytes; 0 = the whole existing target */
-	enum runner_pass_kind passes[RUNNER_MAX_PASSES];
+	unsigned passes[RUNNER_MAX_PASSES]; /* enum runner_pass_kind */
 	unsigned npasses;
 	uint32_t bs;
 	unsigned qd;
-	enum runner_pattern pattern;
-	enum runner_engine_kind engine;
+	unsigned pattern; /* enum runner_pattern */
+	unsigned engine;  /* enum runner_engine_kind */
 	bool buffered;
 	unsigned interval_ms;
 	uint64_t seed;
@@ -63,29 +74,83 @@ struct runner_opts {
 	bool quiet;		   /* no progress or summary on stderr */
 	const char *output;	   /* NULL or "-" = stdout */
 	const char *progress_file; /* progress as JSON, rewritten each second */
+	const char *log_file;	   /* stderr goes here (main.c) */
 	const char *by_id_dir;	   /* where uuid: targets are looked up */
 	const char *sys_block_dir;
-	enum runner_fs_type filesystem;
+	unsigned filesystem;	  /* enum runner_fs_type */
 	const char *command;	  /* for command passes */
 	const char *command_file; /* or read from here */
-	const char *log_file;	  /* stderr goes here (main.c) */
 };
 
-#define RUNNER_DEFAULT_BS	   (1u << 20)
-#define RUNNER_DEFAULT_QD	   8u
-#define RUNNER_DEFAULT_INTERVAL_MS 500u
-#define RUNNER_DEFAULT_SEED	   0x70726f7662656e63ull /* "provbenc" */
+/* ---- the option table: one definition of the runner's vocabulary ---- */
 
-#define RUNNER_OPTS_INIT                                                       \
-	{                                                                      \
-		.passes = {RUNNER_PASS_FIRST_WRITE, RUNNER_PASS_REWRITE},      \
-		.npasses = 2, .bs = RUNNER_DEFAULT_BS,                         \
-		.qd = RUNNER_DEFAULT_QD, .pattern = RUNNER_PATTERN_SEQ,        \
-		.engine = RUNNER_ENGINE_AUTO,                                  \
-		.interval_ms = RUNNER_DEFAULT_INTERVAL_MS,                     \
-		.seed = RUNNER_DEFAULT_SEED, .by_id_dir = "/dev/disk/by-id",   \
-		.sys_block_dir = "/sys/block",                                 \
-	}
+enum runner_opt_type {
+	RUNNER_OT_STRING,
+	RUNNER_OT_SIZE,	  /* uint64_t, "8G" and friends */
+	RUNNER_OT_SIZE32, /* uint32_t, likewise */
+	RUNNER_OT_UINT,	  /* unsigned */
+	RUNNER_OT_U64,	  /* uint64_t */
+	RUNNER_OT_ENUM,	  /* unsigned: the index into choices */
+	RUNNER_OT_FLAG,	  /* bool */
+	RUNNER_OT_PASSES, /* passes[] and npasses */
+};
+
+/* a profile's workload may set it (under key, else name) */
+#define RUNNER_OPT_WORKLOAD 0x1u
+/* a profile's matrix may vary it */
+#define RUNNER_OPT_MATRIX 0x2u
+/* a flag whose profile key means the opposite ("direct" vs --buffered) */
+#define RUNNER_OPT_INVERT 0x4u
+
+struct runner_option {
+	const char *name; /* --name */
+	const char *key;  /* the profile's name for it, when not name */
+	char short_name;
+	enum runner_opt_type type;
+	unsigned flags;
+	size_t off; /* of its field in struct runner_opts */
+	uint64_t min, max, mult;
+	const char *def; /* the default, as it would be written */
+	const char *const *choices;
+	const char *arg; /* the value's name in usage: SIZE, N, LIST */
+	const char *help;
+};
+
+/* Every option, ended by one whose name is NULL. */
+extern const struct runner_option runner_options[];
+
+const struct runner_option *runner_option_find(const char *name);
+/* A workload key of a profile ("direct", "interval_ms", ...), or NULL. */
+const struct runner_option *runner_option_by_key(const char *key);
+const char *runner_option_key(const struct runner_option *opt);
+/*
+ * Set opt from its text (for a flag: NULL on the command line, "true" or
+ * "false" from a profile). why gets what is wrong with value, without the
+ * option's name: the caller says "--qd: " or "file: workload.qd: ".
+ */
+enum pb_error runner_option_set(struct runner_opts *o,
+				const struct runner_option *opt,
+				const char *value, char *why);
+/* opt's value in o as text, canonical (sizes in bytes) */
+const char *runner_option_value(const struct runner_opts *o,
+				const struct runner_option *opt, char *buf,
+				size_t len);
+/* Every option at its default. */
+void runner_opts_init(struct runner_opts *o);
+/* The rules between options (a command pass needs a command, ...); the
+ * message names options as a profile says them, when profile. */
+enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
+				char *errbuf);
+/*
+ * The options with all of flags (RUNNER_OPT_WORKLOAD: a workload) as
+ * runner arguments, "--bs 65536 --qd 16 ...", appended to out. Strings
+ * (target, command) are the caller's to add.
+ */
+enum pb_error runner_opts_format(struct pb_buf *out, const struct runner_opts *o,
+				 unsigned flags);
+/* One line per option with all of flags: "--bs SIZE ..." or, for a
+ * profile, "bs ...": what it does, its choices, range and default. */
+void runner_options_help(struct pb_buf *b, unsigned flags, bool profile);
 
 /* What parsing the command line asks for besides a run. */
 enum runner_action {
@@ -95,9 +160,9 @@ enum runner_action {
 };
 
 /*
- * Parse argv into opts (which the caller set to RUNNER_OPTS_INIT). On error,
- * errbuf says what is wrong with which argument and PB_ERR_USAGE or
- * PB_ERR_INPUT is returned. Strings in opts point into argv.
+ * Parse argv into opts (which the caller set with runner_opts_init). On
+ * error, errbuf says what is wrong with which argument and PB_ERR_USAGE is
+ * returned. Strings in opts point into argv.
  */
 enum pb_error runner_opts_parse(struct runner_opts *opts,
 				enum runner_action *action, int argc,

@@ -163,7 +163,7 @@ struct runner_ctx {
 	struct runner_engine engine;
 	const char *engine_note; /* why the engine is not the one asked */
 	uint8_t *pool;		 /* bs bytes of incompressible data */
-	void *bufs[1024];
+	void *bufs[RUNNER_MAX_QD];
 	struct runner_io *ios;
 	unsigned nbufs; /* buffers and ios allocated */
 	unsigned depth; /* I/Os in flight: what the engine can take */

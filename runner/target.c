@@ -652,10 +652,11 @@ void runner_target_close(struct runner_target *t)
 
 enum pb_error runner_device_check(const char *path, uint64_t size, char *errbuf)
 {
-	struct runner_opts o = RUNNER_OPTS_INIT;
+	struct runner_opts o;
 	struct runner_target t;
 	enum pb_error err;
 
+	runner_opts_init(&o);
 	o.target = path;
 	o.size = size;
 	o.bs = 4096;

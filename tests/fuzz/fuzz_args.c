@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1), *argv[MAXARGS + 2], *p, *nl;
-	struct runner_opts o = RUNNER_OPTS_INIT;
+	struct runner_opts o;
 	enum runner_action act;
 	char err[PB_ERRBUF_SIZE];
 	uint64_t v;
@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pb_size_parse(&v, p, err);
 	}
 	argv[argc] = NULL;
+	runner_opts_init(&o);
 	runner_opts_parse(&o, &act, argc, argv, err);
 	free(text);
 	return 0;

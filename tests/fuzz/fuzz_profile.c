@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    p.repetitions * p.nmodes * p.npoints <= 4096 &&
 	    pb_plan_build(&plan, &p, err) == PB_OK) {
 		for (i = 0; i < p.npoints; i++) {
-			pb_workload_args(&args, &p.points[i], p.disk_size, 1);
+			pb_workload_args(&args, &p.points[i], 1);
 			args.len = 0;
 		}
 	}

@@ -325,6 +325,16 @@ static void run_all_modes_esx(void)
 	"\"engine\": \"psync\", \"direct\": false,\n"                          \
 	" \"passes\": [\"first-write\", \"rewrite\"]}}\n"
 
+/* A runner that stays: a command pass that sleeps, so a test can kill the
+ * harness while its guest runner certainly runs, however slow the host. */
+#define PROFILE_STAYS                                                          \
+	"{\"name\": \"it-stays\", \"backend\": \"vsphere\",\n"                 \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "               \
+	"\"/opt/pb\"},\n"                                                      \
+	" \"disk_size\": \"1M\", \"modes\": [\"lazy\", \"thin\"],\n"           \
+	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"command\"], "         \
+	"\"command\": \"sleep 300\"}}\n"
+
 /* Is a runner in the guest sandbox root still running? */
 static bool guest_runner_running(const char *root)
 {
@@ -351,7 +361,7 @@ static void kill9_then_cleanup(void)
 	int st;
 
 	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest2",
-					state, prof, PROFILE_SLOW, NULL, NULL),
+					state, prof, PROFILE_STAYS, NULL, NULL),
 			      0);
 	it_sh("rm -rf '%s' '%s'", state, results);
 	it_sh("mkdir -p '%s'", state);
@@ -1095,6 +1105,13 @@ static const struct {
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
 	 "\"modes\": [\"thin\"], \"vsphere\": {}}",
 	 "vsphere.vm: required"},
+	/* the runner refuses it in the guest after provisioning: the
+	 * profile must refuse it first */
+	{"interval-runner-refuses",
+	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
+	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}, \"workload\": "
+	 "{\"interval_ms\": 5000000}}",
+	 "workload.interval_ms: 5000000 is out of range (10 to 3600000)"},
 	{"bad-pass",
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
 	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}, \"workload\": "

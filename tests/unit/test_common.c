@@ -83,10 +83,16 @@ static void buf_grows_and_caps(void)
 	CU_ASSERT_STRING_EQUAL(b.data, "hello 42-x");
 	CU_ASSERT_EQUAL(b.len, 10);
 	memset(big, 'a', sizeof(big));
-	/* over the cap: refused, and the buffer is unchanged */
+	/* over the cap: refused, the buffer unchanged, and the error sticks
+	 * (a writer checks once at the end) until the buffer is reset */
 	CU_ASSERT_EQUAL(pb_buf_add(&b, big, 91), PB_ERR_TOO_LARGE);
 	CU_ASSERT_EQUAL(b.len, 10);
-	CU_ASSERT_EQUAL(pb_buf_add(&b, big, 90), PB_OK);
+	CU_ASSERT_EQUAL(pb_buf_add(&b, "z", 1), PB_ERR_TOO_LARGE);
+	CU_ASSERT_EQUAL(b.len, 10);
+	CU_ASSERT_EQUAL(pb_buf_error(&b), PB_ERR_TOO_LARGE);
+	pb_buf_reset(&b);
+	CU_ASSERT_EQUAL(pb_buf_error(&b), PB_OK);
+	CU_ASSERT_EQUAL(pb_buf_add(&b, big, 100), PB_OK);
 	CU_ASSERT_EQUAL(b.len, 100);
 	CU_ASSERT_EQUAL(pb_buf_add(&b, "z", 1), PB_ERR_TOO_LARGE);
 	CU_ASSERT_EQUAL(pb_buf_printf(&b, "%s", "z"), PB_ERR_TOO_LARGE);
@@ -136,9 +142,23 @@ static void error_names_and_exits(void)
 	CU_ASSERT_EQUAL(PB_ERR_INTERNAL, 16);
 }
 
+static void buf_wraps_words(void)
+{
+	struct pb_buf b = PB_BUF_INIT(4096);
+
+	pb_buf_addstr(&b, "key       ");
+	CU_ASSERT_EQUAL(pb_buf_add_wrapped(&b, "one two three four five", 10,
+					   10, 24),
+			PB_OK);
+	CU_ASSERT_STRING_EQUAL(b.data, "key       one two three\n"
+				       "          four five");
+	pb_buf_dispose(&b);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(size_parse_table),	PB_CASE(size_format),
-	PB_CASE(buf_grows_and_caps),	PB_CASE(error_first_wins),
+	PB_CASE(buf_grows_and_caps),
+	PB_CASE(buf_wraps_words),	PB_CASE(error_first_wins),
 	PB_CASE(error_names_and_exits), PB_CASES_END,
 };
 

@@ -23,7 +23,7 @@ static enum pb_error parse(struct runner_opts *o, enum runner_action *act,
 	}
 	argv[argc] = NULL;
 	err[0] = '\0';
-	*o = (struct runner_opts)RUNNER_OPTS_INIT;
+	runner_opts_init(o);
 	return runner_opts_parse(o, act, argc, argv, err);
 }
 
@@ -145,7 +145,7 @@ static void good_arguments(void)
 	CU_ASSERT_TRUE(o.verify);
 	CU_ASSERT_TRUE(o.force);
 	/* defaults untouched */
-	CU_ASSERT_EQUAL(o.bs, RUNNER_DEFAULT_BS);
+	CU_ASSERT_EQUAL(o.bs, 1u << 20);
 	CU_ASSERT_EQUAL(o.npasses, 2);
 	CU_ASSERT_EQUAL(o.filesystem, RUNNER_FS_NONE);
 

@@ -15,10 +15,11 @@ static json_t *run_small(bool verify)
 {
 	char dir[] = "/tmp/pb-out-XXXXXX", target[64], out[64],
 	     err[PB_ERRBUF_SIZE] = "";
-	struct runner_opts o = RUNNER_OPTS_INIT;
+	struct runner_opts o;
 	json_error_t jerr;
 	json_t *doc;
 
+	runner_opts_init(&o);
 	if (!mkdtemp(dir))
 		return NULL;
 	snprintf(target, sizeof(target), "%s/t.img", dir);

@@ -62,7 +62,7 @@ static void seed_profiles_say_what_they_measure(void)
 		PB_OK);
 	CU_ASSERT_EQUAL(p.disk_size, 10ull << 30);
 	CU_ASSERT_EQUAL(p.points[0].filesystem, RUNNER_FS_EXT4);
-	CU_ASSERT_EQUAL(p.points[0].file_size, 8ull << 30);
+	CU_ASSERT_EQUAL(p.points[0].size, 8ull << 30);
 	CU_ASSERT_EQUAL(p.points[0].npasses, 5);
 	CU_ASSERT_EQUAL(p.points[0].passes[4], RUNNER_PASS_READ);
 	CU_ASSERT_STRING_EQUAL(p.vsphere.lun,
@@ -73,8 +73,8 @@ static void seed_profiles_say_what_they_measure(void)
 		pb_profile_load(&p, "profiles/seed-003-dd-8k-sync.json", err),
 		PB_OK);
 	CU_ASSERT_EQUAL(p.points[0].bs, 8192);
-	CU_ASSERT_FALSE(p.points[0].direct);
-	CU_ASSERT_EQUAL(p.points[0].file_size, 4096000000ull);
+	CU_ASSERT_TRUE(p.points[0].buffered);
+	CU_ASSERT_EQUAL(p.points[0].size, 4096000000ull);
 	CU_ASSERT_EQUAL(p.points[0].passes[2], RUNNER_PASS_COMMAND);
 	CU_ASSERT_PTR_NOT_NULL(p.command && strstr(p.command, "bs=8k"));
 	pb_profile_dispose(&p);
@@ -153,8 +153,8 @@ static void matrix_expands(void)
 		rand += p.points[i].pattern == RUNNER_PATTERN_RAND;
 	}
 	CU_ASSERT_EQUAL(rand, 2);
-	CU_ASSERT_STRING_EQUAL(p.point_names[0], "bs=64K,pattern=seq");
-	CU_ASSERT_STRING_EQUAL(p.point_names[3], "bs=1M,pattern=rand");
+	CU_ASSERT_STRING_EQUAL(pb_point_desc(&p, 0), "bs=64K pattern=seq");
+	CU_ASSERT_STRING_EQUAL(pb_point_desc(&p, 3), "bs=1M pattern=rand");
 	CU_ASSERT_EQUAL(pb_plan_build(&plan, &p, err), PB_OK);
 	CU_ASSERT_EQUAL(plan.n, 8);
 	pb_plan_dispose(&plan);
@@ -201,18 +201,53 @@ static void shuffle_complete_and_replayable(void)
 	remove(path);
 }
 
+/*
+ * A matrix over passes (and long values): every point its full name, no
+ * two alike (the report groups by them), however long.
+ */
+static void matrix_points_named_in_full(void)
+{
+	const char *path = write_tmp(
+		"{\"name\": \"m\", \"disk_size\": \"64M\", \"modes\": "
+		"[\"thin\"], \"matrix\": {\"passes\": [[\"first-write\", "
+		"\"rewrite\"], [\"first-write\", \"rewrite\", \"rewrite\", "
+		"\"rewrite\", \"rewrite\", \"read\"]], \"interval_ms\": "
+		"[100, 250], \"direct\": [true, false]}}");
+	struct pb_profile p;
+	char err[PB_ERRBUF_SIZE] = "";
+	unsigned i, k;
+
+	CU_ASSERT_EQUAL_FATAL(pb_profile_load(&p, path, err), PB_OK);
+	CU_ASSERT_EQUAL(p.npoints, 8);
+	CU_ASSERT_STRING_EQUAL(
+		pb_point_desc(&p, 7),
+		"passes=first-write,rewrite,rewrite,rewrite,rewrite,read "
+		"interval_ms=250 direct=false");
+	for (i = 0; i < p.npoints; i++)
+		for (k = i + 1; k < p.npoints; k++)
+			CU_ASSERT_STRING_NOT_EQUAL(pb_point_desc(&p, i),
+						   pb_point_desc(&p, k));
+	CU_ASSERT_EQUAL(p.points[7].npasses, 6);
+	CU_ASSERT_TRUE(p.points[7].buffered);
+	pb_profile_dispose(&p);
+	remove(path);
+}
+
 static void runner_args_follow_workload(void)
 {
-	struct pb_workload w = PB_WORKLOAD_INIT;
+	struct runner_opts w;
 	struct pb_buf b = PB_BUF_INIT(4096);
 
+	runner_opts_init(&w);
+	w.size = 1 << 20;
 	w.bs = 8192;
-	w.direct = false;
+	w.buffered = true;
 	w.verify = true;
 	w.pattern = RUNNER_PATTERN_RAND;
 	w.passes[1] = RUNNER_PASS_FSYNC_WRITE;
-	CU_ASSERT_EQUAL(pb_workload_args(&b, &w, 1 << 20, 5), PB_OK);
-	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--size 1048576 --bs 8192"));
+	CU_ASSERT_EQUAL(pb_workload_args(&b, &w, 5), PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--size 1048576"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--bs 8192"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--pattern rand"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--buffered"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "--verify"));
@@ -230,7 +265,16 @@ static const struct {
 } bad_fs[] = {
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"passes\": "
 	       "[\"first-write\", \"command\"]}}",
-	 "workload.command: required for a command pass"},
+	 "workload.passes: a command pass needs workload.command"},
+	/* what the runner refuses, the profile refuses: before a disk */
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"interval_ms\": "
+	       "5000000}}",
+	 "workload.interval_ms: 5000000 is out of range (10 to 3600000)"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"qd\": 4096}}",
+	 "workload.qd: 4096 is out of range (1 to 1024)"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"passes\": "
+	       "[\"rewite\"]}}",
+	 "workload.passes: unknown pass 'rewite'"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"command\": "
 	       "\"true\"}}",
 	 "workload.command: no command pass"},
@@ -244,13 +288,13 @@ static const struct {
 	 "workload.file_size: must be a multiple"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"btrfs\"}}",
-	 "workload.filesystem: must be"},
+	 "workload.filesystem: 'btrfs' (use none, ext4 or xfs)"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"xfs\"}}",
 	 "disk_size: xfs needs a disk of at least 300M"},
 	{QHEAD "\"modes\": [\"thin\"], \"matrix\": {\"command\": "
 	       "[\"a\", \"b\"]}}",
-	 "matrix.command: unknown key"},
+	 "matrix.command: cannot vary in a matrix"},
 	{QHEAD "\"modes\": [\"rdmp\"]}", "modes: rdmp needs vSphere"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"accel\": \"hvf\"}}",
 	 "qemu.accel: auto, kvm or tcg"},
@@ -299,10 +343,9 @@ static void filesystem_and_command_keys(void)
 	CU_ASSERT_EQUAL(p.qemu.memory_mib, 256);
 	CU_ASSERT_STRING_EQUAL(p.command, "tar xf /src.tar, sync");
 	CU_ASSERT_EQUAL(p.npoints, 2);
-	CU_ASSERT_EQUAL(p.points[0].file_size, 48u << 20);
+	CU_ASSERT_EQUAL(p.points[0].size, 48u << 20);
 	CU_ASSERT_TRUE(pb_workload_has_command(&p.points[0]));
-	CU_ASSERT_EQUAL(pb_workload_args(&args, &p.points[0], p.disk_size, 1),
-			PB_OK);
+	CU_ASSERT_EQUAL(pb_workload_args(&args, &p.points[0], 1), PB_OK);
 	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--filesystem ext4 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--size 50331648 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "first-write,command"));
@@ -310,9 +353,8 @@ static void filesystem_and_command_keys(void)
 	CU_ASSERT_PTR_NULL(strstr(args.data, "tar"));
 	pb_buf_dispose(&args);
 	CU_ASSERT_EQUAL(p.points[1].filesystem, RUNNER_FS_NONE);
-	CU_ASSERT_EQUAL(pb_workload_args(&args, &p.points[1], p.disk_size, 1),
-			PB_OK);
-	CU_ASSERT_PTR_NULL(strstr(args.data, "--filesystem"));
+	CU_ASSERT_EQUAL(pb_workload_args(&args, &p.points[1], 1), PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--filesystem none"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--size 67108864 "));
 	pb_buf_dispose(&args);
 	pb_profile_dispose(&p);
@@ -322,6 +364,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(shipped_profiles_load),
 	PB_CASE(seed_profiles_say_what_they_measure),
 	PB_CASE(matrix_expands),
+	PB_CASE(matrix_points_named_in_full),
 	PB_CASE(filesystem_and_command_keys),
 	PB_CASE(shuffle_complete_and_replayable),
 	PB_CASE(runner_args_follow_workload),

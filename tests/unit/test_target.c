@@ -37,10 +37,11 @@ static const char *tpath(char *buf, const char *name)
 static enum pb_error try_open(const char *path, uint64_t size, bool force,
 			      bool writes, char *err)
 {
-	struct runner_opts o = RUNNER_OPTS_INIT;
+	struct runner_opts o;
 	struct runner_target t;
 	enum pb_error e;
 
+	runner_opts_init(&o);
 	o.target = path;
 	o.size = size;
 	o.force = force;

@@ -1,0 +1,642 @@
+/*
+ * options.c - provbench-runner's vocabulary: one table of its options
+ * (fio's struct fio_option is the model). The table drives the command
+ * line parser, --help, the profile loader's workload keys (harness/), the
+ * serialiser that turns a workload back into runner arguments, and the
+ * rules between options; so a profile is valid exactly when the runner
+ * accepts its arguments, and every default and limit is written once.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner_int.h"
+
+static const char *const pass_names[] = {
+	[RUNNER_PASS_FIRST_WRITE] = "first-write",
+	[RUNNER_PASS_REWRITE] = "rewrite",
+	[RUNNER_PASS_READ] = "read",
+	[RUNNER_PASS_FSYNC_WRITE] = "fsync-write",
+	[RUNNER_PASS_COMMAND] = "command",
+	NULL,
+};
+static const char *const patterns[] = {[RUNNER_PATTERN_SEQ] = "seq",
+				       [RUNNER_PATTERN_RAND] = "rand", NULL};
+static const char *const engines[] = {[RUNNER_ENGINE_AUTO] = "auto",
+				      [RUNNER_ENGINE_IO_URING] = "io_uring",
+				      [RUNNER_ENGINE_PSYNC] = "psync", NULL};
+static const char *const filesystems[] = {[RUNNER_FS_NONE] = "none",
+					  [RUNNER_FS_EXT4] = "ext4",
+					  [RUNNER_FS_XFS] = "xfs", NULL};
+
+#define OFF(f) offsetof(struct runner_opts, f)
+#define W      RUNNER_OPT_WORKLOAD
+#define M      (RUNNER_OPT_WORKLOAD | RUNNER_OPT_MATRIX)
+
+const struct runner_option runner_options[] = {
+	{.name = "target", .type = RUNNER_OT_STRING, .off = OFF(target),
+	 .arg = "PATH|uuid:UUID",
+	 .help = "block device or file; uuid: finds the disk whose serial or "
+		 "WWN matches (disk.EnableUUID)"},
+	{.name = "size", .key = "file_size", .type = RUNNER_OT_SIZE,
+	 .off = OFF(size), .min = 1, .max = UINT64_MAX, .arg = "SIZE",
+	 .flags = W,
+	 .help = "bytes to cover (8G, 512MiB, ...); default the whole device "
+		 "or file. In a profile: the file a filesystem workload uses "
+		 "(default 3/4 of disk_size)"},
+	{.name = "passes", .type = RUNNER_OT_PASSES, .off = OFF(passes),
+	 .def = "first-write,rewrite", .choices = pass_names, .arg = "LIST",
+	 .flags = M,
+	 .help = "the passes in order: first-write (first, once), rewrite, "
+		 "read, fsync-write, command"},
+	{.name = "filesystem", .type = RUNNER_OT_ENUM, .off = OFF(filesystem),
+	 .def = "none", .choices = filesystems, .arg = "FS", .flags = M,
+	 .help = "make it on the target (lazy init off), mount it privately, "
+		 "run the passes on one file of --size in it, unmount at the "
+		 "end"},
+	{.name = "command", .type = RUNNER_OT_STRING, .off = OFF(command),
+	 .arg = "CMD", .flags = W,
+	 .help = "what command passes run (sh -c), in the mount point; timed, "
+		 "exit status and output tail kept"},
+	{.name = "command-file", .type = RUNNER_OT_STRING,
+	 .off = OFF(command_file), .arg = "FILE",
+	 .help = "the same, read from FILE"},
+	{.name = "bs", .type = RUNNER_OT_SIZE32, .off = OFF(bs), .min = 512,
+	 .max = RUNNER_MAX_BS, .mult = 512, .def = "1M", .arg = "SIZE",
+	 .flags = M, .help = "I/O size, a multiple of 512"},
+	{.name = "qd", .type = RUNNER_OT_UINT, .off = OFF(qd), .min = 1,
+	 .max = RUNNER_MAX_QD, .def = "8", .arg = "N", .flags = M,
+	 .help = "I/Os in flight"},
+	{.name = "pattern", .type = RUNNER_OT_ENUM, .off = OFF(pattern),
+	 .def = "seq", .choices = patterns, .arg = "seq|rand", .flags = M,
+	 .help = "rand: a seeded permutation, every block once per pass"},
+	{.name = "engine", .type = RUNNER_OT_ENUM, .off = OFF(engine),
+	 .def = "auto", .choices = engines, .arg = "ENGINE", .flags = M,
+	 .help = "io_uring, or psync; auto: io_uring, psync if unavailable"},
+	{.name = "buffered", .key = "direct", .type = RUNNER_OT_FLAG,
+	 .off = OFF(buffered), .flags = M | RUNNER_OPT_INVERT,
+	 .help = "page cache instead of O_DIRECT; the closing fdatasync counts "
+		 "in the pass (profile: \"direct\": false)"},
+	{.name = "interval-ms", .key = "interval_ms", .type = RUNNER_OT_UINT,
+	 .off = OFF(interval_ms), .min = 10, .max = 3600000, .def = "500",
+	 .arg = "N", .flags = M, .help = "time series interval"},
+	{.name = "seed", .type = RUNNER_OT_U64, .off = OFF(seed),
+	 /* JSON integers are signed 64-bit */
+	 .min = 0, .max = INT64_MAX, .def = "8102661233840582243", .arg = "N",
+	 .help = "data and permutation seed"},
+	{.name = "verify", .type = RUNNER_OT_FLAG, .off = OFF(verify),
+	 .flags = M,
+	 .help = "read everything back at the end and report mismatching "
+		 "blocks"},
+	{.name = "force", .type = RUNNER_OT_FLAG, .off = OFF(force),
+	 .help = "write over a signature or existing data (never over a "
+		 "mounted or root device)"},
+	{.name = "output", .short_name = 'o', .type = RUNNER_OT_STRING,
+	 .off = OFF(output), .arg = "FILE",
+	 .help = "JSON to FILE (default stdout)"},
+	{.name = "quiet", .short_name = 'q', .type = RUNNER_OT_FLAG,
+	 .off = OFF(quiet), .help = "no progress or summary on stderr"},
+	{.name = "progress-file", .type = RUNNER_OT_STRING,
+	 .off = OFF(progress_file), .arg = "FILE",
+	 .help = "progress as JSON, rewritten every second"},
+	{.name = "log-file", .type = RUNNER_OT_STRING, .off = OFF(log_file),
+	 .arg = "FILE", .help = "stderr appended to FILE (errors too)"},
+	{.name = "by-id-dir", .type = RUNNER_OT_STRING, .off = OFF(by_id_dir),
+	 .def = "/dev/disk/by-id", .arg = "DIR", .help = "where uuid: looks"},
+	{.name = "sys-block-dir", .type = RUNNER_OT_STRING,
+	 .off = OFF(sys_block_dir), .def = "/sys/block", .arg = "DIR",
+	 .help = "sysfs fallback for uuid:"},
+	{.name = NULL},
+};
+
+#undef OFF
+#undef W
+#undef M
+
+const char *runner_pass_name(enum runner_pass_kind kind)
+{
+	return (unsigned)kind <= RUNNER_PASS_COMMAND ? pass_names[kind] : "?";
+}
+
+bool runner_pass_writes(enum runner_pass_kind kind)
+{
+	/* a command may write, but not the runner's stamped blocks */
+	return kind != RUNNER_PASS_READ && kind != RUNNER_PASS_COMMAND;
+}
+
+const struct runner_option *runner_option_find(const char *name)
+{
+	const struct runner_option *o;
+
+	for (o = runner_options; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+const struct runner_option *runner_option_by_key(const char *key)
+{
+	const struct runner_option *o;
+
+	for (o = runner_options; o->name; o++)
+		if ((o->flags & RUNNER_OPT_WORKLOAD) &&
+		    !strcmp(o->key ? o->key : o->name, key))
+			return o;
+	return NULL;
+}
+
+const char *runner_option_key(const struct runner_option *opt)
+{
+	return opt->key ? opt->key : opt->name;
+}
+
+static void *field(struct runner_opts *o, const struct runner_option *opt)
+{
+	return (char *)o + opt->off;
+}
+
+static const void *cfield(const struct runner_opts *o,
+			  const struct runner_option *opt)
+{
+	return (const char *)o + opt->off;
+}
+
+/* A whole number in [min, max]; why not into why. */
+static enum pb_error parse_uint(uint64_t *out, const char *s, uint64_t min,
+				uint64_t max, char *why)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return pb_fail(why, PB_ERR_USAGE, "'%s' is not a number", s);
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return pb_fail(why, PB_ERR_USAGE, "'%s' is not a number", s);
+	if (v < min || v > max)
+		return pb_fail(why, PB_ERR_USAGE,
+			       "%s is out of range (%llu to %llu)", s,
+			       (unsigned long long)min,
+			       (unsigned long long)max);
+	*out = v;
+	return PB_OK;
+}
+
+static enum pb_error parse_size(uint64_t *out, const char *s,
+				const struct runner_option *opt, char *why)
+{
+	enum pb_error err = pb_size_parse(out, s, why);
+	char sz[32], mx[32];
+
+	if (err)
+		return PB_ERR_USAGE;
+	if (!*out)
+		return pb_fail(why, PB_ERR_USAGE, "must be more than 0");
+	if (*out < opt->min || *out > opt->max ||
+	    (opt->mult && *out % opt->mult))
+		return pb_fail(why, PB_ERR_USAGE,
+			       "'%s' must be %s%llu from %s to %s", s,
+			       opt->mult ? "a multiple of " : "",
+			       (unsigned long long)(opt->mult ? opt->mult : 1),
+			       pb_size_format(sz, sizeof(sz), opt->min),
+			       pb_size_format(mx, sizeof(mx), opt->max));
+	return PB_OK;
+}
+
+static int choice(const char *const *choices, const char *s, size_t len)
+{
+	int k;
+
+	for (k = 0; choices[k]; k++)
+		if (strlen(choices[k]) == len && !strncmp(s, choices[k], len))
+			return k;
+	return -1;
+}
+
+/* "a, b or c" into buf */
+static const char *choice_list(char *buf, size_t len,
+			       const char *const *choices)
+{
+	size_t n = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; choices[k]; k++)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+				      k ? (choices[k + 1] ? ", " : " or ") : "",
+				      choices[k]);
+	return buf;
+}
+
+static enum pb_error parse_passes(struct runner_opts *o, const char *list,
+				  char *why)
+{
+	const char *p = list, *comma;
+	size_t len;
+	bool seen_write = false;
+	char names[128];
+	int k;
+
+	o->npasses = 0;
+	if (!*list)
+		return pb_fail(why, PB_ERR_USAGE, "empty list");
+	while (*p) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		k = choice(pass_names, p, len);
+		if (k < 0)
+			return pb_fail(why, PB_ERR_USAGE,
+				       "unknown pass '%.*s' (use %s)", (int)len,
+				       p,
+				       choice_list(names, sizeof(names),
+						   pass_names));
+		if (o->npasses == RUNNER_MAX_PASSES)
+			return pb_fail(why, PB_ERR_USAGE,
+				       "more than %d passes",
+				       RUNNER_MAX_PASSES);
+		/* "first" must mean first: no write may come before it */
+		if (k == RUNNER_PASS_FIRST_WRITE && seen_write)
+			return pb_fail(why, PB_ERR_USAGE,
+				       "first-write must be the first write "
+				       "pass, and appear once");
+		if (runner_pass_writes((enum runner_pass_kind)k))
+			seen_write = true;
+		o->passes[o->npasses++] = (unsigned)k;
+		if (!comma)
+			break;
+		p = comma + 1;
+		if (!*p)
+			return pb_fail(why, PB_ERR_USAGE,
+				       "trailing comma in '%s'", list);
+	}
+	return PB_OK;
+}
+
+enum pb_error runner_option_set(struct runner_opts *o,
+				const struct runner_option *opt,
+				const char *value, char *why)
+{
+	uint64_t v;
+	enum pb_error err;
+	char names[128];
+	int k;
+
+	switch (opt->type) {
+	case RUNNER_OT_FLAG: {
+		/* the command line says it (value NULL); a profile says
+		 * true or false, of its key, which may be the opposite */
+		bool on = !value || !strcmp(value, "true");
+
+		if (value && !on && strcmp(value, "false"))
+			return pb_fail(why, PB_ERR_USAGE,
+				       "must be true or false");
+		if (value && (opt->flags & RUNNER_OPT_INVERT))
+			on = !on;
+		*(bool *)field(o, opt) = on;
+		return PB_OK;
+	}
+	case RUNNER_OT_STRING:
+		if (!*value)
+			return pb_fail(why, PB_ERR_USAGE, "empty %s",
+				       !strcmp(opt->name, "command")
+					       ? "command"
+					       : "path");
+		*(const char **)field(o, opt) = value;
+		return PB_OK;
+	case RUNNER_OT_SIZE:
+		err = parse_size(&v, value, opt, why);
+		if (!err)
+			*(uint64_t *)field(o, opt) = v;
+		return err;
+	case RUNNER_OT_SIZE32:
+		err = parse_size(&v, value, opt, why);
+		if (!err)
+			*(uint32_t *)field(o, opt) = (uint32_t)v;
+		return err;
+	case RUNNER_OT_UINT:
+		err = parse_uint(&v, value, opt->min, opt->max, why);
+		if (!err)
+			*(unsigned *)field(o, opt) = (unsigned)v;
+		return err;
+	case RUNNER_OT_U64:
+		err = parse_uint(&v, value, opt->min, opt->max, why);
+		if (!err)
+			*(uint64_t *)field(o, opt) = v;
+		return err;
+	case RUNNER_OT_ENUM:
+		k = choice(opt->choices, value, strlen(value));
+		if (k < 0)
+			return pb_fail(why, PB_ERR_USAGE, "'%s' (use %s)",
+				       value,
+				       choice_list(names, sizeof(names),
+						   opt->choices));
+		*(unsigned *)field(o, opt) = (unsigned)k;
+		return PB_OK;
+	case RUNNER_OT_PASSES:
+		return parse_passes(o, value, why);
+	}
+	return pb_fail(why, PB_ERR_INTERNAL, "option type %d", opt->type);
+}
+
+const char *runner_option_value(const struct runner_opts *o,
+				const struct runner_option *opt, char *buf,
+				size_t len)
+{
+	const void *f = cfield(o, opt);
+	size_t n = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	switch (opt->type) {
+	case RUNNER_OT_FLAG:
+		snprintf(buf, len, "%s",
+			 *(const bool *)f != !!(opt->flags & RUNNER_OPT_INVERT)
+				 ? "true"
+				 : "false");
+		break;
+	case RUNNER_OT_STRING:
+		snprintf(buf, len, "%s",
+			 *(const char *const *)f ? *(const char *const *)f
+						 : "");
+		break;
+	case RUNNER_OT_SIZE:
+	case RUNNER_OT_U64:
+		snprintf(buf, len, "%llu",
+			 (unsigned long long)*(const uint64_t *)f);
+		break;
+	case RUNNER_OT_SIZE32:
+		snprintf(buf, len, "%u", *(const uint32_t *)f);
+		break;
+	case RUNNER_OT_UINT:
+		snprintf(buf, len, "%u", *(const unsigned *)f);
+		break;
+	case RUNNER_OT_ENUM:
+		snprintf(buf, len, "%s", opt->choices[*(const unsigned *)f]);
+		break;
+	case RUNNER_OT_PASSES:
+		for (i = 0; i < o->npasses; i++)
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
+					      "%s%s", i ? "," : "",
+					      pass_names[o->passes[i]]);
+		break;
+	}
+	return buf;
+}
+
+void runner_opts_init(struct runner_opts *o)
+{
+	const struct runner_option *opt;
+	char why[PB_ERRBUF_SIZE];
+
+	memset(o, 0, sizeof(*o));
+	for (opt = runner_options; opt->name; opt++)
+		if (opt->def)
+			runner_option_set(o, opt, opt->def, why);
+}
+
+static bool has_pass(const struct runner_opts *o, enum runner_pass_kind k)
+{
+	unsigned i;
+
+	for (i = 0; i < o->npasses; i++)
+		if (o->passes[i] == (unsigned)k)
+			return true;
+	return false;
+}
+
+/* An option as the user wrote it: "--passes", or "workload.passes". */
+static const char *said(char *buf, size_t len, const char *name, bool profile)
+{
+	const struct runner_option *opt = runner_option_find(name);
+
+	if (profile && opt && (opt->flags & RUNNER_OPT_WORKLOAD))
+		snprintf(buf, len, "workload.%s", runner_option_key(opt));
+	else
+		snprintf(buf, len, "--%s", name);
+	return buf;
+}
+
+enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
+				char *errbuf)
+{
+	bool cmd = o->command || o->command_file;
+	char a[48], b[48];
+
+	if (o->command && o->command_file)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--command and --command-file: give one");
+	if (has_pass(o, RUNNER_PASS_COMMAND) && !cmd)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: a command pass needs %s%s",
+			       said(a, sizeof(a), "passes", profile),
+			       said(b, sizeof(b), "command", profile),
+			       profile ? "" : " or --command-file");
+	if (cmd && !has_pass(o, RUNNER_PASS_COMMAND))
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: no command pass in %s",
+			       said(a, sizeof(a), "command", profile),
+			       said(b, sizeof(b), "passes", profile));
+	if (o->filesystem != RUNNER_FS_NONE && !o->size)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--filesystem: give --size, the size of the "
+			       "file the passes use");
+	if (o->size && o->size % o->bs)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: %llu is not a multiple of %s %u",
+			       said(a, sizeof(a), "size", profile),
+			       (unsigned long long)o->size,
+			       said(b, sizeof(b), "bs", profile), o->bs);
+	return PB_OK;
+}
+
+enum pb_error runner_opts_format(struct pb_buf *out, const struct runner_opts *o,
+				 unsigned flags)
+{
+	const struct runner_option *opt;
+	enum pb_error err = PB_OK;
+	char v[1024];
+
+	for (opt = runner_options; opt->name && !err; opt++) {
+		if ((opt->flags & flags) != flags || opt->type == RUNNER_OT_STRING)
+			continue;
+		if (opt->type == RUNNER_OT_FLAG) {
+			if (*(const bool *)cfield(o, opt))
+				err = pb_buf_printf(out, "%s--%s",
+						    out->len ? " " : "",
+						    opt->name);
+			continue;
+		}
+		/* an unset size means the whole target: not an argument */
+		if (opt->type == RUNNER_OT_SIZE && !*(const uint64_t *)cfield(o, opt))
+			continue;
+		err = pb_buf_printf(out, "%s--%s %s", out->len ? " " : "",
+				    opt->name,
+				    runner_option_value(o, opt, v, sizeof(v)));
+	}
+	return err;
+}
+
+/* ---- the command line ---- */
+
+static const char intro[] =
+	"usage: provbench-runner --target PATH|uuid:UUID [OPTIONS]\n"
+	"\n"
+	"Write a disk for the first time, then rewrite it, and report\n"
+	"throughput, latency percentiles and a throughput time series per\n"
+	"pass as JSON, so the first-write (zeroing) cost shows.\n"
+	"\n";
+
+static const char outro[] =
+	"  -h, --help                this text\n"
+	"  -V, --version             version\n"
+	"\n"
+	"Exit: 0 done, 1 the run failed (partial JSON written), 2 bad\n"
+	"arguments or refused target, 130 interrupted (partial JSON "
+	"written).\n";
+
+void runner_options_help(struct pb_buf *b, unsigned flags, bool profile)
+{
+	const struct runner_option *opt;
+	char left[96], names[160], more[1024];
+	size_t n;
+
+	for (opt = runner_options; opt->name; opt++) {
+		if ((opt->flags & flags) != flags)
+			continue;
+		if (profile)
+			snprintf(left, sizeof(left), "  %s",
+				 runner_option_key(opt));
+		else if (opt->short_name)
+			snprintf(left, sizeof(left), "  -%c, --%s%s%s",
+				 opt->short_name, opt->name,
+				 opt->arg ? " " : "", opt->arg ? opt->arg : "");
+		else
+			snprintf(left, sizeof(left), "      --%s%s%s",
+				 opt->name, opt->arg ? " " : "",
+				 opt->arg ? opt->arg : "");
+		n = (size_t)snprintf(more, sizeof(more), "%s", opt->help);
+		if (opt->choices && opt->type == RUNNER_OT_ENUM)
+			n += (size_t)snprintf(more + n, sizeof(more) - n,
+					      " (%s)",
+					      choice_list(names, sizeof(names),
+							  opt->choices));
+		if (opt->type == RUNNER_OT_UINT || opt->type == RUNNER_OT_U64)
+			n += (size_t)snprintf(more + n, sizeof(more) - n,
+					      "; %llu to %llu",
+					      (unsigned long long)opt->min,
+					      (unsigned long long)opt->max);
+		if (opt->def && opt->type != RUNNER_OT_FLAG)
+			n += (size_t)snprintf(more + n, sizeof(more) - n,
+					      "; default %s", opt->def);
+		if (profile && opt->type == RUNNER_OT_FLAG)
+			snprintf(more + n, sizeof(more) - n, "; default %s",
+				 opt->flags & RUNNER_OPT_INVERT ? "true"
+								: "false");
+		/* the help in a column of its own, wrapped at 80 */
+		if (strlen(left) >= 27)
+			pb_buf_printf(b, "%s\n%27s", left, "");
+		else
+			pb_buf_printf(b, "%-27s", left);
+		pb_buf_add_wrapped(b, more, 27, 27, 79);
+		pb_buf_addstr(b, "\n");
+	}
+}
+
+const char *runner_usage(void)
+{
+	static char *text;
+	struct pb_buf b = PB_BUF_INIT(64 * 1024);
+
+	if (text)
+		return text;
+	pb_buf_addstr(&b, intro);
+	runner_options_help(&b, 0, false);
+	pb_buf_addstr(&b, outro);
+	text = pb_buf_steal(&b, NULL);
+	return text ? text : intro;
+}
+
+enum pb_error runner_opts_parse(struct runner_opts *o,
+				enum runner_action *action, int argc,
+				char **argv, char *errbuf)
+{
+	struct option lo[64];
+	const struct runner_option *opt;
+	char shorts[16] = "+hV", why[PB_ERRBUF_SIZE];
+	size_t n = 0, k = 3;
+	enum pb_error err;
+	int c, prev;
+
+	*action = RUNNER_ACTION_RUN;
+	for (opt = runner_options; opt->name && n < 60; opt++, n++) {
+		lo[n] = (struct option){opt->name,
+					opt->type == RUNNER_OT_FLAG
+						? no_argument
+						: required_argument,
+					NULL, 256 + (int)n};
+		if (opt->short_name && k + 2 < sizeof(shorts)) {
+			shorts[k++] = opt->short_name;
+			if (opt->type != RUNNER_OT_FLAG)
+				shorts[k++] = ':';
+		}
+	}
+	lo[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	lo[n++] = (struct option){"version", no_argument, NULL, 'V'};
+	lo[n] = (struct option){NULL, 0, NULL, 0};
+	shorts[k] = '\0';
+	optind = 0; /* glibc: full reinitialisation, so tests can reparse */
+	opterr = 0;
+	for (;;) {
+		prev = optind ? optind : 1;
+		c = getopt_long(argc, argv, shorts, lo, NULL);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':') {
+			const char *bad = prev < argc ? argv[prev] : "?";
+
+			if (optopt && optopt < 256 && c == '?' &&
+			    !strchr("o", optopt))
+				return pb_fail(errbuf, PB_ERR_USAGE,
+					       "'-%c': unknown option (see "
+					       "--help)",
+					       optopt);
+			if (optopt)
+				return pb_fail(errbuf, PB_ERR_USAGE,
+					       "'%s': needs a value", bad);
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "'%s': unknown option (see --help)",
+				       bad);
+		}
+		if (c == 'h' || c == 'V') {
+			*action = c == 'h' ? RUNNER_ACTION_HELP
+					   : RUNNER_ACTION_VERSION;
+			return PB_OK;
+		}
+		if (c < 256) {
+			for (opt = runner_options; opt->name; opt++)
+				if (opt->short_name == c)
+					break;
+		} else {
+			opt = &runner_options[c - 256];
+		}
+		if (!opt->name)
+			return pb_fail(errbuf, PB_ERR_INTERNAL, "option %d", c);
+		why[0] = '\0';
+		err = runner_option_set(o, opt, optarg, why);
+		if (err)
+			return pb_fail(errbuf, err, "--%s: %s", opt->name,
+				       why);
+	}
+	if (optind < argc)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "'%s': unexpected argument (see --help)",
+			       argv[optind]);
+	if (!o->target)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--target: required (see --help)");
+	return runner_opts_check(o, false, errbuf);
+}
