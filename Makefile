@@ -36,7 +36,8 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
-COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c
+COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
+	      common/mode.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c runner/fs.c runner/command.c

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	n = atol(argv[2]);
-	sp.mode = VS_DISK_LAZY;
+	sp.mode = PB_MODE_LAZY;
 	if (vs_config_from_env(&cfg, env_get, NULL, err) ||
 	    vs_session_open(&s, &cfg, NULL, NULL, err)) {
 		fprintf(stderr, "soap-cycles: %s\n", err);
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		/* vs_disk_add reads the new disk back from the server */
 		if (vs_disk_add(s, &vm.ref, &sp, &d) ||
-		    d.mode != VS_DISK_LAZY ||
+		    d.mode != PB_MODE_LAZY ||
 		    vs_disk_remove(s, &vm.ref, &d, false))
 			goto fail;
 	}

@@ -44,6 +44,26 @@ enum pb_error {
 	PB_ERR__COUNT
 };
 
+/*
+ * Provisioning modes: thin, lazy-zeroed thick, eager-zeroed thick, and raw
+ * device mappings in virtual (rdm) and physical (rdmp) compatibility.
+ * PB_MODE_UNKNOWN is what a read-back that matches none says.
+ */
+enum pb_mode {
+	PB_MODE_THIN,
+	PB_MODE_LAZY,
+	PB_MODE_EAGER,
+	PB_MODE_RDM,
+	PB_MODE_RDMP,
+	PB_MODE__COUNT,
+	PB_MODE_UNKNOWN = PB_MODE__COUNT,
+};
+
+const char *pb_mode_name(enum pb_mode m);
+bool pb_mode_parse(enum pb_mode *out, const char *s);
+/* rdm or rdmp: a LUN mapped, not a virtual disk on a datastore */
+bool pb_mode_is_raw_mapping(enum pb_mode m);
+
 /* Exit codes of every command (DESIGN.md). */
 enum pb_exit {
 	PB_EXIT_OK = 0,

@@ -65,16 +65,6 @@ static const char *env_get(const char *name, void *arg)
 	return getenv(name);
 }
 
-static enum vs_disk_mode vs_mode(enum pb_mode m)
-{
-	static const enum vs_disk_mode map[PB_MODE__COUNT] = {
-		[PB_MODE_THIN] = VS_DISK_THIN,	 [PB_MODE_LAZY] = VS_DISK_LAZY,
-		[PB_MODE_EAGER] = VS_DISK_EAGER, [PB_MODE_RDM] = VS_DISK_RDM,
-		[PB_MODE_RDMP] = VS_DISK_RDMP,
-	};
-	return map[m];
-}
-
 /* Keep the session's message as the backend's. */
 static enum pb_error sess_err(struct pb_backend *b, enum pb_error err)
 {
@@ -417,7 +407,7 @@ static enum pb_error vsb_check(struct pb_backend *b, const struct pb_plan *plan,
 			later = settings_refuse(b, change);
 	}
 	for (i = 0; i < plan->n; i++) {
-		if (plan->items[i].mode >= PB_MODE_RDM)
+		if (pb_mode_is_raw_mapping(plan->items[i].mode))
 			raw = true;
 		else
 			flat = true;
@@ -715,7 +705,7 @@ static enum pb_error vsb_create(struct pb_backend *b, struct pb_disk *d)
 	uint64_t t0;
 
 	b->errbuf[0] = '\0';
-	sp.mode = vs_mode(d->mode);
+	sp.mode = d->mode;
 	sp.size_bytes = b->p->disk_size;
 	sp.datastore = b->ds;
 	sp.lun = b->p->vsphere.lun;
@@ -741,7 +731,7 @@ static enum pb_error vsb_create(struct pb_backend *b, struct pb_disk *d)
 	/* what the server applied, which a report must show as it is */
 	d->readback = json_pack(
 		"{s:s,s:i,s:s,s:I,s:o,s:o,s:s?,s:s?}", "mode",
-		vs_disk_mode_name(b->cur.mode), "key", b->cur.key, "backing",
+		pb_mode_name(b->cur.mode), "key", b->cur.key, "backing",
 		b->cur.backing, "capacity", (json_int_t)b->cur.capacity_bytes,
 		"thin_provisioned",
 		b->cur.thin_provisioned < 0

@@ -246,7 +246,7 @@ static json_t *disk_json(const struct vs_disk *d)
 		"{s:i,s:s,s:s,s:I,s:s,s:s,s:s,s:o,s:o,s:s?,s:s?,"
 		"s:i,s:i}",
 		"key", d->key, "label", d->label, "mode",
-		vs_disk_mode_name(d->mode), "capacity",
+		pb_mode_name(d->mode), "capacity",
 		(json_int_t)d->capacity_bytes, "file", d->file, "uuid", d->uuid,
 		"backing", d->backing, "thin_provisioned",
 		d->thin_provisioned < 0 ? json_null()
@@ -264,7 +264,7 @@ static void disk_row(const struct vs_disk *d)
 	char cap[32];
 
 	printf("%-6d %-14s %-6s %10s %-38s %s\n", d->key, d->label,
-	       vs_disk_mode_name(d->mode),
+	       pb_mode_name(d->mode),
 	       pb_size_format(cap, sizeof(cap), d->capacity_bytes),
 	       d->uuid[0] ? d->uuid : "-", d->file);
 }
@@ -309,7 +309,7 @@ static int disk_add(struct vctx *v, const struct vs_vm_info *vm)
 		if (i + 1 >= v->argc)
 			return pb_cli_fail(PB_ERR_USAGE, opt, "needs a value");
 		if (!strcmp(opt, "--mode")) {
-			if (vs_disk_mode_parse(&sp.mode, val))
+			if (!pb_mode_parse(&sp.mode, val))
 				return pb_cli_fail(PB_ERR_USAGE, "--mode",
 						   "use thin, lazy, eager, rdm "
 						   "or rdmp");
@@ -335,7 +335,7 @@ static int disk_add(struct vctx *v, const struct vs_vm_info *vm)
 	if (!have_mode)
 		return pb_cli_fail(PB_ERR_USAGE, "vsphere disk add",
 				   "--mode is required");
-	if (sp.mode != VS_DISK_RDM && sp.mode != VS_DISK_RDMP && !have_size)
+	if (!pb_mode_is_raw_mapping(sp.mode) && !have_size)
 		return pb_cli_fail(PB_ERR_USAGE, "vsphere disk add",
 				   "--size is required");
 	err = vs_disk_add(v->s, &vm->ref, &sp, &d);
@@ -348,7 +348,7 @@ static int disk_add(struct vctx *v, const struct vs_vm_info *vm)
 		fprintf(stderr,
 			"provbench: warning: asked for %s, the server "
 			"applied %s\n",
-			vs_disk_mode_name(sp.mode), vs_disk_mode_name(d.mode));
+			pb_mode_name(sp.mode), pb_mode_name(d.mode));
 	return PB_EXIT_OK;
 }
 

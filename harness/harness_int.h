@@ -16,20 +16,6 @@
 #include "harness.h"
 #include "runner.h"
 
-/* ---- modes ---- */
-
-enum pb_mode {
-	PB_MODE_THIN,
-	PB_MODE_LAZY,
-	PB_MODE_EAGER,
-	PB_MODE_RDM,
-	PB_MODE_RDMP,
-	PB_MODE__COUNT
-};
-
-const char *pb_mode_name(enum pb_mode m);
-bool pb_mode_parse(enum pb_mode *out, const char *s);
-
 /* ---- profiles ---- */
 
 #define PB_MAX_KV     32

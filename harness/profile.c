@@ -12,26 +12,6 @@
 
 #include "harness_int.h"
 
-static const char *const mode_names[PB_MODE__COUNT] = {"thin", "lazy", "eager",
-						       "rdm", "rdmp"};
-
-const char *pb_mode_name(enum pb_mode m)
-{
-	return (unsigned)m < PB_MODE__COUNT ? mode_names[m] : "?";
-}
-
-bool pb_mode_parse(enum pb_mode *out, const char *s)
-{
-	int m;
-
-	for (m = 0; m < PB_MODE__COUNT; m++)
-		if (!strcmp(s, mode_names[m])) {
-			*out = (enum pb_mode)m;
-			return true;
-		}
-	return false;
-}
-
 struct ld {
 	const char *file;
 	char *errbuf;
@@ -645,8 +625,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		if (!p->vsphere.vm)
 			return bad(l, "vsphere.vm", "required");
 		for (i = 0; i < p->nmodes; i++)
-			if ((p->modes[i] == PB_MODE_RDM ||
-			     p->modes[i] == PB_MODE_RDMP) &&
+			if (pb_mode_is_raw_mapping(p->modes[i]) &&
 			    !p->vsphere.lun)
 				return bad(l, "vsphere.lun",
 					   "required for mode rdm / rdmp");

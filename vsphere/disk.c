@@ -16,29 +16,6 @@
 
 #include "vs_int.h"
 
-static const char *const mode_names[] = {
-	[VS_DISK_THIN] = "thin",   [VS_DISK_LAZY] = "lazy",
-	[VS_DISK_EAGER] = "eager", [VS_DISK_RDM] = "rdm",
-	[VS_DISK_RDMP] = "rdmp",   [VS_DISK_UNKNOWN] = "unknown",
-};
-
-const char *vs_disk_mode_name(enum vs_disk_mode m)
-{
-	return m <= VS_DISK_UNKNOWN ? mode_names[m] : "unknown";
-}
-
-enum pb_error vs_disk_mode_parse(enum vs_disk_mode *out, const char *s)
-{
-	int m;
-
-	for (m = 0; m < VS_DISK_UNKNOWN; m++)
-		if (!strcmp(s, mode_names[m])) {
-			*out = (enum vs_disk_mode)m;
-			return PB_OK;
-		}
-	return PB_ERR_INPUT;
-}
-
 /* ---- reading devices ---- */
 
 static void disk_read(struct vs_disk *d, xmlNodePtr dev)
@@ -67,14 +44,14 @@ static void disk_read(struct vs_disk *d, xmlNodePtr dev)
 	vs_text(d->disk_mode, sizeof(d->disk_mode), b, "diskMode");
 	/* the mode is what the flags say, not what was asked for */
 	if (!strcmp(d->backing, "VirtualDiskRawDiskMappingVer1BackingInfo"))
-		d->mode = !strcmp(d->compat_mode, "physicalMode") ? VS_DISK_RDMP
-								  : VS_DISK_RDM;
+		d->mode = !strcmp(d->compat_mode, "physicalMode") ? PB_MODE_RDMP
+								  : PB_MODE_RDM;
 	else if (!strcmp(d->backing, "VirtualDiskFlatVer2BackingInfo"))
-		d->mode = d->thin_provisioned == 1 ? VS_DISK_THIN
-			  : d->eagerly_scrub == 1  ? VS_DISK_EAGER
-						   : VS_DISK_LAZY;
+		d->mode = d->thin_provisioned == 1 ? PB_MODE_THIN
+			  : d->eagerly_scrub == 1  ? PB_MODE_EAGER
+						   : PB_MODE_LAZY;
 	else
-		d->mode = VS_DISK_UNKNOWN;
+		d->mode = PB_MODE_UNKNOWN;
 }
 
 struct vm_devices {
@@ -225,7 +202,7 @@ static enum pb_error build_add(struct vs_session *s, struct vs_req *r,
 {
 	xmlNodePtr spec, dc, dev, b;
 	char file[600];
-	bool rdm = sp->mode == VS_DISK_RDM || sp->mode == VS_DISK_RDMP;
+	bool rdm = pb_mode_is_raw_mapping(sp->mode);
 	uint64_t bytes = rdm ? lun->capacity_bytes : sp->size_bytes;
 
 	if (sp->file)
@@ -250,18 +227,18 @@ static enum pb_error build_add(struct vs_session *s, struct vs_req *r,
 		if (!vs_add(b, "lunUuid", lun->uuid) ||
 		    !vs_add(b, "deviceName", lun->device_path) ||
 		    !vs_add(b, "compatibilityMode",
-			    sp->mode == VS_DISK_RDMP ? "physicalMode"
+			    sp->mode == PB_MODE_RDMP ? "physicalMode"
 						     : "virtualMode") ||
 		    !vs_add(b, "diskMode",
-			    sp->mode == VS_DISK_RDMP ? "independent_persistent"
+			    sp->mode == PB_MODE_RDMP ? "independent_persistent"
 						     : "persistent"))
 			return PB_ERR_NOMEM;
 	} else {
 		if (!vs_add(b, "diskMode", "persistent") ||
 		    !vs_add(b, "thinProvisioned",
-			    sp->mode == VS_DISK_THIN ? "true" : "false") ||
+			    sp->mode == PB_MODE_THIN ? "true" : "false") ||
 		    !vs_add(b, "eagerlyScrub",
-			    sp->mode == VS_DISK_EAGER ? "true" : "false"))
+			    sp->mode == PB_MODE_EAGER ? "true" : "false"))
 			return PB_ERR_NOMEM;
 	}
 	if (!vs_addf(dev, "controllerKey", "%d", ctl) ||
@@ -311,7 +288,7 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 	int ctl = -1, unit = -1;
 	size_t i;
 	enum pb_error err;
-	bool rdm = sp->mode == VS_DISK_RDM || sp->mode == VS_DISK_RDMP;
+	bool rdm = pb_mode_is_raw_mapping(sp->mode);
 
 	memset(&after, 0, sizeof(after));
 	memset(&lun, 0, sizeof(lun));
@@ -346,7 +323,7 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 		if (!sp->lun) {
 			err = pb_fail(s->errbuf, PB_ERR_INPUT,
 				      "mode %s needs a LUN (--lun)",
-				      vs_disk_mode_name(sp->mode));
+				      pb_mode_name(sp->mode));
 			goto out;
 		}
 		if (sp->host) {
@@ -405,7 +382,7 @@ out:
 static enum pb_error add_backing(struct vs_req *r, xmlNodePtr dev,
 				 const struct vs_disk *d)
 {
-	bool rdm = d->mode == VS_DISK_RDM || d->mode == VS_DISK_RDMP;
+	bool rdm = pb_mode_is_raw_mapping(d->mode);
 	xmlNodePtr b = vs_add_typed(r, dev, "backing", d->backing, NULL);
 
 	if (!vs_add(b, "fileName", d->file))

@@ -184,22 +184,10 @@ enum pb_error vs_vm_find(struct vs_session *s, struct vs_vm_info *out,
 enum pb_error vs_host_find(struct vs_session *s, struct vs_host_info *out,
 			   const char *name);
 
-/* ---- disks ---- */
-
-enum vs_disk_mode {
-	VS_DISK_THIN,
-	VS_DISK_LAZY,
-	VS_DISK_EAGER,
-	VS_DISK_RDM,  /* virtual compatibility */
-	VS_DISK_RDMP, /* physical compatibility */
-	VS_DISK_UNKNOWN,
-};
-
-const char *vs_disk_mode_name(enum vs_disk_mode m);
-enum pb_error vs_disk_mode_parse(enum vs_disk_mode *out, const char *s);
+/* ---- disks (their modes: enum pb_mode, common.h) ---- */
 
 struct vs_disk_spec {
-	enum vs_disk_mode mode;
+	enum pb_mode mode;
 	uint64_t size_bytes;   /* flat disks; RDMs take the LUN's size */
 	const char *datastore; /* name; NULL = the VM's own */
 	const char *lun;       /* rdm: canonical name (naa.xxx) */
@@ -213,7 +201,7 @@ struct vs_disk_spec {
 
 #define VS_DISK_SPEC_INIT                                                      \
 	{                                                                      \
-		.mode = VS_DISK_LAZY, .controller_key = -1                     \
+		.mode = PB_MODE_LAZY, .controller_key = -1                     \
 	}
 
 /* A disk as the server describes it, after the fact. */
@@ -232,7 +220,7 @@ struct vs_disk {
 	char device_name[256];
 	char lun_uuid[128];
 	char disk_mode[32];	/* persistent, independent_persistent, ... */
-	enum vs_disk_mode mode; /* derived from the flags read back */
+	enum pb_mode mode; /* derived from the flags read back */
 	/* an RDM made by vs_disk_add: its LUN's canonical name. A guest
 	 * sees a physical RDM as that LUN (its NAA id), not by uuid */
 	char lun_name[128];

@@ -167,14 +167,14 @@ static const char *disk_file_path(struct vs_session *s, const char *file,
 static void every_mode_added_read_back_removed(void)
 {
 	static const struct {
-		enum vs_disk_mode mode;
+		enum pb_mode mode;
 		const char *lun;
 	} modes[] = {
-		{VS_DISK_THIN, NULL},
-		{VS_DISK_LAZY, NULL},
-		{VS_DISK_EAGER, NULL},
-		{VS_DISK_RDM, "naa.6000c290000000000000000000000001"},
-		{VS_DISK_RDMP, "naa.6000c290000000000000000000000002"},
+		{PB_MODE_THIN, NULL},
+		{PB_MODE_LAZY, NULL},
+		{PB_MODE_EAGER, NULL},
+		{PB_MODE_RDM, "naa.6000c290000000000000000000000001"},
+		{PB_MODE_RDMP, "naa.6000c290000000000000000000000002"},
 	};
 	struct vcsim v;
 	struct vs_session *s = NULL;
@@ -202,24 +202,24 @@ static void every_mode_added_read_back_removed(void)
 		CU_ASSERT(d.unit != 7);
 		/* unit 1 of the SCSI controller holds a CD-ROM */
 		CU_ASSERT(d.unit != 1);
-		if (modes[i].mode == VS_DISK_RDMP || modes[i].mode == VS_DISK_RDM)
+		if (modes[i].mode == PB_MODE_RDMP || modes[i].mode == PB_MODE_RDM)
 			CU_ASSERT_STRING_EQUAL(d.lun_name, modes[i].lun);
 		switch (modes[i].mode) {
-		case VS_DISK_THIN:
+		case PB_MODE_THIN:
 			CU_ASSERT_EQUAL(d.thin_provisioned, 1);
 			CU_ASSERT_EQUAL(d.capacity_bytes, 64 << 20);
 			break;
-		case VS_DISK_LAZY:
+		case PB_MODE_LAZY:
 			CU_ASSERT_EQUAL(d.thin_provisioned, 0);
 			CU_ASSERT_EQUAL(d.eagerly_scrub, 0);
 			break;
-		case VS_DISK_EAGER:
+		case PB_MODE_EAGER:
 			CU_ASSERT_EQUAL(d.eagerly_scrub, 1);
 			break;
-		case VS_DISK_RDM:
-		case VS_DISK_RDMP:
+		case PB_MODE_RDM:
+		case PB_MODE_RDMP:
 			CU_ASSERT_STRING_EQUAL(d.compat_mode,
-					       modes[i].mode == VS_DISK_RDM
+					       modes[i].mode == PB_MODE_RDM
 						       ? "virtualMode"
 						       : "physicalMode");
 			CU_ASSERT_PTR_NOT_NULL(
@@ -292,14 +292,14 @@ static void rdm_lun_checks(void)
 	CU_ASSERT_EQUAL(used, 1);
 	free(l);
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
-	sp.mode = VS_DISK_RDMP;
+	sp.mode = PB_MODE_RDMP;
 	sp.lun = "naa.6000c290000000000000000000000004";
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "vSAN"));
 	sp.lun = "naa.6000c290000000000000000000000005";
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "local disk"));
-	sp.mode = VS_DISK_RDM;
+	sp.mode = PB_MODE_RDM;
 	sp.lun = "naa.6000c290000000000000000000000003";
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "in use"));
@@ -346,7 +346,7 @@ static void failed_task_reports_fault(void)
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
 	CU_ASSERT_EQUAL(vs_disk_list(s, &vm.ref, &disks, &n0), PB_OK);
 	free(disks);
-	sp.mode = VS_DISK_EAGER;
+	sp.mode = PB_MODE_EAGER;
 	sp.size_bytes = 16 << 20;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_FAULT);
 	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "InsufficientStorageSpace");
@@ -355,7 +355,7 @@ static void failed_task_reports_fault(void)
 	CU_ASSERT_EQUAL(n1, n0);
 	free(disks);
 	/* other modes still work on the same session */
-	sp.mode = VS_DISK_LAZY;
+	sp.mode = PB_MODE_LAZY;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
 	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
 	vs_session_free(s);
@@ -745,19 +745,19 @@ static void slow_tasks_waited_for(void)
 	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
 	vs_session_set_progress(s, on_progress, &log);
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
-	sp.mode = VS_DISK_EAGER;
+	sp.mode = PB_MODE_EAGER;
 	sp.size_bytes = 16 << 20;
 	t0 = pb_now_ns();
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
 	CU_ASSERT(pb_now_ns() - t0 >= 500000000ull);
-	CU_ASSERT_EQUAL(d.mode, VS_DISK_EAGER);
+	CU_ASSERT_EQUAL(d.mode, PB_MODE_EAGER);
 	CU_ASSERT_EQUAL(log.max_percent, 50);
 	CU_ASSERT_STRING_EQUAL(log.last_state, "success");
 	CU_ASSERT(log.calls >= 3); /* queued or running, 50%, success */
 	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
 
 	/* thin fails in this fixture: the fault arrives after the wait */
-	sp.mode = VS_DISK_THIN;
+	sp.mode = PB_MODE_THIN;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_FAULT);
 	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "InsufficientStorageSpace");
 
@@ -769,7 +769,7 @@ static void slow_tasks_waited_for(void)
 	START(&v, "-task-delay", "3s", NULL);
 	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
 	vs_session_set_task_timeout(s, 1);
-	sp.mode = VS_DISK_LAZY;
+	sp.mode = PB_MODE_LAZY;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_TIMEOUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "not done after"));
 	vs_session_free(s);
@@ -804,7 +804,7 @@ static void api_versions_spoken(void)
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
 	watch_for = "capacityInBytes";
 	watch_hits = 0;
-	sp.mode = VS_DISK_THIN;
+	sp.mode = PB_MODE_THIN;
 	sp.size_bytes = 8 << 20;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
 	CU_ASSERT_EQUAL(watch_hits, 0);
@@ -835,7 +835,7 @@ static void task_wait_survives_expiry(void)
 	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
 	vs_session_set_task_timeout(s, 100);
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
-	sp.mode = VS_DISK_EAGER;
+	sp.mode = PB_MODE_EAGER;
 	sp.size_bytes = 8 << 20;
 	t0 = pb_now_ns();
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
@@ -868,7 +868,7 @@ static void free_license_said_plainly(void)
 	CU_ASSERT_STRING_EQUAL(edition, "VMware vSphere 7 Hypervisor");
 	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "read-only"));
 	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "ha-host_VM0"), PB_OK);
-	sp.mode = VS_DISK_THIN;
+	sp.mode = PB_MODE_THIN;
 	sp.size_bytes = 8 << 20;
 	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_LICENSE);
 	CU_ASSERT_STRING_EQUAL(vs_session_fault(s), "RestrictedVersion");
@@ -926,7 +926,7 @@ static void enable_uuid_needs_power_cycle(void)
 	CU_ASSERT_STRING_EQUAL(got[0], "");
 	CU_ASSERT_EQUAL(vs_vm_set_extra_config(s, &vm.ref, keys, vals, 1),
 			PB_OK);
-	sp.mode = VS_DISK_THIN;
+	sp.mode = PB_MODE_THIN;
 	sp.size_bytes = 8 << 20;
 	CU_ASSERT_EQUAL_FATAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
 	for (i = 0; d.uuid[i] && k + 1 < sizeof(hex); i++)
@@ -944,7 +944,7 @@ static void enable_uuid_needs_power_cycle(void)
 	CU_ASSERT_EQUAL(it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex),
 			0);
 	/* physical RDM: the LUN's identity */
-	sp.mode = VS_DISK_RDMP;
+	sp.mode = PB_MODE_RDMP;
 	sp.lun = "naa.6000c290000000000000000000000002";
 	CU_ASSERT_EQUAL_FATAL(vs_disk_add(s, &vm.ref, &sp, &r), PB_OK);
 	CU_ASSERT_EQUAL(it_sh("test -e '%s/dev/disk/by-id/"

@@ -261,17 +261,18 @@ static void every_truncation(void)
 
 static void disk_modes(void)
 {
-	enum vs_disk_mode m;
+	enum pb_mode m;
 	int i;
 
-	for (i = 0; i < VS_DISK_UNKNOWN; i++) {
-		CU_ASSERT_EQUAL(
-			vs_disk_mode_parse(
-				&m, vs_disk_mode_name((enum vs_disk_mode)i)),
-			PB_OK);
+	for (i = 0; i < PB_MODE__COUNT; i++) {
+		CU_ASSERT_TRUE(pb_mode_parse(&m, pb_mode_name((enum pb_mode)i)));
 		CU_ASSERT_EQUAL(m, i);
+		CU_ASSERT_EQUAL(pb_mode_is_raw_mapping(m),
+				m == PB_MODE_RDM || m == PB_MODE_RDMP);
 	}
-	CU_ASSERT_EQUAL(vs_disk_mode_parse(&m, "thick"), PB_ERR_INPUT);
+	CU_ASSERT_FALSE(pb_mode_parse(&m, "thick"));
+	CU_ASSERT_FALSE(pb_mode_parse(&m, "unknown"));
+	CU_ASSERT_STRING_EQUAL(pb_mode_name(PB_MODE_UNKNOWN), "unknown");
 }
 
 /* GOVC_URL as govc (Go's url.Parse) reads it: the last '@' ends the
