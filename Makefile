@@ -37,7 +37,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
-	      common/mode.c
+	      common/mode.c common/child.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c runner/fs.c runner/command.c
@@ -56,7 +56,8 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
 	      tests/unit/test_target.c tests/unit/test_output.c \
 	      tests/unit/test_vsphere.c tests/unit/test_profile.c \
-	      tests/unit/test_report.c tests/unit/test_jlite.c
+	      tests/unit/test_report.c tests/unit/test_jlite.c \
+	      tests/unit/test_child.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define PB_VERSION "0.1.0"
 
@@ -41,6 +42,7 @@ enum pb_error {
 	PB_ERR_INTERNAL = 16, /* a bug: an invariant did not hold */
 	PB_ERR_VERIFY = 17,   /* data read back is not what was written */
 	PB_ERR_LICENSE = 18,  /* the server's licence forbids the call */
+	PB_ERR_CHILD = 19,    /* a program it ran failed (mkfs, a command) */
 	PB_ERR__COUNT
 };
 
@@ -143,6 +145,55 @@ enum pb_error pb_size_parse(uint64_t *out, const char *s, char *errbuf);
 char *pb_size_format(char *buf, size_t len, uint64_t bytes);
 
 uint64_t pb_now_ns(void);
+
+/*
+ * Child processes (child.c): spawned with pipes, stdout read by the
+ * caller, the tail of stderr kept for its last line, and one convention
+ * for how it ended: the exit code, or 128 + the signal that killed it.
+ */
+#define PB_CHILD_OWN_GROUP   0x1u /* a process group of its own */
+#define PB_CHILD_DIE_WITH_US 0x2u /* killed when its parent dies */
+#define PB_CHILD_MERGE_ERR   0x4u /* stderr into the stdout pipe */
+#define PB_CHILD_NO_STDOUT   0x8u /* stdout to /dev/null */
+
+struct pb_child_spec {
+	char *const *argv;	/* argv[0] is looked up in PATH */
+	const char *cwd;	/* NULL: the caller's */
+	const char *const *env; /* "NAME=value" added, NULL-ended, or NULL */
+	unsigned flags;
+};
+
+struct pb_child {
+	pid_t pid;
+	int out, err; /* -1 once at their end */
+	bool group;
+	char errtail[4096];
+	size_t errlen;
+};
+
+enum pb_error pb_child_start(struct pb_child *c, const struct pb_child_spec *sp,
+			     char *errbuf);
+/* Is a pipe still open? */
+bool pb_child_open(const struct pb_child *c);
+/* Wait up to timeout_ms (-1: for ever) for output: stdout's bytes into
+ * chunk (their count; 0 for none this time), stderr's kept as its tail. */
+ssize_t pb_child_read(struct pb_child *c, int timeout_ms, char *chunk,
+		      size_t len);
+/* The last line it wrote to stderr, or "". */
+const char *pb_child_last_line(struct pb_child *c);
+/* SIGKILL to it (its whole group, when it has its own). */
+void pb_child_kill(struct pb_child *c);
+/* Reap it: its exit code, 128 + signal, or -1 when none ran. */
+int pb_child_finish(struct pb_child *c);
+/* Keep the last cap bytes of what came in tail (the end of a program's
+ * output says why it failed). */
+void pb_tail_add(char *tail, size_t *tlen, size_t cap, const char *s,
+		 size_t n);
+/* Run to the end: stdout into out (capped; NULL to drop it), the last
+ * line of stderr into msg. Its status, or -1 when it could not start
+ * (errbuf says why). */
+int pb_child_run(const struct pb_child_spec *sp, struct pb_buf *out, char *msg,
+		 size_t msglen, char *errbuf);
 
 /* The whole file, NUL-terminated (len may be NULL); NULL and errno if not
  * readable. */

@@ -28,6 +28,7 @@ static const char *const messages[PB_ERR__COUNT] = {
 	[PB_ERR_INTERNAL] = "internal error",
 	[PB_ERR_VERIFY] = "data verification failed",
 	[PB_ERR_LICENSE] = "not allowed by the server's licence",
+	[PB_ERR_CHILD] = "a program it ran failed",
 };
 
 const char *pb_strerror(enum pb_error err)

@@ -21,20 +21,17 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness_int.h"
@@ -105,164 +102,25 @@ static enum disk_kind disk_kind(const struct pb_backend *b, enum pb_mode m)
 
 /* ---- child processes ---- */
 
-struct child {
-	pid_t pid;
-	int out; /* stdout, a pipe */
-	int err; /* stderr, a pipe */
-};
-
-static void child_exec(char *const argv[], int out[2], int err[2], pid_t parent)
-{
-	int fd;
-
-	/* its own process group: a terminal's ^C reaches the harness,
-	 * which stops the guest itself, in order */
-	setpgid(0, 0);
-	/* and it dies with the harness, even a SIGKILLed one; a parent
-	 * gone before the prctl took effect is caught by the check */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0)
-		dup2(fd, 0);
-	dup2(out[1], 1);
-	dup2(err[1], 2);
-	closefrom(3);
-	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], argv);
-	dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-static enum pb_error child_start(struct child *c, char *const argv[])
-{
-	int out[2] = {-1, -1}, err[2] = {-1, -1};
-	pid_t parent;
-
-	c->pid = -1;
-	c->out = c->err = -1;
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
-		goto fail;
-	parent = getpid();
-	c->pid = fork();
-	if (c->pid < 0)
-		goto fail;
-	if (c->pid == 0)
-		child_exec(argv, out, err, parent);
-	close(out[1]);
-	close(err[1]);
-	c->out = out[0];
-	c->err = err[0];
-	return PB_OK;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (out[i] >= 0)
-			close(out[i]);
-		if (err[i] >= 0)
-			close(err[i]);
-	}
-	return PB_ERR_IO;
-}
-
-/* Kill (if still running) and reap; the exit status, or -1. */
-static int child_finish(struct child *c, bool kill_it)
-{
-	int st = 0;
-
-	if (c->pid > 0) {
-		if (kill_it)
-			kill(-c->pid, SIGKILL);
-		while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
-			;
-	}
-	if (c->out >= 0)
-		close(c->out);
-	if (c->err >= 0)
-		close(c->err);
-	c->out = c->err = -1;
-	c->pid = -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/*
- * Wait up to timeout_ms (-1: for ever) for the child's pipes, append what
- * its stderr says to errs, and return what came on its stdout in chunk
- * (0: nothing this time). A pipe at its end leaves the set; *open counts
- * those still open.
- */
-static ssize_t child_poll(struct pollfd pf[2], int *open, int timeout_ms,
-			  struct pb_buf *errs, char *chunk, size_t len)
-{
-	ssize_t got = 0;
-
-	if (poll(pf, 2, timeout_ms) <= 0)
-		return 0;
-	for (int i = 0; i < 2; i++) {
-		ssize_t n;
-
-		if (pf[i].fd < 0 || !pf[i].revents)
-			continue;
-		n = read(pf[i].fd, chunk, len);
-		if (n <= 0) {
-			pf[i].fd = -1;
-			(*open)--;
-		} else if (i == 1) {
-			/* past the cap the rest is dropped, not an error */
-			pb_buf_add(errs, chunk, (size_t)n);
-		} else {
-			got = n;
-			break; /* the caller takes stdout's bytes first */
-		}
-	}
-	return got;
-}
-
-/* The last line a child wrote to stderr, or "". */
-static const char *last_line(struct pb_buf *errs)
-{
-	char *nl;
-
-	while (errs->len && errs->data[errs->len - 1] == '\n')
-		errs->data[--errs->len] = '\0';
-	if (!errs->data)
-		return "";
-	nl = strrchr(errs->data, '\n');
-	return nl ? nl + 1 : errs->data;
-}
+/* qemu and qemu-img run in their own process group (a terminal's ^C
+ * reaches the harness, which stops the guest itself, in order) and die
+ * with the harness, even a SIGKILLed one */
+#define QEMU_CHILD (PB_CHILD_OWN_GROUP | PB_CHILD_DIE_WITH_US)
 
 /* Run a short command to the end; its stdout into out (capped). */
 static enum pb_error run_cmd(struct pb_backend *b, char *const argv[],
 			     struct pb_buf *out)
 {
-	struct child c;
-	struct pb_buf errs = PB_BUF_INIT(16384);
-	struct pollfd pf[2];
-	char chunk[4096];
-	enum pb_error err;
-	ssize_t n;
-	int rc, open_fds = 2;
+	struct pb_child_spec sp = {.argv = argv, .flags = QEMU_CHILD};
+	char msg[PB_ERRBUF_SIZE];
+	int rc = pb_child_run(&sp, out, msg, sizeof(msg), b->errbuf);
 
-	err = child_start(&c, argv);
-	if (err)
-		return qfail(b, err, "%s: cannot start: %s", argv[0],
-			     strerror(errno));
-	pf[0] = (struct pollfd){.fd = c.out, .events = POLLIN};
-	pf[1] = (struct pollfd){.fd = c.err, .events = POLLIN};
-	while (open_fds > 0)
-		if ((n = child_poll(pf, &open_fds, -1, &errs, chunk,
-				    sizeof(chunk))) > 0 &&
-		    out)
-			pb_buf_add(out, chunk, (size_t)n);
-	rc = child_finish(&c, false);
-	if (rc) {
-		const char *why = last_line(&errs);
-
-		err = qfail(b, PB_ERR_IO, "%s failed (exit %d): %s", argv[0],
-			    rc, *why ? why : "no message");
-	}
-	pb_buf_dispose(&errs);
-	return err;
+	if (rc < 0)
+		return PB_ERR_CHILD;
+	if (rc)
+		return qfail(b, PB_ERR_CHILD, "%s failed (exit %d): %s",
+			     argv[0], rc, msg[0] ? msg : "no message");
+	return PB_OK;
 }
 
 /* ---- open / close ---- */
@@ -544,15 +402,23 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 	enum pb_error err = PB_OK;
 	char num[32];
 
+/* the next argument starts here: bounds checked before the write */
+#define NEXT()                                                                 \
+	do {                                                                   \
+		if (n < sizeof(off) / sizeof(off[0]))                          \
+			off[n++] = store->len;                                 \
+		else if (!err)                                                 \
+			err = PB_ERR_INTERNAL;                                 \
+	} while (0)
 #define ARG(s)                                                                 \
 	do {                                                                   \
-		off[n++] = store->len;                                         \
+		NEXT();                                                        \
 		if (!err)                                                      \
 			err = pb_buf_add(store, s, strlen(s) + 1);             \
 	} while (0)
 #define ARGF(fmt, ...)                                                         \
 	do {                                                                   \
-		off[n++] = store->len;                                         \
+		NEXT();                                                        \
 		if (!err)                                                      \
 			err = pb_buf_printf(store, fmt, __VA_ARGS__);          \
 		if (!err)                                                      \
@@ -587,7 +453,7 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 	ARGF("file:%s", j->out ? j->out : "/dev/null");
 	if (j->args) {
 		ARG("-fw_cfg");
-		off[n++] = store->len;
+		NEXT();
 		if (!err)
 			err = opt_escape(store,
 					 "name=opt/provbench/args,string=",
@@ -596,7 +462,7 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 		ARGF("name=opt/provbench/serial,string=%s", j->serial);
 		if (j->command) {
 			ARG("-fw_cfg");
-			off[n++] = store->len;
+			NEXT();
 			if (!err)
 				err = opt_escape(store,
 						 "name=opt/provbench/command,"
@@ -604,7 +470,7 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 						 j->command, true);
 		}
 		ARG("-drive");
-		off[n++] = store->len;
+		NEXT();
 		if (!err)
 			err = opt_escape(store, "file=", j->disk, false);
 		if (!err) {
@@ -620,6 +486,7 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 	}
 #undef ARG
 #undef ARGF
+#undef NEXT
 	if (err || n >= max)
 		return err ? err : PB_ERR_INTERNAL;
 	for (i = 0; i < n; i++)
@@ -670,29 +537,22 @@ static enum pb_error guest_boot(struct pb_backend *b, struct guest_run *g,
 				const struct pb_run_ctx *ctx)
 {
 	struct pb_buf store = PB_BUF_INIT(65536);
-	struct pb_buf errs = PB_BUF_INIT(65536);
-	char *argv[48], line[LINE_MAX_LEN];
+	char *argv[48], line[LINE_MAX_LEN], chunk[4096];
+	struct pb_child_spec sp = {.argv = argv, .flags = QEMU_CHILD};
+	struct pb_child c = {.pid = -1, .out = -1, .err = -1};
 	size_t llen = 0;
-	struct child c = {.pid = -1, .out = -1, .err = -1};
-	struct pollfd pf[2];
 	uint64_t t0 = pb_now_ns();
 	enum pb_error err;
-	int open_fds = 2;
+	ssize_t n;
 
 	memset(g, 0, sizeof(*g));
 	err = guest_argv(&store, argv, 48, b, j);
-	if (!err && child_start(&c, argv))
-		err = qfail(b, PB_ERR_IO, "%s: cannot start: %s", argv[0],
-			    strerror(errno));
+	if (!err)
+		err = pb_child_start(&c, &sp, b->errbuf);
 	if (err)
 		goto out;
-	pf[0] = (struct pollfd){.fd = c.out, .events = POLLIN};
-	pf[1] = (struct pollfd){.fd = c.err, .events = POLLIN};
-	while (open_fds > 0) {
-		char chunk[4096];
-		ssize_t n = child_poll(pf, &open_fds, 200, &errs, chunk,
-				       sizeof(chunk));
-
+	while (pb_child_open(&c)) {
+		n = pb_child_read(&c, 200, chunk, sizeof(chunk));
 		if (ctx && ctx->stop && *ctx->stop) {
 			g->interrupted = true;
 			break;
@@ -718,11 +578,12 @@ static enum pb_error guest_boot(struct pb_backend *b, struct guest_run *g,
 		if (!j->args && g->probe_ok)
 			break;
 	}
-	child_finish(&c, true); /* qemu still running here is killed */
-	snprintf(g->qemu_err, sizeof(g->qemu_err), "%s", last_line(&errs));
+	pb_child_kill(&c); /* qemu still running here is killed */
+	pb_child_finish(&c);
+	snprintf(g->qemu_err, sizeof(g->qemu_err), "%s",
+		 pb_child_last_line(&c));
 out:
 	pb_buf_dispose(&store);
-	pb_buf_dispose(&errs);
 	return err;
 }
 
@@ -1152,12 +1013,32 @@ out:
 	return err;
 }
 
+/*
+ * Wait (up to 5 s) until the kernel has let go of loop device dev. With
+ * LO_FLAGS_AUTOCLEAR, LOOP_CLR_FD only marks the device while another
+ * opener remains, and the last one can be a killed qemu whose io_uring
+ * the kernel tears down in a worker after waitpid() has returned: the
+ * device clears a moment later. Returning before then would leave a run
+ * that says "nothing left" while /sys still shows the backing file.
+ */
+static void loop_wait_clear(const char *dev)
+{
+	char p[64];
+	unsigned i;
+
+	snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
+		 dev + strlen("/dev/"));
+	for (i = 0; i < 100 && access(p, F_OK) == 0; i++)
+		usleep(50 * 1000);
+}
+
 static void loop_detach(struct pb_backend *b)
 {
 	if (b->loop_fd < 0)
 		return;
 	ioctl(b->loop_fd, LOOP_CLR_FD, 0);
 	close(b->loop_fd);
+	loop_wait_clear(b->loop_dev);
 	b->loop_fd = -1;
 	b->loop_dev[0] = '\0';
 }
@@ -1261,6 +1142,7 @@ static unsigned loop_detach_file(const char *path)
 			if (!ioctl(fd, LOOP_CLR_FD, 0))
 				n++;
 			close(fd);
+			loop_wait_clear(p);
 		}
 	}
 	if (dir)

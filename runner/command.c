@@ -5,105 +5,54 @@
  * experiments as users ran them: copying a big file, `dd ... && sync`, an
  * apt-get upgrade.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "runner_int.h"
 
 #define TAIL_BYTES 2048u
 
-/* Keep the last TAIL_BYTES of what came. */
-static void tail_add(char *tail, size_t *len, const char *s, size_t n)
-{
-	if (n >= TAIL_BYTES) {
-		memcpy(tail, s + n - TAIL_BYTES, TAIL_BYTES);
-		*len = TAIL_BYTES;
-		return;
-	}
-	if (*len + n > TAIL_BYTES) {
-		size_t drop = *len + n - TAIL_BYTES;
-
-		memmove(tail, tail + drop, *len - drop);
-		*len -= drop;
-	}
-	memcpy(tail + *len, s, n);
-	*len += n;
-}
-
 enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 				 const char *cwd, const char *device)
 {
-	char tail[TAIL_BYTES + 1], chunk[4096];
+	char tail[TAIL_BYTES + 1], chunk[4096], mnt[PATH_MAX + 24],
+		dev[PATH_MAX + 24];
+	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+	const char *env[3] = {mnt, device ? dev : NULL, NULL};
+	/* its own group, so an interrupt stops all it started; output and
+	 * errors in one stream, as a terminal would show them */
+	struct pb_child_spec sp = {.argv = argv, .cwd = cwd, .env = env,
+				   .flags = PB_CHILD_OWN_GROUP |
+					    PB_CHILD_MERGE_ERR};
+	struct pb_child c;
 	size_t tlen = 0;
-	int pfd[2], st = 0;
 	uint64_t t0;
-	pid_t pid;
 	bool killed = false;
+	ssize_t n;
 
 	r->exit_status = -1;
-	if (pipe2(pfd, O_CLOEXEC))
-		return pb_fail(r->error, PB_ERR_IO, "pipe: %s",
-			       strerror(errno));
+	snprintf(mnt, sizeof(mnt), "PROVBENCH_MOUNT=%s", cwd);
+	if (device)
+		snprintf(dev, sizeof(dev), "PROVBENCH_DEVICE=%s", device);
 	t0 = pb_now_ns();
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return pb_fail(r->error, PB_ERR_IO, "fork: %s",
-			       strerror(errno));
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		/* its own group, so an interrupt stops all it started */
-		setpgid(0, 0);
-		dup2(nul, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		if (chdir(cwd))
-			_exit(126);
-		setenv("PROVBENCH_MOUNT", cwd, 1);
-		if (device)
-			setenv("PROVBENCH_DEVICE", device, 1);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	setpgid(pid, pid); /* both sides: no race with the child's own */
-	close(pfd[1]);
-	for (;;) {
-		struct pollfd pf = {.fd = pfd[0], .events = POLLIN};
-		int pr = poll(&pf, 1, 100);
-		ssize_t n;
-
+	if (pb_child_start(&c, &sp, r->error))
+		return PB_ERR_CHILD;
+	while (pb_child_open(&c)) {
 		if (runner_stop_requested() && !killed) {
-			kill(-pid, SIGKILL);
+			pb_child_kill(&c);
 			killed = true;
 		}
-		if (pr <= 0)
-			continue;
-		n = read(pfd[0], chunk, sizeof(chunk));
-		if (n <= 0)
-			break;
-		tail_add(tail, &tlen, chunk, (size_t)n);
+		n = pb_child_read(&c, 100, chunk, sizeof(chunk));
+		if (n > 0)
+			pb_tail_add(tail, &tlen, TAIL_BYTES, chunk, (size_t)n);
 	}
-	close(pfd[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	r->exit_status = pb_child_finish(&c);
 	r->ns = pb_now_ns() - t0;
 	tail[tlen] = '\0';
 	free(r->output);
 	r->output = strdup(tail);
-	r->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (killed)
 		return pb_fail(r->error, PB_ERR_INTERRUPTED, "command stopped");
 	if (r->exit_status) {
@@ -113,7 +62,7 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 		while (end > tail && end[-1] == '\n')
 			*--end = '\0';
 		line = strrchr(tail, '\n');
-		return pb_fail(r->error, PB_ERR_FAULT, "command exited %d%s%s",
+		return pb_fail(r->error, PB_ERR_CHILD, "command exited %d%s%s",
 			       r->exit_status, tlen ? ": " : "",
 			       line ? line + 1 : tail);
 	}

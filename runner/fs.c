@@ -31,57 +31,11 @@ const char *runner_fs_name(enum runner_fs_type t)
 	return (unsigned)t <= RUNNER_FS_XFS ? o->choices[t] : "none";
 }
 
-/* Run argv to the end; the last line of its stderr into msg. */
-static int run_tool(char *const argv[], char *msg, size_t msglen)
-{
-	char buf[4096];
-	size_t len = 0;
-	ssize_t n;
-	int pfd[2], st = 0;
-	pid_t pid;
-
-	msg[0] = '\0';
-	if (pipe2(pfd, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-
-		dup2(nul, 0);
-		dup2(nul, 1);
-		dup2(pfd[1], 2);
-		execvp(argv[0], argv);
-		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
-	while ((n = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0) {
-		len += (size_t)n;
-		if (len == sizeof(buf) - 1) { /* keep the end */
-			memmove(buf, buf + len / 2, len - len / 2);
-			len -= len / 2;
-		}
-	}
-	close(pfd[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	buf[len] = '\0';
-	while (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	snprintf(msg, msglen, "%s",
-		 strrchr(buf, '\n') ? strrchr(buf, '\n') + 1 : buf);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			      char *errbuf)
 {
 	struct runner_opts dev = *o;
+	struct pb_child_spec sp = {.flags = PB_CHILD_NO_STDOUT};
 	struct runner_target t;
 	char *argv[12], msg[PB_ERRBUF_SIZE], *dir;
 	uint64_t t0;
@@ -126,11 +80,14 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			 sizeof(fs->mkfs_cmd) - strlen(fs->mkfs_cmd), "%s%s",
 			 i ? " " : "", argv[i]);
 	t0 = pb_now_ns();
-	rc = run_tool(argv, msg, sizeof(msg));
+	sp.argv = argv;
+	rc = pb_child_run(&sp, NULL, msg, sizeof(msg), errbuf);
 	fs->mkfs_s = (double)(pb_now_ns() - t0) / 1e9;
+	if (rc < 0)
+		return PB_ERR_CHILD;
 	if (rc)
 		return pb_fail(errbuf,
-			       rc == 127 ? PB_ERR_UNSUPPORTED : PB_ERR_IO,
+			       rc == 127 ? PB_ERR_UNSUPPORTED : PB_ERR_CHILD,
 			       "%s failed (exit %d): %s", argv[0], rc,
 			       msg[0] ? msg : "no message");
 

@@ -6,12 +6,13 @@
 
 extern const struct pb_suite suite_common, suite_hist, suite_perm, suite_opts,
 	suite_data, suite_target, suite_output, suite_vsphere, suite_profile,
-	suite_report, suite_jlite;
+	suite_report, suite_jlite, suite_child;
 
 static const struct pb_suite *const suites[] = {
 	&suite_common,	&suite_hist,   &suite_perm,   &suite_opts,
 	&suite_data,	&suite_target, &suite_output, &suite_vsphere,
-	&suite_profile, &suite_report, &suite_jlite,  NULL,
+	&suite_profile, &suite_report, &suite_jlite,  &suite_child,
+	NULL,
 };
 
 int main(int argc, char **argv)
