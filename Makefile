@@ -31,13 +31,13 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
 	     -DPB_GUEST_DIR='"$(PREFIX)/lib/provbench/guest"' \
-	     -Icommon -Irunner -Ivsphere -Iharness -Ireports -Itests/unit $(PKG_CFLAGS) \
+	     -Icommon -Irunner -Ivsphere -Iharness -Iresults -Ireports -Itests/unit $(PKG_CFLAGS) \
 	     -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
-	      common/mode.c common/child.c
+	      common/mode.c common/child.c common/time.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c runner/fs.c runner/command.c
@@ -45,7 +45,8 @@ RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
-REPORT_SRC := reports/jlite.c reports/stats.c reports/report.c reports/html.c
+RESULTS_SRC := results/jlite.c results/runjson.c
+REPORT_SRC := $(RESULTS_SRC) reports/stats.c reports/report.c reports/html.c
 HARNESS_LIB_SRC := $(REPORT_SRC) harness/cmd_report.c harness/cmd_vsphere.c \
 	       harness/profile.c \
 	       harness/journal.c harness/backend_vsphere.c \

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 
 #define PB_VERSION "0.1.0"
@@ -43,6 +44,8 @@ enum pb_error {
 	PB_ERR_VERIFY = 17,   /* data read back is not what was written */
 	PB_ERR_LICENSE = 18,  /* the server's licence forbids the call */
 	PB_ERR_CHILD = 19,    /* a program it ran failed (mkfs, a command) */
+	PB_ERR_REGRESSED = 20,	/* a figure regressed past --max-regression */
+	PB_ERR_INCOMPLETE = 21, /* some measurements failed (see run.json) */
 	PB_ERR__COUNT
 };
 
@@ -144,7 +147,19 @@ enum pb_error pb_size_parse(uint64_t *out, const char *s, char *errbuf);
 /* "1.5 GiB", "512 KiB", "123 B" into buf. Returns buf. */
 char *pb_size_format(char *buf, size_t len, uint64_t bytes);
 
+/* time.c: the monotonic clock, for durations */
 uint64_t pb_now_ns(void);
+
+enum pb_time_form {
+	PB_TIME_ISO,	 /* 2026-12-01T08:30:00Z: results, logs */
+	PB_TIME_COMPACT, /* 20261201T083000Z: directory names */
+	PB_TIME_CLOCK,	 /* 08:30:00: progress lines */
+};
+
+/* t in UTC into out. Returns out. */
+char *pb_utc_format(char *out, size_t len, time_t t, enum pb_time_form form);
+/* Now, as PB_TIME_ISO. */
+char *pb_utc_iso(char *out, size_t len);
 
 /*
  * Child processes (child.c): spawned with pipes, stdout read by the

@@ -29,6 +29,8 @@ static const char *const messages[PB_ERR__COUNT] = {
 	[PB_ERR_VERIFY] = "data verification failed",
 	[PB_ERR_LICENSE] = "not allowed by the server's licence",
 	[PB_ERR_CHILD] = "a program it ran failed",
+	[PB_ERR_REGRESSED] = "regressed past the limit",
+	[PB_ERR_INCOMPLETE] = "some measurements failed",
 };
 
 const char *pb_strerror(enum pb_error err)
@@ -80,10 +82,3 @@ void pb_report(const char *prog, const char *what, const char *why)
 		fprintf(stderr, "%s: %s\n", prog, why);
 }
 
-uint64_t pb_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}

@@ -1246,7 +1246,7 @@ static enum pb_error qb_run(struct pb_backend *b, const struct pb_disk *d,
 	}
 	annotate(local_out, &g, b, j.aio);
 	if (g.status)
-		return qfail(b, PB_ERR_FAULT,
+		return qfail(b, PB_ERR_CHILD,
 			     "runner in the guest exited %d: %s", g.status,
 			     g.nlog ? g.log[g.nlog - 1] : "no message");
 	return PB_OK;

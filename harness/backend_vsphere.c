@@ -237,8 +237,6 @@ static enum pb_error settings_apply(struct pb_backend *b)
 	unsigned i, n = 0;
 	enum pb_error err;
 	char ref[200];
-	time_t t;
-	struct tm tm;
 
 	for (i = 0; i < b->nset; i++)
 		if (b->set[i].change) {
@@ -256,10 +254,7 @@ static enum pb_error settings_apply(struct pb_backend *b)
 	if (err)
 		return err;
 	b->power_cycled = true;
-	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(b->power_cycled_at, sizeof(b->power_cycled_at),
-		 "%Y-%m-%dT%H:%M:%SZ", &tm);
+	pb_utc_iso(b->power_cycled_at, sizeof(b->power_cycled_at));
 	snprintf(ref, sizeof(ref), "moref:%s", b->vm.ref.value);
 	return sess_err(b, vs_vm_find(b->s, &b->vm, ref));
 }
@@ -661,7 +656,7 @@ static enum pb_error vsb_prepare(struct pb_backend *b)
 			err = sess_err(b, vs_guest_wait(b->s, &b->vm, pid, 60,
 							NULL, &code));
 		if (!err && code)
-			err = pb_fail(b->errbuf, PB_ERR_FAULT,
+			err = pb_fail(b->errbuf, PB_ERR_CHILD,
 				      "guest sysctl %s failed (exit %d)", args,
 				      code);
 	}
@@ -938,18 +933,18 @@ static enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
 		runner_message(b, glog, why, sizeof(why));
 		b->errbuf[0] = '\0';
 		if (why[0] && !aged)
-			err = pb_fail(b->errbuf, PB_ERR_FAULT,
+			err = pb_fail(b->errbuf, PB_ERR_CHILD,
 				      "runner in the guest (exit %d): %s", code,
 				      why);
 		else if (why[0])
-			err = pb_fail(b->errbuf, PB_ERR_FAULT,
+			err = pb_fail(b->errbuf, PB_ERR_CHILD,
 				      "runner in the guest: %s", why);
 		else if (!aged && code > 0)
-			err = pb_fail(b->errbuf, PB_ERR_FAULT,
+			err = pb_fail(b->errbuf, PB_ERR_CHILD,
 				      "the runner exited %d in the guest",
 				      code);
 		else if (aged && !derr)
-			err = pb_fail(b->errbuf, PB_ERR_FAULT,
+			err = pb_fail(b->errbuf, PB_ERR_CHILD,
 				      "the runner ended unseen (Tools no longer "
 				      "list it) and its output is incomplete");
 		else

@@ -75,7 +75,7 @@ int cmd_report(int argc, char **argv)
 	o.results_dir = argv[optind];
 	err = rp_generate(&o, &reg, errbuf);
 	if (reg)
-		return pb_cli_fail(PB_ERR_FAULT, "report", errbuf);
+		return pb_cli_fail(PB_ERR_REGRESSED, "report", errbuf);
 	if (err)
 		return pb_cli_fail(err, "report", errbuf);
 	return PB_EXIT_OK;

@@ -22,6 +22,7 @@
 
 #include "harness_int.h"
 #include "report.h"
+#include "runjson.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -61,22 +62,6 @@ const struct backend_ops *pb_backend_find(const char *name)
 	return NULL;
 }
 
-enum ts_form { TS_ISO, TS_DIR, TS_CLOCK };
-
-static void utc_now(char *out, size_t len, enum ts_form form)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	if (form == TS_ISO)
-		strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	else if (form == TS_DIR)
-		strftime(out, len, "%Y%m%dT%H%M%SZ", &tm);
-	else
-		strftime(out, len, "%H:%M:%S", &tm);
-}
-
 static void say(bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -88,7 +73,7 @@ static void say(bool quiet, const char *fmt, ...)
 
 	if (quiet)
 		return;
-	utc_now(ts, sizeof(ts), TS_CLOCK);
+	pb_utc_format(ts, sizeof(ts), time(NULL), PB_TIME_CLOCK);
 	printf("%s ", ts);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -209,7 +194,6 @@ struct run_state {
 	char dir[1024];
 	char run_json[1100];
 	json_t *doc;	 /* run.json */
-	json_t *results; /* borrowed from doc */
 	int lock_fd;
 	bool quiet;
 	bool tty;
@@ -239,84 +223,94 @@ static enum pb_error open_state(struct run_state *r, bool lock)
 
 static enum pb_error save(struct run_state *r)
 {
-	char *text, ts[32];
-	enum pb_error err;
+	return rj_doc_save(r->doc, r->run_json, r->interrupted, r->errbuf);
+}
 
-	utc_now(ts, sizeof(ts), TS_ISO);
-	json_object_set_new(r->doc, "updated_at", json_string(ts));
-	json_object_set_new(r->doc, "interrupted",
-			    json_boolean(r->interrupted));
-	text = json_dumps(r->doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
-					  JSON_REAL_PRECISION(10));
-	if (!text)
-		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
-	err = pb_write_atomic(r->run_json, text, strlen(text), r->errbuf);
-	free(text);
-	return err;
+/*
+ * The results directory, parent/<UTC time>-<profile>[-N]: its name is the
+ * run's id in the journal, so one that does not fit is an error, never a
+ * silent cut that could name another run.
+ */
+static enum pb_error results_dir(struct run_state *r, const char *parent)
+{
+	char ts[32];
+	int i, n;
+
+	pb_utc_format(ts, sizeof(ts), time(NULL), PB_TIME_COMPACT);
+	if (mkdir(parent, 0755) && errno != EEXIST)
+		return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", parent,
+			       strerror(errno));
+	/* two runs of a profile in the same second get their own */
+	for (i = 1;; i++) {
+		n = i == 1 ? snprintf(r->dir, sizeof(r->dir), "%s/%s-%s",
+				      parent, ts, r->p->name)
+			   : snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%d",
+				      parent, ts, r->p->name, i);
+		if (n < 0 || (size_t)n + sizeof("/run.json") > sizeof(r->dir))
+			return pb_fail(r->errbuf, PB_ERR_INPUT,
+				       "%s: results directory: path too long",
+				       parent);
+		if (!mkdir(r->dir, 0755))
+			break;
+		if (errno != EEXIST || i > 99)
+			return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", r->dir,
+				       strerror(errno));
+	}
+	snprintf(r->run_json, sizeof(r->run_json), "%s/run.json", r->dir);
+	return PB_OK;
 }
 
 static enum pb_error start_results(struct run_state *r, const char *parent)
 {
 	char ts[32];
-	int i;
 	json_error_t je;
-	json_t *profile, *env = json_object();
+	json_t *env = json_object();
 	enum pb_error err;
+	struct rj_head h = {
+		.started_at = pb_utc_iso(ts, sizeof(ts)),
+		.profile_path = r->p->path,
+		.shuffled = r->p->shuffle,
+		.seed = r->plan.seed,
+		.items = r->plan.n,
+		.points = (const char *const *)r->p->point_desc,
+		.npoints = r->p->npoints,
+		.environment = env,
+		.backend = r->ops->name,
+	};
 
-	utc_now(ts, sizeof(ts), TS_DIR);
-	if (mkdir(parent, 0755) && errno != EEXIST)
-		return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", parent,
-			       strerror(errno));
-	snprintf(r->dir, sizeof(r->dir), "%s/%s-%s", parent, ts, r->p->name);
-	/* two runs of a profile in the same second get their own */
-	for (i = 2; mkdir(r->dir, 0755); i++) {
-		if (errno != EEXIST || i > 99)
-			return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", r->dir,
-				       strerror(errno));
-		snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%d", parent, ts,
-			 r->p->name, i);
+	err = results_dir(r, parent);
+	if (err) {
+		json_decref(env);
+		return err;
 	}
-	snprintf(r->run_json, sizeof(r->run_json), "%s/run.json", r->dir);
-	profile = json_loads(r->p->text, 0, &je);
+	h.run = strrchr(r->dir, '/') + 1;
+	h.profile = json_loads(r->p->text, 0, &je);
 	err = r->ops->describe(r->b, env);
-	json_object_set_new(env, "backend", json_string(r->ops->name));
-	utc_now(ts, sizeof(ts), TS_ISO);
-	r->doc = json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:i},s:o,s:[]}",
-			   "tool", "provbench", "version", PB_VERSION,
-			   "started_at", ts, "profile_path", r->p->path,
-			   "profile", profile ? profile : json_null(), "run",
-			   strrchr(r->dir, '/') + 1, "plan", "order",
-			   r->p->shuffle ? "shuffle" : "fixed", "seed",
-			   (json_int_t)r->plan.seed, "items", (int)r->plan.n,
-			   "environment", env, "results");
+	r->doc = rj_doc_new(&h);
 	if (!r->doc)
 		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
-	r->results = json_object_get(r->doc, "results");
 	if (err)
 		return pb_fail(r->errbuf, err, "%s", r->ops->error(r->b));
 	return save(r);
 }
 
-static void summarize(const struct run_state *r, json_t *res)
+static void summarize(const struct run_state *r, const struct rj_result *res)
 {
-	json_t *passes = json_object_get(json_object_get(res, "runner"),
-					 "passes"),
-	       *pass;
+	json_t *passes = json_object_get(res->runner, RUNNER_K_PASSES), *pass;
 	char line[512];
 	size_t i, len;
 
-	len = (size_t)snprintf(
-		line, sizeof(line), "  provisioned in %.2f s",
-		json_real_value(json_object_get(json_object_get(res, "disk"),
-						"provision_s")));
+	len = (size_t)snprintf(line, sizeof(line), "  provisioned in %.2f s",
+			       res->disk.provision_s);
 	json_array_foreach(passes, i, pass)
 	{
 		if (len >= sizeof(line))
 			break;
 		len += (size_t)snprintf(
 			line + len, sizeof(line) - len, ", %s %.1f MiB/s",
-			json_string_value(json_object_get(pass, "name")),
-			json_real_value(json_object_get(pass, "mib_per_s")));
+			json_string_value(json_object_get(pass, RUNNER_K_NAME)),
+			json_real_value(
+				json_object_get(pass, RUNNER_K_MIB_PER_S)));
 	}
 	say(r->quiet, "%s", line);
 }
@@ -410,12 +404,12 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	};
 	struct pb_buf args = PB_BUF_INIT(4096);
 	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
-	json_t *intent = json_object(), *res, *runner = NULL, *disk;
+	json_t *intent = json_object(), *runner = NULL;
 	enum pb_error err, derr = PB_OK, jerr = PB_OK;
 	bool created = false;
-	const char *status = "ok";
+	enum rj_status status = RJ_STATUS_OK;
 	uint64_t t_start, t_run, runner_ns = 0, destroy_ns = 0;
-	json_t *timing;
+	struct rj_result res;
 
 	memset(&d, 0, sizeof(d));
 	ctx.disk_id = d.id;
@@ -428,9 +422,8 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent);
 	json_object_set_new(intent, "op", json_string("intent"));
 	json_object_set_new(intent, "id", json_string(d.id));
-	json_object_set_new(
-		intent, "run",
-		json_string(json_string_value(json_object_get(r->doc, "run"))));
+	json_object_set_new(intent, "run",
+			    json_string(strrchr(r->dir, '/') + 1));
 	json_object_set_new(intent, "mode",
 			    json_string(pb_mode_name(it->mode)));
 	json_object_set_new(intent, "backend", json_string(r->ops->name));
@@ -497,47 +490,52 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		}
 	}
 	if (err == PB_ERR_INTERRUPTED || stop_flag) {
-		status = "interrupted";
+		status = RJ_STATUS_INTERRUPTED;
 		r->interrupted = true;
 	} else if (err == PB_ERR_UNSUPPORTED && !created && !derr) {
 		/* the backend cannot make this mode here (rdm without
 		 * root): said in the report, not a failure of the run */
-		status = "skipped";
+		status = RJ_STATUS_SKIPPED;
 	} else if (err || derr) {
-		status = "failed";
+		status = RJ_STATUS_FAILED;
 		r->failed++;
 	}
-	disk = json_pack("{s:s,s:s,s:s,s:f,s:s,s:f,s:O}", "id", d.id, "file",
-			 d.file, "uuid", d.uuid, "provision_s", d.provision_s,
-			 "provision_source",
-			 d.provision_source ? d.provision_source : "client wall",
-			 "provision_wall_s",
-			 d.provision_wall_s > 0 ? d.provision_wall_s
-						: d.provision_s,
-			 "readback", d.readback ? d.readback : json_null());
-	/* where the time went: what is neither provisioning nor the
-	 * runner is the harness's own overhead */
-	timing = json_pack("{s:f,s:f,s:f,s:f}", "total_s",
-			   (double)(pb_now_ns() - t_start) / 1e9, "provision_s",
-			   d.provision_s, "runner_s", (double)runner_ns / 1e9,
-			   "destroy_s", (double)destroy_ns / 1e9);
-	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o,s:o,s:o}", "rep",
-			it->rep, "mode", pb_mode_name(it->mode), "point",
-			it->point, "workload", pb_point_desc(r->p, it->point),
-			"status", status, "error", ebuf[0] ? ebuf : NULL,
-			"disk", disk, "timing", timing, "runner",
-			runner ? runner : json_null());
-	json_array_append_new(r->results, res);
+	res = (struct rj_result){
+		.rep = it->rep,
+		.mode = it->mode,
+		.point = it->point,
+		.workload = pb_point_desc(r->p, it->point),
+		.status = status,
+		.error = ebuf,
+		.disk = {.id = d.id,
+			 .file = d.file,
+			 .uuid = d.uuid,
+			 .provision_s = d.provision_s,
+			 .provision_source = d.provision_source,
+			 .provision_wall_s = d.provision_wall_s,
+			 .readback = d.readback},
+		/* where the time went: what is neither provisioning nor
+		 * the runner is the harness's own overhead */
+		.timing = {.total_s = (double)(pb_now_ns() - t_start) / 1e9,
+			   .provision_s = d.provision_s,
+			   .runner_s = (double)runner_ns / 1e9,
+			   .destroy_s = (double)destroy_ns / 1e9},
+		.runner = runner,
+	};
+	err = rj_doc_add_result(r->doc, &res) ? PB_OK : PB_ERR_NOMEM;
 	json_decref(d.readback);
 	if (r->progress_shown) {
 		printf("\r\033[K");
 		r->progress_shown = false;
 	}
-	if (!strcmp(status, "ok"))
-		summarize(r, res);
+	if (status == RJ_STATUS_OK)
+		summarize(r, &res);
 	else
-		say(r->quiet, "  %s: %s", status, ebuf);
-	err = save(r);
+		say(r->quiet, "  %s: %s", rj_status_name(status), ebuf);
+	if (err)
+		pb_fail(r->errbuf, err, "run.json: out of memory");
+	else
+		err = save(r);
 	/* a disk that could not be destroyed stops the run: the journal
 	 * keeps it for cleanup, and nothing more is piled on the VM */
 	return derr ? derr : jerr ? jerr : err;
@@ -758,7 +756,7 @@ int cmd_run(int argc, char **argv)
 	if (stop_flag)
 		r.interrupted = true;
 	if (r.doc) {
-		json_object_set_new(r.doc, "finished", json_true());
+		rj_doc_finish(r.doc);
 		if (save(&r) && !err)
 			err = PB_ERR_IO;
 	}
@@ -768,9 +766,10 @@ int cmd_run(int argc, char **argv)
 	else if (err)
 		rc = pb_cli_fail(err, "run", r.errbuf);
 	else if (r.failed)
-		rc = pb_cli_fail(PB_ERR_FAULT, "run",
+		rc = pb_cli_fail(PB_ERR_INCOMPLETE, "run",
 				 "some modes failed; see run.json");
-	if (r.dir[0] && json_array_size(r.results)) {
+	if (r.dir[0] &&
+	    json_array_size(json_object_get(r.doc, RJ_K_RESULTS))) {
 		/* the report is rebuilt from run.json alone, also later */
 		struct rp_opts ro = RP_OPTS_INIT;
 		char rerr[PB_ERRBUF_SIZE] = "";
@@ -828,24 +827,27 @@ int cmd_cleanup(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s", arg);
 	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
 		/* a results directory: its run.json names profile and run */
-		json_t *doc;
+		struct rj_reader rd;
+		char ebuf[PB_ERRBUF_SIZE] = "";
+		int len;
 
-		snprintf(path, sizeof(path), "%s/run.json", arg);
-		doc = json_load_file(path, 0, NULL);
-		if (!doc)
-			return pb_cli_fail(PB_ERR_INPUT, path,
-					   "not a provbench results directory");
-		snprintf(
-			run_id, sizeof(run_id), "%s",
-			json_string_value(json_object_get(doc, "run"))
-				? json_string_value(json_object_get(doc, "run"))
-				: "");
-		snprintf(path, sizeof(path), "%s",
-			 json_string_value(json_object_get(doc, "profile_path"))
-				 ? json_string_value(
-					   json_object_get(doc, "profile_path"))
-				 : "");
-		json_decref(doc);
+		err = rj_reader_open(&rd, arg, ebuf);
+		if (!err) {
+			snprintf(run_id, sizeof(run_id), "%s", rd.run);
+			len = snprintf(path, sizeof(path), "%s",
+				       rd.profile_path);
+			/* the run id is matched against the journal's: a
+			 * cut one could match another run */
+			if (strlen(rd.run) >= sizeof(run_id) || len < 0 ||
+			    (size_t)len >= sizeof(path))
+				err = pb_fail(ebuf, PB_ERR_INPUT,
+					      "%s: run or profile_path too "
+					      "long",
+					      rd.path);
+		}
+		rj_reader_dispose(&rd);
+		if (err)
+			return pb_cli_fail(err, "cleanup", ebuf);
 	}
 	rc = check_profile(&r, path, NULL);
 	if (rc)

@@ -250,9 +250,9 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 
 		jl_foreach(m->g[i].curve, pt)
 		{
-			cum += jl_num(jl_get(pt, "bytes"));
-			if (jl_num(jl_get(pt, "mib_per_s")) > maxy)
-				maxy = jl_num(jl_get(pt, "mib_per_s"));
+			cum += jl_num(jl_get(pt, RUNNER_K_BYTES));
+			if (jl_num(jl_get(pt, RUNNER_K_MIB_PER_S)) > maxy)
+				maxy = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
 		}
 		if (cum > maxx)
 			maxx = cum;
@@ -286,11 +286,11 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 		 * a pass of a single interval still shows */
 		jl_foreach(g->curve, pt)
 		{
-			y = jl_num(jl_get(pt, "mib_per_s"));
+			y = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - left - 10) * cum / maxx,
 				      top + H - H * y / maxy);
-			cum += jl_num(jl_get(pt, "bytes"));
+			cum += jl_num(jl_get(pt, RUNNER_K_BYTES));
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - left - 10) * cum / maxx,
 				      top + H - H * y / maxy);

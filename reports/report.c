@@ -30,16 +30,26 @@ static double num(struct jl *o, const char *k)
 
 static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
 			       struct pb_buf *prefix);
-static enum pb_error csv_item(struct pb_buf *b, const struct pb_buf *prefix,
-			      struct jl *item);
+static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
+			      const struct pb_buf *prefix,
+			      const struct rj_item *item);
 
-static struct rp_group *group_for(struct rp_model *m, const char *w,
-				  const char *mode)
+/* Within a run, a group is a point (its index and its description: the
+ * description alone could be shared, and was once cut) and a mode. */
+static bool same_group(const struct rp_group *g, long long point,
+		       const char *w, enum pb_mode mode)
 {
+	return g->point == point && g->pmode == mode && !strcmp(g->workload, w);
+}
+
+static struct rp_group *group_for(struct rp_model *m, long long point,
+				  const char *w, enum pb_mode mode)
+{
+	struct rp_group *g;
 	size_t i;
 
 	for (i = 0; i < m->ng; i++)
-		if (!strcmp(m->g[i].workload, w) && !strcmp(m->g[i].mode, mode))
+		if (same_group(&m->g[i], point, w, mode))
 			return &m->g[i];
 	if (m->ng == m->gcap) {
 		size_t cap = m->gcap ? m->gcap * 2 : 8;
@@ -51,10 +61,27 @@ static struct rp_group *group_for(struct rp_model *m, const char *w,
 		m->g = q;
 		m->gcap = cap;
 	}
-	i = m->ng++;
-	snprintf(m->g[i].workload, sizeof(m->g[i].workload), "%s", w);
-	snprintf(m->g[i].mode, sizeof(m->g[i].mode), "%s", mode);
-	return &m->g[i];
+	g = &m->g[m->ng];
+	g->workload = strdup(w);
+	if (!g->workload)
+		return NULL;
+	m->ng++;
+	g->point = point;
+	g->pmode = mode;
+	g->mode = pb_mode_name(mode);
+	g->applied = "";
+	return g;
+}
+
+/* The same point of this model in another mode. */
+static const struct rp_group *sibling(const struct rp_model *m,
+				      const struct rp_group *g,
+				      enum pb_mode mode)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (same_group(&m->g[i], g->point, g->workload, mode))
+			return &m->g[i];
+	return NULL;
 }
 
 /* Room for one more item in every per-item array (doubling). */
@@ -95,61 +122,69 @@ static enum pb_error group_grow(struct rp_group *g)
 
 /* One successful repetition of a group: at most one value per item in
  * each per-item array (several reads of an item count as their median). */
-static void add_item(struct rp_model *m, struct rp_group *g, struct jl *item)
+static void add_item(struct rp_model *m, struct rp_group *g,
+		     const struct rj_item *item)
 {
-	enum { P_NAME, P_MIB, P_LAT, P_COMPLETE, P_SERIES, P_N };
-	static const char *const keys[P_N] = {"name", "mib_per_s", "lat_us",
-					      "complete", "series"};
-	struct jl *disk = jl_get(item, "disk"), *p, *pk[P_N];
-	struct jl *rb = jl_get(disk, "readback");
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
 	bool first = false;
-	struct jl *fs = jl_get(jl_get(item, "runner"), "filesystem");
+	enum pb_mode applied;
+	struct rj_pass ps;
+	struct jl *fs = item->filesystem, *p;
 
-	if (fs && fs->type == JL_OBJ) {
-		g->mkfs[g->nmkfs++] = num(fs, "mkfs_seconds");
+	if (fs) {
+		g->mkfs[g->nmkfs++] = num(fs, RUNNER_K_MKFS_SECONDS);
 		if (!m->fs_note[0])
 			snprintf(m->fs_note, sizeof(m->fs_note),
-				 "%s, lazy init %s", str(fs, "type"),
-				 str(fs, "lazy_init"));
+				 "%s, lazy init %s", str(fs, RUNNER_K_FS_TYPE),
+				 str(fs, RUNNER_K_LAZY_INIT));
 	}
 
-	g->prov[g->nprov++] = num(disk, "provision_s");
-	if (rb && rb->type == JL_OBJ && jl_get(rb, "mode")) {
-		snprintf(g->applied, sizeof(g->applied), "%s", str(rb, "mode"));
-		if (strcmp(g->applied, g->mode))
+	g->prov[g->nprov++] = item->provision_s;
+	if (*item->applied) {
+		/* a mode's name (static), or the server's own word for one
+		 * no mode matches: a mismatch either way */
+		if (pb_mode_parse(&applied, item->applied)) {
+			g->applied = pb_mode_name(applied);
+			if (applied != g->pmode)
+				g->mismatch = true;
+		} else {
+			g->applied = "?";
 			g->mismatch = true;
+		}
 	}
-	jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
+	jl_foreach(item->passes, p)
 	{
-		const char *name;
-		double mib, p99;
+		double p99;
 
-		jl_pick(p, keys, P_N, pk);
-		if (!pk[P_COMPLETE] || pk[P_COMPLETE]->type != JL_TRUE)
+		rj_pass_read(&m->rd, &ps, p);
+		if (!ps.complete)
 			continue;
-		name = jl_str(cur_doc, pk[P_NAME]);
-		mib = jl_num(pk[P_MIB]);
-		p99 = num(pk[P_LAT], "p99");
-		if (!strcmp(name, "first-write") && !first) {
+		p99 = jl_num(ps.lat[RJ_L_P99]);
+		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
 			first = true;
-			g->first[g->nfirst++] = mib;
+			g->first[g->nfirst++] = ps.mib_per_s;
 			g->p99_first[g->np99f++] = p99;
-			if (pk[P_SERIES] && pk[P_SERIES]->type == JL_RAW) {
-				g->span[g->nspan] = pk[P_SERIES]->s;
-				g->span_len[g->nspan++] = pk[P_SERIES]->slen;
+			if (ps.k[RJ_P_SERIES] &&
+			    ps.k[RJ_P_SERIES]->type == JL_RAW) {
+				g->span[g->nspan] = ps.k[RJ_P_SERIES]->s;
+				g->span_len[g->nspan++] =
+					ps.k[RJ_P_SERIES]->slen;
 			}
-		} else if (!strcmp(name, "rewrite") && nrw < RP_MAX_REWRITES) {
-			g->conv[nrw][g->nconv[nrw]++] = mib;
-			rw[nrw++] = mib;
+		} else if (ps.kind == RUNNER_PASS_REWRITE &&
+			   nrw < RP_MAX_REWRITES) {
+			g->conv[nrw][g->nconv[nrw]++] = ps.mib_per_s;
+			rw[nrw++] = ps.mib_per_s;
 			g->p99_rewrite[g->np99r++] = p99;
-		} else if (!strcmp(name, "read") && nrd < RP_MAX_REWRITES) {
-			rd[nrd++] = mib;
-		} else if (!strcmp(name, "command") && ncmd < RP_MAX_REWRITES) {
-			cmd[ncmd++] = num(p, "seconds");
+		} else if (ps.kind == RUNNER_PASS_READ &&
+			   nrd < RP_MAX_REWRITES) {
+			rd[nrd++] = ps.mib_per_s;
+		} else if (ps.kind == RUNNER_PASS_COMMAND &&
+			   ncmd < RP_MAX_REWRITES) {
+			cmd[ncmd++] = ps.seconds;
 			if (!m->command)
-				m->command = strdup(str(p, "command"));
+				m->command = strdup(
+					jl_str(cur_doc, ps.k[RJ_P_COMMAND]));
 		}
 	}
 	if (nrw) {
@@ -201,8 +236,8 @@ static enum pb_error steady_points(struct rp_group *g)
 		k = 0;
 		jl_foreach(series, pt)
 		{
-			bytes[k] = rp_u64(num(pt, "bytes"));
-			mib[k++] = num(pt, "mib_per_s");
+			bytes[k] = rp_u64(num(pt, RUNNER_K_BYTES));
+			mib[k++] = num(pt, RUNNER_K_MIB_PER_S);
 		}
 		jl_reset(cur_doc, &mark);
 		g->steady[g->nsteady++] = (double)rp_steady_after(
@@ -248,11 +283,9 @@ static void cross_group(struct rp_model *m)
 	for (i = 0; i < m->ng; i++) {
 		struct rp_group *g = &m->g[i];
 		const struct rp_group *b =
-			rp_model_find(m, g->workload, m->baseline);
-		const struct rp_group *lz =
-			rp_model_find(m, g->workload, "lazy");
-		const struct rp_group *th =
-			rp_model_find(m, g->workload, "thin");
+			m->have_base_mode ? sibling(m, g, m->base_mode) : NULL;
+		const struct rp_group *lz = sibling(m, g, PB_MODE_LAZY);
+		const struct rp_group *th = sibling(m, g, PB_MODE_THIN);
 
 		g->first_vs_base = g->rewrite_vs_base = g->cmd_vs_base = NAN;
 		/* a command's time against the baseline's: 2.0 = twice as
@@ -265,7 +298,7 @@ static void cross_group(struct rp_model *m)
 			g->rewrite_vs_base = g->rewrite_med / b->rewrite_med;
 		}
 		g->be_lazy = g->be_thin = NAN;
-		if (strcmp(g->mode, "eager") || isnan(g->first_med))
+		if (g->pmode != PB_MODE_EAGER || isnan(g->first_med))
 			continue;
 		if (lz)
 			g->be_lazy =
@@ -291,32 +324,29 @@ const struct rp_group *rp_model_find(const struct rp_model *m,
 }
 
 /* One result item: its group's counts and values, and its CSV rows. */
-static enum pb_error load_item(struct rp_model *m, struct jl *item,
+static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 			       struct pb_buf *csv, const struct pb_buf *prefix)
 {
-	const char *mode = str(item, "mode"), *status = str(item, "status");
-	struct jl *runner = jl_get(item, "runner");
 	struct rp_group *g;
 	enum pb_error err;
 
-	if (!*mode)
-		return PB_ERR_INPUT;
-	g = group_for(m, str(item, "workload"), mode);
+	g = group_for(m, item->point, item->workload, item->mode);
 	if (!g || group_grow(g))
 		return PB_ERR_NOMEM;
 	g->nreps++;
-	err = csv ? csv_item(csv, prefix, item) : PB_OK;
-	if (!strcmp(status, "skipped")) {
+	err = csv ? csv_item(m, csv, prefix, item) : PB_OK;
+	if (item->status == RJ_STATUS_SKIPPED) {
 		g->nskipped++;
 		if (!g->first_error[0])
 			snprintf(g->first_error, sizeof(g->first_error), "%s",
-				 str(item, "error"));
-	} else if (strcmp(status, "ok") || !runner || runner->type != JL_OBJ) {
+				 item->error);
+	} else if (item->status != RJ_STATUS_OK || !item->runner) {
 		g->nfailed++;
 		m->failed_items++;
 		if (!g->first_error[0])
 			snprintf(g->first_error, sizeof(g->first_error),
-				 "%s: %s", status, str(item, "error"));
+				 "%s: %s", rj_status_name(item->status),
+				 item->error);
 	} else {
 		g->nok++;
 		add_item(m, g, item);
@@ -328,78 +358,38 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 			    const char *baseline, struct pb_buf *csv,
 			    char *errbuf)
 {
-	/* the results are read one item at a time, and the long series and
-	 * the free-form parts only when needed */
-	static const char *const raw[] = {"environment", "profile", NULL};
-	static const char *const item_raw[] = {"series", NULL};
-	static const char *const before[] = {"tool", "run", "environment",
-					     "profile"};
 	struct pb_buf prefix = PB_BUF_INIT(4096);
-	char path[1200], ebuf[PB_ERRBUF_SIZE] = "";
-	struct jl *item, *e;
-	struct jl_iter it;
-	struct jl_mark mark;
+	struct rj_item item;
 	enum pb_error err;
+	bool more = true;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
 	m->baseline = baseline;
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	err = jl_load(&m->jd, path, raw, "results", errbuf);
+	m->have_base_mode = pb_mode_parse(&m->base_mode, baseline);
+	err = rj_reader_open(&m->rd, dir, errbuf);
 	if (err)
 		return err;
-	cur_doc = &m->jd;
-	/* provbench writes these before the results, so the results stream
-	 * through once; a file reordered by hand is read in two passes */
-	for (i = 0; i < sizeof(before) / sizeof(before[0]) && !err; i++)
-		if (!jl_get(m->jd.root, before[i]))
-			err = jl_complete(&m->jd, errbuf);
-	if (err)
-		return err;
-	if (strcmp(str(m->jd.root, "tool"), "provbench") ||
-	    jl_iter_start(&m->jd, &it, jl_get(m->jd.root, "results"), ebuf))
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "%s: not a provbench run.json (no results)",
-			       path);
-	e = jl_get(m->jd.root, "environment");
-	m->env = e && e->type == JL_RAW ? json_loadb(e->s, e->slen, 0, NULL)
-					: NULL;
-	e = jl_get(m->jd.root, "profile");
-	m->profile = e && e->type == JL_RAW ? json_loadb(e->s, e->slen, 0, NULL)
-					    : NULL;
-	if (!m->env)
-		m->env = json_object();
-	m->run = str(m->jd.root, "run");
-	m->profile_name =
-		json_string_value(json_object_get(m->profile, "name"));
-	if (!m->profile_name)
-		m->profile_name = "";
-	m->backend = json_string_value(json_object_get(m->env, "backend"));
-	if (!m->backend)
-		m->backend = "";
-	m->accel = json_string_value(json_object_get(m->env, "accelerator"));
-	if (!m->accel)
-		m->accel = "";
+	cur_doc = &m->rd.jd;
+	m->env = m->rd.environment;
+	m->profile = m->rd.profile;
+	m->run = m->rd.run;
+	m->profile_name = m->rd.profile_name;
+	m->backend = m->rd.backend;
+	m->accel = m->rd.accel;
 	if (csv)
 		err = csv_start(m, csv, &prefix);
 	while (!err) {
-		jl_mark(&m->jd, &mark);
-		err = jl_iter_next(&m->jd, &it, item_raw, &item, ebuf);
-		if (err) {
-			pb_fail(errbuf, err, "%s: results: %s", path, ebuf);
+		err = rj_reader_next(&m->rd, &item, &more, errbuf);
+		if (err || !more)
 			break;
-		}
-		if (!item)
-			break;
-		err = load_item(m, item, csv, &prefix);
+		err = load_item(m, &item, csv, &prefix);
 		if (err)
-			pb_fail(errbuf, err, "%s: results[%zu]: %s", path,
-				it.index - 1,
-				err == PB_ERR_INPUT ? "no mode"
-						    : pb_strerror(err));
-		/* the item's nodes go; what the model needs was copied */
-		jl_reset(&m->jd, &mark);
+			pb_fail(errbuf, err, "%s: results[%zu]: %s",
+				m->rd.path, item.index, pb_strerror(err));
 	}
+	if (!err)
+		err = pb_buf_error(&prefix);
 	pb_buf_dispose(&prefix);
 	if (err)
 		return err;
@@ -429,12 +419,11 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->span_len);
 		free(g->mkfs);
 		free(g->cmd);
+		free(g->workload);
 	}
 	free(m->g);
 	free(m->command);
-	json_decref(m->env);
-	json_decref(m->profile);
-	jl_free(&m->jd);
+	rj_reader_dispose(&m->rd);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -507,58 +496,42 @@ static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
 }
 
 /* report.csv's rows for one item: one per pass. */
-static enum pb_error csv_item(struct pb_buf *b, const struct pb_buf *prefix,
-			      struct jl *item)
+static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
+			      const struct pb_buf *prefix,
+			      const struct rj_item *item)
 {
-	/* the columns in order, picked from each pass in one walk */
-	enum { P_NAME, P_INDEX, P_PATTERN, P_NUMS, P_LAT = P_NUMS + 6, P_N };
-	static const char *const pass_keys[P_N] = {
-		"name",	 "index",   "pattern",	 "bs",	 "qd",
-		"bytes", "seconds", "mib_per_s", "iops", "lat_us"};
-	static const char *const lat_nums[] = {"p50", "p99", "p999"};
-	struct jl *pk[P_N], *lk[3], *p;
-	struct jl *disk = jl_get(item, "disk");
-	struct jl *rb = jl_get(disk, "readback");
-	const char *mode = str(item, "mode");
-	enum pb_error err = PB_OK;
+	/* the number columns in order */
+	static const enum rj_pass_key nums[] = {RJ_P_BS,      RJ_P_QD,
+						RJ_P_BYTES,   RJ_P_SECONDS,
+						RJ_P_MIB_PER_S, RJ_P_IOPS};
+	static const enum rj_lat_key lats[] = {RJ_L_P50, RJ_L_P99, RJ_L_P999};
+	struct jl *rb = item->readback, *p;
+	const char *mode = pb_mode_name(item->mode);
+	struct rj_pass ps;
 	size_t k;
 
-	jl_foreach(jl_get(jl_get(item, "runner"), "passes"), p)
+	/* pb_buf errors are sticky: checked once, at the end */
+	jl_foreach(item->passes, p)
 	{
-		jl_pick(p, pass_keys, P_N, pk);
-		jl_pick(pk[P_LAT], lat_nums, 3, lk);
-		if (!err)
-			err = pb_buf_add(b, prefix->data, prefix->len);
-		if (!err)
-			err = pb_buf_add(b, ",", 1);
-		if (!err)
-			err = rp_csv_field(b, mode);
-		if (!err)
-			err = pb_buf_add(b, ",", 1);
-		if (!err)
-			err = raw_num(b, jl_get(item, "rep"), true);
-		if (!err)
-			err = rp_csv_field(b, jl_str(cur_doc, pk[P_NAME]));
-		if (!err)
-			err = pb_buf_add(b, ",", 1);
-		if (!err)
-			err = raw_num(b, pk[P_INDEX], true);
-		if (!err)
-			err = rp_csv_field(b, jl_str(cur_doc, pk[P_PATTERN]));
-		if (!err)
-			err = pb_buf_add(b, ",", 1);
-		for (k = 0; !err && k < 6; k++)
-			err = raw_num(b, pk[P_NUMS + k], true);
-		for (k = 0; !err && k < 3; k++)
-			err = raw_num(b, lk[k], true);
-		if (!err)
-			err = raw_num(b, jl_get(disk, "provision_s"), true);
-		if (!err)
-			err = pb_buf_printf(b, "%s,%s\r\n",
-					    tri(rb, "thin_provisioned"),
-					    tri(rb, "eagerly_scrub"));
+		rj_pass_read(&m->rd, &ps, p);
+		pb_buf_add(b, prefix->data, prefix->len);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, mode);
+		pb_buf_printf(b, ",%lld,", item->rep);
+		rp_csv_field(b, ps.name);
+		pb_buf_add(b, ",", 1);
+		raw_num(b, ps.k[RJ_P_INDEX], true);
+		rp_csv_field(b, jl_str(cur_doc, ps.k[RJ_P_PATTERN]));
+		pb_buf_add(b, ",", 1);
+		for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+			raw_num(b, ps.k[nums[k]], true);
+		for (k = 0; k < sizeof(lats) / sizeof(lats[0]); k++)
+			raw_num(b, ps.lat[lats[k]], true);
+		raw_num(b, jl_get(item->disk, RJ_K_PROVISION_S), true);
+		pb_buf_printf(b, "%s,%s\r\n", tri(rb, "thin_provisioned"),
+			      tri(rb, "eagerly_scrub"));
 	}
-	return err;
+	return pb_buf_error(b);
 }
 
 static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
@@ -882,7 +855,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	if (have_old && o->max_regression >= 0 &&
 	    regressed(&m, &old, o->max_regression, &why)) {
 		*reg = true;
-		pb_fail(errbuf, PB_ERR_FAULT, "regression over %.1f%%: %s",
+		pb_fail(errbuf, PB_ERR_REGRESSED, "regression over %.1f%%: %s",
 			o->max_regression, why.data);
 	}
 out:
@@ -892,7 +865,7 @@ out:
 	pb_buf_dispose(&html);
 	pb_buf_dispose(&why);
 	rp_model_dispose(&m);
-	if (have_old || old.jd.text)
+	if (have_old || old.rd.jd.text)
 		rp_model_dispose(&old);
 	return err;
 }

@@ -9,12 +9,17 @@
 
 #include "jlite.h"
 #include "report.h"
+#include "runjson.h"
 
 #define RP_MAX_REWRITES 32
 
+/* One workload point x mode: results are grouped by the point's index and
+ * full description (another run's groups are matched by description). */
 struct rp_group {
-	char workload[64];
-	char mode[16];
+	long long point; /* -1: a format-1 file's item without one */
+	char *workload;	 /* the point's full description, "" alone */
+	enum pb_mode pmode;
+	const char *mode; /* its name */
 	size_t nreps; /* items seen, failed ones included */
 	size_t nok;
 	size_t nfailed;
@@ -29,7 +34,7 @@ struct rp_group {
 	unsigned max_rewrites;
 	bool never_steady;
 	/* what the server applied, and whether it is what was asked */
-	char applied[16];
+	const char *applied; /* a mode's name, "" when not read back */
 	bool mismatch;
 	struct jl *curve; /* first-write series of the first good rep */
 	/* each good rep's first-write series, as spans of run.json, parsed
@@ -53,20 +58,21 @@ struct rp_group {
 };
 
 struct rp_model {
-	struct jl_doc jd;
-	json_t *env; /* small: parsed with jansson from its span */
-	json_t *profile;
+	struct rj_reader rd; /* run.json, read through its module */
+	json_t *env;	     /* borrowed from rd */
+	json_t *profile;     /* likewise; NULL when absent */
 	const char *run;
 	const char *profile_name;
 	const char *backend;
 	const char *accel;
-	uint64_t disk_size;
 	struct rp_group *g;
 	size_t ng, gcap;
 	char *command;	   /* the command passes' text, as run */
 	char fs_note[160]; /* "ext4, lazy init off (...)" */
 	const char *baseline;
-	bool have_baseline;
+	enum pb_mode base_mode;
+	bool have_base_mode; /* baseline names a mode */
+	bool have_baseline;  /* and the run has its figures */
 	size_t failed_items;
 };
 
@@ -78,6 +84,7 @@ enum pb_error rp_model_load(struct rp_model *m, const char *results_dir,
 			    const char *baseline, struct pb_buf *csv,
 			    char *errbuf);
 void rp_model_dispose(struct rp_model *m);
+/* The group of another model with this description and mode. */
 const struct rp_group *rp_model_find(const struct rp_model *m,
 				     const char *workload, const char *mode);
 

@@ -121,6 +121,16 @@ const char *runner_pass_name(enum runner_pass_kind kind)
 	return (unsigned)kind <= RUNNER_PASS_COMMAND ? pass_names[kind] : "?";
 }
 
+bool runner_pass_parse(enum runner_pass_kind *out, const char *name)
+{
+	for (unsigned k = 0; k <= RUNNER_PASS_COMMAND; k++)
+		if (!strcmp(pass_names[k], name)) {
+			*out = (enum runner_pass_kind)k;
+			return true;
+		}
+	return false;
+}
+
 bool runner_pass_writes(enum runner_pass_kind kind)
 {
 	/* a command may write, but not the runner's stamped blocks */

@@ -36,10 +36,10 @@ static double us(uint64_t ns)
 
 static json_t *lat_json(const struct runner_hist *h)
 {
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", "p50",
+	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", RUNNER_K_P50,
 			 us(runner_hist_percentile(h, 50.0)), "p90",
-			 us(runner_hist_percentile(h, 90.0)), "p99",
-			 us(runner_hist_percentile(h, 99.0)), "p999",
+			 us(runner_hist_percentile(h, 90.0)), RUNNER_K_P99,
+			 us(runner_hist_percentile(h, 99.0)), RUNNER_K_P999,
 			 us(runner_hist_percentile(h, 99.9)), "max",
 			 us(h->count ? h->max : 0), "min",
 			 us(h->count ? h->min : 0));
@@ -54,9 +54,10 @@ static json_t *series_json(const struct runner_pass_result *r)
 		const struct runner_point *p = &r->series[i];
 
 		if (json_array_append_new(
-			    a, json_pack("{s:f,s:I,s:f}", "t_s", p->t_s,
-					 "bytes", (json_int_t)p->bytes,
-					 "mib_per_s", p->mib_per_s))) {
+			    a, json_pack("{s:f,s:I,s:f}", RUNNER_K_T_S,
+					 p->t_s, RUNNER_K_BYTES,
+					 (json_int_t)p->bytes,
+					 RUNNER_K_MIB_PER_S, p->mib_per_s))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -73,28 +74,32 @@ static json_t *pass_json(const struct runner_ctx *ctx,
 
 	if (r->kind == RUNNER_PASS_COMMAND) {
 		/* timed, no blocks of its own: seconds are the figure */
-		j = json_pack("{s:s,s:i,s:s,s:b,s:i,s:f,s:I,s:s}", "name",
-			      "command", "index", (int)r->index, "command",
-			      ctx->command ? ctx->command : "", "complete",
-			      r->complete, "exit_status", r->exit_status,
-			      "seconds", s, "bytes", (json_int_t)0,
-			      "output_tail", r->output ? r->output : "");
+		j = json_pack("{s:s,s:i,s:s,s:b,s:i,s:f,s:I,s:s}",
+			      RUNNER_K_NAME, runner_pass_name(r->kind),
+			      RUNNER_K_INDEX, (int)r->index, RUNNER_K_COMMAND,
+			      ctx->command ? ctx->command : "",
+			      RUNNER_K_COMPLETE, r->complete, "exit_status",
+			      r->exit_status, RUNNER_K_SECONDS, s,
+			      RUNNER_K_BYTES, (json_int_t)0, "output_tail",
+			      r->output ? r->output : "");
 		if (j && r->error[0])
 			json_object_set_new(j, "error", json_string(r->error));
 		return j;
 	}
 	j = json_pack("{s:s,s:i,s:s,s:i,s:i,s:b,s:b,s:I,s:I,s:f,s:f,s:f,s:f,"
 		      "s:o,s:o}",
-		      "name", runner_pass_name(r->kind), "index", (int)r->index,
-		      "pattern",
-		      o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq", "bs",
-		      (int)o->bs, "qd", (int)r->qd, "direct", r->direct,
-		      "complete", r->complete, "bytes", (json_int_t)r->bytes,
-		      "ios", (json_int_t)r->ios, "seconds", s, "sync_seconds",
-		      (double)r->sync_ns / 1e9, "mib_per_s",
-		      s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0, "iops",
-		      s > 0 ? (double)r->ios / s : 0.0, "lat_us",
-		      lat_json(r->hist), "series", series_json(r));
+		      RUNNER_K_NAME, runner_pass_name(r->kind), RUNNER_K_INDEX,
+		      (int)r->index, RUNNER_K_PATTERN,
+		      o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
+		      RUNNER_K_BS, (int)o->bs, RUNNER_K_QD, (int)r->qd,
+		      "direct", r->direct, RUNNER_K_COMPLETE, r->complete,
+		      RUNNER_K_BYTES, (json_int_t)r->bytes, "ios",
+		      (json_int_t)r->ios, RUNNER_K_SECONDS, s, "sync_seconds",
+		      (double)r->sync_ns / 1e9, RUNNER_K_MIB_PER_S,
+		      s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0,
+		      RUNNER_K_IOPS, s > 0 ? (double)r->ios / s : 0.0,
+		      RUNNER_K_LAT_US, lat_json(r->hist), RUNNER_K_SERIES,
+		      series_json(r));
 	if (j && r->error[0])
 		json_object_set_new(j, "error", json_string(r->error));
 	return j;
@@ -143,11 +148,12 @@ enum pb_error runner_output_build(struct pb_buf *out,
 		if (!p || json_array_append_new(passes, p))
 			goto out;
 	}
-	fs = ctx->fs ? json_pack("{s:s,s:s,s:s,s:f,s:s,s:s,s:s}", "type",
+	fs = ctx->fs ? json_pack("{s:s,s:s,s:s,s:f,s:s,s:s,s:s}",
+				 RUNNER_K_FS_TYPE,
 				 runner_fs_name(ctx->fs->type), "device",
 				 ctx->fs->device, "mkfs_command",
-				 ctx->fs->mkfs_cmd, "mkfs_seconds",
-				 ctx->fs->mkfs_s, "lazy_init",
+				 ctx->fs->mkfs_cmd, RUNNER_K_MKFS_SECONDS,
+				 ctx->fs->mkfs_s, RUNNER_K_LAZY_INIT,
 				 ctx->fs->type == RUNNER_FS_EXT4
 					 ? "off (lazy_itable_init=0,"
 					   "lazy_journal_init=0)"
@@ -161,7 +167,8 @@ enum pb_error runner_output_build(struct pb_buf *out,
 	root = json_pack(
 		"{s:s,s:s,s:s,s:s,s:s?,s:I,s:{s:s,s:s,s:I,s:I,s:s?,s:b},s:O,"
 		"s:o,s:b}",
-		"tool", "provbench-runner", "version", PB_VERSION, "started_at",
+		RUNNER_K_TOOL, "provbench-runner", "version", PB_VERSION,
+		"started_at",
 		ctx->started_at, "engine",
 		ctx->engine.ops ? ctx->engine.ops->name : "none", "engine_note",
 		ctx->engine_note, "seed", (json_int_t)ctx->opts->seed, "target",
@@ -169,11 +176,11 @@ enum pb_error runner_output_build(struct pb_buf *out,
 		"size_bytes", (json_int_t)t->size, "device_bytes",
 		(json_int_t)t->dev_size, "identity",
 		t->identity[0] ? t->identity : NULL, "created", t->created,
-		"passes", passes, "verify", verify_json(ctx), "interrupted",
-		ctx->interrupted);
+		RUNNER_K_PASSES, passes, "verify", verify_json(ctx),
+		RUNNER_K_INTERRUPTED, ctx->interrupted);
 	if (!root)
 		goto out;
-	json_object_set(root, "filesystem", fs);
+	json_object_set(root, RUNNER_K_FILESYSTEM, fs);
 	/* where it ran: the guest kernel goes into the run's environment */
 	if (!uname(&u))
 		json_object_set_new(root, "system",

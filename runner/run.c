@@ -127,8 +127,6 @@ static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 	double rate = el > 0 ? (double)r->bytes / 1048576.0 / el : 0;
 	double eta =
 		rate > 0 ? (double)(total - r->bytes) / 1048576.0 / rate : 0;
-	time_t t;
-	struct tm tm;
 
 	if (ctx->opts->progress_file && now >= pg->next_file) {
 		pg->next_file = now + 1000000000ull;
@@ -145,9 +143,7 @@ static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 			runner_pass_name(r->kind), done_s, total_s, rate, eta);
 		pg->shown = true;
 	} else {
-		t = time(NULL);
-		gmtime_r(&t, &tm);
-		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		pb_utc_iso(ts, sizeof(ts));
 		fprintf(stderr,
 			"%s provbench-runner: %s %s: %s / %s, %.1f MiB/s, "
 			"ETA %.0f s\n",
@@ -596,7 +592,6 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	struct pb_buf doc = PB_BUF_INIT(1u << 30);
 	enum pb_error err, run_err = PB_OK;
 	time_t now = time(NULL);
-	struct tm tm;
 	unsigned i;
 
 	ctx = calloc(1, sizeof(*ctx));
@@ -606,9 +601,8 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	ctx->errbuf = errbuf;
 	ctx->target.fd = -1;
 	ctx->tty = isatty(STDERR_FILENO);
-	gmtime_r(&now, &tm);
-	strftime(ctx->started_at, sizeof(ctx->started_at), "%Y-%m-%dT%H:%M:%SZ",
-		 &tm);
+	pb_utc_format(ctx->started_at, sizeof(ctx->started_at), now,
+		      PB_TIME_ISO);
 
 	err = check_output(o->output, errbuf);
 	if (err)

@@ -170,7 +170,39 @@ enum pb_error runner_opts_parse(struct runner_opts *opts,
 const char *runner_usage(void);
 
 const char *runner_pass_name(enum runner_pass_kind kind);
+/* A pass's name back into its kind (false: no such pass). */
+bool runner_pass_parse(enum runner_pass_kind *out, const char *name);
 bool runner_pass_writes(enum runner_pass_kind kind);
+
+/*
+ * The runner's JSON document (output.c writes it; run.json embeds it as
+ * each item's "runner", and the reports read it): the names of the
+ * members others read, so writer and readers cannot drift apart.
+ */
+#define RUNNER_K_TOOL "tool"
+#define RUNNER_K_PASSES "passes"
+#define RUNNER_K_NAME "name"
+#define RUNNER_K_INDEX "index"
+#define RUNNER_K_PATTERN "pattern"
+#define RUNNER_K_BS "bs"
+#define RUNNER_K_QD "qd"
+#define RUNNER_K_BYTES "bytes"
+#define RUNNER_K_SECONDS "seconds"
+#define RUNNER_K_MIB_PER_S "mib_per_s"
+#define RUNNER_K_IOPS "iops"
+#define RUNNER_K_LAT_US "lat_us"
+#define RUNNER_K_P50 "p50"
+#define RUNNER_K_P99 "p99"
+#define RUNNER_K_P999 "p999"
+#define RUNNER_K_COMPLETE "complete"
+#define RUNNER_K_SERIES "series"
+#define RUNNER_K_T_S "t_s"
+#define RUNNER_K_COMMAND "command"
+#define RUNNER_K_FILESYSTEM "filesystem"
+#define RUNNER_K_FS_TYPE "type"
+#define RUNNER_K_LAZY_INIT "lazy_init"
+#define RUNNER_K_MKFS_SECONDS "mkfs_seconds"
+#define RUNNER_K_INTERRUPTED "interrupted"
 
 /*
  * Run the passes and write the JSON document. Returns PB_OK, or the error

@@ -18,7 +18,7 @@ for t in soap profile runjson args; do
 	case $t in
 	soap) extra=tests/data/soap ;;
 	profile) extra=profiles ;;
-	runjson) extra=tests/data/golden ;;
+	runjson) extra="tests/data/golden tests/data/runjson" ;;
 	*) extra= ;;
 	esac
 	ok=true

@@ -214,11 +214,139 @@ static void model_many_passes_per_item(void)
 								     "}");
 }
 
+/*
+ * run.json files (tests/data/runjson/, shaped as provbench writes them):
+ * how many groups each makes and their first-write medians, or the error
+ * a reader must give.
+ */
+static const struct {
+	const char *file;
+	const char *err; /* a substring of the error, or NULL */
+	size_t ngroups;
+	double first[2]; /* each group's first-write median, in order */
+} runjson_cases[] = {
+	/* two points alike in their first 64 bytes: two groups, never one
+	 * pooled median (what a name cut at 64 bytes made) */
+	{"long-points.json", NULL, 2, {102, 302}},
+	/* a format-1 file from a matrix over passes, every point named
+	 * "passes=false": still two groups, by the point's index */
+	{"format1-same-names.json", NULL, 2, {102, 302}},
+	{"format3.json", "format 3 is newer than this provbench reads (1 to 2)",
+	 0, {0}},
+	{"bad-status.json", "results[1]: status \"done\": not a status", 0,
+	 {0}},
+	{"bad-mode.json", "results[0]: mode \"thick\": not a provisioning mode",
+	 0, {0}},
+	{"no-point.json", "results[0]: point: not a whole number", 0, {0}},
+	{"missing.json", "missing.json/run.json", 0, {0}},
+};
+
+static void model_runjson_files(void)
+{
+	for (size_t i = 0; i < sizeof(runjson_cases) / sizeof(runjson_cases[0]);
+	     i++) {
+		char path[256], err[PB_ERRBUF_SIZE] = "";
+		struct rp_model m;
+		enum pb_error rc;
+		bool ok;
+
+		snprintf(path, sizeof(path), "tests/data/runjson/%s",
+			 runjson_cases[i].file);
+		rc = rp_model_load(&m, path, "rdm", NULL, err);
+		if (runjson_cases[i].err) {
+			ok = rc == PB_ERR_INPUT || rc == PB_ERR_IO;
+			ok = ok && strstr(err, runjson_cases[i].err);
+		} else {
+			ok = rc == PB_OK && m.ng == runjson_cases[i].ngroups;
+			for (size_t k = 0; ok && k < m.ng; k++)
+				ok = fabs(m.g[k].first_med -
+					  runjson_cases[i].first[k]) < 1e-9;
+		}
+		if (!ok) {
+			fprintf(stderr, "\n  %s: %s", runjson_cases[i].file,
+				err);
+			CU_FAIL(runjson_cases[i].file);
+		}
+		if (rc == PB_OK)
+			rp_model_dispose(&m);
+	}
+}
+
+/* The format check on its own: the versions this build reads. */
+static void runjson_format_versions(void)
+{
+	char err[PB_ERRBUF_SIZE] = "";
+
+	CU_ASSERT_EQUAL(rj_format_check(1, "f", err), PB_OK);
+	CU_ASSERT_EQUAL(rj_format_check(RJ_FORMAT, "f", err), PB_OK);
+	CU_ASSERT_EQUAL(rj_format_check(RJ_FORMAT + 1, "f", err), PB_ERR_INPUT);
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(rj_format_check(0, "f", err), PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "format 0"));
+}
+
+/* What the writer writes, the reader reads back, field for field. */
+static void runjson_round_trip(void)
+{
+	char dir[] = "/tmp/pb-rj-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
+	const char *points[] = {"bs=4K", "bs=1M"};
+	struct rj_head h = {.started_at = "2026-12-01T00:00:00Z",
+			    .profile_path = "p.json",
+			    .run = "20261201T000000Z-p",
+			    .seed = 7,
+			    .items = 2,
+			    .points = points,
+			    .npoints = 2,
+			    .backend = "qemu"};
+	struct rj_result res = {.rep = 2,
+				.mode = PB_MODE_EAGER,
+				.point = 1,
+				.workload = points[1],
+				.status = RJ_STATUS_SKIPPED,
+				.error = "rdm skipped: why",
+				.disk = {.id = "d1", .provision_s = 1.5}};
+	struct rj_reader rd;
+	struct rj_item it;
+	json_t *doc = rj_doc_new(&h);
+	bool more;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	CU_ASSERT_PTR_NOT_NULL(rj_doc_add_result(doc, &res));
+	rj_doc_finish(doc);
+	CU_ASSERT_EQUAL_FATAL(rj_doc_save(doc, path, false, err), PB_OK);
+	json_decref(doc);
+	CU_ASSERT_EQUAL_FATAL(rj_reader_open(&rd, dir, err), PB_OK);
+	CU_ASSERT_EQUAL(rd.format, RJ_FORMAT);
+	CU_ASSERT_STRING_EQUAL(rd.run, "20261201T000000Z-p");
+	CU_ASSERT_STRING_EQUAL(rd.backend, "qemu");
+	CU_ASSERT_EQUAL(rj_reader_next(&rd, &it, &more, err), PB_OK);
+	CU_ASSERT(more);
+	CU_ASSERT_EQUAL(it.rep, 2);
+	CU_ASSERT_EQUAL(it.point, 1);
+	CU_ASSERT_EQUAL(it.mode, PB_MODE_EAGER);
+	CU_ASSERT_EQUAL(it.status, RJ_STATUS_SKIPPED);
+	CU_ASSERT_STRING_EQUAL(it.workload, "bs=1M");
+	CU_ASSERT_STRING_EQUAL(it.error, "rdm skipped: why");
+	CU_ASSERT_DOUBLE_EQUAL(it.provision_s, 1.5, 0);
+	CU_ASSERT_PTR_NULL(it.runner);
+	CU_ASSERT_EQUAL(rj_reader_next(&rd, &it, &more, err), PB_OK);
+	CU_ASSERT(!more);
+	CU_ASSERT(rd.finished);
+	CU_ASSERT(!rd.interrupted);
+	rj_reader_dispose(&rd);
+	unlink(path);
+	rmdir(dir);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(medians),	PB_CASE(median_interval),
 	PB_CASE(penalty),	PB_CASE(steady_state_knee),
 	PB_CASE(breakeven),	PB_CASE(csv_quoting),
 	PB_CASE(html_escaping), PB_CASE(model_many_passes_per_item),
+	PB_CASE(model_runjson_files), PB_CASE(runjson_format_versions),
+	PB_CASE(runjson_round_trip),
 	PB_CASES_END,
 };
 
