@@ -732,8 +732,14 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 		const struct rp_group *g = &m->g[i];
 		struct rp_change c;
 
-		if (!rp_compare(&c, old, g))
+		if (!rp_compare(&c, old, g)) {
+			/* a workload the older run did not have (or named
+			 * otherwise): said, never compared with another */
+			pb_buf_printf(b, "  %-16.16s %-6s not in that run\n",
+				      *g->workload ? g->workload : "-",
+				      g->mode);
 			continue;
+		}
 		pb_buf_printf(
 			b,
 			"  %-16.16s %-6s first %+.1f%%%s, rewrite "
