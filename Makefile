@@ -31,7 +31,7 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
 	     -DPB_GUEST_DIR='"$(PREFIX)/lib/provbench/guest"' \
-	     -Icommon -Irunner -Ivsphere -Iharness -Iresults -Ireports -Itests/unit $(PKG_CFLAGS) \
+	     -Icommon -Irunner -Ivsphere -Iharness -Iharness/backends/qemu -Iharness/backends/vsphere -Iresults -Ireports -Itests/unit $(PKG_CFLAGS) \
 	     -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
@@ -47,10 +47,16 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
 RESULTS_SRC := results/jlite.c results/runjson.c
 REPORT_SRC := $(RESULTS_SRC) reports/stats.c reports/report.c reports/html.c
+QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
+	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
+	       harness/backends/qemu/options.c
+VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
+	       harness/backends/vsphere/guest.c \
+	       harness/backends/vsphere/settings.c \
+	       harness/backends/vsphere/options.c
 HARNESS_LIB_SRC := $(REPORT_SRC) harness/cmd_report.c harness/cmd_vsphere.c \
-	       harness/profile.c \
-	       harness/journal.c harness/backend_vsphere.c \
-	       harness/backend_qemu.c harness/run.c
+	       harness/profile.c harness/journal.c harness/backends.c \
+	       $(QEMU_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c
 HARNESS_SRC := harness/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \

@@ -1,7 +1,7 @@
 /*
  * harness_int.h - internals of provbench's orchestrator: profiles as plain
- * option structs, the plan, the journal, and the backend interface every
- * backend (vsphere, qemu) fills in.
+ * option structs, the plan and the journal. The backend interface is
+ * backend.h.
  */
 #ifndef PB_HARNESS_INT_H
 #define PB_HARNESS_INT_H
@@ -13,54 +13,21 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "backend.h"
 #include "harness.h"
 #include "runner.h"
 
 /* ---- profiles ---- */
 
-#define PB_MAX_KV     32
 #define PB_MAX_POINTS 64
-
-struct pb_kv {
-	char *key[PB_MAX_KV];
-	char *val[PB_MAX_KV];
-	unsigned n;
-};
-
-struct pb_vsphere_opts {
-	char *vm;	     /* inventory path or unique name */
-	char *datastore;     /* NULL: the VM's own */
-	char *host;	     /* for the LUN; NULL: the VM's host */
-	char *lun;	     /* canonical name, for rdm / rdmp */
-	int controller;	     /* -1: any SCSI controller with room */
-	char *guest_dir;     /* where the runner and its output go */
-	char *runner;	     /* local static runner to upload */
-	char *by_id_dir;     /* where the runner looks disks up */
-	long task_timeout_s; /* a vSphere task not done by then failed */
-	struct pb_kv extra_config;
-	/* settings that take effect at power-on may be made live by a
-	 * power cycle of the VM (shutdown through Tools, set, power on) */
-	bool power_cycle;
-};
-
-struct pb_qemu_opts {
-	char *dir;	  /* disk files; NULL: <state dir>/qemu */
-	char *accel;	  /* "auto" (KVM if a probe boot works), "kvm", "tcg" */
-	char *rdm_device; /* host block device for rdm; NULL: a loop device */
-	char *guest;	  /* guest image directory; NULL: see backend */
-	char *binary;	  /* qemu-system-x86_64 */
-	unsigned memory_mib;
-	unsigned cpus;
-};
 
 struct pb_profile {
 	char *path;
 	char *text; /* the file as read, for run.json */
 	char *name;
 	char *description;
-	char *backend; /* "vsphere" | "qemu" */
-	struct pb_vsphere_opts vsphere;
-	struct pb_qemu_opts qemu;
+	const struct pb_backend_ops *backend;
+	void *bopts; /* the backend's section, as its option table reads it */
 	uint64_t disk_size;
 	enum pb_mode modes[PB_MODE__COUNT];
 	unsigned nmodes;
@@ -89,6 +56,10 @@ struct pb_profile {
 enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 			      char *errbuf);
 void pb_profile_dispose(struct pb_profile *p);
+/* "qemu.cpus: guest CPUs [1 to 64, default 1]", one line per key of a
+ * backend's section, for `provbench help profile`. */
+enum pb_error pb_options_help(struct pb_buf *out,
+			      const struct pb_backend_ops *be);
 /* The runner's argument string for one workload point (its target, and
  * the command as a file, are the backend's to add). */
 enum pb_error pb_workload_args(struct pb_buf *out, const struct runner_opts *w,
@@ -143,81 +114,6 @@ enum pb_error pb_journal_append(struct pb_journal *j, json_t *entry,
  */
 enum pb_error pb_journal_open_disks(json_t **out, const char *dir,
 				    char *errbuf);
-
-/* ---- backends (fio's ioengine_ops, curl's Curl_ssl) ---- */
-
-struct pb_backend;
-
-/* A disk a backend made, as the journal and run.json describe it. */
-struct pb_disk {
-	enum pb_mode mode;
-	char id[64];	/* journal id: the backend's unique name for it */
-	char file[600]; /* where it lives (datastore path, host path) */
-	char uuid[80];	/* what the guest finds it by */
-	double provision_s;	 /* as the server timed it, when it did */
-	double provision_wall_s; /* as the harness waited for it */
-	const char *provision_source; /* "server task", "client wall" */
-	json_t *readback; /* the provisioning the backend reports */
-};
-
-#define PB_BACKEND_F_RDM      0x1u /* can map raw devices */
-#define PB_BACKEND_F_GUEST_VM 0x2u /* the runner runs in a guest */
-
-struct pb_run_ctx {
-	volatile sig_atomic_t *stop; /* set by SIGINT / SIGTERM */
-	/* told the runner's progress ({"pass","bytes","total","mib_per_s",
-	 * "eta_s",...}) every few seconds while it runs; may be NULL */
-	void (*progress)(const struct pb_run_ctx *ctx, json_t *p);
-	void *arg;
-	/* the text of the workload's command passes, or NULL: never part of
-	 * args (it is shell text); each backend hands it to the runner as
-	 * a file for --command-file */
-	const char *command;
-	/* adds fields to the disk's journal record, fsynced (a guest
-	 * process the disk's run started, say, for cleanup to stop) */
-	enum pb_error (*journal)(const struct pb_run_ctx *ctx, json_t *fields);
-	const char *disk_id;
-};
-
-struct backend_ops {
-	const char *name;
-	unsigned flags;
-	enum pb_error (*open)(struct pb_backend **out,
-			      const struct pb_profile *p, char *errbuf);
-	/* validate the plan against the target, creating nothing */
-	enum pb_error (*check)(struct pb_backend *b, const struct pb_plan *plan,
-			       FILE *out);
-	/* environment for run.json: versions, host, datastore, ... */
-	enum pb_error (*describe)(struct pb_backend *b, json_t *env);
-	/* once per run: upload the runner, settings */
-	enum pb_error (*prepare)(struct pb_backend *b);
-	/* journal entry fields for a disk about to be made (into j) */
-	enum pb_error (*plan_disk)(struct pb_backend *b, enum pb_mode mode,
-				   unsigned seq, struct pb_disk *d, json_t *j);
-	/* create and attach; provisioning time measured inside */
-	enum pb_error (*create_disk)(struct pb_backend *b, struct pb_disk *d);
-	/* run the runner against d with args; its JSON into local_out */
-	enum pb_error (*run)(struct pb_backend *b, const struct pb_disk *d,
-			     const char *args, long timeout_s,
-			     const struct pb_run_ctx *ctx,
-			     const char *local_out);
-	enum pb_error (*destroy_disk)(struct pb_backend *b,
-				      const struct pb_disk *d);
-	/* remove a leftover the journal names; PB_ERR_NOTFOUND if gone. Also
-	 * asked about entries of this backend's other targets: PB_ERR_UNSAFE
-	 * leaves them alone (they may be another run's), PB_ERR_NOTFOUND
-	 * says the target itself is gone (a VM deleted since) */
-	enum pb_error (*cleanup)(struct pb_backend *b, json_t *entry);
-	/* a one-line key naming the target, for the lock and journal */
-	const char *(*target_key)(struct pb_backend *b);
-	const char *(*error)(struct pb_backend *b);
-	void (*close)(struct pb_backend *b);
-};
-
-extern const struct backend_ops vsphere_backend;
-extern const struct backend_ops qemu_backend;
-
-const struct backend_ops *pb_backend_find(const char *name);
 
 /* ---- commands ---- */
 

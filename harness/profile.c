@@ -120,21 +120,6 @@ static enum pb_error get_uint(struct ld *l, json_t *obj, const char *path,
 	return PB_OK;
 }
 
-static enum pb_error get_bool(struct ld *l, json_t *obj, const char *path,
-			      const char *key, bool *out)
-{
-	json_t *v = json_object_get(obj, key);
-	char p[256];
-
-	if (!v)
-		return PB_OK;
-	join(p, sizeof(p), path, key);
-	if (!json_is_boolean(v))
-		return bad(l, p, "must be true or false");
-	*out = json_is_true(v);
-	return PB_OK;
-}
-
 static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
 			     uint64_t *out)
 {
@@ -151,9 +136,14 @@ static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
 		return bad(l, p, "must be a size like \"8G\" or a number");
 	s = json_string_value(v);
 	if (!strncmp(s, "env:", 4)) {
-		s = getenv(s + 4);
-		if (!s)
-			return bad(l, p, "its environment variable is not set");
+		const char *e = getenv(s + 4);
+
+		if (!e)
+			return pb_fail(l->errbuf, PB_ERR_INPUT,
+				       "%s: %s: environment variable %s is "
+				       "not set",
+				       l->file, p, s + 4);
+		s = e;
 	}
 	if (pb_size_parse(out, s, why))
 		return bad(l, p, why);
@@ -227,8 +217,16 @@ static enum pb_error json_text(struct ld *l, json_t *v, const char *p,
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
 
-		if (!strncmp(s, "env:", 4) && !(s = getenv(s + 4)))
-			return bad(l, p, "its environment variable is not set");
+		if (!strncmp(s, "env:", 4)) {
+			const char *env = getenv(s + 4);
+
+			if (!env)
+				return pb_fail(l->errbuf, PB_ERR_INPUT,
+					       "%s: %s: environment variable "
+					       "%s is not set",
+					       l->file, p, s + 4);
+			s = env;
+		}
 		if (strlen(s) >= len)
 			return bad(l, p, "value too long");
 		snprintf(out, len, "%s", s);
@@ -249,8 +247,9 @@ static enum pb_error json_text(struct ld *l, json_t *v, const char *p,
 		if (n >= len)
 			return bad(l, p, "list too long");
 	} else {
-		return bad(l, p, "must be a string, a number, true or false, "
-				 "or a list");
+		return bad(l, p,
+			   "must be a string, a number, true or false, "
+			   "or a list");
 	}
 	return PB_OK;
 }
@@ -387,112 +386,253 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 	return PB_OK;
 }
 
-static enum pb_error load_vsphere(struct ld *l, json_t *o,
-				  struct pb_vsphere_opts *v)
+/* ---- a backend's section, through its option table ---- */
+
+#define FIELD(opts, d, type) ((type *)((char *)(opts) + (d)->off))
+
+/* One key's value from text (a default, or "env:"-resolved JSON). */
+static enum pb_error opt_set_text(struct ld *l, void *opts,
+				  const struct pb_opt_def *d, const char *p,
+				  const char *text)
 {
-	static const char *const keys[] = {
-		"vm",		"datastore",	  "host",	 "lun",
-		"controller",	"guest_dir",	  "runner",	 "by_id_dir",
-		"extra_config", "task_timeout_s", "power_cycle", NULL};
-	uint64_t ctl = 0;
+	char *end, why[160];
+	long long n;
+	unsigned i;
+
+	switch (d->type) {
+	case PB_OPT_CHOICE:
+		for (i = 0; d->choices[i] && strcmp(d->choices[i], text); i++)
+			;
+		if (!d->choices[i]) {
+			size_t k = 0;
+
+			for (i = 0; d->choices[i]; i++)
+				k += (size_t)snprintf(
+					why + k,
+					k < sizeof(why) ? sizeof(why) - k : 0,
+					"%s%s", i ? ", " : "one of ",
+					d->choices[i]);
+			return bad(l, p, why);
+		}
+		/* fall through */
+	case PB_OPT_STR: {
+		char **s = FIELD(opts, d, char *);
+
+		free(*s);
+		*s = strdup(text);
+		return *s ? PB_OK : PB_ERR_NOMEM;
+	}
+	case PB_OPT_UINT:
+	case PB_OPT_INT:
+		errno = 0;
+		n = strtoll(text, &end, 10);
+		if (errno || *end || !*text)
+			return bad(l, p, "must be a whole number");
+		if (n < d->min || n > d->max) {
+			snprintf(why, sizeof(why),
+				 "%lld is out of range (%lld to %lld)", n,
+				 d->min, d->max);
+			return bad(l, p, why);
+		}
+		if (d->type == PB_OPT_UINT)
+			*FIELD(opts, d, unsigned) = (unsigned)n;
+		else
+			*FIELD(opts, d, int) = (int)n;
+		return PB_OK;
+	case PB_OPT_BOOL:
+		*FIELD(opts, d, bool) = !strcmp(text, "true");
+		return PB_OK;
+	case PB_OPT_KV:
+		break;
+	}
+	return PB_OK;
+}
+
+static enum pb_error opt_from_json(struct ld *l, void *opts,
+				   const struct pb_opt_def *d, json_t *sec,
+				   const char *name)
+{
+	json_t *v = json_object_get(sec, d->key);
+	char p[256], text[4096];
 	enum pb_error err;
 
-	if (!o)
+	join(p, sizeof(p), name, d->key);
+	if (json_is_null(v))
 		return PB_OK;
-	err = only_keys(l, o, "vsphere", keys);
-	if (!err)
-		err = get_str(l, o, "vsphere", "vm", &v->vm);
-	if (!err)
-		err = get_str(l, o, "vsphere", "datastore", &v->datastore);
-	if (!err)
-		err = get_str(l, o, "vsphere", "host", &v->host);
-	if (!err)
-		err = get_str(l, o, "vsphere", "lun", &v->lun);
-	if (!err)
-		err = get_str(l, o, "vsphere", "guest_dir", &v->guest_dir);
-	if (!err)
-		err = get_str(l, o, "vsphere", "runner", &v->runner);
-	if (!err)
-		err = get_str(l, o, "vsphere", "by_id_dir", &v->by_id_dir);
-	if (!err && json_object_get(o, "controller")) {
-		err = get_uint(l, o, "vsphere", "controller", 0, 1000000, &ctl);
-		v->controller = (int)ctl;
+	switch (d->type) {
+	case PB_OPT_KV:
+		return get_kv(l, sec, name, d->key,
+			      FIELD(opts, d, struct pb_kv));
+	case PB_OPT_BOOL:
+		if (!json_is_boolean(v))
+			return bad(l, p, "must be true or false");
+		*FIELD(opts, d, bool) = json_is_true(v);
+		return PB_OK;
+	case PB_OPT_UINT:
+	case PB_OPT_INT:
+		if (!json_is_integer(v) && !json_is_string(v))
+			return bad(l, p, "must be a whole number");
+		break;
+	case PB_OPT_STR:
+	case PB_OPT_CHOICE:
+		if (!json_is_string(v))
+			return bad(l, p, "must be a string");
+		break;
 	}
-	if (!err)
-		err = get_kv(l, o, "vsphere", "extra_config", &v->extra_config);
-	if (!err)
-		err = get_bool(l, o, "vsphere", "power_cycle", &v->power_cycle);
-	if (!err && json_object_get(o, "task_timeout_s")) {
-		err = get_uint(l, o, "vsphere", "task_timeout_s", 1, 7 * 86400,
-			       &ctl);
-		v->task_timeout_s = (long)ctl;
+	err = json_text(l, v, p, text, sizeof(text));
+	return err ? err : opt_set_text(l, opts, d, p, text);
+}
+
+static void opts_dispose(const struct pb_backend_ops *be, void *opts)
+{
+	const struct pb_opt_def *d;
+
+	if (!opts)
+		return;
+	for (d = be->options; d && d->key; d++)
+		if (d->type == PB_OPT_STR || d->type == PB_OPT_CHOICE)
+			free(*FIELD(opts, d, char *));
+		else if (d->type == PB_OPT_KV)
+			kv_dispose(FIELD(opts, d, struct pb_kv));
+	free(opts);
+}
+
+/*
+ * The backend's section: its defaults, then the profile's values, each
+ * checked by its table, then the backend's own rules. Another backend's
+ * section is an error (it would silently not apply), and so is a mode or
+ * a setting this backend cannot honour.
+ */
+static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
+				  json_t *root)
+{
+	const struct pb_backend_ops *be = p->backend, *const * all;
+	const struct pb_opt_def *d;
+	json_t *sec = json_object_get(root, be->name);
+	const char *keys[64];
+	char why[PB_ERRBUF_SIZE] = "", made[128] = "";
+	enum pb_error err = PB_OK;
+	size_t n = 0, k = 0;
+	unsigned i;
+
+	for (all = pb_backend_list(); *all; all++)
+		if (*all != be && json_object_get(root, (*all)->name)) {
+			snprintf(why, sizeof(why), "only for backend %s",
+				 (*all)->name);
+			return bad(l, (*all)->name, why);
+		}
+	if (!sec && be->section_required) {
+		snprintf(why, sizeof(why), "required for backend %s", be->name);
+		return bad(l, be->name, why);
+	}
+	for (i = 0; i < PB_MODE__COUNT; i++)
+		if (be->modes & PB_MODE_BIT(i))
+			k += (size_t)snprintf(
+				made + k,
+				k < sizeof(made) ? sizeof(made) - k : 0, "%s%s",
+				k ? ", " : "", pb_mode_name((enum pb_mode)i));
+	for (i = 0; i < p->nmodes; i++)
+		if (!(be->modes & PB_MODE_BIT(p->modes[i]))) {
+			snprintf(why, sizeof(why),
+				 "%s: backend %s cannot make it (it makes %s)",
+				 pb_mode_name(p->modes[i]), be->name, made);
+			return bad(l, "modes", why);
+		}
+	if (p->sysctl.n && !(be->caps & PB_CAP_GUEST_SYSCTL)) {
+		snprintf(why, sizeof(why), "backend %s cannot apply it",
+			 be->name);
+		return bad(l, "guest_sysctl", why);
+	}
+	p->bopts = calloc(1, be->options_size ? be->options_size : 1);
+	if (!p->bopts)
+		return PB_ERR_NOMEM;
+	for (d = be->options; !err && d && d->key; d++) {
+		char path[256];
+
+		join(path, sizeof(path), be->name, d->key);
+		if (n < sizeof(keys) / sizeof(keys[0]) - 1)
+			keys[n++] = d->key;
+		if (d->def)
+			err = opt_set_text(l, p->bopts, d, path, d->def);
+	}
+	keys[n] = NULL;
+	if (!err && sec)
+		err = only_keys(l, sec, be->name, keys);
+	for (d = be->options; !err && sec && d && d->key; d++)
+		if (json_object_get(sec, d->key))
+			err = opt_from_json(l, p->bopts, d, sec, be->name);
+	if (!err && be->options_check) {
+		err = be->options_check(p->bopts, p, why);
+		if (err)
+			pb_fail(l->errbuf, err, "%s: %s", l->file, why);
 	}
 	return err;
 }
 
-static enum pb_error load_qemu(struct ld *l, json_t *o, struct pb_qemu_opts *q)
+enum pb_error pb_options_help(struct pb_buf *out,
+			      const struct pb_backend_ops *be)
 {
-	static const char *const keys[] = {"dir",   "accel",  "rdm_device",
-					   "guest", "binary", "memory_mib",
-					   "cpus",  NULL};
-	uint64_t v;
-	enum pb_error err;
+	const struct pb_opt_def *d;
+	char range[160];
+	size_t k;
 
-	if (!o)
-		return PB_OK;
-	err = only_keys(l, o, "qemu", keys);
-	if (!err)
-		err = get_str(l, o, "qemu", "dir", &q->dir);
-	if (!err)
-		err = get_str(l, o, "qemu", "accel", &q->accel);
-	if (!err)
-		err = get_str(l, o, "qemu", "rdm_device", &q->rdm_device);
-	if (!err)
-		err = get_str(l, o, "qemu", "guest", &q->guest);
-	if (!err)
-		err = get_str(l, o, "qemu", "binary", &q->binary);
-	if (!err && json_object_get(o, "memory_mib")) {
-		err = get_uint(l, o, "qemu", "memory_mib", 64, 65536, &v);
-		q->memory_mib = (unsigned)v;
+	for (d = be->options; d && d->key; d++) {
+		range[0] = '\0';
+		if (d->type == PB_OPT_UINT || d->type == PB_OPT_INT)
+			snprintf(range, sizeof(range), "%lld to %lld", d->min,
+				 d->max);
+		else if (d->type == PB_OPT_BOOL)
+			snprintf(range, sizeof(range), "true or false");
+		else if (d->type == PB_OPT_KV)
+			snprintf(range, sizeof(range), "an object of strings");
+		for (k = 0; d->type == PB_OPT_CHOICE && d->choices[k]; k++)
+			snprintf(range + strlen(range),
+				 sizeof(range) - strlen(range), "%s%s",
+				 k ? "|" : "", d->choices[k]);
+		pb_buf_printf(out, "  %s.%s: %s", be->name, d->key, d->help);
+		if (range[0] || d->def)
+			pb_buf_printf(out, " [%s%s%s%s]", range,
+				      range[0] && d->def ? ", " : "",
+				      d->def ? "default " : "",
+				      d->def ? d->def : "");
+		pb_buf_addstr(out, "\n");
 	}
-	if (!err && json_object_get(o, "cpus")) {
-		err = get_uint(l, o, "qemu", "cpus", 1, 64, &v);
-		q->cpus = (unsigned)v;
-	}
-	if (!err && q->accel && strcmp(q->accel, "auto") &&
-	    strcmp(q->accel, "kvm") && strcmp(q->accel, "tcg"))
-		return bad(l, "qemu.accel", "auto, kvm or tcg");
-	return err;
+	return pb_buf_error(out);
 }
 
-static enum pb_error set_default(char **s, const char *def)
-{
-	if (*s)
-		return PB_OK;
-	*s = strdup(def);
-	return *s ? PB_OK : PB_ERR_NOMEM;
-}
+#undef FIELD
 
 static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 {
-	static const char *const keys[] = {
-		"name",	    "description", "backend",	   "vsphere",
-		"qemu",	    "disk_size",   "modes",	   "repetitions",
-		"order",    "seed",	   "cooldown_s",   "timeout_s",
-		"workload", "matrix",	   "guest_sysctl", NULL};
+	/* the profile's own keys, then each backend's section */
+	static const char *const own[] = {
+		"name",	       "description", "backend",  "disk_size",
+		"modes",       "repetitions", "order",	  "seed",
+		"cooldown_s",  "timeout_s",   "workload", "matrix",
+		"guest_sysctl"};
+	const struct pb_backend_ops *const *be;
+	const char *keys[sizeof(own) / sizeof(own[0]) + 16];
+	char *backend = NULL, why[PB_ERRBUF_SIZE];
+	size_t nk = 0, k;
 	json_t *modes, *v;
 	char *order = NULL;
 	uint64_t n;
 	size_t i;
 	enum pb_error err;
 
+	for (k = 0; k < sizeof(own) / sizeof(own[0]); k++)
+		keys[nk++] = own[k];
+	for (be = pb_backend_list();
+	     *be && nk < sizeof(keys) / sizeof(keys[0]) - 1; be++)
+		keys[nk++] = (*be)->name;
+	keys[nk] = NULL;
 	err = only_keys(l, root, "", keys);
 	if (!err)
 		err = get_str(l, root, "", "name", &p->name);
 	if (!err)
 		err = get_str(l, root, "", "description", &p->description);
 	if (!err)
-		err = get_str(l, root, "", "backend", &p->backend);
+		err = get_str(l, root, "", "backend", &backend);
 	if (err)
 		return err;
 	if (!p->name)
@@ -503,11 +643,24 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		return bad(l, "name",
 			   "letters, digits, '-', '_' and '.' only "
 			   "(it names the results directory)");
-	err = set_default(&p->backend, "qemu");
-	if (err)
-		return err;
-	if (!pb_backend_find(p->backend))
-		return bad(l, "backend", "unknown backend (vsphere, qemu)");
+	/* no backend named: the registry's first, the local one */
+	p->backend = backend ? pb_backend_find(backend) : pb_backend_list()[0];
+	if (!p->backend) {
+		k = (size_t)snprintf(why, sizeof(why), "%s: unknown backend (",
+				     backend);
+		for (be = pb_backend_list(); *be; be++)
+			k += (size_t)snprintf(
+				why + k, k < sizeof(why) ? sizeof(why) - k : 0,
+				"%s%s",
+				be == pb_backend_list() ? ""
+				: be[1]			? ", "
+							: " or ",
+				(*be)->name);
+		free(backend);
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), ")");
+		return bad(l, "backend", why);
+	}
+	free(backend);
 
 	err = get_size(l, root, "", "disk_size", &p->disk_size);
 	if (err)
@@ -523,15 +676,15 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	json_array_foreach(modes, i, v)
 	{
 		enum pb_mode m;
-		unsigned k;
+		unsigned j;
 
 		if (!json_is_string(v) ||
 		    !pb_mode_parse(&m, json_string_value(v)))
 			return bad(l, "modes",
 				   "unknown mode (thin, lazy, "
 				   "eager, rdm, rdmp)");
-		for (k = 0; k < p->nmodes; k++)
-			if (p->modes[k] == m)
+		for (j = 0; j < p->nmodes; j++)
+			if (p->modes[j] == m)
 				return bad(l, "modes",
 					   "a mode is listed twice");
 		p->modes[p->nmodes++] = m;
@@ -569,13 +722,11 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	if (!err)
 		err = get_kv(l, root, "", "guest_sysctl", &p->sysctl);
 	if (!err)
-		err = load_vsphere(l, json_object_get(root, "vsphere"),
-				   &p->vsphere);
+		err = load_backend(l, p, root);
 	if (err)
 		return err;
 	for (i = 0; i < p->npoints; i++) {
 		struct runner_opts *w = &p->points[i], chk;
-		char why[PB_ERRBUF_SIZE] = "";
 
 		if (p->disk_size % w->bs)
 			return bad(l, "disk_size",
@@ -604,6 +755,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		/* the runner's own rules, as the runner will apply them */
 		chk = *w;
 		chk.target = "uuid:0";
+		why[0] = '\0';
 		if (runner_opts_check(&chk, true, why))
 			return pb_fail(l->errbuf, PB_ERR_INPUT, "%s: %s",
 				       l->file, why);
@@ -618,47 +770,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 				   "no command pass in workload.passes");
 	}
 
-	if (!strcmp(p->backend, "vsphere")) {
-		if (!json_object_get(root, "vsphere"))
-			return bad(l, "vsphere",
-				   "required for backend vsphere");
-		if (!p->vsphere.vm)
-			return bad(l, "vsphere.vm", "required");
-		for (i = 0; i < p->nmodes; i++)
-			if (pb_mode_is_raw_mapping(p->modes[i]) &&
-			    !p->vsphere.lun)
-				return bad(l, "vsphere.lun",
-					   "required for mode rdm / rdmp");
-		err = set_default(&p->vsphere.guest_dir, "/tmp/provbench");
-		if (!err)
-			err = set_default(&p->vsphere.by_id_dir,
-					  "/dev/disk/by-id");
-		/* PROVBENCH_RUNNER, else where make install put it */
-		if (!err)
-			err = set_default(&p->vsphere.runner,
-					  getenv("PROVBENCH_RUNNER")
-						  ? getenv("PROVBENCH_RUNNER")
-						  : PB_RUNNER_STATIC_PATH);
-	} else if (json_object_get(root, "vsphere")) {
-		return bad(l, "vsphere", "only for backend vsphere");
-	}
-	if (!strcmp(p->backend, "qemu")) {
-		for (i = 0; i < p->nmodes; i++)
-			if (p->modes[i] == PB_MODE_RDMP)
-				return bad(l, "modes",
-					   "rdmp needs vSphere; backend qemu "
-					   "maps raw devices one way only "
-					   "(rdm)");
-		err = load_qemu(l, json_object_get(root, "qemu"), &p->qemu);
-		if (!err)
-			err = set_default(&p->qemu.accel, "auto");
-		if (!err)
-			err = set_default(&p->qemu.binary,
-					  "qemu-system-x86_64");
-	} else if (json_object_get(root, "qemu")) {
-		return bad(l, "qemu", "only for backend qemu");
-	}
-	return err;
+	return PB_OK;
 }
 
 enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
@@ -673,10 +785,6 @@ enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 	memset(p, 0, sizeof(*p));
 	p->repetitions = 1;
 	p->timeout_s = 6 * 3600;
-	p->vsphere.controller = -1;
-	p->vsphere.task_timeout_s = 3600;
-	p->qemu.memory_mib = 256;
-	p->qemu.cpus = 1;
 	runner_opts_init(&p->points[0]);
 	p->npoints = 1;
 	p->path = strdup(path);
@@ -701,20 +809,8 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->text);
 	free(p->name);
 	free(p->description);
-	free(p->backend);
-	free(p->vsphere.vm);
-	free(p->vsphere.datastore);
-	free(p->vsphere.host);
-	free(p->vsphere.lun);
-	free(p->vsphere.guest_dir);
-	free(p->vsphere.runner);
-	free(p->vsphere.by_id_dir);
-	kv_dispose(&p->vsphere.extra_config);
-	free(p->qemu.dir);
-	free(p->qemu.accel);
-	free(p->qemu.rdm_device);
-	free(p->qemu.guest);
-	free(p->qemu.binary);
+	if (p->backend)
+		opts_dispose(p->backend, p->bopts);
 	kv_dispose(&p->sysctl);
 	free(p->command);
 	for (unsigned i = 0; i < PB_MAX_POINTS; i++)

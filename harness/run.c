@@ -50,18 +50,6 @@ int pb_cli_fail(int err, const char *what, const char *why)
 	return pb_exit_code((enum pb_error)err);
 }
 
-const struct backend_ops *pb_backend_find(const char *name)
-{
-	static const struct backend_ops *const all[] = {&qemu_backend,
-							&vsphere_backend, NULL};
-	unsigned i;
-
-	for (i = 0; all[i]; i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
-
 static void say(bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -118,12 +106,13 @@ static enum pb_error open_state(struct run_state *r, bool lock);
  * Remove what the journal says a crashed run left on this target. Returns
  * how many disks were removed (or would be, for a dry run).
  */
-static enum pb_error recover(const struct backend_ops *ops,
+static enum pb_error recover(const struct pb_backend_ops *ops,
 			     struct pb_backend *b, struct pb_journal *j,
 			     const char *state, const char *run_id,
 			     bool dry_run, bool quiet, unsigned *count,
 			     char *errbuf)
 {
+	char berr[PB_ERRBUF_SIZE];
 	json_t *open_disks = NULL, *e;
 	const char *target = ops->target_key(b);
 	enum pb_error err, rc = PB_OK;
@@ -144,9 +133,12 @@ static enum pb_error recover(const struct backend_ops *ops,
 			json_string_value(json_object_get(e, "backend"));
 		bool mine = t && !strcmp(t, target);
 
-		/* another target of this backend: the backend tells whether
-		 * it is gone (a VM deleted since), leaving it alone else */
-		if (!mine && (dry_run || run_id || !be || strcmp(be, ops->name)))
+		/* another target of this backend: a backend that can tells
+		 * whether it is gone (a VM deleted since), leaving it alone
+		 * else */
+		if (!mine &&
+		    (dry_run || run_id || !be || strcmp(be, ops->name) ||
+		     !(ops->caps & PB_CAP_CLEANUP_GONE)))
 			continue;
 		if (run_id && (!rid || strcmp(rid, run_id)))
 			continue;
@@ -155,14 +147,14 @@ static enum pb_error recover(const struct backend_ops *ops,
 			(*count)++;
 			continue;
 		}
-		err = ops->cleanup(b, e);
+		berr[0] = '\0';
+		err = ops->cleanup(b, e, mine, berr);
 		if (!mine && err == PB_ERR_UNSAFE)
 			continue; /* not this run's to touch */
 		if (!mine && err == PB_ERR_NOTFOUND)
-			say(quiet, "journal entry %s: %s", id, ops->error(b));
+			say(quiet, "journal entry %s: %s", id, berr);
 		if (err && err != PB_ERR_NOTFOUND) {
-			pb_fail(errbuf, err, "cleanup of %s: %s", file,
-				ops->error(b));
+			pb_fail(errbuf, err, "cleanup of %s: %s", file, berr);
 			rc = err;
 			continue;
 		}
@@ -187,14 +179,15 @@ static enum pb_error recover(const struct backend_ops *ops,
 struct run_state {
 	struct pb_profile *p;
 	struct pb_plan plan;
-	const struct backend_ops *ops;
+	const struct pb_backend_ops *ops;
 	struct pb_backend *b;
 	struct pb_journal j;
 	char state[1024];
 	char dir[1024];
 	char run_json[1100];
-	json_t *doc;	 /* run.json */
+	json_t *doc; /* run.json */
 	int lock_fd;
+	char berr[PB_ERRBUF_SIZE]; /* the backend op's message */
 	bool quiet;
 	bool tty;
 	bool progress_shown;
@@ -203,6 +196,17 @@ struct run_state {
 	unsigned failed;
 	char errbuf[PB_ERRBUF_SIZE];
 };
+
+/*
+ * The error buffer for the next backend op, emptied: reset in this one
+ * place, before each op (curl's Curl_reset_fail), so what an op leaves is
+ * that op's first failure.
+ */
+static char *reset_fail(struct run_state *r)
+{
+	r->berr[0] = '\0';
+	return r->berr;
+}
 
 /* The state directory, the target's lock (unless only looking), the
  * journal: what run and cleanup both need before touching anything. */
@@ -285,12 +289,12 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 	}
 	h.run = strrchr(r->dir, '/') + 1;
 	h.profile = json_loads(r->p->text, 0, &je);
-	err = r->ops->describe(r->b, env);
+	err = r->ops->describe(r->b, env, reset_fail(r));
 	r->doc = rj_doc_new(&h);
 	if (!r->doc)
 		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
 	if (err)
-		return pb_fail(r->errbuf, err, "%s", r->ops->error(r->b));
+		return pb_fail(r->errbuf, err, "%s", r->berr);
 	return save(r);
 }
 
@@ -419,8 +423,15 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	    *pb_point_desc(r->p, it->point) ? ", " : "",
 	    pb_point_desc(r->p, it->point));
 	/* the record exists, on disk, before the disk does */
-	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent);
+	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent,
+				reset_fail(r));
+	if (err)
+		pb_fail(ebuf, err, "plan %s disk: %s", pb_mode_name(it->mode),
+			r->berr);
 	json_object_set_new(intent, "op", json_string("intent"));
+	/* the target is the harness's to write: cleanup compares it */
+	json_object_set_new(intent, "target",
+			    json_string(r->ops->target_key(r->b)));
 	json_object_set_new(intent, "id", json_string(d.id));
 	json_object_set_new(intent, "run",
 			    json_string(strrchr(r->dir, '/') + 1));
@@ -436,11 +447,11 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	json_decref(intent);
 	if (!err) {
 		stop_at("journaled");
-		err = r->ops->create_disk(r->b, &d);
+		err = r->ops->create_disk(r->b, &d, reset_fail(r));
 		created = err == PB_OK;
 		if (err)
 			pb_fail(ebuf, err, "create %s disk: %s",
-				pb_mode_name(it->mode), r->ops->error(r->b));
+				pb_mode_name(it->mode), r->berr);
 	}
 	if (created) {
 		json_t *c = json_pack("{s:s,s:s,s:s,s:O}", "op", "created",
@@ -461,10 +472,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 			 idx + 1);
 		t_run = pb_now_ns();
 		err = r->ops->run(r->b, &d, args.data, r->p->timeout_s, &ctx,
-				  local);
+				  local, reset_fail(r));
 		runner_ns = pb_now_ns() - t_run;
 		if (err)
-			pb_fail(ebuf, err, "%s", r->ops->error(r->b));
+			pb_fail(ebuf, err, "%s", r->berr);
 		runner = json_load_file(local, 0, NULL);
 		remove(local); /* its content lives on in run.json */
 	}
@@ -474,13 +485,12 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		uint64_t t_destroy = pb_now_ns();
 
 		stop_at("destroying");
-		derr = r->ops->destroy_disk(r->b, &d);
+		derr = r->ops->destroy_disk(r->b, &d, reset_fail(r));
 		destroy_ns = pb_now_ns() - t_destroy;
 		if (!derr)
 			stop_at("destroyed");
 		if (derr) {
-			pb_fail(ebuf, derr, "destroy %s: %s", d.file,
-				r->ops->error(r->b));
+			pb_fail(ebuf, derr, "destroy %s: %s", d.file, r->berr);
 		} else {
 			json_t *x = json_pack("{s:s,s:s}", "op", "destroyed",
 					      "id", d.id);
@@ -627,7 +637,7 @@ static int check_profile(struct run_state *r, const char *path,
 		err = pb_plan_build(&r->plan, r->p, r->errbuf);
 	if (err)
 		return pb_cli_fail(err, NULL, r->errbuf);
-	r->ops = pb_backend_find(r->p->backend);
+	r->ops = r->p->backend;
 	err = r->ops->open(&r->b, r->p, r->errbuf);
 	if (err)
 		return pb_cli_fail(err, path, r->errbuf);
@@ -661,9 +671,9 @@ int cmd_check(int argc, char **argv)
 	rc = check_profile(&r, argv[1], NULL);
 	if (!rc) {
 		print_plan(&p, &r.plan);
-		err = r.ops->check(r.b, &r.plan, stdout);
+		err = r.ops->check(r.b, &r.plan, stdout, reset_fail(&r));
 		if (err)
-			rc = pb_cli_fail(err, "check", r.ops->error(r.b));
+			rc = pb_cli_fail(err, "check", r.berr);
 		else
 			printf("check: ok, nothing was created\n");
 	}
@@ -725,9 +735,9 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	if (dry) {
 		print_plan(&p, &r.plan);
-		err = r.ops->check(r.b, &r.plan, stdout);
+		err = r.ops->check(r.b, &r.plan, stdout, reset_fail(&r));
 		if (err)
-			rc = pb_cli_fail(err, "check", r.ops->error(r.b));
+			rc = pb_cli_fail(err, "check", r.berr);
 		else
 			printf("dry run: ok, nothing was created\n");
 		goto out;
@@ -740,9 +750,9 @@ int cmd_run(int argc, char **argv)
 	/* prepared first: what it finds (the accelerator a probe boot
 	 * chose, say) belongs in the environment run.json records */
 	if (!err) {
-		err = r.ops->prepare(r.b);
+		err = r.ops->prepare(r.b, reset_fail(&r));
 		if (err)
-			pb_fail(r.errbuf, err, "%s", r.ops->error(r.b));
+			pb_fail(r.errbuf, err, "%s", r.berr);
 	}
 	if (!err)
 		err = start_results(&r, parent);
@@ -768,8 +778,7 @@ int cmd_run(int argc, char **argv)
 	else if (r.failed)
 		rc = pb_cli_fail(PB_ERR_INCOMPLETE, "run",
 				 "some modes failed; see run.json");
-	if (r.dir[0] &&
-	    json_array_size(json_object_get(r.doc, RJ_K_RESULTS))) {
+	if (r.dir[0] && json_array_size(json_object_get(r.doc, RJ_K_RESULTS))) {
 		/* the report is rebuilt from run.json alone, also later */
 		struct rp_opts ro = RP_OPTS_INIT;
 		char rerr[PB_ERRBUF_SIZE] = "";

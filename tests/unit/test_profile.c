@@ -9,7 +9,13 @@
 #include <string.h>
 
 #include "harness_int.h"
+#include "qemu_options.h"
 #include "unit.h"
+#include "vsphere_options.h"
+
+/* a profile's backend section, as its backend's option table filled it */
+#define QO(p)  ((const struct qemu_opts *)(p)->bopts)
+#define VSO(p) ((const struct vsphere_opts *)(p)->bopts)
 
 static void set_lab_env(void)
 {
@@ -65,7 +71,7 @@ static void seed_profiles_say_what_they_measure(void)
 	CU_ASSERT_EQUAL(p.points[0].size, 8ull << 30);
 	CU_ASSERT_EQUAL(p.points[0].npasses, 5);
 	CU_ASSERT_EQUAL(p.points[0].passes[4], RUNNER_PASS_READ);
-	CU_ASSERT_STRING_EQUAL(p.vsphere.lun,
+	CU_ASSERT_STRING_EQUAL(VSO(&p)->lun,
 			       "naa.6000c290000000000000000000000001");
 	pb_profile_dispose(&p);
 
@@ -104,8 +110,8 @@ static void seed_profiles_say_what_they_measure(void)
 		pb_profile_load(&p, "profiles/seed-002-hdparm-reads-vmx.json",
 				err),
 		PB_OK);
-	CU_ASSERT_EQUAL(p.vsphere.extra_config.n, 1);
-	CU_ASSERT_STRING_EQUAL(p.vsphere.extra_config.key[0],
+	CU_ASSERT_EQUAL(VSO(&p)->extra_config.n, 1);
+	CU_ASSERT_STRING_EQUAL(VSO(&p)->extra_config.key[0],
 			       "mainMem.useNamedFile");
 	pb_profile_dispose(&p);
 
@@ -113,7 +119,7 @@ static void seed_profiles_say_what_they_measure(void)
 		pb_profile_load(&p, "profiles/seed-004-fsync-nfs.json", err),
 		PB_OK);
 	CU_ASSERT_EQUAL(p.points[0].passes[1], RUNNER_PASS_FSYNC_WRITE);
-	CU_ASSERT_STRING_EQUAL(p.vsphere.datastore, "nfs-01");
+	CU_ASSERT_STRING_EQUAL(VSO(&p)->datastore, "nfs-01");
 	pb_profile_dispose(&p);
 }
 
@@ -295,9 +301,20 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"matrix\": {\"command\": "
 	       "[\"a\", \"b\"]}}",
 	 "matrix.command: cannot vary in a matrix"},
-	{QHEAD "\"modes\": [\"rdmp\"]}", "modes: rdmp needs vSphere"},
+	{QHEAD "\"modes\": [\"rdmp\"]}",
+	 "modes: rdmp: backend qemu cannot make it (it makes thin, lazy, "
+	 "eager, rdm)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"accel\": \"hvf\"}}",
-	 "qemu.accel: auto, kvm or tcg"},
+	 "qemu.accel: one of auto, kvm, tcg"},
+	{QHEAD "\"modes\": [\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": "
+	       "\"1\"}}",
+	 "guest_sysctl: backend qemu cannot apply it"},
+	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"cpus\": true}}",
+	 "qemu.cpus: must be a whole number"},
+	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"cpu\": 2}}",
+	 "qemu.cpu: unknown key"},
+	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"hyperv\"}",
+	 "backend: hyperv: unknown backend (qemu or vsphere)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"memory_mib\": 8}}",
 	 "qemu.memory_mib"},
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"vsphere\", "
@@ -338,9 +355,11 @@ static void filesystem_and_command_keys(void)
 				  "\"none\"]}}"),
 			err),
 		PB_OK);
-	CU_ASSERT_STRING_EQUAL(p.backend, "qemu");
-	CU_ASSERT_STRING_EQUAL(p.qemu.accel, "auto");
-	CU_ASSERT_EQUAL(p.qemu.memory_mib, 256);
+	CU_ASSERT_STRING_EQUAL(p.backend->name, "qemu");
+	CU_ASSERT_STRING_EQUAL(QO(&p)->accel, "auto");
+	CU_ASSERT_EQUAL(QO(&p)->memory_mib, 256);
+	CU_ASSERT_EQUAL(QO(&p)->cpus, 1);
+	CU_ASSERT_STRING_EQUAL(QO(&p)->binary, "qemu-system-x86_64");
 	CU_ASSERT_STRING_EQUAL(p.command, "tar xf /src.tar, sync");
 	CU_ASSERT_EQUAL(p.npoints, 2);
 	CU_ASSERT_EQUAL(p.points[0].size, 48u << 20);

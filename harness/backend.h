@@ -1,0 +1,155 @@
+/*
+ * backend.h - what a backend is: a const struct of function pointers with
+ * designated initializers (fio's ioengine_ops, curl's Curl_ssl), in its
+ * own folder under harness/backends/, owning its profile section (an
+ * option table the profile loader applies, and a check of its own), the
+ * modes it can make and its capability bits. The harness drives every
+ * backend the same way and knows none of them by name: backends.c lists
+ * them. CONTRIBUTING.md says how to add one.
+ *
+ * Errors: every op takes the caller's error buffer and writes the detail
+ * there with pb_fail(); the harness resets it (errbuf[0] = '\0') before
+ * each op, in one place (curl's Curl_reset_fail), so the first failure of
+ * an op is the message, and an op never clears it.
+ */
+#ifndef PB_BACKEND_H
+#define PB_BACKEND_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common.h"
+
+struct pb_backend; /* each backend's own handle */
+struct pb_profile;
+struct pb_plan;
+
+/* ---- a backend's profile options ---- */
+
+enum pb_opt_type {
+	PB_OPT_STR,    /* char *, strdup'ed; "env:NAME" resolved */
+	PB_OPT_CHOICE, /* char *, one of choices */
+	PB_OPT_UINT,   /* unsigned, min..max */
+	PB_OPT_INT,    /* int, min..max (a default may be -1: "any") */
+	PB_OPT_BOOL,   /* bool */
+	PB_OPT_KV,     /* struct pb_kv: an object of strings */
+};
+
+struct pb_opt_def {
+	const char *key; /* under the backend's section: "qemu.cpus" */
+	enum pb_opt_type type;
+	size_t off; /* offsetof in the backend's options struct */
+	long long min, max;
+	const char *const *choices; /* NULL-terminated, for PB_OPT_CHOICE */
+	const char *def;	    /* default as text; NULL: unset */
+	const char *help;	    /* one line, for `provbench help profile` */
+};
+
+#define PB_MAX_KV 32
+
+struct pb_kv {
+	char *key[PB_MAX_KV];
+	char *val[PB_MAX_KV];
+	unsigned n;
+};
+
+/* ---- disks and runs ---- */
+
+/* A disk a backend made, as the journal and run.json describe it. */
+struct pb_disk {
+	enum pb_mode mode;
+	char id[64];	    /* journal id: the backend's unique name for it */
+	char file[600];	    /* where it lives (datastore path, host path) */
+	char uuid[80];	    /* what the guest finds it by */
+	double provision_s; /* as the server timed it, when it did */
+	double provision_wall_s;      /* as the harness waited for it */
+	const char *provision_source; /* "server task", "client wall" */
+	json_t *readback;	      /* the provisioning the backend reports */
+};
+
+struct pb_run_ctx {
+	volatile sig_atomic_t *stop; /* set by SIGINT / SIGTERM */
+	/* told the runner's progress ({"pass","bytes","total","mib_per_s",
+	 * "eta_s",...}) every few seconds while it runs; may be NULL */
+	void (*progress)(const struct pb_run_ctx *ctx, json_t *p);
+	void *arg;
+	/* the text of the workload's command passes, or NULL: never part of
+	 * args (it is shell text); each backend hands it to the runner as
+	 * a file for --command-file */
+	const char *command;
+	/* adds fields to the disk's journal record, fsynced (a guest
+	 * process the disk's run started, say, for cleanup to stop) */
+	enum pb_error (*journal)(const struct pb_run_ctx *ctx, json_t *fields);
+	const char *disk_id;
+};
+
+/* ---- the ops ---- */
+
+#define PB_MODE_BIT(m) (1u << (m))
+
+/* capability bits, read by the profile loader and the harness */
+#define PB_CAP_GUEST_SYSCTL 0x1u /* applies a profile's guest_sysctl */
+#define PB_CAP_CLEANUP_GONE 0x2u /* tells when another target is gone */
+
+struct pb_backend_ops {
+	const char *name; /* the profile's "backend", its section's key */
+	const char *help; /* one line */
+	unsigned modes;	  /* PB_MODE_BIT() of each mode it can make */
+	unsigned caps;	  /* PB_CAP_* */
+	/* its profile section: the table, the struct it fills, and the
+	 * rules across keys (and the profile) the table cannot say */
+	const struct pb_opt_def *options;
+	size_t options_size;
+	bool section_required;
+	enum pb_error (*options_check)(void *opts, const struct pb_profile *p,
+				       char *errbuf);
+
+	enum pb_error (*open)(struct pb_backend **out,
+			      const struct pb_profile *p, char *errbuf);
+	/* validate the plan against the target, creating nothing */
+	enum pb_error (*check)(struct pb_backend *b, const struct pb_plan *plan,
+			       FILE *out, char *errbuf);
+	/* environment for run.json: versions, host, datastore, ... */
+	enum pb_error (*describe)(struct pb_backend *b, json_t *env,
+				  char *errbuf);
+	/* once per run: upload the runner, settings */
+	enum pb_error (*prepare)(struct pb_backend *b, char *errbuf);
+	/* name the disk about to be made; its journal fields into j */
+	enum pb_error (*plan_disk)(struct pb_backend *b, enum pb_mode mode,
+				   unsigned seq, struct pb_disk *d, json_t *j,
+				   char *errbuf);
+	/* create and attach; provisioning time measured inside */
+	enum pb_error (*create_disk)(struct pb_backend *b, struct pb_disk *d,
+				     char *errbuf);
+	/* run the runner against d with args; its JSON into local_out */
+	enum pb_error (*run)(struct pb_backend *b, const struct pb_disk *d,
+			     const char *args, long timeout_s,
+			     const struct pb_run_ctx *ctx,
+			     const char *local_out, char *errbuf);
+	enum pb_error (*destroy_disk)(struct pb_backend *b,
+				      const struct pb_disk *d, char *errbuf);
+	/*
+	 * Remove a leftover the journal names; PB_ERR_NOTFOUND if gone.
+	 * mine: the entry's target is this backend's (the harness compares
+	 * the journal's "target" with target_key). Of another target's
+	 * entry, a backend with PB_CAP_CLEANUP_GONE says whether that target
+	 * is gone (PB_ERR_NOTFOUND: a VM deleted since) or not (PB_ERR_UNSAFE:
+	 * left alone, it may be another run's).
+	 */
+	enum pb_error (*cleanup)(struct pb_backend *b, json_t *entry, bool mine,
+				 char *errbuf);
+	/* a one-line key naming the target, for the lock and journal */
+	const char *(*target_key)(struct pb_backend *b);
+	void (*close)(struct pb_backend *b);
+};
+
+/* The registry (backends.c). */
+const struct pb_backend_ops *pb_backend_find(const char *name);
+/* Every backend, NULL-terminated. */
+const struct pb_backend_ops *const *pb_backend_list(void);
+
+#endif

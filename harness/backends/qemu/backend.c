@@ -1,0 +1,456 @@
+/*
+ * backend.c - the qemu backend's ops: open and close, the check (what a
+ * run needs, creating nothing), the description run.json records, and
+ * the run: a boot of the guest per disk, retried with the next aio mode
+ * when qemu refuses one (io_uring may be disabled). The parts: disks.c,
+ * guest.c, accel.c, options.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "qb.h"
+#include "runner.h"
+
+/* ---- child processes ---- */
+
+/* Run a short command to the end; its stdout into out (capped). */
+enum pb_error qb_run_cmd(struct pb_backend *b, char *const argv[],
+			 struct pb_buf *out, char *errbuf)
+{
+	struct pb_child_spec sp = {.argv = argv, .flags = QB_CHILD};
+	char msg[PB_ERRBUF_SIZE];
+	int rc = pb_child_run(&sp, out, msg, sizeof(msg), errbuf);
+
+	(void)b;
+	if (rc < 0)
+		return PB_ERR_CHILD;
+	if (rc)
+		return pb_fail(errbuf, PB_ERR_CHILD, "%s failed (exit %d): %s",
+			       argv[0], rc, msg[0] ? msg : "no message");
+	return PB_OK;
+}
+
+double qb_since(uint64_t t0)
+{
+	return (double)(pb_now_ns() - t0) / 1e9;
+}
+
+/* ---- open / close ---- */
+
+static bool readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* PROVBENCH_GUEST_DIR, the profile, next to the binary (build/guest), or
+ * where `make install` put it */
+static void find_guest(struct pb_backend *b)
+{
+	char exe[PATH_MAX], *sl;
+	ssize_t n;
+	const char *env = getenv("PROVBENCH_GUEST_DIR");
+
+	if (b->o->guest) {
+		snprintf(b->guest, sizeof(b->guest), "%s", b->o->guest);
+		return;
+	}
+	if (env && *env) {
+		snprintf(b->guest, sizeof(b->guest), "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		sl = strrchr(exe, '/');
+		if (sl) {
+			snprintf(sl, sizeof(exe) - (size_t)(sl - exe),
+				 "/guest");
+			snprintf(b->kernel, sizeof(b->kernel), "%s/vmlinuz",
+				 exe);
+			if (readable(b->kernel)) {
+				snprintf(b->guest, sizeof(b->guest), "%s", exe);
+				return;
+			}
+		}
+	}
+	snprintf(b->guest, sizeof(b->guest), "%s", PB_GUEST_DIR);
+}
+
+static enum pb_error qb_open(struct pb_backend **out,
+			     const struct pb_profile *p, char *errbuf)
+{
+	struct pb_backend *b = calloc(1, sizeof(*b));
+	char state[PATH_MAX], real[PATH_MAX];
+	uint8_t rnd[6];
+	enum pb_error err = PB_OK;
+
+	*out = NULL;
+	if (!b)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	b->p = p;
+	b->o = p->bopts;
+	b->loop_fd = -1;
+	b->root = geteuid() == 0;
+	b->aio = "io_uring";
+	if (gethostname(b->host, sizeof(b->host) - 1))
+		snprintf(b->host, sizeof(b->host), "localhost");
+	if (b->o->dir) {
+		snprintf(b->dir, sizeof(b->dir), "%s", b->o->dir);
+	} else {
+		err = pb_state_dir(state, sizeof(state), errbuf);
+		if (err)
+			goto out;
+		snprintf(b->dir, sizeof(b->dir), "%s/qemu", state);
+		if (mkdir(b->dir, 0700) && errno != EEXIST) {
+			err = pb_fail(errbuf, PB_ERR_IO, "%s: %s", b->dir,
+				      strerror(errno));
+			goto out;
+		}
+	}
+	if (!realpath(b->dir, real)) {
+		err = pb_fail(errbuf, PB_ERR_INPUT, "qemu.dir %s: %s", b->dir,
+			      strerror(errno));
+		goto out;
+	}
+	snprintf(b->dir, sizeof(b->dir), "%s", real);
+	snprintf(b->key, sizeof(b->key), "qemu:%s:%s", b->host, b->dir);
+	find_guest(b);
+	snprintf(b->kernel, sizeof(b->kernel), "%s/vmlinuz", b->guest);
+	snprintf(b->initrd, sizeof(b->initrd), "%s/initrd.gz", b->guest);
+	snprintf(b->qemu_img, sizeof(b->qemu_img), "qemu-img");
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		memset(rnd, 0, sizeof(rnd));
+	snprintf(b->run_id, sizeof(b->run_id), "%02x%02x%02x%02x%02x%02x",
+		 rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5]);
+out:
+	if (err) {
+		free(b);
+		return err;
+	}
+	*out = b;
+	return PB_OK;
+}
+
+static void qb_close(struct pb_backend *b)
+{
+	if (!b)
+		return;
+	qb_disks_close(b);
+	json_decref(b->manifest);
+	free(b);
+}
+
+static const char *qb_target_key(struct pb_backend *b)
+{
+	return b->key;
+}
+
+/* ---- check ---- */
+
+/* cache=none needs O_DIRECT where the disk files live (tmpfs has none) */
+enum pb_error qb_check_direct(struct pb_backend *b, char *errbuf)
+{
+	char path[PATH_MAX + 32];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.pb-direct-XXXXXX", b->dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: cannot write: %s",
+			       b->dir, strerror(errno));
+	close(fd);
+	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	unlink(path);
+	if (fd < 0)
+		return pb_fail(errbuf, PB_ERR_UNSUPPORTED,
+			       "%s: no O_DIRECT here (%s), which the disks' "
+			       "cache=none needs; set qemu.dir to a directory "
+			       "on a disk filesystem",
+			       b->dir, strerror(errno));
+	close(fd);
+	return PB_OK;
+}
+
+enum pb_error qb_load_manifest(struct pb_backend *b, char *errbuf)
+{
+	char path[PATH_MAX + 16];
+	json_error_t je;
+
+	if (b->manifest)
+		return PB_OK;
+	snprintf(path, sizeof(path), "%s/manifest.json", b->guest);
+	if (!readable(b->kernel) || !readable(b->initrd))
+		return pb_fail(errbuf, PB_ERR_NOTFOUND,
+			       "no guest image in %s (build it with `make "
+			       "guest`, or set PROVBENCH_GUEST_DIR)",
+			       b->guest);
+	b->manifest = json_load_file(path, 0, &je);
+	if (!b->manifest)
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s", path, je.text);
+	return PB_OK;
+}
+
+bool qb_skip_rdm(const struct pb_backend *b)
+{
+	return !b->o->rdm_device && !b->root;
+}
+
+static enum pb_error qb_check(struct pb_backend *b, const struct pb_plan *plan,
+			      FILE *out, char *errbuf)
+{
+	char *ver_argv[] = {(char *)b->o->binary, "--version", NULL};
+	char *img_argv[] = {b->qemu_img, "--version", NULL};
+	struct pb_buf ver = PB_BUF_INIT(4096);
+	struct statvfs sv;
+	enum pb_error err;
+	bool rdm = false;
+	size_t i;
+
+	for (i = 0; i < plan->n; i++)
+		rdm |= plan->items[i].mode == PB_MODE_RDM;
+	err = qb_run_cmd(b, ver_argv, &ver, errbuf);
+	if (!err)
+		err = qb_run_cmd(b, img_argv, NULL, errbuf);
+	if (!err)
+		err = qb_load_manifest(b, errbuf);
+	if (!err)
+		err = qb_check_direct(b, errbuf);
+	if (!err && !statvfs(b->dir, &sv) &&
+	    (uint64_t)sv.f_bavail * sv.f_frsize < b->p->disk_size)
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "%s: %llu MiB free, a disk needs %llu MiB",
+			      b->dir,
+			      (unsigned long long)((uint64_t)sv.f_bavail *
+							   sv.f_frsize >>
+						   20),
+			      (unsigned long long)(b->p->disk_size >> 20));
+	if (!err && rdm && b->o->rdm_device) {
+		char why[PB_ERRBUF_SIZE] = "";
+
+		err = runner_device_check(b->o->rdm_device, b->p->disk_size,
+					  why);
+		if (err)
+			pb_fail(errbuf, err, "qemu.rdm_device: %s", why);
+	}
+	if (!err && out) {
+		char *nl = ver.data ? strchr(ver.data, '\n') : NULL;
+
+		if (nl)
+			*nl = '\0';
+		fprintf(out, "qemu: %s\n", ver.data ? ver.data : "?");
+		fprintf(out, "guest: %s (kernel %s)\n", b->guest,
+			json_string_value(json_object_get(b->manifest,
+							  "kernel_release")));
+		fprintf(out, "disks: %s\n", b->dir);
+		fprintf(out, "accelerator: %s\n",
+			!strcmp(b->o->accel, "auto")
+				? "KVM if a probe boot reaches init, else TCG"
+				: b->o->accel);
+		if (rdm && qb_skip_rdm(b))
+			fprintf(out, "rdm: skipped (a loop device needs root; "
+				     "or name a device in qemu.rdm_device)\n");
+		else if (rdm)
+			fprintf(out, "rdm: %s\n",
+				b->o->rdm_device ? b->o->rdm_device
+						 : "a loop device over a "
+						   "preallocated file");
+	}
+	pb_buf_dispose(&ver);
+	return err;
+}
+
+/* ---- describe ---- */
+
+static const char *fs_name(long type)
+{
+	switch ((unsigned long)type) {
+	case 0xef53:
+		return "ext4";
+	case 0x58465342:
+		return "xfs";
+	case 0x9123683e:
+		return "btrfs";
+	case 0x01021994:
+		return "tmpfs";
+	case 0x794c7630:
+		return "overlayfs";
+	case 0x2fc12fc1:
+		return "zfs";
+	default:
+		return "other";
+	}
+}
+
+static enum pb_error qb_describe(struct pb_backend *b, json_t *env,
+				 char *errbuf)
+{
+	char *ver_argv[] = {(char *)b->o->binary, "--version", NULL};
+	struct pb_buf ver = PB_BUF_INIT(4096);
+	struct utsname u;
+	struct statfs sf;
+	char cpu[256] = "", l[512], scratch[PB_ERRBUF_SIZE] = "";
+	FILE *f;
+
+	/* a description, not a check: what cannot be had is said as such */
+	(void)errbuf;
+	if (!qb_run_cmd(b, ver_argv, &ver, scratch) && ver.data) {
+		char *nl = strchr(ver.data, '\n');
+
+		if (nl)
+			*nl = '\0';
+	}
+	f = fopen("/proc/cpuinfo", "r");
+	while (f && fgets(l, sizeof(l), f))
+		if (!strncmp(l, "model name", 10) && strchr(l, ':')) {
+			snprintf(cpu, sizeof(cpu), "%s", strchr(l, ':') + 2);
+			cpu[strcspn(cpu, "\n")] = '\0';
+			break;
+		}
+	if (f)
+		fclose(f);
+	uname(&u);
+	json_object_set_new(env, "backend", json_string("qemu"));
+	json_object_set_new(env, "accelerator",
+			    json_string(b->accel ? b->accel : "none"));
+	json_object_set_new(env, "accelerator_note",
+			    json_string(b->accel_note));
+	json_object_set_new(env, "qemu",
+			    json_string(ver.data ? ver.data : "unknown"));
+	json_object_set_new(env, "host", json_string(b->host));
+	json_object_set_new(env, "host_kernel", json_string(u.release));
+	json_object_set_new(env, "host_cpu", json_string(cpu));
+	json_object_set_new(env, "datastore", json_string(b->dir));
+	json_object_set_new(env, "datastore_fs",
+			    json_string(statfs(b->dir, &sf)
+						? "unknown"
+						: fs_name(sf.f_type)));
+	json_object_set_new(env, "disk_cache", json_string("none"));
+	json_object_set_new(env, "disk_aio", json_string(b->aio));
+	json_object_set_new(env, "guest_memory_mib",
+			    json_integer(b->o->memory_mib));
+	json_object_set_new(env, "guest_cpus", json_integer(b->o->cpus));
+	if (b->manifest) {
+		json_object_set_new(env, "guest_kernel",
+				    json_copy(json_object_get(
+					    b->manifest, "kernel_release")));
+		json_object_set_new(env, "guest_image",
+				    json_deep_copy(b->manifest));
+	}
+	if (qb_skip_rdm(b))
+		json_object_set_new(env, "rdm_note",
+				    json_string("rdm skipped: a loop device "
+						"needs root (or name a device "
+						"in qemu.rdm_device)"));
+	pb_buf_dispose(&ver);
+	return PB_OK;
+}
+
+/* ---- run ---- */
+
+/* Add what the host saw of the guest to the runner's document. */
+static void annotate(const char *path, const struct qb_boot *g,
+		     const struct pb_backend *b, const char *aio)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+
+	if (!doc)
+		return;
+	json_object_set_new(doc, "guest",
+			    json_pack("{s:s,s:s,s:f,s:f}", "accelerator",
+				      b->accel, "aio", aio, "boot_to_init_s",
+				      g->t_boot, "boot_to_runner_s",
+				      g->t_start));
+	json_dump_file(doc, path, JSON_COMPACT);
+	json_decref(doc);
+}
+
+static enum pb_error qb_run(struct pb_backend *b, const struct pb_disk *d,
+			    const char *args, long timeout_s,
+			    const struct pb_run_ctx *ctx, const char *local_out,
+			    char *errbuf)
+{
+	static const char *const aios[] = {"io_uring", "native", "threads"};
+	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
+	struct qb_job j = {
+		.format = k == QB_QCOW2 ? "qcow2" : "raw",
+		.serial = d->uuid,
+		.args = args,
+		.command = ctx ? ctx->command : NULL,
+		.out = local_out,
+		.accel = b->accel,
+	};
+	struct qb_boot g;
+	enum pb_error err = PB_OK;
+	unsigned a;
+
+	j.disk = k == QB_LOOP ? b->loop_dev : d->file;
+	for (a = 0; a < 3; a++) {
+		j.aio = aios[a];
+		unlink(local_out);
+		err = qb_guest_boot(b, &g, &j, (double)timeout_s, ctx, errbuf);
+		if (err)
+			return err;
+		/* qemu refusing the aio mode fails before the guest boots;
+		 * the next one is tried (io_uring may be disabled) */
+		if (g.t_boot > 0 || g.interrupted || g.killed_timeout ||
+		    !(strstr(g.qemu_err, "aio") || strstr(g.qemu_err, "uring")))
+			break;
+	}
+	b->aio = j.aio;
+	if (g.interrupted)
+		return pb_fail(errbuf, PB_ERR_INTERRUPTED,
+			       "interrupted; guest stopped");
+	if (g.killed_timeout)
+		return pb_fail(
+			errbuf, PB_ERR_TIMEOUT,
+			"watchdog: the guest did not finish within %ld s "
+			"and was killed",
+			timeout_s);
+	if (!g.exited) {
+		if (g.t_boot == 0)
+			return pb_fail(errbuf, PB_ERR_IO, "qemu: %s",
+				       g.qemu_err[0]
+					       ? g.qemu_err
+					       : "the guest never booted");
+		return pb_fail(
+			errbuf, PB_ERR_IO,
+			"the guest stopped before the runner finished%s%s",
+			g.nlog ? ": " : "", g.nlog ? g.log[g.nlog - 1] : "");
+	}
+	annotate(local_out, &g, b, j.aio);
+	if (g.status)
+		return pb_fail(errbuf, PB_ERR_CHILD,
+			       "runner in the guest exited %d: %s", g.status,
+			       g.nlog ? g.log[g.nlog - 1] : "no message");
+	return PB_OK;
+}
+
+const struct pb_backend_ops qemu_backend = {
+	.name = "qemu",
+	.help = "the experiment for real on this machine: disk files (or a "
+		"device) and a small guest under qemu",
+	.modes = PB_MODE_BIT(PB_MODE_THIN) | PB_MODE_BIT(PB_MODE_LAZY) |
+		 PB_MODE_BIT(PB_MODE_EAGER) | PB_MODE_BIT(PB_MODE_RDM),
+	.caps = 0,
+	.options = qb_options,
+	.options_size = sizeof(struct qemu_opts),
+	.open = qb_open,
+	.check = qb_check,
+	.describe = qb_describe,
+	.prepare = qb_prepare,
+	.plan_disk = qb_plan_disk,
+	.create_disk = qb_create,
+	.run = qb_run,
+	.destroy_disk = qb_destroy,
+	.cleanup = qb_cleanup,
+	.target_key = qb_target_key,
+	.close = qb_close,
+};

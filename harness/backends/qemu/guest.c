@@ -1,0 +1,220 @@
+/*
+ * guest.c - one boot of the qemu backend's guest (Debian kernel, busybox,
+ * the static runner: scripts/guest-image.sh and guest/init) with the disk
+ * as virtio-blk. The job goes in through fw_cfg; the guest's console
+ * (ttyS0) comes back on a pipe, line by line (markers, progress, the
+ * runner's last words); the runner's JSON comes out alone on ttyS1, a
+ * file. qemu runs in its own process group with PR_SET_PDEATHSIG, so it
+ * never outlives the harness.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qb.h"
+
+#define LINE_MAX_LEN 8192
+
+/* qemu's option syntax: a comma inside a value is written twice. With
+ * end, the string is finished (argv strings live NUL-separated in one
+ * buffer). */
+static enum pb_error opt_escape(struct pb_buf *o, const char *prefix,
+				const char *v, bool end)
+{
+	enum pb_error err = pb_buf_addstr(o, prefix);
+
+	for (; !err && *v; v++) {
+		err = pb_buf_add(o, v, 1);
+		if (!err && *v == ',')
+			err = pb_buf_add(o, ",", 1);
+	}
+	if (!err && end)
+		err = pb_buf_add(o, "", 1);
+	return err;
+}
+
+static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
+				const struct pb_backend *b,
+				const struct qb_job *j)
+{
+	const struct qemu_opts *q = b->o;
+	size_t off[48], n = 0, i;
+	enum pb_error err = PB_OK;
+	char num[32];
+
+/* the next argument starts here: bounds checked before the write */
+#define NEXT()                                                                 \
+	do {                                                                   \
+		if (n < sizeof(off) / sizeof(off[0]))                          \
+			off[n++] = store->len;                                 \
+		else if (!err)                                                 \
+			err = PB_ERR_INTERNAL;                                 \
+	} while (0)
+#define ARG(s)                                                                 \
+	do {                                                                   \
+		NEXT();                                                        \
+		if (!err)                                                      \
+			err = pb_buf_add(store, s, strlen(s) + 1);             \
+	} while (0)
+#define ARGF(fmt, ...)                                                         \
+	do {                                                                   \
+		NEXT();                                                        \
+		if (!err)                                                      \
+			err = pb_buf_printf(store, fmt, __VA_ARGS__);          \
+		if (!err)                                                      \
+			err = pb_buf_add(store, "", 1);                        \
+	} while (0)
+
+	ARG(q->binary);
+	ARG("-machine");
+	ARGF("q35,accel=%s", j->accel);
+	ARG("-cpu");
+	ARG(!strcmp(j->accel, "kvm") ? "host" : "max");
+	ARG("-m");
+	snprintf(num, sizeof(num), "%u", q->memory_mib);
+	ARG(num);
+	ARG("-smp");
+	snprintf(num, sizeof(num), "%u", q->cpus);
+	ARG(num);
+	ARG("-nodefaults");
+	ARG("-no-user-config");
+	ARG("-display");
+	ARG("none");
+	ARG("-no-reboot");
+	ARG("-kernel");
+	ARG(b->kernel);
+	ARG("-initrd");
+	ARG(b->initrd);
+	ARG("-append");
+	ARG("console=ttyS0 quiet loglevel=3 panic=-1");
+	ARG("-serial");
+	ARG("stdio");
+	ARG("-serial");
+	ARGF("file:%s", j->out ? j->out : "/dev/null");
+	if (j->args) {
+		ARG("-fw_cfg");
+		NEXT();
+		if (!err)
+			err = opt_escape(store,
+					 "name=opt/provbench/args,string=",
+					 j->args, true);
+		ARG("-fw_cfg");
+		ARGF("name=opt/provbench/serial,string=%s", j->serial);
+		if (j->command) {
+			ARG("-fw_cfg");
+			NEXT();
+			if (!err)
+				err = opt_escape(store,
+						 "name=opt/provbench/command,"
+						 "string=",
+						 j->command, true);
+		}
+		ARG("-drive");
+		NEXT();
+		if (!err)
+			err = opt_escape(store, "file=", j->disk, false);
+		if (!err) {
+			err = pb_buf_printf(store,
+					    ",if=none,id=pbdisk,format=%s,"
+					    "cache=none,aio=%s",
+					    j->format, j->aio);
+		}
+		if (!err)
+			err = pb_buf_add(store, "", 1);
+		ARG("-device");
+		ARGF("virtio-blk-pci,drive=pbdisk,serial=%s", j->serial);
+	}
+#undef ARG
+#undef ARGF
+#undef NEXT
+	if (err || n >= max)
+		return err ? err : PB_ERR_INTERNAL;
+	for (i = 0; i < n; i++)
+		argv[i] = store->data + off[i];
+	argv[n] = NULL;
+	return PB_OK;
+}
+
+static void console_line(struct qb_boot *g, char *line, double t,
+			 const struct pb_run_ctx *ctx)
+{
+	if (!strncmp(line, "PB-BOOT", 7)) {
+		g->t_boot = t;
+	} else if (!strcmp(line, "PB-PROBE-OK")) {
+		g->probe_ok = true;
+	} else if (!strncmp(line, "PB-START", 8)) {
+		g->t_start = t;
+	} else if (!strncmp(line, "PB-EXIT ", 8)) {
+		g->exited = true;
+		g->status = atoi(line + 8);
+	} else if (!strncmp(line, "PB-LOG ", 7)) {
+		if (g->nlog == 5) {
+			memmove(g->log[0], g->log[1], sizeof(g->log[0]) * 4);
+			g->nlog = 4;
+		}
+		snprintf(g->log[g->nlog++], sizeof(g->log[0]), "%s", line + 7);
+	} else if (!strncmp(line, "PB-PROGRESS ", 12) && ctx && ctx->progress) {
+		json_t *pj = json_loads(line + 12, 0, NULL);
+
+		if (pj)
+			ctx->progress(ctx, pj);
+		json_decref(pj);
+	}
+}
+
+enum pb_error qb_guest_boot(struct pb_backend *b, struct qb_boot *g,
+			    const struct qb_job *j, double deadline_s,
+			    const struct pb_run_ctx *ctx, char *errbuf)
+{
+	struct pb_buf store = PB_BUF_INIT(65536);
+	char *argv[48], line[LINE_MAX_LEN], chunk[4096];
+	struct pb_child_spec sp = {.argv = argv, .flags = QB_CHILD};
+	struct pb_child c = {.pid = -1, .out = -1, .err = -1};
+	size_t llen = 0;
+	uint64_t t0 = pb_now_ns();
+	enum pb_error err;
+	ssize_t n;
+
+	memset(g, 0, sizeof(*g));
+	err = guest_argv(&store, argv, 48, b, j);
+	if (err)
+		pb_fail(errbuf, err, "qemu's command line: %s",
+			pb_strerror(err));
+	else
+		err = pb_child_start(&c, &sp, errbuf);
+	if (err)
+		goto out;
+	while (pb_child_open(&c)) {
+		n = pb_child_read(&c, 200, chunk, sizeof(chunk));
+		if (ctx && ctx->stop && *ctx->stop) {
+			g->interrupted = true;
+			break;
+		}
+		if (deadline_s > 0 && qb_since(t0) > deadline_s) {
+			g->killed_timeout = true;
+			break;
+		}
+		/* the console, line by line */
+		for (ssize_t k = 0; k < n; k++) {
+			if (chunk[k] == '\r')
+				continue;
+			if (chunk[k] != '\n') {
+				if (llen < sizeof(line) - 1)
+					line[llen++] = chunk[k];
+				continue;
+			}
+			line[llen] = '\0';
+			console_line(g, line, qb_since(t0), ctx);
+			llen = 0;
+		}
+		/* a probe has its answer once init speaks */
+		if (!j->args && g->probe_ok)
+			break;
+	}
+	pb_child_kill(&c); /* qemu still running here is killed */
+	pb_child_finish(&c);
+	snprintf(g->qemu_err, sizeof(g->qemu_err), "%s",
+		 pb_child_last_line(&c));
+out:
+	pb_buf_dispose(&store);
+	return err;
+}

@@ -1,0 +1,58 @@
+/*
+ * options.c - the qemu backend's profile section, "qemu": one table
+ * (applied by the profile loader, printed by `provbench help profile`);
+ * nothing across keys needs a rule of its own.
+ */
+#include <stddef.h>
+
+#include "qb.h"
+
+static const char *const accels[] = {"auto", "kvm", "tcg", NULL};
+
+#define OFF(f) offsetof(struct qemu_opts, f)
+
+const struct pb_opt_def qb_options[] = {
+	{.key = "dir",
+	 .type = PB_OPT_STR,
+	 .off = OFF(dir),
+	 .help = "where the disk files go (default: <state dir>/qemu); on a "
+		 "filesystem with O_DIRECT"},
+	{.key = "accel",
+	 .type = PB_OPT_CHOICE,
+	 .off = OFF(accel),
+	 .choices = accels,
+	 .def = "auto",
+	 .help = "auto: KVM if a probe boot reaches init, else TCG"},
+	{.key = "rdm_device",
+	 .type = PB_OPT_STR,
+	 .off = OFF(rdm_device),
+	 .help = "a host block device for rdm (checked empty and unused); "
+		 "default: a loop device over a preallocated file (root)"},
+	{.key = "guest",
+	 .type = PB_OPT_STR,
+	 .off = OFF(guest),
+	 .help = "the guest image directory (default: PROVBENCH_GUEST_DIR, "
+		 "beside the binary, or the installed one)"},
+	{.key = "binary",
+	 .type = PB_OPT_STR,
+	 .off = OFF(binary),
+	 .def = "qemu-system-x86_64",
+	 .help = "the qemu to run"},
+	{.key = "memory_mib",
+	 .type = PB_OPT_UINT,
+	 .off = OFF(memory_mib),
+	 .min = 64,
+	 .max = 65536,
+	 .def = "256",
+	 .help = "guest memory"},
+	{.key = "cpus",
+	 .type = PB_OPT_UINT,
+	 .off = OFF(cpus),
+	 .min = 1,
+	 .max = 64,
+	 .def = "1",
+	 .help = "guest CPUs"},
+	{.key = NULL},
+};
+
+#undef OFF

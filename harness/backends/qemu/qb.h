@@ -1,0 +1,110 @@
+/*
+ * qb.h - the qemu backend's parts: the built-in default backend, the
+ * experiment for real on the local machine. Disks of each mode are made
+ * the way qemu makes them (disks.c), a small guest boots with the disk as
+ * virtio-blk and runs the runner (guest.c), the accelerator is probed
+ * (accel.c), and backend.c holds the ops, the check and the run.
+ *
+ * Its profile section, "qemu" (options.c): dir, accel, rdm_device, guest,
+ * binary, memory_mib, cpus.
+ */
+#ifndef PB_QB_H
+#define PB_QB_H
+
+#include <limits.h>
+
+#include "harness_int.h"
+#include "qemu_options.h"
+
+#ifndef PB_GUEST_DIR
+#define PB_GUEST_DIR "/usr/local/lib/provbench/guest"
+#endif
+
+/* a KVM guest reaches init in about a second; one that has not in this
+ * long is stuck in the firmware (seen on nested machines) */
+#define QB_KVM_PROBE_S 10
+
+/* qemu and qemu-img run in their own process group (a terminal's ^C
+ * reaches the harness, which stops the guest itself, in order) and die
+ * with the harness, even a SIGKILLed one */
+#define QB_CHILD (PB_CHILD_OWN_GROUP | PB_CHILD_DIE_WITH_US)
+
+enum qb_disk_kind { QB_QCOW2, QB_RAW, QB_LOOP, QB_DEVICE };
+
+struct pb_backend {
+	const struct pb_profile *p;
+	const struct qemu_opts *o;
+	char dir[PATH_MAX];
+	char guest[PATH_MAX];
+	char kernel[PATH_MAX + 16];
+	char initrd[PATH_MAX + 16];
+	char qemu_img[PATH_MAX];
+	char key[PATH_MAX + 300];
+	char host[256];
+	char run_id[32];
+	const char *accel; /* "kvm" | "tcg", once prepared */
+	char accel_note[256];
+	const char *aio; /* what qemu accepted last */
+	json_t *manifest;
+	bool root;
+	int loop_fd; /* the loop device of the disk in progress */
+	char loop_dev[32];
+};
+
+/* backend.c */
+enum pb_error qb_run_cmd(struct pb_backend *b, char *const argv[],
+			 struct pb_buf *out, char *errbuf);
+enum pb_error qb_load_manifest(struct pb_backend *b, char *errbuf);
+enum pb_error qb_check_direct(struct pb_backend *b, char *errbuf);
+bool qb_skip_rdm(const struct pb_backend *b);
+double qb_since(uint64_t t0);
+
+/* disks.c */
+enum qb_disk_kind qb_disk_kind(const struct pb_backend *b, enum pb_mode m);
+enum pb_error qb_plan_disk(struct pb_backend *b, enum pb_mode mode,
+			   unsigned seq, struct pb_disk *d, json_t *j,
+			   char *errbuf);
+enum pb_error qb_create(struct pb_backend *b, struct pb_disk *d, char *errbuf);
+enum pb_error qb_destroy(struct pb_backend *b, const struct pb_disk *d,
+			 char *errbuf);
+enum pb_error qb_cleanup(struct pb_backend *b, json_t *entry, bool mine,
+			 char *errbuf);
+void qb_disks_close(struct pb_backend *b);
+
+/* guest.c: one boot of the guest */
+struct qb_job {
+	const char *disk;    /* file or device */
+	const char *format;  /* qcow2 | raw */
+	const char *serial;  /* what the runner finds the disk by */
+	const char *args;    /* NULL: a probe boot */
+	const char *command; /* a command pass's text, or NULL */
+	const char *out;     /* ttyS1 goes here */
+	const char *accel;
+	const char *aio;
+};
+
+/* The events a boot reports, from the console's markers. */
+struct qb_boot {
+	double t_boot, t_start; /* seconds from spawn; 0 = not seen */
+	bool probe_ok, exited;
+	int status;
+	char log[5][256];
+	unsigned nlog;
+	char qemu_err[512];
+	bool killed_timeout;
+	bool interrupted;
+};
+
+/*
+ * Boot the guest for one job and follow its console until qemu exits,
+ * the deadline passes (then it is killed: the watchdog) or a stop is
+ * asked for. deadline_s 0 = none.
+ */
+enum pb_error qb_guest_boot(struct pb_backend *b, struct qb_boot *g,
+			    const struct qb_job *j, double deadline_s,
+			    const struct pb_run_ctx *ctx, char *errbuf);
+
+/* accel.c: the prepare op (the image, O_DIRECT, the accelerator) */
+enum pb_error qb_prepare(struct pb_backend *b, char *errbuf);
+
+#endif

@@ -1,0 +1,480 @@
+/*
+ * backend.c - the vsphere backend's ops: open (a session, the licence,
+ * the VM), the check (everything a run needs, creating nothing), the
+ * description run.json records, and the disks: created and attached with
+ * ReconfigVM_Task under names provbench chooses ("[ds] vmdir/provbench-
+ * RUN-N.vmdk"), so the journal records the exact path before the disk
+ * exists and cleanup finds it again without guessing. The parts: guest.c,
+ * settings.c, options.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vsb.h"
+
+static const char *env_get(const char *name, void *arg)
+{
+	(void)arg;
+	return getenv(name);
+}
+
+enum pb_error vsb_sess_err(struct pb_backend *b, enum pb_error err,
+			   char *errbuf)
+{
+	if (err)
+		pb_fail(errbuf, err, "%s", vs_session_error(b->s));
+	return err;
+}
+
+static enum pb_error vsb_open(struct pb_backend **out,
+			      const struct pb_profile *p, char *errbuf)
+{
+	struct vs_config cfg = VS_CONFIG_INIT;
+	struct pb_backend *b = calloc(1, sizeof(*b));
+	const char *dir, *sl;
+	char edition[128];
+	enum pb_error err;
+
+	*out = NULL;
+	if (!b)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	b->p = p;
+	b->o = p->bopts;
+	err = vs_config_from_env(&cfg, env_get, NULL, errbuf);
+	if (!err)
+		err = vs_session_open(&b->s, &cfg, NULL, NULL, errbuf);
+	/* a free ESXi licence refuses every write: no run can work */
+	if (!err && (err = vs_license_check(b->s, edition, sizeof(edition))))
+		pb_fail(errbuf, err, "%s", vs_session_error(b->s));
+	if (!err) {
+		/* a task that never ends must not hold a lab run for ever */
+		vs_session_set_task_timeout(b->s, b->o->task_timeout_s);
+		snprintf(b->url, sizeof(b->url), "%s", cfg.url);
+		err = vs_vm_find(b->s, &b->vm, b->o->vm);
+		if (err)
+			pb_fail(errbuf, err, "%s", vs_session_error(b->s));
+	}
+	vs_config_dispose(&cfg);
+	if (err) {
+		vs_session_free(b->s);
+		free(b);
+		return err;
+	}
+	snprintf(b->key, sizeof(b->key), "vsphere %s %s", b->url,
+		 b->vm.ref.value);
+	/* "[ds] dir/vm.vmx": new disks go beside the VM unless told */
+	dir = strchr(b->vm.path, ']');
+	if (b->vm.path[0] == '[' && dir)
+		snprintf(b->ds, sizeof(b->ds), "%.*s",
+			 (int)(dir - b->vm.path - 1), b->vm.path + 1);
+	if (dir && (sl = strrchr(dir, '/')))
+		snprintf(b->vm_dir, sizeof(b->vm_dir), "%.*s",
+			 (int)(sl - dir - 2), dir + 2);
+	if (b->o->datastore && strcmp(b->o->datastore, b->ds)) {
+		snprintf(b->ds, sizeof(b->ds), "%s", b->o->datastore);
+		b->vm_dir[0] = '\0';
+	}
+	snprintf(b->run_id, sizeof(b->run_id), "%llx",
+		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)));
+	*out = b;
+	return PB_OK;
+}
+
+static void vsb_close(struct pb_backend *b)
+{
+	if (!b)
+		return;
+	vs_session_free(b->s);
+	free(b);
+}
+
+static const char *vsb_target_key(struct pb_backend *b)
+{
+	return b->key;
+}
+
+/* ---- check ---- */
+
+static enum pb_error check_lun(struct pb_backend *b, FILE *out, char *errbuf)
+{
+	const struct pb_profile *p = b->p;
+	const struct vsphere_opts *o = b->o;
+	struct vs_host_info h;
+	struct vs_lun lun;
+	char sz[32], dsz[32];
+	enum pb_error err = PB_OK;
+
+	h.ref = b->vm.host;
+	if (o->host)
+		err = vsb_sess_err(b, vs_host_find(b->s, &h, o->host), errbuf);
+	if (!err)
+		err = vsb_sess_err(b, vs_lun_find(b->s, &h.ref, o->lun, &lun),
+				   errbuf);
+	/* the passes cover disk_size bytes of the LUN */
+	if (!err && lun.capacity_bytes < p->disk_size)
+		err = pb_fail(
+			errbuf, PB_ERR_INPUT,
+			"LUN %s: %s, smaller than disk_size %s", o->lun,
+			pb_size_format(sz, sizeof(sz), lun.capacity_bytes),
+			pb_size_format(dsz, sizeof(dsz), p->disk_size));
+	if (!err)
+		fprintf(out, "LUN %s: %s %s, %s, free, VAAI %s\n", o->lun,
+			lun.vendor, lun.model,
+			pb_size_format(sz, sizeof(sz), lun.capacity_bytes),
+			lun.vaai[0] ? lun.vaai : "unknown");
+	return err;
+}
+
+static enum pb_error vsb_check(struct pb_backend *b, const struct pb_plan *plan,
+			       FILE *out, char *errbuf)
+{
+	const struct pb_profile *p = b->p;
+	const struct vsphere_opts *o = b->o;
+	char later_why[PB_ERRBUF_SIZE] = "";
+	struct vs_ds_detail ds;
+	bool flat = false, raw = false;
+	char sz[32], fr[32], change[1024];
+	enum pb_error err, later = PB_OK;
+	size_t i;
+	int code;
+
+	err = vsb_sess_err(b, vs_vm_state_get(b->s, &b->vm.ref, &b->state),
+			   errbuf);
+	if (err)
+		return err;
+	fprintf(out, "server: %s, API %s (speaking %s)\n",
+		vs_session_about(b->s)->full_name,
+		vs_session_about(b->s)->api_version,
+		vs_session_api_version(b->s));
+	fprintf(out, "VM %s (%s): %s, tools %s, %s\n", b->vm.name,
+		b->vm.ref.value, b->state.power_state, b->state.tools,
+		b->state.guest_full_name[0] ? b->state.guest_full_name
+					    : "guest OS unknown");
+	if (strcmp(b->state.power_state, "poweredOn"))
+		return pb_fail(errbuf, PB_ERR_INPUT, "VM %s is %s, not on",
+			       b->vm.name, b->state.power_state);
+	if (strcmp(b->state.tools, "guestToolsRunning"))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "VM %s: VMware Tools not running (%s): the "
+			       "runner cannot be started",
+			       b->vm.name, b->state.tools);
+	if (b->state.has_snapshot)
+		fprintf(out,
+			"warning: VM %s has snapshots: every disk write goes "
+			"to a delta disk, not to the disk being measured "
+			"(the new disks are added outside them, but the "
+			"guest's own I/O is not)\n",
+			b->vm.name);
+	err = vsb_settings_read(b, errbuf);
+	if (err)
+		return err;
+	for (i = 0; i < b->nset; i++)
+		if (!b->set[i].change)
+			fprintf(out,
+				"setting %s = %s: set, live since the VM's "
+				"power-on%s%s\n",
+				b->set[i].key, b->set[i].had,
+				b->state.boot_time[0] ? " at " : "",
+				b->state.boot_time);
+	if (vsb_settings_to_change(b, change, sizeof(change))) {
+		if (o->power_cycle)
+			fprintf(out,
+				"settings: %s; a run power-cycles the VM to "
+				"make them live (vsphere.power_cycle)\n",
+				change);
+		else
+			later = vsb_settings_refuse(b, change, later_why);
+	}
+	for (i = 0; i < plan->n; i++) {
+		if (pb_mode_is_raw_mapping(plan->items[i].mode))
+			raw = true;
+		else
+			flat = true;
+	}
+	if (flat) {
+		err = vsb_sess_err(
+			b, vs_datastore_detail(b->s, &b->vm.host, b->ds, &ds),
+			errbuf);
+		/* one disk at a time, and eager allocates all of it */
+		if (!err && ds.free_space < p->disk_size)
+			err = pb_fail(
+				errbuf, PB_ERR_INPUT,
+				"datastore %s: %s free, a %s disk does "
+				"not fit",
+				b->ds,
+				pb_size_format(fr, sizeof(fr), ds.free_space),
+				pb_size_format(sz, sizeof(sz), p->disk_size));
+		if (!err)
+			fprintf(out,
+				"datastore %s: %s%s%s, %s free of %s, VAAI %s; "
+				"disks are created one at a time\n",
+				b->ds, ds.type, ds.vmfs_version[0] ? " " : "",
+				ds.vmfs_version,
+				pb_size_format(fr, sizeof(fr), ds.free_space),
+				pb_size_format(sz, sizeof(sz), ds.capacity),
+				ds.vaai[0] ? ds.vaai : "unknown");
+	}
+	if (!err && raw)
+		err = check_lun(b, out, errbuf);
+	if (!err) {
+		/* the guest login, without creating anything */
+		err = vs_guest_wait(b->s, &b->vm, 0, 1, NULL, &code);
+		if (err == PB_ERR_NOTFOUND) /* no pid 0: the login worked */
+			err = PB_OK;
+		err = vsb_sess_err(b, err, errbuf);
+		if (!err)
+			fprintf(out, "guest login: accepted\n");
+	}
+	if (!err)
+		err = vsb_transfer_round_trip(b, out, errbuf);
+	if (!err && access(o->runner, R_OK))
+		err = pb_fail(errbuf, PB_ERR_INPUT, "runner %s: %s", o->runner,
+			      strerror(errno));
+	/* a setting that is not live is said once the rest is known */
+	if (!err && later)
+		return pb_fail(errbuf, later, "%s", later_why);
+	return err ? err : later;
+}
+
+/* ---- describe ---- */
+
+static enum pb_error vsb_describe(struct pb_backend *b, json_t *env,
+				  char *errbuf)
+{
+	const struct vs_about *a = vs_session_about(b->s);
+	struct vs_host_info *hs = NULL;
+	struct vs_ds_detail ds;
+	struct vs_lun lun;
+	size_t n = 0, i;
+	json_t *host = json_null(), *store = json_null(), *jl = json_null();
+
+	if (!vs_host_list(b->s, &hs, &n))
+		for (i = 0; i < n; i++)
+			if (!strcmp(hs[i].ref.value, b->vm.host.value)) {
+				json_decref(host);
+				host = json_pack(
+					"{s:s,s:s,s:s,s:s}", "name", hs[i].name,
+					"moref", hs[i].ref.value, "version",
+					hs[i].version, "build", hs[i].build);
+			}
+	free(hs);
+	/* free space at the start: a full datastore slows thin disks */
+	if (!vs_datastore_detail(b->s, &b->vm.host, b->ds, &ds)) {
+		json_decref(store);
+		store = json_pack("{s:s,s:s,s:s?,s:I,s:I,s:s?}", "name",
+				  ds.name, "type", ds.type, "vmfs_version",
+				  ds.vmfs_version[0] ? ds.vmfs_version : NULL,
+				  "capacity", (json_int_t)ds.capacity,
+				  "free_at_start", (json_int_t)ds.free_space,
+				  "vaai", ds.vaai[0] ? ds.vaai : NULL);
+	}
+	if (b->o->lun && !vs_lun_find(b->s, &b->vm.host, b->o->lun, &lun)) {
+		json_decref(jl);
+		jl = json_pack("{s:s,s:s,s:s,s:I,s:s?}", "canonical_name",
+			       lun.canonical_name, "vendor", lun.vendor,
+			       "model", lun.model, "capacity",
+			       (json_int_t)lun.capacity_bytes, "vaai",
+			       lun.vaai[0] ? lun.vaai : NULL);
+	}
+	/* a description, not a check: what could not be read is absent */
+	(void)errbuf;
+	json_object_set_new(env, "server",
+			    json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "url",
+				      b->url, "product", a->full_name,
+				      "version", a->version, "build", a->build,
+				      "api_type", a->api_type, "api_version",
+				      a->api_version, "api_version_used",
+				      vs_session_api_version(b->s)));
+	json_object_set_new(env, "host", host);
+	json_object_set_new(env, "datastore", store);
+	json_object_set_new(env, "lun", jl);
+	json_object_set_new(
+		env, "vm",
+		json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:s?,s:o}", "name",
+			  b->vm.name, "moref", b->vm.ref.value, "path",
+			  b->vm.path, "guest", b->state.guest_full_name,
+			  "snapshots", b->state.has_snapshot, "power_cycled",
+			  b->power_cycled, "power_cycled_at",
+			  b->power_cycled ? b->power_cycled_at : NULL,
+			  "settings", vsb_settings_json(b)));
+	json_object_set_new(env, "guest_transfer",
+			    json_string(vs_session_transfer_note(b->s)));
+	return PB_OK;
+}
+
+/* ---- disks ---- */
+
+static enum pb_error vsb_plan_disk(struct pb_backend *b, enum pb_mode mode,
+				   unsigned seq, struct pb_disk *d, json_t *j,
+				   char *errbuf)
+{
+	(void)errbuf;
+	d->mode = mode;
+	snprintf(d->id, sizeof(d->id), "%s-%u", b->run_id, seq);
+	if (b->vm_dir[0])
+		snprintf(d->file, sizeof(d->file), "[%s] %s/provbench-%s.vmdk",
+			 b->ds, b->vm_dir, d->id);
+	else
+		snprintf(d->file, sizeof(d->file), "[%s] provbench-%s.vmdk",
+			 b->ds, d->id);
+	json_object_set_new(j, "vm", json_string(b->vm.ref.value));
+	json_object_set_new(j, "vm_name", json_string(b->vm.name));
+	json_object_set_new(j, "file", json_string(d->file));
+	return PB_OK;
+}
+
+/* "naa.6000c29..." -> "6000c29...": what a guest sees of a LUN */
+static void naa_hex(char *out, size_t len, const char *canonical)
+{
+	const char *p =
+		!strncmp(canonical, "naa.", 4) ? canonical + 4 : canonical;
+
+	snprintf(out, len, "%s", p);
+}
+
+static enum pb_error vsb_create(struct pb_backend *b, struct pb_disk *d,
+				char *errbuf)
+{
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	const struct vs_task_times *tt;
+	enum pb_error err;
+	uint64_t t0;
+
+	sp.mode = d->mode;
+	sp.size_bytes = b->p->disk_size;
+	sp.datastore = b->ds;
+	sp.lun = b->o->lun;
+	sp.host = b->o->host;
+	sp.controller_key = b->o->controller;
+	sp.file = d->file;
+	t0 = pb_now_ns();
+	err = vsb_sess_err(b, vs_disk_add(b->s, &b->vm.ref, &sp, &b->cur),
+			   errbuf);
+	d->provision_wall_s = (double)(pb_now_ns() - t0) / 1e9;
+	tt = vs_session_last_task(b->s);
+	/* the server's own time for the reconfiguration (eager zeroing is
+	 * in it); the LUN lookup and the read-backs around it are not */
+	d->provision_s = tt->have_server ? tt->server_s : d->provision_wall_s;
+	d->provision_source = tt->have_server ? "server task" : "client wall";
+	if (err)
+		return err;
+	/* a physical RDM passes SCSI INQUIRY through: the guest sees the
+	 * LUN's own identity (wwn-0x<naa>), not the mapping file's uuid */
+	if (d->mode == PB_MODE_RDMP && b->cur.lun_name[0])
+		naa_hex(d->uuid, sizeof(d->uuid), b->cur.lun_name);
+	else
+		snprintf(d->uuid, sizeof(d->uuid), "%s", b->cur.uuid);
+	/* what the server applied, which a report must show as it is */
+	d->readback = json_pack(
+		"{s:s,s:i,s:s,s:I,s:o,s:o,s:s?,s:s?}", "mode",
+		pb_mode_name(b->cur.mode), "key", b->cur.key, "backing",
+		b->cur.backing, "capacity", (json_int_t)b->cur.capacity_bytes,
+		"thin_provisioned",
+		b->cur.thin_provisioned < 0
+			? json_null()
+			: json_boolean(b->cur.thin_provisioned),
+		"eagerly_scrub",
+		b->cur.eagerly_scrub < 0 ? json_null()
+					 : json_boolean(b->cur.eagerly_scrub),
+		"compatibility_mode",
+		b->cur.compat_mode[0] ? b->cur.compat_mode : NULL, "lun",
+		b->cur.lun_name[0] ? b->cur.lun_name : NULL);
+	if (!d->uuid[0])
+		return pb_fail(errbuf, PB_ERR_PROTOCOL,
+			       "disk %s: the server reported no uuid, so the "
+			       "guest cannot find it",
+			       d->file);
+	return PB_OK;
+}
+
+static enum pb_error vsb_destroy(struct pb_backend *b, const struct pb_disk *d,
+				 char *errbuf)
+{
+	if (strcmp(b->cur.file, d->file))
+		return pb_fail(errbuf, PB_ERR_INTERNAL,
+			       "disk %s is not the one in progress", d->file);
+	return vsb_sess_err(b, vs_disk_remove(b->s, &b->vm.ref, &b->cur, false),
+			    errbuf);
+}
+
+/*
+ * A leftover: the VM's disk whose backing file is the journaled one. Only
+ * that exact file is touched; a disk not found is already gone. A guest
+ * runner a crashed run left is stopped first: it writes to that disk.
+ */
+static enum pb_error vsb_cleanup(struct pb_backend *b, json_t *entry, bool mine,
+				 char *errbuf)
+{
+	const char *file = json_string_value(json_object_get(entry, "file"));
+	const char *vm = json_string_value(json_object_get(entry, "vm"));
+	json_t *jpid = json_object_get(entry, "guest_pid");
+	struct vs_vm_info info;
+	struct vs_disk *disks = NULL;
+	char ref[200];
+	size_t n = 0, i;
+	enum pb_error err;
+	int code;
+
+	if (!file || !vm || !strstr(file, "provbench-"))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "journal entry without a provbench disk file");
+	snprintf(ref, sizeof(ref), "moref:%s", vm);
+	err = vs_vm_find(b->s, &info, ref);
+	if (err == PB_ERR_NOTFOUND) {
+		/* deleted since: its disks went with it or are no VM's */
+		return pb_fail(errbuf, err,
+			       "VM %s no longer exists on %s; marked gone", vm,
+			       b->url);
+	}
+	/* another VM's entry: never touched while that VM exists */
+	if (!err && !mine)
+		return PB_ERR_UNSAFE;
+	if (!err && json_is_integer(jpid)) {
+		/* gone already is fine; it must not outlive its disk */
+		if (!vs_guest_kill(b->s, &info, json_integer_value(jpid)))
+			vs_guest_wait(b->s, &info, json_integer_value(jpid), 30,
+				      NULL, &code);
+	}
+	if (!err)
+		err = vs_disk_list(b->s, &info.ref, &disks, &n);
+	for (i = 0; !err && i < n; i++)
+		if (!strcmp(disks[i].file, file))
+			break;
+	if (!err && i == n)
+		err = PB_ERR_NOTFOUND;
+	else if (!err)
+		err = vs_disk_remove(b->s, &info.ref, &disks[i], false);
+	free(disks);
+	if (err && err != PB_ERR_NOTFOUND)
+		vsb_sess_err(b, err, errbuf);
+	return err;
+}
+
+const struct pb_backend_ops vsphere_backend = {
+	.name = "vsphere",
+	.help = "disks of each mode on a test VM through vCenter or ESXi, the "
+		"runner in its guest through VMware Tools",
+	.modes = PB_MODE_BIT(PB_MODE_THIN) | PB_MODE_BIT(PB_MODE_LAZY) |
+		 PB_MODE_BIT(PB_MODE_EAGER) | PB_MODE_BIT(PB_MODE_RDM) |
+		 PB_MODE_BIT(PB_MODE_RDMP),
+	.caps = PB_CAP_GUEST_SYSCTL | PB_CAP_CLEANUP_GONE,
+	.options = vsb_options,
+	.options_size = sizeof(struct vsphere_opts),
+	.section_required = true,
+	.options_check = vsb_options_check,
+	.open = vsb_open,
+	.check = vsb_check,
+	.describe = vsb_describe,
+	.prepare = vsb_prepare,
+	.plan_disk = vsb_plan_disk,
+	.create_disk = vsb_create,
+	.run = vsb_run,
+	.destroy_disk = vsb_destroy,
+	.cleanup = vsb_cleanup,
+	.target_key = vsb_target_key,
+	.close = vsb_close,
+};

@@ -1,0 +1,416 @@
+/*
+ * guest.c - the vsphere backend in the guest, through VMware Tools: the
+ * transfer check, the runner uploaded once per run (named by its checksum,
+ * into a directory private to the guest user, read back and compared),
+ * the guest's sysctls, and each run of the runner: started against the
+ * disk's identity, its progress fetched at sparse polls, its JSON
+ * downloaded, its own last words when it failed.
+ */
+#include <errno.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vsb.h"
+
+static void sha256_hex(char *out, const char *data, size_t len)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n, i;
+
+	EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", md[i]);
+}
+
+/*
+ * A guest file's content, through a local temporary file (guest transfers
+ * go to files); NULL if it cannot be had (not there yet, say).
+ */
+static char *fetch_guest_file(struct pb_backend *b, const char *guest_path,
+			      size_t *len)
+{
+	char local[64];
+	char *data = NULL;
+	int fd;
+
+	snprintf(local, sizeof(local), "/tmp/provbench-fetch-XXXXXX");
+	fd = mkstemp(local);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	if (!vs_guest_download(b->s, &b->vm, guest_path, local))
+		data = pb_slurp_file(local, len);
+	remove(local);
+	return data;
+}
+
+/* A small file to the guest and back, through the path runs use: trust
+ * and name problems show before any disk exists. */
+enum pb_error vsb_transfer_round_trip(struct pb_backend *b, FILE *out,
+				      char *errbuf)
+{
+	const char *gdir = b->o->guest_dir;
+	char up[64] = "/tmp/provbench-check-XXXXXX", down[80], guest[700];
+	char data[64], *back = NULL;
+	enum pb_error err;
+	size_t len = 0;
+	int fd;
+
+	fd = mkstemp(up);
+	if (fd < 0)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", up,
+			       strerror(errno));
+	snprintf(data, sizeof(data), "provbench transfer check %llx\n",
+		 (unsigned long long)pb_now_ns());
+	if (write(fd, data, strlen(data)) != (ssize_t)strlen(data)) {
+		close(fd);
+		unlink(up);
+		return pb_fail(errbuf, PB_ERR_IO, "%s: short write", up);
+	}
+	close(fd);
+	snprintf(down, sizeof(down), "%s.back", up);
+	snprintf(guest, sizeof(guest), "%s/check-%s.txt", gdir, b->run_id);
+	err = vs_guest_mkdir(b->s, &b->vm, gdir, true);
+	if (err == PB_ERR_FAULT) /* it exists */
+		err = PB_OK;
+	err = vsb_sess_err(b, err, errbuf);
+	if (!err)
+		err = vsb_sess_err(
+			b, vs_guest_upload(b->s, &b->vm, up, guest, 0600, true),
+			errbuf);
+	if (!err)
+		err = vsb_sess_err(b,
+				   vs_guest_download(b->s, &b->vm, guest, down),
+				   errbuf);
+	if (!err) {
+		back = pb_slurp_file(down, &len);
+		if (!back || len != strlen(data) || memcmp(back, data, len))
+			err = pb_fail(errbuf, PB_ERR_PROTOCOL,
+				      "guest transfer: the file came back "
+				      "different from what was sent");
+	}
+	vs_guest_remove(b->s, &b->vm, guest, false);
+	free(back);
+	unlink(up);
+	unlink(down);
+	if (!err)
+		fprintf(out,
+			"guest transfer: %zu bytes up and back through %s\n",
+			len, vs_session_transfer_note(b->s));
+	return err;
+}
+
+enum pb_error vsb_prepare(struct pb_backend *b, char *errbuf)
+{
+	const struct pb_profile *p = b->p;
+	const struct vsphere_opts *o = b->o;
+	char sum[2 * EVP_MAX_MD_SIZE + 1], there[2 * EVP_MAX_MD_SIZE + 1];
+	char change[1024], *data;
+	size_t len;
+	unsigned i;
+	enum pb_error err;
+	int code;
+	bool same;
+
+	err = vsb_sess_err(b, vs_vm_state_get(b->s, &b->vm.ref, &b->state),
+			   errbuf);
+	if (!err)
+		err = vsb_settings_read(b, errbuf);
+	if (err)
+		return err;
+	/* nothing is measured with a setting that is not live */
+	if (vsb_settings_to_change(b, change, sizeof(change))) {
+		if (!o->power_cycle)
+			return vsb_settings_refuse(b, change, errbuf);
+		err = vsb_settings_apply(b, errbuf);
+		if (!err)
+			err = vsb_sess_err(
+				b, vs_vm_state_get(b->s, &b->vm.ref, &b->state),
+				errbuf);
+		if (err)
+			return err;
+	}
+	data = pb_slurp_file(o->runner, &len);
+	if (!data)
+		return pb_fail(errbuf, PB_ERR_INPUT, "runner %s: %s", o->runner,
+			       strerror(errno));
+	sha256_hex(sum, data, len);
+	free(data);
+	/* named by its checksum: an existing copy is this runner */
+	snprintf(b->runner_guest, sizeof(b->runner_guest),
+		 "%s/provbench-runner-%.16s", o->guest_dir, sum);
+	err = vs_guest_mkdir(b->s, &b->vm, o->guest_dir, true);
+	if (err == PB_ERR_FAULT) /* it exists */
+		err = PB_OK;
+	if (err)
+		return vsb_sess_err(b, err, errbuf);
+	/* only the guest user may write where the runner lives: nobody else
+	 * in the guest can swap it between upload and run */
+	err = vs_guest_chmod(b->s, &b->vm, o->guest_dir, 0700);
+	if (err)
+		return pb_fail(errbuf, err,
+			       "guest directory %s: cannot make it private to "
+			       "the guest user: %s",
+			       o->guest_dir, vs_session_error(b->s));
+	/* skip the upload when the guest's copy has the same checksum */
+	data = fetch_guest_file(b, b->runner_guest, &len);
+	if (data)
+		sha256_hex(there, data, len);
+	same = data && !strcmp(there, sum);
+	free(data);
+	if (!same) {
+		err = vsb_sess_err(b,
+				   vs_guest_upload(b->s, &b->vm, o->runner,
+						   b->runner_guest, 0700, true),
+				   errbuf);
+		/* what will run is what was sent: read back and compared */
+		data = err ? NULL : fetch_guest_file(b, b->runner_guest, &len);
+		if (data)
+			sha256_hex(there, data, len);
+		if (!err && (!data || strcmp(there, sum)))
+			err = pb_fail(errbuf, PB_ERR_PROTOCOL,
+				      "runner in the guest (%s) does not have "
+				      "the checksum sent (sha256 %.16s...)",
+				      b->runner_guest, sum);
+		free(data);
+	}
+	for (i = 0; !err && i < p->sysctl.n; i++) {
+		char args[512];
+		int64_t pid;
+
+		snprintf(args, sizeof(args), "-w %s=%s", p->sysctl.key[i],
+			 p->sysctl.val[i]);
+		err = vsb_sess_err(b,
+				   vs_guest_start(b->s, &b->vm, "/sbin/sysctl",
+						  args, NULL, &pid),
+				   errbuf);
+		if (!err)
+			err = vsb_sess_err(b,
+					   vs_guest_wait(b->s, &b->vm, pid, 60,
+							 NULL, &code),
+					   errbuf);
+		if (!err && code)
+			err = pb_fail(errbuf, PB_ERR_CHILD,
+				      "guest sysctl %s failed (exit %d)", args,
+				      code);
+	}
+	return err;
+}
+
+static void sleep_ms(uint64_t ms, const struct pb_run_ctx *ctx)
+{
+	for (uint64_t t = 0; t < ms && !(ctx->stop && *ctx->stop); t += 100) {
+		struct timespec ts = {0, 100000000L};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * Wait for the guest runner. No event announces a guest process's end, and
+ * every poll is a guest login, so polls are sparse: from a quarter second
+ * doubling to 5 s in the first minute (short runs end soon after they do),
+ * then 10 s growing to 30 s; sooner when the runner's progress says it is
+ * about to finish. Its progress is fetched at
+ * each poll. *aged_out: Tools no longer list it (it ended minutes ago).
+ */
+static enum pb_error wait_runner(struct pb_backend *b, int64_t pid,
+				 long timeout_s, const struct pb_run_ctx *ctx,
+				 const char *prog, int *code, bool *aged_out,
+				 char *errbuf)
+{
+	uint64_t start = pb_now_ns(), next_ms = 125, el_ms;
+	enum pb_error err;
+	double eta = -1;
+	bool done = false;
+	json_t *pj;
+	char *text;
+	size_t len;
+
+	*aged_out = false;
+	for (;;) {
+		err = vs_guest_poll(b->s, &b->vm, pid, &done, code);
+		if (err == PB_ERR_NOTFOUND) {
+			*aged_out = true;
+			return PB_OK;
+		}
+		if (err || done)
+			return vsb_sess_err(b, err, errbuf);
+		if (ctx->stop && *ctx->stop)
+			return pb_fail(errbuf, PB_ERR_INTERRUPTED,
+				       "interrupted");
+		el_ms = (pb_now_ns() - start) / 1000000;
+		if (el_ms >= (uint64_t)timeout_s * 1000)
+			return pb_fail(errbuf, PB_ERR_TIMEOUT,
+				       "the runner is still running after "
+				       "%ld s (timeout_s)",
+				       timeout_s);
+		if (ctx->progress) {
+			/* no file yet (the first second) is not an error */
+			text = fetch_guest_file(b, prog, &len);
+			pj = text ? json_loadb(text, len, 0, NULL) : NULL;
+			free(text);
+			if (pj) {
+				eta = json_number_value(
+					json_object_get(pj, "eta_s"));
+				ctx->progress(ctx, pj);
+			}
+			json_decref(pj);
+		}
+		if (el_ms < 60000)
+			next_ms = next_ms * 2 > 5000 ? 5000 : next_ms * 2;
+		else
+			next_ms = next_ms < 10000	    ? 10000
+				  : next_ms * 3 / 2 > 30000 ? 30000
+							    : next_ms * 3 / 2;
+		/* about to finish: look again just after */
+		if (eta >= 0 && eta * 1000 + 500 < (double)next_ms)
+			next_ms = (uint64_t)(eta * 1000) + 500;
+		if (next_ms < 250)
+			next_ms = 250;
+		sleep_ms(next_ms, ctx);
+	}
+}
+
+/* The last line of the runner's log in the guest: its own error. */
+static void runner_message(struct pb_backend *b, const char *log, char *out,
+			   size_t len)
+{
+	size_t n = 0;
+	char *text = fetch_guest_file(b, log, &n), *end, *line;
+
+	out[0] = '\0';
+	if (!text)
+		return;
+	end = text + n;
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	line = strrchr(text, '\n');
+	snprintf(out, len, "%s", line ? line + 1 : text);
+	free(text);
+}
+
+/* Did an output whose exit status aged out describe a complete run? */
+static bool output_complete(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL), *p;
+	bool ok = doc && json_is_false(json_object_get(doc, "interrupted"));
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "passes"), i, p) ok =
+		ok && json_is_true(json_object_get(p, "complete"));
+	ok = ok && json_array_size(json_object_get(doc, "passes"));
+	json_decref(doc);
+	return ok;
+}
+
+enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
+		      const char *args, long timeout_s,
+		      const struct pb_run_ctx *ctx, const char *local_out,
+		      char *errbuf)
+{
+	const struct vsphere_opts *o = b->o;
+	char out[700], prog[700], gcmd[700], glog[700], lcmd[1300];
+	char why[PB_ERRBUF_SIZE];
+	struct pb_buf cmd = PB_BUF_INIT(16384);
+	int64_t pid = 0;
+	int code = -1;
+	bool aged = false;
+	enum pb_error err, derr;
+	json_t *started;
+
+	snprintf(out, sizeof(out), "%s/out-%s.json", o->guest_dir, d->id);
+	snprintf(prog, sizeof(prog), "%s/progress-%s.json", o->guest_dir,
+		 d->id);
+	snprintf(glog, sizeof(glog), "%s/log-%s.txt", o->guest_dir, d->id);
+	snprintf(gcmd, sizeof(gcmd), "%s/command-%s.txt", o->guest_dir, d->id);
+	if (ctx && ctx->command) {
+		/* shell text goes as a file, never through the argument
+		 * string the guest splits into words */
+		snprintf(lcmd, sizeof(lcmd), "%s.command", local_out);
+		err = pb_write_atomic(lcmd, ctx->command, strlen(ctx->command),
+				      errbuf);
+		if (!err)
+			err = vsb_sess_err(b,
+					   vs_guest_upload(b->s, &b->vm, lcmd,
+							   gcmd, 0600, true),
+					   errbuf);
+		remove(lcmd);
+		if (err)
+			return err;
+	}
+	if (pb_buf_printf(&cmd,
+			  "%s --target uuid:%s --by-id-dir %s -q -o %s "
+			  "--progress-file %s --log-file %s%s%s",
+			  args, d->uuid, o->by_id_dir, out, prog, glog,
+			  ctx && ctx->command ? " --command-file " : "",
+			  ctx && ctx->command ? gcmd : "")) {
+		pb_buf_dispose(&cmd);
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	err = vsb_sess_err(b,
+			   vs_guest_start(b->s, &b->vm, b->runner_guest,
+					  cmd.data, o->guest_dir, &pid),
+			   errbuf);
+	pb_buf_dispose(&cmd);
+	if (err)
+		return err;
+	/* a crash from here on leaves a guest process: cleanup stops it */
+	started = json_pack("{s:I}", "guest_pid", (json_int_t)pid);
+	err = ctx && ctx->journal ? ctx->journal(ctx, started) : PB_OK;
+	json_decref(started);
+	if (!err)
+		err = wait_runner(b, pid, timeout_s, ctx, prog, &code, &aged,
+				  errbuf);
+	if (err == PB_ERR_INTERRUPTED || err == PB_ERR_TIMEOUT) {
+		/* the runner drains and writes its partial JSON on SIGTERM;
+		 * Tools' terminate is the hard stop */
+		vs_guest_kill(b->s, &b->vm, pid);
+		vs_guest_wait(b->s, &b->vm, pid, 30, NULL, &code);
+	} else if (err) {
+		return err;
+	}
+	/* partial results are worth having too */
+	derr = vs_guest_download(b->s, &b->vm, out, local_out);
+	/* a runner Tools forgot is judged by the output it left */
+	if (!err &&
+	    (aged ? derr || !output_complete(local_out) : code != 0 || derr)) {
+		/* the runner's own words, not the download's FileNotFound
+		 * that follows its failure */
+		char fetch[PB_ERRBUF_SIZE];
+
+		snprintf(fetch, sizeof(fetch), "%s", vs_session_error(b->s));
+		runner_message(b, glog, why, sizeof(why));
+		if (why[0] && !aged)
+			err = pb_fail(errbuf, PB_ERR_CHILD,
+				      "runner in the guest (exit %d): %s", code,
+				      why);
+		else if (why[0])
+			err = pb_fail(errbuf, PB_ERR_CHILD,
+				      "runner in the guest: %s", why);
+		else if (!aged && code > 0)
+			err = pb_fail(errbuf, PB_ERR_CHILD,
+				      "the runner exited %d in the guest",
+				      code);
+		else if (aged && !derr)
+			err = pb_fail(
+				errbuf, PB_ERR_CHILD,
+				"the runner ended unseen (Tools no longer "
+				"list it) and its output is incomplete");
+		else
+			err = pb_fail(errbuf, PB_ERR_PROTOCOL,
+				      "the runner's output could not be "
+				      "fetched: %s",
+				      fetch);
+	}
+	vs_guest_remove(b->s, &b->vm, out, false);
+	vs_guest_remove(b->s, &b->vm, prog, false);
+	vs_guest_remove(b->s, &b->vm, glog, false);
+	if (ctx && ctx->command)
+		vs_guest_remove(b->s, &b->vm, gcmd, false);
+	return err;
+}

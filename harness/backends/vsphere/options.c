@@ -1,0 +1,97 @@
+/*
+ * options.c - the vsphere backend's profile section, "vsphere": one table
+ * (applied by the profile loader, printed by `provbench help profile`)
+ * and the rules across keys: a VM is required, rdm and rdmp need a LUN.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vsb.h"
+
+#define OFF(f) offsetof(struct vsphere_opts, f)
+
+const struct pb_opt_def vsb_options[] = {
+	{.key = "vm",
+	 .type = PB_OPT_STR,
+	 .off = OFF(vm),
+	 .help = "the test VM: inventory path, unique name or moref:vm-N "
+		 "(required)"},
+	{.key = "datastore",
+	 .type = PB_OPT_STR,
+	 .off = OFF(datastore),
+	 .help = "where new disks go (default: the VM's own)"},
+	{.key = "host",
+	 .type = PB_OPT_STR,
+	 .off = OFF(host),
+	 .help = "the host whose LUNs rdm / rdmp map (default: the VM's)"},
+	{.key = "lun",
+	 .type = PB_OPT_STR,
+	 .off = OFF(lun),
+	 .help = "the LUN's canonical name, for rdm / rdmp (`provbench "
+		 "vsphere luns HOST` lists them)"},
+	{.key = "controller",
+	 .type = PB_OPT_INT,
+	 .off = OFF(controller),
+	 .min = -1,
+	 .max = 1000000,
+	 .def = "-1",
+	 .help = "the SCSI controller's device key (default: any with room)"},
+	{.key = "guest_dir",
+	 .type = PB_OPT_STR,
+	 .off = OFF(guest_dir),
+	 .def = "/tmp/provbench",
+	 .help = "the guest directory for the runner and its output"},
+	{.key = "runner",
+	 .type = PB_OPT_STR,
+	 .off = OFF(runner),
+	 .help = "the static runner to upload (default: PROVBENCH_RUNNER, "
+		 "else the installed one)"},
+	{.key = "by_id_dir",
+	 .type = PB_OPT_STR,
+	 .off = OFF(by_id_dir),
+	 .def = "/dev/disk/by-id",
+	 .help = "where the runner looks disks up in the guest"},
+	{.key = "task_timeout_s",
+	 .type = PB_OPT_UINT,
+	 .off = OFF(task_timeout_s),
+	 .min = 1,
+	 .max = 7 * 86400,
+	 .def = "3600",
+	 .help = "a vSphere task not done by then failed"},
+	{.key = "extra_config",
+	 .type = PB_OPT_KV,
+	 .off = OFF(extra_config),
+	 .help = "VMX settings the run needs live (disk.EnableUUID always)"},
+	{.key = "power_cycle",
+	 .type = PB_OPT_BOOL,
+	 .off = OFF(power_cycle),
+	 .help = "allow a power cycle of the VM to make settings live"},
+	{.key = NULL},
+};
+
+#undef OFF
+
+enum pb_error vsb_options_check(void *opts, const struct pb_profile *p,
+				char *errbuf)
+{
+	struct vsphere_opts *o = opts;
+	const char *runner = getenv("PROVBENCH_RUNNER");
+	unsigned i;
+
+	if (!o->vm)
+		return pb_fail(errbuf, PB_ERR_INPUT, "vsphere.vm: required");
+	for (i = 0; i < p->nmodes; i++)
+		if (pb_mode_is_raw_mapping(p->modes[i]) && !o->lun)
+			return pb_fail(errbuf, PB_ERR_INPUT,
+				       "vsphere.lun: required for mode rdm / "
+				       "rdmp");
+	/* PROVBENCH_RUNNER, else where make install put it */
+	if (!o->runner) {
+		o->runner = strdup(runner && *runner ? runner
+						     : PB_RUNNER_STATIC_PATH);
+		if (!o->runner)
+			return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	return PB_OK;
+}

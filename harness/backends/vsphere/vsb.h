@@ -1,0 +1,76 @@
+/*
+ * vsb.h - the vsphere backend's parts: disks of each mode created on and
+ * attached to a test VM with ReconfigVM_Task (backend.c), the settings a
+ * run needs live (settings.c), and the static runner uploaded once and
+ * run inside the guest through VMware Tools against the disk's identity
+ * (guest.c). Its profile section, "vsphere" (options.c).
+ *
+ * What real servers make necessary:
+ *   - settings such as disk.EnableUUID take effect at power-on only: they
+ *     are read first, and a change on a running VM needs a power cycle the
+ *     profile allows (vsphere.power_cycle); nothing is measured with a
+ *     setting that is not live;
+ *   - a guest sees a virtual disk (and a virtual-mode RDM) by the disk's
+ *     uuid, but a physical-mode RDM as the LUN itself: by its NAA id;
+ *   - provisioning time is the server's (the task's start to completion);
+ *   - guest processes are polled sparingly (each poll is a guest login),
+ *     and one Tools forgot is still judged by the output it left.
+ */
+#ifndef PB_VSB_H
+#define PB_VSB_H
+
+#include "harness_int.h"
+#include "vsphere_options.h"
+#include "vsphere.h"
+
+/* one setting the profile needs live, as found and as it will be */
+struct vsb_setting {
+	const char *key;
+	const char *want;
+	char had[256];
+	bool change;
+};
+
+struct pb_backend {
+	const struct pb_profile *p;
+	const struct vsphere_opts *o;
+	struct vs_session *s;
+	struct vs_vm_info vm;
+	struct vs_vm_state state;
+	struct vs_disk cur; /* the disk of the mode in progress */
+	char url[512];
+	char key[800];
+	char ds[256];	  /* datastore for new disks */
+	char vm_dir[300]; /* the VM's folder, when on that datastore */
+	char run_id[32];
+	char runner_guest[600];
+	struct vsb_setting set[PB_MAX_KV + 1];
+	unsigned nset;
+	bool power_cycled;
+	char power_cycled_at[32];
+};
+
+/* The session's message as the op's (when the op has none yet). */
+enum pb_error vsb_sess_err(struct pb_backend *b, enum pb_error err,
+			   char *errbuf);
+
+/* settings.c */
+enum pb_error vsb_settings_read(struct pb_backend *b, char *errbuf);
+/* The settings to change, as one line ("" and 0 when none). */
+unsigned vsb_settings_to_change(const struct pb_backend *b, char *out,
+				size_t len);
+enum pb_error vsb_settings_refuse(const struct pb_backend *b, const char *what,
+				  char *errbuf);
+enum pb_error vsb_settings_apply(struct pb_backend *b, char *errbuf);
+json_t *vsb_settings_json(const struct pb_backend *b);
+
+/* guest.c */
+enum pb_error vsb_transfer_round_trip(struct pb_backend *b, FILE *out,
+				      char *errbuf);
+enum pb_error vsb_prepare(struct pb_backend *b, char *errbuf);
+enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
+		      const char *args, long timeout_s,
+		      const struct pb_run_ctx *ctx, const char *local_out,
+		      char *errbuf);
+
+#endif
