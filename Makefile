@@ -31,7 +31,7 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
 	     -DPB_GUEST_DIR='"$(PREFIX)/lib/provbench/guest"' \
-	     -Icommon -Irunner -Ivsphere -Iharness -Iharness/backends/qemu -Iharness/backends/vsphere -Iresults -Ireports -Itests/unit $(PKG_CFLAGS) \
+	     -Icommon -Irunner -Ivsphere -Iharness -Iharness/cli -Iharness/backends/qemu -Iharness/backends/vsphere -Iresults -Ireports -Itests/unit $(PKG_CFLAGS) \
 	     -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
@@ -54,17 +54,20 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/guest.c \
 	       harness/backends/vsphere/settings.c \
 	       harness/backends/vsphere/options.c
-HARNESS_LIB_SRC := $(REPORT_SRC) harness/cmd_report.c harness/cmd_vsphere.c \
-	       harness/profile.c harness/journal.c harness/backends.c \
+CLI_SRC    := harness/cli/opt.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
+	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
+	      harness/cli/cmd_vsphere.c
+HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
+	       harness/journal.c harness/backends.c \
 	       $(QEMU_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c
-HARNESS_SRC := harness/main.c $(HARNESS_LIB_SRC)
+HARNESS_SRC := harness/cli/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
 	      tests/unit/test_target.c tests/unit/test_output.c \
 	      tests/unit/test_vsphere.c tests/unit/test_profile.c \
 	      tests/unit/test_report.c tests/unit/test_jlite.c \
-	      tests/unit/test_child.c
+	      tests/unit/test_child.c tests/unit/test_cli.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \
@@ -155,7 +158,7 @@ $(B)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-$(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(B)/harness/main.o
+$(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(B)/harness/cli/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
 
 # The vCenter simulator fixture: govmomi from Debian, built offline.
@@ -181,7 +184,7 @@ $(UNIT_ASAN): $(ASAN_LIB) $(ASAN_VS) $(call obj,$(B)/asan,$(UNIT_SRC))
 # The integration suite runs a second time against these: provbench and
 # the runner built with ASan + UBSan, beside links to what needs no
 # sanitizer (the static runner the guests run, the simulator, the image).
-$(B)/asan/provbench: $(ASAN_LIB) $(ASAN_VS) $(B)/asan/harness/main.o \
+$(B)/asan/provbench: $(ASAN_LIB) $(ASAN_VS) $(B)/asan/harness/cli/main.o \
 		     $(B)/asan/tests/sanitizer_options.o
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(VS_LIBS) -lm
 

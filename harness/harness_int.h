@@ -56,8 +56,10 @@ struct pb_profile {
 enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 			      char *errbuf);
 void pb_profile_dispose(struct pb_profile *p);
-/* "qemu.cpus: guest CPUs [1 to 64, default 1]", one line per key of a
- * backend's section, for `provbench help profile`. */
+/* Every key a profile may have, what it means, its range and default:
+ * `provbench help profile`. */
+enum pb_error pb_profile_help(FILE *fp);
+/* One line per key of a backend's section, as the runner's are laid out. */
 enum pb_error pb_options_help(struct pb_buf *out,
 			      const struct pb_backend_ops *be);
 /* The runner's argument string for one workload point (its target, and
@@ -115,11 +117,20 @@ enum pb_error pb_journal_append(struct pb_journal *j, json_t *entry,
 enum pb_error pb_journal_open_disks(json_t **out, const char *dir,
 				    char *errbuf);
 
-/* ---- commands ---- */
+/* ---- what the commands run (run.c); each returns an exit code ---- */
 
-int cmd_run(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_cleanup(int argc, char **argv);
-int cmd_report(int argc, char **argv);
+struct pb_run_args {
+	const char *profile;
+	const char *out_dir; /* NULL: results */
+	const char *modes;   /* "thin,eager": only those; NULL: all */
+	bool dry_run;
+	bool quiet;
+};
+
+int pb_run(const struct pb_run_args *a);
+/* Validate a profile and its target, print the plan; create nothing. */
+int pb_check(const char *profile);
+/* Remove what crashed runs left (arg: a results directory or a profile). */
+int pb_cleanup(const char *arg, bool dry_run);
 
 #endif

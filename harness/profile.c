@@ -573,28 +573,30 @@ enum pb_error pb_options_help(struct pb_buf *out,
 			      const struct pb_backend_ops *be)
 {
 	const struct pb_opt_def *d;
-	char range[160];
-	size_t k;
+	char more[1024], key[64];
+	size_t n, k;
 
+	/* laid out as the runner's options are */
 	for (d = be->options; d && d->key; d++) {
-		range[0] = '\0';
+		n = (size_t)snprintf(more, sizeof(more), "%s", d->help);
 		if (d->type == PB_OPT_UINT || d->type == PB_OPT_INT)
-			snprintf(range, sizeof(range), "%lld to %lld", d->min,
-				 d->max);
-		else if (d->type == PB_OPT_BOOL)
-			snprintf(range, sizeof(range), "true or false");
-		else if (d->type == PB_OPT_KV)
-			snprintf(range, sizeof(range), "an object of strings");
+			n += (size_t)snprintf(more + n, sizeof(more) - n,
+					      "; %lld to %lld", d->min, d->max);
 		for (k = 0; d->type == PB_OPT_CHOICE && d->choices[k]; k++)
-			snprintf(range + strlen(range),
-				 sizeof(range) - strlen(range), "%s%s",
-				 k ? "|" : "", d->choices[k]);
-		pb_buf_printf(out, "  %s.%s: %s", be->name, d->key, d->help);
-		if (range[0] || d->def)
-			pb_buf_printf(out, " [%s%s%s%s]", range,
-				      range[0] && d->def ? ", " : "",
-				      d->def ? "default " : "",
-				      d->def ? d->def : "");
+			n += (size_t)snprintf(more + n, sizeof(more) - n,
+					      "%s%s", k ? ", " : " (",
+					      d->choices[k]);
+		if (d->type == PB_OPT_CHOICE)
+			n += (size_t)snprintf(more + n, sizeof(more) - n, ")");
+		if (d->def)
+			snprintf(more + n, sizeof(more) - n, "; default %s",
+				 d->def);
+		snprintf(key, sizeof(key), "  %s.%s", be->name, d->key);
+		if (strlen(key) >= 27)
+			pb_buf_printf(out, "%s\n%27s", key, "");
+		else
+			pb_buf_printf(out, "%-27s", key);
+		pb_buf_add_wrapped(out, more, 27, 27, 79);
 		pb_buf_addstr(out, "\n");
 	}
 	return pb_buf_error(out);
@@ -602,16 +604,74 @@ enum pb_error pb_options_help(struct pb_buf *out,
 
 #undef FIELD
 
+/* The profile's own keys: what load() reads, and `provbench help profile`
+ * says. */
+static const struct {
+	const char *key, *what;
+} own[] = {
+	{"name", "names the results directory: letters, digits, '-', '_', "
+		 "'.' (required)"},
+	{"description", "a sentence for the report"},
+	{"backend", "qemu (this machine, the default) or vsphere"},
+	{"disk_size", "each disk's size: \"8G\" (binary units; \"8GB\" is "
+		      "decimal) or bytes (required)"},
+	{"modes", "a list of thin, lazy, eager, rdm, rdmp (required)"},
+	{"repetitions", "how many times each mode x point runs; 1 to 10000, "
+			"default 1"},
+	{"order", "fixed, or shuffle (the items within each repetition, by "
+		  "seed); default fixed"},
+	{"seed", "the plan's and the runner's seed; default from the clock, "
+		 "recorded in run.json"},
+	{"cooldown_s", "a pause between items; 0 to 86400, default 0"},
+	{"timeout_s", "the watchdog of each runner invocation; 1 to 604800, "
+		      "default 21600"},
+	{"workload", "the runner's options (below)"},
+	{"matrix", "workload keys that may vary (below), each a list: every "
+		   "combination is a workload point"},
+	{"guest_sysctl", "sysctl -w in the guest before the run, {\"key\": "
+			 "\"value\"} (vsphere)"},
+};
+
+#define NOWN (sizeof(own) / sizeof(own[0]))
+
+enum pb_error pb_profile_help(FILE *fp)
+{
+	const struct pb_backend_ops *const *be;
+	struct pb_buf b = PB_BUF_INIT(1 << 20);
+	const struct runner_option *o;
+	enum pb_error err;
+	size_t i;
+
+	pb_buf_addstr(&b, "A profile is a JSON object. Any string value may be "
+			  "\"env:NAME\", read from the\nenvironment.\n\n");
+	for (i = 0; i < NOWN; i++) {
+		pb_buf_printf(&b, "  %-25s", own[i].key);
+		pb_buf_add_wrapped(&b, own[i].what, 27, 27, 79);
+		pb_buf_addstr(&b, "\n");
+	}
+	pb_buf_addstr(&b, "\nworkload (the runner's own options):\n");
+	runner_options_help(&b, RUNNER_OPT_WORKLOAD, true);
+	pb_buf_addstr(&b, "\nmatrix keys:");
+	for (o = runner_options; o->name; o++)
+		if (o->flags & RUNNER_OPT_MATRIX)
+			pb_buf_printf(&b, " %s", runner_option_key(o));
+	pb_buf_addstr(&b, "\n");
+	for (be = pb_backend_list(); *be; be++) {
+		pb_buf_printf(&b, "\n%s (backend %s: %s):\n", (*be)->name,
+			      (*be)->name, (*be)->help);
+		pb_options_help(&b, *be);
+	}
+	err = pb_buf_error(&b);
+	if (!err)
+		fputs(b.data, fp);
+	pb_buf_dispose(&b);
+	return err;
+}
+
 static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 {
-	/* the profile's own keys, then each backend's section */
-	static const char *const own[] = {
-		"name",	       "description", "backend",  "disk_size",
-		"modes",       "repetitions", "order",	  "seed",
-		"cooldown_s",  "timeout_s",   "workload", "matrix",
-		"guest_sysctl"};
 	const struct pb_backend_ops *const *be;
-	const char *keys[sizeof(own) / sizeof(own[0]) + 16];
+	const char *keys[NOWN + 16];
 	char *backend = NULL, why[PB_ERRBUF_SIZE];
 	size_t nk = 0, k;
 	json_t *modes, *v;
@@ -620,8 +680,8 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	size_t i;
 	enum pb_error err;
 
-	for (k = 0; k < sizeof(own) / sizeof(own[0]); k++)
-		keys[nk++] = own[k];
+	for (k = 0; k < NOWN; k++)
+		keys[nk++] = own[k].key;
 	for (be = pb_backend_list();
 	     *be && nk < sizeof(keys) / sizeof(keys[0]) - 1; be++)
 		keys[nk++] = (*be)->name;

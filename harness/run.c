@@ -1,5 +1,6 @@
 /*
- * run.c - `provbench run`, `check` and `cleanup`.
+ * run.c - what `provbench run`, `check` and `cleanup` do (their command
+ * lines are harness/cli/cmd_*.c).
  *
  * A run: load the profile, build the plan, connect, take the target's
  * lock, clean what an earlier crashed run left, then per plan item journal
@@ -9,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -551,13 +551,6 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	return derr ? derr : jerr ? jerr : err;
 }
 
-static int usage_run(void)
-{
-	fprintf(stderr, "usage: provbench run [-o DIR] [--modes LIST] "
-			"[--dry-run] [--quiet] PROFILE\n");
-	return PB_EXIT_USAGE;
-}
-
 /* --modes thin,eager: keep only those of the profile's modes. */
 static enum pb_error filter_modes(struct pb_profile *p, const char *list,
 				  char *errbuf)
@@ -656,19 +649,15 @@ static void run_dispose(struct run_state *r)
 	pb_profile_dispose(r->p);
 }
 
-int cmd_check(int argc, char **argv)
+int pb_check(const char *profile)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
 	enum pb_error err;
 	int rc;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: provbench check PROFILE\n");
-		return PB_EXIT_USAGE;
-	}
 	memset(&p, 0, sizeof(p));
-	rc = check_profile(&r, argv[1], NULL);
+	rc = check_profile(&r, profile, NULL);
 	if (!rc) {
 		print_plan(&p, &r.plan);
 		err = r.ops->check(r.b, &r.plan, stdout, reset_fail(&r));
@@ -681,59 +670,24 @@ int cmd_check(int argc, char **argv)
 	return rc;
 }
 
-int cmd_run(int argc, char **argv)
+int pb_run(const struct pb_run_args *a)
 {
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"modes", required_argument, NULL, 'm'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"quiet", no_argument, NULL, 'q'},
-		{NULL, 0, NULL, 0},
-	};
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
-	const char *parent = "results", *modes = NULL;
-	bool dry = false;
+	const char *parent = a->out_dir ? a->out_dir : "results";
 	unsigned leftovers = 0;
 	enum pb_error err = PB_OK;
 	size_t i;
-	int c, rc;
+	int rc;
 
 	memset(&p, 0, sizeof(p));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:q", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			parent = optarg;
-			break;
-		case 'm':
-			modes = optarg;
-			break;
-		case 'n':
-			dry = true;
-			break;
-		case 'q':
-			r.quiet = true;
-			break;
-		default:
-			/* say which option, on the one line */
-			fprintf(stderr, "provbench: run: '%s': %s; ",
-				argv[optind - 1],
-				c == ':' || (optopt && strchr("o", optopt))
-					? "needs a value"
-					: "unknown option");
-			return usage_run();
-		}
-	}
-	if (optind != argc - 1)
-		return usage_run();
+	r.quiet = a->quiet;
 	r.tty = isatty(STDOUT_FILENO);
 	catch_signals();
-	rc = check_profile(&r, argv[optind], modes);
+	rc = check_profile(&r, a->profile, a->modes);
 	if (rc)
 		goto out;
-	if (dry) {
+	if (a->dry_run) {
 		print_plan(&p, &r.plan);
 		err = r.ops->check(r.b, &r.plan, stdout, reset_fail(&r));
 		if (err)
@@ -805,34 +759,21 @@ out:
 }
 
 /*
- * provbench cleanup [--dry-run] [RESULTS_DIR|PROFILE]: remove what the
+ * cleanup: remove what the
  * journal says crashed runs left on the profile's target (a results
  * directory names its profile and run).
  */
-int cmd_cleanup(int argc, char **argv)
+int pb_cleanup(const char *arg, bool dry)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
 	char path[1200], run_id[256] = "";
-	const char *arg;
-	bool dry = false;
 	unsigned n = 0;
 	enum pb_error err;
 	struct stat st;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	if (argc > 1 && !strcmp(argv[1], "--dry-run")) {
-		dry = true;
-		argc--;
-		argv++;
-	}
-	if (argc != 2) {
-		fprintf(stderr, "usage: provbench cleanup [--dry-run] "
-				"RESULTS_DIR|PROFILE\n");
-		return PB_EXIT_USAGE;
-	}
-	arg = argv[1];
 	snprintf(path, sizeof(path), "%s", arg);
 	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
 		/* a results directory: its run.json names profile and run */

@@ -141,7 +141,7 @@ static long soap_calls(const struct vcsim *v, const char *op)
 	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"lun\": "                     \
 	"\"naa.6000c290000000000000000000000001\", \"guest_dir\": "            \
 	"\"/opt/pb\"},\n"                                                      \
-	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"rdmp\", \"eager\", "  \
+	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"rdmp\", \"eager\", "   \
 	"\"lazy\", \"thin\"],\n"                                               \
 	" \"repetitions\": 1, \"order\": \"shuffle\", \"seed\": 7,\n"          \
 	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", "  \
@@ -164,8 +164,7 @@ static char *disk_keys(const struct vcsim *v)
 	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
 	c.thumbprint = tp;
 	if (vs_session_open(&s, &c, NULL, NULL, err) ||
-	    vs_vm_find(s, &vm, lab_vm()) ||
-	    vs_disk_list(s, &vm.ref, &d, &n))
+	    vs_vm_find(s, &vm, lab_vm()) || vs_disk_list(s, &vm.ref, &d, &n))
 		pb_buf_addstr(&out, "error");
 	for (i = 0; i < n; i++)
 		pb_buf_printf(&out, "%d:%s;", d[i].key, d[i].file);
@@ -230,14 +229,13 @@ static void run_all_modes(void)
 	CU_ASSERT(json_integer_value(json_object_get(
 			  json_object_get(env, "datastore"), "free_at_start")) >
 		  0);
-	CU_ASSERT_STRING_EQUAL(
-		json_string_value(json_object_get(json_object_get(env, "lun"),
-						  "vendor")),
-		"PROVBNCH");
-	CU_ASSERT(json_is_false(json_object_get(json_object_get(env, "vm"),
-						"snapshots")));
-	CU_ASSERT(json_is_false(json_object_get(json_object_get(env, "vm"),
-						"power_cycled")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+				       json_object_get(env, "lun"), "vendor")),
+			       "PROVBNCH");
+	CU_ASSERT(json_is_false(
+		json_object_get(json_object_get(env, "vm"), "snapshots")));
+	CU_ASSERT(json_is_false(
+		json_object_get(json_object_get(env, "vm"), "power_cycled")));
 	CU_ASSERT_PTR_NOT_NULL(
 		json_string_value(json_object_get(env, "guest_transfer")));
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 5);
@@ -252,7 +250,8 @@ static void run_all_modes(void)
 		if (strcmp(json_string_value(json_object_get(item, "status")),
 			   "ok"))
 			fprintf(stderr, "\n  %s: %s",
-				json_string_value(json_object_get(item, "mode")),
+				json_string_value(
+					json_object_get(item, "mode")),
 				json_string_value(
 					json_object_get(item, "error")));
 		/* the mode read back from the server is the mode asked */
@@ -267,7 +266,8 @@ static void run_all_modes(void)
 		if (!strcmp(json_string_value(json_object_get(item, "mode")),
 			    "rdmp"))
 			CU_ASSERT_STRING_EQUAL(
-				json_string_value(json_object_get(disk, "uuid")),
+				json_string_value(
+					json_object_get(disk, "uuid")),
 				"6000c290000000000000000000000001");
 		passes = json_object_get(json_object_get(item, "runner"),
 					 "passes");
@@ -802,9 +802,10 @@ static void command_pass_uploaded(void)
 
 #define PROFILE_SMALL                                                          \
 	"{\"name\": \"it-small\", \"backend\": \"vsphere\",\n"                 \
-	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": \"/opt/pb\"%s},\n" \
-	" \"disk_size\": \"4M\", \"modes\": [\"thin\", \"eager\"],\n"            \
-	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"first-write\", "         \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "               \
+	"\"/opt/pb\"%s},\n"                                                    \
+	" \"disk_size\": \"4M\", \"modes\": [\"thin\", \"eager\"],\n"          \
+	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"first-write\", "      \
 	"\"rewrite\"]}}\n"
 
 /*
@@ -930,18 +931,24 @@ static void guest_polls_sparse(void)
 
 	/* a command pass of a known length: about 6 s in the guest */
 	CU_ASSERT_EQUAL_FATAL(
-		start_lab(&v, &e, root, sizeof(root), "guest13", state, prof,
-			  "{\"name\": \"sleep\", \"backend\": \"vsphere\", "
-			  "\"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "
-			  "\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
-			  "[\"thin\"], \"workload\": {\"bs\": \"64K\", "
-			  "\"passes\": [\"command\"], \"command\": \"sleep 6\"}}",
-			  NULL, NULL),
+		start_lab(
+			&v, &e, root, sizeof(root), "guest13", state, prof,
+			"{\"name\": \"sleep\", \"backend\": \"vsphere\", "
+			"\"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "
+			"\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
+			"[\"thin\"], \"workload\": {\"bs\": \"64K\", "
+			"\"passes\": [\"command\"], \"command\": \"sleep 6\"}}",
+			NULL, NULL),
 		0);
 	before = soap_calls(&v, "ListProcessesInGuest");
 	{
-		char *argv[] = {(char *)it_bin("provbench"), "run", "-q", "-o",
-				res, prof, NULL};
+		char *argv[] = {(char *)it_bin("provbench"),
+				"run",
+				"-q",
+				"-o",
+				res,
+				prof,
+				NULL};
 
 		CU_ASSERT_EQUAL(it_run_env(&r, argv, e.vars, 0, 0), 0);
 		it_result_dispose(&r);
@@ -1129,7 +1136,7 @@ static const struct {
 
 /* provbench's own command line: each mistake one line and exit 2. */
 static const struct {
-	const char *args[5];
+	const char *args[8];
 	const char *msg;
 } bad_args[] = {
 	{{"bogus"}, "provbench: bogus: unknown command"},
@@ -1144,6 +1151,13 @@ static const struct {
 	{{"check"}, "usage: provbench check"},
 	{{"check", "/nonexistent.json"}, "/nonexistent.json"},
 	{{"vsphere", "frobnicate"}, "frobnicate"},
+	{{"run", "p.json", "--dry-run", "-z"}, "'-z': unknown option"},
+	{{"check", "a.json", "b.json"}, "'b.json': unexpected argument"},
+	{{"report", "--baseline", "thick", "/tmp"}, "'thick': not a mode"},
+	{{"vsphere", "disk", "add", "--mode", "thick", "vm"}, "'thick'"},
+	{{"vsphere", "ls", "vapps"}, "'vapps': give one of"},
+	{{"vsphere", "guest", "run", "--timeout", "x", "vm", "/bin/true"},
+	 "'x': a number of seconds"},
 };
 
 static void bad_arguments_exit_2(void)
@@ -1153,9 +1167,9 @@ static void bad_arguments_exit_2(void)
 	size_t i, k;
 
 	for (i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
-		char *argv[7] = {(char *)it_bin("provbench")};
+		char *argv[10] = {(char *)it_bin("provbench")};
 
-		for (k = 0; k < 5 && bad_args[i].args[k]; k++)
+		for (k = 0; k < 8 && bad_args[i].args[k]; k++)
 			argv[k + 1] = (char *)bad_args[i].args[k];
 		argv[k + 1] = NULL;
 		CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0), 2);
@@ -1165,6 +1179,85 @@ static void bad_arguments_exit_2(void)
 				r.err);
 			CU_FAIL(bad_args[i].msg);
 		}
+		it_result_dispose(&r);
+	}
+}
+
+/* Help for every command and vsphere subcommand: offline (no server, no
+ * environment), exit 0, the usage first, as -h, --help and help CMD. */
+static void help_offline(void)
+{
+	static const char *const cmds[][3] = {
+		{"run"},
+		{"check"},
+		{"report"},
+		{"cleanup"},
+		{"help"},
+		{"vsphere"},
+		{"vsphere", "about"},
+		{"vsphere", "ls"},
+		{"vsphere", "luns"},
+		{"vsphere", "disk", "ls"},
+		{"vsphere", "disk", "add"},
+		{"vsphere", "disk", "rm"},
+		{"vsphere", "guest", "put"},
+		{"vsphere", "guest", "get"},
+		{"vsphere", "guest", "run"},
+	};
+	static const char *const flags[] = {"-h", "--help"};
+	struct it_result r;
+	char *envp[] = {"PATH=/usr/bin:/bin", NULL}, want[64];
+	size_t i, k, f;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		for (f = 0; f < 2; f++) {
+			char *argv[6] = {(char *)it_bin("provbench")};
+
+			for (k = 0; k < 3 && cmds[i][k]; k++)
+				argv[k + 1] = (char *)cmds[i][k];
+			argv[k + 1] = (char *)flags[f];
+			snprintf(want, sizeof(want),
+				 "usage: provbench %s%s%s%s%s", cmds[i][0],
+				 cmds[i][1] ? " " : "",
+				 cmds[i][1] ? cmds[i][1] : "",
+				 cmds[i][2] ? " " : "",
+				 cmds[i][2] ? cmds[i][2] : "");
+			if (it_run_env(&r, argv, envp, 0, 0) != 0 ||
+			    strncmp(r.out, want, strlen(want))) {
+				fprintf(stderr, "\n  %s %s: %s%s", want,
+					flags[f], r.out, r.err);
+				CU_FAIL(want);
+			}
+			it_result_dispose(&r);
+		}
+	}
+	/* help CMD is the command's own help; help profile lists every
+	 * key, the backends' included */
+	{
+		char *argv[] = {(char *)it_bin("provbench"), "help", "run",
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "usage: provbench run"));
+		it_result_dispose(&r);
+		argv[2] = "profile";
+		CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0), 0);
+		static const char *const keys[] = {"name",
+						   "description",
+						   "disk_size",
+						   "modes",
+						   "repetitions",
+						   "seed",
+						   "cooldown_s",
+						   "timeout_s",
+						   "interval_ms",
+						   "vsphere.controller",
+						   "vsphere.by_id_dir",
+						   "qemu.accel",
+						   "qemu.cpus"};
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strstr(r.out, keys[k]))
+				CU_FAIL(keys[k]);
 		it_result_dispose(&r);
 	}
 }
@@ -1222,6 +1315,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(cleanup_of_deleted_vm),
 	PB_CASE(bad_profiles_exit_2),
 	PB_CASE(bad_arguments_exit_2),
+	PB_CASE(help_offline),
 	PB_CASES_END,
 };
 

@@ -1,0 +1,30 @@
+/*
+ * cmd_check.c - `provbench check`: a profile and its target validated
+ * and the plan printed, nothing created.
+ */
+#include "cli.h"
+#include "harness_int.h"
+
+int cmd_check(int argc, char **argv)
+{
+	const char *profile = NULL;
+	const struct cli_opt opts[] = {
+		CLI_ARG("PROFILE", &profile, "the experiment, a JSON profile",
+			CLI_OPT_REQUIRED),
+		CLI_OPT_END,
+	};
+	static const struct cli_cmd cmd = {
+		"check",
+		"Validate a profile and its target; print the plan. Nothing is "
+		"created.",
+		"What a run needs is tried: the server's login and licence, "
+		"the "
+		"VM's settings\nand Tools, the datastore's room, the LUN, a "
+		"guest file transfer there and\nback; or qemu, the guest image "
+		"and O_DIRECT where the disks go."};
+	int rc = cli_parse(&cmd, opts, argc, argv);
+
+	if (rc)
+		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
+	return pb_check(profile);
+}

@@ -1,0 +1,76 @@
+/*
+ * cmd_report.c - `provbench report`: rebuild a run's report from its
+ * run.json, optionally compared with an older run; --max-regression turns
+ * a slower run into exit 1, for nightly runs that should alert.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "harness_int.h"
+#include "report.h"
+
+int cmd_report(int argc, char **argv)
+{
+	struct rp_opts o = RP_OPTS_INIT;
+	const char *maxreg = NULL, *baseline = NULL;
+	char errbuf[PB_ERRBUF_SIZE] = "", *end;
+	enum pb_mode m;
+	bool reg = false;
+	enum pb_error err;
+	const struct cli_opt opts[] = {
+		CLI_VALUE("output", 'o', &o.out_dir, "DIR",
+			  "write the report there (default: the results "
+			  "directory)"),
+		CLI_VALUE("compare", 'c', &o.compare_dir, "OLD_RESULTS",
+			  "compare with an older run's results"),
+		CLI_VALUE(
+			"max-regression", 0, &maxreg, "PCT",
+			"exit 1 when a median fell more than PCT percent (with "
+			"--compare)"),
+		CLI_VALUE("baseline", 'b', &baseline, "MODE",
+			  "the mode others are compared with (default: rdm)"),
+		CLI_SWITCH("quiet", 'q', &o.quiet, "no table on stdout"),
+		CLI_ARG("RESULTS_DIR", &o.results_dir,
+			"a run's results directory (holds run.json)",
+			CLI_OPT_REQUIRED),
+		CLI_OPT_END,
+	};
+	static const struct cli_cmd cmd = {
+		"report",
+		"Rebuild a run's report (report.html, report.csv, summary.csv, "
+		"summary.txt).",
+		NULL};
+	int rc = cli_parse(&cmd, opts, argc, argv);
+
+	if (rc)
+		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
+	if (maxreg) {
+		o.max_regression = strtod(maxreg, &end);
+		if (*end || !*maxreg || !(o.max_regression >= 0)) {
+			snprintf(errbuf, sizeof(errbuf),
+				 "'%s': give a percentage, like 10", maxreg);
+			return pb_cli_fail(PB_ERR_USAGE, "--max-regression",
+					   errbuf);
+		}
+		if (!o.compare_dir)
+			return pb_cli_fail(PB_ERR_USAGE, "--max-regression",
+					   "needs --compare OLD_RESULTS");
+	}
+	if (baseline) {
+		if (!pb_mode_parse(&m, baseline)) {
+			snprintf(errbuf, sizeof(errbuf),
+				 "'%s': not a mode (thin, lazy, eager, rdm, "
+				 "rdmp)",
+				 baseline);
+			return pb_cli_fail(PB_ERR_USAGE, "--baseline", errbuf);
+		}
+		o.baseline = baseline;
+	}
+	err = rp_generate(&o, &reg, errbuf);
+	if (reg)
+		return pb_cli_fail(PB_ERR_REGRESSED, "report", errbuf);
+	if (err)
+		return pb_cli_fail(err, "report", errbuf);
+	return PB_EXIT_OK;
+}

@@ -1,0 +1,107 @@
+/*
+ * main.c - provbench, the orchestrator's command line: the command table,
+ * `provbench help [CMD|profile]` and --version. Exit codes, for every
+ * command: 0 done, 1 failed, 2 usage or input, 3 cannot reach or log in,
+ * 130 interrupted (docs/DESIGN.md).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common.h"
+#include "harness_int.h"
+
+#ifndef PB_COMMIT
+#define PB_COMMIT "unknown"
+#endif
+
+const struct cli_command cli_commands[] = {
+	{"run", cmd_run, "run a profile's experiment"},
+	{"check", cmd_check,
+	 "validate a profile and its target, print the plan; create nothing"},
+	{"report", cmd_report, "rebuild a run's report, compare two runs"},
+	{"cleanup", cmd_cleanup, "remove the disks crashed runs left"},
+	{"vsphere", cmd_vsphere, "talk to vCenter or ESXi, like govc"},
+	{"help", cmd_help, "help on a command, or on profiles"},
+	{NULL, NULL, NULL},
+};
+
+static void usage(FILE *fp)
+{
+	const struct cli_command *c;
+
+	fprintf(fp, "usage: provbench COMMAND [ARGS]\n\ncommands:\n");
+	for (c = cli_commands; c->name; c++)
+		fprintf(fp, "  %-10s %s\n", c->name, c->summary);
+	fprintf(fp, "\nprovbench help COMMAND, or provbench COMMAND --help, "
+		    "says more; provbench\nhelp profile lists every profile "
+		    "key. Connection settings come from the\nenvironment "
+		    "(PROVBENCH_URL, PROVBENCH_USERNAME, PROVBENCH_PASSWORD "
+		    "or\nPROVBENCH_PASSWORD_FILE, PROVBENCH_THUMBPRINT, ...; "
+		    "GOVC_* too).\n");
+}
+
+static const struct cli_command *find(const char *name)
+{
+	const struct cli_command *c;
+
+	for (c = cli_commands; c->name; c++)
+		if (!strcmp(name, c->name))
+			return c;
+	return NULL;
+}
+
+int cmd_help(int argc, char **argv)
+{
+	const char *topic = NULL;
+	const struct cli_opt opts[] = {
+		CLI_ARG("COMMAND|profile", &topic,
+			"a command, or profile for every profile key", 0),
+		CLI_OPT_END,
+	};
+	static const struct cli_cmd cmd = {"help", "Help on provbench.", NULL};
+	const struct cli_command *c;
+	char *hargv[] = {NULL, "--help", NULL};
+	int rc = cli_parse(&cmd, opts, argc, argv);
+	char why[160];
+
+	if (rc)
+		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
+	if (!topic) {
+		usage(stdout);
+		return PB_EXIT_OK;
+	}
+	if (!strcmp(topic, "profile"))
+		return pb_profile_help(stdout) ? PB_EXIT_FAILED : PB_EXIT_OK;
+	c = find(topic);
+	if (!c || c->fn == cmd_help) {
+		snprintf(why, sizeof(why),
+			 "'%s': no such command (see provbench help)", topic);
+		return pb_cli_fail(PB_ERR_USAGE, "help", why);
+	}
+	hargv[0] = (char *)c->name;
+	return c->fn(2, hargv);
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return PB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return PB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("provbench %s (commit %s)\n", PB_VERSION, PB_COMMIT);
+		return PB_EXIT_OK;
+	}
+	c = find(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
+	return pb_cli_fail(PB_ERR_USAGE, argv[1],
+			   "unknown command (see provbench help)");
+}
