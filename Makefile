@@ -2,6 +2,7 @@
 #
 #   make              build everything into build/
 #   make test         install missing packages, build, run every test
+#   make check        the fast loop: build, unit and quick integration tests
 #   make runner-static  the static provbench-runner the harness uploads
 #   make install PREFIX=/usr/local DESTDIR=
 #   make guest        the qemu backend's guest image (kernel + initramfs)
@@ -31,8 +32,31 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
 	     -DPB_GUEST_DIR='"$(PREFIX)/lib/provbench/guest"' \
-	     -Icommon -Irunner -Ivsphere -Iharness -Iharness/cli -Iharness/backends/qemu -Iharness/backends/vsphere -Iresults -Ireports -Itests/unit $(PKG_CFLAGS) \
-	     -MMD -MP
+	     $(PKG_CFLAGS) -MMD -MP
+
+# Each folder compiles with only the include paths it may use: its own,
+# and the public headers of the modules under it, linked into $(INC)
+# (common.h, runner.h, vsphere.h, runjson.h, jlite.h, report.h). The
+# harness's own folders (cli/, backends/*/) see harness/ too. So "the
+# harness uses the runner only through runner.h" is the compiler's to
+# enforce. Tests and benchmarks look inside everything.
+INC      := $(B)/include
+PUBLIC_H := common/common.h runner/runner.h vsphere/vsphere.h \
+	    results/runjson.h results/jlite.h reports/report.h
+PUBLIC_LINKS := $(addprefix $(INC)/,$(notdir $(PUBLIC_H)))
+I_common  := -Icommon
+I_runner  := -Irunner -I$(INC)
+I_vsphere := -Ivsphere -I$(INC)
+I_results := -Iresults -I$(INC)
+I_reports := -Ireports -I$(INC)
+I_harness := -Iharness -I$(INC)
+I_harness/cli := -Iharness/cli -Iharness -I$(INC)
+I_harness/backends/qemu := -Iharness/backends/qemu -Iharness -I$(INC)
+I_harness/backends/vsphere := -Iharness/backends/vsphere -Iharness -I$(INC)
+I_ALL := -Icommon -Irunner -Ivsphere -Iresults -Ireports -Iharness \
+	 -Iharness/cli -Iharness/backends/qemu -Iharness/backends/vsphere \
+	 -Itests/unit
+incs = $(or $(I_$(patsubst %/,%,$(dir $(1)))),$(I_ALL))
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
@@ -106,8 +130,9 @@ GUEST         := $(B)/guest/initrd.gz
 
 .SECONDARY:
 
-.PHONY: all deps test check runner-static guest install uninstall demo \
-	bench format clean fuzz fuzz-smoke asan-tree test-valgrind
+.PHONY: all deps test test-all check format-check runner-static guest \
+	install uninstall demo bench format clean fuzz fuzz-smoke asan-tree \
+	test-valgrind
 
 all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 
@@ -115,13 +140,23 @@ deps:
 	@B=$(B) scripts/deps.sh
 
 # `make test` is what CI and README run: deps first, then a fresh make so
-# that pkg-config sees what deps installed.
+# that pkg-config sees what deps installed; then the whole suite.
 test: deps
-	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory test-all
 
-check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT) \
-	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree
+test-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT) \
+	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree format-check
 	@tests/run-all.sh $(B)
+
+# The fast loop: build, the unit tests, and the integration cases that
+# need neither qemu nor valgrind (under 2 minutes on 2 cores once built).
+check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT) $(VCSIM)
+	@tests/run-all.sh --fast $(B)
+
+# Every C file as .clang-format says (comments are never reflowed).
+format-check:
+	@clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h') || \
+		{ echo "provbench: format: run make format" >&2; exit 1; }
 
 runner-static: $(RUNNER_STATIC)
 
@@ -131,13 +166,17 @@ guest: $(GUEST)
 $(GUEST): $(RUNNER_STATIC) guest/init scripts/guest-image.sh
 	@scripts/guest-image.sh $(B)/guest $(RUNNER_STATIC)
 
-$(B)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(INC)/%.h:
+	@mkdir -p $(INC)
+	@ln -sfn $(CURDIR)/$(filter %/$*.h,$(PUBLIC_H)) $@
 
-$(B)/fuzz/%.o: %.c
+$(B)/%.o: %.c | $(PUBLIC_LINKS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests/fuzz -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call incs,$<) -c -o $@ $<
+
+$(B)/fuzz/%.o: %.c | $(PUBLIC_LINKS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(call incs,$<) -Itests/fuzz -c -o $@ $<
 
 $(B)/fuzz/fuzz-%: $(B)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(VS_LIBS) -lm
@@ -154,9 +193,16 @@ fuzz: $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/fuzz/smoke.sh $(B) $(FUZZ_SECONDS)
 
-$(B)/asan/%.o: %.c
+# --version names the commit; main.o is rebuilt when HEAD moves
+PB_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+$(B)/harness/cli/main.o $(B)/asan/harness/cli/main.o: \
+	ALL_CFLAGS += -DPB_COMMIT='"$(PB_COMMIT)"'
+$(B)/harness/cli/main.o $(B)/asan/harness/cli/main.o: \
+	$(wildcard .git/HEAD .git/refs/heads/main)
+
+$(B)/asan/%.o: %.c | $(PUBLIC_LINKS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call incs,$<) $(SAN_FLAGS) -c -o $@ $<
 
 $(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(B)/harness/cli/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm

@@ -135,8 +135,8 @@ ssize_t pb_child_read(struct pb_child *c, int timeout_ms, char *chunk,
 			close(*fd);
 			*fd = -1;
 		} else if (i == 1) {
-			pb_tail_add(c->errtail, &c->errlen, sizeof(c->errtail) - 1,
-				 chunk, (size_t)n);
+			pb_tail_add(c->errtail, &c->errlen,
+				    sizeof(c->errtail) - 1, chunk, (size_t)n);
 		} else {
 			return n; /* stdout's bytes are the caller's */
 		}

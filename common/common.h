@@ -40,10 +40,10 @@ enum pb_error {
 	PB_ERR_FAULT = 13,	/* the server answered with a fault */
 	PB_ERR_PROTOCOL = 14,	/* unexpected or malformed reply */
 	PB_ERR_TIMEOUT = 15,
-	PB_ERR_INTERNAL = 16, /* a bug: an invariant did not hold */
-	PB_ERR_VERIFY = 17,   /* data read back is not what was written */
-	PB_ERR_LICENSE = 18,  /* the server's licence forbids the call */
-	PB_ERR_CHILD = 19,    /* a program it ran failed (mkfs, a command) */
+	PB_ERR_INTERNAL = 16,	/* a bug: an invariant did not hold */
+	PB_ERR_VERIFY = 17,	/* data read back is not what was written */
+	PB_ERR_LICENSE = 18,	/* the server's licence forbids the call */
+	PB_ERR_CHILD = 19,	/* a program it ran failed (mkfs, a command) */
 	PB_ERR_REGRESSED = 20,	/* a figure regressed past --max-regression */
 	PB_ERR_INCOMPLETE = 21, /* some measurements failed (see run.json) */
 	PB_ERR__COUNT
@@ -93,7 +93,7 @@ enum pb_error pb_fail(char *errbuf, enum pb_error err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Print "provbench: what: why" (or the given program name) to stderr. */
-void pb_report(const char *prog, const char *what, const char *why);
+void pb_error_print(const char *prog, const char *what, const char *why);
 
 /*
  * dynbuf: a growable byte buffer with a hard cap, after curl's dynbuf. Always
@@ -133,8 +133,8 @@ enum pb_error pb_buf_error(const struct pb_buf *b);
  * at column col (what is on the line already), the others are indented
  * by indent. Ends without a newline.
  */
-enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text,
-				 size_t col, size_t indent, size_t width);
+enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text, size_t col,
+				 size_t indent, size_t width);
 
 /*
  * Sizes: plain bytes, or a number with K, M, G, T, P (powers of 1024, as dd
@@ -202,8 +202,7 @@ void pb_child_kill(struct pb_child *c);
 int pb_child_finish(struct pb_child *c);
 /* Keep the last cap bytes of what came in tail (the end of a program's
  * output says why it failed). */
-void pb_tail_add(char *tail, size_t *tlen, size_t cap, const char *s,
-		 size_t n);
+void pb_tail_add(char *tail, size_t *tlen, size_t cap, const char *s, size_t n);
 /* Run to the end: stdout into out (capped; NULL to drop it), the last
  * line of stderr into msg. Its status, or -1 when it could not start
  * (errbuf says why). */

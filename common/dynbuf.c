@@ -130,8 +130,8 @@ char *pb_buf_steal(struct pb_buf *b, size_t *len)
 	return p;
 }
 
-enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text,
-				 size_t col, size_t indent, size_t width)
+enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text, size_t col,
+				 size_t indent, size_t width)
 {
 	const char *p = text;
 	bool space = false; /* a word on this line already */

@@ -74,11 +74,10 @@ enum pb_error pb_fail(char *errbuf, enum pb_error err, const char *fmt, ...)
 	return err;
 }
 
-void pb_report(const char *prog, const char *what, const char *why)
+void pb_error_print(const char *prog, const char *what, const char *why)
 {
 	if (what && *what)
 		fprintf(stderr, "%s: %s: %s\n", prog, what, why);
 	else
 		fprintf(stderr, "%s: %s\n", prog, why);
 }
-

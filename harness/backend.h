@@ -24,7 +24,14 @@
 
 #include "common.h"
 
-struct pb_backend; /* each backend's own handle */
+/*
+ * What the harness holds of an open backend: the first member of each
+ * backend's own struct (struct qb, struct vsb), which gets itself back
+ * from it (qb_of()). One name per type: the backends' structs are theirs.
+ */
+struct pb_backend {
+	const struct pb_backend_ops *ops;
+};
 struct pb_profile;
 struct pb_plan;
 

@@ -46,7 +46,7 @@ static void catch_signals(void)
 
 int pb_cli_fail(int err, const char *what, const char *why)
 {
-	pb_report("provbench", what, why);
+	pb_error_print("provbench", what, why);
 	return pb_exit_code((enum pb_error)err);
 }
 
@@ -741,7 +741,7 @@ int pb_run(const struct pb_run_args *a)
 		ro.results_dir = r.dir;
 		ro.quiet = r.quiet;
 		if (rp_generate(&ro, &reg, rerr)) {
-			pb_report("provbench", "report", rerr);
+			pb_error_print("provbench", "report", rerr);
 			/* the measurements are kept; the run still failed */
 			if (!rc)
 				rc = PB_EXIT_FAILED;

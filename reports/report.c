@@ -36,8 +36,8 @@ static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
 
 /* Within a run, a group is a point (its index and its description: the
  * description alone could be shared, and was once cut) and a mode. */
-static bool same_group(const struct rp_group *g, long long point,
-		       const char *w, enum pb_mode mode)
+static bool same_group(const struct rp_group *g, long long point, const char *w,
+		       enum pb_mode mode)
 {
 	return g->point == point && g->pmode == mode && !strcmp(g->workload, w);
 }
@@ -74,9 +74,8 @@ static struct rp_group *group_for(struct rp_model *m, long long point,
 }
 
 /* The same point of this model in another mode. */
-static const struct rp_group *sibling(const struct rp_model *m,
-				      const struct rp_group *g,
-				      enum pb_mode mode)
+static const struct rp_group *
+sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
 {
 	for (size_t i = 0; i < m->ng; i++)
 		if (same_group(&m->g[i], g->point, g->workload, mode))
@@ -385,8 +384,8 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 			break;
 		err = load_item(m, &item, csv, &prefix);
 		if (err)
-			pb_fail(errbuf, err, "%s: results[%zu]: %s",
-				m->rd.path, item.index, pb_strerror(err));
+			pb_fail(errbuf, err, "%s: results[%zu]: %s", m->rd.path,
+				item.index, pb_strerror(err));
 	}
 	if (!err)
 		err = pb_buf_error(&prefix);
@@ -501,8 +500,8 @@ static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
 			      const struct rj_item *item)
 {
 	/* the number columns in order */
-	static const enum rj_pass_key nums[] = {RJ_P_BS,      RJ_P_QD,
-						RJ_P_BYTES,   RJ_P_SECONDS,
+	static const enum rj_pass_key nums[] = {RJ_P_BS,	RJ_P_QD,
+						RJ_P_BYTES,	RJ_P_SECONDS,
 						RJ_P_MIB_PER_S, RJ_P_IOPS};
 	static const enum rj_lat_key lats[] = {RJ_L_P50, RJ_L_P99, RJ_L_P999};
 	struct jl *rb = item->readback, *p;

@@ -20,7 +20,7 @@ struct rp_group {
 	char *workload;	 /* the point's full description, "" alone */
 	enum pb_mode pmode;
 	const char *mode; /* its name */
-	size_t nreps; /* items seen, failed ones included */
+	size_t nreps;	  /* items seen, failed ones included */
 	size_t nok;
 	size_t nfailed;
 	size_t nskipped; /* the backend could not make this mode here */

@@ -23,7 +23,9 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 	const char *env[3] = {mnt, device ? dev : NULL, NULL};
 	/* its own group, so an interrupt stops all it started; output and
 	 * errors in one stream, as a terminal would show them */
-	struct pb_child_spec sp = {.argv = argv, .cwd = cwd, .env = env,
+	struct pb_child_spec sp = {.argv = argv,
+				   .cwd = cwd,
+				   .env = env,
 				   .flags = PB_CHILD_OWN_GROUP |
 					    PB_CHILD_MERGE_ERR};
 	struct pb_child c;

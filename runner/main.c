@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	log_file(argc, argv);
 	err = runner_opts_parse(&opts, &action, argc, argv, errbuf);
 	if (err) {
-		pb_report("provbench-runner", NULL, errbuf);
+		pb_error_print("provbench-runner", NULL, errbuf);
 		return pb_exit_code(err);
 	}
 	if (action == RUNNER_ACTION_HELP) {
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 
 	err = runner_run(&opts, errbuf);
 	if (err)
-		pb_report("provbench-runner", NULL,
+		pb_error_print("provbench-runner", NULL,
 			  errbuf[0] ? errbuf : pb_strerror(err));
 	return pb_exit_code(err);
 }

@@ -23,91 +23,174 @@ static const char *const pass_names[] = {
 	[RUNNER_PASS_COMMAND] = "command",
 	NULL,
 };
-static const char *const patterns[] = {[RUNNER_PATTERN_SEQ] = "seq",
-				       [RUNNER_PATTERN_RAND] = "rand", NULL};
+static const char *const patterns[] = {
+	[RUNNER_PATTERN_SEQ] = "seq", [RUNNER_PATTERN_RAND] = "rand", NULL};
 static const char *const engines[] = {[RUNNER_ENGINE_AUTO] = "auto",
 				      [RUNNER_ENGINE_IO_URING] = "io_uring",
-				      [RUNNER_ENGINE_PSYNC] = "psync", NULL};
+				      [RUNNER_ENGINE_PSYNC] = "psync",
+				      NULL};
 static const char *const filesystems[] = {[RUNNER_FS_NONE] = "none",
 					  [RUNNER_FS_EXT4] = "ext4",
-					  [RUNNER_FS_XFS] = "xfs", NULL};
+					  [RUNNER_FS_XFS] = "xfs",
+					  NULL};
 
 #define OFF(f) offsetof(struct runner_opts, f)
 #define W      RUNNER_OPT_WORKLOAD
 #define M      (RUNNER_OPT_WORKLOAD | RUNNER_OPT_MATRIX)
 
 const struct runner_option runner_options[] = {
-	{.name = "target", .type = RUNNER_OT_STRING, .off = OFF(target),
+	{.name = "target",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(target),
 	 .arg = "PATH|uuid:UUID",
 	 .help = "block device or file; uuid: finds the disk whose serial or "
 		 "WWN matches (disk.EnableUUID)"},
-	{.name = "size", .key = "file_size", .type = RUNNER_OT_SIZE,
-	 .off = OFF(size), .min = 1, .max = UINT64_MAX, .arg = "SIZE",
+	{.name = "size",
+	 .key = "file_size",
+	 .type = RUNNER_OT_SIZE,
+	 .off = OFF(size),
+	 .min = 1,
+	 .max = UINT64_MAX,
+	 .arg = "SIZE",
 	 .flags = W,
 	 .help = "bytes to cover (8G, 512MiB, ...); default the whole device "
 		 "or file. In a profile: the file a filesystem workload uses "
 		 "(default 3/4 of disk_size)"},
-	{.name = "passes", .type = RUNNER_OT_PASSES, .off = OFF(passes),
-	 .def = "first-write,rewrite", .choices = pass_names, .arg = "LIST",
+	{.name = "passes",
+	 .type = RUNNER_OT_PASSES,
+	 .off = OFF(passes),
+	 .def = "first-write,rewrite",
+	 .choices = pass_names,
+	 .arg = "LIST",
 	 .flags = M,
 	 .help = "the passes in order: first-write (first, once), rewrite, "
 		 "read, fsync-write, command"},
-	{.name = "filesystem", .type = RUNNER_OT_ENUM, .off = OFF(filesystem),
-	 .def = "none", .choices = filesystems, .arg = "FS", .flags = M,
+	{.name = "filesystem",
+	 .type = RUNNER_OT_ENUM,
+	 .off = OFF(filesystem),
+	 .def = "none",
+	 .choices = filesystems,
+	 .arg = "FS",
+	 .flags = M,
 	 .help = "make it on the target (lazy init off), mount it privately, "
 		 "run the passes on one file of --size in it, unmount at the "
 		 "end"},
-	{.name = "command", .type = RUNNER_OT_STRING, .off = OFF(command),
-	 .arg = "CMD", .flags = W,
+	{.name = "command",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(command),
+	 .arg = "CMD",
+	 .flags = W,
 	 .help = "what command passes run (sh -c), in the mount point; timed, "
 		 "exit status and output tail kept"},
-	{.name = "command-file", .type = RUNNER_OT_STRING,
-	 .off = OFF(command_file), .arg = "FILE",
+	{.name = "command-file",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(command_file),
+	 .arg = "FILE",
 	 .help = "the same, read from FILE"},
-	{.name = "bs", .type = RUNNER_OT_SIZE32, .off = OFF(bs), .min = 512,
-	 .max = RUNNER_MAX_BS, .mult = 512, .def = "1M", .arg = "SIZE",
-	 .flags = M, .help = "I/O size, a multiple of 512"},
-	{.name = "qd", .type = RUNNER_OT_UINT, .off = OFF(qd), .min = 1,
-	 .max = RUNNER_MAX_QD, .def = "8", .arg = "N", .flags = M,
+	{.name = "bs",
+	 .type = RUNNER_OT_SIZE32,
+	 .off = OFF(bs),
+	 .min = 512,
+	 .max = RUNNER_MAX_BS,
+	 .mult = 512,
+	 .def = "1M",
+	 .arg = "SIZE",
+	 .flags = M,
+	 .help = "I/O size, a multiple of 512"},
+	{.name = "qd",
+	 .type = RUNNER_OT_UINT,
+	 .off = OFF(qd),
+	 .min = 1,
+	 .max = RUNNER_MAX_QD,
+	 .def = "8",
+	 .arg = "N",
+	 .flags = M,
 	 .help = "I/Os in flight"},
-	{.name = "pattern", .type = RUNNER_OT_ENUM, .off = OFF(pattern),
-	 .def = "seq", .choices = patterns, .arg = "seq|rand", .flags = M,
+	{.name = "pattern",
+	 .type = RUNNER_OT_ENUM,
+	 .off = OFF(pattern),
+	 .def = "seq",
+	 .choices = patterns,
+	 .arg = "seq|rand",
+	 .flags = M,
 	 .help = "rand: a seeded permutation, every block once per pass"},
-	{.name = "engine", .type = RUNNER_OT_ENUM, .off = OFF(engine),
-	 .def = "auto", .choices = engines, .arg = "ENGINE", .flags = M,
+	{.name = "engine",
+	 .type = RUNNER_OT_ENUM,
+	 .off = OFF(engine),
+	 .def = "auto",
+	 .choices = engines,
+	 .arg = "ENGINE",
+	 .flags = M,
 	 .help = "io_uring, or psync; auto: io_uring, psync if unavailable"},
-	{.name = "buffered", .key = "direct", .type = RUNNER_OT_FLAG,
-	 .off = OFF(buffered), .flags = M | RUNNER_OPT_INVERT,
+	{.name = "buffered",
+	 .key = "direct",
+	 .type = RUNNER_OT_FLAG,
+	 .off = OFF(buffered),
+	 .flags = M | RUNNER_OPT_INVERT,
 	 .help = "page cache instead of O_DIRECT; the closing fdatasync counts "
 		 "in the pass (profile: \"direct\": false)"},
-	{.name = "interval-ms", .key = "interval_ms", .type = RUNNER_OT_UINT,
-	 .off = OFF(interval_ms), .min = 10, .max = 3600000, .def = "500",
-	 .arg = "N", .flags = M, .help = "time series interval"},
-	{.name = "seed", .type = RUNNER_OT_U64, .off = OFF(seed),
+	{.name = "interval-ms",
+	 .key = "interval_ms",
+	 .type = RUNNER_OT_UINT,
+	 .off = OFF(interval_ms),
+	 .min = 10,
+	 .max = 3600000,
+	 .def = "500",
+	 .arg = "N",
+	 .flags = M,
+	 .help = "time series interval"},
+	{.name = "seed",
+	 .type = RUNNER_OT_U64,
+	 .off = OFF(seed),
 	 /* JSON integers are signed 64-bit */
-	 .min = 0, .max = INT64_MAX, .def = "8102661233840582243", .arg = "N",
+	 .min = 0,
+	 .max = INT64_MAX,
+	 .def = "8102661233840582243",
+	 .arg = "N",
 	 .help = "data and permutation seed"},
-	{.name = "verify", .type = RUNNER_OT_FLAG, .off = OFF(verify),
+	{.name = "verify",
+	 .type = RUNNER_OT_FLAG,
+	 .off = OFF(verify),
 	 .flags = M,
 	 .help = "read everything back at the end and report mismatching "
 		 "blocks"},
-	{.name = "force", .type = RUNNER_OT_FLAG, .off = OFF(force),
+	{.name = "force",
+	 .type = RUNNER_OT_FLAG,
+	 .off = OFF(force),
 	 .help = "write over a signature or existing data (never over a "
 		 "mounted or root device)"},
-	{.name = "output", .short_name = 'o', .type = RUNNER_OT_STRING,
-	 .off = OFF(output), .arg = "FILE",
+	{.name = "output",
+	 .short_name = 'o',
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(output),
+	 .arg = "FILE",
 	 .help = "JSON to FILE (default stdout)"},
-	{.name = "quiet", .short_name = 'q', .type = RUNNER_OT_FLAG,
-	 .off = OFF(quiet), .help = "no progress or summary on stderr"},
-	{.name = "progress-file", .type = RUNNER_OT_STRING,
-	 .off = OFF(progress_file), .arg = "FILE",
+	{.name = "quiet",
+	 .short_name = 'q',
+	 .type = RUNNER_OT_FLAG,
+	 .off = OFF(quiet),
+	 .help = "no progress or summary on stderr"},
+	{.name = "progress-file",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(progress_file),
+	 .arg = "FILE",
 	 .help = "progress as JSON, rewritten every second"},
-	{.name = "log-file", .type = RUNNER_OT_STRING, .off = OFF(log_file),
-	 .arg = "FILE", .help = "stderr appended to FILE (errors too)"},
-	{.name = "by-id-dir", .type = RUNNER_OT_STRING, .off = OFF(by_id_dir),
-	 .def = "/dev/disk/by-id", .arg = "DIR", .help = "where uuid: looks"},
-	{.name = "sys-block-dir", .type = RUNNER_OT_STRING,
-	 .off = OFF(sys_block_dir), .def = "/sys/block", .arg = "DIR",
+	{.name = "log-file",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(log_file),
+	 .arg = "FILE",
+	 .help = "stderr appended to FILE (errors too)"},
+	{.name = "by-id-dir",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(by_id_dir),
+	 .def = "/dev/disk/by-id",
+	 .arg = "DIR",
+	 .help = "where uuid: looks"},
+	{.name = "sys-block-dir",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(sys_block_dir),
+	 .def = "/sys/block",
+	 .arg = "DIR",
 	 .help = "sysfs fallback for uuid:"},
 	{.name = NULL},
 };
@@ -188,10 +271,9 @@ static enum pb_error parse_uint(uint64_t *out, const char *s, uint64_t min,
 	if (errno || *end)
 		return pb_fail(why, PB_ERR_USAGE, "'%s' is not a number", s);
 	if (v < min || v > max)
-		return pb_fail(why, PB_ERR_USAGE,
-			       "%s is out of range (%llu to %llu)", s,
-			       (unsigned long long)min,
-			       (unsigned long long)max);
+		return pb_fail(
+			why, PB_ERR_USAGE, "%s is out of range (%llu to %llu)",
+			s, (unsigned long long)min, (unsigned long long)max);
 	*out = v;
 	return PB_OK;
 }
@@ -259,14 +341,12 @@ static enum pb_error parse_passes(struct runner_opts *o, const char *list,
 		len = comma ? (size_t)(comma - p) : strlen(p);
 		k = choice(pass_names, p, len);
 		if (k < 0)
-			return pb_fail(why, PB_ERR_USAGE,
-				       "unknown pass '%.*s' (use %s)", (int)len,
-				       p,
-				       choice_list(names, sizeof(names),
-						   pass_names));
+			return pb_fail(
+				why, PB_ERR_USAGE,
+				"unknown pass '%.*s' (use %s)", (int)len, p,
+				choice_list(names, sizeof(names), pass_names));
 		if (o->npasses == RUNNER_MAX_PASSES)
-			return pb_fail(why, PB_ERR_USAGE,
-				       "more than %d passes",
+			return pb_fail(why, PB_ERR_USAGE, "more than %d passes",
 				       RUNNER_MAX_PASSES);
 		/* "first" must mean first: no write may come before it */
 		if (k == RUNNER_PASS_FIRST_WRITE && seen_write)
@@ -312,9 +392,8 @@ enum pb_error runner_option_set(struct runner_opts *o,
 	case RUNNER_OT_STRING:
 		if (!*value)
 			return pb_fail(why, PB_ERR_USAGE, "empty %s",
-				       !strcmp(opt->name, "command")
-					       ? "command"
-					       : "path");
+				       !strcmp(opt->name, "command") ? "command"
+								     : "path");
 		*(const char **)field(o, opt) = value;
 		return PB_OK;
 	case RUNNER_OT_SIZE:
@@ -463,15 +542,16 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 	return PB_OK;
 }
 
-enum pb_error runner_opts_format(struct pb_buf *out, const struct runner_opts *o,
-				 unsigned flags)
+enum pb_error runner_opts_format(struct pb_buf *out,
+				 const struct runner_opts *o, unsigned flags)
 {
 	const struct runner_option *opt;
 	enum pb_error err = PB_OK;
 	char v[1024];
 
 	for (opt = runner_options; opt->name && !err; opt++) {
-		if ((opt->flags & flags) != flags || opt->type == RUNNER_OT_STRING)
+		if ((opt->flags & flags) != flags ||
+		    opt->type == RUNNER_OT_STRING)
 			continue;
 		if (opt->type == RUNNER_OT_FLAG) {
 			if (*(const bool *)cfield(o, opt))
@@ -481,7 +561,8 @@ enum pb_error runner_opts_format(struct pb_buf *out, const struct runner_opts *o
 			continue;
 		}
 		/* an unset size means the whole target: not an argument */
-		if (opt->type == RUNNER_OT_SIZE && !*(const uint64_t *)cfield(o, opt))
+		if (opt->type == RUNNER_OT_SIZE &&
+		    !*(const uint64_t *)cfield(o, opt))
 			continue;
 		err = pb_buf_printf(out, "%s--%s %s", out->len ? " " : "",
 				    opt->name,
@@ -638,8 +719,7 @@ enum pb_error runner_opts_parse(struct runner_opts *o,
 		why[0] = '\0';
 		err = runner_option_set(o, opt, optarg, why);
 		if (err)
-			return pb_fail(errbuf, err, "--%s: %s", opt->name,
-				       why);
+			return pb_fail(errbuf, err, "--%s: %s", opt->name, why);
 	}
 	if (optind < argc)
 		return pb_fail(errbuf, PB_ERR_USAGE,

@@ -2,7 +2,8 @@
  * output.c - the runner's JSON document (jansson), the one format the
  * harness and the report generator read:
  *
- * {"tool","version","started_at","engine","engine_note","seed",
+ * {"tool","version","started_at","engine","engine_note",
+ *  "engine_features":{"async","registered_buffers"},"seed",
  *  "target":{"path","kind","size_bytes","device_bytes","identity",
  *            "created"},
  *  "passes":[{"name","index","pattern","bs","qd","direct","complete",
@@ -54,9 +55,8 @@ static json_t *series_json(const struct runner_pass_result *r)
 		const struct runner_point *p = &r->series[i];
 
 		if (json_array_append_new(
-			    a, json_pack("{s:f,s:I,s:f}", RUNNER_K_T_S,
-					 p->t_s, RUNNER_K_BYTES,
-					 (json_int_t)p->bytes,
+			    a, json_pack("{s:f,s:I,s:f}", RUNNER_K_T_S, p->t_s,
+					 RUNNER_K_BYTES, (json_int_t)p->bytes,
 					 RUNNER_K_MIB_PER_S, p->mib_per_s))) {
 			json_decref(a);
 			return NULL;
@@ -168,8 +168,7 @@ enum pb_error runner_output_build(struct pb_buf *out,
 		"{s:s,s:s,s:s,s:s,s:s?,s:I,s:{s:s,s:s,s:I,s:I,s:s?,s:b},s:O,"
 		"s:o,s:b}",
 		RUNNER_K_TOOL, "provbench-runner", "version", PB_VERSION,
-		"started_at",
-		ctx->started_at, "engine",
+		"started_at", ctx->started_at, "engine",
 		ctx->engine.ops ? ctx->engine.ops->name : "none", "engine_note",
 		ctx->engine_note, "seed", (json_int_t)ctx->opts->seed, "target",
 		"path", t->path, "kind", target_kind_name(t->kind),
@@ -181,6 +180,14 @@ enum pb_error runner_output_build(struct pb_buf *out,
 	if (!root)
 		goto out;
 	json_object_set(root, RUNNER_K_FILESYSTEM, fs);
+	/* what the engine really did: asked-for is not applied */
+	json_object_set_new(
+		root, "engine_features",
+		json_pack("{s:b,s:b}", "async",
+			  (ctx->engine.flags & RUNNER_ENGINE_F_ASYNC) != 0,
+			  "registered_buffers",
+			  (ctx->engine.flags & RUNNER_ENGINE_F_FIXEDBUFS) !=
+				  0));
 	/* where it ran: the guest kernel goes into the run's environment */
 	if (!uname(&u))
 		json_object_set_new(root, "system",

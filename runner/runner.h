@@ -146,8 +146,8 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
  * runner arguments, "--bs 65536 --qd 16 ...", appended to out. Strings
  * (target, command) are the caller's to add.
  */
-enum pb_error runner_opts_format(struct pb_buf *out, const struct runner_opts *o,
-				 unsigned flags);
+enum pb_error runner_opts_format(struct pb_buf *out,
+				 const struct runner_opts *o, unsigned flags);
 /* One line per option with all of flags: "--bs SIZE ..." or, for a
  * profile, "bs ...": what it does, its choices, range and default. */
 void runner_options_help(struct pb_buf *b, unsigned flags, bool profile);
@@ -179,30 +179,30 @@ bool runner_pass_writes(enum runner_pass_kind kind);
  * each item's "runner", and the reports read it): the names of the
  * members others read, so writer and readers cannot drift apart.
  */
-#define RUNNER_K_TOOL "tool"
-#define RUNNER_K_PASSES "passes"
-#define RUNNER_K_NAME "name"
-#define RUNNER_K_INDEX "index"
-#define RUNNER_K_PATTERN "pattern"
-#define RUNNER_K_BS "bs"
-#define RUNNER_K_QD "qd"
-#define RUNNER_K_BYTES "bytes"
-#define RUNNER_K_SECONDS "seconds"
-#define RUNNER_K_MIB_PER_S "mib_per_s"
-#define RUNNER_K_IOPS "iops"
-#define RUNNER_K_LAT_US "lat_us"
-#define RUNNER_K_P50 "p50"
-#define RUNNER_K_P99 "p99"
-#define RUNNER_K_P999 "p999"
-#define RUNNER_K_COMPLETE "complete"
-#define RUNNER_K_SERIES "series"
-#define RUNNER_K_T_S "t_s"
-#define RUNNER_K_COMMAND "command"
-#define RUNNER_K_FILESYSTEM "filesystem"
-#define RUNNER_K_FS_TYPE "type"
-#define RUNNER_K_LAZY_INIT "lazy_init"
+#define RUNNER_K_TOOL	      "tool"
+#define RUNNER_K_PASSES	      "passes"
+#define RUNNER_K_NAME	      "name"
+#define RUNNER_K_INDEX	      "index"
+#define RUNNER_K_PATTERN      "pattern"
+#define RUNNER_K_BS	      "bs"
+#define RUNNER_K_QD	      "qd"
+#define RUNNER_K_BYTES	      "bytes"
+#define RUNNER_K_SECONDS      "seconds"
+#define RUNNER_K_MIB_PER_S    "mib_per_s"
+#define RUNNER_K_IOPS	      "iops"
+#define RUNNER_K_LAT_US	      "lat_us"
+#define RUNNER_K_P50	      "p50"
+#define RUNNER_K_P99	      "p99"
+#define RUNNER_K_P999	      "p999"
+#define RUNNER_K_COMPLETE     "complete"
+#define RUNNER_K_SERIES	      "series"
+#define RUNNER_K_T_S	      "t_s"
+#define RUNNER_K_COMMAND      "command"
+#define RUNNER_K_FILESYSTEM   "filesystem"
+#define RUNNER_K_FS_TYPE      "type"
+#define RUNNER_K_LAZY_INIT    "lazy_init"
 #define RUNNER_K_MKFS_SECONDS "mkfs_seconds"
-#define RUNNER_K_INTERRUPTED "interrupted"
+#define RUNNER_K_INTERRUPTED  "interrupted"
 
 /*
  * Run the passes and write the JSON document. Returns PB_OK, or the error

@@ -32,10 +32,10 @@ struct runner_io {
 struct runner_engine;
 
 /* Capability bits of an engine. */
-#define RUNNER_ENGINE_F_ASYNC 0x1u /* keeps more than one I/O in flight */
-#define RUNNER_ENGINE_F_FIXEDBUFS                                              \
-	0x2u /* buffers registered with the kernel                             \
-	      */
+/* keeps more than one I/O in flight */
+#define RUNNER_ENGINE_F_ASYNC 0x1u
+/* buffers registered with the kernel */
+#define RUNNER_ENGINE_F_FIXEDBUFS 0x2u
 
 struct runner_engine_ops {
 	const char *name;

@@ -13,7 +13,7 @@ set -eu
 # (the guest image), and the kernel .deb, fetched (not installed) into
 # $B/guest/debs by guest-image.sh --fetch; fuzzing: clang and its
 # libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev).
-PKGS="gcc make pkg-config libc6-dev
+PKGS="gcc make pkg-config libc6-dev clang-format
 libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
 liburing-dev libblkid-dev libuuid1 libssl-dev
 golang-go golang-github-vmware-govmomi-dev libxml2-utils

@@ -100,7 +100,8 @@ static char *percent_decode(const char *s, size_t n)
 	if (!out)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		if (s[i] == '%' && i + 2 < n + 1 && isxdigit((unsigned char)s[i + 1]) &&
+		if (s[i] == '%' && i + 2 < n + 1 &&
+		    isxdigit((unsigned char)s[i + 1]) &&
 		    isxdigit((unsigned char)s[i + 2])) {
 			char hx[3] = {s[i + 1], s[i + 2], '\0'};
 
@@ -152,8 +153,9 @@ static enum pb_error parse_url(struct vs_config *cfg, const char *url,
 	if (at) {
 		colon = memchr(p, ':', (size_t)(at - p));
 		if (!cfg->username) {
-			cfg->username = percent_decode(
-				p, colon ? (size_t)(colon - p) : (size_t)(at - p));
+			cfg->username =
+				percent_decode(p, colon ? (size_t)(colon - p)
+							: (size_t)(at - p));
 			if (!cfg->username)
 				return PB_ERR_NOMEM;
 		}

@@ -117,8 +117,8 @@ static enum pb_error on_devices(struct vs_session *s,
 		    vs_child(dev, "controllerKey")) {
 			char b[16];
 
-			v->units[v->nunits].ctl =
-				atoi(vs_text(b, sizeof(b), dev, "controllerKey"));
+			v->units[v->nunits].ctl = atoi(
+				vs_text(b, sizeof(b), dev, "controllerKey"));
 			v->units[v->nunits++].unit =
 				atoi(vs_text(b, sizeof(b), dev, "unitNumber"));
 		}

@@ -159,8 +159,7 @@ static void read_mgmt(struct host_facts *h, xmlNodePtr netconfig)
 				vs_node_text(skey, sizeof(skey), sel);
 				if (strcmp(key, skey) || h->nmgmt >= 4)
 					continue;
-				vs_text(h->mgmt[h->nmgmt],
-					sizeof(h->mgmt[0]),
+				vs_text(h->mgmt[h->nmgmt], sizeof(h->mgmt[0]),
 					vs_child(vs_child(v, "spec"), "ip"),
 					"ipAddress");
 				if (h->mgmt[h->nmgmt][0])
@@ -599,7 +598,8 @@ enum pb_error vs_guest_wait(struct vs_session *s, const struct vs_vm_info *vm,
 	/* no event announces a guest process's end: poll, backing off from
 	 * 0.1 s to 5 s (each poll is a guest login), checking for a stop
 	 * every tenth of a second in between */
-	uint64_t nap_ms = 100, end = pb_now_ns() / 1000000 + (uint64_t)timeout_s * 1000;
+	uint64_t nap_ms = 100,
+		 end = pb_now_ns() / 1000000 + (uint64_t)timeout_s * 1000;
 	bool done = false;
 	enum pb_error err;
 

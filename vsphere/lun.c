@@ -63,8 +63,7 @@ static enum pb_error on_storage(struct vs_session *s,
 				 u->lun_type[0] ? u->lun_type : "device");
 		else if (vs_child(l, "vsanDiskInfo"))
 			snprintf(u->why, sizeof(u->why), "claimed by vSAN");
-		else if (!strcmp(vs_text(b, sizeof(b), l, "localDisk"),
-				 "true"))
+		else if (!strcmp(vs_text(b, sizeof(b), l, "localDisk"), "true"))
 			snprintf(u->why, sizeof(u->why),
 				 "a local disk (the boot disk?)");
 		/* a LUN that is a VMFS extent is in use */
@@ -78,8 +77,7 @@ static enum pb_error on_storage(struct vs_session *s,
 			     e = vs_next(e, "extent")) {
 				vs_text(ext, sizeof(ext), e, "diskName");
 				if (!strcmp(ext, u->canonical_name))
-					snprintf(u->used_by,
-						 sizeof(u->used_by),
+					snprintf(u->used_by, sizeof(u->used_by),
 						 "vmfs:%s", vname);
 			}
 		}

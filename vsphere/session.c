@@ -56,7 +56,8 @@ static enum pb_error config_copy(struct vs_config *d, const struct vs_config *c)
 static int version_cmp(const char *a, const char *b)
 {
 	while (*a || *b) {
-		long x = strtol(a, (char **)&a, 10), y = strtol(b, (char **)&b, 10);
+		long x = strtol(a, (char **)&a, 10),
+		     y = strtol(b, (char **)&b, 10);
 
 		if (x != y)
 			return x < y ? -1 : 1;
@@ -76,7 +77,8 @@ static bool dotted(const char *v)
 
 bool vs_api_at_least(const struct vs_session *s, const char *version)
 {
-	return dotted(s->api_version) && version_cmp(s->api_version, version) >= 0;
+	return dotted(s->api_version) &&
+	       version_cmp(s->api_version, version) >= 0;
 }
 
 /* v, when it is dotted, known and newer than what out holds */
@@ -107,7 +109,8 @@ enum pb_error vs_versions_pick(char *out, size_t len, const char *xml,
 		return PB_ERR_PROTOCOL;
 	for (ns = vs_child(xmlDocGetRootElement(doc), "namespace"); ns;
 	     ns = vs_next(ns, "namespace")) {
-		if (strcmp(vs_text(name, sizeof(name), ns, "name"), "urn:vim25"))
+		if (strcmp(vs_text(name, sizeof(name), ns, "name"),
+			   "urn:vim25"))
 			continue;
 		/* vCenter 8.0.2+ names its newest an internal id (uA046D008)
 		 * and lists the dotted ones among priorVersions: the newest

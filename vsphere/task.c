@@ -242,8 +242,9 @@ static bool on_task_change(const char *name, xmlNodePtr val, void *arg)
 	else if (!strcmp(name, "info.completeTime"))
 		vs_node_text(t->complete, sizeof(t->complete), val);
 	/* the progress callback, once per change */
-	if (s && s->progress && (t->seen_progress != t->progress ||
-				 strcmp(t->seen_state, t->state))) {
+	if (s && s->progress &&
+	    (t->seen_progress != t->progress ||
+	     strcmp(t->seen_state, t->state))) {
 		t->seen_progress = t->progress;
 		snprintf(t->seen_state, sizeof(t->seen_state), "%s", t->state);
 		s->progress(t->task->value, t->state, t->progress,
@@ -270,9 +271,9 @@ static enum pb_error task_result(struct vs_session *s,
 		       t->message[0] ? t->message : "(no message)");
 }
 
-static const char *const task_paths[] = {
-	"info.state",	  "info.progress",     "info.error",
-	"info.startTime", "info.completeTime", NULL};
+static const char *const task_paths[] = {"info.state",	      "info.progress",
+					 "info.error",	      "info.startTime",
+					 "info.completeTime", NULL};
 
 enum pb_error vs_task_read(struct vs_session *s, xmlNodePtr returnval,
 			   bool updates, char *state, size_t slen,

@@ -309,8 +309,9 @@ enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url)
 		return pb_fail(s->errbuf, PB_ERR_TLS,
 			       "%s: certificate not trusted (%s); set "
 			       "PROVBENCH_THUMBPRINT or PROVBENCH_CA_FILE",
-			       safe, s->curl_err[0] ? s->curl_err
-						    : curl_easy_strerror(rc));
+			       safe,
+			       s->curl_err[0] ? s->curl_err
+					      : curl_easy_strerror(rc));
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_COULDNT_RESOLVE_PROXY:

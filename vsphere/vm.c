@@ -109,11 +109,13 @@ static enum pb_error on_state(struct vs_session *s,
 enum pb_error vs_vm_state_get(struct vs_session *s, const struct vs_moref *vm,
 			      struct vs_vm_state *out)
 {
-	static const char *const paths[] = {
-		"runtime.powerState",  "guest.toolsRunningStatus",
-		"guest.guestFamily",   "guest.guestFullName",
-		"runtime.bootTime",    "snapshot",
-		NULL};
+	static const char *const paths[] = {"runtime.powerState",
+					    "guest.toolsRunningStatus",
+					    "guest.guestFamily",
+					    "guest.guestFullName",
+					    "runtime.bootTime",
+					    "snapshot",
+					    NULL};
 
 	memset(out, 0, sizeof(*out));
 	return vs_retrieve_one(s, vm, paths, on_state, out);
@@ -140,7 +142,8 @@ static enum pb_error wait_until(struct vs_session *s, const struct vs_moref *vm,
 {
 	const char *paths[] = {path, NULL};
 	struct until u = {path, want, ""};
-	enum pb_error err = vs_wait_props(s, vm, paths, on_until, &u, timeout_s);
+	enum pb_error err =
+		vs_wait_props(s, vm, paths, on_until, &u, timeout_s);
 
 	if (err == PB_ERR_TIMEOUT)
 		return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
@@ -215,8 +218,8 @@ struct ds_find {
 	struct vs_moref ref;
 };
 
-static enum pb_error on_ds(struct vs_session *s,
-			   const struct vs_objcontent *oc, void *arg)
+static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
+			   void *arg)
 {
 	struct ds_find *f = arg;
 	char name[256], b[32];
@@ -245,13 +248,16 @@ static enum pb_error on_ds(struct vs_session *s,
 }
 
 enum pb_error vs_datastore_detail(struct vs_session *s,
-				  const struct vs_moref *host,
-				  const char *name, struct vs_ds_detail *out)
+				  const struct vs_moref *host, const char *name,
+				  struct vs_ds_detail *out)
 {
-	static const char *const paths[] = {
-		"name",		     "summary.type",	   "summary.capacity",
-		"summary.freeSpace", "summary.accessible", "info",
-		NULL};
+	static const char *const paths[] = {"name",
+					    "summary.type",
+					    "summary.capacity",
+					    "summary.freeSpace",
+					    "summary.accessible",
+					    "info",
+					    NULL};
 	struct ds_find f = {name, out, {"", ""}};
 	xmlDocPtr doc = NULL;
 	xmlNodePtr target, d;
@@ -282,8 +288,8 @@ enum pb_error vs_datastore_detail(struct vs_session *s,
 /* The editions whose API is read-only (govmomi's free-licence list). */
 static bool free_edition(const char *key)
 {
-	return !strcmp(key, "esxBasic") || !strcmp(key, "esx.hypervisor.free") ||
-	       !strcmp(key, "esx.free");
+	return !strcmp(key, "esxBasic") ||
+	       !strcmp(key, "esx.hypervisor.free") || !strcmp(key, "esx.free");
 }
 
 struct lic {
@@ -298,7 +304,8 @@ static bool eval_expired(xmlNodePtr info)
 	xmlNodePtr p;
 	char k[64], v[64];
 
-	for (p = vs_child(info, "properties"); p; p = vs_next(p, "properties")) {
+	for (p = vs_child(info, "properties"); p;
+	     p = vs_next(p, "properties")) {
 		vs_text(k, sizeof(k), p, "key");
 		vs_text(v, sizeof(v), p, "value");
 		if ((!strcmp(k, "expirationHours") ||
@@ -344,7 +351,8 @@ enum pb_error vs_license_check(struct vs_session *s, char *edition, size_t len)
 	/* vCenter manages no free hosts: its hosts' licences allow writes */
 	if (vs_session_is_vcenter(s) || !s->sc.license_manager.value[0])
 		return PB_OK;
-	err = vs_retrieve_one(s, &s->sc.license_manager, paths, on_licenses, &l);
+	err = vs_retrieve_one(s, &s->sc.license_manager, paths, on_licenses,
+			      &l);
 	if (err)
 		return err;
 	snprintf(edition, len, "%s", l.edition);

@@ -24,7 +24,7 @@ struct vs_config {
 	char *username;
 	char *password;	  /* wiped when disposed */
 	char *thumbprint; /* lower-case hex without colons, or NULL */
-	char *ca_file; /* one PEM file, or a ':'-separated list */
+	char *ca_file;	  /* one PEM file, or a ':'-separated list */
 	bool insecure;
 	bool tls_legacy; /* TLS 1.0 / 1.1 allowed (PROVBENCH_TLS_LEGACY) */
 	char *guest_username;
@@ -131,8 +131,7 @@ const char *vs_session_transfer_note(const struct vs_session *s);
  * evaluation, makes its API read-only. vCenter: PB_OK (it manages no free
  * hosts). edition gets the edition's name.
  */
-enum pb_error vs_license_check(struct vs_session *s, char *edition,
-			       size_t len);
+enum pb_error vs_license_check(struct vs_session *s, char *edition, size_t len);
 
 /* ---- inventory ---- */
 
@@ -219,8 +218,8 @@ struct vs_disk {
 	char compat_mode[24];
 	char device_name[256];
 	char lun_uuid[128];
-	char disk_mode[32];	/* persistent, independent_persistent, ... */
-	enum pb_mode mode; /* derived from the flags read back */
+	char disk_mode[32]; /* persistent, independent_persistent, ... */
+	enum pb_mode mode;  /* derived from the flags read back */
 	/* an RDM made by vs_disk_add: its LUN's canonical name. A guest
 	 * sees a physical RDM as that LUN (its NAA id), not by uuid */
 	char lun_name[128];
@@ -305,17 +304,17 @@ enum pb_error vs_vm_power_cycle(struct vs_session *s, const struct vs_moref *vm,
 /* A datastore as a storage engineer asks about it. */
 struct vs_ds_detail {
 	char name[256];
-	char type[32];		/* VMFS, NFS, NFS41, vsan, vvol */
-	char vmfs_version[16];	/* "6.82"; "" unless VMFS */
-	char vaai[24];		/* vStorageSupported, ...; "" unknown */
+	char type[32];	       /* VMFS, NFS, NFS41, vsan, vvol */
+	char vmfs_version[16]; /* "6.82"; "" unless VMFS */
+	char vaai[24];	       /* vStorageSupported, ...; "" unknown */
 	uint64_t capacity;
 	uint64_t free_space;
 	bool accessible;
 };
 /* name as the VM's host sees it (the host's ConfigTarget gives VAAI) */
 enum pb_error vs_datastore_detail(struct vs_session *s,
-				  const struct vs_moref *host,
-				  const char *name, struct vs_ds_detail *out);
+				  const struct vs_moref *host, const char *name,
+				  struct vs_ds_detail *out);
 
 /* ---- guest operations (VMware Tools) ---- */
 

@@ -41,26 +41,14 @@ struct cli_opt {
 };
 
 /* the table's entries: name, short name, where the value goes, help */
-#define CLI_SWITCH(n, a, v, h)                                                 \
-	{                                                                      \
-		CLI_OPT_SWITCH, n, a, v, NULL, h, 0                            \
-	}
-#define CLI_VALUE(n, a, v, vn, h)                                              \
-	{                                                                      \
-		CLI_OPT_VALUE, n, a, v, vn, h, 0                               \
-	}
-#define CLI_ARG(n, v, h, f)                                                    \
-	{                                                                      \
-		CLI_OPT_ARG, n, 0, v, NULL, h, f                               \
-	}
-#define CLI_ARGS(n, v, h, f)                                                   \
-	{                                                                      \
-		CLI_OPT_ARGS, n, 0, v, NULL, h, f                              \
-	}
-#define CLI_OPT_END                                                            \
-	{                                                                      \
-		CLI_OPT_SWITCH, NULL, 0, NULL, NULL, NULL, 0                   \
-	}
+/* (one line each: clang-format would spread them over four) */
+/* clang-format off */
+#define CLI_SWITCH(n, a, v, h) {CLI_OPT_SWITCH, n, a, v, NULL, h, 0}
+#define CLI_VALUE(n, a, v, vn, h) {CLI_OPT_VALUE, n, a, v, vn, h, 0}
+#define CLI_ARG(n, v, h, f) {CLI_OPT_ARG, n, 0, v, NULL, h, f}
+#define CLI_ARGS(n, v, h, f) {CLI_OPT_ARGS, n, 0, v, NULL, h, f}
+#define CLI_OPT_END {CLI_OPT_SWITCH, NULL, 0, NULL, NULL, NULL, 0}
+/* clang-format on */
 
 struct cli_cmd {
 	const char *name;    /* "run", "vsphere disk add" */

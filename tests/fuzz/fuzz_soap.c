@@ -56,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		vs_task_read(&s, rv, true, state, sizeof(state), &progress);
 		(void)vs_process_read(ret, &code);
 		vs_devices_free_unit(&s, rv, -1, &ctl, &unit);
-		snprintf(luns[0].canonical_name,
-			 sizeof(luns[0].canonical_name), "naa.6000c29");
+		snprintf(luns[0].canonical_name, sizeof(luns[0].canonical_name),
+			 "naa.6000c29");
 		vs_luns_mark_offered(luns, 2, rv);
 		walk(ret, 0);
 	}

@@ -48,4 +48,5 @@ for t in soap profile runjson args; do
 done
 echo "Run Summary:    Type  Total    Ran Passed Failed Inactive"
 echo "               tests  $((passed + failed))  $((passed + failed))  $passed  $failed  0"
+echo "provbench-tests: $passed passed, $failed failed, 0 skipped"
 [ "$failed" -eq 0 ]

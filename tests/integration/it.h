@@ -43,6 +43,15 @@ bool it_under_valgrind(void);
 /* The same binary without sanitizers, for runs under valgrind. */
 const char *it_plain_bin(const char *name);
 bool it_is_root(void);
+/* `make check`, the fast loop: the cases inside valgrind are skipped
+ * (PROVBENCH_IT_FAST); `make test` runs them. */
+bool it_fast(void);
+#define IT_SKIP_IF_FAST()                                                      \
+	do {                                                                   \
+		if (it_fast())                                                 \
+			PB_SKIP("valgrind: make test runs it, make check "     \
+				"does not");                                   \
+	} while (0)
 
 /* ---- lab.c: shared by the end-to-end harness tests ---- */
 

@@ -78,6 +78,13 @@ int it_sh(const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+bool it_fast(void)
+{
+	const char *v = getenv("PROVBENCH_IT_FAST");
+
+	return v && *v && strcmp(v, "0");
+}
+
 bool it_under_valgrind(void)
 {
 	const char *v = getenv("PROVBENCH_IT_VALGRIND");

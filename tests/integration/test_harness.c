@@ -560,6 +560,7 @@ static void run_under_valgrind(void)
 	SCRATCH(res, "results8");
 	int i;
 
+	IT_SKIP_IF_FAST();
 	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest8",
 					state, prof, PROFILE_ALL, NULL, NULL),
 			      0);

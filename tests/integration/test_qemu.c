@@ -315,10 +315,8 @@ static void qemu_named_device_refused(void)
 	char extra[700], dev[64] = "";
 	FILE *fp;
 
-	if (!it_is_root()) {
-		fprintf(stderr, "\n  (skipped: loop devices need root)");
-		return;
-	}
+	if (!it_is_root())
+		PB_SKIP("loop devices need root");
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' && truncate -s 32M "
 				    "'%s' && mkfs.ext4 -q '%s'",
 				    state, disks, img, img),
@@ -701,10 +699,8 @@ static void qemu_disk_full(void)
 	SCRATCH(disks, "q-disks12");
 	json_t *doc;
 
-	if (!it_is_root()) {
-		fprintf(stderr, "(needs root for a small tmpfs: skipped) ");
-		return;
-	}
+	if (!it_is_root())
+		PB_SKIP("a small tmpfs needs root");
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' '%s' && mount -t "
 				    "tmpfs -o size=12k pbfull '%s'",
 				    state, full, disks, full),

@@ -209,11 +209,9 @@ static void rdm_analog_loop_device(void)
 {
 	const char *dev = loop_attach(path_in("rdm.img"), "32M");
 
-	if (!dev[0]) {
-		/* CI runs as root; a developer without root sees why */
-		fprintf(stderr, "(needs root and loop devices: skipped) ");
-		return;
-	}
+	/* CI runs as root; a developer without root sees why */
+	if (!dev[0])
+		PB_SKIP("needs root and loop devices");
 	analog(NULL, dev, false);
 	CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
 }
@@ -291,10 +289,8 @@ static void mounted_device_refused(void)
 	struct it_result r;
 	struct stat st;
 
-	if (!dev[0]) {
-		fprintf(stderr, "(needs root and loop devices: skipped) ");
-		return;
-	}
+	if (!dev[0])
+		PB_SKIP("needs root and loop devices");
 	CU_ASSERT_EQUAL_FATAL(
 		it_sh("mkfs.ext4 -q -F -E lazy_itable_init=0,"
 		      "lazy_journal_init=0 %s >/dev/null 2>&1 && mkdir -p '%s' "
@@ -639,11 +635,8 @@ static void filesystem_passes(void)
 		img = path_in(name);
 		/* xfs wants 300 MiB at least */
 		dev = loop_attach(img, "320M");
-		if (!dev[0]) {
-			fprintf(stderr, "(needs root and loop devices: "
-					"skipped) ");
-			return;
-		}
+		if (!dev[0])
+			PB_SKIP("needs root and loop devices");
 		char *argv[] = {(char *)it_bin("provbench-runner"),
 				"--target",
 				(char *)dev,
@@ -706,10 +699,8 @@ static void filesystem_sigint_unmounts(void)
 	struct it_result r;
 	json_t *doc;
 
-	if (!dev[0]) {
-		fprintf(stderr, "(needs root and loop devices: skipped) ");
-		return;
-	}
+	if (!dev[0])
+		PB_SKIP("needs root and loop devices");
 	char *argv[] = {(char *)it_bin("provbench-runner"),
 			"--target",
 			(char *)dev,

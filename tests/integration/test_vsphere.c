@@ -1,8 +1,11 @@
 /*
  * test_vsphere.c - the vSphere client against govmomi's vCenter simulator
  * (tests/vcsim). Every request the client sends is validated against
- * VMware's vim25 schema (../shared/vim25/vim-messages.xsd): real ESXi and
- * vCenter reject what the lenient simulator would accept.
+ * VMware's vim25 schema (vim-messages.xsd in PROVBENCH_VIM25_DIR, by
+ * default ../shared/vim25 beside the checkout when it is there): real ESXi
+ * and vCenter reject what the lenient simulator would accept. Without the
+ * schema the client's cases still run, and the case that judges every
+ * request, requests_valid_vim25, is reported skipped.
  */
 #include <jansson.h>
 #include <libxml/parser.h>
@@ -16,10 +19,11 @@
 #include "unit.h"
 #include "vs_int.h"
 
-/* ../shared/ sits beside the checkout, for developers and CI alike */
+/* where the schema is unless PROVBENCH_VIM25_DIR says */
 #define SCHEMA_DIR "../shared/vim25"
 
 static xmlSchemaPtr schema;
+static char schema_why[1200];
 static unsigned validated, invalid;
 /* requests holding watch_for, counted (what a server must not be sent) */
 static const char *watch_for;
@@ -30,18 +34,41 @@ static int setup(void)
 	const char *dir = getenv("PROVBENCH_VIM25_DIR");
 	char path[1024];
 	xmlSchemaParserCtxtPtr pc;
+	struct stat st;
 
 	/* read in place, never copied into the project */
 	snprintf(path, sizeof(path), "%s/vim-messages.xsd",
-		 dir ? dir : SCHEMA_DIR);
-	pc = xmlSchemaNewParserCtxt(path);
-	if (!pc) {
-		fprintf(stderr, "\n%s: cannot read the vim25 schema\n", path);
-		return 1;
+		 dir && *dir ? dir : SCHEMA_DIR);
+	if (stat(path, &st)) {
+		/* named explicitly and not there is a mistake; the default
+		 * missing only means a clone without ../shared beside it */
+		snprintf(schema_why, sizeof(schema_why),
+			 "no vim25 schema at %s (set PROVBENCH_VIM25_DIR)",
+			 path);
+		if (dir && *dir) {
+			fprintf(stderr, "\n%s\n", schema_why);
+			return 1;
+		}
+		return 0;
 	}
-	schema = xmlSchemaParse(pc); /* ~0.1 s: once per process */
+	pc = xmlSchemaNewParserCtxt(path);
+	schema = pc ? xmlSchemaParse(pc) : NULL; /* ~0.1 s: once */
 	xmlSchemaFreeParserCtxt(pc);
+	if (!schema)
+		fprintf(stderr, "\n%s: not a schema libxml2 can read\n", path);
 	return schema ? 0 : 1;
+}
+
+/*
+ * Every request every case above sent, judged by the schema: run last.
+ * (Each case also checks its own requests, so a failure names its case.)
+ */
+static void requests_valid_vim25(void)
+{
+	if (!schema)
+		PB_SKIP(schema_why);
+	CU_ASSERT(validated > 50);
+	CU_ASSERT_EQUAL(invalid, 0);
 }
 
 static int teardown(void)
@@ -59,15 +86,19 @@ static void on_schema_error(void *arg, xmlErrorPtr e)
 /* The request hook: the Body's child, as its own document, must validate. */
 static void validate(const char *op, const char *body, size_t len, void *arg)
 {
-	xmlDocPtr doc =
-		xmlReadMemory(body, (int)len, "req.xml", NULL, XML_PARSE_NONET);
-	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL, req, copy;
-	xmlDocPtr one = xmlNewDoc(BAD_CAST "1.0");
-	xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
+	xmlDocPtr doc, one;
+	xmlNodePtr root, req, copy;
+	xmlSchemaValidCtxtPtr vc;
 
 	(void)arg;
 	if (watch_for && memmem(body, len, watch_for, strlen(watch_for)))
 		watch_hits++;
+	if (!schema)
+		return; /* requests_valid_vim25 says skipped */
+	doc = xmlReadMemory(body, (int)len, "req.xml", NULL, XML_PARSE_NONET);
+	root = doc ? xmlDocGetRootElement(doc) : NULL;
+	one = xmlNewDoc(BAD_CAST "1.0");
+	vc = xmlSchemaNewValidCtxt(schema);
 	req = vs_child(vs_child(root, "Body"), NULL);
 	if (!req) {
 		invalid++;
@@ -131,7 +162,7 @@ static void login_about_logout(void)
 	vs_session_free(s);
 	vcsim_stop(&v);
 	CU_ASSERT_EQUAL(invalid, before);
-	CU_ASSERT(validated >= 3);
+	CU_ASSERT(!schema || validated >= 3);
 }
 
 static void wrong_password_refused(void)
@@ -202,7 +233,8 @@ static void every_mode_added_read_back_removed(void)
 		CU_ASSERT(d.unit != 7);
 		/* unit 1 of the SCSI controller holds a CD-ROM */
 		CU_ASSERT(d.unit != 1);
-		if (modes[i].mode == PB_MODE_RDMP || modes[i].mode == PB_MODE_RDM)
+		if (modes[i].mode == PB_MODE_RDMP ||
+		    modes[i].mode == PB_MODE_RDM)
 			CU_ASSERT_STRING_EQUAL(d.lun_name, modes[i].lun);
 		switch (modes[i].mode) {
 		case PB_MODE_THIN:
@@ -520,27 +552,28 @@ static void guest_upload_run_download(void)
 		CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, servers[k].vm), PB_OK);
 		CU_ASSERT_EQUAL(vs_guest_mkdir(s, &vm, "/opt/provbench", true),
 				PB_OK);
-		CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
-						it_bin("provbench-runner-static"),
-						"/opt/provbench/runner", 0700,
-						true),
-				PB_OK);
+		CU_ASSERT_EQUAL(
+			vs_guest_upload(s, &vm,
+					it_bin("provbench-runner-static"),
+					"/opt/provbench/runner", 0700, true),
+			PB_OK);
 		if (!strstr(vs_session_transfer_note(s), servers[k].note)) {
 			fprintf(stderr, "\n  transfer: %s",
 				vs_session_transfer_note(s));
 			CU_FAIL("transfer note");
 		}
 		/* overwrite=false on an existing file is the guest's fault */
-		CU_ASSERT_EQUAL(vs_guest_upload(s, &vm,
-						it_bin("provbench-runner-static"),
-						"/opt/provbench/runner", 0700,
-						false),
-				PB_ERR_FAULT);
 		CU_ASSERT_EQUAL(
-			vs_guest_start(s, &vm, "/opt/provbench/runner",
-				       "--target /opt/provbench/t.img --size 4M "
-				       "--bs 64K -q -o /opt/provbench/out.json",
-				       "/opt/provbench", &pid),
+			vs_guest_upload(s, &vm,
+					it_bin("provbench-runner-static"),
+					"/opt/provbench/runner", 0700, false),
+			PB_ERR_FAULT);
+		CU_ASSERT_EQUAL(
+			vs_guest_start(
+				s, &vm, "/opt/provbench/runner",
+				"--target /opt/provbench/t.img --size 4M "
+				"--bs 64K -q -o /opt/provbench/out.json",
+				"/opt/provbench", &pid),
 			PB_OK);
 		CU_ASSERT(pid > 0);
 		CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code),
@@ -553,12 +586,12 @@ static void guest_upload_run_download(void)
 				PB_OK);
 		doc = json_load_file(local, 0, NULL);
 		CU_ASSERT_PTR_NOT_NULL(doc);
-		CU_ASSERT_EQUAL(json_integer_value(json_object_get(
-					json_array_get(json_object_get(doc,
-								       "passes"),
-						       0),
-					"bytes")),
-				4 << 20);
+		CU_ASSERT_EQUAL(
+			json_integer_value(json_object_get(
+				json_array_get(json_object_get(doc, "passes"),
+					       0),
+				"bytes")),
+			4 << 20);
 		json_decref(doc);
 
 		/* a program that fails: its exit status comes back */
@@ -577,9 +610,9 @@ static void guest_upload_run_download(void)
 		CU_ASSERT_EQUAL(vs_guest_wait(s, &vm, pid, 60, NULL, &code),
 				PB_OK);
 		CU_ASSERT_EQUAL(code, 3);
-		CU_ASSERT_EQUAL(vs_guest_download(s, &vm, "/opt/provbench/none",
-						  local),
-				PB_ERR_FAULT);
+		CU_ASSERT_EQUAL(
+			vs_guest_download(s, &vm, "/opt/provbench/none", local),
+			PB_ERR_FAULT);
 		CU_ASSERT_EQUAL(vs_guest_remove(s, &vm, "/opt/provbench", true),
 				PB_OK);
 		CU_ASSERT_EQUAL(it_sh("test -e '%s/opt/provbench'", root), 1);
@@ -934,15 +967,15 @@ static void enable_uuid_needs_power_cycle(void)
 			hex[k++] = (char)(d.uuid[i] | 0x20);
 	hex[k] = '\0';
 	/* configured, not live */
-	CU_ASSERT_EQUAL(it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex),
-			1);
+	CU_ASSERT_EQUAL(
+		it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex), 1);
 	CU_ASSERT_EQUAL(vs_vm_power_cycle(s, &vm.ref, keys, vals, 1, 30),
 			PB_OK);
 	CU_ASSERT_EQUAL(vs_vm_state_get(s, &vm.ref, &st), PB_OK);
 	CU_ASSERT_STRING_EQUAL(st.power_state, "poweredOn");
 	CU_ASSERT_STRING_EQUAL(st.tools, "guestToolsRunning");
-	CU_ASSERT_EQUAL(it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex),
-			0);
+	CU_ASSERT_EQUAL(
+		it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex), 0);
 	/* physical RDM: the LUN's identity */
 	sp.mode = PB_MODE_RDMP;
 	sp.lun = "naa.6000c290000000000000000000000002";
@@ -1103,10 +1136,11 @@ static void debug_trace_redacted(void)
 			0);
 	CU_ASSERT_EQUAL(it_sh("grep -rqE 'secret|guestpw' '%s'", dir), 1);
 	/* device keys stay: they say which device a reply was about */
-	CU_ASSERT_EQUAL(it_sh("cat '%s'/*RetrievePropertiesEx.res.xml | grep -q "
-			      "'<key>[0-9][0-9]*</key>'",
-			      dir),
-			0);
+	CU_ASSERT_EQUAL(
+		it_sh("cat '%s'/*RetrievePropertiesEx.res.xml | grep -q "
+		      "'<key>[0-9][0-9]*</key>'",
+		      dir),
+		0);
 	/* the transfer URL is there, its ticket not */
 	CU_ASSERT_EQUAL(it_sh("grep -q 'token=\\*\\*\\*' "
 			      "'%s'/put/*InitiateFileTransferToGuest.res.xml",
@@ -1122,6 +1156,7 @@ static void cli_no_leaks_under_valgrind(void)
 	struct vcsim v;
 	char env[1024];
 
+	IT_SKIP_IF_FAST();
 	START(&v, NULL);
 	snprintf(env, sizeof(env),
 		 "PROVBENCH_URL='%s' PROVBENCH_USERNAME=user "
@@ -1229,8 +1264,8 @@ static void old_tls_and_http_versions(void)
 	vcsim_stop(&v);
 
 	START(&v, "-offer-h2", NULL);
-	CU_ASSERT_EQUAL(
-		cli(&r, &v, "secret", v.thumbprint, NULL, "ls", "vms"), 0);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret", v.thumbprint, NULL, "ls", "vms"),
+			0);
 	it_result_dispose(&r);
 	vcsim_stop(&v);
 }
@@ -1321,6 +1356,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(bad_environments),
 	PB_CASE(debug_trace_redacted),
 	PB_CASE(cli_no_leaks_under_valgrind),
+	PB_CASE(requests_valid_vim25),
 	PB_CASES_END,
 };
 

@@ -7,17 +7,40 @@
  */
 #include <CUnit/Basic.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "unit.h"
+
+#define MAX_SKIPS 256
+
+static struct {
+	char name[128];
+	char why[160];
+} skips[MAX_SKIPS];
+static unsigned nskips;
+
+void pb_skip(const char *why)
+{
+	CU_pTest t = CU_get_current_test();
+	CU_pSuite s = CU_get_current_suite();
+
+	if (nskips == MAX_SKIPS)
+		return;
+	snprintf(skips[nskips].name, sizeof(skips[nskips].name), "%s:%s",
+		 s ? s->pName : "?", t ? t->pName : "?");
+	snprintf(skips[nskips].why, sizeof(skips[nskips].why), "%s", why);
+	nskips++;
+	fprintf(stderr, "(skipped: %s) ", why);
+}
 
 int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 {
 	const struct pb_suite *const *s;
 	const struct pb_case *c;
 	const char *pattern = only ? strchr(only, ':') : NULL;
-	size_t len = only ? (pattern ? (size_t)(pattern - only) : strlen(only))
-			  : 0;
+	size_t len =
+		only ? (pattern ? (size_t)(pattern - only) : strlen(only)) : 0;
 	CU_pSuite cs;
 	unsigned failed;
 
@@ -40,6 +63,18 @@ int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	{
+		const CU_RunSummary *rs = CU_get_run_summary();
+		unsigned ran = rs->nTestsRun, bad = rs->nTestsFailed, i;
+
+		/* a skipped case passed no assertion of its own: it is
+		 * counted as skipped, not passed */
+		for (i = 0; i < nskips; i++)
+			printf("SKIPPED %s: %s\n", skips[i].name, skips[i].why);
+		printf("provbench-tests: %u passed, %u failed, %u skipped\n",
+		       ran - bad - (nskips < ran - bad ? nskips : ran - bad),
+		       bad + rs->nSuitesFailed, nskips);
+	}
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
 fail:

@@ -79,8 +79,7 @@ static const struct {
 	{"p.json -x", PB_EXIT_USAGE, NULL, NULL, NULL, false, false},
 	{"p.json --dry-run -x", PB_EXIT_USAGE, NULL, NULL, NULL, false, false},
 	{"p.json -o", PB_EXIT_USAGE, NULL, NULL, NULL, false, false},
-	{"p.json --dry-run=yes", PB_EXIT_USAGE, NULL, NULL, NULL, false,
-	 false},
+	{"p.json --dry-run=yes", PB_EXIT_USAGE, NULL, NULL, NULL, false, false},
 	{"a.json b.json", PB_EXIT_USAGE, NULL, NULL, NULL, false, false},
 	{"--help", CLI_HELPED, NULL, NULL, NULL, false, false},
 	/* help wins over a mistake before it */
@@ -159,10 +158,10 @@ static void cli_mistake_line(void)
 	close(fd);
 	text = pb_slurp_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	CU_ASSERT_STRING_EQUAL(text,
-			       "provbench: t: '--bogus': unknown option; usage: "
-			       "provbench t [-o DIR] [-m LIST] [-n] [-q] "
-			       "PROFILE\n");
+	CU_ASSERT_STRING_EQUAL(
+		text, "provbench: t: '--bogus': unknown option; usage: "
+		      "provbench t [-o DIR] [-m LIST] [-n] [-q] "
+		      "PROFILE\n");
 	free(text);
 	unlink(path);
 }

@@ -147,19 +147,22 @@ static void buf_wraps_words(void)
 	struct pb_buf b = PB_BUF_INIT(4096);
 
 	pb_buf_addstr(&b, "key       ");
-	CU_ASSERT_EQUAL(pb_buf_add_wrapped(&b, "one two three four five", 10,
-					   10, 24),
-			PB_OK);
+	CU_ASSERT_EQUAL(
+		pb_buf_add_wrapped(&b, "one two three four five", 10, 10, 24),
+		PB_OK);
 	CU_ASSERT_STRING_EQUAL(b.data, "key       one two three\n"
 				       "          four five");
 	pb_buf_dispose(&b);
 }
 
 static const struct pb_case cases[] = {
-	PB_CASE(size_parse_table),	PB_CASE(size_format),
+	PB_CASE(size_parse_table),
+	PB_CASE(size_format),
 	PB_CASE(buf_grows_and_caps),
-	PB_CASE(buf_wraps_words),	PB_CASE(error_first_wins),
-	PB_CASE(error_names_and_exits), PB_CASES_END,
+	PB_CASE(buf_wraps_words),
+	PB_CASE(error_first_wins),
+	PB_CASE(error_names_and_exits),
+	PB_CASES_END,
 };
 
 const struct pb_suite suite_common = {"common", NULL, NULL, cases};

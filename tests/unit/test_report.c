@@ -231,12 +231,18 @@ static const struct {
 	/* a format-1 file from a matrix over passes, every point named
 	 * "passes=false": still two groups, by the point's index */
 	{"format1-same-names.json", NULL, 2, {102, 302}},
-	{"format3.json", "format 3 is newer than this provbench reads (1 to 2)",
-	 0, {0}},
-	{"bad-status.json", "results[1]: status \"done\": not a status", 0,
+	{"format3.json",
+	 "format 3 is newer than this provbench reads (1 to 2)",
+	 0,
 	 {0}},
-	{"bad-mode.json", "results[0]: mode \"thick\": not a provisioning mode",
-	 0, {0}},
+	{"bad-status.json",
+	 "results[1]: status \"done\": not a status",
+	 0,
+	 {0}},
+	{"bad-mode.json",
+	 "results[0]: mode \"thick\": not a provisioning mode",
+	 0,
+	 {0}},
 	{"no-point.json", "results[0]: point: not a whole number", 0, {0}},
 	{"missing.json", "missing.json/run.json", 0, {0}},
 };
@@ -341,11 +347,16 @@ static void runjson_round_trip(void)
 }
 
 static const struct pb_case cases[] = {
-	PB_CASE(medians),	PB_CASE(median_interval),
-	PB_CASE(penalty),	PB_CASE(steady_state_knee),
-	PB_CASE(breakeven),	PB_CASE(csv_quoting),
-	PB_CASE(html_escaping), PB_CASE(model_many_passes_per_item),
-	PB_CASE(model_runjson_files), PB_CASE(runjson_format_versions),
+	PB_CASE(medians),
+	PB_CASE(median_interval),
+	PB_CASE(penalty),
+	PB_CASE(steady_state_knee),
+	PB_CASE(breakeven),
+	PB_CASE(csv_quoting),
+	PB_CASE(html_escaping),
+	PB_CASE(model_many_passes_per_item),
+	PB_CASE(model_runjson_files),
+	PB_CASE(runjson_format_versions),
 	PB_CASE(runjson_round_trip),
 	PB_CASES_END,
 };

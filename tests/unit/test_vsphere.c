@@ -265,7 +265,8 @@ static void disk_modes(void)
 	int i;
 
 	for (i = 0; i < PB_MODE__COUNT; i++) {
-		CU_ASSERT_TRUE(pb_mode_parse(&m, pb_mode_name((enum pb_mode)i)));
+		CU_ASSERT_TRUE(
+			pb_mode_parse(&m, pb_mode_name((enum pb_mode)i)));
 		CU_ASSERT_EQUAL(m, i);
 		CU_ASSERT_EQUAL(pb_mode_is_raw_mapping(m),
 				m == PB_MODE_RDM || m == PB_MODE_RDMP);
@@ -282,13 +283,14 @@ static void govc_url_credentials(void)
 	static const struct {
 		const char *url, *user, *pass, *clean;
 	} cases[] = {
-		{"administrator@vsphere.local:pw@vc.lab", "administrator@vsphere.local",
-		 "pw", "https://vc.lab/sdk"},
+		{"administrator@vsphere.local:pw@vc.lab",
+		 "administrator@vsphere.local", "pw", "https://vc.lab/sdk"},
 		{"administrator%40vsphere.local:pw@vc.lab",
 		 "administrator@vsphere.local", "pw", "https://vc.lab/sdk"},
 		{"https://u:p%3Aa%40ss@vc.lab:8443/sdk", "u", "p:a@ss",
 		 "https://vc.lab:8443/sdk"},
-		{"https://u:pa:ss@vc.lab/sdk", "u", "pa:ss", "https://vc.lab/sdk"},
+		{"https://u:pa:ss@vc.lab/sdk", "u", "pa:ss",
+		 "https://vc.lab/sdk"},
 		{"u@esx1/sdk", "u", NULL, "https://esx1/sdk"},
 	};
 	char err[PB_ERRBUF_SIZE];
@@ -389,8 +391,8 @@ static void free_unit_counts_every_device(void)
 	CU_ASSERT_EQUAL_FATAL(vs_reply_parse(&doc, &ret, body, len, fault,
 					     sizeof(fault), err),
 			      PB_OK);
-	CU_ASSERT_EQUAL(vs_devices_free_unit(&s, vs_child(ret, "returnval"),
-					     -1, &ctl, &unit),
+	CU_ASSERT_EQUAL(vs_devices_free_unit(&s, vs_child(ret, "returnval"), -1,
+					     &ctl, &unit),
 			PB_OK);
 	CU_ASSERT_EQUAL(ctl, 1000);
 	/* 0 and 2 are disks, 1 the CD-ROM, 7 the controller's own */

@@ -27,7 +27,7 @@ static void probe_cache_path(char *out, size_t len)
 		snprintf(out, len, "%s/kvm-probe.json", state);
 }
 
-static const char *probe_key(struct pb_backend *b, char *key, size_t len)
+static const char *probe_key(struct qb *b, char *key, size_t len)
 {
 	char *id = pb_slurp_file("/proc/sys/kernel/random/boot_id", NULL);
 
@@ -39,7 +39,7 @@ static const char *probe_key(struct pb_backend *b, char *key, size_t len)
 	return key;
 }
 
-static bool probe_cached(struct pb_backend *b)
+static bool probe_cached(struct qb *b)
 {
 	char path[PATH_MAX + 32], key[512];
 	json_t *c;
@@ -61,7 +61,7 @@ static bool probe_cached(struct pb_backend *b)
 	return hit;
 }
 
-static void probe_remember(struct pb_backend *b)
+static void probe_remember(struct qb *b)
 {
 	char path[PATH_MAX + 32], key[512], err[PB_ERRBUF_SIZE];
 	json_t *c;
@@ -79,8 +79,9 @@ static void probe_remember(struct pb_backend *b)
 	json_decref(c);
 }
 
-enum pb_error qb_prepare(struct pb_backend *b, char *errbuf)
+enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	const char *want = b->o->accel;
 	/* another node than /dev/kvm, to diagnose (and to test) the probe */
 	const char *kvm = getenv("PROVBENCH_KVM_DEVICE");

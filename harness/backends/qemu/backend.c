@@ -22,8 +22,8 @@
 /* ---- child processes ---- */
 
 /* Run a short command to the end; its stdout into out (capped). */
-enum pb_error qb_run_cmd(struct pb_backend *b, char *const argv[],
-			 struct pb_buf *out, char *errbuf)
+enum pb_error qb_run_cmd(struct qb *b, char *const argv[], struct pb_buf *out,
+			 char *errbuf)
 {
 	struct pb_child_spec sp = {.argv = argv, .flags = QB_CHILD};
 	char msg[PB_ERRBUF_SIZE];
@@ -52,7 +52,7 @@ static bool readable(const char *path)
 
 /* PROVBENCH_GUEST_DIR, the profile, next to the binary (build/guest), or
  * where `make install` put it */
-static void find_guest(struct pb_backend *b)
+static void find_guest(struct qb *b)
 {
 	char exe[PATH_MAX], *sl;
 	ssize_t n;
@@ -87,7 +87,7 @@ static void find_guest(struct pb_backend *b)
 static enum pb_error qb_open(struct pb_backend **out,
 			     const struct pb_profile *p, char *errbuf)
 {
-	struct pb_backend *b = calloc(1, sizeof(*b));
+	struct qb *b = calloc(1, sizeof(*b));
 	char state[PATH_MAX], real[PATH_MAX];
 	uint8_t rnd[6];
 	enum pb_error err = PB_OK;
@@ -135,12 +135,14 @@ out:
 		free(b);
 		return err;
 	}
-	*out = b;
+	b->base.ops = &qemu_backend;
+	*out = &b->base;
 	return PB_OK;
 }
 
-static void qb_close(struct pb_backend *b)
+static void qb_close(struct pb_backend *be)
 {
+	struct qb *b = qb_of(be);
 	if (!b)
 		return;
 	qb_disks_close(b);
@@ -148,15 +150,16 @@ static void qb_close(struct pb_backend *b)
 	free(b);
 }
 
-static const char *qb_target_key(struct pb_backend *b)
+static const char *qb_target_key(struct pb_backend *be)
 {
+	struct qb *b = qb_of(be);
 	return b->key;
 }
 
 /* ---- check ---- */
 
 /* cache=none needs O_DIRECT where the disk files live (tmpfs has none) */
-enum pb_error qb_check_direct(struct pb_backend *b, char *errbuf)
+enum pb_error qb_check_direct(struct qb *b, char *errbuf)
 {
 	char path[PATH_MAX + 32];
 	int fd;
@@ -179,7 +182,7 @@ enum pb_error qb_check_direct(struct pb_backend *b, char *errbuf)
 	return PB_OK;
 }
 
-enum pb_error qb_load_manifest(struct pb_backend *b, char *errbuf)
+enum pb_error qb_load_manifest(struct qb *b, char *errbuf)
 {
 	char path[PATH_MAX + 16];
 	json_error_t je;
@@ -198,14 +201,15 @@ enum pb_error qb_load_manifest(struct pb_backend *b, char *errbuf)
 	return PB_OK;
 }
 
-bool qb_skip_rdm(const struct pb_backend *b)
+bool qb_skip_rdm(const struct qb *b)
 {
 	return !b->o->rdm_device && !b->root;
 }
 
-static enum pb_error qb_check(struct pb_backend *b, const struct pb_plan *plan,
+static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 			      FILE *out, char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	char *ver_argv[] = {(char *)b->o->binary, "--version", NULL};
 	char *img_argv[] = {b->qemu_img, "--version", NULL};
 	struct pb_buf ver = PB_BUF_INIT(4096);
@@ -289,9 +293,10 @@ static const char *fs_name(long type)
 	}
 }
 
-static enum pb_error qb_describe(struct pb_backend *b, json_t *env,
+static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 				 char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	char *ver_argv[] = {(char *)b->o->binary, "--version", NULL};
 	struct pb_buf ver = PB_BUF_INIT(4096);
 	struct utsname u;
@@ -357,7 +362,7 @@ static enum pb_error qb_describe(struct pb_backend *b, json_t *env,
 
 /* Add what the host saw of the guest to the runner's document. */
 static void annotate(const char *path, const struct qb_boot *g,
-		     const struct pb_backend *b, const char *aio)
+		     const struct qb *b, const char *aio)
 {
 	json_t *doc = json_load_file(path, 0, NULL);
 
@@ -372,11 +377,12 @@ static void annotate(const char *path, const struct qb_boot *g,
 	json_decref(doc);
 }
 
-static enum pb_error qb_run(struct pb_backend *b, const struct pb_disk *d,
+static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 			    const char *args, long timeout_s,
 			    const struct pb_run_ctx *ctx, const char *local_out,
 			    char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	static const char *const aios[] = {"io_uring", "native", "threads"};
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
 	struct qb_job j = {

@@ -26,7 +26,7 @@
 
 static const char *const kind_names[] = {"qcow2", "raw", "loop", "device"};
 
-enum qb_disk_kind qb_disk_kind(const struct pb_backend *b, enum pb_mode m)
+enum qb_disk_kind qb_disk_kind(const struct qb *b, enum pb_mode m)
 {
 	switch (m) {
 	case PB_MODE_THIN:
@@ -38,10 +38,11 @@ enum qb_disk_kind qb_disk_kind(const struct pb_backend *b, enum pb_mode m)
 	}
 }
 
-enum pb_error qb_plan_disk(struct pb_backend *b, enum pb_mode mode,
+enum pb_error qb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 			   unsigned seq, struct pb_disk *d, json_t *j,
 			   char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	enum qb_disk_kind k = qb_disk_kind(b, mode);
 	static const char *const ext[] = {"qcow2", "raw", "lun", ""};
 	uint8_t rnd[4];
@@ -162,7 +163,7 @@ static enum pb_error claim(const char *path, char *errbuf)
 	return PB_OK;
 }
 
-static enum pb_error qemu_img_create(struct pb_backend *b, const char *fmt,
+static enum pb_error qemu_img_create(struct qb *b, const char *fmt,
 				     const char *prealloc, const char *path,
 				     uint64_t size, char *errbuf)
 {
@@ -177,14 +178,13 @@ static enum pb_error qemu_img_create(struct pb_backend *b, const char *fmt,
 
 /* A LUN stand-in: the file fully written, so the host adds no lazy
  * allocation of its own under the baseline. */
-static enum pb_error lun_file(struct pb_backend *b, const char *path,
-			      uint64_t size, char *errbuf)
+static enum pb_error lun_file(struct qb *b, const char *path, uint64_t size,
+			      char *errbuf)
 {
 	return qemu_img_create(b, "raw", "full", path, size, errbuf);
 }
 
-static enum pb_error loop_attach(struct pb_backend *b, const char *file,
-				 char *errbuf)
+static enum pb_error loop_attach(struct qb *b, const char *file, char *errbuf)
 {
 	struct loop_config cfg;
 	int ctl = -1, back = -1, lfd = -1, n = -1, tries;
@@ -261,7 +261,7 @@ static void loop_wait_clear(const char *dev)
 		usleep(50 * 1000);
 }
 
-static void loop_detach(struct pb_backend *b)
+static void loop_detach(struct qb *b)
 {
 	if (b->loop_fd < 0)
 		return;
@@ -272,8 +272,9 @@ static void loop_detach(struct pb_backend *b)
 	b->loop_dev[0] = '\0';
 }
 
-enum pb_error qb_create(struct pb_backend *b, struct pb_disk *d, char *errbuf)
+enum pb_error qb_create(struct pb_backend *be, struct pb_disk *d, char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
 	uint64_t size = b->p->disk_size, t0;
 	enum pb_error err;
@@ -322,9 +323,10 @@ enum pb_error qb_create(struct pb_backend *b, struct pb_disk *d, char *errbuf)
 	return err;
 }
 
-enum pb_error qb_destroy(struct pb_backend *b, const struct pb_disk *d,
+enum pb_error qb_destroy(struct pb_backend *be, const struct pb_disk *d,
 			 char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
 
 	if (k == QB_DEVICE)
@@ -379,9 +381,10 @@ static unsigned loop_detach_file(const char *path)
 	return n;
 }
 
-enum pb_error qb_cleanup(struct pb_backend *b, json_t *entry, bool mine,
+enum pb_error qb_cleanup(struct pb_backend *be, json_t *entry, bool mine,
 			 char *errbuf)
 {
+	struct qb *b = qb_of(be);
 	const char *file = json_string_value(json_object_get(entry, "file"));
 	const char *kind = json_string_value(json_object_get(entry, "kind"));
 	bool found = false;
@@ -405,7 +408,7 @@ enum pb_error qb_cleanup(struct pb_backend *b, json_t *entry, bool mine,
 	return found ? PB_OK : PB_ERR_NOTFOUND;
 }
 
-void qb_disks_close(struct pb_backend *b)
+void qb_disks_close(struct qb *b)
 {
 	if (b->loop_fd >= 0)
 		close(b->loop_fd);

@@ -33,8 +33,7 @@ static enum pb_error opt_escape(struct pb_buf *o, const char *prefix,
 }
 
 static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
-				const struct pb_backend *b,
-				const struct qb_job *j)
+				const struct qb *b, const struct qb_job *j)
 {
 	const struct qemu_opts *q = b->o;
 	size_t off[48], n = 0, i;
@@ -161,7 +160,7 @@ static void console_line(struct qb_boot *g, char *line, double t,
 	}
 }
 
-enum pb_error qb_guest_boot(struct pb_backend *b, struct qb_boot *g,
+enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 			    const struct qb_job *j, double deadline_s,
 			    const struct pb_run_ctx *ctx, char *errbuf)
 {

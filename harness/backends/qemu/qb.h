@@ -31,7 +31,8 @@
 
 enum qb_disk_kind { QB_QCOW2, QB_RAW, QB_LOOP, QB_DEVICE };
 
-struct pb_backend {
+struct qb {
+	struct pb_backend base; /* first: what the harness holds */
 	const struct pb_profile *p;
 	const struct qemu_opts *o;
 	char dir[PATH_MAX];
@@ -51,25 +52,33 @@ struct pb_backend {
 	char loop_dev[32];
 };
 
+extern const struct pb_backend_ops qemu_backend;
+
+/* The backend's own struct from what the harness holds (base is first). */
+static inline struct qb *qb_of(struct pb_backend *be)
+{
+	return (struct qb *)be;
+}
+
 /* backend.c */
-enum pb_error qb_run_cmd(struct pb_backend *b, char *const argv[],
-			 struct pb_buf *out, char *errbuf);
-enum pb_error qb_load_manifest(struct pb_backend *b, char *errbuf);
-enum pb_error qb_check_direct(struct pb_backend *b, char *errbuf);
-bool qb_skip_rdm(const struct pb_backend *b);
+enum pb_error qb_run_cmd(struct qb *b, char *const argv[], struct pb_buf *out,
+			 char *errbuf);
+enum pb_error qb_load_manifest(struct qb *b, char *errbuf);
+enum pb_error qb_check_direct(struct qb *b, char *errbuf);
+bool qb_skip_rdm(const struct qb *b);
 double qb_since(uint64_t t0);
 
 /* disks.c */
-enum qb_disk_kind qb_disk_kind(const struct pb_backend *b, enum pb_mode m);
-enum pb_error qb_plan_disk(struct pb_backend *b, enum pb_mode mode,
+enum qb_disk_kind qb_disk_kind(const struct qb *b, enum pb_mode m);
+enum pb_error qb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 			   unsigned seq, struct pb_disk *d, json_t *j,
 			   char *errbuf);
-enum pb_error qb_create(struct pb_backend *b, struct pb_disk *d, char *errbuf);
-enum pb_error qb_destroy(struct pb_backend *b, const struct pb_disk *d,
+enum pb_error qb_create(struct pb_backend *be, struct pb_disk *d, char *errbuf);
+enum pb_error qb_destroy(struct pb_backend *be, const struct pb_disk *d,
 			 char *errbuf);
-enum pb_error qb_cleanup(struct pb_backend *b, json_t *entry, bool mine,
+enum pb_error qb_cleanup(struct pb_backend *be, json_t *entry, bool mine,
 			 char *errbuf);
-void qb_disks_close(struct pb_backend *b);
+void qb_disks_close(struct qb *b);
 
 /* guest.c: one boot of the guest */
 struct qb_job {
@@ -100,11 +109,11 @@ struct qb_boot {
  * the deadline passes (then it is killed: the watchdog) or a stop is
  * asked for. deadline_s 0 = none.
  */
-enum pb_error qb_guest_boot(struct pb_backend *b, struct qb_boot *g,
+enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 			    const struct qb_job *j, double deadline_s,
 			    const struct pb_run_ctx *ctx, char *errbuf);
 
 /* accel.c: the prepare op (the image, O_DIRECT, the accelerator) */
-enum pb_error qb_prepare(struct pb_backend *b, char *errbuf);
+enum pb_error qb_prepare(struct pb_backend *be, char *errbuf);
 
 #endif

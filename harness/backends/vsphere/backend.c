@@ -22,8 +22,7 @@ static const char *env_get(const char *name, void *arg)
 	return getenv(name);
 }
 
-enum pb_error vsb_sess_err(struct pb_backend *b, enum pb_error err,
-			   char *errbuf)
+enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err, char *errbuf)
 {
 	if (err)
 		pb_fail(errbuf, err, "%s", vs_session_error(b->s));
@@ -34,7 +33,7 @@ static enum pb_error vsb_open(struct pb_backend **out,
 			      const struct pb_profile *p, char *errbuf)
 {
 	struct vs_config cfg = VS_CONFIG_INIT;
-	struct pb_backend *b = calloc(1, sizeof(*b));
+	struct vsb *b = calloc(1, sizeof(*b));
 	const char *dir, *sl;
 	char edition[128];
 	enum pb_error err;
@@ -80,26 +79,29 @@ static enum pb_error vsb_open(struct pb_backend **out,
 	}
 	snprintf(b->run_id, sizeof(b->run_id), "%llx",
 		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)));
-	*out = b;
+	b->base.ops = &vsphere_backend;
+	*out = &b->base;
 	return PB_OK;
 }
 
-static void vsb_close(struct pb_backend *b)
+static void vsb_close(struct pb_backend *be)
 {
+	struct vsb *b = vsb_of(be);
 	if (!b)
 		return;
 	vs_session_free(b->s);
 	free(b);
 }
 
-static const char *vsb_target_key(struct pb_backend *b)
+static const char *vsb_target_key(struct pb_backend *be)
 {
+	struct vsb *b = vsb_of(be);
 	return b->key;
 }
 
 /* ---- check ---- */
 
-static enum pb_error check_lun(struct pb_backend *b, FILE *out, char *errbuf)
+static enum pb_error check_lun(struct vsb *b, FILE *out, char *errbuf)
 {
 	const struct pb_profile *p = b->p;
 	const struct vsphere_opts *o = b->o;
@@ -129,9 +131,11 @@ static enum pb_error check_lun(struct pb_backend *b, FILE *out, char *errbuf)
 	return err;
 }
 
-static enum pb_error vsb_check(struct pb_backend *b, const struct pb_plan *plan,
-			       FILE *out, char *errbuf)
+static enum pb_error vsb_check(struct pb_backend *be,
+			       const struct pb_plan *plan, FILE *out,
+			       char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	const struct pb_profile *p = b->p;
 	const struct vsphere_opts *o = b->o;
 	char later_why[PB_ERRBUF_SIZE] = "";
@@ -242,9 +246,10 @@ static enum pb_error vsb_check(struct pb_backend *b, const struct pb_plan *plan,
 
 /* ---- describe ---- */
 
-static enum pb_error vsb_describe(struct pb_backend *b, json_t *env,
+static enum pb_error vsb_describe(struct pb_backend *be, json_t *env,
 				  char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	const struct vs_about *a = vs_session_about(b->s);
 	struct vs_host_info *hs = NULL;
 	struct vs_ds_detail ds;
@@ -308,10 +313,11 @@ static enum pb_error vsb_describe(struct pb_backend *b, json_t *env,
 
 /* ---- disks ---- */
 
-static enum pb_error vsb_plan_disk(struct pb_backend *b, enum pb_mode mode,
+static enum pb_error vsb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 				   unsigned seq, struct pb_disk *d, json_t *j,
 				   char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	(void)errbuf;
 	d->mode = mode;
 	snprintf(d->id, sizeof(d->id), "%s-%u", b->run_id, seq);
@@ -336,9 +342,10 @@ static void naa_hex(char *out, size_t len, const char *canonical)
 	snprintf(out, len, "%s", p);
 }
 
-static enum pb_error vsb_create(struct pb_backend *b, struct pb_disk *d,
+static enum pb_error vsb_create(struct pb_backend *be, struct pb_disk *d,
 				char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
 	const struct vs_task_times *tt;
 	enum pb_error err;
@@ -391,9 +398,10 @@ static enum pb_error vsb_create(struct pb_backend *b, struct pb_disk *d,
 	return PB_OK;
 }
 
-static enum pb_error vsb_destroy(struct pb_backend *b, const struct pb_disk *d,
+static enum pb_error vsb_destroy(struct pb_backend *be, const struct pb_disk *d,
 				 char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	if (strcmp(b->cur.file, d->file))
 		return pb_fail(errbuf, PB_ERR_INTERNAL,
 			       "disk %s is not the one in progress", d->file);
@@ -406,9 +414,10 @@ static enum pb_error vsb_destroy(struct pb_backend *b, const struct pb_disk *d,
  * that exact file is touched; a disk not found is already gone. A guest
  * runner a crashed run left is stopped first: it writes to that disk.
  */
-static enum pb_error vsb_cleanup(struct pb_backend *b, json_t *entry, bool mine,
-				 char *errbuf)
+static enum pb_error vsb_cleanup(struct pb_backend *be, json_t *entry,
+				 bool mine, char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	const char *file = json_string_value(json_object_get(entry, "file"));
 	const char *vm = json_string_value(json_object_get(entry, "vm"));
 	json_t *jpid = json_object_get(entry, "guest_pid");

@@ -30,7 +30,7 @@ static void sha256_hex(char *out, const char *data, size_t len)
  * A guest file's content, through a local temporary file (guest transfers
  * go to files); NULL if it cannot be had (not there yet, say).
  */
-static char *fetch_guest_file(struct pb_backend *b, const char *guest_path,
+static char *fetch_guest_file(struct vsb *b, const char *guest_path,
 			      size_t *len)
 {
 	char local[64];
@@ -50,8 +50,7 @@ static char *fetch_guest_file(struct pb_backend *b, const char *guest_path,
 
 /* A small file to the guest and back, through the path runs use: trust
  * and name problems show before any disk exists. */
-enum pb_error vsb_transfer_round_trip(struct pb_backend *b, FILE *out,
-				      char *errbuf)
+enum pb_error vsb_transfer_round_trip(struct vsb *b, FILE *out, char *errbuf)
 {
 	const char *gdir = b->o->guest_dir;
 	char up[64] = "/tmp/provbench-check-XXXXXX", down[80], guest[700];
@@ -104,8 +103,9 @@ enum pb_error vsb_transfer_round_trip(struct pb_backend *b, FILE *out,
 	return err;
 }
 
-enum pb_error vsb_prepare(struct pb_backend *b, char *errbuf)
+enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	const struct pb_profile *p = b->p;
 	const struct vsphere_opts *o = b->o;
 	char sum[2 * EVP_MAX_MD_SIZE + 1], there[2 * EVP_MAX_MD_SIZE + 1];
@@ -218,10 +218,9 @@ static void sleep_ms(uint64_t ms, const struct pb_run_ctx *ctx)
  * about to finish. Its progress is fetched at
  * each poll. *aged_out: Tools no longer list it (it ended minutes ago).
  */
-static enum pb_error wait_runner(struct pb_backend *b, int64_t pid,
-				 long timeout_s, const struct pb_run_ctx *ctx,
-				 const char *prog, int *code, bool *aged_out,
-				 char *errbuf)
+static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
+				 const struct pb_run_ctx *ctx, const char *prog,
+				 int *code, bool *aged_out, char *errbuf)
 {
 	uint64_t start = pb_now_ns(), next_ms = 125, el_ms;
 	enum pb_error err;
@@ -277,7 +276,7 @@ static enum pb_error wait_runner(struct pb_backend *b, int64_t pid,
 }
 
 /* The last line of the runner's log in the guest: its own error. */
-static void runner_message(struct pb_backend *b, const char *log, char *out,
+static void runner_message(struct vsb *b, const char *log, char *out,
 			   size_t len)
 {
 	size_t n = 0;
@@ -308,11 +307,12 @@ static bool output_complete(const char *path)
 	return ok;
 }
 
-enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
+enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      const char *args, long timeout_s,
 		      const struct pb_run_ctx *ctx, const char *local_out,
 		      char *errbuf)
 {
+	struct vsb *b = vsb_of(be);
 	const struct vsphere_opts *o = b->o;
 	char out[700], prog[700], gcmd[700], glog[700], lcmd[1300];
 	char why[PB_ERRBUF_SIZE];

@@ -30,7 +30,7 @@ static bool same_value(const char *a, const char *b)
 }
 
 /* disk.EnableUUID and the profile's extraConfig, against what the VM has */
-enum pb_error vsb_settings_read(struct pb_backend *b, char *errbuf)
+enum pb_error vsb_settings_read(struct vsb *b, char *errbuf)
 {
 	const struct vsphere_opts *o = b->o;
 	const char *keys[PB_MAX_KV + 1];
@@ -65,8 +65,7 @@ enum pb_error vsb_settings_read(struct pb_backend *b, char *errbuf)
 	return err;
 }
 
-unsigned vsb_settings_to_change(const struct pb_backend *b, char *out,
-				size_t len)
+unsigned vsb_settings_to_change(const struct vsb *b, char *out, size_t len)
 {
 	unsigned i, n = 0;
 	size_t k = 0;
@@ -86,7 +85,7 @@ unsigned vsb_settings_to_change(const struct pb_backend *b, char *out,
 	return n;
 }
 
-enum pb_error vsb_settings_refuse(const struct pb_backend *b, const char *what,
+enum pb_error vsb_settings_refuse(const struct vsb *b, const char *what,
 				  char *errbuf)
 {
 	return pb_fail(errbuf, PB_ERR_INPUT,
@@ -99,7 +98,7 @@ enum pb_error vsb_settings_refuse(const struct pb_backend *b, const char *what,
 
 /* Make the settings live: set them with the VM off, power on, wait for
  * Tools; then the VM is read again (DRS may place it on another host). */
-enum pb_error vsb_settings_apply(struct pb_backend *b, char *errbuf)
+enum pb_error vsb_settings_apply(struct vsb *b, char *errbuf)
 {
 	const char *keys[PB_MAX_KV + 1], *vals[PB_MAX_KV + 1];
 	unsigned i, n = 0;
@@ -129,7 +128,7 @@ enum pb_error vsb_settings_apply(struct pb_backend *b, char *errbuf)
 	return vsb_sess_err(b, vs_vm_find(b->s, &b->vm, ref), errbuf);
 }
 
-json_t *vsb_settings_json(const struct pb_backend *b)
+json_t *vsb_settings_json(const struct vsb *b)
 {
 	json_t *a = json_array();
 	unsigned i;

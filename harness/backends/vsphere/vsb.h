@@ -31,7 +31,8 @@ struct vsb_setting {
 	bool change;
 };
 
-struct pb_backend {
+struct vsb {
+	struct pb_backend base; /* first: what the harness holds */
 	const struct pb_profile *p;
 	const struct vsphere_opts *o;
 	struct vs_session *s;
@@ -50,25 +51,30 @@ struct pb_backend {
 	char power_cycled_at[32];
 };
 
+extern const struct pb_backend_ops vsphere_backend;
+
+/* The backend's own struct from what the harness holds (base is first). */
+static inline struct vsb *vsb_of(struct pb_backend *be)
+{
+	return (struct vsb *)be;
+}
+
 /* The session's message as the op's (when the op has none yet). */
-enum pb_error vsb_sess_err(struct pb_backend *b, enum pb_error err,
-			   char *errbuf);
+enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err, char *errbuf);
 
 /* settings.c */
-enum pb_error vsb_settings_read(struct pb_backend *b, char *errbuf);
+enum pb_error vsb_settings_read(struct vsb *b, char *errbuf);
 /* The settings to change, as one line ("" and 0 when none). */
-unsigned vsb_settings_to_change(const struct pb_backend *b, char *out,
-				size_t len);
-enum pb_error vsb_settings_refuse(const struct pb_backend *b, const char *what,
+unsigned vsb_settings_to_change(const struct vsb *b, char *out, size_t len);
+enum pb_error vsb_settings_refuse(const struct vsb *b, const char *what,
 				  char *errbuf);
-enum pb_error vsb_settings_apply(struct pb_backend *b, char *errbuf);
-json_t *vsb_settings_json(const struct pb_backend *b);
+enum pb_error vsb_settings_apply(struct vsb *b, char *errbuf);
+json_t *vsb_settings_json(const struct vsb *b);
 
 /* guest.c */
-enum pb_error vsb_transfer_round_trip(struct pb_backend *b, FILE *out,
-				      char *errbuf);
-enum pb_error vsb_prepare(struct pb_backend *b, char *errbuf);
-enum pb_error vsb_run(struct pb_backend *b, const struct pb_disk *d,
+enum pb_error vsb_transfer_round_trip(struct vsb *b, FILE *out, char *errbuf);
+enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf);
+enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      const char *args, long timeout_s,
 		      const struct pb_run_ctx *ctx, const char *local_out,
 		      char *errbuf);
