@@ -69,7 +69,7 @@ bool pb_mode_parse(enum pb_mode *out, const char *s);
 /* rdm or rdmp: a LUN mapped, not a virtual disk on a datastore */
 bool pb_mode_is_raw_mapping(enum pb_mode m);
 
-/* Exit codes of every command (DESIGN.md). */
+/* Exit codes of every command (docs/DESIGN.md). */
 enum pb_exit {
 	PB_EXIT_OK = 0,
 	PB_EXIT_FAILED = 1,

@@ -1,5 +1,5 @@
 /*
- * mode.c - the provisioning modes (DESIGN.md): one enum and one name table
+ * mode.c - the provisioning modes (docs/DESIGN.md): one enum and one name table
  * for the harness, the vSphere client and the reports.
  */
 #include <string.h>

@@ -93,7 +93,7 @@ enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 			    char *errbuf);
 void pb_plan_dispose(struct pb_plan *plan);
 
-/* ---- journal (DESIGN.md: what will exist, fsynced before it does) ---- */
+/* ---- journal: what will exist, fsynced before it does (docs/DESIGN.md) */
 
 struct pb_journal {
 	char path[1024];

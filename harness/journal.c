@@ -1,5 +1,5 @@
 /*
- * journal.c - the record of every disk provbench makes (DESIGN.md).
+ * journal.c - the record of every disk provbench makes (docs/DESIGN.md).
  *
  * One JSON object per line in STATE_DIR/journal.jsonl, appended and
  * fsynced: "intent" before a disk is created (with the exact name it will

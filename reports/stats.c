@@ -1,5 +1,5 @@
 /*
- * stats.c - the numbers a report gives (DESIGN.md): medians with a
+ * stats.c - the numbers a report gives (docs/DESIGN.md): medians with a
  * bootstrap interval, the warm-up penalty, where a first write settles,
  * and eager zeroing's break-even.
  */

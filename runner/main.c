@@ -1,6 +1,6 @@
 /*
  * main.c - provbench-runner's entry point: parse, run, map the outcome to
- * the exit codes of DESIGN.md (0 done, 1 failed, 2 usage/refused,
+ * the exit codes of docs/DESIGN.md (0 done, 1 failed, 2 usage/refused,
  * 130 interrupted).
  */
 #include <fcntl.h>
@@ -74,6 +74,6 @@ int main(int argc, char **argv)
 	err = runner_run(&opts, errbuf);
 	if (err)
 		pb_error_print("provbench-runner", NULL,
-			  errbuf[0] ? errbuf : pb_strerror(err));
+			       errbuf[0] ? errbuf : pb_strerror(err));
 	return pb_exit_code(err);
 }

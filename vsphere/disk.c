@@ -3,12 +3,14 @@
  * ReconfigVM_Task (and read back what the server really applied), remove
  * one.
  *
- *   mode   backing                                    flags
- *   thin   VirtualDiskFlatVer2BackingInfo             thinProvisioned=true
- *   lazy   VirtualDiskFlatVer2BackingInfo             thin=false, eagerlyScrub=false
- *   eager  VirtualDiskFlatVer2BackingInfo             thin=false, eagerlyScrub=true
- *   rdm    VirtualDiskRawDiskMappingVer1BackingInfo   virtualMode
- *   rdmp   VirtualDiskRawDiskMappingVer1BackingInfo   physicalMode
+ *   mode   backing                                   flags
+ *   thin   VirtualDiskFlatVer2BackingInfo            thinProvisioned=true
+ *   lazy   VirtualDiskFlatVer2BackingInfo            thin=false, scrub=false
+ *   eager  VirtualDiskFlatVer2BackingInfo            thin=false, scrub=true
+ *   rdm    VirtualDiskRawDiskMappingVer1BackingInfo  virtualMode
+ *   rdmp   VirtualDiskRawDiskMappingVer1BackingInfo  physicalMode
+ *
+ * (thin: thinProvisioned; scrub: eagerlyScrub)
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 
 #include "common.h"
 
-/* ---- configuration (DESIGN.md: never from argv) ---- */
+/* ---- configuration (docs/DESIGN.md: never from argv) ---- */
 
 struct vs_config {
 	char *url; /* https://host/sdk */
@@ -44,7 +44,7 @@ struct vs_config {
 typedef const char *(*vs_getenv_fn)(const char *name, void *arg);
 
 /*
- * PROVBENCH_* first, then govc's GOVC_* (DESIGN.md). A URL without a path
+ * PROVBENCH_* first, then govc's GOVC_* (docs/DESIGN.md). A URL without a path
  * gets /sdk; credentials in the URL (govc style user:pass@host) are taken
  * when the variables are unset, and removed from cfg->url.
  */

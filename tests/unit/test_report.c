@@ -151,19 +151,18 @@ static void html_escaping(void)
 
 /* One item with five rewrites and two reads: more values per item than
  * items, which the per-item arrays must hold. */
-#define ITEM(rep)                                                                        \
-	"{\"rep\": " #rep ", \"mode\": \"thin\", \"status\": \"ok\", "                   \
-	"\"disk\": {\"provision_s\": 0.5}, \"runner\": {\"passes\": ["                   \
-	"{\"name\": \"first-write\", \"complete\": true, \"mib_per_s\": 100, "           \
-	"\"lat_us\": {\"p99\": 9}, \"series\": [{\"bytes\": 1048576, "                   \
-	"\"mib_per_s\": 100}]}," PASS("rewrite", 200) "," PASS("rewrite", 210) "," PASS( \
-		"rewrite",                                                               \
-		220) "," PASS("rewrite",                                                 \
-			      230) "," PASS("rewrite",                                   \
-					    240) "," PASS("read",                        \
-							  300) "," PASS("rea"            \
-									"d",             \
-									310) "]}}"
+/* clang-format off */
+#define ITEM(rep)                                                              \
+	"{\"rep\": " #rep ", \"mode\": \"thin\", \"status\": \"ok\", "         \
+	"\"disk\": {\"provision_s\": 0.5}, \"runner\": {\"passes\": ["         \
+	"{\"name\": \"first-write\", \"complete\": true, "                   \
+	"\"mib_per_s\": 100, \"lat_us\": {\"p99\": 9}, "                     \
+	"\"series\": [{\"bytes\": 1048576, \"mib_per_s\": 100}]},"            \
+	PASS("rewrite", 200) "," PASS("rewrite", 210) ","                      \
+	PASS("rewrite", 220) "," PASS("rewrite", 230) ","                      \
+	PASS("rewrite", 240) "," PASS("read", 300) ","                         \
+	PASS("read", 310) "]}}"
+/* clang-format on */
 #define PASS(name, mib)                                                        \
 	"{\"name\": \"" name "\", \"complete\": true, \"mib_per_s\": " #mib    \
 	", \"lat_us\": {\"p99\": 5}}"
