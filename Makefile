@@ -42,18 +42,18 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 # enforce. Tests and benchmarks look inside everything.
 INC      := $(B)/include
 PUBLIC_H := common/common.h runner/runner.h vsphere/vsphere.h \
-	    results/runjson.h results/jlite.h reports/report.h
+	    runjson/runjson.h runjson/jlite.h reports/report.h
 PUBLIC_LINKS := $(addprefix $(INC)/,$(notdir $(PUBLIC_H)))
 I_common  := -Icommon
 I_runner  := -Irunner -I$(INC)
 I_vsphere := -Ivsphere -I$(INC)
-I_results := -Iresults -I$(INC)
+I_runjson := -Irunjson -I$(INC)
 I_reports := -Ireports -I$(INC)
 I_harness := -Iharness -I$(INC)
 I_harness/cli := -Iharness/cli -Iharness -I$(INC)
 I_harness/backends/qemu := -Iharness/backends/qemu -Iharness -I$(INC)
 I_harness/backends/vsphere := -Iharness/backends/vsphere -Iharness -I$(INC)
-I_ALL := -Icommon -Irunner -Ivsphere -Iresults -Ireports -Iharness \
+I_ALL := -Icommon -Irunner -Ivsphere -Irunjson -Ireports -Iharness \
 	 -Iharness/cli -Iharness/backends/qemu -Iharness/backends/vsphere \
 	 -Itests/unit
 incs = $(or $(I_$(patsubst %/,%,$(dir $(1)))),$(I_ALL))
@@ -69,8 +69,8 @@ RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
-RESULTS_SRC := results/jlite.c results/runjson.c
-REPORT_SRC := $(RESULTS_SRC) reports/stats.c reports/report.c reports/html.c
+RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
+REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/report.c reports/html.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c

@@ -1,0 +1,357 @@
+/*
+ * runjson.c - run.json written (jansson: a document of a few hundred
+ * items, rewritten after each) and read (jlite: streamed, one item at a
+ * time, for reports over tens of thousands of items). Both sides use the
+ * RJ_K_* names and the status table, and readers check "format".
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runjson.h"
+
+static const char *const status_names[RJ_STATUS__COUNT] = {
+	[RJ_STATUS_OK] = "ok",
+	[RJ_STATUS_FAILED] = "failed",
+	[RJ_STATUS_SKIPPED] = "skipped",
+	[RJ_STATUS_INTERRUPTED] = "interrupted",
+};
+
+const char *rj_status_name(enum rj_status s)
+{
+	return (unsigned)s < RJ_STATUS__COUNT ? status_names[s] : "?";
+}
+
+bool rj_status_parse(enum rj_status *out, const char *s)
+{
+	for (unsigned i = 0; i < RJ_STATUS__COUNT; i++)
+		if (!strcmp(status_names[i], s)) {
+			*out = (enum rj_status)i;
+			return true;
+		}
+	return false;
+}
+
+enum pb_error rj_format_check(long long found, const char *path, char *errbuf)
+{
+	if (found > RJ_FORMAT)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s: format %lld is newer than this provbench "
+			       "reads (%d to %d); read it with a newer one",
+			       path, found, RJ_FORMAT_MIN, RJ_FORMAT);
+	if (found < RJ_FORMAT_MIN)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s: format %lld is not a run.json format", path,
+			       found);
+	return PB_OK;
+}
+
+/* ---- writing ---- */
+
+json_t *rj_doc_new(const struct rj_head *h)
+{
+	json_t *doc, *points = json_array(), *env = h->environment;
+	size_t i;
+
+	if (!env)
+		env = json_object();
+	for (i = 0; points && i < h->npoints; i++)
+		if (json_array_append_new(
+			    points,
+			    json_pack("{s:I,s:s}", RJ_K_INDEX, (json_int_t)i,
+				      RJ_K_DESCRIPTION,
+				      h->points[i] ? h->points[i] : ""))) {
+			json_decref(points);
+			points = NULL;
+		}
+	if (env && h->backend)
+		json_object_set_new(env, RJ_K_BACKEND, json_string(h->backend));
+	/* the head goes before "results", so a reader streams the items
+	 * in one pass over the file */
+	doc = json_pack("{s:i,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I},s:o,"
+			"s:o,s:[]}",
+			RJ_K_FORMAT, RJ_FORMAT, RJ_K_TOOL, RJ_TOOL,
+			RJ_K_VERSION, PB_VERSION, RJ_K_STARTED_AT,
+			h->started_at, RJ_K_PROFILE_PATH, h->profile_path,
+			RJ_K_PROFILE, h->profile ? h->profile : json_null(),
+			RJ_K_RUN, h->run, RJ_K_PLAN, RJ_K_ORDER,
+			h->shuffled ? "shuffle" : "fixed", RJ_K_SEED,
+			(json_int_t)h->seed, RJ_K_ITEMS, (json_int_t)h->items,
+			RJ_K_POINTS, points, RJ_K_ENVIRONMENT, env,
+			RJ_K_RESULTS);
+	return doc;
+}
+
+json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r)
+{
+	json_t *disk, *timing, *res;
+	const char *src = r->disk.provision_source;
+
+	disk = json_pack("{s:s,s:s,s:s,s:f,s:s,s:f,s:O}", RJ_K_ID,
+			 r->disk.id ? r->disk.id : "", RJ_K_FILE,
+			 r->disk.file ? r->disk.file : "", RJ_K_UUID,
+			 r->disk.uuid ? r->disk.uuid : "", RJ_K_PROVISION_S,
+			 r->disk.provision_s, RJ_K_PROVISION_SOURCE,
+			 src ? src : "client wall", RJ_K_PROVISION_WALL_S,
+			 r->disk.provision_wall_s > 0 ? r->disk.provision_wall_s
+						      : r->disk.provision_s,
+			 RJ_K_READBACK,
+			 r->disk.readback ? r->disk.readback : json_null());
+	timing = json_pack("{s:f,s:f,s:f,s:f}", RJ_K_TOTAL_S, r->timing.total_s,
+			   RJ_K_PROVISION_S, r->timing.provision_s,
+			   RJ_K_RUNNER_S, r->timing.runner_s, RJ_K_DESTROY_S,
+			   r->timing.destroy_s);
+	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o?,s:o?,s:o}", RJ_K_REP,
+			(int)r->rep, RJ_K_MODE, pb_mode_name(r->mode),
+			RJ_K_POINT, (int)r->point, RJ_K_WORKLOAD,
+			r->workload ? r->workload : "", RJ_K_STATUS,
+			rj_status_name(r->status), RJ_K_ERROR,
+			r->error && *r->error ? r->error : NULL, RJ_K_DISK,
+			disk, RJ_K_TIMING, timing, RJ_K_RUNNER,
+			r->runner ? r->runner : json_null());
+	if (!res || !disk || !timing ||
+	    json_array_append_new(json_object_get(doc, RJ_K_RESULTS), res))
+		return NULL;
+	return res;
+}
+
+void rj_doc_finish(json_t *doc)
+{
+	json_object_set_new(doc, RJ_K_FINISHED, json_true());
+}
+
+enum pb_error rj_doc_save(json_t *doc, const char *path, bool interrupted,
+			  char *errbuf)
+{
+	char *text, ts[32];
+	enum pb_error err;
+
+	pb_utc_iso(ts, sizeof(ts));
+	json_object_set_new(doc, RJ_K_UPDATED_AT, json_string(ts));
+	json_object_set_new(doc, RJ_K_INTERRUPTED, json_boolean(interrupted));
+	text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+				       JSON_REAL_PRECISION(10));
+	if (!text)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	err = pb_write_atomic(path, text, strlen(text), errbuf);
+	free(text);
+	return err;
+}
+
+/* ---- reading ---- */
+
+const char *rj_str(struct rj_reader *r, struct jl *obj, const char *key)
+{
+	return jl_str(&r->jd, jl_get(obj, key));
+}
+
+static json_t *parse_raw(struct jl *n)
+{
+	return n && n->type == JL_RAW ? json_loadb(n->s, n->slen, 0, NULL)
+				      : NULL;
+}
+
+static const char *json_str_or(json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
+			     char *errbuf)
+{
+	/* the free-form parts stay raw (parsed with jansson: small), the
+	 * results are streamed */
+	static const char *const raw[] = {RJ_K_ENVIRONMENT, RJ_K_PROFILE, NULL};
+	/* provbench writes these before the results, so the results stream
+	 * through once; a file reordered by hand is read in two passes */
+	static const char *const before[] = {RJ_K_FORMAT, RJ_K_TOOL, RJ_K_RUN,
+					     RJ_K_ENVIRONMENT, RJ_K_PROFILE};
+	char ebuf[PB_ERRBUF_SIZE] = "";
+	struct stat st;
+	struct jl *f;
+	enum pb_error err;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	/* a file named as such, else a results directory (also one that
+	 * is not there: the message then names the run.json it lacks) */
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		snprintf(r->path, sizeof(r->path), "%s", path);
+	else
+		snprintf(r->path, sizeof(r->path), "%s/run.json", path);
+	err = jl_load(&r->jd, r->path, raw, RJ_K_RESULTS, errbuf);
+	if (err)
+		return err;
+	for (i = 0; i < sizeof(before) / sizeof(before[0]) && !err; i++)
+		if (!jl_get(r->jd.root, before[i]))
+			err = jl_complete(&r->jd, errbuf);
+	if (err)
+		return err;
+	if (strcmp(jl_str(&r->jd, jl_get(r->jd.root, RJ_K_TOOL)), RJ_TOOL) ||
+	    jl_iter_start(&r->jd, &r->it, jl_get(r->jd.root, RJ_K_RESULTS),
+			  ebuf))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s: not a provbench run.json (no results)",
+			       r->path);
+	f = jl_get(r->jd.root, RJ_K_FORMAT);
+	if (f && f->type != JL_NUM)
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: format: not a number",
+			       r->path);
+	r->format = f ? jl_int(f) : 1;
+	err = rj_format_check(r->format, r->path, errbuf);
+	if (err)
+		return err;
+	r->version = rj_str(r, r->jd.root, RJ_K_VERSION);
+	r->run = rj_str(r, r->jd.root, RJ_K_RUN);
+	r->profile_path = rj_str(r, r->jd.root, RJ_K_PROFILE_PATH);
+	r->started_at = rj_str(r, r->jd.root, RJ_K_STARTED_AT);
+	r->environment = parse_raw(jl_get(r->jd.root, RJ_K_ENVIRONMENT));
+	if (!r->environment)
+		r->environment = json_object();
+	r->profile = parse_raw(jl_get(r->jd.root, RJ_K_PROFILE));
+	r->profile_name = json_str_or(r->profile, "name");
+	r->backend = json_str_or(r->environment, RJ_K_BACKEND);
+	r->accel = json_str_or(r->environment, RJ_K_ACCELERATOR);
+	return r->environment ? PB_OK
+			      : pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+}
+
+/* A member that must be a whole number: its value, or -1 when absent. */
+static enum pb_error whole(long long *out, struct jl *item, const char *key,
+			   bool required, char *errbuf)
+{
+	struct jl *n = jl_get(item, key);
+	double v = jl_num(n);
+
+	*out = -1;
+	if (!n && !required)
+		return PB_OK;
+	if (!n || n->type != JL_NUM || !(v >= 0) || v != floor(v))
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: not a whole number",
+			       key);
+	*out = jl_int(n);
+	return PB_OK;
+}
+
+static enum pb_error item_read(struct rj_reader *r, struct rj_item *o,
+			       struct jl *item, char *errbuf)
+{
+	const char *mode = rj_str(r, item, RJ_K_MODE);
+	const char *status = rj_str(r, item, RJ_K_STATUS);
+	enum pb_error err;
+
+	if (!pb_mode_parse(&o->mode, mode))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "mode \"%s\": not a provisioning mode", mode);
+	if (!rj_status_parse(&o->status, status))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "status \"%s\": not a status", status);
+	/* from format 2 on, the point is the key results are grouped by */
+	err = whole(&o->point, item, RJ_K_POINT, r->format >= 2, errbuf);
+	if (!err)
+		err = whole(&o->rep, item, RJ_K_REP, false, errbuf);
+	if (err)
+		return err;
+	o->workload = rj_str(r, item, RJ_K_WORKLOAD);
+	o->error = rj_str(r, item, RJ_K_ERROR);
+	o->disk = jl_get(item, RJ_K_DISK);
+	o->readback = jl_get(o->disk, RJ_K_READBACK);
+	o->timing = jl_get(item, RJ_K_TIMING);
+	o->provision_s = jl_num(jl_get(o->disk, RJ_K_PROVISION_S));
+	o->applied = o->readback && o->readback->type == JL_OBJ
+			     ? rj_str(r, o->readback, RJ_K_MODE)
+			     : "";
+	o->runner = jl_get(item, RJ_K_RUNNER);
+	if (o->runner && o->runner->type != JL_OBJ)
+		o->runner = NULL;
+	o->passes = jl_get(o->runner, RUNNER_K_PASSES);
+	o->filesystem = jl_get(o->runner, RUNNER_K_FILESYSTEM);
+	if (o->filesystem && o->filesystem->type != JL_OBJ)
+		o->filesystem = NULL;
+	return PB_OK;
+}
+
+enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
+			     bool *more, char *errbuf)
+{
+	/* the long series stay raw: a report parses the ones it draws */
+	static const char *const item_raw[] = {RUNNER_K_SERIES, NULL};
+	char ebuf[PB_ERRBUF_SIZE] = "";
+	struct jl *item;
+	enum pb_error err;
+
+	memset(out, 0, sizeof(*out));
+	*more = false;
+	/* the previous item's nodes go; what its reader kept it copied */
+	if (r->marked)
+		jl_reset(&r->jd, &r->mark);
+	jl_mark(&r->jd, &r->mark);
+	r->marked = true;
+	err = jl_iter_next(&r->jd, &r->it, item_raw, &item, ebuf);
+	if (err)
+		return pb_fail(errbuf, err, "%s: results: %s", r->path, ebuf);
+	if (!item) {
+		/* the members after the results are parsed now */
+		r->finished =
+			jl_get(r->jd.root, RJ_K_FINISHED) &&
+			jl_get(r->jd.root, RJ_K_FINISHED)->type == JL_TRUE;
+		r->interrupted =
+			jl_get(r->jd.root, RJ_K_INTERRUPTED) &&
+			jl_get(r->jd.root, RJ_K_INTERRUPTED)->type == JL_TRUE;
+		return PB_OK;
+	}
+	out->index = r->it.index - 1;
+	err = item_read(r, out, item, ebuf);
+	if (err)
+		return pb_fail(errbuf, err, "%s: results[%zu]: %s", r->path,
+			       out->index, ebuf);
+	*more = true;
+	return PB_OK;
+}
+
+void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass)
+{
+	static const char *const keys[RJ_P__COUNT] = {
+		[RJ_P_NAME] = RUNNER_K_NAME,
+		[RJ_P_INDEX] = RUNNER_K_INDEX,
+		[RJ_P_PATTERN] = RUNNER_K_PATTERN,
+		[RJ_P_BS] = RUNNER_K_BS,
+		[RJ_P_QD] = RUNNER_K_QD,
+		[RJ_P_BYTES] = RUNNER_K_BYTES,
+		[RJ_P_SECONDS] = RUNNER_K_SECONDS,
+		[RJ_P_MIB_PER_S] = RUNNER_K_MIB_PER_S,
+		[RJ_P_IOPS] = RUNNER_K_IOPS,
+		[RJ_P_LAT] = RUNNER_K_LAT_US,
+		[RJ_P_COMPLETE] = RUNNER_K_COMPLETE,
+		[RJ_P_SERIES] = RUNNER_K_SERIES,
+		[RJ_P_COMMAND] = RUNNER_K_COMMAND,
+	};
+	static const char *const lat[RJ_L__COUNT] = {
+		[RJ_L_P50] = RUNNER_K_P50,
+		[RJ_L_P99] = RUNNER_K_P99,
+		[RJ_L_P999] = RUNNER_K_P999,
+	};
+	enum runner_pass_kind kind;
+
+	jl_pick(pass, keys, RJ_P__COUNT, out->k);
+	jl_pick(out->k[RJ_P_LAT], lat, RJ_L__COUNT, out->lat);
+	out->name = jl_str(&r->jd, out->k[RJ_P_NAME]);
+	out->kind = runner_pass_parse(&kind, out->name) ? (int)kind : -1;
+	out->complete =
+		out->k[RJ_P_COMPLETE] && out->k[RJ_P_COMPLETE]->type == JL_TRUE;
+	out->mib_per_s = jl_num(out->k[RJ_P_MIB_PER_S]);
+	out->seconds = jl_num(out->k[RJ_P_SECONDS]);
+}
+
+void rj_reader_dispose(struct rj_reader *r)
+{
+	json_decref(r->environment);
+	json_decref(r->profile);
+	jl_free(&r->jd);
+	memset(r, 0, sizeof(*r));
+}

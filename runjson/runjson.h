@@ -1,0 +1,231 @@
+/*
+ * runjson.h - run.json, the results file: one module owns its format.
+ * The harness writes it through rj_doc_*, the reports (and anything else
+ * that reads results) read it through rj_reader_*, and both use the key
+ * names and the status table below, so a rename is a compile error on both
+ * sides, not a report that silently reads nothing. The fields are
+ * documented in docs/run-json.md.
+ *
+ * The embedded "runner" document is the runner's own output; its keys
+ * are RUNNER_K_* in runner.h (the runner owns that format).
+ */
+#ifndef PB_RUNJSON_H
+#define PB_RUNJSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common.h"
+#include "jlite.h"
+#include "runner.h"
+
+/*
+ * The format version, the "format" member. Bump it when a reader of the
+ * old version would misread a new file (a key renamed or its meaning
+ * changed); adding a member is not a bump. Readers refuse files newer
+ * than they know.
+ *   1  provbench 0.1: no "format" member; "workload" could be cut at 64
+ *      bytes and a matrix over passes named every point "passes=false"
+ *   2  "format", "points"; "workload" is the point's full description and
+ *      results are grouped by "point", its index
+ */
+#define RJ_FORMAT     2
+#define RJ_FORMAT_MIN 1
+
+/* top level */
+#define RJ_K_FORMAT	  "format"
+#define RJ_K_TOOL	  "tool"
+#define RJ_K_VERSION	  "version"
+#define RJ_K_STARTED_AT	  "started_at"
+#define RJ_K_UPDATED_AT	  "updated_at"
+#define RJ_K_PROFILE_PATH "profile_path"
+#define RJ_K_PROFILE	  "profile"
+#define RJ_K_RUN	  "run"
+#define RJ_K_PLAN	  "plan"
+#define RJ_K_ORDER	  "order"
+#define RJ_K_SEED	  "seed"
+#define RJ_K_ITEMS	  "items"
+#define RJ_K_POINTS	  "points"
+#define RJ_K_ENVIRONMENT  "environment"
+#define RJ_K_RESULTS	  "results"
+#define RJ_K_INTERRUPTED  "interrupted"
+#define RJ_K_FINISHED	  "finished"
+/* a point of "points" */
+#define RJ_K_INDEX	 "index"
+#define RJ_K_DESCRIPTION "description"
+/* a result item */
+#define RJ_K_REP      "rep"
+#define RJ_K_MODE     "mode"
+#define RJ_K_POINT    "point"
+#define RJ_K_WORKLOAD "workload"
+#define RJ_K_STATUS   "status"
+#define RJ_K_ERROR    "error"
+#define RJ_K_DISK     "disk"
+#define RJ_K_TIMING   "timing"
+#define RJ_K_RUNNER   "runner"
+/* its disk */
+#define RJ_K_ID		      "id"
+#define RJ_K_FILE	      "file"
+#define RJ_K_UUID	      "uuid"
+#define RJ_K_PROVISION_S      "provision_s"
+#define RJ_K_PROVISION_SOURCE "provision_source"
+#define RJ_K_PROVISION_WALL_S "provision_wall_s"
+#define RJ_K_READBACK	      "readback"
+/* its timing */
+#define RJ_K_TOTAL_S   "total_s"
+#define RJ_K_RUNNER_S  "runner_s"
+#define RJ_K_DESTROY_S "destroy_s"
+/* the environment: the harness's own; the rest is the backend's */
+#define RJ_K_BACKEND	 "backend"
+#define RJ_K_ACCELERATOR "accelerator"
+
+#define RJ_TOOL "provbench"
+
+/* How one item ended. Names are what run.json says. */
+enum rj_status {
+	RJ_STATUS_OK,
+	RJ_STATUS_FAILED,
+	RJ_STATUS_SKIPPED,     /* the backend cannot make this mode here */
+	RJ_STATUS_INTERRUPTED, /* SIGINT / SIGTERM while it ran */
+	RJ_STATUS__COUNT
+};
+
+const char *rj_status_name(enum rj_status s);
+bool rj_status_parse(enum rj_status *out, const char *s);
+
+/* "format" as found (1 when absent): PB_ERR_INPUT, naming both versions,
+ * for one this build cannot read. */
+enum pb_error rj_format_check(long long found, const char *path, char *errbuf);
+
+/* ---- writing (the harness) ---- */
+
+struct rj_head {
+	const char *started_at; /* ISO 8601, UTC */
+	const char *profile_path;
+	json_t *profile; /* the profile as loaded; NULL if unparsable */
+	const char *run; /* the results directory's name */
+	bool shuffled;
+	uint64_t seed;
+	size_t items;
+	const char *const
+		*points; /* each point's full description (NULL: "") */
+	size_t npoints;
+	json_t *environment; /* the backend's description (stolen) */
+	const char *backend;
+};
+
+/* A new document with its head and no results (NULL: out of memory). */
+json_t *rj_doc_new(const struct rj_head *h);
+
+struct rj_result {
+	unsigned rep;
+	enum pb_mode mode;
+	unsigned point;
+	const char *workload; /* the point's full description */
+	enum rj_status status;
+	const char *error; /* NULL or "" for none */
+	struct {
+		const char *id, *file, *uuid;
+		double provision_s;	      /* the server's, when it said */
+		const char *provision_source; /* NULL: "client wall" */
+		double provision_wall_s;      /* <= 0: provision_s */
+		json_t *readback;	      /* borrowed; NULL for none */
+	} disk;
+	struct {
+		double total_s, provision_s, runner_s, destroy_s;
+	} timing;
+	json_t *runner; /* the runner's document (stolen), or NULL */
+};
+
+/* Append one item; the new item (borrowed) or NULL when out of memory. */
+json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r);
+/* Mark the run finished: every planned item ran or the run stopped. */
+void rj_doc_finish(json_t *doc);
+/* Stamp updated_at and interrupted and write the file atomically. */
+enum pb_error rj_doc_save(json_t *doc, const char *path, bool interrupted,
+			  char *errbuf);
+
+/* ---- reading (reports, cleanup, scripts' helpers) ---- */
+
+/*
+ * A run.json read one result at a time: the head is parsed at open, each
+ * item by rj_reader_next, which drops the previous item's nodes, so
+ * memory stays at one item however many the file holds.
+ */
+struct rj_reader {
+	struct jl_doc jd;
+	struct jl_iter it;
+	struct jl_mark mark;
+	bool marked;
+	char path[1100];
+	/* the head */
+	long long format;
+	const char *version, *run, *profile_path, *started_at;
+	bool finished, interrupted;
+	json_t *profile;     /* parsed; NULL when absent */
+	json_t *environment; /* parsed; an empty object when absent */
+	const char *profile_name, *backend, *accel; /* "" when absent */
+};
+
+/* A pass of the runner's document, its members picked in one walk. */
+enum rj_pass_key {
+	RJ_P_NAME,
+	RJ_P_INDEX,
+	RJ_P_PATTERN,
+	RJ_P_BS,
+	RJ_P_QD,
+	RJ_P_BYTES,
+	RJ_P_SECONDS,
+	RJ_P_MIB_PER_S,
+	RJ_P_IOPS,
+	RJ_P_LAT,
+	RJ_P_COMPLETE,
+	RJ_P_SERIES,
+	RJ_P_COMMAND,
+	RJ_P__COUNT
+};
+
+/* latency percentiles of a pass, in microseconds */
+enum rj_lat_key { RJ_L_P50, RJ_L_P99, RJ_L_P999, RJ_L__COUNT };
+
+struct rj_item {
+	size_t index; /* in "results" */
+	long long rep, point;
+	enum pb_mode mode;
+	const char *workload, *error;
+	enum rj_status status;
+	struct jl *disk, *readback, *timing;
+	double provision_s;
+	const char *applied; /* the read-back's mode, "" when none */
+	struct jl *runner;   /* the runner's document (an object) or NULL */
+	struct jl *passes, *filesystem;
+};
+
+struct rj_pass {
+	struct jl *k[RJ_P__COUNT]; /* NULL when absent */
+	struct jl *lat[RJ_L__COUNT];
+	const char *name;
+	int kind; /* enum runner_pass_kind, or -1 for a name unknown here */
+	bool complete;
+	double mib_per_s, seconds;
+};
+
+/* path: a run.json or the directory that holds one. */
+enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
+			     char *errbuf);
+/*
+ * The next item into *out, *more false at the end. An item without a
+ * known mode or status, or a point without an index, is PB_ERR_INPUT
+ * naming results[i] and the value.
+ */
+enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
+			     bool *more, char *errbuf);
+/* A pass of out->passes, its members picked. */
+void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass);
+/* A string member of an object node, decoded ("" when not a string). */
+const char *rj_str(struct rj_reader *r, struct jl *obj, const char *key);
+void rj_reader_dispose(struct rj_reader *r);
+
+#endif
