@@ -668,11 +668,41 @@ enum pb_error pb_profile_help(FILE *fp)
 	return err;
 }
 
+/* "backend": the one named, or the registry's first (the local one). */
+static enum pb_error backend_named(struct ld *l, struct pb_profile *p,
+				   json_t *root)
+{
+	const struct pb_backend_ops *const *be;
+	char *name = NULL, why[PB_ERRBUF_SIZE];
+	enum pb_error err;
+	size_t k;
+
+	err = get_str(l, root, "", "backend", &name);
+	if (err)
+		goto out;
+	p->backend = name ? pb_backend_find(name) : pb_backend_list()[0];
+	if (p->backend)
+		goto out;
+	k = (size_t)snprintf(why, sizeof(why), "%s: unknown backend (", name);
+	for (be = pb_backend_list(); *be; be++)
+		k += (size_t)snprintf(
+			why + k, k < sizeof(why) ? sizeof(why) - k : 0, "%s%s",
+			be == pb_backend_list() ? ""
+			: be[1]			? ", "
+						: " or ",
+			(*be)->name);
+	snprintf(why + strlen(why), sizeof(why) - strlen(why), ")");
+	err = bad(l, "backend", why);
+out:
+	free(name);
+	return err;
+}
+
 static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 {
 	const struct pb_backend_ops *const *be;
 	const char *keys[NOWN + 16];
-	char *backend = NULL, why[PB_ERRBUF_SIZE];
+	char why[PB_ERRBUF_SIZE];
 	size_t nk = 0, k;
 	json_t *modes, *v;
 	char *order = NULL;
@@ -691,8 +721,6 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		err = get_str(l, root, "", "name", &p->name);
 	if (!err)
 		err = get_str(l, root, "", "description", &p->description);
-	if (!err)
-		err = get_str(l, root, "", "backend", &backend);
 	if (err)
 		return err;
 	if (!p->name)
@@ -703,24 +731,9 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		return bad(l, "name",
 			   "letters, digits, '-', '_' and '.' only "
 			   "(it names the results directory)");
-	/* no backend named: the registry's first, the local one */
-	p->backend = backend ? pb_backend_find(backend) : pb_backend_list()[0];
-	if (!p->backend) {
-		k = (size_t)snprintf(why, sizeof(why), "%s: unknown backend (",
-				     backend);
-		for (be = pb_backend_list(); *be; be++)
-			k += (size_t)snprintf(
-				why + k, k < sizeof(why) ? sizeof(why) - k : 0,
-				"%s%s",
-				be == pb_backend_list() ? ""
-				: be[1]			? ", "
-							: " or ",
-				(*be)->name);
-		free(backend);
-		snprintf(why + strlen(why), sizeof(why) - strlen(why), ")");
-		return bad(l, "backend", why);
-	}
-	free(backend);
+	err = backend_named(l, p, root);
+	if (err)
+		return err;
 
 	err = get_size(l, root, "", "disk_size", &p->disk_size);
 	if (err)

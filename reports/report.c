@@ -368,7 +368,7 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	m->have_base_mode = pb_mode_parse(&m->base_mode, baseline);
 	err = rj_reader_open(&m->rd, dir, errbuf);
 	if (err)
-		return err;
+		goto out;
 	cur_doc = &m->rd.jd;
 	m->env = m->rd.environment;
 	m->profile = m->rd.profile;
@@ -389,13 +389,17 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	}
 	if (!err)
 		err = pb_buf_error(&prefix);
-	pb_buf_dispose(&prefix);
 	if (err)
-		return err;
+		goto out;
 	for (i = 0; i < m->ng; i++)
 		finish_group(&m->g[i]);
 	cross_group(m);
-	return PB_OK;
+out:
+	pb_buf_dispose(&prefix);
+	/* a model that failed to load holds nothing */
+	if (err)
+		rp_model_dispose(m);
+	return err;
 }
 
 void rp_model_dispose(struct rp_model *m)
@@ -870,7 +874,6 @@ out:
 	pb_buf_dispose(&html);
 	pb_buf_dispose(&why);
 	rp_model_dispose(&m);
-	if (have_old || old.rd.jd.text)
-		rp_model_dispose(&old);
+	rp_model_dispose(&old); /* zeroed, or loaded */
 	return err;
 }

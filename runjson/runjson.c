@@ -185,19 +185,19 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 	else
 		snprintf(r->path, sizeof(r->path), "%s/run.json", path);
 	err = jl_load(&r->jd, r->path, raw, RJ_K_RESULTS, errbuf);
-	if (err)
-		return err;
 	for (i = 0; i < sizeof(before) / sizeof(before[0]) && !err; i++)
 		if (!jl_get(r->jd.root, before[i]))
 			err = jl_complete(&r->jd, errbuf);
 	if (err)
-		return err;
+		goto out;
 	if (strcmp(jl_str(&r->jd, jl_get(r->jd.root, RJ_K_TOOL)), RJ_TOOL) ||
 	    jl_iter_start(&r->jd, &r->it, jl_get(r->jd.root, RJ_K_RESULTS),
-			  ebuf))
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "%s: not a provbench run.json (no results)",
-			       r->path);
+			  ebuf)) {
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "%s: not a provbench run.json (no results)",
+			      r->path);
+		goto out;
+	}
 	f = jl_get(r->jd.root, RJ_K_FORMAT);
 	if (f && f->type != JL_NUM)
 		return pb_fail(errbuf, PB_ERR_INPUT, "%s: format: not a number",
@@ -217,8 +217,13 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 	r->profile_name = json_str_or(r->profile, "name");
 	r->backend = json_str_or(r->environment, RJ_K_BACKEND);
 	r->accel = json_str_or(r->environment, RJ_K_ACCELERATOR);
-	return r->environment ? PB_OK
-			      : pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	if (!r->environment)
+		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+out:
+	/* a reader that failed to open holds nothing */
+	if (err)
+		rj_reader_dispose(r);
+	return err;
 }
 
 /* A member that must be a whole number: its value, or -1 when absent. */
