@@ -61,7 +61,8 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
-	      common/mode.c common/child.c common/time.c
+	      common/mode.c common/child.c common/time.c \
+	      common/words.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c runner/fs.c runner/command.c

@@ -66,6 +66,8 @@ enum pb_mode {
 
 const char *pb_mode_name(enum pb_mode m);
 bool pb_mode_parse(enum pb_mode *out, const char *s);
+/* thin, lazy, eager, rdm, rdmp: NULL-terminated, for messages */
+const char *const *pb_mode_names(void);
 /* rdm or rdmp: a LUN mapped, not a virtual disk on a datastore */
 bool pb_mode_is_raw_mapping(enum pb_mode m);
 
@@ -144,6 +146,14 @@ enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text, size_t col,
  * binary letter ("4KB" is 4000, "4K" and "4KiB" are 4096).
  */
 enum pb_error pb_size_parse(uint64_t *out, const char *s, char *errbuf);
+
+/* A size may have decimals ("1.5G") when the bytes come out whole. A disk's
+ * size is read as vSphere and govc read it: KB, MB, GB, TB are powers of
+ * 1024 there (*si_read_binary says one was, for a note). */
+enum pb_size_dialect { PB_SIZE_PLAIN, PB_SIZE_DISK };
+enum pb_error pb_size_parse_as(uint64_t *out, const char *s,
+			       enum pb_size_dialect dialect,
+			       bool *si_read_binary, char *errbuf);
 /* "1.5 GiB", "512 KiB", "123 B" into buf. Returns buf. */
 char *pb_size_format(char *buf, size_t len, uint64_t bytes);
 
@@ -208,6 +218,16 @@ void pb_tail_add(char *tail, size_t *tlen, size_t cap, const char *s, size_t n);
  * (errbuf says why). */
 int pb_child_run(const struct pb_child_spec *sp, struct pb_buf *out, char *msg,
 		 size_t msglen, char *errbuf);
+
+/*
+ * Choices (words.c): the one a mistyped word most likely meant, or NULL;
+ * "a, b or c"; and a message's hint, "did you mean b? one of a, b, c".
+ */
+const char *pb_closest(const char *word, size_t len,
+		       const char *const *choices);
+char *pb_choices_join(char *buf, size_t len, const char *const *choices);
+char *pb_choices_hint(char *buf, size_t len, const char *word, size_t wlen,
+		      const char *const *choices);
 
 /* The whole file, NUL-terminated (len may be NULL); NULL and errno if not
  * readable. */

@@ -1,6 +1,6 @@
 /*
- * mode.c - the provisioning modes (docs/DESIGN.md): one enum and one name table
- * for the harness, the vSphere client and the reports.
+ * mode.c - the provisioning modes (docs/DESIGN.md): one enum and one name
+ * table for the harness, the vSphere client and the reports.
  */
 #include <string.h>
 
@@ -11,6 +11,15 @@ static const char *const names[] = {
 	[PB_MODE_EAGER] = "eager", [PB_MODE_RDM] = "rdm",
 	[PB_MODE_RDMP] = "rdmp",   [PB_MODE_UNKNOWN] = "unknown",
 };
+
+/* the modes a user may name, for messages */
+static const char *const choosable[] = {"thin", "lazy", "eager",
+					"rdm",	"rdmp", NULL};
+
+const char *const *pb_mode_names(void)
+{
+	return choosable;
+}
 
 const char *pb_mode_name(enum pb_mode m)
 {

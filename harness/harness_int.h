@@ -29,6 +29,7 @@ struct pb_profile {
 	const struct pb_backend_ops *backend;
 	void *bopts; /* the backend's section, as its option table reads it */
 	uint64_t disk_size;
+	bool disk_size_si; /* written 8GB, read as 8 GiB (as vSphere does) */
 	enum pb_mode modes[PB_MODE__COUNT];
 	unsigned nmodes;
 	unsigned repetitions;

@@ -120,8 +120,10 @@ static enum pb_error get_uint(struct ld *l, json_t *obj, const char *path,
 	return PB_OK;
 }
 
+/* A disk's size, read as vSphere and govc read one (8GB is 8 GiB);
+ * *si_binary says so happened, for check to mention. */
 static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
-			     uint64_t *out)
+			     uint64_t *out, bool *si_binary)
 {
 	char why[PB_ERRBUF_SIZE] = "";
 	const char *s;
@@ -145,15 +147,16 @@ static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
 				       l->file, p, s + 4);
 		s = e;
 	}
-	if (pb_size_parse(out, s, why))
+	if (pb_size_parse_as(out, s, PB_SIZE_DISK, si_binary, why))
 		return bad(l, p, why);
 	if (!*out)
 		return bad(l, p, "must be more than 0");
 	return PB_OK;
 }
 
-static enum pb_error get_size(struct ld *l, json_t *obj, const char *path,
-			      const char *key, uint64_t *out)
+static enum pb_error get_disk_size(struct ld *l, json_t *obj, const char *path,
+				   const char *key, uint64_t *out,
+				   bool *si_binary)
 {
 	json_t *v = json_object_get(obj, key);
 	char p[256];
@@ -161,7 +164,7 @@ static enum pb_error get_size(struct ld *l, json_t *obj, const char *path,
 	if (!v)
 		return PB_OK;
 	join(p, sizeof(p), path, key);
-	return size_of(l, v, p, out);
+	return size_of(l, v, p, out, si_binary);
 }
 
 static enum pb_error get_kv(struct ld *l, json_t *obj, const char *path,
@@ -283,7 +286,9 @@ static enum pb_error workload_key(struct ld *l, struct pb_profile *pr,
 	if (opt->type == RUNNER_OT_FLAG && !json_is_boolean(v))
 		return bad(l, p, "must be true or false");
 	if (runner_option_set(w, opt, text, why))
-		return bad(l, p, why);
+		/* "workload.passes[1]: unknown pass ..." */
+		return pb_fail(l->errbuf, PB_ERR_INPUT, "%s: %s%s%s", l->file,
+			       p, why[0] == '[' ? "" : ": ", why);
 	return PB_OK;
 }
 
@@ -735,7 +740,8 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	if (err)
 		return err;
 
-	err = get_size(l, root, "", "disk_size", &p->disk_size);
+	err = get_disk_size(l, root, "", "disk_size", &p->disk_size,
+			    &p->disk_size_si);
 	if (err)
 		return err;
 	if (!p->disk_size)
@@ -752,14 +758,24 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		unsigned j;
 
 		if (!json_is_string(v) ||
-		    !pb_mode_parse(&m, json_string_value(v)))
-			return bad(l, "modes",
-				   "unknown mode (thin, lazy, "
-				   "eager, rdm, rdmp)");
+		    !pb_mode_parse(&m, json_string_value(v))) {
+			const char *w =
+				json_is_string(v) ? json_string_value(v) : "";
+			char hint[256];
+
+			return pb_fail(l->errbuf, PB_ERR_INPUT,
+				       "%s: modes[%zu]: unknown mode '%s' (%s)",
+				       l->file, i, w,
+				       pb_choices_hint(hint, sizeof(hint), w,
+						       strlen(w),
+						       pb_mode_names()));
+		}
 		for (j = 0; j < p->nmodes; j++)
 			if (p->modes[j] == m)
-				return bad(l, "modes",
-					   "a mode is listed twice");
+				return pb_fail(l->errbuf, PB_ERR_INPUT,
+					       "%s: modes[%zu]: '%s' is listed "
+					       "twice",
+					       l->file, i, pb_mode_name(m));
 		p->modes[p->nmodes++] = m;
 	}
 

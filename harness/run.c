@@ -564,9 +564,15 @@ static enum pb_error filter_modes(struct pb_profile *p, const char *list,
 	     tok = strtok_r(NULL, ",", &save)) {
 		enum pb_mode m;
 
-		if (!pb_mode_parse(&m, tok))
+		if (!pb_mode_parse(&m, tok)) {
+			char hint[256];
+
 			return pb_fail(errbuf, PB_ERR_USAGE,
-				       "--modes: unknown mode '%s'", tok);
+				       "--modes: unknown mode '%s' (%s)", tok,
+				       pb_choices_hint(hint, sizeof(hint), tok,
+						       strlen(tok),
+						       pb_mode_names()));
+		}
 		for (i = 0; i < p->nmodes && p->modes[i] != m; i++)
 			;
 		if (i == p->nmodes)
@@ -603,6 +609,11 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 	       pb_size_format(sz, sizeof(sz), p->disk_size),
 	       p->shuffle ? "shuffled" : "fixed",
 	       (unsigned long long)plan->seed);
+	if (p->disk_size_si)
+		printf("note: disk_size is read as vSphere and govc read it: "
+		       "GB means GiB, so %s (%llu bytes)\n",
+		       pb_size_format(sz, sizeof(sz), p->disk_size),
+		       (unsigned long long)p->disk_size);
 	/* a rough guide at 100 MiB/s; eager provisioning comes on top */
 	printf("data to write: %s; about %.0f minutes at 100 MiB/s, plus "
 	       "provisioning\n",

@@ -309,28 +309,13 @@ static int choice(const char *const *choices, const char *s, size_t len)
 	return -1;
 }
 
-/* "a, b or c" into buf */
-static const char *choice_list(char *buf, size_t len,
-			       const char *const *choices)
-{
-	size_t n = 0;
-	int k;
-
-	buf[0] = '\0';
-	for (k = 0; choices[k]; k++)
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
-				      k ? (choices[k + 1] ? ", " : " or ") : "",
-				      choices[k]);
-	return buf;
-}
-
 static enum pb_error parse_passes(struct runner_opts *o, const char *list,
 				  char *why)
 {
 	const char *p = list, *comma;
 	size_t len;
 	bool seen_write = false;
-	char names[128];
+	char names[256];
 	int k;
 
 	o->npasses = 0;
@@ -340,11 +325,13 @@ static enum pb_error parse_passes(struct runner_opts *o, const char *list,
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
 		k = choice(pass_names, p, len);
+		/* "[1]: ": the caller names the list ("workload.passes[1]") */
 		if (k < 0)
-			return pb_fail(
-				why, PB_ERR_USAGE,
-				"unknown pass '%.*s' (use %s)", (int)len, p,
-				choice_list(names, sizeof(names), pass_names));
+			return pb_fail(why, PB_ERR_USAGE,
+				       "[%u]: unknown pass '%.*s' (%s)",
+				       o->npasses, (int)len, p,
+				       pb_choices_hint(names, sizeof(names), p,
+						       len, pass_names));
 		if (o->npasses == RUNNER_MAX_PASSES)
 			return pb_fail(why, PB_ERR_USAGE, "more than %d passes",
 				       RUNNER_MAX_PASSES);
@@ -372,7 +359,7 @@ enum pb_error runner_option_set(struct runner_opts *o,
 {
 	uint64_t v;
 	enum pb_error err;
-	char names[128];
+	char names[256];
 	int k;
 
 	switch (opt->type) {
@@ -419,10 +406,11 @@ enum pb_error runner_option_set(struct runner_opts *o,
 	case RUNNER_OT_ENUM:
 		k = choice(opt->choices, value, strlen(value));
 		if (k < 0)
-			return pb_fail(why, PB_ERR_USAGE, "'%s' (use %s)",
-				       value,
-				       choice_list(names, sizeof(names),
-						   opt->choices));
+			return pb_fail(why, PB_ERR_USAGE,
+				       "unknown value '%s' (%s)", value,
+				       pb_choices_hint(names, sizeof(names),
+						       value, strlen(value),
+						       opt->choices));
 		*(unsigned *)field(o, opt) = (unsigned)k;
 		return PB_OK;
 	case RUNNER_OT_PASSES:
@@ -611,10 +599,10 @@ void runner_options_help(struct pb_buf *b, unsigned flags, bool profile)
 				 opt->arg ? opt->arg : "");
 		n = (size_t)snprintf(more, sizeof(more), "%s", opt->help);
 		if (opt->choices && opt->type == RUNNER_OT_ENUM)
-			n += (size_t)snprintf(more + n, sizeof(more) - n,
-					      " (%s)",
-					      choice_list(names, sizeof(names),
-							  opt->choices));
+			n += (size_t)snprintf(
+				more + n, sizeof(more) - n, " (%s)",
+				pb_choices_join(names, sizeof(names),
+						opt->choices));
 		if (opt->type == RUNNER_OT_UINT || opt->type == RUNNER_OT_U64)
 			n += (size_t)snprintf(more + n, sizeof(more) - n,
 					      "; %llu to %llu",
@@ -719,7 +707,9 @@ enum pb_error runner_opts_parse(struct runner_opts *o,
 		why[0] = '\0';
 		err = runner_option_set(o, opt, optarg, why);
 		if (err)
-			return pb_fail(errbuf, err, "--%s: %s", opt->name, why);
+			/* "--passes[1]: unknown pass ..." */
+			return pb_fail(errbuf, err, "--%s%s%s", opt->name,
+				       why[0] == '[' ? "" : ": ", why);
 	}
 	if (optind < argc)
 		return pb_fail(errbuf, PB_ERR_USAGE,

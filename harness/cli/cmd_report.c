@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "harness_int.h"
@@ -59,10 +60,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (baseline) {
 		if (!pb_mode_parse(&m, baseline)) {
+			char hint[256];
+
 			snprintf(errbuf, sizeof(errbuf),
-				 "'%s': not a mode (thin, lazy, eager, rdm, "
-				 "rdmp)",
-				 baseline);
+				 "'%s': not a mode (%s)", baseline,
+				 pb_choices_hint(hint, sizeof(hint), baseline,
+						 strlen(baseline),
+						 pb_mode_names()));
 			return pb_cli_fail(PB_ERR_USAGE, "--baseline", errbuf);
 		}
 		o.baseline = baseline;

@@ -439,11 +439,15 @@ static int disk_add(struct vctx *v, int argc, char **argv)
 		return pb_cli_fail(PB_ERR_USAGE, "vsphere disk add",
 				   "--mode is required");
 	if (!pb_mode_parse(&sp.mode, mode)) {
-		snprintf(why, sizeof(why),
-			 "'%s': use thin, lazy, eager, rdm or rdmp", mode);
+		char hint[256];
+
+		snprintf(why, sizeof(why), "'%s': not a mode (%s)", mode,
+			 pb_choices_hint(hint, sizeof(hint), mode, strlen(mode),
+					 pb_mode_names()));
 		return pb_cli_fail(PB_ERR_USAGE, "--mode", why);
 	}
-	if (size && pb_size_parse(&sp.size_bytes, size, errbuf))
+	if (size &&
+	    pb_size_parse_as(&sp.size_bytes, size, PB_SIZE_DISK, NULL, errbuf))
 		return pb_cli_fail(PB_ERR_USAGE, "--size", errbuf);
 	if (!pb_mode_is_raw_mapping(sp.mode) && !size)
 		return pb_cli_fail(PB_ERR_USAGE, "vsphere disk add",

@@ -1104,7 +1104,7 @@ static const struct {
 	{"unknown-mode",
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
 	 "\"modes\": [\"thick\"], \"vsphere\": {\"vm\": \"a\"}}",
-	 "modes: unknown mode"},
+	 "modes[0]: unknown mode 'thick'"},
 	{"rdm-without-lun",
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
 	 "\"modes\": [\"rdm\"], \"vsphere\": {\"vm\": \"a\"}}",

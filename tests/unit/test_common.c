@@ -31,13 +31,66 @@ static const struct {
 	{"512 MiB", 512ull << 20},
 	{"18446744073709551615", UINT64_MAX},
 	{"16383P", 16383ull << 50},
+	/* decimals, when the bytes come out whole */
+	{"1.5G", 3ull << 29},
+	{"0.5K", 512},
+	{"2.25MiB", 2359296},
+	{"1.5GB", 1500000000ull},
+	{"0.000000001GB", 1},
 };
 
 static const char *const bad_sizes[] = {
-	"",	"-1",	"-4K", "K",	"4X",	  "4KiBs",
-	"1.5G", "0x10", " 4K", "4 K B", "16384P", "99999999999999999999",
-	"4Gi",	"+4K",
+	"",
+	"-1",
+	"-4K",
+	"K",
+	"4X",
+	"4KiBs",
+	"0x10",
+	" 4K",
+	"4 K B",
+	"16384P",
+	"99999999999999999999",
+	"4Gi",
+	"+4K",
+	/* a fraction of a byte, bytes with decimals, a point alone */
+	"1.3K",
+	"0.5",
+	"1.5B",
+	"1.G",
+	".5G",
+	"1.0000000001G",
+	"16383.9P",
 };
+
+/* Disks are sized as vSphere and govc size them: KB..PB are binary. */
+static const struct {
+	const char *in;
+	uint64_t want;
+	bool si_read_binary;
+} disk_sizes[] = {
+	{"8GB", 8ull << 30, true},   {"8G", 8ull << 30, false},
+	{"8GiB", 8ull << 30, false}, {"1.5TB", 3ull << 39, true},
+	{"100", 100, false},	     {"512kb", 512ull << 10, true},
+};
+
+static void size_parse_disk(void)
+{
+	char err[PB_ERRBUF_SIZE];
+	uint64_t v;
+	bool note;
+	size_t i;
+
+	for (i = 0; i < sizeof(disk_sizes) / sizeof(disk_sizes[0]); i++) {
+		err[0] = '\0';
+		CU_ASSERT_EQUAL_FATAL(pb_size_parse_as(&v, disk_sizes[i].in,
+						       PB_SIZE_DISK, &note,
+						       err),
+				      PB_OK);
+		CU_ASSERT_EQUAL(v, disk_sizes[i].want);
+		CU_ASSERT_EQUAL(note, disk_sizes[i].si_read_binary);
+	}
+}
 
 static void size_parse_table(void)
 {
@@ -58,6 +111,40 @@ static void size_parse_table(void)
 				PB_ERR_INPUT);
 		CU_ASSERT(strlen(err) > 0);
 	}
+}
+
+/* The word a typo meant, and none for a word that is merely wrong. */
+static void closest_words(void)
+{
+	static const char *const passes[] = {"first-write", "rewrite", "read",
+					     "fsync-write", "command", NULL};
+	static const struct {
+		const char *word, *want;
+	} cases[] = {
+		{"rewite", "rewrite"},
+		{"reead", "read"},
+		{"frist-write", "first-write"},
+		{"comand", "command"},
+		{"fsync", NULL},
+		{"thick", NULL},
+		{"rewrite", NULL}, /* not a typo: no suggestion */
+	};
+	char hint[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = pb_closest(cases[i].word,
+					     strlen(cases[i].word), passes);
+
+		if (!(got == cases[i].want ||
+		      (got && cases[i].want && !strcmp(got, cases[i].want))))
+			CU_FAIL(cases[i].word);
+	}
+	CU_ASSERT_STRING_EQUAL(
+		pb_choices_hint(hint, sizeof(hint), "eagr", 4, pb_mode_names()),
+		"did you mean eager? one of thin, lazy, eager, rdm, rdmp");
+	CU_ASSERT_STRING_EQUAL(
+		pb_choices_join(hint, sizeof(hint), pb_mode_names()),
+		"thin, lazy, eager, rdm or rdmp");
 }
 
 static void size_format(void)
@@ -157,6 +244,8 @@ static void buf_wraps_words(void)
 
 static const struct pb_case cases[] = {
 	PB_CASE(size_parse_table),
+	PB_CASE(size_parse_disk),
+	PB_CASE(closest_words),
 	PB_CASE(size_format),
 	PB_CASE(buf_grows_and_caps),
 	PB_CASE(buf_wraps_words),

@@ -279,8 +279,24 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"qd\": 4096}}",
 	 "workload.qd: 4096 is out of range (1 to 1024)"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"passes\": "
-	       "[\"rewite\"]}}",
-	 "workload.passes: unknown pass 'rewite'"},
+	       "[\"first-write\", \"rewite\"]}}",
+	 "workload.passes[1]: unknown pass 'rewite' (did you mean rewrite? "
+	 "one of first-write, rewrite, read, fsync-write, command)"},
+	{QHEAD "\"modes\": [\"thin\", \"eagr\"]}",
+	 "modes[1]: unknown mode 'eagr' (did you mean eager? one of thin, "
+	 "lazy, eager, rdm, rdmp)"},
+	{QHEAD "\"modes\": [\"thin\", \"thick\"]}",
+	 "modes[1]: unknown mode 'thick' (one of thin, lazy, eager, rdm, "
+	 "rdmp)"},
+	{QHEAD "\"modes\": [\"thin\", \"thin\"]}",
+	 "modes[1]: 'thin' is listed twice"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"pattern\": "
+	       "\"rnd\"}}",
+	 "workload.pattern: unknown value 'rnd' (did you mean rand? one of "
+	 "seq, rand)"},
+	{"{\"name\": \"q\", \"disk_size\": \"1.3K\", \"modes\": "
+	 "[\"thin\"]}",
+	 "disk_size: '1.3K': not whole bytes"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"command\": "
 	       "\"true\"}}",
 	 "workload.command: no command pass"},
@@ -294,7 +310,7 @@ static const struct {
 	 "workload.file_size: must be a multiple"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"btrfs\"}}",
-	 "workload.filesystem: 'btrfs' (use none, ext4 or xfs)"},
+	 "workload.filesystem: unknown value 'btrfs' (one of none, ext4, xfs)"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"xfs\"}}",
 	 "disk_size: xfs needs a disk of at least 300M"},
