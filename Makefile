@@ -30,8 +30,6 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla \
 	    -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
-	     -DPB_RUNNER_STATIC_PATH='"$(PREFIX)/lib/provbench/provbench-runner-static"' \
-	     -DPB_GUEST_DIR='"$(PREFIX)/lib/provbench/guest"' \
 	     $(PKG_CFLAGS) -MMD -MP
 
 # Each folder compiles with only the include paths it may use: its own,
@@ -83,7 +81,7 @@ CLI_SRC    := harness/cli/opt.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
 	      harness/cli/cmd_vsphere.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
-	       harness/journal.c harness/backends.c \
+	       harness/journal.c harness/backends.c harness/paths.c \
 	       $(QEMU_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c
 HARNESS_SRC := harness/cli/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
@@ -98,7 +96,7 @@ IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_vsphere.c \
 	      tests/integration/test_harness.c \
 	      tests/integration/test_report.c tests/integration/lab.c \
-	      tests/integration/test_qemu.c
+	      tests/integration/test_qemu.c tests/integration/test_install.c
 
 FUZZ_TARGETS := soap profile runjson args
 FUZZ_CC      ?= clang
@@ -246,21 +244,47 @@ asan-tree: $(B)/asan/provbench $(B)/asan/provbench-runner
 $(IT): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(IT_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
 
+# Installed: the binaries, what the harness ships to guests (found from the
+# binary, ../lib/provbench, so any PREFIX works without rebuilding), the
+# example profiles, the systemd units (ExecStart names this PREFIX), the
+# sysusers entry for their user, the man page, bash completion, LICENSE.
+LIBDIR_PB := $(PREFIX)/lib/provbench
+SHARE_PB  := $(PREFIX)/share/provbench
+UNITDIR   ?= $(PREFIX)/lib/systemd/system
 install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/provbench \
-		$(DESTDIR)$(PREFIX)/lib/provbench/guest
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR_PB)/guest \
+		$(DESTDIR)$(SHARE_PB)/profiles $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(PREFIX)/lib/sysusers.d \
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/doc/provbench
 	install -m 0644 $(B)/guest/vmlinuz $(B)/guest/initrd.gz \
-		$(B)/guest/manifest.json $(DESTDIR)$(PREFIX)/lib/provbench/guest/
+		$(B)/guest/manifest.json $(DESTDIR)$(LIBDIR_PB)/guest/
 	install -m 0755 $(PROVBENCH) $(DESTDIR)$(PREFIX)/bin/provbench
 	install -m 0755 $(RUNNER) $(DESTDIR)$(PREFIX)/bin/provbench-runner
 	install -m 0755 $(RUNNER_STATIC) \
-		$(DESTDIR)$(PREFIX)/lib/provbench/provbench-runner-static
+		$(DESTDIR)$(LIBDIR_PB)/provbench-runner-static
+	install -m 0644 profiles/*.json $(DESTDIR)$(SHARE_PB)/profiles/
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' dist/systemd/provbench@.service \
+		> $(DESTDIR)$(UNITDIR)/provbench@.service
+	install -m 0644 dist/systemd/provbench@.timer $(DESTDIR)$(UNITDIR)/
+	install -m 0644 dist/systemd/provbench.sysusers \
+		$(DESTDIR)$(PREFIX)/lib/sysusers.d/provbench.conf
+	install -m 0644 dist/provbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 dist/provbench.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/provbench
+	install -m 0644 LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/provbench/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/provbench \
 	      $(DESTDIR)$(PREFIX)/bin/provbench-runner \
-	      $(DESTDIR)$(PREFIX)/lib/provbench/provbench-runner-static
-	rm -rf $(DESTDIR)$(PREFIX)/lib/provbench/guest
+	      $(DESTDIR)$(UNITDIR)/provbench@.service \
+	      $(DESTDIR)$(UNITDIR)/provbench@.timer \
+	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/provbench.conf \
+	      $(DESTDIR)$(PREFIX)/share/man/man1/provbench.1 \
+	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/provbench
+	rm -rf $(DESTDIR)$(LIBDIR_PB) $(DESTDIR)$(SHARE_PB) \
+	       $(DESTDIR)$(PREFIX)/share/doc/provbench
 
 demo: deps
 	@$(MAKE) --no-print-directory $(PROVBENCH) $(GUEST)

@@ -77,6 +77,7 @@ enum pb_exit {
 	PB_EXIT_FAILED = 1,
 	PB_EXIT_USAGE = 2,
 	PB_EXIT_CONNECT = 3,
+	PB_EXIT_PARTIAL = 4, /* a run measured some items, others failed */
 	PB_EXIT_INTERRUPTED = 130,
 };
 

@@ -57,6 +57,8 @@ int pb_exit_code(enum pb_error err)
 		return PB_EXIT_CONNECT;
 	case PB_ERR_INTERRUPTED:
 		return PB_EXIT_INTERRUPTED;
+	case PB_ERR_INCOMPLETE:
+		return PB_EXIT_PARTIAL;
 	default:
 		return PB_EXIT_FAILED;
 	}

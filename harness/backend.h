@@ -159,4 +159,16 @@ const struct pb_backend_ops *pb_backend_find(const char *name);
 /* Every backend, NULL-terminated. */
 const struct pb_backend_ops *const *pb_backend_list(void);
 
+/* ---- what provbench ships with ---- */
+
+/*
+ * The path of a shipped file or directory (guest, provbench-runner-static):
+ * beside the running binary (a build tree), else ../lib/provbench/NAME
+ * (installed, under any PREFIX). False if neither is readable; out is then
+ * the installed path, for the message.
+ */
+bool pb_data_path(char *out, size_t len, const char *name);
+/* Is the running binary a source tree's build (so `make guest` helps)? */
+bool pb_in_source_tree(void);
+
 #endif

@@ -56,6 +56,10 @@ struct pb_profile {
  */
 enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 			      char *errbuf);
+/* The same from a profile as a run.json embeds it (what that run used,
+ * whatever became of its file); name is what messages call it. */
+enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
+				   const json_t *profile, char *errbuf);
 void pb_profile_dispose(struct pb_profile *p);
 /* Every key a profile may have, what it means, its range and default:
  * `provbench help profile`. */

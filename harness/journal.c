@@ -21,29 +21,63 @@
 
 #define JOURNAL_NAME "journal.jsonl"
 
+/* mkdir -p path, each directory it makes 0700 */
+static int mkdir_p(const char *path)
+{
+	char p[1024];
+	size_t i;
+
+	if (snprintf(p, sizeof(p), "%s", path) >= (int)sizeof(p)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (i = 1; p[i]; i++) {
+		if (p[i] != '/')
+			continue;
+		p[i] = '\0';
+		if (mkdir(p, 0700) && errno != EEXIST)
+			return -1;
+		p[i] = '/';
+	}
+	return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+}
+
 enum pb_error pb_state_dir(char *out, size_t len, char *errbuf)
 {
 	const char *env = getenv("PROVBENCH_STATE_DIR"), *home;
-	char parent[1024];
+	const char *xdg = getenv("XDG_STATE_HOME");
+	struct stat st;
+	int e = 0;
 
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
 	} else if (geteuid() == 0) {
 		snprintf(out, len, "/var/lib/provbench");
+	} else if (xdg && *xdg == '/') {
+		snprintf(out, len, "%s/provbench", xdg);
 	} else {
+		/* the XDG default; a fresh account may have no ~/.local */
 		home = getenv("HOME");
-		if (!home) {
+		if (!home || !*home) {
 			struct passwd *pw = getpwuid(geteuid());
 
 			home = pw ? pw->pw_dir : "/tmp";
 		}
-		snprintf(parent, sizeof(parent), "%s/.local/state", home);
-		mkdir(parent, 0700);
-		snprintf(out, len, "%s/provbench", parent);
+		snprintf(out, len, "%s/.local/state/provbench", home);
 	}
-	if (mkdir(out, 0700) && errno != EEXIST)
-		return pb_fail(errbuf, PB_ERR_IO, "%s: cannot create: %s", out,
-			       strerror(errno));
+	/* unusable is the caller's setup to fix: exit 2, naming it */
+	if (mkdir_p(out) || stat(out, &st))
+		e = errno;
+	else if (!S_ISDIR(st.st_mode))
+		e = ENOTDIR;
+	else if (access(out, W_OK | X_OK))
+		e = errno;
+	if (e)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "state directory %s: %s (set "
+			       "PROVBENCH_STATE_DIR to one provbench may "
+			       "write)",
+			       out, strerror(e));
 	return PB_OK;
 }
 

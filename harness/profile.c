@@ -862,34 +862,59 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	return PB_OK;
 }
 
-enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
-			      char *errbuf)
+/* A profile from text: name is what messages call it (a path, or where in
+ * a run.json it came from). */
+static enum pb_error load_text(struct pb_profile *p, const char *name,
+			       size_t len, char *errbuf)
 {
-	struct ld l = {path, errbuf};
+	struct ld l = {name, errbuf};
 	json_error_t je;
 	json_t *root;
 	enum pb_error err;
-	size_t len;
 
-	memset(p, 0, sizeof(*p));
-	p->repetitions = 1;
-	p->timeout_s = 6 * 3600;
-	runner_opts_init(&p->points[0]);
-	p->npoints = 1;
-	p->path = strdup(path);
-	p->text = pb_slurp_file(path, &len);
-	if (!p->text)
-		return pb_fail(errbuf, PB_ERR_INPUT, "%s: cannot read: %s",
-			       path, strerror(errno ? errno : EIO));
 	root = json_loadb(p->text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
-		return pb_fail(errbuf, PB_ERR_INPUT, "%s:%d:%d: %s", path,
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s:%d:%d: %s", name,
 			       je.line, je.column, je.text);
 	err = load(&l, p, root);
 	json_decref(root);
 	if (err == PB_ERR_NOMEM)
 		pb_fail(errbuf, err, "out of memory");
 	return err;
+}
+
+static void profile_init(struct pb_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->repetitions = 1;
+	p->timeout_s = 6 * 3600;
+	runner_opts_init(&p->points[0]);
+	p->npoints = 1;
+}
+
+enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
+			      char *errbuf)
+{
+	size_t len;
+
+	profile_init(p);
+	p->path = strdup(path);
+	p->text = pb_slurp_file(path, &len);
+	if (!p->path || !p->text)
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: cannot read: %s",
+			       path, strerror(errno ? errno : EIO));
+	return load_text(p, path, len, errbuf);
+}
+
+enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
+				   const json_t *profile, char *errbuf)
+{
+	profile_init(p);
+	p->path = strdup(name);
+	p->text = json_dumps(profile, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!p->path || !p->text)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	return load_text(p, name, strlen(p->text), errbuf);
 }
 
 void pb_profile_dispose(struct pb_profile *p)

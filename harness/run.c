@@ -194,6 +194,8 @@ struct run_state {
 	uint64_t next_log;
 	bool interrupted;
 	unsigned failed;
+	unsigned measured;
+	bool json_saved; /* run.json as it is now is on disk */
 	char errbuf[PB_ERRBUF_SIZE];
 };
 
@@ -227,7 +229,11 @@ static enum pb_error open_state(struct run_state *r, bool lock)
 
 static enum pb_error save(struct run_state *r)
 {
-	return rj_doc_save(r->doc, r->run_json, r->interrupted, r->errbuf);
+	enum pb_error err =
+		rj_doc_save(r->doc, r->run_json, r->interrupted, r->errbuf);
+
+	r->json_saved = !err;
+	return err;
 }
 
 /*
@@ -509,6 +515,8 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	} else if (err || derr) {
 		status = RJ_STATUS_FAILED;
 		r->failed++;
+	} else {
+		r->measured++;
 	}
 	res = (struct rj_result){
 		.rep = it->rep,
@@ -540,6 +548,13 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	}
 	if (status == RJ_STATUS_OK)
 		summarize(r, &res);
+	else if (status == RJ_STATUS_FAILED && r->quiet)
+		/* quiet keeps a cron mail empty unless something failed:
+		 * then it says what, where and why, in one line */
+		fprintf(stderr, "provbench: run: %s, repetition %u%s%s: %s\n",
+			pb_mode_name(it->mode), it->rep,
+			*pb_point_desc(r->p, it->point) ? ", " : "",
+			pb_point_desc(r->p, it->point), ebuf);
 	else
 		say(r->quiet, "  %s: %s", rj_status_name(status), ebuf);
 	if (err)
@@ -629,12 +644,10 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 }
 
 /* Load, plan, connect and check: what run --dry-run and check share. */
-static int check_profile(struct run_state *r, const char *path,
-			 const char *modes)
+/* Plan and open the backend for the profile r->p, loaded by the caller. */
+static int open_profile(struct run_state *r, enum pb_error err,
+			const char *modes)
 {
-	enum pb_error err;
-
-	err = pb_profile_load(r->p, path, r->errbuf);
 	if (!err && modes)
 		err = filter_modes(r->p, modes, r->errbuf);
 	if (!err)
@@ -644,8 +657,14 @@ static int check_profile(struct run_state *r, const char *path,
 	r->ops = r->p->backend;
 	err = r->ops->open(&r->b, r->p, r->errbuf);
 	if (err)
-		return pb_cli_fail(err, path, r->errbuf);
+		return pb_cli_fail(err, r->p->path, r->errbuf);
 	return PB_EXIT_OK;
+}
+
+static int check_profile(struct run_state *r, const char *path,
+			 const char *modes)
+{
+	return open_profile(r, pb_profile_load(r->p, path, r->errbuf), modes);
 }
 
 static void run_dispose(struct run_state *r)
@@ -740,10 +759,20 @@ int pb_run(const struct pb_run_args *a)
 				 "interrupted; partial results kept");
 	else if (err)
 		rc = pb_cli_fail(err, "run", r.errbuf);
-	else if (r.failed)
-		rc = pb_cli_fail(PB_ERR_INCOMPLETE, "run",
-				 "some modes failed; see run.json");
-	if (r.dir[0] && json_array_size(json_object_get(r.doc, RJ_K_RESULTS))) {
+	else if (r.failed) {
+		char why[1300];
+
+		/* partial (exit 4) when something was measured; failed when
+		 * nothing was */
+		snprintf(why, sizeof(why), "%u of %zu item(s) failed%s; see %s",
+			 r.failed, r.plan.n,
+			 r.measured ? ", the rest measured" : "",
+			 r.json_saved ? r.run_json : "the messages above");
+		rc = pb_cli_fail(r.measured ? PB_ERR_INCOMPLETE : PB_ERR_IO,
+				 "run", why);
+	}
+	if (r.json_saved &&
+	    json_array_size(json_object_get(r.doc, RJ_K_RESULTS))) {
 		/* the report is rebuilt from run.json alone, also later */
 		struct rp_opts ro = RP_OPTS_INIT;
 		char rerr[PB_ERRBUF_SIZE] = "";
@@ -762,7 +791,8 @@ int pb_run(const struct pb_run_args *a)
 			    "summary.csv",
 			    r.dir);
 	}
-	if (r.dir[0])
+	/* a file that failed to be written is never named as written */
+	if (r.json_saved)
 		say(r.quiet, "run.json: %s", r.run_json);
 out:
 	run_dispose(&r);
@@ -778,42 +808,45 @@ int pb_cleanup(const char *arg, bool dry)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
-	char path[1200], run_id[256] = "";
+	struct rj_reader rd = {0};
+	char run_id[256] = "", name[1200];
 	unsigned n = 0;
 	enum pb_error err;
 	struct stat st;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	snprintf(path, sizeof(path), "%s", arg);
 	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
-		/* a results directory: its run.json names profile and run */
-		struct rj_reader rd;
-		char ebuf[PB_ERRBUF_SIZE] = "";
-		int len;
-
-		err = rj_reader_open(&rd, arg, ebuf);
-		if (!err) {
-			snprintf(run_id, sizeof(run_id), "%s", rd.run);
-			len = snprintf(path, sizeof(path), "%s",
-				       rd.profile_path);
-			/* the run id is matched against the journal's: a
-			 * cut one could match another run */
-			if (strlen(rd.run) >= sizeof(run_id) || len < 0 ||
-			    (size_t)len >= sizeof(path))
-				err = pb_fail(ebuf, PB_ERR_INPUT,
-					      "%s: run or profile_path too "
-					      "long",
-					      rd.path);
+		/* a results directory: its run.json names the run and holds
+		 * the profile it ran, so this works from any directory and
+		 * whatever became of the profile's file since */
+		err = rj_reader_open(&rd, arg, r.errbuf);
+		/* the run id is matched against the journal's: a cut one
+		 * could match another run */
+		if (!err && (size_t)snprintf(run_id, sizeof(run_id), "%s",
+					     rd.run) >= sizeof(run_id))
+			err = pb_fail(r.errbuf, PB_ERR_INPUT,
+				      "%s: run id too long", rd.path);
+		if (!err && !rd.profile)
+			err = pb_fail(r.errbuf, PB_ERR_INPUT,
+				      "%s: holds no profile", rd.path);
+		if (err) {
+			rc = pb_cli_fail(err, "cleanup", r.errbuf);
+			goto out;
 		}
-		rj_reader_dispose(&rd);
-		if (err)
-			return pb_cli_fail(err, "cleanup", ebuf);
+		snprintf(name, sizeof(name), "%s: profile", rd.path);
+		rc = open_profile(
+			&r,
+			pb_profile_load_json(&p, name, rd.profile, r.errbuf),
+			NULL);
+	} else {
+		rc = check_profile(&r, arg, NULL);
 	}
-	rc = check_profile(&r, path, NULL);
 	if (rc)
 		goto out;
-	err = open_state(&r, !dry);
+	/* a dry run takes the lock too: a live run's disks are not
+	 * leftovers, and a dry run says what cleanup would do */
+	err = open_state(&r, true);
 	if (!err)
 		err = recover(r.ops, r.b, &r.j, r.state,
 			      run_id[0] ? run_id : NULL, dry, false, &n,
@@ -824,6 +857,7 @@ int pb_cleanup(const char *arg, bool dry)
 		printf("cleanup: %u disk(s) %s\n", n,
 		       dry ? "would be removed" : "removed");
 out:
+	rj_reader_dispose(&rd);
 	run_dispose(&r);
 	return rc;
 }

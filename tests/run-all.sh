@@ -59,7 +59,7 @@ finish() {
 
 run unit "$B/unit-tests"
 if $fast; then
-	for suite in runner report vsphere harness; do
+	for suite in runner report vsphere harness install; do
 		run "integration-$suite" env PROVBENCH_IT_FAST=1 \
 			"$B/integration-tests" "$B" "$suite"
 	done

@@ -29,8 +29,10 @@ int cmd_run(int argc, char **argv)
 		"run", "Run a profile's experiment.",
 		"Each plan item makes a disk, runs the runner against it and "
 		"removes it;\nrun.json is rewritten after each, so an "
-		"interrupted run keeps what it\nmeasured. Exit: 0 done, 1 some "
-		"modes failed, 2 bad input, 3 cannot connect\nor log in, 130 "
+		"interrupted run keeps what it\nmeasured. Progress goes to "
+		"stderr, the results' paths to stdout. Exit: 0\nevery item "
+		"measured, 4 partial (some failed, the rest measured), 1 "
+		"failed,\n2 bad input, 3 cannot connect or log in, 130 "
 		"interrupted."};
 	int rc = cli_parse(&cmd, opts, argc, argv);
 

@@ -2,8 +2,10 @@
  * main.c - provbench, the orchestrator's command line: the command table,
  * `provbench help [CMD|profile]` and --version. Exit codes, for every
  * command: 0 done, 1 failed, 2 usage or input, 3 cannot reach or log in,
- * 130 interrupted (docs/DESIGN.md).
+ * 4 partial (a run's items failed, others were measured), 130 interrupted
+ * (docs/DESIGN.md).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,7 +98,17 @@ int main(int argc, char **argv)
 		return PB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("provbench %s (commit %s)\n", PB_VERSION, PB_COMMIT);
+		char guest[PATH_MAX], runner[PATH_MAX];
+		bool g = pb_data_path(guest, sizeof(guest), "guest");
+		bool rs = pb_data_path(runner, sizeof(runner),
+				       "provbench-runner-static");
+
+		/* where it looks for what it ships: the first thing to
+		 * know of an installed or relocated copy */
+		printf("provbench %s (commit %s)\nguest image: %s%s\nstatic "
+		       "runner: %s%s\n",
+		       PB_VERSION, PB_COMMIT, guest, g ? "" : " (missing)",
+		       runner, rs ? "" : " (missing)");
 		return PB_EXIT_OK;
 	}
 	c = find(argv[1]);

@@ -72,6 +72,8 @@ void it_env_add(struct it_env *e, const char *name, const char *val);
  * its exit code. */
 int it_pb(struct it_result *r, struct it_env *e, const char *a1, const char *a2,
 	  const char *a3, const char *a4);
+/* The same with any number of arguments, NULL-terminated. */
+int it_pbn(struct it_result *r, struct it_env *e, const char *const *args);
 void it_write_file(const char *path, const char *text);
 /* How many times needle occurs in the file (0 if unreadable). */
 int it_count(const char *path, const char *needle);

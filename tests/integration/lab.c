@@ -32,6 +32,16 @@ int it_pb(struct it_result *r, struct it_env *e, const char *a1, const char *a2,
 	return it_run_env(r, argv, e->vars, 0, 0);
 }
 
+int it_pbn(struct it_result *r, struct it_env *e, const char *const *args)
+{
+	char *argv[16] = {(char *)it_bin("provbench")};
+	size_t i;
+
+	for (i = 0; args[i] && i + 2 < 16; i++)
+		argv[i + 1] = (char *)args[i];
+	return it_run_env(r, argv, e->vars, 0, 0);
+}
+
 void it_write_file(const char *path, const char *text)
 {
 	FILE *fp = fopen(path, "w");

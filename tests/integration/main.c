@@ -18,11 +18,15 @@
 #include "unit.h"
 
 extern const struct pb_suite suite_runner_it, suite_vsphere_it,
-	suite_harness_it, suite_report_it, suite_qemu_it;
+	suite_harness_it, suite_report_it, suite_qemu_it, suite_install_it;
 
-static const struct pb_suite *const suites[] = {
-	&suite_runner_it, &suite_vsphere_it, &suite_harness_it,
-	&suite_report_it, &suite_qemu_it,    NULL};
+static const struct pb_suite *const suites[] = {&suite_runner_it,
+						&suite_vsphere_it,
+						&suite_harness_it,
+						&suite_report_it,
+						&suite_qemu_it,
+						&suite_install_it,
+						NULL};
 
 #define IT_DEADLINE_MS 120000u
 

@@ -50,38 +50,17 @@ static bool readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
-/* PROVBENCH_GUEST_DIR, the profile, next to the binary (build/guest), or
- * where `make install` put it */
+/* the profile's, PROVBENCH_GUEST_DIR, or the one shipped (pb_data_path) */
 static void find_guest(struct qb *b)
 {
-	char exe[PATH_MAX], *sl;
-	ssize_t n;
 	const char *env = getenv("PROVBENCH_GUEST_DIR");
 
-	if (b->o->guest) {
+	if (b->o->guest)
 		snprintf(b->guest, sizeof(b->guest), "%s", b->o->guest);
-		return;
-	}
-	if (env && *env) {
+	else if (env && *env)
 		snprintf(b->guest, sizeof(b->guest), "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		sl = strrchr(exe, '/');
-		if (sl) {
-			snprintf(sl, sizeof(exe) - (size_t)(sl - exe),
-				 "/guest");
-			snprintf(b->kernel, sizeof(b->kernel), "%s/vmlinuz",
-				 exe);
-			if (readable(b->kernel)) {
-				snprintf(b->guest, sizeof(b->guest), "%s", exe);
-				return;
-			}
-		}
-	}
-	snprintf(b->guest, sizeof(b->guest), "%s", PB_GUEST_DIR);
+	else
+		pb_data_path(b->guest, sizeof(b->guest), "guest");
 }
 
 static enum pb_error qb_open(struct pb_backend **out,
@@ -192,9 +171,12 @@ enum pb_error qb_load_manifest(struct qb *b, char *errbuf)
 	snprintf(path, sizeof(path), "%s/manifest.json", b->guest);
 	if (!readable(b->kernel) || !readable(b->initrd))
 		return pb_fail(errbuf, PB_ERR_NOTFOUND,
-			       "no guest image in %s (build it with `make "
-			       "guest`, or set PROVBENCH_GUEST_DIR)",
-			       b->guest);
+			       "no guest image in %s (%s, or set "
+			       "PROVBENCH_GUEST_DIR)",
+			       b->guest,
+			       pb_in_source_tree()
+				       ? "build it with `make guest`"
+				       : "reinstall provbench");
 	b->manifest = json_load_file(path, 0, &je);
 	if (!b->manifest)
 		return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s", path, je.text);

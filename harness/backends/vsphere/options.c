@@ -3,7 +3,9 @@
  * (applied by the profile loader, printed by `provbench help profile`)
  * and the rules across keys: a VM is required, rdm and rdmp need a LUN.
  */
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,10 +88,16 @@ enum pb_error vsb_options_check(void *opts, const struct pb_profile *p,
 			return pb_fail(errbuf, PB_ERR_INPUT,
 				       "vsphere.lun: required for mode rdm / "
 				       "rdmp");
-	/* PROVBENCH_RUNNER, else where make install put it */
+	/* PROVBENCH_RUNNER, else the one shipped (pb_data_path) */
 	if (!o->runner) {
-		o->runner = strdup(runner && *runner ? runner
-						     : PB_RUNNER_STATIC_PATH);
+		char path[PATH_MAX];
+
+		if (runner && *runner)
+			snprintf(path, sizeof(path), "%s", runner);
+		else
+			pb_data_path(path, sizeof(path),
+				     "provbench-runner-static");
+		o->runner = strdup(path);
 		if (!o->runner)
 			return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	}

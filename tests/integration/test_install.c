@@ -1,0 +1,327 @@
+/*
+ * test_install.c - provbench as a lab gets it: `make install` under a
+ * PREFIX other than the first build's, the installed binary run from
+ * another directory with a bare environment, what install ships (profiles,
+ * systemd units, man page, bash completion, LICENSE), and the state
+ * directory on a fresh account's first run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "it.h"
+#include "unit.h"
+
+#define PREFIX "/opt/pb"
+
+/* A qemu profile that checks without booting anything (no KVM probe). */
+#define PROFILE_TCG                                                            \
+	"{\"name\": \"inst\", \"backend\": \"qemu\", \"disk_size\": \"16M\",\n" \
+	" \"modes\": [\"eager\", \"thin\"], \"qemu\": {\"accel\": \"tcg\"},\n" \
+	" \"workload\": {\"bs\": \"64K\"}}\n"
+
+/* The plain build's directory (the ASan pass installs the same tree). */
+static void plain_dir(char *out, size_t len)
+{
+	const char *p = it_plain_bin("provbench");
+	const char *sl = strrchr(p, '/');
+
+	snprintf(out, len, "%.*s", sl ? (int)(sl - p) : 1, sl ? p : ".");
+}
+
+/* make install DESTDIR=scratch/dest PREFIX=/opt/pb; false to skip */
+static bool installed(char *dest, size_t len)
+{
+	char b[512], guest[600];
+
+	plain_dir(b, sizeof(b));
+	snprintf(guest, sizeof(guest), "%s/guest/vmlinuz", b);
+	if (access(guest, R_OK))
+		return false;
+	snprintf(dest, len, "%s/dest", it_dir());
+	it_sh("rm -rf '%s'", dest);
+	CU_ASSERT_EQUAL_FATAL(it_sh("env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "
+				    "make -s B='%s' install DESTDIR='%s' "
+				    "PREFIX=" PREFIX " >/dev/null",
+				    b, dest),
+			      0);
+	return true;
+}
+
+/* argv run in / with exactly PATH, HOME and the state directory */
+static int run_bare(struct it_result *r, char *const argv[])
+{
+	SCRATCH(home, "home-bare");
+	SCRATCH(state, "state-bare");
+	char h[700], s[700];
+	char *envp[] = {"PATH=/usr/bin:/bin", h, s, NULL};
+	char cwd[1024];
+	int rc;
+
+	snprintf(h, sizeof(h), "HOME=%s", home);
+	snprintf(s, sizeof(s), "PROVBENCH_STATE_DIR=%s", state);
+	it_sh("mkdir -p '%s'", home);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(cwd, sizeof(cwd)));
+	CU_ASSERT_EQUAL_FATAL(chdir("/"), 0);
+	rc = it_run_env(r, argv, envp, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(chdir(cwd), 0);
+	return rc;
+}
+
+/*
+ * Installed under a PREFIX the build never saw, run from / with a bare
+ * environment: it finds its own guest image and static runner beside it,
+ * and says to reinstall (not `make guest`) when one is gone.
+ */
+static void installed_runs_elsewhere(void)
+{
+	char dest[600], bin[700], lib[700], prof[700], want[800];
+	struct it_result r;
+
+	if (!installed(dest, sizeof(dest)))
+		PB_SKIP("no guest image built (make guest)");
+	snprintf(bin, sizeof(bin), "%s" PREFIX "/bin/provbench", dest);
+	snprintf(lib, sizeof(lib), "%s" PREFIX "/lib/provbench", dest);
+	{
+		char *argv[] = {bin, "--version", NULL};
+
+		CU_ASSERT_EQUAL(run_bare(&r, argv), 0);
+		snprintf(want, sizeof(want), "guest image: %s/guest\n", lib);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
+		snprintf(want, sizeof(want),
+			 "static runner: %s/provbench-runner-static\n", lib);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
+		CU_ASSERT_PTR_NULL(strstr(r.out, "missing"));
+		if (!strstr(r.out, want))
+			fprintf(stderr, "\n%s", r.out);
+		it_result_dispose(&r);
+	}
+	snprintf(prof, sizeof(prof), "%s/inst.json", it_dir());
+	it_write_file(prof, PROFILE_TCG);
+	{
+		char *argv[] = {bin, "check", prof, NULL, NULL};
+
+		CU_ASSERT_EQUAL(run_bare(&r, argv), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "check: ok"));
+		if (r.status)
+			fprintf(stderr, "\n%s%s", r.out, r.err);
+		it_result_dispose(&r);
+		/* the shipped profile loads too */
+		snprintf(want, sizeof(want),
+			 "%s" PREFIX "/share/provbench/profiles/demo.json",
+			 dest);
+		argv[1] = "run";
+		argv[2] = "--dry-run";
+		argv[3] = want;
+		argv[4] = NULL;
+		run_bare(&r, argv);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "plan: 4 mode(s)"));
+		it_result_dispose(&r);
+	}
+	/* an installed tree's hint is to reinstall */
+	CU_ASSERT_EQUAL(it_sh("rm -rf '%s/guest'", lib), 0);
+	{
+		char *argv[] = {bin, "check", prof, NULL};
+
+		CU_ASSERT_EQUAL(run_bare(&r, argv), 2);
+		snprintf(want, sizeof(want), "no guest image in %s/guest", lib);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "reinstall provbench"));
+		if (!strstr(r.err, "reinstall provbench"))
+			fprintf(stderr, "\n%s%s", r.out, r.err);
+		CU_ASSERT_PTR_NULL(strstr(r.err, "make guest"));
+		it_result_dispose(&r);
+	}
+	it_sh("rm -rf '%s'", dest);
+}
+
+/* What install ships beside the binaries, each usable. */
+static void install_ships_docs_and_units(void)
+{
+	static const char *const files[] = {
+		"share/provbench/profiles/demo.json",
+		"share/provbench/profiles/vsphere-example.json",
+		"lib/systemd/system/provbench@.service",
+		"lib/systemd/system/provbench@.timer",
+		"lib/sysusers.d/provbench.conf",
+		"share/man/man1/provbench.1",
+		"share/bash-completion/completions/provbench",
+		"share/doc/provbench/LICENSE",
+	};
+	char dest[600], out[800];
+	struct it_result r;
+	size_t i;
+
+	if (!installed(dest, sizeof(dest)))
+		PB_SKIP("no guest image built (make guest)");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(out, sizeof(out), "%s" PREFIX "/%s", dest, files[i]);
+		if (access(out, R_OK))
+			CU_FAIL(files[i]);
+	}
+	/* the unit names the PREFIX installed into */
+	snprintf(out, sizeof(out),
+		 "%s" PREFIX "/lib/systemd/system/provbench@.service", dest);
+	CU_ASSERT_EQUAL(it_count(out, "ExecStart=" PREFIX "/bin/provbench "
+				      "run --quiet"),
+			1);
+	CU_ASSERT_EQUAL(it_count(out, "@BINDIR@"), 0);
+	CU_ASSERT_EQUAL(it_count(out, "User=provbench"), 1);
+	CU_ASSERT_EQUAL(it_count(out, "StateDirectory=provbench"), 1);
+	/* exit 4 (partial) must fail the unit, for OnFailure= */
+	CU_ASSERT_EQUAL(it_count(out, "SuccessExitStatus"), 0);
+	/* the man page renders without a warning */
+	CU_ASSERT_EQUAL(it_sh("cd '%s" PREFIX "' && MANWIDTH=80 man "
+			      "--warnings -l share/man/man1/provbench.1 "
+			      "2>&1 >/dev/null | grep -q .",
+			      dest),
+			1);
+	/* completion: the options come from the installed binary's help */
+	{
+		char script[1200];
+		char *argv[] = {"/bin/bash", "-c", script, NULL};
+
+		snprintf(script, sizeof(script),
+			 "PATH='%s" PREFIX "/bin':$PATH; . '%s" PREFIX
+			 "/share/bash-completion/completions/provbench'; "
+			 "COMP_WORDS=(provbench run --d); COMP_CWORD=2; "
+			 "_provbench; echo \"${COMPREPLY[*]}\"; "
+			 "COMP_WORDS=(provbench vsphere disk add --mo); "
+			 "COMP_CWORD=4; _provbench; echo \"${COMPREPLY[*]}\"",
+			 dest, dest);
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		CU_ASSERT_STRING_EQUAL(r.out, "--dry-run\n--mode\n");
+		it_result_dispose(&r);
+	}
+	it_sh("rm -rf '%s'", dest);
+}
+
+/*
+ * The units as systemd reads them: no unknown key, every command there
+ * (the installed binary), the timer's calendar valid.
+ */
+static void systemd_units_verify(void)
+{
+	char dest[600], dir[700];
+	struct it_result r;
+	char script[2000];
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+
+	if (it_sh("command -v systemd-analyze >/dev/null"))
+		PB_SKIP("no systemd-analyze");
+	if (!installed(dest, sizeof(dest)))
+		PB_SKIP("no guest image built (make guest)");
+	/* verify checks ExecStart exists: point it into DESTDIR */
+	snprintf(dir, sizeof(dir), "%s/units", it_dir());
+	snprintf(script, sizeof(script),
+		 "set -e; rm -rf '%s'; mkdir -p '%s'; cd '%s'; "
+		 "sed 's|=" PREFIX "/bin/|=%s" PREFIX "/bin/|' "
+		 "'%s" PREFIX "/lib/systemd/system/provbench@.service' "
+		 "> provbench@.service; "
+		 "cp '%s" PREFIX "/lib/systemd/system/provbench@.timer' .; "
+		 "systemd-analyze verify --man=no \"$PWD/provbench@lab.service\" "
+		 "\"$PWD/provbench@lab.timer\"",
+		 dir, dir, dir, dest, dest, dest);
+	CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+	if (r.status || *r.err)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	CU_ASSERT_STRING_EQUAL(r.err, "");
+	it_result_dispose(&r);
+	it_sh("rm -rf '%s' '%s'", dir, dest);
+}
+
+/* provbench cleanup --dry-run PROFILE with exactly envp: what touches the
+ * state directory and nothing else */
+static int state_probe(struct it_result *r, char *const envp[],
+		       const char *prefix)
+{
+	SCRATCH(prof, "state-probe.json");
+	char script[1600];
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+
+	it_write_file(prof, PROFILE_TCG);
+	chmod(prof, 0644);
+	snprintf(script, sizeof(script),
+		 "%s '%s' cleanup --dry-run '%s'", *prefix ? prefix : "exec",
+		 it_bin("provbench"), prof);
+	return it_run_env(r, argv, envp, 0, 0);
+}
+
+/*
+ * A fresh non-root account's first run: no ~/.local at all. The XDG state
+ * directory is made (0700, parents too); XDG_STATE_HOME is honoured.
+ */
+static void state_dir_first_run(void)
+{
+	SCRATCH(home, "home-nobody");
+	SCRATCH(xdg, "xdg-nobody");
+	char h[700], x[700], st[800];
+	char *envp[] = {"PATH=/usr/bin:/bin", h, NULL, NULL};
+	const char *as = "";
+	struct it_result r;
+	struct stat sb;
+
+	/* as root: become nobody (the scratch directory made passable) */
+	if (it_is_root()) {
+		chmod(it_dir(), 0711);
+		as = "setpriv --reuid=65534 --regid=65534 --clear-groups";
+	}
+	it_sh("rm -rf '%s' '%s' && mkdir -m 0755 '%s' '%s'", home, xdg, home,
+	      xdg);
+	if (it_is_root())
+		it_sh("chown 65534:65534 '%s' '%s'", home, xdg);
+	snprintf(h, sizeof(h), "HOME=%s", home);
+	CU_ASSERT_EQUAL(state_probe(&r, envp, as), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	snprintf(st, sizeof(st), "%s/.local/state/provbench", home);
+	CU_ASSERT_EQUAL_FATAL(stat(st, &sb), 0);
+	CU_ASSERT(S_ISDIR(sb.st_mode) && (sb.st_mode & 0777) == 0700);
+	snprintf(st, sizeof(st), "%s/.local/state/provbench/journal.jsonl",
+		 home);
+	CU_ASSERT_EQUAL(access(st, F_OK), 0);
+
+	snprintf(x, sizeof(x), "XDG_STATE_HOME=%s/state", xdg);
+	envp[2] = x;
+	CU_ASSERT_EQUAL(state_probe(&r, envp, as), 0);
+	it_result_dispose(&r);
+	snprintf(st, sizeof(st), "%s/state/provbench/journal.jsonl", xdg);
+	CU_ASSERT_EQUAL(access(st, F_OK), 0);
+	if (it_is_root())
+		chmod(it_dir(), 0700);
+}
+
+/* An unusable state directory: exit 2, one line naming it, nothing made. */
+static void state_dir_unusable(void)
+{
+	SCRATCH(file, "state-is-a-file");
+	char s[800];
+	char *envp[] = {"PATH=/usr/bin:/bin", s, NULL};
+	struct it_result r;
+
+	it_write_file(file, "not a directory\n");
+	snprintf(s, sizeof(s), "PROVBENCH_STATE_DIR=%s/sub", file);
+	CU_ASSERT_EQUAL(state_probe(&r, envp, ""), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "provbench: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "state directory "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, file));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "PROVBENCH_STATE_DIR"));
+	CU_ASSERT_EQUAL(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err));
+	if (r.status != 2)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(installed_runs_elsewhere),
+	PB_CASE(install_ships_docs_and_units),
+	PB_CASE(systemd_units_verify),
+	PB_CASE(state_dir_first_run),
+	PB_CASE(state_dir_unusable),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_install_it = {"install", NULL, NULL, cases};
