@@ -267,6 +267,86 @@ static bool retryable(CURLcode rc)
 	       rc == CURLE_PARTIAL_FILE;
 }
 
+/* AB:CD:... as vCenter shows a thumbprint (summary.config.sslThumbprint) */
+static void colons(char *out, size_t len, const unsigned char *md, unsigned n)
+{
+	unsigned i;
+
+	out[0] = '\0';
+	/* "AB" then ":CD" each: 3 * n - 1 characters */
+	for (i = 0; i < n && 3 * (size_t)i + 3 <= len; i++)
+		sprintf(out + (i ? 3 * i - 1 : 0), "%s%02X", i ? ":" : "",
+			md[i]);
+}
+
+/* the probe's callback: note the certificate, accept it (nothing is sent
+ * over this connection but the handshake) */
+static int note_peer(X509_STORE_CTX *x, void *arg)
+{
+	struct vs_cert_id *id = arg;
+	X509 *cert = X509_STORE_CTX_get0_cert(x);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n;
+
+	if (!cert)
+		return 0;
+	if (X509_digest(cert, EVP_sha1(), md, &n))
+		colons(id->sha1, sizeof(id->sha1), md, n);
+	if (X509_digest(cert, EVP_sha256(), md, &n))
+		colons(id->sha256, sizeof(id->sha256), md, n);
+	X509_NAME_oneline(X509_get_subject_name(cert), id->subject,
+			  sizeof(id->subject));
+	return 1;
+}
+
+static CURLcode probe_ctx(CURL *curl, void *sslctx, void *arg)
+{
+	(void)curl;
+	SSL_CTX_set_cert_verify_callback(sslctx, note_peer, arg);
+	return CURLE_OK;
+}
+
+enum pb_error vs_cert_probe(struct vs_cert_id *out, const char *url,
+			    bool tls_legacy, char *errbuf)
+{
+	char ebuf[CURL_ERROR_SIZE] = "", safe[1100];
+	CURL *h = curl_easy_init();
+	CURLcode rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!h)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	/* the handshake and no more: no request, no credentials */
+	curl_easy_setopt(h, CURLOPT_CONNECT_ONLY, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+	curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, probe_ctx);
+	curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, out);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 15000L);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	if (tls_legacy) {
+		curl_easy_setopt(h, CURLOPT_SSLVERSION,
+				 (long)CURL_SSLVERSION_TLSv1_0);
+		curl_easy_setopt(h, CURLOPT_SSL_CIPHER_LIST,
+				 "DEFAULT:@SECLEVEL=0");
+	}
+	rc = curl_easy_perform(h);
+	curl_easy_cleanup(h);
+	if (!out->sha1[0]) {
+		vs_url_safe(safe, sizeof(safe), url);
+		return pb_fail(errbuf,
+			       rc == CURLE_COULDNT_CONNECT ||
+					       rc == CURLE_COULDNT_RESOLVE_HOST
+				       ? PB_ERR_CONNECT
+				       : PB_ERR_TLS,
+			       "%s: no certificate seen: %s", safe,
+			       ebuf[0] ? ebuf : curl_easy_strerror(rc));
+	}
+	return PB_OK;
+}
+
 /* Did the handshake fail because the server offers only old TLS? */
 static bool tls_too_old(const char *detail)
 {
@@ -306,12 +386,32 @@ enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url)
 				"do this); set PROVBENCH_TLS_LEGACY=1 to allow "
 				"it (%s)",
 				safe, s->curl_err);
-		return pb_fail(s->errbuf, PB_ERR_TLS,
-			       "%s: certificate not trusted (%s); set "
-			       "PROVBENCH_THUMBPRINT or PROVBENCH_CA_FILE",
-			       safe,
-			       s->curl_err[0] ? s->curl_err
-					      : curl_easy_strerror(rc));
+		{
+			/* what the server showed, so the fix is one copy away once
+		 * checked against the host's console (the probe sends
+		 * nothing but a handshake) */
+			struct vs_cert_id id;
+			char why[CURL_ERROR_SIZE], pe[PB_ERRBUF_SIZE];
+
+			snprintf(why, sizeof(why), "%s",
+				 s->curl_err[0] ? s->curl_err
+						: curl_easy_strerror(rc));
+			if (vs_cert_probe(&id, url, s->cfg.tls_legacy, pe))
+				return pb_fail(
+					s->errbuf, PB_ERR_TLS,
+					"%s: certificate not trusted (%s); set "
+					"PROVBENCH_THUMBPRINT or "
+					"PROVBENCH_CA_FILE",
+					safe, why);
+			return pb_fail(
+				s->errbuf, PB_ERR_TLS,
+				"%s: certificate not trusted (%s); it has "
+				"SHA-1 %s, SHA-256 %s: once checked against "
+				"the host's own, put one in "
+				"PROVBENCH_THUMBPRINT, "
+				"or set PROVBENCH_CA_FILE",
+				safe, why, id.sha1, id.sha256);
+		}
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_COULDNT_RESOLVE_PROXY:

@@ -56,6 +56,21 @@ void vs_config_dispose(struct vs_config *cfg);
 enum pb_error vs_thumbprint_normalize(char *out, size_t len, const char *in,
 				      char *errbuf);
 
+/* A server's certificate as it presents it. */
+struct vs_cert_id {
+	char sha1[60]; /* AB:CD:..., as vCenter shows sslThumbprint */
+	char sha256[100];
+	char subject[256];
+};
+
+/*
+ * Connect to url for the TLS handshake only (no request, no credentials)
+ * and note the certificate, trusted or not: what to put in
+ * PROVBENCH_THUMBPRINT, once checked.
+ */
+enum pb_error vs_cert_probe(struct vs_cert_id *out, const char *url,
+			    bool tls_legacy, char *errbuf);
+
 /* ---- session ---- */
 
 struct vs_session;

@@ -101,6 +101,78 @@ static int do_about(struct vctx *v, int argc, char **argv)
 	return PB_EXIT_OK;
 }
 
+/* strip colons and case: how a pin compares with a fingerprint */
+static void bare(char *out, size_t len, const char *in)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < len; in++)
+		if (*in != ':')
+			out[n++] = (char)(*in >= 'A' && *in <= 'F' ? *in + 32
+								   : *in);
+	out[n] = '\0';
+}
+
+/* the server's settings, with no credentials needed: the probe never
+ * logs in, so a placeholder stands in for unset ones */
+static const char *env_no_login(const char *name, void *arg)
+{
+	const char *v = getenv(name);
+
+	(void)arg;
+	if ((!v || !*v) && (!strcmp(name, "PROVBENCH_USERNAME") ||
+			    !strcmp(name, "PROVBENCH_PASSWORD")))
+		return "unused";
+	return v;
+}
+
+/* No session: the handshake only, so it works before anything is trusted
+ * and with no credentials set. */
+static int do_thumbprint(struct vctx *v, int argc, char **argv)
+{
+	const struct cli_opt opts[] = {JSON_OPT(v), CLI_OPT_END};
+	static const struct cli_cmd cmd = {
+		"vsphere thumbprint",
+		"The server's certificate fingerprints: what "
+		"PROVBENCH_THUMBPRINT "
+		"takes.",
+		"Only a TLS handshake is made: nothing is sent, no credentials "
+		"are needed.\nCheck the fingerprint against the host's own "
+		"(its console, or vCenter's\nhost summary) before pinning it."};
+	struct vs_config cfg = VS_CONFIG_INIT;
+	struct vs_cert_id id;
+	char errbuf[PB_ERRBUF_SIZE] = "", a[160], b1[160], b2[160];
+	const char *match = NULL;
+	enum pb_error err;
+	int rc = cli_parse(&cmd, opts, argc, argv);
+
+	if (rc)
+		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
+	err = vs_config_from_env(&cfg, env_no_login, NULL, errbuf);
+	if (!err)
+		err = vs_cert_probe(&id, cfg.url, cfg.tls_legacy, errbuf);
+	if (!err && cfg.thumbprint) {
+		bare(a, sizeof(a), cfg.thumbprint);
+		bare(b1, sizeof(b1), id.sha1);
+		bare(b2, sizeof(b2), id.sha256);
+		match = !strcmp(a, b1) || !strcmp(a, b2) ? "yes" : "no";
+	}
+	vs_config_dispose(&cfg);
+	if (err)
+		return pb_cli_fail(err, "vsphere thumbprint", errbuf);
+	if (v->json)
+		return print_json(json_pack("{s:s,s:s,s:s,s:s?}", "sha1",
+					    id.sha1, "sha256", id.sha256,
+					    "subject", id.subject,
+					    "matches_thumbprint", match));
+	printf("SHA-1:    %s\nSHA-256:  %s\nSubject:  %s\n", id.sha1, id.sha256,
+	       id.subject);
+	if (match)
+		printf("PROVBENCH_THUMBPRINT %s\n",
+		       *match == 'y' ? "matches" : "does NOT match");
+	return PB_EXIT_OK;
+}
+
 static int ls_vms(struct vctx *v)
 {
 	struct vs_vm_info *vms = NULL;
@@ -661,6 +733,8 @@ static const struct {
 	const char *summary;
 } subs[] = {
 	{NULL, "about", do_about, "what the server is"},
+	{NULL, "thumbprint", do_thumbprint,
+	 "the server certificate's SHA-1 and SHA-256"},
 	{NULL, "ls", do_ls, "list VMs, datastores or hosts"},
 	{NULL, "luns", do_luns, "a host's LUNs that may become RDMs"},
 	{"disk", "ls", disk_ls, "a VM's disks"},

@@ -1226,6 +1226,7 @@ static void help_offline(void)
 		{"help"},
 		{"vsphere"},
 		{"vsphere", "about"},
+		{"vsphere", "thumbprint"},
 		{"vsphere", "ls"},
 		{"vsphere", "luns"},
 		{"vsphere", "disk", "ls"},

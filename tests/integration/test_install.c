@@ -18,7 +18,8 @@
 
 /* A qemu profile that checks without booting anything (no KVM probe). */
 #define PROFILE_TCG                                                            \
-	"{\"name\": \"inst\", \"backend\": \"qemu\", \"disk_size\": \"16M\",\n" \
+	"{\"name\": \"inst\", \"backend\": \"qemu\", \"disk_size\": "          \
+	"\"16M\",\n"                                                           \
 	" \"modes\": [\"eager\", \"thin\"], \"qemu\": {\"accel\": \"tcg\"},\n" \
 	" \"workload\": {\"bs\": \"64K\"}}\n"
 
@@ -221,7 +222,8 @@ static void systemd_units_verify(void)
 		 "'%s" PREFIX "/lib/systemd/system/provbench@.service' "
 		 "> provbench@.service; "
 		 "cp '%s" PREFIX "/lib/systemd/system/provbench@.timer' .; "
-		 "systemd-analyze verify --man=no \"$PWD/provbench@lab.service\" "
+		 "systemd-analyze verify --man=no "
+		 "\"$PWD/provbench@lab.service\" "
 		 "\"$PWD/provbench@lab.timer\"",
 		 dir, dir, dir, dest, dest, dest);
 	CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
@@ -243,9 +245,8 @@ static int state_probe(struct it_result *r, char *const envp[],
 
 	it_write_file(prof, PROFILE_TCG);
 	chmod(prof, 0644);
-	snprintf(script, sizeof(script),
-		 "%s '%s' cleanup --dry-run '%s'", *prefix ? prefix : "exec",
-		 it_bin("provbench"), prof);
+	snprintf(script, sizeof(script), "%s '%s' cleanup --dry-run '%s'",
+		 *prefix ? prefix : "exec", it_bin("provbench"), prof);
 	return it_run_env(r, argv, envp, 0, 0);
 }
 

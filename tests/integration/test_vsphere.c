@@ -1055,9 +1055,42 @@ static void cli_exit_codes_and_tls(void)
 		strstr(r.err, "00112233445566778899aabbccddeeff"));
 	it_result_dispose(&r);
 
-	/* no pin, no CA: the self-signed certificate is refused */
+	/* no pin, no CA: the self-signed certificate is refused, and the
+	 * message shows its fingerprints as vCenter does */
 	CU_ASSERT_EQUAL(cli(&r, &v, "secret", NULL, NULL, "about", NULL), 3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not trusted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, v.thumbprint));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "SHA-256 "));
+	it_result_dispose(&r);
+
+	/* what to pin: no trust and no login needed; a pin is compared */
+	{
+		char url[300];
+		char *envp[] = {url, NULL};
+		char *argv[] = {(char *)it_bin("provbench"), "vsphere",
+				"thumbprint", NULL};
+
+		snprintf(url, sizeof(url), "PROVBENCH_URL=%s", v.url);
+		CU_ASSERT_EQUAL(it_run_env(&r, argv, envp, 0, 0), 0);
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SHA-1:    "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, v.thumbprint));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SHA-256:  "));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "match"));
+	if (!strstr(r.out, v.thumbprint))
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		cli(&r, &v, "secret", v.thumbprint, NULL, "thumbprint", NULL),
+		0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PROVBENCH_THUMBPRINT matches"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(cli(&r, &v, "secret",
+			    "00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:"
+			    "00:11:22:33",
+			    NULL, "thumbprint", NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "does NOT match"));
 	it_result_dispose(&r);
 
 	/* the explicit opt-out works, with a warning */
