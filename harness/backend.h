@@ -159,6 +159,15 @@ const struct pb_backend_ops *pb_backend_find(const char *name);
 /* Every backend, NULL-terminated. */
 const struct pb_backend_ops *const *pb_backend_list(void);
 
+/* ---- saying what takes time ---- */
+
+/*
+ * A step the user waits for ("booting guest", "creating eager disk"): a
+ * timestamped line on stderr, unless the run is quiet. Progress is stderr's;
+ * stdout keeps results.
+ */
+void pb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* ---- what provbench ships with ---- */
 
 /*

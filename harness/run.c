@@ -50,24 +50,42 @@ int pb_cli_fail(int err, const char *what, const char *why)
 	return pb_exit_code((enum pb_error)err);
 }
 
-static void say(bool quiet, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* -q: set once per command, read by pb_progress (backends' steps) */
+static bool quiet_run;
 
-/* Progress: timestamped lines a log can keep (and a person can read). */
-static void say(bool quiet, const char *fmt, ...)
+static void vsay(bool quiet, const char *fmt, va_list ap)
 {
 	char ts[32];
-	va_list ap;
 
 	if (quiet)
 		return;
 	pb_utc_format(ts, sizeof(ts), time(NULL), PB_TIME_CLOCK);
-	printf("%s ", ts);
+	fprintf(stderr, "%s ", ts);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+static void say(bool quiet, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Progress: timestamped lines on stderr a log can keep (and a person can
+ * read); stdout is for results. */
+static void say(bool quiet, const char *fmt, ...)
+{
+	va_list ap;
+
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsay(quiet, fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
+}
+
+void pb_progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(quiet_run, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- the lock: one run per target ---- */
@@ -195,6 +213,7 @@ struct run_state {
 	bool interrupted;
 	unsigned failed;
 	unsigned measured;
+	uint64_t t0;	 /* the run's start, for elapsed and ETA */
 	bool json_saved; /* run.json as it is now is on disk */
 	char errbuf[PB_ERRBUF_SIZE];
 };
@@ -363,14 +382,14 @@ static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 		total, sizeof(total),
 		(uint64_t)json_integer_value(json_object_get(p, "total")));
 	if (r->tty) {
-		printf("\r  %s %lld/%lld: %s / %s, %.1f MiB/s, ETA %.0f "
-		       "s\033[K",
-		       json_string_value(json_object_get(p, "pass")),
-		       json_integer_value(json_object_get(p, "index")) + 1,
-		       json_integer_value(json_object_get(p, "passes")), done,
-		       total, json_real_value(json_object_get(p, "mib_per_s")),
-		       json_number_value(json_object_get(p, "eta_s")));
-		fflush(stdout);
+		fprintf(stderr,
+			"\r  %s %lld/%lld: %s / %s, %.1f MiB/s, ETA %.0f "
+			"s\033[K",
+			json_string_value(json_object_get(p, "pass")),
+			json_integer_value(json_object_get(p, "index")) + 1,
+			json_integer_value(json_object_get(p, "passes")), done,
+			total, json_real_value(json_object_get(p, "mib_per_s")),
+			json_number_value(json_object_get(p, "eta_s")));
 		r->progress_shown = true;
 		return;
 	}
@@ -399,6 +418,35 @@ static enum pb_error journal_note(const struct pb_run_ctx *ctx, json_t *fields)
 	return err;
 }
 
+/* 3h05m, 4m10s, 12s */
+static void duration(char *out, size_t len, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ull;
+
+	if (s >= 3600)
+		snprintf(out, len, "%lluh%02llum", (unsigned long long)s / 3600,
+			 (unsigned long long)s / 60 % 60);
+	else if (s >= 60)
+		snprintf(out, len, "%llum%02llus", (unsigned long long)s / 60,
+			 (unsigned long long)s % 60);
+	else
+		snprintf(out, len, "%llus", (unsigned long long)s);
+}
+
+/* why a create may take a while, said before the wait */
+static const char *create_note(enum pb_mode m)
+{
+	switch (m) {
+	case PB_MODE_EAGER:
+		return " (zeroed in full before it is usable: the slow one)";
+	case PB_MODE_RDM:
+	case PB_MODE_RDMP:
+		return " (mapping the LUN)";
+	default:
+		return "";
+	}
+}
+
 /* One plan item: journal, create, run, collect, destroy, journal. */
 static enum pb_error run_item(struct run_state *r, size_t idx)
 {
@@ -424,10 +472,24 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	memset(&d, 0, sizeof(d));
 	ctx.disk_id = d.id;
 	t_start = pb_now_ns();
-	say(r->quiet, "[%zu/%zu] repetition %u, %s%s%s", idx + 1, r->plan.n,
-	    it->rep, pb_mode_name(it->mode),
-	    *pb_point_desc(r->p, it->point) ? ", " : "",
-	    pb_point_desc(r->p, it->point));
+	{
+		/* the whole run's place: elapsed, and what is left at the
+		 * pace so far (modes differ, so an estimate, said as one) */
+		char el[32], eta[48] = "";
+
+		duration(el, sizeof(el), t_start - r->t0);
+		if (idx) {
+			char left[32];
+
+			duration(left, sizeof(left),
+				 (t_start - r->t0) / idx * (r->plan.n - idx));
+			snprintf(eta, sizeof(eta), ", about %s left", left);
+		}
+		say(r->quiet, "[%zu/%zu] repetition %u, %s%s%s (%s elapsed%s)",
+		    idx + 1, r->plan.n, it->rep, pb_mode_name(it->mode),
+		    *pb_point_desc(r->p, it->point) ? ", " : "",
+		    pb_point_desc(r->p, it->point), el, eta);
+	}
 	/* the record exists, on disk, before the disk does */
 	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent,
 				reset_fail(r));
@@ -453,6 +515,8 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	json_decref(intent);
 	if (!err) {
 		stop_at("journaled");
+		say(r->quiet, "  creating %s disk%s", pb_mode_name(it->mode),
+		    create_note(it->mode));
 		err = r->ops->create_disk(r->b, &d, reset_fail(r));
 		created = err == PB_OK;
 		if (err)
@@ -543,7 +607,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	err = rj_doc_add_result(r->doc, &res) ? PB_OK : PB_ERR_NOMEM;
 	json_decref(d.readback);
 	if (r->progress_shown) {
-		printf("\r\033[K");
+		fprintf(stderr, "\r\033[K");
 		r->progress_shown = false;
 	}
 	if (status == RJ_STATUS_OK)
@@ -712,7 +776,8 @@ int pb_run(const struct pb_run_args *a)
 
 	memset(&p, 0, sizeof(p));
 	r.quiet = a->quiet;
-	r.tty = isatty(STDOUT_FILENO);
+	quiet_run = a->quiet;
+	r.tty = isatty(STDERR_FILENO);
 	catch_signals();
 	rc = check_profile(&r, a->profile, a->modes);
 	if (rc)
@@ -742,6 +807,7 @@ int pb_run(const struct pb_run_args *a)
 		err = start_results(&r, parent);
 	if (!err)
 		say(r.quiet, "results: %s", r.dir);
+	r.t0 = pb_now_ns();
 	for (i = 0; !err && i < r.plan.n && !stop_flag; i++) {
 		err = run_item(&r, i);
 		if (!err && p.cooldown_s && i + 1 < r.plan.n && !stop_flag)
@@ -785,15 +851,16 @@ int pb_run(const struct pb_run_args *a)
 			/* the measurements are kept; the run still failed */
 			if (!rc)
 				rc = PB_EXIT_FAILED;
-		} else
-			say(r.quiet,
-			    "report: %s/report.html, report.csv, "
-			    "summary.csv",
-			    r.dir);
+		} else if (!r.quiet) {
+			printf("report: %s/report.html, report.csv, "
+			       "summary.csv\n",
+			       r.dir);
+		}
 	}
-	/* a file that failed to be written is never named as written */
-	if (r.json_saved)
-		say(r.quiet, "run.json: %s", r.run_json);
+	/* the results' paths are the command's output (stdout); a file
+	 * that failed to be written is never named as written */
+	if (r.json_saved && !r.quiet)
+		printf("run.json: %s\n", r.run_json);
 out:
 	run_dispose(&r);
 	return rc;

@@ -17,8 +17,8 @@ int cmd_run(int argc, char **argv)
 		CLI_SWITCH("dry-run", 'n', &a.dry_run,
 			   "check and print the plan; create nothing"),
 		CLI_SWITCH("quiet", 'q', &a.quiet,
-			   "no progress; failures and the results path still "
-			   "said"),
+			   "silent unless something failed (then one line "
+			   "each, and run.json's path)"),
 		CLI_ARG("PROFILE", &a.profile,
 			"the experiment, a JSON profile (provbench help "
 			"profile)",

@@ -212,6 +212,15 @@ static void run_all_modes(void)
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
+	/* progress on stderr: the run's place, elapsed and what is left,
+	 * the steps that take time; the results' paths on stdout */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "[1/5] repetition 1, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " elapsed)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " elapsed, about "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "creating eager disk (zeroed"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "[1/5]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "run.json: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "report: "));
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
@@ -1101,7 +1110,7 @@ static void cleanup_of_deleted_vm(void)
 		 v.url, v.url, other.ref.value, other.ref.value);
 	it_write_file(journal, text);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "vm-99999 no longer exists"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "vm-99999 no longer exists"));
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_count(journal, "\"id\":\"dead-1\""), 2);
 	CU_ASSERT_EQUAL(it_count(journal, "\"id\":\"live-1\""), 1);

@@ -79,9 +79,8 @@ static void probe_remember(struct qb *b)
 	json_decref(c);
 }
 
-enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
+enum pb_error qb_accel_choose(struct qb *b, char *errbuf)
 {
-	struct qb *b = qb_of(be);
 	const char *want = b->o->accel;
 	/* another node than /dev/kvm, to diagnose (and to test) the probe */
 	const char *kvm = getenv("PROVBENCH_KVM_DEVICE");
@@ -92,11 +91,8 @@ enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
 
 	if (!kvm || !*kvm)
 		kvm = "/dev/kvm";
-	err = qb_load_manifest(b, errbuf);
-	if (!err)
-		err = qb_check_direct(b, errbuf);
-	if (err)
-		return err;
+	if (b->accel)
+		return PB_OK; /* chosen already (check, then run) */
 	if (!strcmp(want, "tcg")) {
 		b->accel = "tcg";
 		snprintf(b->accel_note, sizeof(b->accel_note),
@@ -123,6 +119,7 @@ enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
 	}
 	/* the node opening proves little: on some nested machines a KVM
 	 * guest never leaves the firmware. A short boot to init tells. */
+	pb_progress("probing KVM (a guest boot, up to %d s)", QB_KVM_PROBE_S);
 	err = qb_guest_boot(b, &g, &j, QB_KVM_PROBE_S, NULL, errbuf);
 	if (err)
 		return err;
@@ -148,4 +145,14 @@ enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
 		return pb_fail(errbuf, PB_ERR_UNSUPPORTED, "KVM: %s",
 			       b->accel_note);
 	return PB_OK;
+}
+
+enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
+{
+	struct qb *b = qb_of(be);
+	enum pb_error err = qb_load_manifest(b, errbuf);
+
+	if (!err)
+		err = qb_check_direct(b, errbuf);
+	return err ? err : qb_accel_choose(b, errbuf);
 }

@@ -236,10 +236,12 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 			json_string_value(json_object_get(b->manifest,
 							  "kernel_release")));
 		fprintf(out, "disks: %s\n", b->dir);
-		fprintf(out, "accelerator: %s\n",
-			!strcmp(b->o->accel, "auto")
-				? "KVM if a probe boot reaches init, else TCG"
-				: b->o->accel);
+		/* the one the run will use: the same choice, made now */
+		err = qb_accel_choose(b, errbuf);
+		if (!err)
+			fprintf(out, "accelerator: %s\n", b->accel_note);
+	}
+	if (!err && out) {
 		if (rdm && qb_skip_rdm(b))
 			fprintf(out, "rdm: skipped (a loop device needs root; "
 				     "or name a device in qemu.rdm_device)\n");
@@ -383,6 +385,9 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	for (a = 0; a < 3; a++) {
 		j.aio = aios[a];
 		unlink(local_out);
+		pb_progress("  booting guest (%s, aio=%s)",
+			    !strcmp(b->accel, "kvm") ? "KVM" : "TCG: slower",
+			    j.aio);
 		err = qb_guest_boot(b, &g, &j, (double)timeout_s, ctx, errbuf);
 		if (err)
 			return err;

@@ -114,6 +114,9 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 			    const struct pb_run_ctx *ctx, char *errbuf);
 
 /* accel.c: the prepare op (the image, O_DIRECT, the accelerator) */
+/* KVM or TCG, once per run: the profile's, or a probe boot's verdict
+ * (kept for the host boot); b->accel and b->accel_note say which and why */
+enum pb_error qb_accel_choose(struct qb *b, char *errbuf);
 enum pb_error qb_prepare(struct pb_backend *be, char *errbuf);
 
 #endif

@@ -110,7 +110,7 @@ enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
 	const struct vsphere_opts *o = b->o;
 	char sum[2 * EVP_MAX_MD_SIZE + 1], there[2 * EVP_MAX_MD_SIZE + 1];
 	char change[1024], *data;
-	size_t len;
+	size_t len, len_local;
 	unsigned i;
 	enum pb_error err;
 	int code;
@@ -140,6 +140,7 @@ enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
 			       strerror(errno));
 	sha256_hex(sum, data, len);
 	free(data);
+	len_local = len;
 	/* named by its checksum: an existing copy is this runner */
 	snprintf(b->runner_guest, sizeof(b->runner_guest),
 		 "%s/provbench-runner-%.16s", o->guest_dir, sum);
@@ -163,6 +164,8 @@ enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
 	same = data && !strcmp(there, sum);
 	free(data);
 	if (!same) {
+		pb_progress("uploading the runner to %s (%zu KiB)",
+			    b->runner_guest, len_local >> 10);
 		err = vsb_sess_err(b,
 				   vs_guest_upload(b->s, &b->vm, o->runner,
 						   b->runner_guest, 0700, true),
