@@ -96,6 +96,8 @@ struct pb_run_ctx {
 
 /* ---- the ops ---- */
 
+struct pb_check_out; /* pb_check_say's, below */
+
 #define PB_MODE_BIT(m) (1u << (m))
 
 /* capability bits, read by the profile loader and the harness */
@@ -117,9 +119,10 @@ struct pb_backend_ops {
 
 	enum pb_error (*open)(struct pb_backend **out,
 			      const struct pb_profile *p, char *errbuf);
-	/* validate the plan against the target, creating nothing */
+	/* validate the plan against the target, creating nothing; each
+	 * finding said with pb_check_say */
 	enum pb_error (*check)(struct pb_backend *b, const struct pb_plan *plan,
-			       FILE *out, char *errbuf);
+			       struct pb_check_out *out, char *errbuf);
 	/* environment for run.json: versions, host, datastore, ... */
 	enum pb_error (*describe)(struct pb_backend *b, json_t *env,
 				  char *errbuf);
@@ -158,6 +161,20 @@ struct pb_backend_ops {
 const struct pb_backend_ops *pb_backend_find(const char *name);
 /* Every backend, NULL-terminated. */
 const struct pb_backend_ops *const *pb_backend_list(void);
+
+/* ---- what check found ---- */
+
+/*
+ * One finding of a check, by name ("server", "datastore", "guest
+ * transfer"): a line "name: text" for a person, an entry of `check
+ * --json`'s "checks" for a script. A warning is a finding that does not
+ * stop a run. NULL-safe (out NULL: said nowhere).
+ */
+struct pb_check_out;
+void pb_check_say(struct pb_check_out *out, const char *name, const char *fmt,
+		  ...) __attribute__((format(printf, 3, 4)));
+void pb_check_warn(struct pb_check_out *out, const char *name, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- saying what takes time ---- */
 

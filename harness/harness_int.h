@@ -134,7 +134,7 @@ struct pb_run_args {
 
 int pb_run(const struct pb_run_args *a);
 /* Validate a profile and its target, print the plan; create nothing. */
-int pb_check(const char *profile);
+int pb_check(const char *profile, bool json);
 /* Remove what crashed runs left (arg: a results directory or a profile). */
 int pb_cleanup(const char *arg, bool dry_run);
 

@@ -707,6 +707,84 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 		printf("  ... %zu more\n", plan->n - 40);
 }
 
+/* ---- what check found: lines, or check --json's entries ---- */
+
+struct pb_check_out {
+	FILE *fp;      /* lines, or */
+	json_t *items; /* entries {name, level, detail} */
+};
+
+static void check_vsay(struct pb_check_out *o, const char *level,
+		       const char *name, const char *fmt, va_list ap)
+{
+	char text[2048];
+
+	if (!o)
+		return;
+	vsnprintf(text, sizeof(text), fmt, ap);
+	if (o->items)
+		json_array_append_new(
+			o->items, json_pack("{s:s,s:s,s:s}", "name", name,
+					    "level", level, "detail", text));
+	else if (!strcmp(level, "warning"))
+		fprintf(o->fp, "warning: %s\n", text);
+	else
+		fprintf(o->fp, "%s: %s\n", name, text);
+}
+
+void pb_check_say(struct pb_check_out *out, const char *name, const char *fmt,
+		  ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	check_vsay(out, "ok", name, fmt, ap);
+	va_end(ap);
+}
+
+void pb_check_warn(struct pb_check_out *out, const char *name, const char *fmt,
+		   ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	check_vsay(out, "warning", name, fmt, ap);
+	va_end(ap);
+}
+
+/* The plan as check --json prints it: what print_plan says, as data. */
+static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
+{
+	json_t *items = json_array(), *modes = json_array();
+	uint64_t bytes = 0;
+	size_t i;
+	unsigned k, writes;
+
+	for (i = 0; i < p->nmodes; i++)
+		json_array_append_new(modes,
+				      json_string(pb_mode_name(p->modes[i])));
+	for (i = 0; i < plan->n; i++) {
+		const struct runner_opts *w = &p->points[plan->items[i].point];
+
+		for (k = 0, writes = 0; k < w->npasses; k++)
+			writes += runner_pass_writes(w->passes[k]);
+		bytes += writes * w->size;
+		json_array_append_new(
+			items,
+			json_pack("{s:i,s:s,s:i,s:s}", "rep",
+				  (int)plan->items[i].rep, "mode",
+				  pb_mode_name(plan->items[i].mode), "point",
+				  (int)plan->items[i].point, "workload",
+				  pb_point_desc(p, plan->items[i].point)));
+	}
+	return json_pack("{s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o}", "modes", modes,
+			 "repetitions", (int)p->repetitions, "points",
+			 (int)p->npoints, "disk_size_bytes",
+			 (json_int_t)p->disk_size, "shuffled", p->shuffle,
+			 "seed", (json_int_t)plan->seed, "bytes_to_write",
+			 (json_int_t)bytes, "items", items);
+}
+
 /* Load, plan, connect and check: what run --dry-run and check share. */
 /* Plan and open the backend for the profile r->p, loaded by the caller. */
 static int open_profile(struct run_state *r, enum pb_error err,
@@ -743,18 +821,59 @@ static void run_dispose(struct run_state *r)
 	pb_profile_dispose(r->p);
 }
 
-int pb_check(const char *profile)
+/* check --json: the plan and every finding, and the verdict, on stdout;
+ * the exit code as without --json */
+static int check_json(struct run_state *r, const char *profile)
+{
+	struct pb_check_out out = {stdout, json_array()};
+	enum pb_error err = pb_profile_load(r->p, profile, r->errbuf);
+	const char *why = r->errbuf;
+	json_t *doc;
+	char *text;
+
+	if (!err && !(err = pb_plan_build(&r->plan, r->p, r->errbuf))) {
+		r->ops = r->p->backend;
+		err = r->ops->open(&r->b, r->p, r->errbuf);
+	}
+	if (!err) {
+		err = r->ops->check(r->b, &r->plan, &out, reset_fail(r));
+		why = r->berr;
+	}
+	doc = json_pack("{s:i,s:s,s:s,s:s?,s:o?,s:o,s:s,s:s?}", "format", 1,
+			"tool", "provbench", "profile", profile, "backend",
+			r->ops ? r->ops->name : NULL, "plan",
+			r->plan.n ? plan_json(r->p, &r->plan) : NULL, "checks",
+			out.items, "verdict", err ? "failed" : "ok", "error",
+			err ? why : NULL);
+	text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+		   : NULL;
+	json_decref(doc);
+	if (!text)
+		return pb_cli_fail(PB_ERR_NOMEM, "check", "out of memory");
+	puts(text);
+	free(text);
+	/* the person reading stderr gets the usual line too */
+	return err ? pb_cli_fail(err, "check", why) : PB_EXIT_OK;
+}
+
+int pb_check(const char *profile, bool json)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
+	struct pb_check_out out = {stdout, NULL};
 	enum pb_error err;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
+	if (json) {
+		rc = check_json(&r, profile);
+		run_dispose(&r);
+		return rc;
+	}
 	rc = check_profile(&r, profile, NULL);
 	if (!rc) {
 		print_plan(&p, &r.plan);
-		err = r.ops->check(r.b, &r.plan, stdout, reset_fail(&r));
+		err = r.ops->check(r.b, &r.plan, &out, reset_fail(&r));
 		if (err)
 			rc = pb_cli_fail(err, "check", r.berr);
 		else
@@ -783,8 +902,10 @@ int pb_run(const struct pb_run_args *a)
 	if (rc)
 		goto out;
 	if (a->dry_run) {
+		struct pb_check_out out = {stdout, NULL};
+
 		print_plan(&p, &r.plan);
-		err = r.ops->check(r.b, &r.plan, stdout, reset_fail(&r));
+		err = r.ops->check(r.b, &r.plan, &out, reset_fail(&r));
 		if (err)
 			rc = pb_cli_fail(err, "check", r.berr);
 		else

@@ -8,7 +8,11 @@
 int cmd_check(int argc, char **argv)
 {
 	const char *profile = NULL;
+	bool json = false;
 	const struct cli_opt opts[] = {
+		CLI_SWITCH("json", 0, &json,
+			   "print the plan, every finding and the verdict as "
+			   "JSON"),
 		CLI_ARG("PROFILE", &profile, "the experiment, a JSON profile",
 			CLI_OPT_REQUIRED),
 		CLI_OPT_END,
@@ -26,5 +30,5 @@ int cmd_check(int argc, char **argv)
 
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
-	return pb_check(profile);
+	return pb_check(profile, json);
 }

@@ -208,6 +208,35 @@ static void run_all_modes(void)
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "--dry-run", prof, NULL), 0);
 	it_result_dispose(&r);
+	/* check --json: the plan, each finding by name, the verdict */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", "--json", prof, NULL), 0);
+	{
+		json_t *j = json_loads(r.out, 0, NULL), *c;
+		static const char *const want[] = {"server", "VM", "datastore",
+						   "guest login",
+						   "guest transfer"};
+		size_t w, k;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(j, "verdict")), "ok");
+		CU_ASSERT_EQUAL(json_array_size(json_object_get(
+					json_object_get(j, "plan"), "items")),
+				5);
+		for (w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+			bool found = false;
+
+			json_array_foreach(json_object_get(j, "checks"), k, c)
+				found |=
+				!strcmp(json_string_value(
+						json_object_get(c, "name")),
+					want[w]);
+			if (!found)
+				CU_FAIL(want[w]);
+		}
+		json_decref(j);
+	}
+	it_result_dispose(&r);
 
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
@@ -1330,6 +1359,22 @@ static void bad_profiles_exit_2(void)
 			fprintf(stderr, "\n  no path: %s", r.err);
 		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, path));
 		CU_ASSERT_EQUAL(strchr(r.err, '\n')[1], '\0');
+		it_result_dispose(&r);
+		/* check --json: the same verdict, as data */
+		CU_ASSERT_EQUAL(it_pb(&r, &e, "check", "--json", path, NULL),
+				2);
+		{
+			json_t *j = json_loads(r.out, 0, NULL);
+			const char *why = json_string_value(
+				json_object_get(j, "error"));
+
+			CU_ASSERT_STRING_EQUAL(
+				json_string_value(
+					json_object_get(j, "verdict")),
+				"failed");
+			CU_ASSERT(why && strstr(why, bad_profiles[i].msg));
+			json_decref(j);
+		}
 		it_result_dispose(&r);
 	}
 	/* nothing was created for any of them */

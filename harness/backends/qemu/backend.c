@@ -189,7 +189,7 @@ bool qb_skip_rdm(const struct qb *b)
 }
 
 static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
-			      FILE *out, char *errbuf)
+			      struct pb_check_out *out, char *errbuf)
 {
 	struct qb *b = qb_of(be);
 	char *ver_argv[] = {(char *)b->o->binary, "--version", NULL};
@@ -231,25 +231,26 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 
 		if (nl)
 			*nl = '\0';
-		fprintf(out, "qemu: %s\n", ver.data ? ver.data : "?");
-		fprintf(out, "guest: %s (kernel %s)\n", b->guest,
-			json_string_value(json_object_get(b->manifest,
-							  "kernel_release")));
-		fprintf(out, "disks: %s\n", b->dir);
+		pb_check_say(out, "qemu", "%s", ver.data ? ver.data : "?");
+		pb_check_say(out, "guest", "%s (kernel %s)", b->guest,
+			     json_string_value(json_object_get(
+				     b->manifest, "kernel_release")));
+		pb_check_say(out, "disks", "%s", b->dir);
 		/* the one the run will use: the same choice, made now */
 		err = qb_accel_choose(b, errbuf);
 		if (!err)
-			fprintf(out, "accelerator: %s\n", b->accel_note);
+			pb_check_say(out, "accelerator", "%s", b->accel_note);
 	}
 	if (!err && out) {
 		if (rdm && qb_skip_rdm(b))
-			fprintf(out, "rdm: skipped (a loop device needs root; "
-				     "or name a device in qemu.rdm_device)\n");
+			pb_check_warn(out, "rdm",
+				      "skipped (a loop device needs root; or "
+				      "name a device in qemu.rdm_device)");
 		else if (rdm)
-			fprintf(out, "rdm: %s\n",
-				b->o->rdm_device ? b->o->rdm_device
-						 : "a loop device over a "
-						   "preallocated file");
+			pb_check_say(out, "rdm", "%s",
+				     b->o->rdm_device ? b->o->rdm_device
+						      : "a loop device over a "
+							"preallocated file");
 	}
 	pb_buf_dispose(&ver);
 	return err;

@@ -101,7 +101,8 @@ static const char *vsb_target_key(struct pb_backend *be)
 
 /* ---- check ---- */
 
-static enum pb_error check_lun(struct vsb *b, FILE *out, char *errbuf)
+static enum pb_error check_lun(struct vsb *b, struct pb_check_out *out,
+			       char *errbuf)
 {
 	const struct pb_profile *p = b->p;
 	const struct vsphere_opts *o = b->o;
@@ -124,16 +125,16 @@ static enum pb_error check_lun(struct vsb *b, FILE *out, char *errbuf)
 			pb_size_format(sz, sizeof(sz), lun.capacity_bytes),
 			pb_size_format(dsz, sizeof(dsz), p->disk_size));
 	if (!err)
-		fprintf(out, "LUN %s: %s %s, %s, free, VAAI %s\n", o->lun,
-			lun.vendor, lun.model,
-			pb_size_format(sz, sizeof(sz), lun.capacity_bytes),
-			lun.vaai[0] ? lun.vaai : "unknown");
+		pb_check_say(out, "LUN", "%s: %s %s, %s, free, VAAI %s", o->lun,
+			     lun.vendor, lun.model,
+			     pb_size_format(sz, sizeof(sz), lun.capacity_bytes),
+			     lun.vaai[0] ? lun.vaai : "unknown");
 	return err;
 }
 
 static enum pb_error vsb_check(struct pb_backend *be,
-			       const struct pb_plan *plan, FILE *out,
-			       char *errbuf)
+			       const struct pb_plan *plan,
+			       struct pb_check_out *out, char *errbuf)
 {
 	struct vsb *b = vsb_of(be);
 	const struct pb_profile *p = b->p;
@@ -150,14 +151,14 @@ static enum pb_error vsb_check(struct pb_backend *be,
 			   errbuf);
 	if (err)
 		return err;
-	fprintf(out, "server: %s, API %s (speaking %s)\n",
-		vs_session_about(b->s)->full_name,
-		vs_session_about(b->s)->api_version,
-		vs_session_api_version(b->s));
-	fprintf(out, "VM %s (%s): %s, tools %s, %s\n", b->vm.name,
-		b->vm.ref.value, b->state.power_state, b->state.tools,
-		b->state.guest_full_name[0] ? b->state.guest_full_name
-					    : "guest OS unknown");
+	pb_check_say(out, "server", "%s, API %s (speaking %s)",
+		     vs_session_about(b->s)->full_name,
+		     vs_session_about(b->s)->api_version,
+		     vs_session_api_version(b->s));
+	pb_check_say(out, "VM", "%s (%s): %s, tools %s, %s", b->vm.name,
+		     b->vm.ref.value, b->state.power_state, b->state.tools,
+		     b->state.guest_full_name[0] ? b->state.guest_full_name
+						 : "guest OS unknown");
 	if (strcmp(b->state.power_state, "poweredOn"))
 		return pb_fail(errbuf, PB_ERR_INPUT, "VM %s is %s, not on",
 			       b->vm.name, b->state.power_state);
@@ -167,29 +168,29 @@ static enum pb_error vsb_check(struct pb_backend *be,
 			       "runner cannot be started",
 			       b->vm.name, b->state.tools);
 	if (b->state.has_snapshot)
-		fprintf(out,
-			"warning: VM %s has snapshots: every disk write goes "
-			"to a delta disk, not to the disk being measured "
-			"(the new disks are added outside them, but the "
-			"guest's own I/O is not)\n",
-			b->vm.name);
+		pb_check_warn(out, "snapshots",
+			      "VM %s has snapshots: every disk write goes to a "
+			      "delta disk, not to the disk being measured (the "
+			      "new disks are added outside them, but the "
+			      "guest's own I/O is not)",
+			      b->vm.name);
 	err = vsb_settings_read(b, errbuf);
 	if (err)
 		return err;
 	for (i = 0; i < b->nset; i++)
 		if (!b->set[i].change)
-			fprintf(out,
-				"setting %s = %s: set, live since the VM's "
-				"power-on%s%s\n",
-				b->set[i].key, b->set[i].had,
-				b->state.boot_time[0] ? " at " : "",
-				b->state.boot_time);
+			pb_check_say(out, "setting",
+				     "%s = %s: set, live since the VM's "
+				     "power-on%s%s",
+				     b->set[i].key, b->set[i].had,
+				     b->state.boot_time[0] ? " at " : "",
+				     b->state.boot_time);
 	if (vsb_settings_to_change(b, change, sizeof(change))) {
 		if (o->power_cycle)
-			fprintf(out,
-				"settings: %s; a run power-cycles the VM to "
-				"make them live (vsphere.power_cycle)\n",
-				change);
+			pb_check_warn(out, "settings",
+				      "%s; a run power-cycles the VM to make "
+				      "them live (vsphere.power_cycle)",
+				      change);
 		else
 			later = vsb_settings_refuse(b, change, later_why);
 	}
@@ -213,9 +214,10 @@ static enum pb_error vsb_check(struct pb_backend *be,
 				pb_size_format(fr, sizeof(fr), ds.free_space),
 				pb_size_format(sz, sizeof(sz), p->disk_size));
 		if (!err)
-			fprintf(out,
-				"datastore %s: %s%s%s, %s free of %s, VAAI %s; "
-				"disks are created one at a time\n",
+			pb_check_say(
+				out, "datastore",
+				"%s: %s%s%s, %s free of %s, VAAI %s; "
+				"disks are created one at a time",
 				b->ds, ds.type, ds.vmfs_version[0] ? " " : "",
 				ds.vmfs_version,
 				pb_size_format(fr, sizeof(fr), ds.free_space),
@@ -231,7 +233,7 @@ static enum pb_error vsb_check(struct pb_backend *be,
 			err = PB_OK;
 		err = vsb_sess_err(b, err, errbuf);
 		if (!err)
-			fprintf(out, "guest login: accepted\n");
+			pb_check_say(out, "guest login", "accepted");
 	}
 	if (!err)
 		err = vsb_transfer_round_trip(b, out, errbuf);

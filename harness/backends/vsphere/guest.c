@@ -50,7 +50,8 @@ static char *fetch_guest_file(struct vsb *b, const char *guest_path,
 
 /* A small file to the guest and back, through the path runs use: trust
  * and name problems show before any disk exists. */
-enum pb_error vsb_transfer_round_trip(struct vsb *b, FILE *out, char *errbuf)
+enum pb_error vsb_transfer_round_trip(struct vsb *b, struct pb_check_out *out,
+				      char *errbuf)
 {
 	const char *gdir = b->o->guest_dir;
 	char up[64] = "/tmp/provbench-check-XXXXXX", down[80], guest[700];
@@ -97,9 +98,9 @@ enum pb_error vsb_transfer_round_trip(struct vsb *b, FILE *out, char *errbuf)
 	unlink(up);
 	unlink(down);
 	if (!err)
-		fprintf(out,
-			"guest transfer: %zu bytes up and back through %s\n",
-			len, vs_session_transfer_note(b->s));
+		pb_check_say(out, "guest transfer",
+			     "%zu bytes up and back through %s", len,
+			     vs_session_transfer_note(b->s));
 	return err;
 }
 

@@ -72,7 +72,8 @@ enum pb_error vsb_settings_apply(struct vsb *b, char *errbuf);
 json_t *vsb_settings_json(const struct vsb *b);
 
 /* guest.c */
-enum pb_error vsb_transfer_round_trip(struct vsb *b, FILE *out, char *errbuf);
+enum pb_error vsb_transfer_round_trip(struct vsb *b, struct pb_check_out *out,
+				      char *errbuf);
 enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf);
 enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      const char *args, long timeout_s,
