@@ -130,13 +130,17 @@ GUEST         := $(B)/guest/initrd.gz
 .SECONDARY:
 
 .PHONY: all deps test test-all check format-check runner-static guest \
-	install uninstall demo bench format clean fuzz fuzz-smoke asan-tree \
+	install uninstall demo deps-demo bench format clean fuzz fuzz-smoke asan-tree \
 	test-valgrind
 
 all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 
 deps:
 	@B=$(B) scripts/deps.sh
+
+# only what the demo needs: no browser, clang, Go, valgrind or pyVmomi
+deps-demo:
+	@B=$(B) scripts/deps.sh --demo
 
 # `make test` is what CI and README run: deps first, then a fresh make so
 # that pkg-config sees what deps installed; then the whole suite.
@@ -286,7 +290,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(LIBDIR_PB) $(DESTDIR)$(SHARE_PB) \
 	       $(DESTDIR)$(PREFIX)/share/doc/provbench
 
-demo: deps
+demo: deps-demo
 	@$(MAKE) --no-print-directory $(PROVBENCH) $(GUEST)
 	@scripts/demo.sh $(B)
 

@@ -13,13 +13,33 @@ set -eu
 # (the guest image), and the kernel .deb, fetched (not installed) into
 # $B/guest/debs by guest-image.sh --fetch; fuzzing: clang and its
 # libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev).
-PKGS="gcc make pkg-config libc6-dev clang-format
-libcurl4-openssl-dev libxml2-dev libjansson-dev libcunit1-dev
-liburing-dev libblkid-dev libuuid1 libssl-dev
-golang-go golang-github-vmware-govmomi-dev libxml2-utils
-util-linux e2fsprogs xfsprogs valgrind file chromium fio time python3
-python3-pyvmomi qemu-system-x86 qemu-utils busybox-static binutils
-clang libclang-rt-14-dev openssl"
+#
+#   scripts/deps.sh           everything make test needs (~450 MiB)
+#   scripts/deps.sh --demo    only what make demo needs (~100 MiB): the
+#                             compiler and libraries, qemu, busybox, the
+#                             mkfs tools, and the kernel .deb
+#   ... --list                print the packages, install nothing
+DEMO_PKGS="gcc make pkg-config libc6-dev
+libcurl4-openssl-dev libxml2-dev libjansson-dev liburing-dev libblkid-dev
+libssl-dev util-linux e2fsprogs xfsprogs file qemu-system-x86 qemu-utils
+busybox-static binutils"
+TEST_PKGS="clang-format libcunit1-dev libuuid1 golang-go
+golang-github-vmware-govmomi-dev libxml2-utils valgrind chromium fio time
+python3 python3-pyvmomi clang libclang-rt-14-dev openssl"
+PKGS="$DEMO_PKGS $TEST_PKGS"
+list=false
+for a in "$@"; do
+	case $a in
+	--demo) PKGS=$DEMO_PKGS ;;
+	--list) list=true ;;
+	*) echo "provbench: deps: '$a': unknown option (--demo, --list)" >&2
+	   exit 2 ;;
+	esac
+done
+if $list; then
+	echo $PKGS | tr ' ' '\n'
+	exit 0
+fi
 
 # one dpkg-query for all: the common case (everything there) stays fast
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' $PKGS \

@@ -1365,8 +1365,8 @@ static void bad_profiles_exit_2(void)
 				2);
 		{
 			json_t *j = json_loads(r.out, 0, NULL);
-			const char *why = json_string_value(
-				json_object_get(j, "error"));
+			const char *why =
+				json_string_value(json_object_get(j, "error"));
 
 			CU_ASSERT_STRING_EQUAL(
 				json_string_value(

@@ -316,12 +316,52 @@ static void state_dir_unusable(void)
 	it_result_dispose(&r);
 }
 
+/* make demo installs what the demo needs and not the test toolchain */
+static void demo_deps_are_small(void)
+{
+	static const char *const heavy[] = {"chromium",	       "clang",
+					    "golang-go",       "valgrind",
+					    "python3-pyvmomi", "fio"};
+	static const char *const needed[] = {"qemu-system-x86", "qemu-utils",
+					     "busybox-static",	"gcc",
+					     "e2fsprogs",	"xfsprogs"};
+	struct it_result r;
+	char *argv[] = {"/bin/sh", "scripts/deps.sh", "--demo", "--list", NULL};
+	char line[64];
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(it_run(&r, argv, 0, 0), 0);
+	for (i = 0; i < sizeof(heavy) / sizeof(heavy[0]); i++) {
+		snprintf(line, sizeof(line), "\n%s\n", heavy[i]);
+		if (strstr(r.out, line) ||
+		    !strncmp(r.out, line + 1, strlen(line + 1)))
+			CU_FAIL(heavy[i]);
+	}
+	for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+		snprintf(line, sizeof(line), "%s\n", needed[i]);
+		if (!strstr(r.out, line))
+			CU_FAIL(needed[i]);
+	}
+	it_result_dispose(&r);
+	/* and make demo asks for that set, not make deps' */
+	CU_ASSERT_EQUAL(it_sh("make -n demo 2>/dev/null | grep -q "
+			      "'deps.sh --demo'"),
+			0);
+	/* the full set has the test toolchain */
+	argv[2] = "--list";
+	argv[3] = NULL;
+	CU_ASSERT_EQUAL_FATAL(it_run(&r, argv, 0, 0), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nchromium\n"));
+	it_result_dispose(&r);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(installed_runs_elsewhere),
 	PB_CASE(install_ships_docs_and_units),
 	PB_CASE(systemd_units_verify),
 	PB_CASE(state_dir_first_run),
 	PB_CASE(state_dir_unusable),
+	PB_CASE(demo_deps_are_small),
 	PB_CASES_END,
 };
 
