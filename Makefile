@@ -77,7 +77,7 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/guest.c \
 	       harness/backends/vsphere/settings.c \
 	       harness/backends/vsphere/options.c
-CLI_SRC    := harness/cli/opt.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
+CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
 	      harness/cli/cmd_vsphere.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \

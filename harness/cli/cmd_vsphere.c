@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "table.h"
 #include "harness.h"
 #include "vsphere.h"
 
@@ -56,6 +57,15 @@ static int start(struct vctx *v, const struct cli_cmd *cmd,
 static int fail_session(struct vctx *v, enum pb_error err, const char *what)
 {
 	return pb_cli_fail(err, what, vs_session_error(v->s));
+}
+
+/* print a table and free it; its error, if any, as the exit code */
+static int table_done(struct cli_table *t)
+{
+	enum pb_error err = cli_table_print(t, stdout);
+
+	cli_table_dispose(t);
+	return err ? pb_cli_fail(err, "table", "out of memory") : PB_EXIT_OK;
 }
 
 static int print_json(json_t *j)
@@ -175,6 +185,7 @@ static int do_thumbprint(struct vctx *v, int argc, char **argv)
 
 static int ls_vms(struct vctx *v)
 {
+	struct cli_table t;
 	struct vs_vm_info *vms = NULL;
 	size_t n = 0, i;
 	enum pb_error err = vs_vm_list(v->s, &vms, &n);
@@ -195,18 +206,19 @@ static int ls_vms(struct vctx *v)
 		free(vms);
 		return print_json(a);
 	}
-	printf("%-30s %-10s %-12s %-20s %s\n", "NAME", "MOREF", "POWER",
-	       "TOOLS", "PATH");
+	cli_table_init(&t, "lllll");
+	cli_table_row(&t, "NAME", "MOREF", "POWER", "TOOLS", "PATH");
 	for (i = 0; i < n; i++)
-		printf("%-30s %-10s %-12s %-20s %s\n", vms[i].name,
-		       vms[i].ref.value, vms[i].power_state,
-		       vms[i].tools_status, vms[i].path);
+		cli_table_row(&t, vms[i].name, vms[i].ref.value,
+			      vms[i].power_state, vms[i].tools_status,
+			      vms[i].path);
 	free(vms);
-	return PB_EXIT_OK;
+	return table_done(&t);
 }
 
 static int ls_datastores(struct vctx *v)
 {
+	struct cli_table t;
 	struct vs_ds_info *ds = NULL;
 	size_t n = 0, i;
 	enum pb_error err = vs_datastore_list(v->s, &ds, &n);
@@ -229,19 +241,19 @@ static int ls_datastores(struct vctx *v)
 		free(ds);
 		return print_json(a);
 	}
-	printf("%-24s %-14s %-8s %12s %12s\n", "NAME", "MOREF", "TYPE",
-	       "CAPACITY", "FREE");
+	cli_table_init(&t, "lllrr");
+	cli_table_row(&t, "NAME", "MOREF", "TYPE", "CAPACITY", "FREE");
 	for (i = 0; i < n; i++)
-		printf("%-24s %-14s %-8s %12s %12s\n", ds[i].name,
-		       ds[i].ref.value, ds[i].type,
-		       pb_size_format(cap, sizeof(cap), ds[i].capacity),
-		       pb_size_format(fr, sizeof(fr), ds[i].free_space));
+		cli_table_row(&t, ds[i].name, ds[i].ref.value, ds[i].type,
+			      pb_size_format(cap, sizeof(cap), ds[i].capacity),
+			      pb_size_format(fr, sizeof(fr), ds[i].free_space));
 	free(ds);
-	return PB_EXIT_OK;
+	return table_done(&t);
 }
 
 static int ls_hosts(struct vctx *v)
 {
+	struct cli_table t;
 	struct vs_host_info *hs = NULL;
 	size_t n = 0, i;
 	enum pb_error err = vs_host_list(v->s, &hs, &n);
@@ -262,14 +274,13 @@ static int ls_hosts(struct vctx *v)
 		free(hs);
 		return print_json(a);
 	}
-	printf("%-30s %-12s %-10s %-10s %s\n", "NAME", "MOREF", "VERSION",
-	       "BUILD", "STATE");
+	cli_table_init(&t, "lllll");
+	cli_table_row(&t, "NAME", "MOREF", "VERSION", "BUILD", "STATE");
 	for (i = 0; i < n; i++)
-		printf("%-30s %-12s %-10s %-10s %s\n", hs[i].name,
-		       hs[i].ref.value, hs[i].version, hs[i].build,
-		       hs[i].connection_state);
+		cli_table_row(&t, hs[i].name, hs[i].ref.value, hs[i].version,
+			      hs[i].build, hs[i].connection_state);
 	free(hs);
-	return PB_EXIT_OK;
+	return table_done(&t);
 }
 
 static int do_ls(struct vctx *v, int argc, char **argv)
@@ -318,6 +329,7 @@ static int do_ls(struct vctx *v, int argc, char **argv)
  */
 static int do_luns(struct vctx *v, int argc, char **argv)
 {
+	struct cli_table t;
 	struct vs_host_info h;
 	struct vs_lun *l = NULL;
 	size_t n = 0, i, hidden = 0;
@@ -371,17 +383,23 @@ static int do_luns(struct vctx *v, int argc, char **argv)
 		free(l);
 		return print_json(a);
 	}
-	printf("%-36s %-10s %-18s %10s %-24s %s\n", "CANONICAL NAME", "VENDOR",
-	       "MODEL", "CAPACITY", "USED", "DEVICE PATH");
+	cli_table_init(&t, "lllrll");
+	cli_table_row(&t, "CANONICAL NAME", "VENDOR", "MODEL", "CAPACITY",
+		      "USED", "DEVICE PATH");
 	for (i = 0; i < n; i++) {
 		if (!l[i].offered && !l[i].used_by[0]) {
 			hidden++;
 			continue;
 		}
-		printf("%-36s %-10s %-18s %10s %-24s %s\n", l[i].canonical_name,
-		       l[i].vendor, l[i].model,
-		       pb_size_format(cap, sizeof(cap), l[i].capacity_bytes),
-		       l[i].used_by[0] ? l[i].used_by : "-", l[i].device_path);
+		cli_table_row(
+			&t, l[i].canonical_name, l[i].vendor, l[i].model,
+			pb_size_format(cap, sizeof(cap), l[i].capacity_bytes),
+			l[i].used_by[0] ? l[i].used_by : NULL,
+			l[i].device_path);
+	}
+	if ((rc = table_done(&t))) {
+		free(l);
+		return rc;
 	}
 	if (hidden)
 		printf("(%zu more devices not offered for RDM: boot or local "
@@ -409,14 +427,20 @@ static json_t *disk_json(const struct vs_disk *d)
 		"controller_key", d->controller_key, "unit", d->unit);
 }
 
-static void disk_row(const struct vs_disk *d)
+static void disk_header(struct cli_table *t)
 {
-	char cap[32];
+	cli_table_init(t, "lllrll");
+	cli_table_row(t, "KEY", "LABEL", "MODE", "SIZE", "UUID", "FILE");
+}
 
-	printf("%-6d %-14s %-6s %10s %-38s %s\n", d->key, d->label,
-	       pb_mode_name(d->mode),
-	       pb_size_format(cap, sizeof(cap), d->capacity_bytes),
-	       d->uuid[0] ? d->uuid : "-", d->file);
+static void disk_row(struct cli_table *t, const struct vs_disk *d)
+{
+	char cap[32], key[16];
+
+	snprintf(key, sizeof(key), "%d", d->key);
+	cli_table_row(t, key, d->label, pb_mode_name(d->mode),
+		      pb_size_format(cap, sizeof(cap), d->capacity_bytes),
+		      d->uuid[0] ? d->uuid : NULL, d->file);
 }
 
 /* The VM a disk or guest subcommand names. */
@@ -435,6 +459,7 @@ static int find_vm(struct vctx *v, struct vs_vm_info *vm, const char *name,
 
 static int disk_ls(struct vctx *v, int argc, char **argv)
 {
+	struct cli_table t;
 	const char *vmname = NULL;
 	const struct cli_opt opts[] = {JSON_OPT(v), VM_ARG(vmname),
 				       CLI_OPT_END};
@@ -464,16 +489,16 @@ static int disk_ls(struct vctx *v, int argc, char **argv)
 		free(d);
 		return print_json(a);
 	}
-	printf("%-6s %-14s %-6s %10s %-38s %s\n", "KEY", "LABEL", "MODE",
-	       "SIZE", "UUID", "FILE");
+	disk_header(&t);
 	for (i = 0; i < n; i++)
-		disk_row(&d[i]);
+		disk_row(&t, &d[i]);
 	free(d);
-	return PB_EXIT_OK;
+	return table_done(&t);
 }
 
 static int disk_add(struct vctx *v, int argc, char **argv)
 {
+	struct cli_table t;
 	const char *vmname = NULL, *mode = NULL, *size = NULL, *ctl = NULL;
 	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
 	const struct cli_opt opts[] = {
@@ -544,7 +569,10 @@ static int disk_add(struct vctx *v, int argc, char **argv)
 		return fail_session(v, err, "vsphere disk add");
 	if (v->json)
 		return print_json(disk_json(&d));
-	disk_row(&d);
+	disk_header(&t);
+	disk_row(&t, &d);
+	if ((rc = table_done(&t)))
+		return rc;
 	if (d.mode != sp.mode)
 		fprintf(stderr,
 			"provbench: warning: asked for %s, the server "

@@ -10,6 +10,7 @@
 
 #include "common.h"
 #include "opt.h"
+#include "table.h"
 #include "unit.h"
 
 struct got {
@@ -166,10 +167,37 @@ static void cli_mistake_line(void)
 	unlink(path);
 }
 
+/* Columns as wide as their widest cell: a long VM name is neither cut
+ * nor run into the next column; numbers right-aligned; no trailing pad. */
+static void cli_table_sized(void)
+{
+	struct cli_table t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	cli_table_init(&t, "lrl");
+	cli_table_row(&t, "NAME", "SIZE", "PATH");
+	cli_table_row(&t, "a-very-long-virtual-machine-name-of-a-lab", "8 GiB",
+		      "/dc/vm/a");
+	cli_table_row(&t, "b", "16 GiB", NULL);
+	CU_ASSERT_EQUAL(cli_table_print(&t, fp), PB_OK);
+	fclose(fp);
+	CU_ASSERT_STRING_EQUAL(
+		text, "NAME                                         SIZE  PATH\n"
+		      "a-very-long-virtual-machine-name-of-a-lab   8 GiB  "
+		      "/dc/vm/a\n"
+		      "b                                          16 GiB  -\n");
+	free(text);
+	cli_table_dispose(&t);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(cli_lines),
 	PB_CASE(cli_literal_rest),
 	PB_CASE(cli_mistake_line),
+	PB_CASE(cli_table_sized),
 	PB_CASES_END,
 };
 
