@@ -25,7 +25,8 @@ void cli_table_row(struct cli_table *t, ...)
 		const char *c = va_arg(ap, const char *);
 
 		/* the buffer's errors are sticky: checked once, in print */
-		(void)pb_buf_add(&t->cells, c ? c : "-", strlen(c ? c : "-") + 1);
+		(void)pb_buf_add(&t->cells, c ? c : "-",
+				 strlen(c ? c : "-") + 1);
 	}
 	va_end(ap);
 }

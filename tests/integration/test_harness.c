@@ -1379,6 +1379,23 @@ static void bad_profiles_exit_2(void)
 	}
 	/* nothing was created for any of them */
 	CU_ASSERT_EQUAL(it_sh("test -e '%s'", results), 1);
+	/* a runner that is not there: check says so, before hours pass */
+	for (i = 0; i < (size_t)e.n; i++)
+		if (!strncmp(e.vars[i], "PROVBENCH_RUNNER=", 17))
+			snprintf(e.buf[i], sizeof(e.buf[i]),
+				 "PROVBENCH_RUNNER=%s/no-such-runner",
+				 it_dir());
+	snprintf(path, sizeof(path), "%s/good.json", it_dir());
+	{
+		char text[1024];
+
+		snprintf(text, sizeof(text), PROFILE_SMALL, "");
+		write_profile(path, text);
+	}
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", path, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no-such-runner: No such file"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "make runner-static"));
+	it_result_dispose(&r);
 	vcsim_stop(&v);
 }
 

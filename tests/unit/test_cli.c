@@ -185,10 +185,11 @@ static void cli_table_sized(void)
 	CU_ASSERT_EQUAL(cli_table_print(&t, fp), PB_OK);
 	fclose(fp);
 	CU_ASSERT_STRING_EQUAL(
-		text, "NAME                                         SIZE  PATH\n"
-		      "a-very-long-virtual-machine-name-of-a-lab   8 GiB  "
-		      "/dc/vm/a\n"
-		      "b                                          16 GiB  -\n");
+		text,
+		"NAME                                         SIZE  PATH\n"
+		"a-very-long-virtual-machine-name-of-a-lab   8 GiB  "
+		"/dc/vm/a\n"
+		"b                                          16 GiB  -\n");
 	free(text);
 	cli_table_dispose(&t);
 }

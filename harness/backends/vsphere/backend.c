@@ -147,6 +147,14 @@ static enum pb_error vsb_check(struct pb_backend *be,
 	size_t i;
 	int code;
 
+	/* first: what a run uploads hours later, checked with no server */
+	if (access(o->runner, R_OK))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "runner %s: %s (%s, or set PROVBENCH_RUNNER)",
+			       o->runner, strerror(errno),
+			       pb_in_source_tree()
+				       ? "build it with `make runner-static`"
+				       : "reinstall provbench");
 	err = vsb_sess_err(b, vs_vm_state_get(b->s, &b->vm.ref, &b->state),
 			   errbuf);
 	if (err)
@@ -237,14 +245,6 @@ static enum pb_error vsb_check(struct pb_backend *be,
 	}
 	if (!err)
 		err = vsb_transfer_round_trip(b, out, errbuf);
-	if (!err && access(o->runner, R_OK))
-		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "runner %s: %s (%s, or set "
-			      "PROVBENCH_RUNNER)",
-			      o->runner, strerror(errno),
-			      pb_in_source_tree()
-				      ? "build it with `make runner-static`"
-				      : "reinstall provbench");
 	/* a setting that is not live is said once the rest is known */
 	if (!err && later)
 		return pb_fail(errbuf, later, "%s", later_why);
