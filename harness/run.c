@@ -54,6 +54,9 @@ int pb_cli_fail(int err, const char *what, const char *why)
 static bool quiet_run;
 
 static void vsay(bool quiet, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vsay(bool quiet, const char *fmt, va_list ap)
 {
 	char ts[32];
 
@@ -713,6 +716,10 @@ struct pb_check_out {
 	FILE *fp;      /* lines, or */
 	json_t *items; /* entries {name, level, detail} */
 };
+
+static void check_vsay(struct pb_check_out *o, const char *level,
+		       const char *name, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 static void check_vsay(struct pb_check_out *o, const char *level,
 		       const char *name, const char *fmt, va_list ap)

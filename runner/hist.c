@@ -46,6 +46,7 @@ void runner_hist_add(struct runner_hist *h, uint64_t v)
 {
 	h->buckets[bucket_index(v)]++;
 	h->count++;
+	h->sum += v;
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)

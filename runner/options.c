@@ -106,6 +106,17 @@ const struct runner_option runner_options[] = {
 	 .arg = "N",
 	 .flags = M,
 	 .help = "I/Os in flight"},
+	{.name = "batch",
+	 .type = RUNNER_OT_UINT,
+	 .off = OFF(batch),
+	 .min = 1,
+	 .max = RUNNER_MAX_QD,
+	 .def = "1",
+	 .arg = "N",
+	 .flags = M,
+	 .help = "I/Os queued per submission: 1 submits each as its slot "
+		 "frees (fio's default, iodepth_batch_submit=1); more lets the "
+		 "block layer merge neighbours"},
 	{.name = "pattern",
 	 .type = RUNNER_OT_ENUM,
 	 .off = OFF(pattern),

@@ -37,13 +37,14 @@ static double us(uint64_t ns)
 
 static json_t *lat_json(const struct runner_hist *h)
 {
-	return json_pack("{s:f,s:f,s:f,s:f,s:f,s:f}", RUNNER_K_P50,
-			 us(runner_hist_percentile(h, 50.0)), "p90",
-			 us(runner_hist_percentile(h, 90.0)), RUNNER_K_P99,
-			 us(runner_hist_percentile(h, 99.0)), RUNNER_K_P999,
-			 us(runner_hist_percentile(h, 99.9)), "max",
-			 us(h->count ? h->max : 0), "min",
-			 us(h->count ? h->min : 0));
+	return json_pack(
+		"{s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "mean",
+		h->count ? (double)h->sum / (double)h->count / 1e3 : 0.0,
+		RUNNER_K_P50, us(runner_hist_percentile(h, 50.0)), "p90",
+		us(runner_hist_percentile(h, 90.0)), RUNNER_K_P99,
+		us(runner_hist_percentile(h, 99.0)), RUNNER_K_P999,
+		us(runner_hist_percentile(h, 99.9)), "max",
+		us(h->count ? h->max : 0), "min", us(h->count ? h->min : 0));
 }
 
 static json_t *series_json(const struct runner_pass_result *r)
@@ -69,7 +70,7 @@ static json_t *pass_json(const struct runner_ctx *ctx,
 			 const struct runner_pass_result *r)
 {
 	const struct runner_opts *o = ctx->opts;
-	double s = (double)r->ns / 1e9;
+	double s = (double)r->ns / 1e9, qd_ach;
 	json_t *j;
 
 	if (r->kind == RUNNER_PASS_COMMAND) {
@@ -86,14 +87,22 @@ static json_t *pass_json(const struct runner_ctx *ctx,
 			json_object_set_new(j, "error", json_string(r->error));
 		return j;
 	}
-	j = json_pack("{s:s,s:i,s:s,s:i,s:i,s:b,s:b,s:I,s:I,s:f,s:f,s:f,s:f,"
-		      "s:o,s:o}",
+	/* Little's law: the depth the pass really kept, from its rate and
+	 * its mean latency; below --qd, the device waited on the runner */
+	qd_ach = s > 0 && r->hist->count
+			 ? (double)r->ios / s *
+				   ((double)r->hist->sum /
+				    (double)r->hist->count / 1e9)
+			 : 0.0;
+	j = json_pack("{s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:b,s:b,s:I,s:I,s:f,s:f,"
+		      "s:f,s:f,s:o,s:o}",
 		      RUNNER_K_NAME, runner_pass_name(r->kind), RUNNER_K_INDEX,
 		      (int)r->index, RUNNER_K_PATTERN,
 		      o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
 		      RUNNER_K_BS, (int)o->bs, RUNNER_K_QD, (int)r->qd,
-		      "direct", r->direct, RUNNER_K_COMPLETE, r->complete,
-		      RUNNER_K_BYTES, (json_int_t)r->bytes, "ios",
+		      RUNNER_K_QD_ACHIEVED, qd_ach, RUNNER_K_BATCH,
+		      (int)r->batch, "direct", r->direct, RUNNER_K_COMPLETE,
+		      r->complete, RUNNER_K_BYTES, (json_int_t)r->bytes, "ios",
 		      (json_int_t)r->ios, RUNNER_K_SECONDS, s, "sync_seconds",
 		      (double)r->sync_ns / 1e9, RUNNER_K_MIB_PER_S,
 		      s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0,
@@ -183,11 +192,16 @@ enum pb_error runner_output_build(struct pb_buf *out,
 	/* what the engine really did: asked-for is not applied */
 	json_object_set_new(
 		root, "engine_features",
-		json_pack("{s:b,s:b}", "async",
+		json_pack("{s:b,s:b,s:s}", "async",
 			  (ctx->engine.flags & RUNNER_ENGINE_F_ASYNC) != 0,
 			  "registered_buffers",
-			  (ctx->engine.flags & RUNNER_ENGINE_F_FIXEDBUFS) !=
-				  0));
+			  (ctx->engine.flags & RUNNER_ENGINE_F_FIXEDBUFS) != 0,
+			  "completions",
+			  ctx->engine.flags & RUNNER_ENGINE_F_DEFER_TASKRUN
+				  ? "deferred to the runner's wait"
+			  : ctx->engine.flags & RUNNER_ENGINE_F_COOP_TASKRUN
+				  ? "cooperative"
+				  : "interrupt"));
 	/* where it ran: the guest kernel goes into the run's environment */
 	if (!uname(&u))
 		json_object_set_new(root, "system",

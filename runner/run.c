@@ -189,6 +189,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	struct runner_pass_result *r = &ctx->passes[index];
 	struct runner_io *done[RUNNER_MAX_QD];
 	unsigned freelist[RUNNER_MAX_QD], nfree, inflight = 0, depth, i;
+	unsigned batch, queued;
 	uint64_t issued = 0, now, start;
 	struct series_state ss;
 	struct progress pg = {.tty = ctx->tty, .quiet = o->quiet};
@@ -209,6 +210,8 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	/* an application that fsyncs every write waits for each one */
 	depth = kind == RUNNER_PASS_FSYNC_WRITE ? 1 : ctx->depth;
 	r->qd = depth;
+	batch = o->batch < depth ? o->batch : depth;
+	r->batch = batch;
 	op = kind == RUNNER_PASS_FSYNC_WRITE ? RUNNER_OP_WRITE_DSYNC
 	     : writes			     ? RUNNER_OP_WRITE
 					     : RUNNER_OP_READ;
@@ -235,6 +238,10 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	pg.next = start + pg.step;
 
 	for (;;) {
+		/* each freed slot refilled and, every batch I/Os, submitted
+		 * at once: with batch 1 (fio's default) the device never
+		 * waits while the runner stamps the next buffers */
+		queued = 0;
 		while (inflight < depth && issued < ctx->nblocks &&
 		       !stop_requested && !err) {
 			struct runner_io *io = &ctx->ios[freelist[--nfree]];
@@ -248,8 +255,16 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 			ctx->engine.ops->queue(&ctx->engine, io, op);
 			inflight++;
 			issued++;
+			if (++queued == batch) {
+				n = ctx->engine.ops->commit(&ctx->engine);
+				if (n < 0 && !err)
+					err = pb_fail(r->error, PB_ERR_IO,
+						      "submit: %s",
+						      strerror(-n));
+				queued = 0;
+			}
 		}
-		n = ctx->engine.ops->commit(&ctx->engine);
+		n = queued ? ctx->engine.ops->commit(&ctx->engine) : 0;
 		if (n < 0 && !err)
 			err = pb_fail(r->error, PB_ERR_IO, "submit: %s",
 				      strerror(-n));

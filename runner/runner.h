@@ -64,6 +64,8 @@ struct runner_opts {
 	unsigned npasses;
 	uint32_t bs;
 	unsigned qd;
+	unsigned batch;	  /* I/Os queued per submission (fio's
+			   * iodepth_batch_submit) */
 	unsigned pattern; /* enum runner_pattern */
 	unsigned engine;  /* enum runner_engine_kind */
 	bool buffered;
@@ -186,6 +188,8 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_PATTERN      "pattern"
 #define RUNNER_K_BS	      "bs"
 #define RUNNER_K_QD	      "qd"
+#define RUNNER_K_QD_ACHIEVED  "qd_achieved"
+#define RUNNER_K_BATCH	      "batch"
 #define RUNNER_K_BYTES	      "bytes"
 #define RUNNER_K_SECONDS      "seconds"
 #define RUNNER_K_MIB_PER_S    "mib_per_s"
@@ -237,6 +241,7 @@ void runner_request_stop(void);
 
 struct runner_hist {
 	uint64_t count;
+	uint64_t sum; /* exact, for the mean (Little's law) */
 	uint64_t min;
 	uint64_t max;
 	uint64_t buckets[RUNNER_HIST_NR];

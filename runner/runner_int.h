@@ -36,6 +36,10 @@ struct runner_engine;
 #define RUNNER_ENGINE_F_ASYNC 0x1u
 /* buffers registered with the kernel */
 #define RUNNER_ENGINE_F_FIXEDBUFS 0x2u
+/* io_uring: completions run in the runner's task when it asks for them
+ * (DEFER_TASKRUN, 6.1+), or at least without an IPI (COOP_TASKRUN, 5.19+) */
+#define RUNNER_ENGINE_F_DEFER_TASKRUN 0x4u
+#define RUNNER_ENGINE_F_COOP_TASKRUN  0x8u
 
 struct runner_engine_ops {
 	const char *name;
@@ -126,6 +130,7 @@ struct runner_pass_result {
 	enum runner_pass_kind kind;
 	unsigned index; /* position in --passes */
 	unsigned qd;	/* effective queue depth */
+	unsigned batch; /* I/Os per submission */
 	bool direct;
 	uint64_t bytes;
 	uint64_t ios;
