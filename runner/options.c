@@ -146,10 +146,11 @@ const struct runner_option runner_options[] = {
 	 .off = OFF(interval_ms),
 	 .min = 10,
 	 .max = 3600000,
-	 .def = "500",
 	 .arg = "N",
 	 .flags = M,
-	 .help = "time series interval"},
+	 .help = "time series interval; unset: sized to the pass (10 ms, "
+		 "doubled as it grows, at least 50 points in any pass over "
+		 "0.5 s)"},
 	{.name = "seed",
 	 .type = RUNNER_OT_U64,
 	 .off = OFF(seed),
@@ -559,9 +560,13 @@ enum pb_error runner_opts_format(struct pb_buf *out,
 						    opt->name);
 			continue;
 		}
-		/* an unset size means the whole target: not an argument */
+		/* an unset size means the whole target, an unset number
+		 * that may not be 0 its automatic value: not arguments */
 		if (opt->type == RUNNER_OT_SIZE &&
 		    !*(const uint64_t *)cfield(o, opt))
+			continue;
+		if (opt->type == RUNNER_OT_UINT && opt->min > 0 &&
+		    !*(const unsigned *)cfield(o, opt))
 			continue;
 		err = pb_buf_printf(out, "%s--%s %s", out->len ? " " : "",
 				    opt->name,

@@ -94,21 +94,22 @@ static json_t *pass_json(const struct runner_ctx *ctx,
 				   ((double)r->hist->sum /
 				    (double)r->hist->count / 1e9)
 			 : 0.0;
-	j = json_pack("{s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:b,s:b,s:I,s:I,s:f,s:f,"
-		      "s:f,s:f,s:o,s:o}",
-		      RUNNER_K_NAME, runner_pass_name(r->kind), RUNNER_K_INDEX,
-		      (int)r->index, RUNNER_K_PATTERN,
-		      o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq",
-		      RUNNER_K_BS, (int)o->bs, RUNNER_K_QD, (int)r->qd,
-		      RUNNER_K_QD_ACHIEVED, qd_ach, RUNNER_K_BATCH,
-		      (int)r->batch, "direct", r->direct, RUNNER_K_COMPLETE,
-		      r->complete, RUNNER_K_BYTES, (json_int_t)r->bytes, "ios",
-		      (json_int_t)r->ios, RUNNER_K_SECONDS, s, "sync_seconds",
-		      (double)r->sync_ns / 1e9, RUNNER_K_MIB_PER_S,
-		      s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0,
-		      RUNNER_K_IOPS, s > 0 ? (double)r->ios / s : 0.0,
-		      RUNNER_K_LAT_US, lat_json(r->hist), RUNNER_K_SERIES,
-		      series_json(r));
+	j = json_pack(
+		"{s:s,s:i,s:s,s:i,s:i,s:f,s:i,s:f,s:b,s:b,s:I,s:I,s:f,"
+		"s:f,s:f,s:f,s:o,s:o}",
+		RUNNER_K_NAME, runner_pass_name(r->kind), RUNNER_K_INDEX,
+		(int)r->index, RUNNER_K_PATTERN,
+		o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq", RUNNER_K_BS,
+		(int)o->bs, RUNNER_K_QD, (int)r->qd, RUNNER_K_QD_ACHIEVED,
+		qd_ach, RUNNER_K_BATCH, (int)r->batch, RUNNER_K_INTERVAL_MS,
+		(double)r->interval_ns / 1e6, "direct", r->direct,
+		RUNNER_K_COMPLETE, r->complete, RUNNER_K_BYTES,
+		(json_int_t)r->bytes, "ios", (json_int_t)r->ios,
+		RUNNER_K_SECONDS, s, "sync_seconds", (double)r->sync_ns / 1e9,
+		RUNNER_K_MIB_PER_S,
+		s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0, RUNNER_K_IOPS,
+		s > 0 ? (double)r->ios / s : 0.0, RUNNER_K_LAT_US,
+		lat_json(r->hist), RUNNER_K_SERIES, series_json(r));
 	if (j && r->error[0])
 		json_object_set_new(j, "error", json_string(r->error));
 	return j;

@@ -29,9 +29,40 @@ bool runner_stop_requested(void)
 
 /* ---- time series ---- */
 
+/*
+ * Without --interval-ms the series sizes itself: 10 ms intervals, and
+ * each time it reaches SERIES_MAX points, neighbours are merged in pairs
+ * and the interval doubles. Any pass longer than 0.5 s then has at least
+ * 50 points (between 128 and 256 past 1.3 s), whatever its length, so the
+ * report's steady-state figure has something to stand on.
+ */
+#define SERIES_AUTO_NS 10000000ull
+#define SERIES_MAX     256
+
 struct series_state {
 	uint64_t start, interval, next_tick, last_tick, bytes;
+	bool autosize;
 };
+
+/* Two neighbours into one, the interval doubled (autosize). */
+static void series_coalesce(struct runner_pass_result *r,
+			    struct series_state *s)
+{
+	size_t i, n = r->nseries / 2;
+
+	s->interval *= 2;
+	for (i = 0; i < n; i++) {
+		struct runner_point *a = &r->series[2 * i],
+				    *b = &r->series[2 * i + 1];
+		uint64_t bytes = a->bytes + b->bytes;
+
+		r->series[i].t_s = b->t_s;
+		r->series[i].bytes = bytes;
+		r->series[i].mib_per_s =
+			(double)bytes / 1048576.0 / ((double)s->interval / 1e9);
+	}
+	r->nseries = n;
+}
 
 static enum pb_error series_push(struct runner_pass_result *r, double t_s,
 				 uint64_t bytes, double span_s)
@@ -67,7 +98,9 @@ static enum pb_error series_advance(struct runner_pass_result *r,
 			return err;
 		s->bytes = 0;
 		s->last_tick = s->next_tick;
-		s->next_tick += s->interval;
+		if (s->autosize && r->nseries >= SERIES_MAX)
+			series_coalesce(r, s);
+		s->next_tick = s->last_tick + s->interval;
 	}
 	return PB_OK;
 }
@@ -229,10 +262,13 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		freelist[i] = depth - 1 - i;
 
 	start = pb_now_ns();
-	ss = (struct series_state){.start = start,
-				   .interval = (uint64_t)o->interval_ms *
-					       1000000ull,
-				   .last_tick = start};
+	ss = (struct series_state){
+		.start = start,
+		.interval = o->interval_ms
+				    ? (uint64_t)o->interval_ms * 1000000ull
+				    : SERIES_AUTO_NS,
+		.autosize = !o->interval_ms,
+		.last_tick = start};
 	ss.next_tick = start + ss.interval;
 	pg.step = ctx->tty ? 250000000ull : 10000000000ull;
 	pg.next = start + pg.step;
@@ -323,6 +359,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	}
 	now = pb_now_ns();
 	r->ns = now - start;
+	r->interval_ns = ss.interval;
 	if (series_finish(r, &ss, now) && !err)
 		err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
 	progress_clear(&pg);

@@ -190,6 +190,7 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_QD	      "qd"
 #define RUNNER_K_QD_ACHIEVED  "qd_achieved"
 #define RUNNER_K_BATCH	      "batch"
+#define RUNNER_K_INTERVAL_MS  "interval_ms"
 #define RUNNER_K_BYTES	      "bytes"
 #define RUNNER_K_SECONDS      "seconds"
 #define RUNNER_K_MIB_PER_S    "mib_per_s"

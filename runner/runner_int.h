@@ -143,6 +143,7 @@ struct runner_pass_result {
 	struct runner_hist *hist;
 	struct runner_point *series;
 	size_t nseries, aseries;
+	uint64_t interval_ns; /* the series' interval, as it ended */
 };
 
 #define RUNNER_VERIFY_MAX_REPORTED 16
