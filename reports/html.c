@@ -59,6 +59,47 @@ static void label(struct pb_buf *b, const struct rp_group *g)
 	}
 }
 
+/* a ratio to the baseline, and "within noise" when its interval holds 1 */
+static void ratio_cell(struct pb_buf *b, double v, double lo, double hi)
+{
+	if (isnan(v)) {
+		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
+		return;
+	}
+	pb_buf_printf(b,
+		      "<td class=n title=\"95%% interval %.2f &ndash; %.2f\">"
+		      "%.2f%s</td>",
+		      lo, hi, v,
+		      rp_ratio_noise(lo, hi) ? " <small>(within noise)</small>"
+					     : "");
+}
+
+static void finding_li(const char *line, void *arg)
+{
+	struct pb_buf *b = arg;
+
+	pb_buf_addstr(b, "<li>");
+	rp_html_text(b, line);
+	pb_buf_addstr(b, "</li>\n");
+}
+
+/* what the intervals say, in words: differences within noise are not
+ * ranked, a warming baseline is flagged; no heading when there is none */
+static void findings(struct pb_buf *b, const struct rp_model *m)
+{
+	struct pb_buf items = PB_BUF_INIT(1u << 20);
+
+	rp_findings(m, finding_li, &items);
+	if (items.len) {
+		pb_buf_addstr(b, "<h2>Findings</h2><ul>\n");
+		pb_buf_add(b, items.data, items.len);
+		pb_buf_addstr(b, "</ul>\n");
+	}
+	if (pb_buf_error(&items))
+		pb_buf_addstr(b, "<p class=bad>findings: out of memory</p>\n");
+	pb_buf_dispose(&items);
+}
+
 static void summary_table(struct pb_buf *b, const struct rp_model *m)
 {
 	size_t i;
@@ -67,12 +108,13 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 			 "</th><th>reps</th><th>first-write MiB/s</th><th>95% "
 			 "interval</th><th>rewrite MiB/s</th><th>95% interval"
 			 "</th><th>read MiB/s</th><th>warm-up penalty</th><th>"
-			 "first / baseline</th><th>rewrite / baseline</th><th>"
-			 "steady after</th><th>provision s</th><th>p99 first "
+			 "95% interval</th><th>first / baseline</th><th>"
+			 "rewrite / baseline</th><th>steady "
+			 "state</th><th>provision s</th><th>p99 first "
 			 "&micro;s</th><th>p99 rewrite &micro;s</th></tr>\n");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		char iv[96], sz[32];
+		char iv[96], st[160];
 
 		pb_buf_addstr(b, "<tr><td>");
 		label(b, g);
@@ -103,14 +145,18 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 			      isnan(g->rewrite_lo) ? "&ndash;" : iv);
 		td_num(b, g->read_med, 1, "");
 		td_num(b, g->penalty * 100, 1, "%");
-		td_num(b, g->first_vs_base, 2, "");
-		td_num(b, g->rewrite_vs_base, 2, "");
-		pb_buf_printf(b, "<td class=n>%s%s</td>",
-			      isnan(g->steady_med)
-				      ? "&ndash;"
-				      : pb_size_format(sz, sizeof(sz),
-						       rp_u64(g->steady_med)),
-			      g->never_steady ? " (never, some reps)" : "");
+		snprintf(iv, sizeof(iv), "%.0f &ndash; %.0f%%",
+			 g->penalty_lo * 100, g->penalty_hi * 100);
+		pb_buf_printf(b, "<td class=n>%s</td>",
+			      isnan(g->penalty_lo) ? "&ndash;" : iv);
+		ratio_cell(b, g->first_vs_base, g->first_vs_base_lo,
+			   g->first_vs_base_hi);
+		ratio_cell(b, g->rewrite_vs_base, g->rewrite_vs_base_lo,
+			   g->rewrite_vs_base_hi);
+		rp_steady_text(st, sizeof(st), g);
+		pb_buf_addstr(b, "<td>");
+		rp_html_text(b, *st ? st : "\u2013");
+		pb_buf_addstr(b, "</td>");
 		td_num(b, g->prov_med, 2, "");
 		td_num(b, g->p99_first_med, 0, "");
 		td_num(b, g->p99_rewrite_med, 0, "");
@@ -508,10 +554,15 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		      "percentile-bootstrap intervals of the median (2000 "
 		      "resamples, fixed seed; above 50 repetitions the "
 		      "order-statistic interval). Baseline: %s%s. Warm-up "
-		      "penalty = 1 &minus; first-write / rewrite. "
-		      "&ldquo;Steady after&rdquo;: bytes written before the "
-		      "first write's throughput stays within 10%% of the "
-		      "rewrite median (rolling window of 3 intervals).</p>\n",
+		      "penalty = 1 &minus; first-write / rewrite (medians; its "
+		      "interval resamples disks with both their passes). "
+		      "Ratios to the baseline whose interval holds 1 are "
+		      "within noise. &ldquo;Steady state&rdquo;: per "
+		      "repetition, the bytes written before the first "
+		      "write's throughput stays within 10%% of that "
+		      "repetition's rewrite (rolling window of 3 intervals) "
+		      "for the rest of the pass; a pass of fewer than 20 "
+		      "intervals is too short to tell.</p>\n",
 		      m->baseline,
 		      m->have_baseline ? ""
 				       : " &mdash; <span class=bad>absent from "
@@ -522,6 +573,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 			      "modes show what did run.</p>\n",
 			      m->failed_items);
 	summary_table(b, m);
+	findings(b, m);
 	bar_chart(b, m);
 	warmup_curves(b, m);
 	convergence(b, m);

@@ -86,8 +86,10 @@ sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,  &g->rewrite,   &g->read, &g->prov,
-			   &g->steady, &g->p99_first, &g->mkfs, &g->cmd};
+	double **arrs[] = {&g->first,	     &g->rewrite,    &g->read,
+			   &g->prov,	     &g->steady,     &g->p99_first,
+			   &g->mkfs,	     &g->cmd,	     &g->pair_first,
+			   &g->pair_rewrite, &g->span_target};
 	size_t cap, i;
 	void *q;
 
@@ -125,8 +127,9 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		     const struct rj_item *item)
 {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
+	double first_mib = NAN, rw_med = NAN;
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
-	bool first = false;
+	bool first = false, spanned = false;
 	enum pb_mode applied;
 	struct rj_pass ps;
 	struct jl *fs = item->filesystem, *p;
@@ -162,6 +165,7 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		p99 = jl_num(ps.lat[RJ_L_P99]);
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
 			first = true;
+			first_mib = ps.mib_per_s;
 			g->first[g->nfirst++] = ps.mib_per_s;
 			g->p99_first[g->np99f++] = p99;
 			if (ps.k[RJ_P_SERIES] &&
@@ -169,6 +173,7 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 				g->span[g->nspan] = ps.k[RJ_P_SERIES]->s;
 				g->span_len[g->nspan++] =
 					ps.k[RJ_P_SERIES]->slen;
+				spanned = true;
 			}
 		} else if (ps.kind == RUNNER_PASS_REWRITE &&
 			   nrw < RP_MAX_REWRITES) {
@@ -186,8 +191,16 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 					jl_str(cur_doc, ps.k[RJ_P_COMMAND]));
 		}
 	}
+	if (nrw)
+		rw_med = rp_median(rw, nrw);
+	if (spanned)
+		g->span_target[g->nspan - 1] = rw_med;
+	if (first || nrw) {
+		g->pair_first[g->npair] = first_mib;
+		g->pair_rewrite[g->npair++] = rw_med;
+	}
 	if (nrw) {
-		g->rewrite[g->nrewrite++] = rp_median(rw, nrw);
+		g->rewrite[g->nrewrite++] = rw_med;
 		if (nrw > g->max_rewrites)
 			g->max_rewrites = nrw;
 	}
@@ -207,11 +220,9 @@ static enum pb_error steady_points(struct rp_group *g)
 	uint64_t *bytes = NULL;
 	double *mib = NULL;
 	size_t have = 0;
-	bool settled;
+	uint64_t before;
 	enum pb_error err = PB_OK;
 
-	if (isnan(g->rewrite_med))
-		return PB_OK;
 	for (i = 0; i < g->nspan; i++) {
 		jl_mark(cur_doc, &mark);
 		series = jl_parse_span(cur_doc, g->span[i], g->span_len[i]);
@@ -239,10 +250,24 @@ static enum pb_error steady_points(struct rp_group *g)
 			mib[k++] = num(pt, RUNNER_K_MIB_PER_S);
 		}
 		jl_reset(cur_doc, &mark);
-		g->steady[g->nsteady++] = (double)rp_steady_after(
-			bytes, mib, k, g->rewrite_med, STEADY_WINDOW, &settled);
-		if (!settled)
-			g->never_steady = true;
+		/* against that rep's own rewrite: disks differ */
+		switch (rp_steady_after(&before, bytes, mib, k,
+					g->span_target[i], STEADY_WINDOW)) {
+		case RP_STEADY_SETTLED:
+			g->steady[g->nsteady++] = (double)before;
+			g->nsettled++;
+			break;
+		case RP_STEADY_NEVER:
+			g->nnever++;
+			break;
+		case RP_STEADY_TOO_SHORT:
+			if (isnan(g->span_target[i]))
+				break; /* no rewrite to settle to */
+			if (!g->nshort || k < g->short_intervals)
+				g->short_intervals = k;
+			g->nshort++;
+			break;
+		}
 	}
 	free(bytes);
 	free(mib);
@@ -260,6 +285,8 @@ static void finish_group(struct rp_group *g)
 	g->read_med = rp_median(g->read, g->nread);
 	g->prov_med = rp_median(g->prov, g->nprov);
 	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
+	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
+		      g->pair_rewrite, g->npair);
 	g->p99_first_med = rp_median(g->p99_first, g->np99f);
 	g->p99_rewrite_med = rp_median(g->p99_rewrite, g->np99r);
 	for (k = 0; k < g->max_rewrites; k++)
@@ -287,6 +314,8 @@ static void cross_group(struct rp_model *m)
 		const struct rp_group *th = sibling(m, g, PB_MODE_THIN);
 
 		g->first_vs_base = g->rewrite_vs_base = g->cmd_vs_base = NAN;
+		g->first_vs_base_lo = g->first_vs_base_hi = NAN;
+		g->rewrite_vs_base_lo = g->rewrite_vs_base_hi = NAN;
 		/* a command's time against the baseline's: 2.0 = twice as
 		 * long */
 		if (b && b->cmd_med > 0)
@@ -295,6 +324,17 @@ static void cross_group(struct rp_model *m)
 			m->have_baseline = true;
 			g->first_vs_base = g->first_med / b->first_med;
 			g->rewrite_vs_base = g->rewrite_med / b->rewrite_med;
+			/* the baseline against itself is 1 by definition:
+			 * no interval, nothing to call noise */
+			if (g != b) {
+				rp_ratio_ci(&g->first_vs_base_lo,
+					    &g->first_vs_base_hi, g->first,
+					    g->nfirst, b->first, b->nfirst);
+				rp_ratio_ci(&g->rewrite_vs_base_lo,
+					    &g->rewrite_vs_base_hi, g->rewrite,
+					    g->nrewrite, b->rewrite,
+					    b->nrewrite);
+			}
 		}
 		g->be_lazy = g->be_thin = NAN;
 		if (g->pmode != PB_MODE_EAGER || isnan(g->first_med))
@@ -307,6 +347,75 @@ static void cross_group(struct rp_model *m)
 			g->be_thin =
 				rp_breakeven_bytes(g->prov_med, g->first_med,
 						   th->prov_med, th->first_med);
+	}
+}
+
+void rp_steady_text(char *out, size_t len, const struct rp_group *g)
+{
+	size_t n = g->nsettled + g->nnever + g->nshort;
+	char sz[32];
+
+	out[0] = '\0';
+	if (!n)
+		return;
+	if (!g->nsettled && !g->nnever) {
+		snprintf(out, len, "too short to tell (%zu intervals)",
+			 g->short_intervals);
+		return;
+	}
+	if (!g->nsettled) {
+		snprintf(out, len, "never settled (%zu of %zu reps)", g->nnever,
+			 n);
+		return;
+	}
+	snprintf(out, len, "%zu of %zu settled, median %s", g->nsettled, n,
+		 pb_size_format(sz, sizeof(sz), rp_u64(g->steady_med)));
+}
+
+bool rp_ratio_noise(double lo, double hi)
+{
+	return !isnan(lo) && !isnan(hi) && lo <= 1.0 && hi >= 1.0;
+}
+
+void rp_findings(const struct rp_model *m,
+		 void (*fn)(const char *line, void *arg), void *arg)
+{
+	char line[512];
+	size_t i, j;
+
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+
+		/* ratios against a moving baseline are suspect */
+		if (m->have_base_mode && g->pmode == m->base_mode &&
+		    g->penalty > 0.10) {
+			snprintf(line, sizeof(line),
+				 "warning: the baseline %s%s%s itself warms up "
+				 "by %.0f%% (first write against rewrite): "
+				 "ratios against it move with it",
+				 g->mode, *g->workload ? ", " : "", g->workload,
+				 g->penalty * 100.0);
+			fn(line, arg);
+		}
+		for (j = i + 1; j < m->ng; j++) {
+			const struct rp_group *h = &m->g[j];
+
+			if (h->point != g->point ||
+			    strcmp(h->workload, g->workload) ||
+			    !rp_overlap(g->penalty_lo, g->penalty_hi,
+					h->penalty_lo, h->penalty_hi))
+				continue;
+			snprintf(line, sizeof(line),
+				 "%s and %s%s%s: first-write penalties within "
+				 "noise of each other (%.0f%% [%.0f-%.0f] and "
+				 "%.0f%% [%.0f-%.0f]): not ranked",
+				 g->mode, h->mode, *g->workload ? ", " : "",
+				 g->workload, g->penalty * 100,
+				 g->penalty_lo * 100, g->penalty_hi * 100,
+				 h->penalty * 100, h->penalty_lo * 100,
+				 h->penalty_hi * 100);
+			fn(line, arg);
+		}
 	}
 }
 
@@ -414,6 +523,9 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->read);
 		free(g->prov);
 		free(g->steady);
+		free(g->pair_first);
+		free(g->pair_rewrite);
+		free(g->span_target);
 		free(g->p99_first);
 		free(g->p99_rewrite);
 		for (k = 0; k < RP_MAX_REWRITES; k++)
@@ -542,12 +654,17 @@ static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 	enum pb_error err;
 	size_t i;
 
-	err = pb_buf_addstr(b, "mode,first_mib_s,first_lo,first_hi,"
-			       "rewrite_mib_s,rewrite_lo,rewrite_hi,"
-			       "warmup_penalty,first_vs_baseline,"
-			       "rewrite_vs_baseline,steady_after_bytes,"
-			       "provision_s,breakeven_bytes_vs_lazy,"
-			       "breakeven_bytes_vs_thin,workload\r\n");
+	err = pb_buf_addstr(b,
+			    "mode,first_mib_s,first_lo,first_hi,"
+			    "rewrite_mib_s,rewrite_lo,rewrite_hi,"
+			    "warmup_penalty,first_vs_baseline,"
+			    "rewrite_vs_baseline,steady_after_bytes,"
+			    "provision_s,breakeven_bytes_vs_lazy,"
+			    "breakeven_bytes_vs_thin,workload,"
+			    "warmup_penalty_lo,warmup_penalty_hi,"
+			    "first_vs_baseline_lo,first_vs_baseline_hi,"
+			    "rewrite_vs_baseline_lo,rewrite_vs_baseline_hi,"
+			    "steady_settled_reps,steady_reps,steady_note\r\n");
 	for (i = 0; !err && i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 
@@ -606,6 +723,26 @@ static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 			err = pb_buf_addstr(b, ",");
 		if (!err)
 			err = rp_csv_field(b, g->workload);
+		{
+			const double iv[] = {
+				g->penalty_lo,	       g->penalty_hi,
+				g->first_vs_base_lo,   g->first_vs_base_hi,
+				g->rewrite_vs_base_lo, g->rewrite_vs_base_hi};
+			char note[160];
+
+			for (size_t k = 0; !err && k < 6; k++) {
+				err = pb_buf_addstr(b, ",");
+				if (!err)
+					err = csv_num(b, iv[k], 4);
+			}
+			rp_steady_text(note, sizeof(note), g);
+			if (!err)
+				err = pb_buf_printf(b, ",%zu,%zu,", g->nsettled,
+						    g->nsettled + g->nnever +
+							    g->nshort);
+			if (!err)
+				err = rp_csv_field(b, note);
+		}
 		if (!err)
 			err = pb_buf_addstr(b, "\r\n");
 	}
@@ -655,6 +792,11 @@ static void fs_command_table(const struct rp_model *m, struct pb_buf *b)
 	}
 }
 
+static void finding_line(const char *line, void *arg)
+{
+	pb_buf_printf(arg, "  %s\n", line);
+}
+
 static void text_table(const struct rp_model *m, const struct rp_model *old,
 		       struct pb_buf *b)
 {
@@ -670,13 +812,14 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 				       : " (absent: ratios "
 					 "not shown)");
 	pb_buf_printf(b,
-		      "%-16s %-6s %8s %19s %8s %19s %8s %7s %7s %10s %7s  %s\n",
+		      "%-16s %-6s %8s %19s %8s %19s %8s %9s %7s  %7s  %7s  "
+		      "%s\n",
 		      "workload", "mode", "first", "[interval]", "rewrite",
-		      "[interval]", "penalty", "f/base", "r/base", "steady@MiB",
-		      "prov s", "notes");
+		      "[interval]", "penalty", "[interval]", "f/base", "r/base",
+		      "prov s", "steady state; notes");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		char iv[64];
+		char iv[64], st[160];
 
 		pb_buf_printf(b, "%-16.16s %-6s",
 			      *g->workload ? g->workload : "-", g->mode);
@@ -689,12 +832,25 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 			 g->rewrite_hi);
 		pb_buf_printf(b, " %19s", isnan(g->rewrite_lo) ? "-" : iv);
 		cell(b, g->penalty * 100.0, 1, "%", 9);
+		snprintf(iv, sizeof(iv), "[%.0f-%.0f]", g->penalty_lo * 100.0,
+			 g->penalty_hi * 100.0);
+		pb_buf_printf(b, " %9s", isnan(g->penalty_lo) ? "-" : iv);
 		cell(b, g->first_vs_base, 2, "", 8);
-		cell(b, g->rewrite_vs_base, 2, "", 8);
-		cell(b, g->steady_med / 1048576.0, 0, "", 11);
-		cell(b, g->prov_med, 2, "", 8);
-		pb_buf_printf(b, "  %s%s%s%s%s\n",
-			      g->never_steady ? "never settled " : "",
+		pb_buf_addstr(b, rp_ratio_noise(g->first_vs_base_lo,
+						g->first_vs_base_hi)
+					 ? "~"
+					 : " ");
+		cell(b, g->rewrite_vs_base, 2, "", 7);
+		pb_buf_addstr(b, rp_ratio_noise(g->rewrite_vs_base_lo,
+						g->rewrite_vs_base_hi)
+					 ? "~"
+					 : " ");
+		cell(b, g->prov_med, 2, "", 7);
+		rp_steady_text(st, sizeof(st), g);
+		pb_buf_printf(b, "  %s%s%s%s%s%s\n", st,
+			      *st && (g->mismatch || g->nfailed || g->nskipped)
+				      ? ";"
+				      : "",
 			      g->mismatch ? "APPLIED AS " : "",
 			      g->mismatch ? g->applied : "",
 			      g->nfailed ? " FAILED " : "",
@@ -726,6 +882,17 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 				? ""
 				: pb_size_format(t, sizeof(t),
 						 rp_u64(g->be_thin)));
+	}
+	{
+		struct pb_buf f = PB_BUF_INIT(1u << 20);
+
+		rp_findings(m, finding_line, &f);
+		if (f.len)
+			pb_buf_printf(b,
+				      "\nfindings (~: a ratio within noise "
+				      "of 1):\n%s",
+				      f.data);
+		pb_buf_dispose(&f);
 	}
 	fs_command_table(m, b);
 	if (!old)

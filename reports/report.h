@@ -29,14 +29,38 @@ void rp_median_ci(double *lo, double *hi, const double *v, size_t n);
 double rp_warmup_penalty(double first, double rewrite);
 
 /*
- * Bytes written in a first-write pass before its throughput stays within
- * 10% of target for good: the series (bytes per interval, MiB/s per
- * interval) smoothed over a rolling window of w intervals, in the spirit
- * of fio's steady-state criterion. Returns the total when it never
- * settles, and sets *settled accordingly.
+ * 95% interval of 1 - median(first) / median(rewrite) over n paired
+ * repetitions (first[i] and rewrite[i] of the same disk; pairs with a NaN
+ * are left out): a percentile bootstrap resampling the pairs, fixed seed.
+ * The point estimate is rp_warmup_penalty of the medians.
  */
-uint64_t rp_steady_after(const uint64_t *bytes, const double *mib_s, size_t n,
-			 double target, size_t w, bool *settled);
+void rp_penalty_ci(double *lo, double *hi, const double *first,
+		   const double *rewrite, size_t n);
+
+/* 95% interval of median(a) / median(b), a and b independent samples
+ * (two modes' disks): each resampled on its own, fixed seed. */
+void rp_ratio_ci(double *lo, double *hi, const double *a, size_t na,
+		 const double *b, size_t nb);
+
+/* Do two intervals overlap (a difference within noise)? NaN: no. */
+bool rp_overlap(double lo1, double hi1, double lo2, double hi2);
+
+/*
+ * Where a first-write pass settles: the bytes written before its
+ * throughput, smoothed over a rolling window of w intervals, stays within
+ * 10% of target (that repetition's rewrite rate) for the rest of the pass,
+ * in the spirit of fio's steady-state criterion. A pass of fewer than
+ * RP_STEADY_MIN_INTERVALS intervals is too short to tell.
+ */
+#define RP_STEADY_MIN_INTERVALS 20
+enum rp_steady {
+	RP_STEADY_SETTLED,
+	RP_STEADY_NEVER,     /* *before is the whole pass */
+	RP_STEADY_TOO_SHORT, /* *before is unset */
+};
+enum rp_steady rp_steady_after(uint64_t *before, const uint64_t *bytes,
+			       const double *mib_s, size_t n, double target,
+			       size_t w);
 
 /*
  * The amount of data after which eager's longer provisioning has paid for

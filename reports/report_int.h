@@ -28,11 +28,19 @@ struct rp_group {
 	/* per successful repetition */
 	double *first, *rewrite, *read, *prov, *steady, *p99_first,
 		*p99_rewrite;
+	/* per item, paired (NaN where an item lacks the pass): the
+	 * penalty's interval resamples disks with both their passes */
+	double *pair_first, *pair_rewrite;
+	size_t npair;
+	/* each span's own rewrite rate: where that rep settles */
+	double *span_target;
 	size_t nfirst, nrewrite, nread, nprov, nsteady, np99f, np99r;
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
 	unsigned max_rewrites;
-	bool never_steady;
+	/* steady state per rep: settled, never settled, too short to tell
+	 * (the fewest intervals a too-short pass had) */
+	size_t nsettled, nnever, nshort, short_intervals;
 	/* what the server applied, and whether it is what was asked */
 	const char *applied; /* a mode's name, "" when not read back */
 	bool mismatch;
@@ -46,8 +54,10 @@ struct rp_group {
 	/* results */
 	double first_med, first_lo, first_hi;
 	double rewrite_med, rewrite_lo, rewrite_hi;
-	double read_med, prov_med, steady_med, penalty;
+	double read_med, prov_med, steady_med, penalty, penalty_lo, penalty_hi;
 	double first_vs_base, rewrite_vs_base;
+	double first_vs_base_lo, first_vs_base_hi;
+	double rewrite_vs_base_lo, rewrite_vs_base_hi;
 	double be_lazy, be_thin; /* bytes; -1 never; NAN n/a */
 	double conv_med[RP_MAX_REWRITES];
 	double p99_first_med, p99_rewrite_med;
@@ -56,6 +66,20 @@ struct rp_group {
 	size_t nmkfs, ncmd;
 	double mkfs_med, cmd_med, cmd_lo, cmd_hi, cmd_vs_base;
 };
+
+struct rp_model;
+
+/* "2 of 3 settled, median 64 MiB", "too short to tell (12 intervals)",
+ * "never settled (3 reps)", or "" when there is nothing to say. */
+void rp_steady_text(char *out, size_t len, const struct rp_group *g);
+/* An interval that includes 1: no difference from the baseline beyond
+ * noise. */
+bool rp_ratio_noise(double lo, double hi);
+/* The report's findings in words, one per line ("eager and rdm: first-
+ * write penalties within noise of each other"; a baseline that warms up
+ * by more than 10%): each line passed to fn. */
+void rp_findings(const struct rp_model *m,
+		 void (*fn)(const char *line, void *arg), void *arg);
 
 struct rp_model {
 	struct rj_reader rd; /* run.json, read through its module */

@@ -113,18 +113,18 @@ double rp_warmup_penalty(double first, double rewrite)
 	return 1.0 - first / rewrite;
 }
 
-uint64_t rp_steady_after(const uint64_t *bytes, const double *mib_s, size_t n,
-			 double target, size_t w, bool *settled)
+enum rp_steady rp_steady_after(uint64_t *before, const uint64_t *bytes,
+			       const double *mib_s, size_t n, double target,
+			       size_t w)
 {
-	uint64_t before = 0, total = 0;
+	uint64_t total = 0;
 	size_t i, j, start = n;
 	double sum;
 
+	if (n < RP_STEADY_MIN_INTERVALS || !(target > 0))
+		return RP_STEADY_TOO_SHORT;
 	for (i = 0; i < n; i++)
 		total += bytes[i];
-	*settled = false;
-	if (!n || !(target > 0))
-		return total;
 	if (w < 1)
 		w = 1;
 	if (w > n)
@@ -137,12 +137,109 @@ uint64_t rp_steady_after(const uint64_t *bytes, const double *mib_s, size_t n,
 			break;
 		start = i;
 	}
+	*before = total;
 	if (start == n)
-		return total;
-	*settled = true;
-	for (i = 0; i < start; i++)
-		before += bytes[i];
-	return before;
+		return RP_STEADY_NEVER;
+	for (*before = 0, i = 0; i < start; i++)
+		*before += bytes[i];
+	return RP_STEADY_SETTLED;
+}
+
+/* the 2.5th and 97.5th percentiles of k sorted statistics */
+static void percentiles(double *lo, double *hi, double *stat, size_t k)
+{
+	if (!k) {
+		*lo = *hi = NAN;
+		return;
+	}
+	qsort(stat, k, sizeof(*stat), cmp_double);
+	*lo = stat[(size_t)(0.025 * (double)k)];
+	*hi = stat[(size_t)(0.975 * (double)k) - (k > 1)];
+}
+
+void rp_penalty_ci(double *lo, double *hi, const double *first,
+		   const double *rewrite, size_t n)
+{
+	double *f = malloc((n ? n : 1) * sizeof(*f)),
+	       *r = malloc((n ? n : 1) * sizeof(*r)),
+	       *sf = malloc((n ? n : 1) * sizeof(*sf)),
+	       *sr = malloc((n ? n : 1) * sizeof(*sr)),
+	       *stat = malloc(BOOT_RESAMPLES * sizeof(*stat));
+	uint64_t seed = BOOT_SEED;
+	size_t i, k, m = 0, ns = 0;
+
+	*lo = *hi = NAN;
+	if (!f || !r || !sf || !sr || !stat)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (!isnan(first[i]) && !isnan(rewrite[i])) {
+			f[m] = first[i];
+			r[m++] = rewrite[i];
+		}
+	if (!m)
+		goto out;
+	for (k = 0; k < BOOT_RESAMPLES; k++) {
+		double p;
+
+		/* the pairs resampled together: a disk's two passes */
+		for (i = 0; i < m; i++) {
+			size_t j = next_rand(&seed) % m;
+
+			sf[i] = f[j];
+			sr[i] = r[j];
+		}
+		p = rp_warmup_penalty(rp_median(sf, m), rp_median(sr, m));
+		if (!isnan(p))
+			stat[ns++] = p;
+		if (m == 1)
+			break; /* one pair: the interval is that value */
+	}
+	percentiles(lo, hi, stat, ns);
+out:
+	free(f);
+	free(r);
+	free(sf);
+	free(sr);
+	free(stat);
+}
+
+void rp_ratio_ci(double *lo, double *hi, const double *a, size_t na,
+		 const double *b, size_t nb)
+{
+	double *sa = malloc((na ? na : 1) * sizeof(*sa)),
+	       *sb = malloc((nb ? nb : 1) * sizeof(*sb)),
+	       *stat = malloc(BOOT_RESAMPLES * sizeof(*stat));
+	uint64_t seed = BOOT_SEED;
+	size_t i, k, ns = 0;
+
+	*lo = *hi = NAN;
+	if (!sa || !sb || !stat || !na || !nb)
+		goto out;
+	for (k = 0; k < BOOT_RESAMPLES; k++) {
+		double den;
+
+		for (i = 0; i < na; i++)
+			sa[i] = a[next_rand(&seed) % na];
+		for (i = 0; i < nb; i++)
+			sb[i] = b[next_rand(&seed) % nb];
+		den = rp_median(sb, nb);
+		if (den > 0)
+			stat[ns++] = rp_median(sa, na) / den;
+		if (na == 1 && nb == 1)
+			break;
+	}
+	percentiles(lo, hi, stat, ns);
+out:
+	free(sa);
+	free(sb);
+	free(stat);
+}
+
+bool rp_overlap(double lo1, double hi1, double lo2, double hi2)
+{
+	if (isnan(lo1) || isnan(hi1) || isnan(lo2) || isnan(hi2))
+		return false;
+	return lo1 <= hi2 && lo2 <= hi1;
 }
 
 double rp_breakeven_bytes(double p_e, double f_e, double p_o, double f_o)

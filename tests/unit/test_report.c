@@ -73,35 +73,109 @@ static void penalty(void)
 	CU_ASSERT(isnan(rp_warmup_penalty(NAN, 50)));
 }
 
-/* 10 intervals at 25 MiB/s, then 10 at 50: the knee is at interval 10. */
+/* Hand-computed series of 0.5 s intervals (12.5 MiB each at 25 MiB/s). */
 static void steady_state_knee(void)
 {
-	uint64_t bytes[20];
-	double mib[20];
-	bool settled;
+	uint64_t bytes[40], before = 7;
+	double mib[40];
 	unsigned i;
 
-	for (i = 0; i < 20; i++) {
+	/* a knee: 10 intervals at 25 MiB/s, then 20 at 50; settled after
+	 * the first 10 intervals' bytes, whatever the window */
+	for (i = 0; i < 30; i++) {
 		mib[i] = i < 10 ? 25 : 50;
 		bytes[i] = (uint64_t)(mib[i] * 0.5 * 1048576);
 	}
-	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 20, 50, 3, &settled),
-			10 * 12.5 * 1048576);
-	CU_ASSERT_TRUE(settled);
-	/* a window of 1 finds the same knee; a pass at its rewrite rate
-	 * from the start is steady at once */
-	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 20, 50, 1, &settled),
-			10 * 12.5 * 1048576);
-	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 10, 26, 3, &settled), 0);
-	CU_ASSERT_TRUE(settled);
-	/* never reaching the rewrite rate: the whole pass, not settled */
-	CU_ASSERT_EQUAL(rp_steady_after(bytes, mib, 10, 50, 3, &settled),
-			10 * 12.5 * 1048576);
-	CU_ASSERT_FALSE(settled);
+	CU_ASSERT_EQUAL(rp_steady_after(&before, bytes, mib, 30, 50, 3),
+			RP_STEADY_SETTLED);
+	CU_ASSERT_EQUAL(before, 10 * 12.5 * 1048576);
+	CU_ASSERT_EQUAL(rp_steady_after(&before, bytes, mib, 30, 50, 1),
+			RP_STEADY_SETTLED);
+	CU_ASSERT_EQUAL(before, 10 * 12.5 * 1048576);
+	/* never reaching the rewrite rate: the whole pass, never settled */
+	CU_ASSERT_EQUAL(rp_steady_after(&before, bytes, mib, 30, 80, 3),
+			RP_STEADY_NEVER);
+	CU_ASSERT_EQUAL(before, (10 * 12.5 + 20 * 25) * 1048576);
 	/* settling, then a stall at the end: not steady after all */
-	mib[19] = mib[18] = mib[17] = 5;
-	rp_steady_after(bytes, mib, 20, 50, 3, &settled);
-	CU_ASSERT_FALSE(settled);
+	mib[29] = mib[28] = mib[27] = 5;
+	CU_ASSERT_EQUAL(rp_steady_after(&before, bytes, mib, 30, 50, 3),
+			RP_STEADY_NEVER);
+}
+
+/* A flat series at the rewrite rate is steady from its first byte. */
+static void steady_state_flat(void)
+{
+	uint64_t bytes[25], before = 7;
+	double mib[25];
+	unsigned i;
+
+	for (i = 0; i < 25; i++) {
+		mib[i] = 48 + (i % 3); /* 48..50: within 10% of 50 */
+		bytes[i] = (uint64_t)(mib[i] * 0.5 * 1048576);
+	}
+	CU_ASSERT_EQUAL(rp_steady_after(&before, bytes, mib, 25, 50, 3),
+			RP_STEADY_SETTLED);
+	CU_ASSERT_EQUAL(before, 0);
+}
+
+/* Fewer than 20 intervals: too short to tell, never a number. */
+static void steady_state_too_short(void)
+{
+	uint64_t bytes[19], before = 7;
+	double mib[19];
+	unsigned i;
+
+	for (i = 0; i < 19; i++) {
+		mib[i] = 50;
+		bytes[i] = 25 * 1048576;
+	}
+	CU_ASSERT_EQUAL(rp_steady_after(&before, bytes, mib, 19, 50, 3),
+			RP_STEADY_TOO_SHORT);
+	CU_ASSERT_EQUAL(before, 7); /* untouched */
+	CU_ASSERT_EQUAL(rp_steady_after(&before, bytes, mib, 0, 50, 3),
+			RP_STEADY_TOO_SHORT);
+}
+
+/* The penalty's interval resamples disks, each with both its passes. */
+static void penalty_interval(void)
+{
+	double f[5] = {26, 26, 26, 26, 26}, r[5] = {52, 52, 52, 52, 52};
+	double f2[5] = {20, 25, 26, 27, 30}, r2[5] = {50, 50, 52, 54, 55};
+	double lo, hi;
+
+	/* every disk the same: the interval is the point */
+	rp_penalty_ci(&lo, &hi, f, r, 5);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 0.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 0.5, 1e-12);
+	/* spread: around 1 - 26/52 = 0.5, inside what the extremes allow
+	 * (1 - 30/50 = 0.4 to 1 - 20/55 = 0.636) */
+	rp_penalty_ci(&lo, &hi, f2, r2, 5);
+	CU_ASSERT(lo <= 0.5 && hi >= 0.5);
+	CU_ASSERT(lo >= 0.4 - 1e-12 && hi <= 0.637);
+	CU_ASSERT(hi > lo);
+	/* a disk without a rewrite is left out, not counted as 0 */
+	r2[0] = NAN;
+	rp_penalty_ci(&lo, &hi, f2, r2, 5);
+	CU_ASSERT(!isnan(lo) && !isnan(hi));
+	rp_penalty_ci(&lo, &hi, f2, r2, 0);
+	CU_ASSERT(isnan(lo) && isnan(hi));
+}
+
+/* Two modes' ratio: independent samples; overlapping means noise. */
+static void ratio_interval(void)
+{
+	double a[3] = {100, 100, 100}, b[3] = {50, 50, 50};
+	double c[4] = {90, 100, 110, 120}, lo, hi;
+
+	rp_ratio_ci(&lo, &hi, a, 3, b, 3);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(hi, 2.0, 1e-12);
+	rp_ratio_ci(&lo, &hi, c, 4, a, 3);
+	CU_ASSERT(lo >= 0.9 - 1e-12 && hi <= 1.2 + 1e-12 && lo < 1 && hi > 1);
+	CU_ASSERT_TRUE(rp_overlap(0.4, 0.5, 0.45, 0.6));
+	CU_ASSERT_TRUE(rp_overlap(0.4, 0.5, 0.5, 0.6)); /* touching */
+	CU_ASSERT_FALSE(rp_overlap(0.4, 0.5, 0.51, 0.6));
+	CU_ASSERT_FALSE(rp_overlap(NAN, 0.5, 0.4, 0.6));
 }
 
 static void breakeven(void)
@@ -350,6 +424,10 @@ static const struct pb_case cases[] = {
 	PB_CASE(median_interval),
 	PB_CASE(penalty),
 	PB_CASE(steady_state_knee),
+	PB_CASE(steady_state_flat),
+	PB_CASE(steady_state_too_short),
+	PB_CASE(penalty_interval),
+	PB_CASE(ratio_interval),
 	PB_CASE(breakeven),
 	PB_CASE(csv_quoting),
 	PB_CASE(html_escaping),
