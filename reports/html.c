@@ -534,7 +534,8 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		"color:#222}table{border-collapse:collapse;margin:1em 0}"
 		"td,th{border:1px solid #bbb;padding:3px 8px}th{background:"
 		"#eee;text-align:left}.n{text-align:right;font-variant-numeric:"
-		"tabular-nums}.bad{color:#c00;font-weight:bold}.ax{font-size:"
+		"tabular-nums}.bad{color:#c00;font-weight:bold}.warn{color:#"
+		"8a5a00}.ax{font-size:"
 		"11px;fill:#333}.lbl{font-size:13px;fill:#222}.chart{display:"
 		"block;margin:1em 0;max-width:100%;height:auto}pre{background:"
 		"#f6f6f6;padding:1em;overflow:auto}@media print{.chart{"
@@ -567,6 +568,11 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		      m->have_baseline ? ""
 				       : " &mdash; <span class=bad>absent from "
 					 "this run: ratios not shown</span>");
+	if (m->base_note[0]) {
+		pb_buf_addstr(b, "<p class=warn>Baseline: ");
+		rp_html_text(b, m->base_note);
+		pb_buf_addstr(b, ".</p>\n");
+	}
 	if (m->failed_items)
 		pb_buf_printf(b,
 			      "<p class=bad>%zu plan item(s) failed; their "

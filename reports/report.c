@@ -301,6 +301,39 @@ static void finish_group(struct rp_group *g)
 		g->curve = jl_parse_span(cur_doc, g->span[0], g->span_len[0]);
 }
 
+/*
+ * The baseline asked for, unless the run has no figures of it (rdm
+ * skipped without root for a loop device): then eager, the other mode
+ * with nothing to zero, said as such, so ratios are still shown.
+ */
+static void choose_baseline(struct rp_model *m)
+{
+	const struct rp_group *g = NULL;
+	size_t i;
+	bool have = false, eager = false;
+
+	if (!m->have_base_mode)
+		return;
+	for (i = 0; i < m->ng; i++) {
+		if (m->g[i].pmode == m->base_mode && m->g[i].first_med > 0)
+			have = true;
+		if (m->g[i].pmode == m->base_mode && !g)
+			g = &m->g[i];
+		if (m->g[i].pmode == PB_MODE_EAGER && m->g[i].first_med > 0)
+			eager = true;
+	}
+	if (have || !eager || m->base_mode == PB_MODE_EAGER)
+		return;
+	snprintf(m->base_note, sizeof(m->base_note),
+		 "%s has no figures in this run%s%s%s: eager, which has "
+		 "nothing left to zero either, is the baseline instead",
+		 m->baseline, g && g->first_error[0] ? " (" : "",
+		 g && g->first_error[0] ? g->first_error : "",
+		 g && g->first_error[0] ? ")" : "");
+	m->base_mode = PB_MODE_EAGER;
+	m->baseline = pb_mode_name(PB_MODE_EAGER);
+}
+
 /* Ratios to the baseline and eager's break-even need every group done. */
 static void cross_group(struct rp_model *m)
 {
@@ -359,8 +392,9 @@ void rp_steady_text(char *out, size_t len, const struct rp_group *g)
 	if (!n)
 		return;
 	if (!g->nsettled && !g->nnever) {
-		snprintf(out, len, "too short to tell (%zu intervals)",
-			 g->short_intervals);
+		snprintf(out, len, "too short to tell (%zu interval%s)",
+			 g->short_intervals,
+			 g->short_intervals == 1 ? "" : "s");
 		return;
 	}
 	if (!g->nsettled) {
@@ -502,6 +536,7 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 		goto out;
 	for (i = 0; i < m->ng; i++)
 		finish_group(&m->g[i]);
+	choose_baseline(m);
 	cross_group(m);
 out:
 	pb_buf_dispose(&prefix);
@@ -806,11 +841,12 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 		      m->backend, *m->accel ? ", " : "", m->accel);
 	pb_buf_printf(b,
 		      "medians over repetitions; [95%% interval: bootstrap "
-		      "of the median]; baseline %s%s\n\n",
+		      "of the median]; baseline %s%s%s%s\n\n",
 		      m->baseline,
 		      m->have_baseline ? ""
 				       : " (absent: ratios "
-					 "not shown)");
+					 "not shown)",
+		      m->base_note[0] ? "\n" : "", m->base_note);
 	pb_buf_printf(b,
 		      "%-16s %-6s %8s %19s %8s %19s %8s %9s %7s  %7s  %7s  "
 		      "%s\n",

@@ -93,6 +93,9 @@ struct rp_model {
 	size_t ng, gcap;
 	char *command;	   /* the command passes' text, as run */
 	char fs_note[160]; /* "ext4, lazy init off (...)" */
+	/* why the baseline is not the one asked: "rdm has no figures in
+	 * this run (skipped: ...): eager instead" */
+	char base_note[384];
 	const char *baseline;
 	enum pb_mode base_mode;
 	bool have_base_mode; /* baseline names a mode */

@@ -320,6 +320,36 @@ static const struct {
 	{"missing.json", "missing.json/run.json", 0, {0}},
 };
 
+/* rdm skipped (no root for a loop device): eager is the baseline, said,
+ * and the ratios are there */
+static void baseline_falls_back_to_eager(void)
+{
+	char err[PB_ERRBUF_SIZE] = "";
+	struct rp_model m;
+	const struct rp_group *thin;
+
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m,
+					    "tests/data/runjson/"
+					    "rdm-skipped.json",
+					    "rdm", NULL, err),
+			      PB_OK);
+	CU_ASSERT_STRING_EQUAL(m.baseline, "eager");
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.base_note, "rdm has no figures"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.base_note, "skipped"));
+	CU_ASSERT_TRUE(m.have_baseline);
+	thin = rp_model_find(&m, m.g[0].workload, "thin");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(thin);
+	CU_ASSERT_DOUBLE_EQUAL(thin->first_vs_base, 0.5, 1e-9);
+	rp_model_dispose(&m);
+	/* with rdm measured, rdm stays the baseline: the golden run */
+	CU_ASSERT_EQUAL_FATAL(
+		rp_model_load(&m, "tests/data/golden", "rdm", NULL, err),
+		PB_OK);
+	CU_ASSERT_STRING_EQUAL(m.baseline, "rdm");
+	CU_ASSERT_STRING_EQUAL(m.base_note, "");
+	rp_model_dispose(&m);
+}
+
 static void model_runjson_files(void)
 {
 	for (size_t i = 0; i < sizeof(runjson_cases) / sizeof(runjson_cases[0]);
@@ -423,6 +453,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(medians),
 	PB_CASE(median_interval),
 	PB_CASE(penalty),
+	PB_CASE(baseline_falls_back_to_eager),
 	PB_CASE(steady_state_knee),
 	PB_CASE(steady_state_flat),
 	PB_CASE(steady_state_too_short),
