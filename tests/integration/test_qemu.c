@@ -739,6 +739,52 @@ static void qemu_disk_full(void)
 	CU_ASSERT(nothing_left(disks, full));
 }
 
+/*
+ * The host filesystem under a thin disk fills mid-pass: qemu reports the
+ * write error to the guest (werror=report) instead of pausing it until
+ * the watchdog, and the run says the disk's filesystem is full; the
+ * guest console's last lines are kept beside the results.
+ */
+static void qemu_host_fs_full(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-hostfull.json");
+	SCRATCH(state, "q-state13");
+	SCRATCH(res, "q-results13");
+	SCRATCH(disks, "q-disks13");
+	SCRATCH(img, "q-hostfull.img");
+	uint64_t t0;
+
+	if (!it_is_root())
+		PB_SKIP("a small loop-mounted filesystem needs root");
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' && truncate -s 24M "
+				    "'%s' && mkfs.ext4 -q -F '%s' && mount -o "
+				    "loop '%s' '%s' && rmdir '%s/lost+found'",
+				    state, disks, img, img, img, disks, disks),
+			      0);
+	write_profile(prof, "q-hostfull", disks, "\"thin\"", "64M",
+		      ", \"accel\": \"tcg\"",
+		      "{\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"seq\", "
+		      "\"passes\": [\"first-write\"]}");
+	env_for(&e, state);
+	t0 = pb_now_ns();
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
+	/* an answer, not the watchdog's 100 s */
+	CU_ASSERT(pb_now_ns() - t0 < 90ull * 1000000000ull);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "host filesystem is full"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "console's last lines"));
+	CU_ASSERT_PTR_NULL(strstr(r.err, "watchdog"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "Input/output error"));
+	if (!strstr(r.err, "host filesystem is full"))
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("ls '%s'/*/runner-1.console.log >/dev/null", res),
+			0);
+	CU_ASSERT(nothing_left(disks, res));
+	it_sh("umount '%s'; rm -f '%s'", disks, img);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_sigint),
@@ -749,6 +795,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_command_fails),
 	PB_CASE(qemu_filesystem_sigint),
 	PB_CASE(qemu_kvm_probe_falls_back),
+	PB_CASE(qemu_host_fs_full),
 	PB_CASE(qemu_harness_under_valgrind),
 	PB_CASE(qemu_kill9_at_every_step),
 	PB_CASE(qemu_disk_full),

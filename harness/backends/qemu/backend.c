@@ -362,12 +362,67 @@ static void annotate(const char *path, const struct qb_boot *g,
 	json_decref(doc);
 }
 
+/*
+ * A failed guest's console, its last lines, kept beside the results
+ * (runner-N.console.log) and named in the error: what a person reads
+ * first when the guest did not do what it should.
+ */
+static void keep_console(const struct qb_boot *g, const char *local_out,
+			 char *note, size_t len)
+{
+	char path[PATH_MAX];
+	const char *dot = strrchr(local_out, '.');
+	FILE *fp;
+	unsigned i;
+
+	note[0] = '\0';
+	if (!g->ntail)
+		return;
+	snprintf(path, sizeof(path), "%.*s.console.log",
+		 (int)(dot ? (size_t)(dot - local_out) : strlen(local_out)),
+		 local_out);
+	fp = fopen(path, "wx");
+	if (!fp)
+		return; /* the error still says what it can */
+	for (i = 0; i < g->ntail; i++)
+		fprintf(fp, "%s\n",
+			g->tail[(g->tail_next + QB_TAIL_LINES - g->ntail + i) %
+				QB_TAIL_LINES]);
+	if (fclose(fp) == 0)
+		snprintf(note, len, " (the guest console's last lines: %s)",
+			 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+}
+
+/*
+ * The host filesystem under the disk files full: a thin or lazy disk
+ * could not grow, and qemu (werror=report) handed the guest an I/O error.
+ * Said as what it is, not as the guest's error alone.
+ */
+static void disk_full_note(const struct qb *b, char *note, size_t len)
+{
+	struct statvfs sv;
+	char fr[32];
+
+	note[0] = '\0';
+	if (statvfs(b->dir, &sv))
+		return;
+	if ((uint64_t)sv.f_bavail * sv.f_frsize >= (1u << 20))
+		return;
+	snprintf(note, len,
+		 "; the disk's host filesystem is full (%s free in %s): the "
+		 "disk file could not grow",
+		 pb_size_format(fr, sizeof(fr),
+				(uint64_t)sv.f_bavail * sv.f_frsize),
+		 b->dir);
+}
+
 static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 			    const char *args, long timeout_s,
 			    const struct pb_run_ctx *ctx, const char *local_out,
 			    char *errbuf)
 {
 	struct qb *b = qb_of(be);
+	char tail[PATH_MAX + 64] = "", full[PATH_MAX + 128] = "";
 	static const char *const aios[] = {"io_uring", "native", "threads"};
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
 	struct qb_job j = {
@@ -402,28 +457,33 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	if (g.interrupted)
 		return pb_fail(errbuf, PB_ERR_INTERRUPTED,
 			       "interrupted; guest stopped");
+	if (g.killed_timeout || !g.exited || g.status)
+		keep_console(&g, local_out, tail, sizeof(tail));
+	disk_full_note(b, full, sizeof(full));
 	if (g.killed_timeout)
 		return pb_fail(
 			errbuf, PB_ERR_TIMEOUT,
 			"watchdog: the guest did not finish within %ld s "
-			"and was killed",
-			timeout_s);
+			"and was killed%s%s",
+			timeout_s, full, tail);
 	if (!g.exited) {
 		if (g.t_boot == 0)
-			return pb_fail(errbuf, PB_ERR_IO, "qemu: %s",
-				       g.qemu_err[0]
-					       ? g.qemu_err
-					       : "the guest never booted");
+			return pb_fail(errbuf, PB_ERR_IO, "qemu: %s%s",
+				       g.qemu_err[0] ? g.qemu_err
+						     : "the guest never booted",
+				       tail);
 		return pb_fail(
 			errbuf, PB_ERR_IO,
-			"the guest stopped before the runner finished%s%s",
-			g.nlog ? ": " : "", g.nlog ? g.log[g.nlog - 1] : "");
+			"the guest stopped before the runner finished%s%s%s%s",
+			g.nlog ? ": " : "", g.nlog ? g.log[g.nlog - 1] : "",
+			full, tail);
 	}
 	annotate(local_out, &g, b, j.aio);
 	if (g.status)
-		return pb_fail(errbuf, PB_ERR_CHILD,
-			       "runner in the guest exited %d: %s", g.status,
-			       g.nlog ? g.log[g.nlog - 1] : "no message");
+		return pb_fail(
+			errbuf, PB_ERR_CHILD,
+			"runner in the guest exited %d: %s%s%s", g.status,
+			g.nlog ? g.log[g.nlog - 1] : "no message", full, tail);
 	return PB_OK;
 }
 

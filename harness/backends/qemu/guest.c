@@ -114,7 +114,8 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 		if (!err) {
 			err = pb_buf_printf(store,
 					    ",if=none,id=pbdisk,format=%s,"
-					    "cache=none,aio=%s",
+					    "cache=none,aio=%s,werror=report,"
+					    "rerror=report",
 					    j->format, j->aio);
 		}
 		if (!err)
@@ -136,6 +137,13 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 static void console_line(struct qb_boot *g, char *line, double t,
 			 const struct pb_run_ctx *ctx)
 {
+	/* every line into the tail but the progress stream */
+	if (strncmp(line, "PB-PROGRESS ", 12)) {
+		snprintf(g->tail[g->tail_next], sizeof(g->tail[0]), "%s", line);
+		g->tail_next = (g->tail_next + 1) % QB_TAIL_LINES;
+		if (g->ntail < QB_TAIL_LINES)
+			g->ntail++;
+	}
 	if (!strncmp(line, "PB-BOOT", 7)) {
 		g->t_boot = t;
 	} else if (!strcmp(line, "PB-PROBE-OK")) {
@@ -169,7 +177,7 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 	struct pb_child_spec sp = {.argv = argv, .flags = QB_CHILD};
 	struct pb_child c = {.pid = -1, .out = -1, .err = -1};
 	size_t llen = 0;
-	uint64_t t0 = pb_now_ns();
+	uint64_t t0 = pb_now_ns(), heard = t0, warned = t0;
 	enum pb_error err;
 	ssize_t n;
 
@@ -191,6 +199,19 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 		if (deadline_s > 0 && qb_since(t0) > deadline_s) {
 			g->killed_timeout = true;
 			break;
+		}
+		if (n > 0)
+			heard = pb_now_ns();
+		/* a guest that says nothing for 30 s is said to, once per
+		 * 30 s, so a slow TCG run is not mistaken for a hang (or the
+		 * other way round) before the watchdog decides */
+		if (j->args && pb_now_ns() - heard > 30000000000ull &&
+		    pb_now_ns() - warned > 30000000000ull) {
+			warned = pb_now_ns();
+			pb_progress("  warning: no word from the guest for "
+				    "%.0f s (the watchdog, timeout_s, stops it "
+				    "%.0f s in)",
+				    (double)(warned - heard) / 1e9, deadline_s);
 		}
 		/* the console, line by line */
 		for (ssize_t k = 0; k < n; k++) {

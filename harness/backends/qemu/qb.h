@@ -93,12 +93,17 @@ struct qb_job {
 };
 
 /* The events a boot reports, from the console's markers. */
+#define QB_TAIL_LINES 20
+
 struct qb_boot {
 	double t_boot, t_start; /* seconds from spawn; 0 = not seen */
 	bool probe_ok, exited;
 	int status;
 	char log[5][256];
 	unsigned nlog;
+	/* the console's last lines, whatever they say, for a failure */
+	char tail[QB_TAIL_LINES][256];
+	unsigned ntail, tail_next;
 	char qemu_err[512];
 	bool killed_timeout;
 	bool interrupted;
