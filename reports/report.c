@@ -70,6 +70,7 @@ static struct rp_group *group_for(struct rp_model *m, long long point,
 	g->pmode = mode;
 	g->mode = pb_mode_name(mode);
 	g->applied = "";
+	g->qd_kept_min = NAN;
 	return g;
 }
 
@@ -163,6 +164,13 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		if (!ps.complete)
 			continue;
 		p99 = jl_num(ps.lat[RJ_L_P99]);
+		if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND) {
+			double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
+
+			if (!(g->qd_kept_min <= kept))
+				g->qd_kept_min = kept;
+			g->qd_asked = jl_num(ps.k[RJ_P_QD]);
+		}
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
 			first = true;
 			first_mib = ps.mib_per_s;
@@ -429,6 +437,16 @@ void rp_findings(const struct rp_model *m,
 				 "ratios against it move with it",
 				 g->mode, *g->workload ? ", " : "", g->workload,
 				 g->penalty * 100.0);
+			fn(line, arg);
+		}
+		/* a pass that did not keep its depth measured the guest */
+		if (g->qd_asked > 1 && g->qd_kept_min < 0.8 * g->qd_asked) {
+			snprintf(line, sizeof(line),
+				 "%s%s%s: a pass kept a queue depth of %.1f of "
+				 "the %.0f asked (the device waited on the "
+				 "guest): its figures understate the disk",
+				 g->mode, *g->workload ? ", " : "", g->workload,
+				 g->qd_kept_min, g->qd_asked);
 			fn(line, arg);
 		}
 		for (j = i + 1; j < m->ng; j++) {

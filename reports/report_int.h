@@ -41,6 +41,9 @@ struct rp_group {
 	/* steady state per rep: settled, never settled, too short to tell
 	 * (the fewest intervals a too-short pass had) */
 	size_t nsettled, nnever, nshort, short_intervals;
+	/* the depth the passes really kept, against the one asked: the
+	 * lowest pass's (Little's law, recorded by the runner) */
+	double qd_kept_min, qd_asked;
 	/* what the server applied, and whether it is what was asked */
 	const char *applied; /* a mode's name, "" when not read back */
 	bool mismatch;

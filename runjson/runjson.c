@@ -335,6 +335,7 @@ void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass)
 		[RJ_P_COMPLETE] = RUNNER_K_COMPLETE,
 		[RJ_P_SERIES] = RUNNER_K_SERIES,
 		[RJ_P_COMMAND] = RUNNER_K_COMMAND,
+		[RJ_P_QD_ACHIEVED] = RUNNER_K_QD_ACHIEVED,
 	};
 	static const char *const lat[RJ_L__COUNT] = {
 		[RJ_L_P50] = RUNNER_K_P50,

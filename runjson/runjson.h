@@ -184,6 +184,7 @@ enum rj_pass_key {
 	RJ_P_COMPLETE,
 	RJ_P_SERIES,
 	RJ_P_COMMAND,
+	RJ_P_QD_ACHIEVED, /* absent before the runner kept count */
 	RJ_P__COUNT
 };
 
