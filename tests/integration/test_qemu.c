@@ -531,10 +531,17 @@ static void qemu_kvm_probe_falls_back(void)
 	/* no probe guest left running */
 	CU_ASSERT_EQUAL(it_sh("pgrep -f 'sleep 60[0]' >/dev/null"), 1);
 
-	/* the same host boot: the verdict is remembered, no second wait */
+	/* the same host boot: the verdict is remembered, no second wait
+	 * (a check against a check: the same work but the probe) */
 	t0 = pb_now_ns();
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT(pb_now_ns() - t0 < first_ns - 5ull * 1000000000ull);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "probing KVM"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "probed earlier"));
+	it_result_dispose(&r);
+	/* and the run uses it */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "probing KVM"));
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
