@@ -28,13 +28,37 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *arg)
 	return size * nmemb;
 }
 
-static void hex(char *out, const unsigned char *md, unsigned n)
+/* a digest as hex: "abcd..." (what pins compare), or "AB:CD:..." (how
+ * vCenter shows sslThumbprint) */
+static void digest_text(char *out, size_t len, const unsigned char *md,
+			unsigned n, bool colons)
 {
+	size_t at = 0;
 	unsigned i;
 
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", md[i]);
-	out[2 * n] = '\0';
+	out[0] = '\0';
+	/* two digits, a colon before all but the first, the NUL after */
+	for (i = 0; i < n && at + (colons && i ? 3 : 2) + 1 <= len; i++)
+		at += (size_t)snprintf(out + at, len - at,
+				       colons ? "%s%02X" : "%s%02x",
+				       colons && i ? ":" : "", md[i]);
+}
+
+/* Both fingerprints of the peer's certificate, as text. */
+static bool peer_digests(X509_STORE_CTX *x, char *sha1, size_t l1, char *sha256,
+			 size_t l256, bool colons)
+{
+	X509 *cert = X509_STORE_CTX_get0_cert(x);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n;
+
+	if (!cert)
+		return false;
+	if (X509_digest(cert, EVP_sha1(), md, &n))
+		digest_text(sha1, l1, md, n, colons);
+	if (X509_digest(cert, EVP_sha256(), md, &n))
+		digest_text(sha256, l256, md, n, colons);
+	return true;
 }
 
 /*
@@ -45,16 +69,10 @@ static void hex(char *out, const unsigned char *md, unsigned n)
 static int verify_pinned(X509_STORE_CTX *x, void *arg)
 {
 	struct vs_session *s = arg;
-	X509 *cert = X509_STORE_CTX_get0_cert(x);
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n;
 
-	if (!cert)
+	if (!peer_digests(x, s->peer_sha1, sizeof(s->peer_sha1), s->peer_sha256,
+			  sizeof(s->peer_sha256), false))
 		return 0;
-	if (X509_digest(cert, EVP_sha1(), md, &n))
-		hex(s->peer_sha1, md, n);
-	if (X509_digest(cert, EVP_sha256(), md, &n))
-		hex(s->peer_sha256, md, n);
 	const char *pin =
 		s->transfer_pin[0] ? s->transfer_pin : s->cfg.thumbprint;
 
@@ -267,35 +285,17 @@ static bool retryable(CURLcode rc)
 	       rc == CURLE_PARTIAL_FILE;
 }
 
-/* AB:CD:... as vCenter shows a thumbprint (summary.config.sslThumbprint) */
-static void colons(char *out, size_t len, const unsigned char *md, unsigned n)
-{
-	unsigned i;
-
-	out[0] = '\0';
-	/* "AB" then ":CD" each: 3 * n - 1 characters */
-	for (i = 0; i < n && 3 * (size_t)i + 3 <= len; i++)
-		sprintf(out + (i ? 3 * i - 1 : 0), "%s%02X", i ? ":" : "",
-			md[i]);
-}
-
 /* the probe's callback: note the certificate, accept it (nothing is sent
  * over this connection but the handshake) */
 static int note_peer(X509_STORE_CTX *x, void *arg)
 {
 	struct vs_cert_id *id = arg;
-	X509 *cert = X509_STORE_CTX_get0_cert(x);
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n;
 
-	if (!cert)
+	if (!peer_digests(x, id->sha1, sizeof(id->sha1), id->sha256,
+			  sizeof(id->sha256), true))
 		return 0;
-	if (X509_digest(cert, EVP_sha1(), md, &n))
-		colons(id->sha1, sizeof(id->sha1), md, n);
-	if (X509_digest(cert, EVP_sha256(), md, &n))
-		colons(id->sha256, sizeof(id->sha256), md, n);
-	X509_NAME_oneline(X509_get_subject_name(cert), id->subject,
-			  sizeof(id->subject));
+	X509_NAME_oneline(X509_get_subject_name(X509_STORE_CTX_get0_cert(x)),
+			  id->subject, sizeof(id->subject));
 	return 1;
 }
 
