@@ -52,6 +52,23 @@ static void join(char *out, size_t len, const char *path, const char *key)
 	snprintf(out, len, "%s%s%s", path, *path ? "." : "", key);
 }
 
+/* A string value as the profile means it: "env:NAME" is that variable's
+ * value, an unset one an error naming it. */
+static enum pb_error resolve_env(struct ld *l, const char *p, const char **s)
+{
+	const char *e;
+
+	if (strncmp(*s, "env:", 4))
+		return PB_OK;
+	e = getenv(*s + 4);
+	if (!e)
+		return pb_fail(l->errbuf, PB_ERR_INPUT,
+			       "%s: %s: environment variable %s is not set",
+			       l->file, p, *s + 4);
+	*s = e;
+	return PB_OK;
+}
+
 /* A string value, with "env:NAME" read from the environment. */
 static enum pb_error get_str(struct ld *l, json_t *obj, const char *path,
 			     const char *key, char **out)
@@ -59,6 +76,7 @@ static enum pb_error get_str(struct ld *l, json_t *obj, const char *path,
 	json_t *v = json_object_get(obj, key);
 	const char *s;
 	char p[256];
+	enum pb_error err;
 
 	if (!v || json_is_null(v))
 		return PB_OK;
@@ -66,16 +84,9 @@ static enum pb_error get_str(struct ld *l, json_t *obj, const char *path,
 	if (!json_is_string(v))
 		return bad(l, p, "must be a string");
 	s = json_string_value(v);
-	if (!strncmp(s, "env:", 4)) {
-		const char *e = getenv(s + 4);
-
-		if (!e)
-			return pb_fail(l->errbuf, PB_ERR_INPUT,
-				       "%s: %s: environment variable %s is "
-				       "not set",
-				       l->file, p, s + 4);
-		s = e;
-	}
+	err = resolve_env(l, p, &s);
+	if (err)
+		return err;
 	free(*out);
 	*out = strdup(s);
 	return *out ? PB_OK : PB_ERR_NOMEM;
@@ -127,6 +138,7 @@ static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
 {
 	char why[PB_ERRBUF_SIZE] = "";
 	const char *s;
+	enum pb_error err;
 
 	if (json_is_integer(v)) {
 		if (json_integer_value(v) <= 0)
@@ -137,16 +149,9 @@ static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
 	if (!json_is_string(v))
 		return bad(l, p, "must be a size like \"8G\" or a number");
 	s = json_string_value(v);
-	if (!strncmp(s, "env:", 4)) {
-		const char *e = getenv(s + 4);
-
-		if (!e)
-			return pb_fail(l->errbuf, PB_ERR_INPUT,
-				       "%s: %s: environment variable %s is "
-				       "not set",
-				       l->file, p, s + 4);
-		s = e;
-	}
+	err = resolve_env(l, p, &s);
+	if (err)
+		return err;
 	if (pb_size_parse_as(out, s, PB_SIZE_DISK, si_binary, why))
 		return bad(l, p, why);
 	if (!*out)
@@ -219,17 +224,10 @@ static enum pb_error json_text(struct ld *l, json_t *v, const char *p,
 
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
+		enum pb_error err = resolve_env(l, p, &s);
 
-		if (!strncmp(s, "env:", 4)) {
-			const char *env = getenv(s + 4);
-
-			if (!env)
-				return pb_fail(l->errbuf, PB_ERR_INPUT,
-					       "%s: %s: environment variable "
-					       "%s is not set",
-					       l->file, p, s + 4);
-			s = env;
-		}
+		if (err)
+			return err;
 		if (strlen(s) >= len)
 			return bad(l, p, "value too long");
 		snprintf(out, len, "%s", s);
