@@ -21,6 +21,10 @@ int it_run(struct it_result *r, char *const argv[], int sig,
 /* The same with exactly the environment envp. */
 int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
 	       int sig, unsigned sig_after_ms);
+/* Run argv and send sig after_ms after path first holds written blocks
+ * (so a slow child, under valgrind, is signalled mid-work too). */
+int it_run_signal_written(struct it_result *r, char *const argv[], int sig,
+			  const char *path, unsigned after_ms);
 void it_result_dispose(struct it_result *r);
 
 /* The vCenter simulator fixture (tests/vcsim), one process per test. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,8 +134,44 @@ int it_run(struct it_result *r, char *const argv[], int sig,
 	return it_run_env(r, argv, NULL, sig, sig_after_ms);
 }
 
+/* Wait until path holds written blocks (the child is doing its work, at
+ * whatever speed: valgrind is ~50x slower), or the deadline passes. */
+static void wait_written(const char *path, pid_t pid)
+{
+	struct timespec tick = {0, 10 * 1000000};
+	struct stat st;
+	unsigned waited;
+
+	for (waited = 0; waited < IT_DEADLINE_MS / 2; waited += 10) {
+		if (!stat(path, &st) && st.st_blocks > 0)
+			return;
+		siginfo_t si = {0};
+
+		if (!waitid(P_PID, (id_t)pid, &si,
+			    WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid)
+			return; /* ended already: the caller sees why */
+		nanosleep(&tick, NULL);
+	}
+}
+
+static int run_env(struct it_result *r, char *const argv[], char *const envp[],
+		   int sig, unsigned sig_after_ms, const char *ready);
+
 int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
 	       int sig, unsigned sig_after_ms)
+{
+	return run_env(r, argv, envp, sig, sig_after_ms, NULL);
+}
+
+int it_run_signal_written(struct it_result *r, char *const argv[], int sig,
+			  const char *path, unsigned after_ms)
+{
+	return run_env(r, argv, NULL, sig, after_ms, path);
+}
+
+static int run_env(struct it_result *r, char *const argv[], char *const envp[],
+		   int sig, unsigned sig_after_ms, const char *ready)
 {
 	char out[600], err[600];
 	int fo, fe, st;
@@ -158,6 +195,8 @@ int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
 		struct timespec ts = {sig_after_ms / 1000,
 				      (long)(sig_after_ms % 1000) * 1000000};
 
+		if (ready)
+			wait_written(ready, pid);
 		nanosleep(&ts, NULL);
 		kill(pid, sig);
 	}
