@@ -69,7 +69,8 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
-REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/report.c reports/html.c
+REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/report.c reports/html.c \
+	      reports/trend.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c
@@ -79,6 +80,7 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/options.c
 CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
+	      harness/cli/cmd_trend.c \
 	      harness/cli/cmd_vsphere.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \

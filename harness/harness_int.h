@@ -105,6 +105,10 @@ struct pb_journal {
 	int fd;
 };
 
+/* The commit this provbench was built from ("unknown" unless the binary's
+ * main sets it: only main.o is rebuilt when HEAD moves); run.json keeps it. */
+extern const char *pb_build_commit;
+
 /* The state directory: $PROVBENCH_STATE_DIR, or /var/lib/provbench for
  * root, or ~/.local/state/provbench. Created 0700. */
 enum pb_error pb_state_dir(char *out, size_t len, char *errbuf);

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "harness_int.h"
+
+const char *pb_build_commit = "unknown";
 
 /* The directory of the running binary, or "" if /proc cannot say. */
 static void exe_dir(char *out, size_t len)

@@ -308,6 +308,7 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 		.npoints = r->p->npoints,
 		.environment = env,
 		.backend = r->ops->name,
+		.commit = pb_build_commit,
 	};
 
 	err = results_dir(r, parent);
@@ -324,6 +325,28 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 	if (err)
 		return pb_fail(r->errbuf, err, "%s", r->berr);
 	return save(r);
+}
+
+/*
+ * parent/latest names the newest run (relative, so the root can move), for
+ * `report --compare previous ROOT/latest` after a nightly run. Replaced
+ * atomically; a failure is said and changes nothing else.
+ */
+static void latest_link(const struct run_state *r)
+{
+	char tmp[1300], link[1300], parent[1200];
+	const char *base = strrchr(r->dir, '/') + 1;
+
+	snprintf(parent, sizeof(parent), "%.*s", (int)(base - 1 - r->dir),
+		 r->dir);
+	snprintf(link, sizeof(link), "%s/latest", parent);
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld", parent, (long)getpid());
+	unlink(tmp);
+	if (symlink(base, tmp) || rename(tmp, link)) {
+		fprintf(stderr, "provbench: run: %s: cannot update: %s\n", link,
+			strerror(errno));
+		unlink(tmp);
+	}
 }
 
 static void summarize(const struct run_state *r, const struct rj_result *res)
@@ -467,6 +490,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
 	json_t *intent = json_object(), *runner = NULL;
 	enum pb_error err, derr = PB_OK, jerr = PB_OK;
+	const char *step = RJ_STEP_PLAN; /* where a failure happened */
 	bool created = false;
 	enum rj_status status = RJ_STATUS_OK;
 	uint64_t t_start, t_run, runner_ns = 0, destroy_ns = 0;
@@ -510,6 +534,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 			    json_string(pb_mode_name(it->mode)));
 	json_object_set_new(intent, "backend", json_string(r->ops->name));
 	if (!err) {
+		step = RJ_STEP_JOURNAL;
 		err = pb_journal_append(&r->j, intent, ebuf);
 		/* no journal, no disk: and none for the items after this */
 		if (err)
@@ -520,6 +545,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		stop_at("journaled");
 		say(r->quiet, "  creating %s disk%s", pb_mode_name(it->mode),
 		    create_note(it->mode));
+		step = RJ_STEP_CREATE;
 		err = r->ops->create_disk(r->b, &d, reset_fail(r));
 		created = err == PB_OK;
 		if (err)
@@ -538,8 +564,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	}
 	if (!err && stop_flag)
 		err = PB_ERR_INTERRUPTED;
-	if (!err)
+	if (!err) {
+		step = RJ_STEP_RUN;
 		err = pb_workload_args(&args, w, r->plan.seed + idx);
+	}
 	if (!err) {
 		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
 			 idx + 1);
@@ -563,7 +591,19 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		if (!derr)
 			stop_at("destroyed");
 		if (derr) {
-			pb_fail(ebuf, derr, "destroy %s: %s", d.file, r->berr);
+			/* the first failure is the one told; a destroy
+			 * after a good run is the item's failure */
+			if (!err) {
+				step = RJ_STEP_DESTROY;
+				pb_fail(ebuf, derr, "destroy %s: %s", d.file,
+					r->berr);
+			} else {
+				size_t n = strlen(ebuf);
+
+				snprintf(ebuf + n, sizeof(ebuf) - n,
+					 "; then destroy %s: %s", d.file,
+					 r->berr);
+			}
 		} else {
 			json_t *x = json_pack("{s:s,s:s}", "op", "destroyed",
 					      "id", d.id);
@@ -592,6 +632,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		.workload = pb_point_desc(r->p, it->point),
 		.status = status,
 		.error = ebuf,
+		.step = step,
 		.disk = {.id = d.id,
 			 .file = d.file,
 			 .uuid = d.uuid,
@@ -985,6 +1026,8 @@ int pb_run(const struct pb_run_args *a)
 			       r.dir);
 		}
 	}
+	if (r.json_saved)
+		latest_link(&r);
 	/* the results' paths are the command's output (stdout); a file
 	 * that failed to be written is never named as written */
 	if (r.json_saved && !r.quiet)

@@ -7,12 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report_int.h"
-
-static const char *const palette[] = {"#1b6ca8", "#d1495b", "#edae49",
-				      "#00798c", "#66a182", "#8d6a9f",
-				      "#30362f", "#c17c74"};
 
 enum pb_error rp_html_text(struct pb_buf *b, const char *s)
 {
@@ -50,6 +47,23 @@ static void td_num(struct pb_buf *b, double v, int decimals, const char *unit)
 		pb_buf_printf(b, "<td class=n>%.*f%s</td>", decimals, v, unit);
 }
 
+/* a median with its interval below it, small: one column, not two */
+static void td_iv(struct pb_buf *b, double v, double lo, double hi,
+		  double scale, int decimals, const char *unit)
+{
+	if (isnan(v)) {
+		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
+		return;
+	}
+	pb_buf_printf(b, "<td class=n>%.*f%s", decimals, v * scale + 0.0, unit);
+	/* "-3 to 1" where a dash would read as a minus */
+	if (!isnan(lo))
+		pb_buf_printf(b, "<br><small>%.*f%s%.*f</small>", decimals,
+			      lo * scale + 0.0, lo < 0 ? " to " : "&ndash;",
+			      decimals, hi * scale + 0.0);
+	pb_buf_addstr(b, "</td>");
+}
+
 static void label(struct pb_buf *b, const struct rp_group *g)
 {
 	rp_html_text(b, g->mode);
@@ -59,6 +73,13 @@ static void label(struct pb_buf *b, const struct rp_group *g)
 	}
 }
 
+/* a mode's swatch, in its colour */
+static void swatch(struct pb_buf *b, enum pb_mode mode)
+{
+	pb_buf_printf(b, "<span class=sw style=\"background:%s\"></span>",
+		      rp_mode_colour(mode));
+}
+
 /* a ratio to the baseline, and "within noise" when its interval holds 1 */
 static void ratio_cell(struct pb_buf *b, double v, double lo, double hi)
 {
@@ -66,15 +87,14 @@ static void ratio_cell(struct pb_buf *b, double v, double lo, double hi)
 		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
 		return;
 	}
-	pb_buf_printf(b,
-		      "<td class=n title=\"95%% interval %.2f &ndash; %.2f\">"
-		      "%.2f%s</td>",
-		      lo, hi, v,
-		      rp_ratio_noise(lo, hi) ? " <small>(within noise)</small>"
-					     : "");
+	pb_buf_printf(b, "<td class=n>%.2f", v);
+	if (!isnan(lo))
+		pb_buf_printf(b, "<br><small>%.2f&ndash;%.2f%s</small>", lo, hi,
+			      rp_ratio_noise(lo, hi) ? " (noise)" : "");
+	pb_buf_addstr(b, "</td>");
 }
 
-static void finding_li(const char *line, void *arg)
+static void li(const char *line, void *arg)
 {
 	struct pb_buf *b = arg;
 
@@ -83,40 +103,175 @@ static void finding_li(const char *line, void *arg)
 	pb_buf_addstr(b, "</li>\n");
 }
 
-/* what the intervals say, in words: differences within noise are not
- * ranked, a warming baseline is flagged; no heading when there is none */
-static void findings(struct pb_buf *b, const struct rp_model *m)
+/* the verdict first, then what the intervals say; no heading when there
+ * is nothing to say */
+static void verdict(struct pb_buf *b, const struct rp_model *m)
 {
 	struct pb_buf items = PB_BUF_INIT(1u << 20);
 
-	rp_findings(m, finding_li, &items);
+	rp_verdict(m, li, &items);
+	if (items.len) {
+		pb_buf_addstr(b, "<h2>Verdict</h2><ul class=verdict>\n");
+		pb_buf_add(b, items.data, items.len);
+		pb_buf_addstr(b, "</ul>\n");
+	}
+	pb_buf_reset(&items);
+	rp_findings(m, li, &items);
 	if (items.len) {
 		pb_buf_addstr(b, "<h2>Findings</h2><ul>\n");
 		pb_buf_add(b, items.data, items.len);
 		pb_buf_addstr(b, "</ul>\n");
 	}
 	if (pb_buf_error(&items))
-		pb_buf_addstr(b, "<p class=bad>findings: out of memory</p>\n");
+		pb_buf_addstr(b, "<p class=bad>verdict: out of memory</p>\n");
 	pb_buf_dispose(&items);
+}
+
+/* UTC as run.json says it, and the same moment in the reader's zone */
+static void when(struct pb_buf *b, const char *iso)
+{
+	struct tm tm = {0}, lt;
+	char out[64];
+	time_t t;
+
+	rp_html_text(b, *iso ? iso : "unknown");
+	if (!*iso || !strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return;
+	t = timegm(&tm);
+	if (localtime_r(&t, &lt) &&
+	    strftime(out, sizeof(out), "%Y-%m-%d %H:%M:%S %Z", &lt))
+		pb_buf_printf(b, " (%s local)", out);
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static void gib(struct pb_buf *b, json_t *n)
+{
+	if (json_is_number(n))
+		pb_buf_printf(b, "%.1f GiB",
+			      json_number_value(n) / 1073741824.0);
+}
+
+static void head_row(struct pb_buf *b, const char *k, const char *v)
+{
+	if (!v || !*v)
+		return;
+	pb_buf_printf(b, "<tr><th>%s</th><td>", k);
+	rp_html_text(b, v);
+	pb_buf_addstr(b, "</td></tr>");
+}
+
+/* Which run, when, with what, where: the page's first lines. */
+static void header(struct pb_buf *b, const struct rp_model *m)
+{
+	json_t *env = m->env, *srv = json_object_get(env, "server");
+	json_t *host = json_object_get(env, "host");
+	json_t *ds = json_object_get(env, "datastore");
+	json_t *lun = json_object_get(env, "lun");
+	char t[512];
+
+	pb_buf_addstr(b, "<table class=head>");
+	head_row(b, "profile", m->profile_name);
+	head_row(b, "run", m->run);
+	pb_buf_addstr(b, "<tr><th>started</th><td>");
+	when(b, m->started_at);
+	pb_buf_addstr(b, "</td></tr><tr><th>ended</th><td>");
+	if (m->finished)
+		when(b, m->updated_at);
+	else
+		pb_buf_addstr(b, "<span class=bad>not finished</span> (last "
+				 "written ");
+	if (!m->finished) {
+		when(b, m->updated_at);
+		pb_buf_addstr(b, ")");
+	}
+	if (m->interrupted)
+		pb_buf_addstr(b, " <span class=bad>interrupted</span>");
+	pb_buf_addstr(b, "</td></tr>");
+	snprintf(t, sizeof(t), "%s (commit %s)", *m->version ? m->version : "?",
+		 *m->commit ? m->commit : "unknown");
+	head_row(b, "provbench", t);
+	snprintf(t, sizeof(t), "%s%s%s", m->backend, *m->accel ? ", " : "",
+		 m->accel);
+	head_row(b, "backend", t);
+	if (json_is_object(srv)) {
+		int k = snprintf(t, sizeof(t), "%s", jstr(srv, "product"));
+
+		if (*jstr(srv, "build") && k > 0 && (size_t)k < sizeof(t))
+			snprintf(t + k, sizeof(t) - (size_t)k,
+				 " (build %s, API %s)", jstr(srv, "build"),
+				 jstr(srv, "api_version_used"));
+		head_row(b, "server", t);
+	}
+	if (json_is_object(host)) {
+		snprintf(t, sizeof(t), "%s (ESXi %s, build %s)",
+			 jstr(host, "name"), jstr(host, "version"),
+			 jstr(host, "build"));
+		head_row(b, "host", t);
+	} else if (json_is_string(host)) {
+		head_row(b, "host", json_string_value(host));
+	}
+	if (json_is_object(ds)) {
+		pb_buf_addstr(b, "<tr><th>datastore</th><td>");
+		rp_html_text(b, jstr(ds, "name"));
+		pb_buf_addstr(b, " (");
+		rp_html_text(b, jstr(ds, "type"));
+		if (json_is_number(json_object_get(ds, "capacity"))) {
+			pb_buf_addstr(b, ", ");
+			gib(b, json_object_get(ds, "capacity"));
+			pb_buf_addstr(b, ", ");
+			gib(b, json_object_get(ds, "free_at_start"));
+			pb_buf_addstr(b, " free at the start");
+		}
+		pb_buf_addstr(b, ")</td></tr>");
+	} else if (m->datastore[0]) {
+		snprintf(t, sizeof(t), "%s (%s)", m->datastore,
+			 jstr(env, "datastore_fs"));
+		head_row(b, "disk directory", t);
+	}
+	head_row(b, "VM", m->vm);
+	if (json_is_object(lun)) {
+		pb_buf_addstr(b, "<tr><th>LUN</th><td>");
+		rp_html_text(b, jstr(lun, "canonical_name"));
+		pb_buf_addstr(b, " (");
+		rp_html_text(b, jstr(lun, "vendor"));
+		pb_buf_addstr(b, " ");
+		rp_html_text(b, jstr(lun, "model"));
+		pb_buf_addstr(b, ", ");
+		gib(b, json_object_get(lun, "capacity"));
+		pb_buf_addstr(b, ")</td></tr>");
+	}
+	pb_buf_addstr(b, "</table>\n");
 }
 
 static void summary_table(struct pb_buf *b, const struct rp_model *m)
 {
+	bool reads = false;
 	size_t i;
 
-	pb_buf_addstr(b, "<h2>Summary</h2><table><tr><th>mode</th><th>applied"
-			 "</th><th>reps</th><th>first-write MiB/s</th><th>95% "
-			 "interval</th><th>rewrite MiB/s</th><th>95% interval"
-			 "</th><th>read MiB/s</th><th>warm-up penalty</th><th>"
-			 "95% interval</th><th>first / baseline</th><th>"
-			 "rewrite / baseline</th><th>steady "
-			 "state</th><th>provision s</th><th>p99 first "
-			 "&micro;s</th><th>p99 rewrite &micro;s</th></tr>\n");
+	/* a column nobody has is left out: the table fits one column */
+	for (i = 0; i < m->ng; i++)
+		reads |= !isnan(m->g[i].read_med);
+	pb_buf_printf(b,
+		      "<h2>Summary</h2><table class=sum><tr><th>mode</th>"
+		      "<th>applied</th><th>reps</th><th>first write "
+		      "MiB/s</th><th>rewrite MiB/s</th>%s"
+		      "<th>warm-up penalty</th><th>first / base&shy;line</th>"
+		      "<th>rewrite / base&shy;line</th><th>steady state</th>"
+		      "<th>provision s</th><th>p99 &micro;s first / "
+		      "rewrite</th></tr>\n",
+		      reads ? "<th>read MiB/s</th>" : "");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		char iv[96], st[160];
+		char st[160];
 
 		pb_buf_addstr(b, "<tr><td>");
+		swatch(b, g->pmode);
 		label(b, g);
 		/* a server that ignored the requested flags is shown, in red */
 		pb_buf_printf(b, "</td><td%s>",
@@ -124,31 +279,20 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 		rp_html_text(b, *g->applied ? g->applied : "?");
 		if (g->mismatch)
 			pb_buf_addstr(b, " (not as requested)");
-		pb_buf_printf(b, "</td><td class=n>%zu%s", g->nok,
-			      g->nfailed ? " <span class=bad>+ failed</span>"
-					 : "");
-		if (g->nskipped && !g->nok) {
-			pb_buf_addstr(b, " <span class=bad>");
-			rp_html_text(b, g->first_error);
-			pb_buf_addstr(b, "</span>");
-		}
+		pb_buf_printf(b, "</td><td class=n>%zu", g->nok);
+		if (g->nfailed)
+			pb_buf_printf(b, " <span class=bad>+%zu failed</span>",
+				      g->nfailed);
+		if (g->nskipped)
+			pb_buf_printf(b, " <span class=warn>%zu skipped</span>",
+				      g->nskipped);
 		pb_buf_addstr(b, "</td>");
-		td_num(b, g->first_med, 1, "");
-		snprintf(iv, sizeof(iv), "%.1f &ndash; %.1f", g->first_lo,
-			 g->first_hi);
-		pb_buf_printf(b, "<td class=n>%s</td>",
-			      isnan(g->first_lo) ? "&ndash;" : iv);
-		td_num(b, g->rewrite_med, 1, "");
-		snprintf(iv, sizeof(iv), "%.1f &ndash; %.1f", g->rewrite_lo,
-			 g->rewrite_hi);
-		pb_buf_printf(b, "<td class=n>%s</td>",
-			      isnan(g->rewrite_lo) ? "&ndash;" : iv);
-		td_num(b, g->read_med, 1, "");
-		td_num(b, g->penalty * 100, 1, "%");
-		snprintf(iv, sizeof(iv), "%.0f &ndash; %.0f%%",
-			 g->penalty_lo * 100, g->penalty_hi * 100);
-		pb_buf_printf(b, "<td class=n>%s</td>",
-			      isnan(g->penalty_lo) ? "&ndash;" : iv);
+		td_iv(b, g->first_med, g->first_lo, g->first_hi, 1, 1, "");
+		td_iv(b, g->rewrite_med, g->rewrite_lo, g->rewrite_hi, 1, 1,
+		      "");
+		if (reads)
+			td_num(b, g->read_med, 1, "");
+		td_iv(b, g->penalty, g->penalty_lo, g->penalty_hi, 100, 0, "%");
 		ratio_cell(b, g->first_vs_base, g->first_vs_base_lo,
 			   g->first_vs_base_hi);
 		ratio_cell(b, g->rewrite_vs_base, g->rewrite_vs_base_lo,
@@ -158,136 +302,293 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 		rp_html_text(b, *st ? st : "\u2013");
 		pb_buf_addstr(b, "</td>");
 		td_num(b, g->prov_med, 2, "");
-		td_num(b, g->p99_first_med, 0, "");
-		td_num(b, g->p99_rewrite_med, 0, "");
+		if (isnan(g->p99_first_med) && isnan(g->p99_rewrite_med))
+			pb_buf_addstr(b, "<td class=n>&ndash;</td>");
+		else
+			pb_buf_printf(b, "<td class=n>%.0f / %.0f</td>",
+				      g->p99_first_med, g->p99_rewrite_med);
 		pb_buf_addstr(b, "</tr>\n");
 	}
-	pb_buf_addstr(b, "</table>\n");
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-		char a[32], t[32];
-
-		if (isnan(g->be_lazy) && isnan(g->be_thin))
-			continue;
-		pb_buf_addstr(b, "<p>Eager zeroing's longer provisioning pays "
-				 "for itself ");
-		if (*g->workload) {
-			pb_buf_addstr(b, "(");
-			rp_html_text(b, g->workload);
-			pb_buf_addstr(b, ") ");
-		}
-		pb_buf_printf(
-			b,
-			"against lazy after <b>%s</b> written, against "
-			"thin after <b>%s</b> written.</p>\n",
-			isnan(g->be_lazy) ? "&ndash;"
-			: g->be_lazy < 0  ? "never"
-					  : pb_size_format(a, sizeof(a),
-							   rp_u64(g->be_lazy)),
-			isnan(g->be_thin) ? "&ndash;"
-			: g->be_thin < 0  ? "never"
-					  : pb_size_format(t, sizeof(t),
-							   rp_u64(g->be_thin)));
-	}
+	pb_buf_addstr(b, "</table>\n<p class=note>Medians over repetitions, "
+			 "with their 95% interval below.</p>\n");
 }
 
-/* Grouped bars: first-write and rewrite per mode, interval whiskers. */
-static void bar_chart(struct pb_buf *b, const struct rp_model *m)
+/* Items that did not measure: what, where it stopped, why. */
+static void failures(struct pb_buf *b, const struct rp_model *m)
 {
-	const double H = 260, top = 24, left = 60, gw = 110;
-	double max = 1, w, scale, x, base = NAN;
 	size_t i;
+
+	if (!m->nfail)
+		return;
+	pb_buf_addstr(b, "<h2>Failed and skipped</h2><table class=fail><tr>"
+			 "<th>mode</th><th>rep</th><th>workload</th><th>"
+			 "status</th><th>step</th><th>reason</th></tr>\n");
+	for (i = 0; i < m->nfail; i++) {
+		const struct rp_failure *f = &m->fail[i];
+
+		pb_buf_addstr(b, "<tr><td>");
+		swatch(b, f->mode);
+		rp_html_text(b, pb_mode_name(f->mode));
+		pb_buf_printf(b, "</td><td class=n>%lld</td><td>", f->rep);
+		rp_html_text(b, *f->workload ? f->workload : "\u2013");
+		pb_buf_printf(b, "</td><td class=%s>%s</td><td>",
+			      f->status == RJ_STATUS_SKIPPED ? "warn" : "bad",
+			      rj_status_name(f->status));
+		rp_html_text(b, *f->step ? f->step : "\u2013");
+		pb_buf_addstr(b, "</td><td>");
+		rp_html_text(b, f->error);
+		pb_buf_addstr(b, "</td></tr>\n");
+	}
+	pb_buf_addstr(b, "</table>\n");
+}
+
+/* ---- charts: axes with ticks and gridlines, legends below the plot ---- */
+
+/* a step of 1, 2 or 5 times a power of ten giving about n ticks */
+double rp_nice_step(double max, int n)
+{
+	double raw = max / n, mag, norm;
+
+	if (!(raw > 0))
+		return 1;
+	mag = pow(10, floor(log10(raw)));
+	norm = raw / mag;
+	return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+}
+
+/* The plot area [x0, x1] x [y0, y0 + h]; the y axis 0..*max (rounded up
+ * to a tick), ticks and gridlines, its unit written above it. */
+static double y_axis(struct pb_buf *b, double x0, double x1, double y0,
+		     double h, double max, const char *unit)
+{
+	double step = rp_nice_step(max, 5), top = ceil(max / step) * step, v;
+
+	if (!(top > 0))
+		top = 1;
+	for (v = 0; v <= top + step / 2; v += step) {
+		double y = y0 + h - h * v / top;
+
+		pb_buf_printf(b,
+			      "<line class=grid x1=%.1f x2=%.1f y1=%.1f "
+			      "y2=%.1f stroke=\"%s\" />"
+			      "<text class=tick x=%.1f y=%.1f "
+			      "text-anchor=end>%g</text>\n",
+			      x0, x1, y, y, v ? "#ddd" : "#444", x0 - 4, y + 4,
+			      v);
+	}
+	pb_buf_printf(b,
+		      "<line x1=%.1f x2=%.1f y1=%.1f y2=%.1f stroke=#444 />"
+		      "<text class=unit x=%.1f y=%.1f>%s</text>\n",
+		      x0, x0, y0, y0 + h, x0 - 40, y0 - 8, unit);
+	return top;
+}
+
+struct legend {
+	struct pb_buf *b;
+	double x0, x, y, xmax;
+};
+
+/* One entry: a line (dash) or a box in a colour, then its text; rows
+ * wrap at xmax. Widths are estimated (11 px text: ~6.6 px a character),
+ * generously, so entries never run into each other. */
+static void legend_add(struct legend *l, const char *colour, const char *dash,
+		       bool box, double opacity, const char *text)
+{
+	double w = 26 + 6.6 * (double)strlen(text) + 14;
+
+	if (l->x > l->x0 && l->x + w > l->xmax) {
+		l->x = l->x0;
+		l->y += 18;
+	}
+	if (box)
+		pb_buf_printf(l->b,
+			      "<rect class=lgk x=%.1f y=%.1f width=18 "
+			      "height=10 fill=\"%s\" fill-opacity=%.2f "
+			      "stroke=\"%s\" />",
+			      l->x, l->y - 9, colour, opacity, colour);
+	else
+		pb_buf_printf(l->b,
+			      "<line class=lgk x1=%.1f x2=%.1f y1=%.1f "
+			      "y2=%.1f stroke=\"%s\" stroke-width=2 "
+			      "stroke-dasharray=\"%s\" />",
+			      l->x, l->x + 18, l->y - 4, l->y - 4, colour,
+			      dash);
+	pb_buf_printf(l->b, "<text class=lg x=%.1f y=%.1f>", l->x + 24, l->y);
+	rp_html_text(l->b, text);
+	pb_buf_addstr(l->b, "</text>\n");
+	l->x += w;
+}
+
+/* a workload point's dash, so points of one mode are told apart */
+static const char *point_dash(long long point)
+{
+	static const char *const d[] = {"", "7 4", "2 3", "9 3 2 3", "4 2"};
+
+	return d[(point < 0 ? 0 : point) % 5];
+}
+
+/* the text a group is named by in a legend */
+static void group_text(char *out, size_t len, const struct rp_group *g)
+{
+	snprintf(out, len, "%s%s%s", g->mode, *g->workload ? " " : "",
+		 g->workload);
+}
+
+/* Estimated text width, and a text cut to fit w pixels ("..." added). */
+static void fit_text(char *out, size_t len, const char *s, double w)
+{
+	size_t max = w > 20 ? (size_t)((w - 6) / 6.6) : 1;
+
+	if (strlen(s) <= max || max < 4) {
+		snprintf(out, len, "%s", s);
+		return;
+	}
+	snprintf(out, len, "%.*s...", (int)(max - 3), s);
+}
+
+/* Grouped bars: first write (light) and rewrite (solid) per mode in its
+ * colour, interval whiskers, the value on each bar; the workload point
+ * named once under its modes. */
+static void bar_chart(struct pb_buf *out, const struct rp_model *m)
+{
+	struct pb_buf body = PB_BUF_INIT(1u << 26), *b = &body;
+	const double H = 240, top = 30, left = 64, gw = 96, bw = 34;
+	double max = 1, w, ymax, x, base = NAN, y;
+	struct legend lg;
+	size_t i, j;
 
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
+		const double v[] = {g->first_hi, g->rewrite_hi, g->first_med,
+				    g->rewrite_med};
 
-		if (g->first_hi > max)
-			max = g->first_hi;
-		if (g->rewrite_hi > max)
-			max = g->rewrite_hi;
-		if (!strcmp(g->mode, m->baseline) && !isnan(g->first_med))
+		for (j = 0; j < 4; j++)
+			if (v[j] > max)
+				max = v[j];
+		if (g->pmode == m->base_mode && m->have_baseline &&
+		    !isnan(g->first_med) && g->point == m->g[0].point)
 			base = g->first_med;
 	}
 	w = left + gw * (double)m->ng + 20;
-	scale = H / (max * 1.1);
-	pb_buf_printf(
-		b,
-		"<h2>First write vs rewrite</h2><svg class=chart "
-		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"role=img aria-label=\"first write and rewrite MiB/s "
-		"per mode\">\n",
-		w, H + 70, w, H + 70);
-	pb_buf_printf(b,
-		      "<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
-		      "<text x=10 y=%.0f class=ax>MiB/s (top %.0f)</text>\n",
-		      left, top + H, w - 10, top + H, top - 6, max * 1.1);
+	if (w < 480)
+		w = 480;
+	ymax = y_axis(b, left, w - 10, top, H, max * 1.12, "MiB/s");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		double v[2] = {g->first_med, g->rewrite_med};
-		double lo[2] = {g->first_lo, g->rewrite_lo};
-		double hi[2] = {g->first_hi, g->rewrite_hi};
+		const double v[2] = {g->first_med, g->rewrite_med};
+		const double lo[2] = {g->first_lo, g->rewrite_lo};
+		const double hi[2] = {g->first_hi, g->rewrite_hi};
+		const char *c = rp_mode_colour(g->pmode);
 		unsigned k;
 
-		x = left + gw * (double)i + 15;
+		x = left + gw * (double)i + 12;
 		for (k = 0; k < 2; k++) {
-			double bx = x + k * 40;
+			double bx = x + k * (bw + 2), h;
 
 			if (isnan(v[k]))
 				continue;
+			h = H * v[k] / ymax;
 			pb_buf_printf(b,
-				      "<rect x=%.1f y=%.1f width=36 "
-				      "height=%.1f fill=\"%s\"><title>%s "
-				      "%.1f MiB/s</title></rect>\n",
-				      bx, top + H - v[k] * scale, v[k] * scale,
-				      k ? "#1b6ca8" : "#edae49",
-				      k ? "rewrite" : "first-write", v[k]);
-			if (!isnan(lo[k]))
+				      "<rect x=%.1f y=%.1f width=%.0f "
+				      "height=%.1f fill=\"%s\" "
+				      "fill-opacity=%s stroke=\"%s\"><title>",
+				      bx, top + H - h, bw, h, c,
+				      k ? "1" : "0.35", c);
+			label(b, g);
+			pb_buf_printf(b, " %s %.1f MiB/s</title></rect>\n",
+				      k ? "rewrite" : "first write", v[k]);
+			y = top + H - h;
+			if (!isnan(lo[k])) {
 				pb_buf_printf(b,
 					      "<line x1=%.1f x2=%.1f y1=%.1f "
 					      "y2=%.1f stroke=#222 />\n",
-					      bx + 18, bx + 18,
-					      top + H - lo[k] * scale,
-					      top + H - hi[k] * scale);
+					      bx + bw / 2, bx + bw / 2,
+					      top + H - H * lo[k] / ymax,
+					      top + H - H * hi[k] / ymax);
+				if (top + H - H * hi[k] / ymax < y)
+					y = top + H - H * hi[k] / ymax;
+			}
+			pb_buf_printf(b,
+				      "<text class=val x=%.1f y=%.1f "
+				      "text-anchor=middle>%.0f</text>\n",
+				      bx + bw / 2, y - 3, v[k]);
 		}
 		pb_buf_printf(b,
-			      "<text x=%.1f y=%.0f class=lbl "
+			      "<text class=lbl x=%.1f y=%.0f "
 			      "text-anchor=middle>",
-			      x + 38, top + H + 18);
+			      x + bw + 1, top + H + 16);
 		rp_html_text(b, g->mode);
-		pb_buf_addstr(b, "</text>");
-		if (*g->workload) {
-			pb_buf_printf(b,
-				      "<text x=%.1f y=%.0f class=ax "
-				      "text-anchor=middle>",
-				      x + 38, top + H + 34);
-			rp_html_text(b, g->workload);
-			pb_buf_addstr(b, "</text>");
-		}
+		pb_buf_addstr(b, "</text>\n");
+	}
+	/* each workload point once, under the run of its modes */
+	for (i = 0; i < m->ng; i = j) {
+		char t[256];
+		double x0 = left + gw * (double)i + 6, x1;
+
+		for (j = i + 1; j < m->ng && m->g[j].point == m->g[i].point &&
+				!strcmp(m->g[j].workload, m->g[i].workload);
+		     j++)
+			;
+		if (!*m->g[i].workload)
+			continue;
+		x1 = left + gw * (double)j - 6;
+		fit_text(t, sizeof(t), m->g[i].workload, x1 - x0);
+		pb_buf_printf(b,
+			      "<line x1=%.1f x2=%.1f y1=%.0f y2=%.0f "
+			      "stroke=#888 /><text class=lbl x=%.1f y=%.0f "
+			      "text-anchor=middle><title>",
+			      x0, x1, top + H + 24, top + H + 24, (x0 + x1) / 2,
+			      top + H + 38);
+		rp_html_text(b, m->g[i].workload);
+		pb_buf_addstr(b, "</title>");
+		rp_html_text(b, t);
+		pb_buf_addstr(b, "</text>\n");
 	}
 	if (!isnan(base))
 		pb_buf_printf(b,
 			      "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
-			      "stroke=#d1495b stroke-dasharray=\"6 4\" />"
-			      "<text x=%.0f y=%.1f class=ax fill=#d1495b>"
-			      "baseline (%s) first-write</text>\n",
-			      left, w - 10, top + H - base * scale,
-			      top + H - base * scale, left + 4,
-			      top + H - base * scale - 4, m->baseline);
-	pb_buf_printf(b,
-		      "<rect x=%.0f y=%.0f width=12 height=12 fill=#edae49 />"
-		      "<text x=%.0f y=%.0f class=ax>first-write</text>"
-		      "<rect x=%.0f y=%.0f width=12 height=12 fill=#1b6ca8 />"
-		      "<text x=%.0f y=%.0f class=ax>rewrite (median of "
-		      "rewrites); whiskers: 95%% interval</text></svg>\n",
-		      left, H + 50, left + 16, H + 60, left + 110, H + 50,
-		      left + 126, H + 60);
+			      "stroke=#333 stroke-dasharray=\"6 4\" />\n",
+			      left, w - 10, top + H - H * base / ymax,
+			      top + H - H * base / ymax);
+	lg = (struct legend){b, left, left, top + H + 62, w - 10};
+	for (i = 0; i < m->ng; i++) {
+		for (j = 0; j < i && m->g[j].pmode != m->g[i].pmode; j++)
+			;
+		if (j == i)
+			legend_add(&lg, rp_mode_colour(m->g[i].pmode), "", true,
+				   1, m->g[i].mode);
+	}
+	legend_add(&lg, "#777", "", true, 0.35, "first write (light)");
+	legend_add(&lg, "#777", "", true, 1, "rewrite (solid)");
+	legend_add(&lg, "#222", "", false, 1, "whisker: 95% interval");
+	if (!isnan(base)) {
+		char t[96];
+
+		snprintf(t, sizeof(t), "dashed: baseline (%s) first write",
+			 m->baseline);
+		legend_add(&lg, "#333", "6 4", false, 1, t);
+	}
+	/* the height once the legend's rows are known */
+	pb_buf_printf(out,
+		      "<h2>First write against rewrite</h2><svg class=chart "
+		      "id=bars width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 "
+		      "%.0f %.0f\" role=img aria-label=\"first write and "
+		      "rewrite MiB/s per mode\">\n",
+		      w, lg.y + 12, w, lg.y + 12);
+	pb_buf_add(out, body.data, body.len);
+	if (pb_buf_error(&body))
+		pb_buf_addstr(out, "<text x=10 y=20>out of memory</text>");
+	pb_buf_addstr(out, "</svg>\n");
+	pb_buf_dispose(&body);
 }
 
-/* Throughput against bytes written during the first write, per mode. */
-static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
+/* Throughput against bytes written during the first write, per group. */
+static void warmup_curves(struct pb_buf *out, const struct rp_model *m)
 {
-	const double W = 760, H = 260, left = 60, top = 20;
-	double maxx = 1, maxy = 1;
+	struct pb_buf body = PB_BUF_INIT(1u << 28), *b = &body;
+	const double W = 760, H = 240, left = 64, top = 30;
+	double maxx = 1, maxy = 1, ymax, xstep, xt, v;
+	struct legend lg;
 	size_t i;
 	struct jl *pt;
 
@@ -305,68 +606,99 @@ static void warmup_curves(struct pb_buf *b, const struct rp_model *m)
 		if (m->g[i].rewrite_med > maxy)
 			maxy = m->g[i].rewrite_med;
 	}
-	maxy *= 1.1;
-	pb_buf_printf(
-		b,
-		"<h2>Warm-up during the first write</h2><svg class=chart "
-		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"role=img aria-label=\"first-write throughput against "
-		"bytes written\">\n"
-		"<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
-		"<text x=10 y=%.0f class=ax>MiB/s (max %.0f)</text>"
-		"<text x=%.0f y=%.0f class=ax text-anchor=end>written: "
-		"%.2f GiB</text>\n",
-		W, H + 40 + 18.0 * (double)m->ng, W,
-		H + 40 + 18.0 * (double)m->ng, left, top + H, W - 10, top + H,
-		top + 10, maxy, W - 10, top + H + 16, maxx / 1073741824.0);
+	ymax = y_axis(b, left, W - 10, top, H, maxy * 1.1, "MiB/s");
+	/* the x axis in GiB (MiB for small disks), ticks and gridlines */
+	{
+		double unit = maxx >= 1073741824.0 ? 1073741824.0 : 1048576.0;
+
+		xstep = rp_nice_step(maxx / unit, 6);
+		for (xt = 0; xt * unit <= maxx * 1.0001; xt += xstep) {
+			double x = left + (W - left - 10) * xt * unit / maxx;
+
+			pb_buf_printf(b,
+				      "<line class=grid x1=%.1f x2=%.1f "
+				      "y1=%.0f y2=%.0f stroke=#eee />"
+				      "<text class=tick x=%.1f y=%.0f "
+				      "text-anchor=middle>%g</text>\n",
+				      x, x, top, top + H, x, top + H + 18, xt);
+		}
+		pb_buf_printf(b,
+			      "<text class=unit x=%.0f y=%.0f "
+			      "text-anchor=end>%s written</text>\n",
+			      W - 10, top + H + 34,
+			      unit > 1048576.0 ? "GiB" : "MiB");
+	}
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const char *c = palette[i % 8];
-		double cum = 0, y;
+		const char *c = rp_mode_colour(g->pmode);
+		double cum = 0;
 
+		if (!g->curve)
+			continue;
 		pb_buf_printf(b,
 			      "<polyline fill=none stroke=\"%s\" "
-			      "stroke-width=1.5 points=\"",
-			      c);
+			      "stroke-width=1.6 stroke-dasharray=\"%s\" "
+			      "points=\"",
+			      c, point_dash(g->point));
 		/* steps: each interval's rate across the bytes it wrote, so
 		 * a pass of a single interval still shows */
 		jl_foreach(g->curve, pt)
 		{
-			y = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
+			v = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - left - 10) * cum / maxx,
-				      top + H - H * y / maxy);
+				      top + H - H * v / ymax);
 			cum += jl_num(jl_get(pt, RUNNER_K_BYTES));
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - left - 10) * cum / maxx,
-				      top + H - H * y / maxy);
+				      top + H - H * v / ymax);
 		}
-		pb_buf_addstr(b, "\" />\n");
+		pb_buf_addstr(b, "\"><title>");
+		label(b, g);
+		pb_buf_addstr(b, "</title></polyline>\n");
 		if (!isnan(g->rewrite_med))
 			pb_buf_printf(b,
 				      "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
-				      "stroke=\"%s\" stroke-dasharray=\"5 4\" "
-				      "/>\n",
+				      "stroke=\"%s\" stroke-opacity=0.6 "
+				      "stroke-dasharray=\"1 3\" />\n",
 				      left, W - 10,
-				      top + H - H * g->rewrite_med / maxy,
-				      top + H - H * g->rewrite_med / maxy, c);
-		pb_buf_printf(b,
-			      "<rect x=%.0f y=%.0f width=12 height=3 "
-			      "fill=\"%s\" /><text x=%.0f y=%.0f class=ax>",
-			      left, top + H + 30 + 18.0 * (double)i, c,
-			      left + 16, top + H + 35 + 18.0 * (double)i);
-		label(b, g);
-		pb_buf_addstr(b, " (dashed: its rewrite median)</text>\n");
+				      top + H - H * g->rewrite_med / ymax,
+				      top + H - H * g->rewrite_med / ymax, c);
 	}
-	pb_buf_addstr(b, "</svg>\n");
+	lg = (struct legend){b, left, left, top + H + 56, W - 10};
+	for (i = 0; i < m->ng; i++) {
+		char t[300];
+
+		if (!m->g[i].curve)
+			continue;
+		group_text(t, sizeof(t), &m->g[i]);
+		legend_add(&lg, rp_mode_colour(m->g[i].pmode),
+			   point_dash(m->g[i].point), false, 1, t);
+	}
+	legend_add(&lg, "#555", "1 3", false, 1,
+		   "dotted: that mode's rewrite median");
+	pb_buf_printf(
+		out,
+		"<h2>Warm-up during the first write</h2><svg class=chart "
+		"id=curves width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f "
+		"%.0f\" role=img aria-label=\"first-write throughput against "
+		"data written\">\n",
+		W, lg.y + 12, W, lg.y + 12);
+	pb_buf_add(out, body.data, body.len);
+	if (pb_buf_error(&body))
+		pb_buf_addstr(out, "<text x=10 y=20>out of memory</text>");
+	pb_buf_addstr(out, "</svg>\n");
+	pb_buf_dispose(&body);
 }
 
 /* Median throughput over successive passes: does it converge? */
-static void convergence(struct pb_buf *b, const struct rp_model *m)
+static void convergence(struct pb_buf *out, const struct rp_model *m)
 {
-	const double W = 640, H = 220, left = 60, top = 20;
+	struct pb_buf body = PB_BUF_INIT(1u << 26), *b = &body;
+	const double W = 640, H = 200, left = 64, top = 30;
 	unsigned maxk = 1;
-	double maxy = 1, step;
+	double maxy = 1, step, ymax;
+	struct legend lg;
 	size_t i, k;
 
 	for (i = 0; i < m->ng; i++) {
@@ -378,17 +710,8 @@ static void convergence(struct pb_buf *b, const struct rp_model *m)
 			if (m->g[i].conv_med[k] > maxy)
 				maxy = m->g[i].conv_med[k];
 	}
-	maxy *= 1.1;
 	step = (W - left - 60) / (double)maxk; /* room for the last label */
-	pb_buf_printf(
-		b,
-		"<h2>Convergence over rewrites</h2><svg class=chart "
-		"width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"role=img aria-label=\"throughput per pass\">\n"
-		"<line x1=%.0f y1=%.0f x2=%.0f y2=%.0f stroke=#444 />"
-		"<text x=10 y=%.0f class=ax>MiB/s (max %.0f)</text>\n",
-		W, H + 50, W, H + 50, left, top + H, W - 10, top + H, top + 10,
-		maxy);
+	ymax = y_axis(b, left, W - 10, top, H, maxy * 1.1, "MiB/s");
 	for (k = 0; k <= maxk; k++) {
 		char t[16];
 
@@ -397,29 +720,67 @@ static void convergence(struct pb_buf *b, const struct rp_model *m)
 		else
 			snprintf(t, sizeof(t), "first");
 		pb_buf_printf(b,
-			      "<text x=%.1f y=%.0f class=ax "
-			      "text-anchor=middle>%s</text>",
-			      left + step * (double)k, top + H + 16, t);
+			      "<line class=grid x1=%.1f x2=%.1f y1=%.0f "
+			      "y2=%.0f stroke=#eee /><text class=tick "
+			      "x=%.1f y=%.0f text-anchor=middle>%s</text>",
+			      left + step * (double)k, left + step * (double)k,
+			      top, top + H, left + step * (double)k,
+			      top + H + 18, t);
 	}
+	pb_buf_printf(b,
+		      "<text class=unit x=%.0f y=%.0f text-anchor=end>pass "
+		      "(median over repetitions)</text>\n",
+		      W - 10, top + H + 36);
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
+		const char *c = rp_mode_colour(g->pmode);
 
 		if (isnan(g->first_med))
 			continue;
 		pb_buf_printf(b,
 			      "<polyline fill=none stroke=\"%s\" "
-			      "stroke-width=2 points=\"%.1f,%.1f ",
-			      palette[i % 8], left,
-			      top + H - H * g->first_med / maxy);
+			      "stroke-width=2 stroke-dasharray=\"%s\" "
+			      "points=\"%.1f,%.1f ",
+			      c, point_dash(g->point), left,
+			      top + H - H * g->first_med / ymax);
 		for (k = 0; k < g->max_rewrites; k++)
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + step * (double)(k + 1),
-				      top + H - H * g->conv_med[k] / maxy);
+				      top + H - H * g->conv_med[k] / ymax);
 		pb_buf_addstr(b, "\"><title>");
 		label(b, g);
 		pb_buf_addstr(b, "</title></polyline>\n");
+		pb_buf_printf(b, "<circle cx=%.1f cy=%.1f r=3 fill=\"%s\" />",
+			      left, top + H - H * g->first_med / ymax, c);
+		for (k = 0; k < g->max_rewrites; k++)
+			pb_buf_printf(b,
+				      "<circle cx=%.1f cy=%.1f r=3 "
+				      "fill=\"%s\" />",
+				      left + step * (double)(k + 1),
+				      top + H - H * g->conv_med[k] / ymax, c);
+		pb_buf_addstr(b, "\n");
 	}
-	pb_buf_addstr(b, "</svg>\n");
+	lg = (struct legend){b, left, left, top + H + 56, W - 10};
+	for (i = 0; i < m->ng; i++) {
+		char t[300];
+
+		if (isnan(m->g[i].first_med))
+			continue;
+		group_text(t, sizeof(t), &m->g[i]);
+		legend_add(&lg, rp_mode_colour(m->g[i].pmode),
+			   point_dash(m->g[i].point), false, 1, t);
+	}
+	pb_buf_printf(out,
+		      "<h2>Convergence over rewrites</h2><svg class=chart "
+		      "id=conv width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 "
+		      "%.0f %.0f\" role=img aria-label=\"median throughput "
+		      "per pass\">\n",
+		      W, lg.y + 12, W, lg.y + 12);
+	pb_buf_add(out, body.data, body.len);
+	if (pb_buf_error(&body))
+		pb_buf_addstr(out, "<text x=10 y=20>out of memory</text>");
+	pb_buf_addstr(out, "</svg>\n");
+	pb_buf_dispose(&body);
 }
 
 /* Filesystem workloads and timed commands: per mode, like the passes. */
@@ -444,53 +805,106 @@ static void fs_commands(struct pb_buf *b, const struct rp_model *m)
 		pb_buf_addstr(b, "</code></p>\n");
 	}
 	pb_buf_addstr(b, "<table><tr><th>mode</th><th>mkfs s</th>"
-			 "<th>command s</th><th>95% interval</th>"
-			 "<th>&times; baseline</th></tr>\n");
+			 "<th>command s</th><th>&times; baseline</th></tr>\n");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 
 		pb_buf_addstr(b, "<tr><td>");
+		swatch(b, g->pmode);
 		label(b, g);
 		pb_buf_addstr(b, "</td>");
 		td_num(b, g->mkfs_med, 2, "");
-		td_num(b, g->cmd_med, 2, "");
-		if (isnan(g->cmd_lo))
-			pb_buf_addstr(b, "<td class=n>&ndash;</td>");
-		else
-			pb_buf_printf(b, "<td class=n>%.2f &ndash; %.2f</td>",
-				      g->cmd_lo, g->cmd_hi);
+		td_iv(b, g->cmd_med, g->cmd_lo, g->cmd_hi, 1, 2, "");
 		td_num(b, g->cmd_vs_base, 2, "&times;");
 		pb_buf_addstr(b, "</tr>\n");
 	}
 	pb_buf_addstr(b, "</table>\n");
 }
 
-static void environment(struct pb_buf *b, const struct rp_model *m)
+/* A byte count's key: shown in GiB, not as a long integer. */
+static bool bytes_key(const char *k)
 {
-	json_t *env = m->env, *v;
-	char *text;
-	const char *k;
+	static const char *const names[] = {"capacity", "free_at_start",
+					    "size_bytes", "device_bytes"};
 
-	pb_buf_addstr(b, "<h2>Environment</h2><table>");
-	json_object_foreach(env, k, v)
-	{
-		text = json_is_string(v)
-			       ? strdup(json_string_value(v))
-			       : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-		pb_buf_addstr(b, "<tr><th>");
-		rp_html_text(b, k);
-		pb_buf_addstr(b, "</th><td>");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(k, names[i]))
+			return true;
+	return false;
+}
+
+/* A value of the environment: nested objects as tables of fields, arrays
+ * as lists, never raw JSON. */
+static void env_value(struct pb_buf *b, const char *k, json_t *v, int depth)
+{
+	const char *kk;
+	json_t *x;
+	size_t i;
+
+	if (json_is_object(v) && depth < 4) {
+		pb_buf_addstr(b, "<table class=kv>");
+		json_object_foreach(v, kk, x)
+		{
+			pb_buf_addstr(b, "<tr><th>");
+			rp_html_text(b, kk);
+			pb_buf_addstr(b, "</th><td>");
+			env_value(b, kk, x, depth + 1);
+			pb_buf_addstr(b, "</td></tr>");
+		}
+		pb_buf_addstr(b, "</table>");
+	} else if (json_is_array(v) && depth < 4) {
+		pb_buf_addstr(b, "<ul class=kv>");
+		json_array_foreach(v, i, x)
+		{
+			pb_buf_addstr(b, "<li>");
+			env_value(b, k, x, depth + 1);
+			pb_buf_addstr(b, "</li>");
+		}
+		pb_buf_addstr(b, "</ul>");
+	} else if (json_is_number(v) && bytes_key(k)) {
+		gib(b, v);
+	} else if (json_is_string(v)) {
+		rp_html_text(b, json_string_value(v));
+	} else if (json_is_null(v)) {
+		pb_buf_addstr(b, "&ndash;");
+	} else {
+		char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+
 		rp_html_text(b, text);
-		pb_buf_addstr(b, "</td></tr>");
 		free(text);
 	}
-	pb_buf_addstr(b, "</table><h2>Profile</h2><pre>");
+}
+
+static void environment(struct pb_buf *b, const struct rp_model *m)
+{
+	char *text;
+
+	pb_buf_addstr(b, "<h2>Environment</h2>");
+	env_value(b, "", m->env, 0);
+	pb_buf_addstr(b, "<h2>Profile</h2><pre>");
 	text = m->profile ? json_dumps(m->profile,
 				       JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 			  : NULL;
 	rp_html_text(b, text);
 	free(text);
 	pb_buf_addstr(b, "</pre>\n");
+}
+
+/* a change: worse red, better green, within both intervals neutral */
+static void change_cell(struct pb_buf *b, double now, double then, double pct,
+			bool outside)
+{
+	const char *cls = !outside ? "n" : pct < 0 ? "n bad" : "n good";
+
+	if (isnan(pct)) {
+		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
+		return;
+	}
+	pb_buf_printf(b,
+		      "<td class=\"%s\">%.1f &rarr; %.1f (%+.1f%%)<br>"
+		      "<small>%s</small></td>",
+		      cls, then, now, pct,
+		      outside ? "outside both intervals" : "within noise");
 }
 
 static void comparison(struct pb_buf *b, const struct rp_model *m,
@@ -500,67 +914,111 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 
 	pb_buf_addstr(b, "<h2>Compared with ");
 	rp_html_text(b, old->run);
-	pb_buf_addstr(b, "</h2><table><tr><th>mode</th><th>first-write "
-			 "change</th><th>rewrite change</th></tr>");
+	pb_buf_addstr(b, "</h2>");
+	if (m->compare_note[0]) {
+		pb_buf_addstr(b, "<p class=bad>These runs differ (");
+		rp_html_text(b, m->compare_note);
+		pb_buf_addstr(b, "): compared only because --force was "
+				 "given.</p>");
+	}
+	pb_buf_addstr(b, "<p class=note>MiB/s then &rarr; now; a change "
+			 "is marked (red: slower, green: faster) only when "
+			 "each run's median is outside the other's "
+			 "interval.</p><table><tr><th>mode</th><th>first "
+			 "write</th><th>rewrite</th></tr>");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
+		const struct rp_group *o =
+			rp_model_find(old, g->workload, g->mode);
 		struct rp_change c;
 
-		if (!rp_compare(&c, old, g))
-			continue;
 		pb_buf_addstr(b, "<tr><td>");
+		swatch(b, g->pmode);
 		label(b, g);
-		pb_buf_printf(
-			b,
-			"</td><td class=\"n%s\">%+.1f%%%s</td>"
-			"<td class=\"n%s\">%+.1f%%%s</td></tr>",
-			c.first_outside ? " bad" : "", c.first_pct,
-			c.first_outside ? " (outside both intervals)" : "",
-			c.rewrite_outside ? " bad" : "", c.rewrite_pct,
-			c.rewrite_outside ? " (outside both intervals)" : "");
+		pb_buf_addstr(b, "</td>");
+		if (!o || !rp_compare(&c, old, g)) {
+			pb_buf_addstr(b, "<td colspan=2>not in that run</td>"
+					 "</tr>");
+			continue;
+		}
+		change_cell(b, g->first_med, o->first_med, c.first_pct,
+			    c.first_outside);
+		change_cell(b, g->rewrite_med, o->rewrite_med, c.rewrite_pct,
+			    c.rewrite_outside);
+		pb_buf_addstr(b, "</tr>");
 	}
 	pb_buf_addstr(b, "</table>\n");
 }
+
+/* the page's style: one column that fits 900 px and prints on A4 */
+const char rp_html_style[] =
+	"body{font:14px/1.4 sans-serif;margin:1.5em auto;max-width:860px;"
+	"padding:0 12px;color:#222}table{border-collapse:collapse;margin:"
+	"1em 0}td,th{border:1px solid #bbb;padding:3px 6px;vertical-align:"
+	"top;overflow-wrap:break-word}.kv td,.fail "
+	"td{overflow-wrap:anywhere}th{background:#eee;text-align:left}.n{"
+	"text-align:right;font-variant-numeric:tabular-nums;white-space:"
+	"nowrap}.sum{font-size:12px}.sum td,.sum th{padding:2px 4px}.sum "
+	"td:first-child,.fail td:first-child{"
+	"white-space:nowrap}.bad{color:#b00;font-weight:bold}."
+	"good{color:#070;font-weight:bold}.warn{color:#8a5a00}.sw{display:"
+	"inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-"
+	"align:baseline}.note{color:#555;font-size:12px}.kv{margin:0;"
+	"font-size:12px}.kv th{background:#f6f6f6;font-weight:normal}ul.kv{"
+	"padding-left:1.2em}.head th{width:9em}.tick{font-size:10px;fill:"
+	"#333}.unit,.lg,.val{font-size:11px;fill:#222}.lbl{font-size:12px;"
+	"fill:#222}.chart{display:block;margin:1em 0;max-width:100%;height:"
+	"auto}pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;"
+	"overflow-wrap:anywhere}@page{size:A4;margin:12mm}@media print{body{"
+	"margin:0;max-width:none}.chart,table{page-break-inside:avoid}}";
 
 enum pb_error rp_write_html(const struct rp_model *m,
 			    const struct rp_model *old, struct pb_buf *b)
 {
 	pb_buf_addstr(b, "<!DOCTYPE html>\n<html lang=en><head><meta "
-			 "charset=utf-8><title>provbench report: ");
+			 "charset=utf-8><meta name=viewport content=\"width="
+			 "device-width\"><title>provbench report: ");
 	rp_html_text(b, m->profile_name);
-	pb_buf_addstr(
-		b,
-		"</title><style>body{font:14px/1.4 sans-serif;margin:2em;"
-		"color:#222}table{border-collapse:collapse;margin:1em 0}"
-		"td,th{border:1px solid #bbb;padding:3px 8px}th{background:"
-		"#eee;text-align:left}.n{text-align:right;font-variant-numeric:"
-		"tabular-nums}.bad{color:#c00;font-weight:bold}.warn{color:#"
-		"8a5a00}.ax{font-size:"
-		"11px;fill:#333}.lbl{font-size:13px;fill:#222}.chart{display:"
-		"block;margin:1em 0;max-width:100%;height:auto}pre{background:"
-		"#f6f6f6;padding:1em;overflow:auto}@media print{.chart{"
-		"page-break-inside:avoid}}</style></head><body>\n<h1>"
-		"provbench: ");
-	rp_html_text(b, m->profile_name);
-	pb_buf_addstr(b, "</h1><p>Backend ");
-	rp_html_text(b, m->backend);
-	if (*m->accel) {
-		pb_buf_addstr(b, ", accelerator <b>");
-		rp_html_text(b, m->accel);
-		pb_buf_addstr(b, "</b> (TCG figures carry emulation overhead "
-				 "and compare only with each other)");
-	}
+	pb_buf_addstr(b, " ");
+	rp_html_text(b, m->run);
 	pb_buf_printf(b,
-		      ". Medians over repetitions; intervals are 95%% "
-		      "percentile-bootstrap intervals of the median (2000 "
-		      "resamples, fixed seed; above 50 repetitions the "
-		      "order-statistic interval). Baseline: %s%s. Warm-up "
-		      "penalty = 1 &minus; first-write / rewrite (medians; its "
-		      "interval resamples disks with both their passes). "
-		      "Ratios to the baseline whose interval holds 1 are "
-		      "within noise. &ldquo;Steady state&rdquo;: per "
-		      "repetition, the bytes written before the first "
-		      "write's throughput stays within 10%% of that "
+		      "</title><style>%s</style></head><body>\n<h1>"
+		      "provbench: ",
+		      rp_html_style);
+	rp_html_text(b, m->profile_name);
+	pb_buf_addstr(b, "</h1>\n");
+	header(b, m);
+	if (*m->accel && strcmp(m->accel, "kvm"))
+		pb_buf_printf(b,
+			      "<p class=warn>Accelerator %s: the figures carry "
+			      "emulation overhead and compare only with other "
+			      "%s runs.</p>\n",
+			      m->accel, m->accel);
+	if (m->base_note[0]) {
+		pb_buf_addstr(b, "<p class=warn>Baseline: ");
+		rp_html_text(b, m->base_note);
+		pb_buf_addstr(b, ".</p>\n");
+	}
+	verdict(b, m);
+	summary_table(b, m);
+	failures(b, m);
+	bar_chart(b, m);
+	warmup_curves(b, m);
+	convergence(b, m);
+	fs_commands(b, m);
+	if (old)
+		comparison(b, m, old);
+	pb_buf_printf(b,
+		      "<h2>How to read this</h2><p class=note>Medians over "
+		      "repetitions; intervals are 95%% percentile-bootstrap "
+		      "intervals of the median (2000 resamples, fixed seed; "
+		      "above 50 repetitions the order-statistic interval). "
+		      "Baseline: %s%s. Warm-up penalty = 1 &minus; first "
+		      "write / rewrite (medians; its interval resamples disks "
+		      "with both their passes). Ratios to the baseline whose "
+		      "interval holds 1 are within noise. &ldquo;Steady "
+		      "state&rdquo;: per repetition, the bytes written before "
+		      "the first write's throughput stays within 10%% of that "
 		      "repetition's rewrite (rolling window of 3 intervals) "
 		      "for the rest of the pass; a pass of fewer than 20 "
 		      "intervals is too short to tell.</p>\n",
@@ -568,24 +1026,6 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		      m->have_baseline ? ""
 				       : " &mdash; <span class=bad>absent from "
 					 "this run: ratios not shown</span>");
-	if (m->base_note[0]) {
-		pb_buf_addstr(b, "<p class=warn>Baseline: ");
-		rp_html_text(b, m->base_note);
-		pb_buf_addstr(b, ".</p>\n");
-	}
-	if (m->failed_items)
-		pb_buf_printf(b,
-			      "<p class=bad>%zu plan item(s) failed; their "
-			      "modes show what did run.</p>\n",
-			      m->failed_items);
-	summary_table(b, m);
-	findings(b, m);
-	bar_chart(b, m);
-	warmup_curves(b, m);
-	convergence(b, m);
-	fs_commands(b, m);
-	if (old)
-		comparison(b, m, old);
 	environment(b, m);
 	return pb_buf_addstr(b, "</body></html>\n");
 }

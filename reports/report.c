@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report_int.h"
 
@@ -471,6 +474,188 @@ void rp_findings(const struct rp_model *m,
 	}
 }
 
+const char *rp_mode_colour(enum pb_mode mode)
+{
+	static const char *const c[PB_MODE__COUNT] = {
+		[PB_MODE_THIN] = "#E69F00",  /* orange */
+		[PB_MODE_LAZY] = "#CC79A7",  /* reddish purple */
+		[PB_MODE_EAGER] = "#009E73", /* bluish green */
+		[PB_MODE_RDM] = "#0072B2",   /* blue */
+		[PB_MODE_RDMP] = "#56B4E9",  /* sky blue */
+	};
+
+	return (unsigned)mode < PB_MODE__COUNT ? c[mode] : "#555555";
+}
+
+const char *rp_group_status(const struct rp_group *g)
+{
+	if (g->nok)
+		return g->nfailed ? "partial" : "ok";
+	if (g->nskipped && !g->nfailed)
+		return "skipped";
+	return "failed";
+}
+
+/* "thin" or "thin (bs=64K)": a group named in a sentence */
+static void group_name(char *out, size_t len, const struct rp_group *g)
+{
+	if (*g->workload)
+		snprintf(out, len, "%s (%s)", g->mode, g->workload);
+	else
+		snprintf(out, len, "%s", g->mode);
+}
+
+/* Is a's first-write rate within noise of b's (intervals overlap)? */
+static bool first_same(const struct rp_group *a, const struct rp_group *b)
+{
+	return rp_overlap(a->first_lo, a->first_hi, b->first_lo, b->first_hi);
+}
+
+void rp_verdict(const struct rp_model *m,
+		void (*fn)(const char *line, void *arg), void *arg)
+{
+	char line[768], n[320], a[32], t[32], ebuf[PB_ERRBUF_SIZE];
+	const char *dsz =
+		json_string_value(json_object_get(m->profile, "disk_size"));
+	uint64_t disk = 0;
+	size_t i, j;
+
+	/* blocks are new only once: a break-even past the disk is never */
+	if (dsz && pb_size_parse_as(&disk, dsz, PB_SIZE_DISK, NULL, ebuf))
+		disk = 0;
+
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+		double p = g->penalty * 100, lo = g->penalty_lo * 100,
+		       hi = g->penalty_hi * 100;
+		int k;
+
+		group_name(n, sizeof(n), g);
+		if (!g->nok) {
+			snprintf(line, sizeof(line), "%s: not measured (%s)", n,
+				 g->first_error);
+			fn(line, arg);
+			continue;
+		}
+		if (isnan(g->penalty)) {
+			snprintf(line, sizeof(line),
+				 "%s: no first-write penalty (it needs a "
+				 "first write and a rewrite)",
+				 n);
+			fn(line, arg);
+			continue;
+		}
+		if (isnan(g->penalty_lo) || g->npair < 2)
+			k = snprintf(line, sizeof(line),
+				     "%s: first write %.0f%% %s than rewrite "
+				     "(one repetition: no interval, too few "
+				     "to tell noise)",
+				     n, fabs(p), p >= 0 ? "slower" : "faster");
+		else if (lo <= 0 && hi >= 0)
+			k = snprintf(line, sizeof(line),
+				     "%s: first write within noise of rewrite "
+				     "(penalty %.0f%% [%.0f to %.0f%%])",
+				     n, p, lo, hi);
+		else
+			k = snprintf(line, sizeof(line),
+				     "%s: first write %.0f%% %s than rewrite "
+				     "[%.0f-%.0f%%]",
+				     n, fabs(p), p > 0 ? "slower" : "faster",
+				     p > 0 ? lo : -hi, p > 0 ? hi : -lo);
+		/* against the baseline, when there is one and it is not g */
+		if (k > 0 && (size_t)k < sizeof(line) &&
+		    !isnan(g->first_vs_base) && g->pmode != m->base_mode)
+			snprintf(line + k, sizeof(line) - (size_t)k,
+				 "; against %s: first write %.2fx "
+				 "[%.2f-%.2f]%s, rewrite %.2fx [%.2f-%.2f]%s",
+				 m->baseline, g->first_vs_base,
+				 g->first_vs_base_lo, g->first_vs_base_hi,
+				 rp_ratio_noise(g->first_vs_base_lo,
+						g->first_vs_base_hi)
+					 ? " (within noise)"
+					 : "",
+				 g->rewrite_vs_base, g->rewrite_vs_base_lo,
+				 g->rewrite_vs_base_hi,
+				 rp_ratio_noise(g->rewrite_vs_base_lo,
+						g->rewrite_vs_base_hi)
+					 ? " (within noise)"
+					 : "");
+		fn(line, arg);
+	}
+	/* modes whose penalties cannot be told apart: not ranked */
+	for (i = 0; i < m->ng; i++)
+		for (j = i + 1; j < m->ng; j++) {
+			const struct rp_group *g = &m->g[i], *h = &m->g[j];
+
+			if (g->point != h->point ||
+			    !rp_overlap(g->penalty_lo, g->penalty_hi,
+					h->penalty_lo, h->penalty_hi))
+				continue;
+			snprintf(line, sizeof(line),
+				 "%s and %s%s%s%s are within noise of each "
+				 "other",
+				 g->mode, h->mode, *g->workload ? " (" : "",
+				 g->workload, *g->workload ? ")" : "");
+			fn(line, arg);
+		}
+	/* what eager's provisioning costs, and when it is paid back */
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+		const struct rp_group *others[2] = {
+			sibling(m, g, PB_MODE_LAZY),
+			sibling(m, g, PB_MODE_THIN)};
+		const double be[2] = {g->be_lazy, g->be_thin};
+
+		if (g->pmode != PB_MODE_EAGER || isnan(g->prov_med))
+			continue;
+		group_name(n, sizeof(n), g);
+		for (j = 0; j < 2; j++) {
+			const struct rp_group *h = others[j];
+
+			if (!h || isnan(h->prov_med) || isnan(be[j]))
+				continue;
+			if (first_same(g, h))
+				snprintf(line, sizeof(line),
+					 "%s: %.1f s to provision against "
+					 "%s's %.1f s; their first writes are "
+					 "within noise of each other, so a "
+					 "break-even is not significant",
+					 n, g->prov_med, h->mode, h->prov_med);
+			else if (be[j] < 0)
+				snprintf(line, sizeof(line),
+					 "%s: %.1f s to provision against "
+					 "%s's %.1f s, never paid back (its "
+					 "first write is no faster)",
+					 n, g->prov_med, h->mode, h->prov_med);
+			else if (disk && be[j] > (double)disk)
+				snprintf(line, sizeof(line),
+					 "%s: %.1f s to provision against "
+					 "%s's %.1f s, not paid back within "
+					 "the disk (%s of new blocks would be "
+					 "needed)",
+					 n, g->prov_med, h->mode, h->prov_med,
+					 pb_size_format(j ? t : a, 32,
+							rp_u64(be[j])));
+			else
+				snprintf(line, sizeof(line),
+					 "%s: %.1f s to provision against "
+					 "%s's %.1f s, paid back after %s "
+					 "written",
+					 n, g->prov_med, h->mode, h->prov_med,
+					 pb_size_format(j ? t : a, 32,
+							rp_u64(be[j])));
+			fn(line, arg);
+		}
+	}
+	if (m->failed_items) {
+		snprintf(line, sizeof(line),
+			 "%zu item%s failed: the figures above are from what "
+			 "did run (see the list of failed items)",
+			 m->failed_items, m->failed_items == 1 ? "" : "s");
+		fn(line, arg);
+	}
+}
+
 const struct rp_group *rp_model_find(const struct rp_model *m,
 				     const char *workload, const char *mode)
 {
@@ -481,6 +666,76 @@ const struct rp_group *rp_model_find(const struct rp_model *m,
 		    !strcmp(m->g[i].mode, mode))
 			return &m->g[i];
 	return NULL;
+}
+
+/* An item that did not measure, kept for the page's list. */
+static enum pb_error add_failure(struct rp_model *m, const struct rj_item *item)
+{
+	struct rp_failure *f;
+
+	if (m->nfail == m->failcap) {
+		size_t cap = m->failcap ? m->failcap * 2 : 8;
+
+		f = realloc(m->fail, cap * sizeof(*f));
+		if (!f)
+			return PB_ERR_NOMEM;
+		m->fail = f;
+		m->failcap = cap;
+	}
+	f = &m->fail[m->nfail];
+	f->mode = item->mode;
+	f->rep = item->rep;
+	f->point = item->point;
+	f->status = item->status;
+	f->workload = strdup(item->workload);
+	f->step = strdup(item->step);
+	f->error = strdup(item->error);
+	m->nfail++;
+	return f->workload && f->step && f->error ? PB_OK : PB_ERR_NOMEM;
+}
+
+/* The order of the page and the files: by point, then in the profile's
+ * "modes" order, so rows and colours stay put however the plan was
+ * shuffled. */
+static int mode_rank(const struct rp_model *m, enum pb_mode mode)
+{
+	json_t *modes = json_object_get(m->profile, "modes"), *v;
+	size_t i;
+
+	json_array_foreach(modes, i, v)
+	{
+		enum pb_mode pm;
+
+		if (json_is_string(v) &&
+		    pb_mode_parse(&pm, json_string_value(v)) && pm == mode)
+			return (int)i;
+	}
+	return PB_MODE__COUNT + (int)mode; /* not in the profile: after */
+}
+
+static const struct rp_model *sort_model;
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct rp_group *x = a, *y = b;
+	int rx = mode_rank(sort_model, x->pmode);
+	int ry = mode_rank(sort_model, y->pmode);
+
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	if (strcmp(x->workload, y->workload))
+		return strcmp(x->workload, y->workload);
+	return rx < ry ? -1 : rx > ry;
+}
+
+/* A place named in the environment: an object's "name", or a string. */
+static void env_name(char *out, size_t len, json_t *env, const char *key)
+{
+	json_t *v = json_object_get(env, key);
+
+	if (json_is_object(v))
+		v = json_object_get(v, "name");
+	snprintf(out, len, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
 /* One result item: its group's counts and values, and its CSV rows. */
@@ -495,6 +750,8 @@ static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 		return PB_ERR_NOMEM;
 	g->nreps++;
 	err = csv ? csv_item(m, csv, prefix, item) : PB_OK;
+	if (!err && item->status != RJ_STATUS_OK)
+		err = add_failure(m, item);
 	if (item->status == RJ_STATUS_SKIPPED) {
 		g->nskipped++;
 		if (!g->first_error[0])
@@ -537,6 +794,11 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	m->profile_name = m->rd.profile_name;
 	m->backend = m->rd.backend;
 	m->accel = m->rd.accel;
+	m->version = m->rd.version;
+	m->commit = m->rd.commit;
+	m->started_at = m->rd.started_at;
+	env_name(m->vm, sizeof(m->vm), m->env, "vm");
+	env_name(m->datastore, sizeof(m->datastore), m->env, "datastore");
 	if (csv)
 		err = csv_start(m, csv, &prefix);
 	while (!err) {
@@ -552,8 +814,14 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 		err = pb_buf_error(&prefix);
 	if (err)
 		goto out;
+	m->updated_at = m->rd.updated_at;
+	m->finished = m->rd.finished;
+	m->interrupted = m->rd.interrupted;
 	for (i = 0; i < m->ng; i++)
 		finish_group(&m->g[i]);
+	sort_model = m;
+	if (m->ng > 1)
+		qsort(m->g, m->ng, sizeof(*m->g), group_cmp);
 	choose_baseline(m);
 	cross_group(m);
 out:
@@ -590,6 +858,12 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->workload);
 	}
 	free(m->g);
+	for (i = 0; m->fail && i < m->nfail; i++) {
+		free(m->fail[i].workload);
+		free(m->fail[i].step);
+		free(m->fail[i].error);
+	}
+	free(m->fail);
 	free(m->command);
 	rj_reader_dispose(&m->rd);
 	memset(m, 0, sizeof(*m));
@@ -639,31 +913,38 @@ static enum pb_error raw_num(struct pb_buf *b, struct jl *n, bool comma)
 	return err || !comma ? err : pb_buf_add(b, ",", 1);
 }
 
-/* report.csv's header, and the three fields that start every row. */
+/* The fields that start every row of both files: which run, where. */
+static void csv_run_fields(const struct rp_model *m, struct pb_buf *b)
+{
+	const char *f[] = {m->run,   m->started_at, m->profile_name, m->backend,
+			   m->accel, m->vm,	    m->datastore};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (i)
+			pb_buf_add(b, ",", 1);
+		rp_csv_field(b, f[i]);
+	}
+}
+
+#define CSV_RUN_COLUMNS "run_id,started_at,profile,backend,accel,vm,datastore,"
+
+/* report.csv's header, and the fields that start every row. */
 static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
 			       struct pb_buf *prefix)
 {
-	enum pb_error err;
-
-	err = pb_buf_addstr(b, "profile,backend,accel,mode,rep,pass,"
-			       "pass_index,pattern,bs,qd,bytes,seconds,"
-			       "mib_per_s,iops,lat_p50_us,lat_p99_us,"
-			       "lat_p999_us,provision_s,thin_provisioned,"
-			       "eagerly_scrub\r\n");
-	if (!err)
-		err = rp_csv_field(prefix, m->profile_name);
-	if (!err)
-		err = pb_buf_addstr(prefix, ",");
-	if (!err)
-		err = rp_csv_field(prefix, m->backend);
-	if (!err)
-		err = pb_buf_addstr(prefix, ",");
-	if (!err)
-		err = rp_csv_field(prefix, m->accel);
-	return err;
+	pb_buf_addstr(b, CSV_RUN_COLUMNS
+		      "mode,applied_mode,status,step,error,rep,point,"
+		      "workload,pass,pass_index,pattern,bs,qd,bytes,seconds,"
+		      "mib_per_s,iops,lat_p50_us,lat_p99_us,lat_p999_us,"
+		      "qd_achieved,provision_s,thin_provisioned,"
+		      "eagerly_scrub\r\n");
+	csv_run_fields(m, prefix);
+	return pb_buf_error(b) ? pb_buf_error(b) : pb_buf_error(prefix);
 }
 
-/* report.csv's rows for one item: one per pass. */
+/* report.csv's rows for one item: one per pass, or one with the pass
+ * fields empty for an item that ran none (failed, skipped), so every item
+ * is in the file with its status and error. */
 static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
 			      const struct pb_buf *prefix,
 			      const struct rj_item *item)
@@ -676,17 +957,38 @@ static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
 	struct jl *rb = item->readback, *p;
 	const char *mode = pb_mode_name(item->mode);
 	struct rj_pass ps;
-	size_t k;
+	size_t k, rows = 0;
 
 	/* pb_buf errors are sticky: checked once, at the end */
-	jl_foreach(item->passes, p)
-	{
-		rj_pass_read(&m->rd, &ps, p);
+	for (p = item->passes ? item->passes->first : NULL;; p = p->next) {
+		bool empty = !p;
+
+		if (empty && rows)
+			break;
+		memset(&ps, 0, sizeof(ps));
+		if (!empty)
+			rj_pass_read(&m->rd, &ps, p);
+		rows++;
 		pb_buf_add(b, prefix->data, prefix->len);
 		pb_buf_add(b, ",", 1);
 		rp_csv_field(b, mode);
-		pb_buf_printf(b, ",%lld,", item->rep);
-		rp_csv_field(b, ps.name);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, item->applied);
+		pb_buf_printf(b, ",%s,", rj_status_name(item->status));
+		rp_csv_field(b, item->step);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, item->error);
+		if (item->rep >= 0)
+			pb_buf_printf(b, ",%lld,", item->rep);
+		else
+			pb_buf_addstr(b, ",,");
+		if (item->point >= 0)
+			pb_buf_printf(b, "%lld,", item->point);
+		else
+			pb_buf_addstr(b, ",");
+		rp_csv_field(b, item->workload);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, empty ? "" : ps.name);
 		pb_buf_add(b, ",", 1);
 		raw_num(b, ps.k[RJ_P_INDEX], true);
 		rp_csv_field(b, jl_str(cur_doc, ps.k[RJ_P_PATTERN]));
@@ -695,111 +997,141 @@ static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
 			raw_num(b, ps.k[nums[k]], true);
 		for (k = 0; k < sizeof(lats) / sizeof(lats[0]); k++)
 			raw_num(b, ps.lat[lats[k]], true);
+		raw_num(b, ps.k[RJ_P_QD_ACHIEVED], true);
 		raw_num(b, jl_get(item->disk, RJ_K_PROVISION_S), true);
 		pb_buf_printf(b, "%s,%s\r\n", tri(rb, "thin_provisioned"),
 			      tri(rb, "eagerly_scrub"));
+		if (empty)
+			break;
 	}
 	return pb_buf_error(b);
 }
 
+/* A break-even in words when it is not a number of bytes. */
+static const char *breakeven_note(double be)
+{
+	return isnan(be) ? "" : be < 0 ? "never" : "";
+}
+
+/* summary.csv's note: what a number column leaves empty, said. */
+static void summary_note(char *out, size_t len, const struct rp_model *m,
+			 const struct rp_group *g)
+{
+	char st[160];
+	size_t n = 0;
+	int k;
+
+	out[0] = '\0';
+#define NOTE(...)                                                              \
+	do {                                                                   \
+		if (n < len) {                                                 \
+			k = snprintf(out + n, len - n, "%s", n ? "; " : "");   \
+			n += k > 0 ? (size_t)k : 0;                            \
+		}                                                              \
+		if (n < len) {                                                 \
+			k = snprintf(out + n, len - n, __VA_ARGS__);           \
+			n += k > 0 ? (size_t)k : 0;                            \
+		}                                                              \
+	} while (0)
+	rp_steady_text(st, sizeof(st), g);
+	if (*st)
+		NOTE("steady state: %s", st);
+	if (*breakeven_note(g->be_lazy))
+		NOTE("break-even vs lazy: %s", breakeven_note(g->be_lazy));
+	if (*breakeven_note(g->be_thin))
+		NOTE("break-even vs thin: %s", breakeven_note(g->be_thin));
+	if (g->mismatch)
+		NOTE("applied as %s, not as requested", g->applied);
+	if (g->pmode == m->base_mode && m->base_note[0])
+		NOTE("%s", m->base_note);
+	if (!m->have_baseline)
+		NOTE("no baseline figures: ratios empty");
+#undef NOTE
+}
+
 static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 {
-	enum pb_error err;
-	size_t i;
+	size_t i, k;
 
-	err = pb_buf_addstr(b,
-			    "mode,first_mib_s,first_lo,first_hi,"
-			    "rewrite_mib_s,rewrite_lo,rewrite_hi,"
-			    "warmup_penalty,first_vs_baseline,"
-			    "rewrite_vs_baseline,steady_after_bytes,"
-			    "provision_s,breakeven_bytes_vs_lazy,"
-			    "breakeven_bytes_vs_thin,workload,"
-			    "warmup_penalty_lo,warmup_penalty_hi,"
-			    "first_vs_baseline_lo,first_vs_baseline_hi,"
-			    "rewrite_vs_baseline_lo,rewrite_vs_baseline_hi,"
-			    "steady_settled_reps,steady_reps,steady_note\r\n");
-	for (i = 0; !err && i < m->ng; i++) {
+	pb_buf_addstr(b, CSV_RUN_COLUMNS
+		      "point,workload,mode,applied_mode,status,reps,reps_ok,"
+		      "reps_failed,reps_skipped,error,"
+		      "first_mib_s,first_lo_mib_s,first_hi_mib_s,"
+		      "rewrite_mib_s,rewrite_lo_mib_s,rewrite_hi_mib_s,"
+		      "read_mib_s,warmup_penalty_frac,warmup_penalty_lo_frac,"
+		      "warmup_penalty_hi_frac,baseline,first_vs_baseline,"
+		      "first_vs_baseline_lo,first_vs_baseline_hi,"
+		      "rewrite_vs_baseline,rewrite_vs_baseline_lo,"
+		      "rewrite_vs_baseline_hi,steady_after_bytes,"
+		      "steady_settled_reps,steady_reps,provision_s,"
+		      "breakeven_vs_lazy_bytes,breakeven_vs_thin_bytes,"
+		      "p99_first_us,p99_rewrite_us,qd_kept_min,mkfs_s,"
+		      "command_s,note\r\n");
+	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
+		/* the number columns in order, each with its decimals; a
+		 * NaN is an empty field, said in the note */
+		const struct {
+			double v;
+			int d;
+		} nums[] = {
+			{g->first_med, 3},  {g->first_lo, 3},
+			{g->first_hi, 3},   {g->rewrite_med, 3},
+			{g->rewrite_lo, 3}, {g->rewrite_hi, 3},
+			{g->read_med, 3},   {g->penalty, 4},
+			{g->penalty_lo, 4}, {g->penalty_hi, 4},
+		};
+		const struct {
+			double v;
+			int d;
+		} more[] = {
+			{g->first_vs_base, 4},
+			{g->first_vs_base_lo, 4},
+			{g->first_vs_base_hi, 4},
+			{g->rewrite_vs_base, 4},
+			{g->rewrite_vs_base_lo, 4},
+			{g->rewrite_vs_base_hi, 4},
+			{g->steady_med, 0},
+			{(double)g->nsettled, 0},
+			{(double)(g->nsettled + g->nnever + g->nshort), 0},
+			{g->prov_med, 3},
+			{g->be_lazy < 0 ? NAN : g->be_lazy, 0},
+			{g->be_thin < 0 ? NAN : g->be_thin, 0},
+			{g->p99_first_med, 0},
+			{g->p99_rewrite_med, 0},
+			{g->qd_kept_min, 2},
+			{g->mkfs_med, 3},
+			{g->cmd_med, 3},
+		};
+		char note[1024];
 
-		err = pb_buf_printf(b, "%s,", g->mode);
-		if (!err)
-			err = csv_num(b, g->first_med, 3);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->first_lo, 3);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->first_hi, 3);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->rewrite_med, 3);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->rewrite_lo, 3);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->rewrite_hi, 3);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->penalty, 4);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->first_vs_base, 4);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->rewrite_vs_base, 4);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->steady_med, 0);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->prov_med, 3);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->be_lazy, 0);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = csv_num(b, g->be_thin, 0);
-		if (!err)
-			err = pb_buf_addstr(b, ",");
-		if (!err)
-			err = rp_csv_field(b, g->workload);
-		{
-			const double iv[] = {
-				g->penalty_lo,	       g->penalty_hi,
-				g->first_vs_base_lo,   g->first_vs_base_hi,
-				g->rewrite_vs_base_lo, g->rewrite_vs_base_hi};
-			char note[160];
-
-			for (size_t k = 0; !err && k < 6; k++) {
-				err = pb_buf_addstr(b, ",");
-				if (!err)
-					err = csv_num(b, iv[k], 4);
-			}
-			rp_steady_text(note, sizeof(note), g);
-			if (!err)
-				err = pb_buf_printf(b, ",%zu,%zu,", g->nsettled,
-						    g->nsettled + g->nnever +
-							    g->nshort);
-			if (!err)
-				err = rp_csv_field(b, note);
+		csv_run_fields(m, b);
+		if (g->point >= 0)
+			pb_buf_printf(b, ",%lld,", g->point);
+		else
+			pb_buf_addstr(b, ",,");
+		rp_csv_field(b, g->workload);
+		pb_buf_printf(b, ",%s,", g->mode);
+		rp_csv_field(b, g->applied);
+		pb_buf_printf(b, ",%s,%zu,%zu,%zu,%zu,", rp_group_status(g),
+			      g->nreps, g->nok, g->nfailed, g->nskipped);
+		rp_csv_field(b, g->first_error);
+		for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+			pb_buf_add(b, ",", 1);
+			csv_num(b, nums[k].v, nums[k].d);
 		}
-		if (!err)
-			err = pb_buf_addstr(b, "\r\n");
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, m->have_baseline ? m->baseline : "");
+		for (k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
+			pb_buf_add(b, ",", 1);
+			csv_num(b, more[k].v, more[k].d);
+		}
+		summary_note(note, sizeof(note), m, g);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, note);
+		pb_buf_addstr(b, "\r\n");
 	}
-	return err;
+	return pb_buf_error(b);
 }
 
 /* ---- the terminal table ---- */
@@ -865,6 +1197,14 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 				       : " (absent: ratios "
 					 "not shown)",
 		      m->base_note[0] ? "\n" : "", m->base_note);
+	{
+		struct pb_buf v = PB_BUF_INIT(1u << 20);
+
+		rp_verdict(m, finding_line, &v);
+		if (v.len)
+			pb_buf_printf(b, "verdict:\n%s\n", v.data);
+		pb_buf_dispose(&v);
+	}
 	pb_buf_printf(b,
 		      "%-16s %-6s %8s %19s %8s %19s %8s %9s %7s  %7s  %7s  "
 		      "%s\n",
@@ -952,8 +1292,11 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 	if (!old)
 		return;
 	pb_buf_printf(b, "\ncompared with %s:\n", old->run);
+	if (m->compare_note[0])
+		pb_buf_printf(b, "  WARNING: the runs differ (%s)\n",
+			      m->compare_note);
 	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
+		const struct rp_group *g = &m->g[i], *o;
 		struct rp_change c;
 
 		if (!rp_compare(&c, old, g)) {
@@ -964,14 +1307,18 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 				      g->mode);
 			continue;
 		}
+		o = rp_model_find(old, g->workload, g->mode);
 		pb_buf_printf(
 			b,
-			"  %-16.16s %-6s first %+.1f%%%s, rewrite "
-			"%+.1f%%%s\n",
-			*g->workload ? g->workload : "-", g->mode, c.first_pct,
-			c.first_outside ? " (outside both intervals)" : "",
-			c.rewrite_pct,
-			c.rewrite_outside ? " (outside both intervals)" : "");
+			"  %-16.16s %-6s first %.1f -> %.1f MiB/s %+.1f%%%s, "
+			"rewrite %.1f -> %.1f %+.1f%%%s\n",
+			*g->workload ? g->workload : "-", g->mode, o->first_med,
+			g->first_med, c.first_pct,
+			c.first_outside ? " (outside both intervals)"
+					: " (within noise)",
+			o->rewrite_med, g->rewrite_med, c.rewrite_pct,
+			c.rewrite_outside ? " (outside both intervals)"
+					  : " (within noise)");
 	}
 }
 
@@ -1035,6 +1382,87 @@ static enum pb_error write_out(const char *dir, const char *name,
 	return pb_write_atomic(path, b->data ? b->data : "", b->len, errbuf);
 }
 
+enum pb_error rp_find_previous(char *out, size_t len, const char *root,
+			       const char *profile, const char *before,
+			       const char *skip, char *errbuf)
+{
+	char best_at[64] = "", path[PATH_MAX], ebuf[PB_ERRBUF_SIZE];
+	DIR *d = opendir(root);
+	struct dirent *e;
+
+	out[0] = '\0';
+	if (!d)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", root,
+			       strerror(errno));
+	/* one head per run: the results stream is never read */
+	while ((e = readdir(d))) {
+		struct rj_reader rd;
+		bool more = true;
+		struct rj_item it;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "latest") ||
+		    (skip && !strcmp(e->d_name, skip)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/run.json", root, e->d_name);
+		if (access(path, R_OK) || rj_reader_open(&rd, path, ebuf))
+			continue;
+		if (strcmp(rd.profile_name, profile) ||
+		    (before && strcmp(rd.started_at, before) >= 0) ||
+		    strcmp(rd.started_at, best_at) <= 0) {
+			rj_reader_dispose(&rd);
+			continue;
+		}
+		/* finished and interrupted are written after the results */
+		while (more && !rj_reader_next(&rd, &it, &more, ebuf))
+			;
+		if (rd.finished && !rd.interrupted) {
+			snprintf(best_at, sizeof(best_at), "%s", rd.started_at);
+			snprintf(out, len, "%s/%s", root, e->d_name);
+		}
+		rj_reader_dispose(&rd);
+	}
+	closedir(d);
+	return PB_OK;
+}
+
+/* Why two runs' figures do not compare: "" when they do. */
+static void mismatch(char *out, size_t len, const struct rp_model *m,
+		     const struct rp_model *old)
+{
+	static const char *const keys[] = {"disk_size", "workload", "matrix",
+					   "command", "filesystem"};
+	size_t n = 0, i;
+	int k;
+
+	out[0] = '\0';
+#define WHY(...)                                                               \
+	do {                                                                   \
+		if (n < len) {                                                 \
+			k = snprintf(out + n, len - n, "%s", n ? "; " : "");   \
+			n += k > 0 ? (size_t)k : 0;                            \
+		}                                                              \
+		if (n < len) {                                                 \
+			k = snprintf(out + n, len - n, __VA_ARGS__);           \
+			n += k > 0 ? (size_t)k : 0;                            \
+		}                                                              \
+	} while (0)
+	if (strcmp(m->backend, old->backend))
+		WHY("backend %s, then %s", m->backend, old->backend);
+	if (strcmp(m->accel, old->accel))
+		WHY("accelerator %s, then %s", *m->accel ? m->accel : "none",
+		    *old->accel ? old->accel : "none");
+	if (strcmp(m->profile_name, old->profile_name))
+		WHY("profile %s, then %s", m->profile_name, old->profile_name);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *a = json_object_get(m->profile, keys[i]);
+		json_t *b = json_object_get(old->profile, keys[i]);
+
+		if (!(a == b || (a && b && json_equal(a, b))))
+			WHY("the profile's %s differs", keys[i]);
+	}
+#undef WHY
+}
+
 enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 {
 	struct rp_model m, old;
@@ -1042,6 +1470,8 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		      txt = PB_BUF_INIT(1u << 26), html = PB_BUF_INIT(1u << 30),
 		      why = PB_BUF_INIT(4096);
 	const char *dir = o->out_dir ? o->out_dir : o->results_dir;
+	const char *compare = o->compare_dir;
+	char prev[PATH_MAX], differ[1024] = "";
 	bool have_old = false;
 	enum pb_error err;
 
@@ -1051,10 +1481,46 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", o->out_dir,
 			       strerror(errno));
 	err = rp_model_load(&m, o->results_dir, o->baseline, &csv, errbuf);
-	if (!err && o->compare_dir) {
-		err = rp_model_load(&old, o->compare_dir, o->baseline, NULL,
-				    errbuf);
+	if (!err && compare && !strcmp(compare, RP_COMPARE_PREVIOUS)) {
+		char real[PATH_MAX], *sl;
+
+		/* the run's own directory, a "latest" link resolved */
+		if (!realpath(o->results_dir, real))
+			err = pb_fail(errbuf, PB_ERR_IO, "%s: %s",
+				      o->results_dir, strerror(errno));
+		sl = err ? NULL : strrchr(real, '/');
+		if (sl) {
+			*sl = '\0';
+			err = rp_find_previous(
+				prev, sizeof(prev), *real ? real : "/",
+				m.profile_name, m.started_at, sl + 1, errbuf);
+		}
+		compare = !err && prev[0] ? prev : NULL;
+		if (!err && !compare && !o->quiet)
+			fprintf(stderr,
+				"provbench: report: no earlier complete run "
+				"of %s beside %s: nothing to compare\n",
+				m.profile_name, o->results_dir);
+	}
+	if (!err && compare) {
+		err = rp_model_load(&old, compare, o->baseline, NULL, errbuf);
 		have_old = !err;
+	}
+	if (have_old) {
+		mismatch(differ, sizeof(differ), &m, &old);
+		if (differ[0] && !o->force) {
+			err = pb_fail(errbuf, PB_ERR_INPUT,
+				      "will not compare with %s: %s "
+				      "(--force compares anyway)",
+				      old.run, differ);
+			goto out;
+		}
+		if (differ[0])
+			fprintf(stderr,
+				"provbench: report: WARNING: comparing runs "
+				"that differ: %s\n",
+				differ);
+		snprintf(m.compare_note, sizeof(m.compare_note), "%s", differ);
 	}
 	if (!err && !m.ng)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
@@ -1075,13 +1541,24 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		err = write_out(dir, "summary.txt", &txt, errbuf);
 	if (!err)
 		err = write_out(dir, "report.html", &html, errbuf);
-	if (err) {
-		pb_fail(errbuf, err, "cannot write the report: %s",
-			pb_strerror(err));
-		goto out;
-	}
-	if (!o->quiet)
+	if (err)
+		goto out; /* write_out's message names the file */
+	if (o->json) {
+		json_t *j = rp_model_json(&m);
+
+		if (!j || json_dumpf(j, stdout,
+				     JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+					     JSON_REAL_PRECISION(8)))
+			err = pb_fail(errbuf, PB_ERR_NOMEM,
+				      "report --json: out of memory");
+		else
+			fputc('\n', stdout);
+		json_decref(j);
+		if (err)
+			goto out;
+	} else if (!o->quiet) {
 		fputs(txt.data, stdout);
+	}
 	if (have_old && o->max_regression >= 0 &&
 	    regressed(&m, &old, o->max_regression, &why)) {
 		*reg = true;
@@ -1097,4 +1574,122 @@ out:
 	rp_model_dispose(&m);
 	rp_model_dispose(&old); /* zeroed, or loaded */
 	return err;
+}
+
+/* ---- report --json: the summary model, for scripts ---- */
+
+/* a number, or null where the data gives none (never a sentinel) */
+static json_t *jnum(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static void verdict_json(const char *line, void *arg)
+{
+	json_array_append_new(arg, json_string(line));
+}
+
+static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
+{
+	char st[160];
+	json_t *o;
+
+	rp_steady_text(st, sizeof(st), g);
+	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},s:s}", "point",
+		      (json_int_t)g->point, "workload", g->workload, "mode",
+		      g->mode, "applied_mode", g->applied, "status",
+		      rp_group_status(g), "reps", "planned",
+		      (json_int_t)g->nreps, "ok", (json_int_t)g->nok, "failed",
+		      (json_int_t)g->nfailed, "skipped",
+		      (json_int_t)g->nskipped, "error", g->first_error);
+	if (!o)
+		return NULL;
+	json_object_set_new(
+		o, "first_mib_s",
+		json_pack("{s:o,s:o,s:o}", "median", jnum(g->first_med), "lo",
+			  jnum(g->first_lo), "hi", jnum(g->first_hi)));
+	json_object_set_new(
+		o, "rewrite_mib_s",
+		json_pack("{s:o,s:o,s:o}", "median", jnum(g->rewrite_med), "lo",
+			  jnum(g->rewrite_lo), "hi", jnum(g->rewrite_hi)));
+	json_object_set_new(o, "read_mib_s", jnum(g->read_med));
+	json_object_set_new(
+		o, "warmup_penalty_frac",
+		json_pack("{s:o,s:o,s:o}", "value", jnum(g->penalty), "lo",
+			  jnum(g->penalty_lo), "hi", jnum(g->penalty_hi)));
+	json_object_set_new(o, "first_vs_baseline",
+			    json_pack("{s:o,s:o,s:o,s:b}", "value",
+				      jnum(g->first_vs_base), "lo",
+				      jnum(g->first_vs_base_lo), "hi",
+				      jnum(g->first_vs_base_hi), "within_noise",
+				      rp_ratio_noise(g->first_vs_base_lo,
+						     g->first_vs_base_hi)));
+	json_object_set_new(o, "rewrite_vs_baseline",
+			    json_pack("{s:o,s:o,s:o,s:b}", "value",
+				      jnum(g->rewrite_vs_base), "lo",
+				      jnum(g->rewrite_vs_base_lo), "hi",
+				      jnum(g->rewrite_vs_base_hi),
+				      "within_noise",
+				      rp_ratio_noise(g->rewrite_vs_base_lo,
+						     g->rewrite_vs_base_hi)));
+	json_object_set_new(o, "steady_state",
+			    json_pack("{s:I,s:I,s:I,s:o,s:s}", "settled",
+				      (json_int_t)g->nsettled, "never",
+				      (json_int_t)g->nnever, "too_short",
+				      (json_int_t)g->nshort, "median_bytes",
+				      jnum(g->nsettled ? g->steady_med : NAN),
+				      "text", st));
+	json_object_set_new(o, "provision_s", jnum(g->prov_med));
+	/* never paying back is a word, not a negative number */
+	json_object_set_new(o, "breakeven_vs_lazy_bytes",
+			    g->be_lazy < 0 ? json_string("never")
+					   : jnum(g->be_lazy));
+	json_object_set_new(o, "breakeven_vs_thin_bytes",
+			    g->be_thin < 0 ? json_string("never")
+					   : jnum(g->be_thin));
+	json_object_set_new(o, "p99_first_us", jnum(g->p99_first_med));
+	json_object_set_new(o, "p99_rewrite_us", jnum(g->p99_rewrite_med));
+	json_object_set_new(o, "qd_kept_min", jnum(g->qd_kept_min));
+	json_object_set_new(o, "mkfs_s", jnum(g->mkfs_med));
+	json_object_set_new(o, "command_s", jnum(g->cmd_med));
+	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));
+	(void)m;
+	return o;
+}
+
+json_t *rp_model_json(const struct rp_model *m)
+{
+	json_t *doc, *groups = json_array(), *verdict = json_array(),
+		     *findings = json_array(), *fails = json_array();
+	size_t i;
+
+	for (i = 0; groups && i < m->ng; i++)
+		json_array_append_new(groups, group_json(m, &m->g[i]));
+	for (i = 0; fails && i < m->nfail; i++) {
+		const struct rp_failure *f = &m->fail[i];
+
+		json_array_append_new(
+			fails,
+			json_pack("{s:s,s:I,s:I,s:s,s:s,s:s,s:s}", "mode",
+				  pb_mode_name(f->mode), "rep",
+				  (json_int_t)f->rep, "point",
+				  (json_int_t)f->point, "workload", f->workload,
+				  "status", rj_status_name(f->status), "step",
+				  f->step, "error", f->error));
+	}
+	rp_verdict(m, verdict_json, verdict);
+	rp_findings(m, verdict_json, findings);
+	doc = json_pack(
+		"{s:i,s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:b},"
+		"s:{s:s,s:b,s:s},s:o,s:o,s:o,s:o}",
+		"format", RP_JSON_FORMAT, "tool", "provbench-report", "run",
+		"id", m->run, "profile", m->profile_name, "started_at",
+		m->started_at, "updated_at", m->updated_at ? m->updated_at : "",
+		"version", m->version, "commit", m->commit, "backend",
+		m->backend, "accel", m->accel, "vm", m->vm, "datastore",
+		m->datastore, "finished", m->finished, "interrupted",
+		m->interrupted, "baseline", "mode", m->baseline, "have_figures",
+		m->have_baseline, "note", m->base_note, "groups", groups,
+		"verdict", verdict, "findings", findings, "failures", fails);
+	return doc;
 }

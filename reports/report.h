@@ -81,7 +81,22 @@ struct rp_opts {
 	const char *baseline;	 /* mode to compare against; "rdm" */
 	double max_regression;	 /* percent; < 0: no limit */
 	bool quiet;		 /* no table on stdout */
+	bool json;		 /* the summary model on stdout, no table */
+	bool force;		 /* compare runs that differ, warned */
 };
+
+/* compare_dir's word for the newest earlier complete run of the same
+ * profile beside results_dir */
+#define RP_COMPARE_PREVIOUS "previous"
+
+/*
+ * The newest run in root, other than the one named skip, of this profile
+ * that finished uninterrupted and started before `before` (ISO 8601 UTC,
+ * so comparable as text; NULL: any time). out is "" when there is none.
+ */
+enum pb_error rp_find_previous(char *out, size_t len, const char *root,
+			       const char *profile, const char *before,
+			       const char *skip, char *errbuf);
 
 #define RP_OPTS_INIT                                                           \
 	{                                                                      \
@@ -95,6 +110,25 @@ struct rp_opts {
  */
 enum pb_error rp_generate(const struct rp_opts *o, bool *regressed,
 			  char *errbuf);
+
+/* ---- the trend over many runs ---- */
+
+struct rp_trend_opts {
+	const char *const *paths; /* runs' directories, or roots of them */
+	size_t npaths;
+	const char *out_dir;
+	const char *baseline;
+	double max_regression; /* percent: a fall beyond it is marked */
+	bool quiet;
+};
+
+/*
+ * trend.csv and trend.html in out_dir from every run found; *regressed
+ * counts the figures that fell more than max_regression against the run of
+ * their series before.
+ */
+enum pb_error rp_trend(const struct rp_trend_opts *o, unsigned *regressed,
+		       char *errbuf);
 
 /* Escaping, exposed for tests. */
 enum pb_error rp_csv_field(struct pb_buf *b, const char *s);

@@ -84,6 +84,14 @@ bool rp_ratio_noise(double lo, double hi);
 void rp_findings(const struct rp_model *m,
 		 void (*fn)(const char *line, void *arg), void *arg);
 
+/* An item that did not measure: listed with where and why. */
+struct rp_failure {
+	enum pb_mode mode;
+	long long rep, point;
+	enum rj_status status;
+	char *workload, *step, *error;
+};
+
 struct rp_model {
 	struct rj_reader rd; /* run.json, read through its module */
 	json_t *env;	     /* borrowed from rd */
@@ -92,6 +100,10 @@ struct rp_model {
 	const char *profile_name;
 	const char *backend;
 	const char *accel;
+	const char *version, *commit, *started_at, *updated_at;
+	bool finished, interrupted;
+	/* where it ran, from the environment ("" when not said) */
+	char vm[256], datastore[256];
 	struct rp_group *g;
 	size_t ng, gcap;
 	char *command;	   /* the command passes' text, as run */
@@ -99,12 +111,39 @@ struct rp_model {
 	/* why the baseline is not the one asked: "rdm has no figures in
 	 * this run (skipped: ...): eager instead" */
 	char base_note[384];
+	/* how a compared run differs (--force), "" when it does not */
+	char compare_note[1024];
 	const char *baseline;
 	enum pb_mode base_mode;
 	bool have_base_mode; /* baseline names a mode */
 	bool have_baseline;  /* and the run has its figures */
 	size_t failed_items;
+	struct rp_failure *fail;
+	size_t nfail, failcap;
 };
+
+/* A mode's colour, the same in every report (Okabe and Ito's palette,
+ * told apart with the common colour-vision deficiencies). */
+const char *rp_mode_colour(enum pb_mode m);
+
+/* The verdict in words, computed from the numbers: each sentence passed
+ * to fn (the page's and the terminal's first lines). */
+void rp_verdict(const struct rp_model *m,
+		void (*fn)(const char *line, void *arg), void *arg);
+
+/* A group's status over its items: "ok", "partial" (some failed),
+ * "failed" (none measured) or "skipped". */
+const char *rp_group_status(const struct rp_group *g);
+
+/* An axis step of 1, 2 or 5 times a power of ten giving about n ticks. */
+double rp_nice_step(double max, int n);
+
+/* The pages' style sheet: one column that fits 900 px and prints. */
+extern const char rp_html_style[];
+
+/* The summary model as JSON (report --json; format RP_JSON_FORMAT). */
+#define RP_JSON_FORMAT 1
+json_t *rp_model_json(const struct rp_model *m);
 
 /*
  * Read results_dir/run.json into m, one result item at a time; with csv,

@@ -71,10 +71,11 @@ json_t *rj_doc_new(const struct rj_head *h)
 		json_object_set_new(env, RJ_K_BACKEND, json_string(h->backend));
 	/* the head goes before "results", so a reader streams the items
 	 * in one pass over the file */
-	doc = json_pack("{s:i,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I},s:o,"
-			"s:o,s:[]}",
+	doc = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I},"
+			"s:o,s:o,s:[]}",
 			RJ_K_FORMAT, RJ_FORMAT, RJ_K_TOOL, RJ_TOOL,
-			RJ_K_VERSION, PB_VERSION, RJ_K_STARTED_AT,
+			RJ_K_VERSION, PB_VERSION, RJ_K_COMMIT,
+			h->commit ? h->commit : "unknown", RJ_K_STARTED_AT,
 			h->started_at, RJ_K_PROFILE_PATH, h->profile_path,
 			RJ_K_PROFILE, h->profile ? h->profile : json_null(),
 			RJ_K_RUN, h->run, RJ_K_PLAN, RJ_K_ORDER,
@@ -104,12 +105,13 @@ json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r)
 			   RJ_K_PROVISION_S, r->timing.provision_s,
 			   RJ_K_RUNNER_S, r->timing.runner_s, RJ_K_DESTROY_S,
 			   r->timing.destroy_s);
-	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:o?,s:o?,s:o}", RJ_K_REP,
-			(int)r->rep, RJ_K_MODE, pb_mode_name(r->mode),
+	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:s?,s:o?,s:o?,s:o}",
+			RJ_K_REP, (int)r->rep, RJ_K_MODE, pb_mode_name(r->mode),
 			RJ_K_POINT, (int)r->point, RJ_K_WORKLOAD,
 			r->workload ? r->workload : "", RJ_K_STATUS,
 			rj_status_name(r->status), RJ_K_ERROR,
-			r->error && *r->error ? r->error : NULL, RJ_K_DISK,
+			r->error && *r->error ? r->error : NULL, RJ_K_STEP,
+			r->status != RJ_STATUS_OK ? r->step : NULL, RJ_K_DISK,
 			disk, RJ_K_TIMING, timing, RJ_K_RUNNER,
 			r->runner ? r->runner : json_null());
 	if (!res || !disk || !timing ||
@@ -207,6 +209,7 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 	if (err)
 		return err;
 	r->version = rj_str(r, r->jd.root, RJ_K_VERSION);
+	r->commit = rj_str(r, r->jd.root, RJ_K_COMMIT);
 	r->run = rj_str(r, r->jd.root, RJ_K_RUN);
 	r->profile_path = rj_str(r, r->jd.root, RJ_K_PROFILE_PATH);
 	r->started_at = rj_str(r, r->jd.root, RJ_K_STARTED_AT);
@@ -264,6 +267,7 @@ static enum pb_error item_read(struct rj_reader *r, struct rj_item *o,
 		return err;
 	o->workload = rj_str(r, item, RJ_K_WORKLOAD);
 	o->error = rj_str(r, item, RJ_K_ERROR);
+	o->step = rj_str(r, item, RJ_K_STEP);
 	o->disk = jl_get(item, RJ_K_DISK);
 	o->readback = jl_get(o->disk, RJ_K_READBACK);
 	o->timing = jl_get(item, RJ_K_TIMING);
@@ -308,6 +312,7 @@ enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
 		r->interrupted =
 			jl_get(r->jd.root, RJ_K_INTERRUPTED) &&
 			jl_get(r->jd.root, RJ_K_INTERRUPTED)->type == JL_TRUE;
+		r->updated_at = rj_str(r, r->jd.root, RJ_K_UPDATED_AT);
 		return PB_OK;
 	}
 	out->index = r->it.index - 1;

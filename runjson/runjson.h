@@ -38,6 +38,7 @@
 #define RJ_K_FORMAT	  "format"
 #define RJ_K_TOOL	  "tool"
 #define RJ_K_VERSION	  "version"
+#define RJ_K_COMMIT	  "commit"
 #define RJ_K_STARTED_AT	  "started_at"
 #define RJ_K_UPDATED_AT	  "updated_at"
 #define RJ_K_PROFILE_PATH "profile_path"
@@ -62,6 +63,7 @@
 #define RJ_K_WORKLOAD "workload"
 #define RJ_K_STATUS   "status"
 #define RJ_K_ERROR    "error"
+#define RJ_K_STEP     "step"
 #define RJ_K_DISK     "disk"
 #define RJ_K_TIMING   "timing"
 #define RJ_K_RUNNER   "runner"
@@ -93,6 +95,13 @@ enum rj_status {
 };
 
 const char *rj_status_name(enum rj_status s);
+
+/* Where an item that did not finish stopped: "step" says which. */
+#define RJ_STEP_PLAN	"plan"
+#define RJ_STEP_JOURNAL "journal"
+#define RJ_STEP_CREATE	"create"
+#define RJ_STEP_RUN	"run"
+#define RJ_STEP_DESTROY "destroy"
 bool rj_status_parse(enum rj_status *out, const char *s);
 
 /* "format" as found (1 when absent): PB_ERR_INPUT, naming both versions,
@@ -114,6 +123,7 @@ struct rj_head {
 	size_t npoints;
 	json_t *environment; /* the backend's description (stolen) */
 	const char *backend;
+	const char *commit; /* the build's commit, NULL: unknown */
 };
 
 /* A new document with its head and no results (NULL: out of memory). */
@@ -126,6 +136,7 @@ struct rj_result {
 	const char *workload; /* the point's full description */
 	enum rj_status status;
 	const char *error; /* NULL or "" for none */
+	const char *step;  /* the step that failed (RJ_STEP_*), or NULL */
 	struct {
 		const char *id, *file, *uuid;
 		double provision_s;	      /* the server's, when it said */
@@ -162,7 +173,8 @@ struct rj_reader {
 	char path[1100];
 	/* the head */
 	long long format;
-	const char *version, *run, *profile_path, *started_at;
+	const char *version, *commit, *run, *profile_path, *started_at;
+	const char *updated_at; /* read at the end, with finished */
 	bool finished, interrupted;
 	json_t *profile;     /* parsed; NULL when absent */
 	json_t *environment; /* parsed; an empty object when absent */
@@ -196,6 +208,7 @@ struct rj_item {
 	long long rep, point;
 	enum pb_mode mode;
 	const char *workload, *error;
+	const char *step; /* "" when absent (before format 2's "step") */
 	enum rj_status status;
 	struct jl *disk, *readback, *timing;
 	double provision_s;

@@ -1,7 +1,8 @@
 /*
  * cmd_report.c - `provbench report`: rebuild a run's report from its
  * run.json, optionally compared with an older run; --max-regression turns
- * a slower run into exit 1, for nightly runs that should alert.
+ * a slower run into exit 1, for nightly runs that should alert;
+ * `--compare previous` finds the run before this one by itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,15 @@ int cmd_report(int argc, char **argv)
 			  "write the report there (default: the results "
 			  "directory)"),
 		CLI_VALUE("compare", 'c', &o.compare_dir, "OLD_RESULTS",
-			  "compare with an older run's results"),
+			  "compare with an older run's results; \"previous\": "
+			  "the newest earlier complete run of the same "
+			  "profile beside this one"),
+		CLI_SWITCH("force", 0, &o.force,
+			   "compare runs whose backend, accelerator, profile, "
+			   "disk size or workload differ (warned)"),
+		CLI_SWITCH("json", 0, &o.json,
+			   "print the summary (the page's numbers) as JSON "
+			   "instead of the table"),
 		CLI_VALUE(
 			"max-regression", 0, &maxreg, "PCT",
 			"exit 1 when a median fell more than PCT percent (with "

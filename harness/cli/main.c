@@ -22,6 +22,7 @@ const struct cli_command cli_commands[] = {
 	{"check", cmd_check,
 	 "validate a profile and its target, print the plan; create nothing"},
 	{"report", cmd_report, "rebuild a run's report, compare two runs"},
+	{"trend", cmd_trend, "many runs over time: trend.csv, trend.html"},
 	{"cleanup", cmd_cleanup, "remove the disks crashed runs left"},
 	{"vsphere", cmd_vsphere, "talk to vCenter or ESXi, like govc"},
 	{"help", cmd_help, "help on a command, or on profiles"},
@@ -89,6 +90,7 @@ int main(int argc, char **argv)
 {
 	const struct cli_command *c;
 
+	pb_build_commit = PB_COMMIT;
 	if (argc < 2) {
 		usage(stderr);
 		return PB_EXIT_USAGE;

@@ -560,6 +560,11 @@ static void failed_mode_others_run(void)
 				strstr(json_string_value(
 					       json_object_get(item, "error")),
 				       "InsufficientStorageSpace"));
+			/* where it stopped, for the report's list */
+			CU_ASSERT_STRING_EQUAL(
+				json_string_value(
+					json_object_get(item, "step")),
+				"create");
 			failed++;
 		} else {
 			CU_ASSERT_STRING_EQUAL(st, "ok");
@@ -568,6 +573,14 @@ static void failed_mode_others_run(void)
 	}
 	CU_ASSERT_EQUAL(ok, 4);
 	CU_ASSERT_EQUAL(failed, 1);
+	/* the root's "latest" names this run, relative; the build's
+	 * commit is recorded */
+	CU_ASSERT_EQUAL(
+		it_sh("test \"$(readlink '%s/latest')\" = "
+		      "\"%s\" && test -f '%s/latest/run.json'",
+		      res, json_string_value(json_object_get(doc, "run")), res),
+		0);
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(doc, "commit"));
 	json_decref(doc);
 	after = disk_keys(&v);
 	CU_ASSERT_STRING_EQUAL(before, after);
@@ -1477,6 +1490,10 @@ static void cron_line_works(void)
 	CU_ASSERT_STRING_EQUAL(r.err, "");
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_sh("ls '%s'/*/run.json >/dev/null", res), 0);
+	/* the report of the line's second half compared with nothing (the
+	 * first night), quietly, through the root's "latest" */
+	CU_ASSERT_PTR_NOT_NULL(strstr(cmd.data, "--compare previous"));
+	CU_ASSERT_EQUAL(it_sh("test -L '%s/latest'", res), 0);
 	pb_buf_dispose(&cmd);
 	pb_buf_dispose(&envf);
 	vcsim_stop(&v);

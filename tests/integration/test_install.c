@@ -168,6 +168,11 @@ static void install_ships_docs_and_units(void)
 	CU_ASSERT_EQUAL(it_count(out, "ExecStart=" PREFIX "/bin/provbench "
 				      "run --quiet"),
 			1);
+	/* and compares with the night before, failing on a regression */
+	CU_ASSERT_EQUAL(it_count(out, "ExecStartPost=" PREFIX "/bin/provbench "
+				      "report --quiet --compare previous "
+				      "--max-regression 10 "),
+			1);
 	CU_ASSERT_EQUAL(it_count(out, "@BINDIR@"), 0);
 	CU_ASSERT_EQUAL(it_count(out, "User=provbench"), 1);
 	CU_ASSERT_EQUAL(it_count(out, "StateDirectory=provbench"), 1);

@@ -65,9 +65,19 @@ static void golden_summary(void)
 	snprintf(path, sizeof(path), "%s/report.csv", out);
 	got = pb_slurp_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(got);
-	CU_ASSERT_EQUAL(
-		strncmp(got, "profile,backend,accel,mode,rep,pass,", 36), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(got, "golden,vsphere,,thin,3,rewrite,2"));
+	/* the run's columns first, so nights concatenate; the failed
+	 * item is a row of its own, with its step and reason */
+	CU_ASSERT_EQUAL(strncmp(got,
+				"run_id,started_at,profile,backend,accel,vm,"
+				"datastore,mode,applied_mode,status,step,",
+				82),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(got, "20261129T000000Z-golden,2026-11-29T00:00:00Z,"
+			    "golden,vsphere,,<script>alert(1)</script>,,thin,"
+			    "thin,ok,,,3,0,,rewrite,2,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, ",thin,,failed,,create thin disk: "
+					   "InsufficientStorageSpace,3,0,,,,"));
 	free(got);
 }
 
@@ -96,6 +106,339 @@ static void bad_results(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no results"));
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_sh("test -e '%s/report.html'", dir), 1);
+}
+
+/* provbench with any number of arguments (NULL-terminated) */
+static int pbv(struct it_result *r, const char *const *args)
+{
+	char *argv[16] = {(char *)it_bin("provbench")};
+	size_t i;
+
+	for (i = 0; args[i] && i + 2 < 16; i++)
+		argv[i + 1] = (char *)args[i];
+	return it_run(r, argv, 0, 0);
+}
+
+/* The generated golden directories (tests/data/reports, history). */
+static void variants(char *out, size_t len)
+{
+	static bool made;
+
+	snprintf(out, len, "%s/var", it_dir());
+	if (!made)
+		CU_ASSERT_EQUAL(it_sh("python3 tests/data/reports/"
+				      "make-variants.py '%s'",
+				      out),
+				0);
+	made = true;
+}
+
+static void history(char *out, size_t len)
+{
+	static bool made;
+
+	snprintf(out, len, "%s/history", it_dir());
+	if (!made)
+		CU_ASSERT_EQUAL(it_sh("python3 tests/data/history/"
+				      "make-history.py "
+				      "tests/data/golden/run.json '%s' 30",
+				      out),
+				0);
+	made = true;
+}
+
+/*
+ * A matrix run whose plan was shuffled: rows and colours in the profile's
+ * modes order, the verdict in words from the numbers, the header with
+ * version and commit.
+ */
+static void matrix_order_and_verdict(void)
+{
+	char var[600], out[700], path[800], *html;
+	struct it_result r;
+
+	variants(var, sizeof(var));
+	snprintf(out, sizeof(out), "%s/matrix-out", it_dir());
+	CU_ASSERT_EQUAL(report(&r, "-o", out, var, NULL, NULL, NULL, NULL), 2);
+	it_result_dispose(&r);
+	snprintf(path, sizeof(path), "%s/matrix", var);
+	CU_ASSERT_EQUAL(report(&r, "-q", "-o", out, path, NULL, NULL, NULL), 0);
+	it_result_dispose(&r);
+	/* point, then thin, lazy, eager, rdm: never the plan's order */
+	CU_ASSERT_EQUAL(
+		it_sh("python3 -c \"import csv,sys\n"
+		      "r = list(csv.DictReader(open('%s/summary.csv')))\n"
+		      "got = [(x['point'], x['mode']) for x in r]\n"
+		      "want = [(p, m) for p in '01' for m in "
+		      "('thin','lazy','eager','rdm')]\n"
+		      "sys.exit(got != want)\"",
+		      out),
+		0);
+	snprintf(path, sizeof(path), "%s/report.html", out);
+	html = pb_slurp_file(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>Verdict</h2>"));
+	CU_ASSERT_EQUAL(it_sh("grep -Eq 'thin \\(bs=64K\\): first write "
+			      "3[0-9]%% slower than rewrite \\[3[0-9]-3[0-9]"
+			      "%%\\]' '%s'",
+			      path),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(html, "eager and rdm (bs=1M) are within noise of each "
+			     "other"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "not paid back within the disk"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "0.2.0 (commit 0123456789ab)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "2026-11-30T02:52:10Z"));
+	/* thin's colour is thin's in every report */
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(html, "<span class=sw style=\"background:#E69F00\">"
+			     "</span>thin bs=64K"));
+	/* each point named once under its modes in the bar chart */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<title>bs=1M</title>bs=1M"));
+	free(html);
+}
+
+/* A mode that failed everywhere: listed with its step and reason, in the
+ * page and both CSVs. */
+static void failed_mode_listed(void)
+{
+	char var[600], out[700], path[800], *html;
+	struct it_result r;
+
+	variants(var, sizeof(var));
+	snprintf(out, sizeof(out), "%s/failed-out", it_dir());
+	snprintf(path, sizeof(path), "%s/failed-mode", var);
+	CU_ASSERT_EQUAL(report(&r, "-q", "-o", out, path, NULL, NULL, NULL), 0);
+	it_result_dispose(&r);
+	snprintf(path, sizeof(path), "%s/report.html", out);
+	html = pb_slurp_file(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>Failed and skipped</h2>"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(html, "<td class=bad>failed</td><td>run</td><td>"
+			     "watchdog: the guest runner gave no sign of life "
+			     "for 120 s</td>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "lazy: not measured (failed: "
+					    "watchdog:"));
+	/* rdm skipped: eager is the baseline, said */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "eager, which has nothing left"));
+	free(html);
+	CU_ASSERT_EQUAL(
+		it_sh("python3 -c \"import csv,sys\n"
+		      "s = {x['mode']: x for x in csv.DictReader("
+		      "open('%s/summary.csv'))}\n"
+		      "r = [x for x in csv.DictReader(open('%s/report.csv'))"
+		      " if x['mode'] == 'lazy']\n"
+		      "ok = s['lazy']['status'] == 'failed' and "
+		      "'watchdog' in s['lazy']['error'] and "
+		      "s['rdm']['status'] == 'skipped' and "
+		      "s['thin']['status'] == 'ok' and len(r) == 3 and "
+		      "all(x['status'] == 'failed' and x['step'] == 'run' "
+		      "and 'watchdog' in x['error'] and x['pass'] == '' "
+		      "for x in r)\n"
+		      "sys.exit(not ok)\"",
+		      out, out),
+		0);
+}
+
+/* Every CSV through Python's csv module: rectangular, documented, no
+ * sentinels; two nights' summary.csv concatenate into one table. */
+static void csv_round_trip(void)
+{
+	char var[600], hist[600], out[700];
+	struct it_result r;
+
+	variants(var, sizeof(var));
+	history(hist, sizeof(hist));
+	snprintf(out, sizeof(out), "%s/csv-out", it_dir());
+	CU_ASSERT_EQUAL(it_sh("mkdir -p '%s'", out), 0);
+	CU_ASSERT_EQUAL(
+		pbv(&r, (const char *[]){"trend", "-q", "-o", out, hist, NULL}),
+		0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		it_sh("v='%s'; for d in matrix failed-mode; do "
+		      "'%s' report -q -o \"$v/$d-csv\" \"$v/$d\" || exit 1; "
+		      "done && { cat \"$v/matrix-csv/summary.csv\"; tail -n +2 "
+		      "\"$v/failed-mode-csv/summary.csv\"; } > \"$v/both.csv\"",
+		      var, it_bin("provbench")),
+		0);
+	CU_ASSERT_EQUAL(it_sh("python3 tests/data/reports/check-csv.py "
+			      "docs/reports.md '%s'/matrix-csv/summary.csv "
+			      "'%s'/matrix-csv/report.csv "
+			      "'%s'/failed-mode-csv/report.csv "
+			      "'%s'/failed-mode-csv/summary.csv "
+			      "'%s'/both.csv '%s/trend.csv' >&2",
+			      var, var, var, var, var, out),
+			0);
+	/* the concatenation holds both nights' rows */
+	CU_ASSERT_EQUAL(it_sh("test $(python3 -c \"import csv; print(len("
+			      "list(csv.reader(open('%s/both.csv')))))\") "
+			      "-eq 13",
+			      var),
+			0);
+}
+
+/* report --json: the page's numbers, versioned, null where none. */
+static void report_json(void)
+{
+	char var[600], path[700], out[800];
+	struct it_result r;
+
+	variants(var, sizeof(var));
+	snprintf(path, sizeof(path), "%s/matrix", var);
+	snprintf(out, sizeof(out), "%s/json-out", it_dir());
+	CU_ASSERT_EQUAL(report(&r, "--json", "-o", out, path, NULL, NULL, NULL),
+			0);
+	{
+		char jp[700];
+
+		snprintf(jp, sizeof(jp), "%s/report.json", it_dir());
+		it_write_file(jp, r.out ? r.out : "");
+	}
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		it_sh("python3 -c \"import csv,json,sys\n"
+		      "j = json.load(open('%s/report.json'))\n"
+		      "s = list(csv.DictReader(open('%s/summary.csv')))\n"
+		      "g = j['groups']\n"
+		      "ok = j['format'] == 1 and len(g) == 8 and "
+		      "j['run']['commit'] == '0123456789ab' and "
+		      "all(abs(a['first_mib_s']['median'] - "
+		      "float(b['first_mib_s'])) < 0.001 and a['mode'] == "
+		      "b['mode'] and a['read_mib_s'] is None for a, b in "
+		      "zip(g, s)) and len(j['verdict']) >= 8\n"
+		      "sys.exit(not ok)\"",
+		      it_dir(), out),
+		0);
+}
+
+/* Runs beside each other: "previous" is the newest earlier complete run
+ * of the same profile; an interrupted one is passed over; "latest" is
+ * followed to the run it names. */
+static void compare_previous(void)
+{
+	char root[600], lone[700];
+	struct it_result r;
+
+	snprintf(root, sizeof(root), "%s/nightly", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("python3 -c \"import json, os\n"
+		      "d = json.load(open('tests/data/golden/run.json'))\n"
+		      "for day, intr in (('01', False), ('02', True), "
+		      "('03', False)):\n"
+		      "  d['run'] = '202610%%sT023000Z-golden' %% day\n"
+		      "  d['started_at'] = '2026-10-%%sT02:30:00Z' %% day\n"
+		      "  d['finished'] = True; d['interrupted'] = intr\n"
+		      "  os.makedirs('%s/' + d['run'])\n"
+		      "  json.dump(d, open('%s/' + d['run'] + '/run.json', "
+		      "'w'))\n\" && ln -s 20261003T023000Z-golden "
+		      "'%s/latest'",
+		      root, root, root),
+		0);
+	snprintf(lone, sizeof(lone), "%s/latest", root);
+	CU_ASSERT_EQUAL(report(&r, "--compare", "previous", "--max-regression",
+			       "10", lone, NULL, NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "compared with 20261001T023000Z-golden:"));
+	/* both values shown, not only the change */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "first 55.0 -> 55.0 MiB/s"));
+	it_result_dispose(&r);
+	/* the first night has nothing before it: said, not an error */
+	snprintf(lone, sizeof(lone), "%s/20261001T023000Z-golden", root);
+	CU_ASSERT_EQUAL(report(&r, "--compare", "previous", "--max-regression",
+			       "10", lone, NULL, NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "nothing to compare"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "compared with"));
+	it_result_dispose(&r);
+}
+
+/* A TCG run is not compared with a vSphere run without a word. */
+static void compare_refuses(void)
+{
+	char other[600], out[700];
+	struct it_result r;
+
+	snprintf(other, sizeof(other), "%s/tcg-run", it_dir());
+	snprintf(out, sizeof(out), "%s/refuse-out", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("mkdir -p '%s' && python3 -c \"import json\n"
+		      "d = json.load(open('tests/data/golden/run.json'))\n"
+		      "d['environment']['backend'] = 'qemu'\n"
+		      "d['environment']['accelerator'] = 'tcg'\n"
+		      "d['profile']['disk_size'] = '4G'\n"
+		      "json.dump(d, open('%s/run.json', 'w'))\"",
+		      other, other),
+		0);
+	CU_ASSERT_EQUAL(report(&r, "-o", out, "--compare", "tests/data/golden",
+			       other, NULL, NULL),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "will not compare with"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "backend qemu, then vsphere"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "accelerator tcg, then none"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "disk_size differs"));
+	CU_ASSERT_EQUAL(it_sh("test -e '%s/report.html'", out), 1);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(report(&r, "-o", out, "--force", "--compare",
+			       "tests/data/golden", other, NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "WARNING: comparing runs"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "WARNING: the runs differ"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		it_sh("grep -q 'These runs differ' '%s/report.html'", out), 0);
+}
+
+/* 30 nights: ordered by time, the one regression marked, the failed night
+ * and the server upgrade annotated. */
+static void trend_history(void)
+{
+	char hist[600], out[700];
+	struct it_result r;
+
+	history(hist, sizeof(hist));
+	snprintf(out, sizeof(out), "%s/trend-out", it_dir());
+	CU_ASSERT_EQUAL(
+		pbv(&r, (const char *[]){"trend", "-o", out, hist, NULL}), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "30 runs, 60 rows, 1 regression"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		it_sh("python3 -c \"import csv,sys\n"
+		      "r = list(csv.DictReader(open('%s/trend.csv')))\n"
+		      "by = {}\n"
+		      "[by.setdefault(x['mode'], []).append(x) for x in r]\n"
+		      "order = all([x['started_at'] for x in v] == "
+		      "sorted(x['started_at'] for x in v) for v in "
+		      "by.values())\n"
+		      "reg = [(x['run_id'][:8], x['mode']) for x in r if "
+		      "x['regressed'] == 'true']\n"
+		      "env = [(x['run_id'][:8], x['environment_change']) for "
+		      "x in r if x['environment_change']]\n"
+		      "bad = {x['run_id'][:8] for x in r if x['run_status'] "
+		      "!= 'complete'}\n"
+		      "ok = len(r) == 60 and order and reg == [('20261025', "
+		      "'thin')] and set(env) == {('20261020', 'server build "
+		      "21560480 -> 22617221')} and bad == {'20261012'}\n"
+		      "print(reg, env, bad, file=sys.stderr) if not ok else "
+		      "0\n"
+		      "sys.exit(not ok)\"",
+		      out),
+		0);
+	CU_ASSERT_EQUAL(it_sh("test $(grep -o 'class=regressed' "
+			      "'%s/trend.html' | wc -l) -eq 1 && grep -q "
+			      "'<td>20261012T023000Z-golden</td><td "
+			      "class=bad>failed</td>' '%s/trend.html'",
+			      out, out),
+			0);
+	/* a path that holds no run is one clear line, exit 2 */
+	CU_ASSERT_EQUAL(pbv(&r, (const char *[]){"trend", "-o", out,
+						 "/nonexistent-runs", NULL}),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "provbench: trend: "
+					     "/nonexistent-runs: neither"));
+	it_result_dispose(&r);
 }
 
 /* The same run with thin's first writes 20% slower: a regression. */
@@ -202,8 +545,9 @@ static void renders_in_chromium(void)
 		      it_dir()),
 		0);
 	/* three charts, each with a size */
-	CU_ASSERT_EQUAL(it_sh("test $(grep -o '<svg class=\"chart\" "
-			      "width=\"[1-9][0-9]*\" height=\"[1-9][0-9]*\"' "
+	CU_ASSERT_EQUAL(it_sh("test $(grep -Eo '<svg class=\"chart\" "
+			      "(id=\"[a-z]+\" )?width=\"[1-9][0-9]*\" "
+			      "height=\"[1-9][0-9]*\"' "
 			      "'%s/dom.html' | wc -l) -ge 3",
 			      it_dir()),
 			0);
@@ -220,11 +564,75 @@ static void renders_in_chromium(void)
 	}
 }
 
+/*
+ * The pages as a reader sees them, measured in headless Chromium at 900
+ * px: a copy of each with tests/data/reports/layout-check.js added (the
+ * pages carry no script) is rendered, and check-layout.py reads what it
+ * measured: no horizontal overflow, ticks and a legend on every chart, no
+ * legend or label over another.
+ */
+static void pages_layout(void)
+{
+	char var[600], hist[600];
+	const char *pages[3];
+	char p0[800], p1[800], p2[800];
+	const int charts[3] = {3, 3, 3};
+	struct it_result r;
+	int i;
+
+	variants(var, sizeof(var));
+	history(hist, sizeof(hist));
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("'%s' report -q -o '%s/lay-m' '%s/matrix' && '%s' "
+		      "report -q -o '%s/lay-f' '%s/failed-mode'",
+		      it_bin("provbench"), var, var, it_bin("provbench"), var,
+		      var),
+		0);
+	CU_ASSERT_EQUAL_FATAL(pbv(&r, (const char *[]){"trend", "-q", "-o",
+						       hist, hist, NULL}),
+			      0);
+	it_result_dispose(&r);
+	snprintf(p0, sizeof(p0), "%s/lay-m/report.html", var);
+	snprintf(p1, sizeof(p1), "%s/lay-f/report.html", var);
+	snprintf(p2, sizeof(p2), "%s/trend.html", hist);
+	pages[0] = p0;
+	pages[1] = p1;
+	pages[2] = p2;
+	for (i = 0; i < 3; i++) {
+		int rc = it_sh(
+			"{ sed 's#</body></html>##' '%s'; printf '<script>'; "
+			"cat tests/data/reports/layout-check.js; printf "
+			"'</script></body></html>'; } > '%s.check.html' && "
+			"timeout 120 chromium --headless --no-sandbox "
+			"--disable-gpu --hide-scrollbars --no-first-run "
+			"--disable-background-networking "
+			"--window-size=900,2400 --virtual-time-budget=3000 "
+			"--user-data-dir='%s/chr-lay' --dump-dom "
+			"'file://%s.check.html' > '%s.dom' 2>/dev/null && "
+			"python3 tests/data/reports/check-layout.py '%s.dom' "
+			"%d >&2",
+			pages[i], pages[i], it_dir(), pages[i], pages[i],
+			pages[i], charts[i]);
+
+		if (rc)
+			fprintf(stderr, "\n  layout: %s\n", pages[i]);
+		CU_ASSERT_EQUAL(rc, 0);
+	}
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(golden_summary),
 	PB_CASE(bad_results),
+	PB_CASE(matrix_order_and_verdict),
+	PB_CASE(failed_mode_listed),
+	PB_CASE(csv_round_trip),
+	PB_CASE(report_json),
+	PB_CASE(compare_previous),
+	PB_CASE(compare_refuses),
+	PB_CASE(trend_history),
 	PB_CASE(compare_and_regression),
 	PB_CASE(renders_in_chromium),
+	PB_CASE(pages_layout),
 	PB_CASES_END,
 };
 

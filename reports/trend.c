@@ -1,0 +1,746 @@
+/*
+ * trend.c - many runs over time: trend.csv (a row per run x workload point
+ * x mode) and trend.html (per profile and point: first write, rewrite and
+ * penalty over the runs, with their intervals; regressions, failed runs and
+ * changed environments marked). Each run's model is loaded, its figures
+ * copied into a row, and dropped: memory and time grow with the number of
+ * runs, linearly.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report_int.h"
+
+/* one run, as the trend needs it */
+struct trun {
+	char *dir, *id, *started, *profile, *backend, *accel, *version, *commit;
+	char *sig[6];	    /* what changing means a changed environment */
+	const char *status; /* complete, partial, failed, interrupted,
+			       unfinished */
+	char *change;	    /* what changed since the run before ("") */
+	size_t failed;
+	size_t orig; /* its index before the runs were sorted */
+};
+
+/* the labels of trun.sig, in order */
+static const char *const sig_names[6] = {
+	"server build", "host build", "datastore",
+	"provbench",	"qemu",	      "accelerator",
+};
+
+/* one run x point x mode */
+struct trow {
+	size_t run;
+	long long point;
+	char *workload;
+	enum pb_mode mode;
+	const char *status;
+	double v[9]; /* first, lo, hi; rewrite, lo, hi; penalty, lo, hi */
+	double dfirst, drewrite; /* % change against the series' last run */
+	bool regressed;
+};
+
+struct trend {
+	struct trun *run;
+	size_t nrun, runcap;
+	struct trow *row;
+	size_t nrow, rowcap;
+	double max_regression;
+};
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static const char *jpath(json_t *env, const char *a, const char *b)
+{
+	json_t *v = json_object_get(env, a);
+	const char *s;
+
+	if (b)
+		v = json_object_get(v, b);
+	s = json_string_value(v);
+	return s ? s : "";
+}
+
+static const char *run_status(const struct rp_model *m)
+{
+	size_t ok = 0, i;
+
+	for (i = 0; i < m->ng; i++)
+		ok += m->g[i].nok;
+	if (m->interrupted)
+		return "interrupted";
+	if (!m->finished)
+		return "unfinished";
+	if (!ok)
+		return "failed";
+	return m->failed_items ? "partial" : "complete";
+}
+
+static enum pb_error add_run(struct trend *t, const char *dir,
+			     const char *baseline, char *errbuf)
+{
+	struct rp_model m;
+	struct trun *r;
+	char pv[128];
+	enum pb_error err;
+	size_t i;
+
+	err = rp_model_load(&m, dir, baseline, NULL, errbuf);
+	if (err)
+		return err;
+	if (t->nrun == t->runcap) {
+		size_t cap = t->runcap ? t->runcap * 2 : 64;
+
+		r = realloc(t->run, cap * sizeof(*r));
+		if (!r) {
+			err = PB_ERR_NOMEM;
+			goto out;
+		}
+		t->run = r;
+		t->runcap = cap;
+	}
+	r = &t->run[t->nrun];
+	memset(r, 0, sizeof(*r));
+	r->dir = strdup(dir);
+	r->id = dup_or_empty(m.run);
+	r->started = dup_or_empty(m.started_at);
+	r->profile = dup_or_empty(m.profile_name);
+	r->backend = dup_or_empty(m.backend);
+	r->accel = dup_or_empty(m.accel);
+	r->version = dup_or_empty(m.version);
+	r->commit = dup_or_empty(m.commit);
+	snprintf(pv, sizeof(pv), "%s (%s)", m.version,
+		 *m.commit ? m.commit : "unknown");
+	r->sig[0] = dup_or_empty(jpath(m.env, "server", "build"));
+	r->sig[1] = dup_or_empty(jpath(m.env, "host", "build"));
+	r->sig[2] = dup_or_empty(m.datastore);
+	r->sig[3] = dup_or_empty(pv);
+	r->sig[4] = dup_or_empty(jpath(m.env, "qemu", NULL));
+	r->sig[5] = dup_or_empty(m.accel);
+	r->status = run_status(&m);
+	r->failed = m.failed_items;
+	r->change = NULL;
+	r->orig = t->nrun;
+	t->nrun++;
+	for (i = 0; i < m.ng; i++) {
+		const struct rp_group *g = &m.g[i];
+		struct trow *w;
+
+		if (t->nrow == t->rowcap) {
+			size_t cap = t->rowcap ? t->rowcap * 2 : 256;
+
+			w = realloc(t->row, cap * sizeof(*w));
+			if (!w) {
+				err = PB_ERR_NOMEM;
+				goto out;
+			}
+			t->row = w;
+			t->rowcap = cap;
+		}
+		w = &t->row[t->nrow++];
+		*w = (struct trow){
+			.run = t->nrun - 1,
+			.point = g->point,
+			.workload = strdup(g->workload),
+			.mode = g->pmode,
+			.status = rp_group_status(g),
+			.v = {g->first_med, g->first_lo, g->first_hi,
+			      g->rewrite_med, g->rewrite_lo, g->rewrite_hi,
+			      g->penalty, g->penalty_lo, g->penalty_hi},
+			.dfirst = NAN,
+			.drewrite = NAN,
+		};
+		if (!w->workload)
+			err = PB_ERR_NOMEM;
+	}
+	if (!r->dir || !r->id || !r->started || !r->profile || !r->backend ||
+	    !r->accel || !r->version || !r->commit)
+		err = PB_ERR_NOMEM;
+	for (i = 0; i < 6; i++)
+		if (!r->sig[i])
+			err = PB_ERR_NOMEM;
+out:
+	if (err == PB_ERR_NOMEM)
+		pb_fail(errbuf, err, "%s: out of memory", dir);
+	rp_model_dispose(&m);
+	return err;
+}
+
+/* An argument: a run's directory (or its run.json), or a root of runs. */
+static enum pb_error add_path(struct trend *t, const char *path,
+			      const char *baseline, char *errbuf)
+{
+	char p[PATH_MAX];
+	struct dirent **ents = NULL;
+	struct stat st;
+	enum pb_error err = PB_OK;
+	int n, i;
+
+	snprintf(p, sizeof(p), "%s/run.json", path);
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		return add_run(t, path, baseline, errbuf);
+	if (!stat(p, &st))
+		return add_run(t, path, baseline, errbuf);
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return pb_fail(errbuf, PB_ERR_NOTFOUND,
+			       "%s: neither a run's results nor a directory of "
+			       "them",
+			       path);
+	/* a root: every directory in it with a run.json ("latest" is a
+	 * link to one of them) */
+	n = scandir(path, &ents, NULL, alphasort);
+	if (n < 0)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", path,
+			       strerror(errno));
+	for (i = 0; i < n; i++) {
+		const char *e = ents[i]->d_name;
+
+		if (!err && e[0] != '.' && strcmp(e, "latest")) {
+			snprintf(p, sizeof(p), "%s/%s/run.json", path, e);
+			if (!access(p, R_OK)) {
+				snprintf(p, sizeof(p), "%s/%s", path, e);
+				err = add_run(t, p, baseline, errbuf);
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return err;
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+	const struct trun *x = a, *y = b;
+	int c = strcmp(x->started, y->started);
+
+	return c ? c : strcmp(x->id, y->id);
+}
+
+/* the same series: profile, point, workload and mode */
+static bool same_series(const struct trend *t, const struct trow *a,
+			const struct trow *b)
+{
+	return a->mode == b->mode && a->point == b->point &&
+	       !strcmp(a->workload, b->workload) &&
+	       !strcmp(t->run[a->run].profile, t->run[b->run].profile);
+}
+
+/* rows in series order: profile, point, workload, mode, then time */
+static const struct trend *sort_trend;
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct trow *x = a, *y = b;
+	const struct trun *rx = &sort_trend->run[x->run];
+	const struct trun *ry = &sort_trend->run[y->run];
+	int c = strcmp(rx->profile, ry->profile);
+
+	if (c)
+		return c;
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	if ((c = strcmp(x->workload, y->workload)))
+		return c;
+	if (x->mode != y->mode)
+		return x->mode < y->mode ? -1 : 1;
+	return x->run < y->run ? -1 : x->run > y->run;
+}
+
+/* rows by profile, point, workload, then time and mode: the files' order */
+static int time_cmp(const void *a, const void *b)
+{
+	const struct trow *x = a, *y = b;
+	const struct trun *rx = &sort_trend->run[x->run];
+	const struct trun *ry = &sort_trend->run[y->run];
+	int c = strcmp(rx->profile, ry->profile);
+
+	if (c)
+		return c;
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	if ((c = strcmp(x->workload, y->workload)))
+		return c;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return x->mode < y->mode ? -1 : x->mode > y->mode;
+}
+
+/*
+ * Runs in time order, each row's change against the last run of its series
+ * that had the figure, regressions marked, and each run's change of
+ * environment against the run of its profile before it.
+ */
+static enum pb_error analyse(struct trend *t)
+{
+	size_t *map = NULL, i, j, k;
+	struct trun *sorted = NULL;
+
+	if (!t->nrun)
+		return PB_OK;
+	/* sort the runs, and renumber the rows' references */
+	map = malloc(t->nrun * sizeof(*map));
+	sorted = malloc(t->nrun * sizeof(*sorted));
+	if (!map || !sorted) {
+		free(map);
+		free(sorted);
+		return PB_ERR_NOMEM;
+	}
+	memcpy(sorted, t->run, t->nrun * sizeof(*sorted));
+	qsort(sorted, t->nrun, sizeof(*sorted), run_cmp);
+	for (j = 0; j < t->nrun; j++)
+		map[sorted[j].orig] = j;
+	free(t->run);
+	t->run = sorted;
+	t->runcap = t->nrun;
+	for (k = 0; k < t->nrow; k++)
+		t->row[k].run = map[t->row[k].run];
+	free(map);
+	sort_trend = t;
+	if (t->nrow > 1)
+		qsort(t->row, t->nrow, sizeof(*t->row), row_cmp);
+	for (k = 1; k < t->nrow; k++) {
+		struct trow *w = &t->row[k];
+		const struct trow *prev = NULL;
+
+		for (j = k; j-- > 0 && same_series(t, &t->row[j], w);)
+			if (!isnan(t->row[j].v[0]) || !isnan(t->row[j].v[3])) {
+				prev = &t->row[j];
+				break;
+			}
+		if (!prev)
+			continue;
+		w->dfirst = (w->v[0] / prev->v[0] - 1) * 100;
+		w->drewrite = (w->v[3] / prev->v[3] - 1) * 100;
+		w->regressed = t->max_regression >= 0 &&
+			       (-w->dfirst > t->max_regression ||
+				-w->drewrite > t->max_regression);
+	}
+	/* the files read by time within each profile and point */
+	if (t->nrow > 1)
+		qsort(t->row, t->nrow, sizeof(*t->row), time_cmp);
+	/* environment changes, per profile */
+	for (i = 0; i < t->nrun; i++) {
+		struct trun *r = &t->run[i];
+		struct pb_buf b = PB_BUF_INIT(4096);
+
+		for (j = i; j-- > 0;)
+			if (!strcmp(t->run[j].profile, r->profile))
+				break;
+		if (j < i) /* j wrapped when there is none */
+			for (k = 0; k < 6; k++)
+				if (strcmp(t->run[j].sig[k], r->sig[k]))
+					pb_buf_printf(
+						&b, "%s%s %s -> %s",
+						b.len ? "; " : "", sig_names[k],
+						*t->run[j].sig[k]
+							? t->run[j].sig[k]
+							: "?",
+						*r->sig[k] ? r->sig[k] : "?");
+		r->change = strdup(b.data ? b.data : "");
+		pb_buf_dispose(&b);
+		if (!r->change)
+			return PB_ERR_NOMEM;
+	}
+	return PB_OK;
+}
+
+static void trend_dispose(struct trend *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nrun; i++) {
+		struct trun *r = &t->run[i];
+
+		free(r->dir);
+		free(r->id);
+		free(r->started);
+		free(r->profile);
+		free(r->backend);
+		free(r->accel);
+		free(r->version);
+		free(r->commit);
+		free(r->change);
+		for (k = 0; k < 6; k++)
+			free(r->sig[k]);
+	}
+	for (i = 0; i < t->nrow; i++)
+		free(t->row[i].workload);
+	free(t->run);
+	free(t->row);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- trend.csv ---- */
+
+static void csv_n(struct pb_buf *b, double v, int d)
+{
+	pb_buf_add(b, ",", 1);
+	if (!isnan(v) && !isinf(v))
+		pb_buf_printf(b, "%.*f", d, v);
+}
+
+static enum pb_error trend_csv(const struct trend *t, struct pb_buf *b)
+{
+	size_t k, i;
+
+	pb_buf_addstr(b, "run_id,started_at,profile,backend,accel,"
+			 "provbench_version,commit,server_build,host_build,"
+			 "datastore,run_status,point,workload,mode,status,"
+			 "first_mib_s,first_lo_mib_s,first_hi_mib_s,"
+			 "rewrite_mib_s,rewrite_lo_mib_s,rewrite_hi_mib_s,"
+			 "warmup_penalty_frac,warmup_penalty_lo_frac,"
+			 "warmup_penalty_hi_frac,first_change_pct,"
+			 "rewrite_change_pct,regressed,environment_change\r\n");
+	for (k = 0; k < t->nrow; k++) {
+		const struct trow *w = &t->row[k];
+		const struct trun *r = &t->run[w->run];
+		const char *f[] = {r->id,      r->started, r->profile,
+				   r->backend, r->accel,   r->version,
+				   r->commit,  r->sig[0],  r->sig[1],
+				   r->sig[2],  r->status};
+
+		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+			if (i)
+				pb_buf_add(b, ",", 1);
+			rp_csv_field(b, f[i]);
+		}
+		pb_buf_printf(b, ",%lld,", w->point);
+		rp_csv_field(b, w->workload);
+		pb_buf_printf(b, ",%s,%s", pb_mode_name(w->mode), w->status);
+		for (i = 0; i < 9; i++)
+			csv_n(b, w->v[i], i < 6 ? 3 : 4);
+		csv_n(b, w->dfirst, 2);
+		csv_n(b, w->drewrite, 2);
+		pb_buf_printf(b, ",%s,", w->regressed ? "true" : "false");
+		rp_csv_field(b, r->change);
+		pb_buf_addstr(b, "\r\n");
+	}
+	return pb_buf_error(b);
+}
+
+/* ---- trend.html ---- */
+
+/* One chart: metric m (0 first, 1 rewrite, 2 penalty) of the rows
+ * [a, b), which are one profile and point, several modes, in time order. */
+static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
+		  int metric, const char *title)
+{
+	const double W = 780, H = 200, left = 64, top = 28;
+	const double scale = metric == 2 ? 100 : 1;
+	double lo = 0, hi = 1, step, v, x, y;
+	size_t k, j, nr = t->nrun, every;
+	size_t first_run = SIZE_MAX, last_run = 0;
+	bool seen[PB_MODE__COUNT] = {false}, any_reg = false;
+	double lx;
+	int mi;
+
+	for (k = a; k < b; k++) {
+		const double *q = &t->row[k].v[metric * 3];
+
+		for (j = 0; j < 3; j++) {
+			if (isnan(q[j]))
+				continue;
+			if (q[j] * scale > hi)
+				hi = q[j] * scale;
+			if (q[j] * scale < lo)
+				lo = q[j] * scale;
+		}
+		if (t->row[k].run < first_run)
+			first_run = t->row[k].run;
+		if (t->row[k].run > last_run)
+			last_run = t->row[k].run;
+	}
+	step = rp_nice_step(hi - lo, 5);
+	hi = ceil(hi * 1.05 / step) * step;
+	lo = floor(lo / step) * step;
+	nr = nr > 1 ? nr - 1 : 1;
+#define X(run) (left + (W - left - 16) * (double)(run) / (double)nr)
+#define Y(val) (top + H - H * ((val)-lo) / (hi - lo))
+	pb_buf_printf(h,
+		      "<h3>%s</h3><svg class=chart width=%.0f height=%.0f "
+		      "viewBox=\"0 0 %.0f %.0f\" role=img aria-label=\"%s "
+		      "over time\">\n",
+		      title, W, H + 112, W, H + 112, title);
+	for (v = lo; v <= hi + step / 2; v += step)
+		pb_buf_printf(h,
+			      "<line class=grid x1=%.0f x2=%.0f y1=%.1f "
+			      "y2=%.1f stroke=\"%s\" /><text class=tick "
+			      "x=%.0f y=%.1f text-anchor=end>%g</text>\n",
+			      left, W - 16, Y(v), Y(v),
+			      fabs(v) < step / 2 ? "#444" : "#ddd", left - 4,
+			      Y(v) + 4, fabs(v) < step / 2 ? 0 : v);
+	pb_buf_printf(h,
+		      "<line x1=%.0f x2=%.0f y1=%.0f y2=%.0f stroke=#444 />"
+		      "<text class=unit x=%.0f y=%.0f>%s</text>\n",
+		      left, left, top, top + H, left - 40, top - 10,
+		      metric == 2 ? "penalty %" : "MiB/s");
+	/* the time axis: a date every few runs */
+	every = t->nrun / 8 + 1;
+	for (j = 0; j < t->nrun; j += every)
+		pb_buf_printf(h,
+			      "<line class=grid x1=%.1f x2=%.1f y1=%.0f "
+			      "y2=%.0f stroke=#f0f0f0 /><text class=tick "
+			      "x=%.1f y=%.0f text-anchor=middle>%.10s</text>\n",
+			      X(j), X(j), top, top + H, X(j), top + H + 18,
+			      t->run[j].started);
+	pb_buf_printf(h,
+		      "<text class=unit x=%.0f y=%.0f text-anchor=end>run "
+		      "(start date, UTC)</text>\n",
+		      W - 16, top + H + 34);
+	/* runs that failed or changed environment, on this chart's runs */
+	for (j = first_run; j <= last_run && first_run != SIZE_MAX; j++) {
+		const struct trun *r = &t->run[j];
+		bool bad = strcmp(r->status, "complete");
+
+		if (!bad && !*r->change)
+			continue;
+		pb_buf_printf(h,
+			      "<line class=%s x1=%.1f x2=%.1f y1=%.0f y2=%.0f "
+			      "stroke=\"%s\" stroke-dasharray=\"3 3\"><title>",
+			      bad ? "runbad" : "envchange", X(j), X(j), top,
+			      top + H, bad ? "#b00" : "#777");
+		rp_html_text(h, r->id);
+		pb_buf_printf(h, ": %s", r->status);
+		if (*r->change) {
+			pb_buf_addstr(h, "; ");
+			rp_html_text(h, r->change);
+		}
+		pb_buf_addstr(h, "</title></line>\n");
+	}
+	/* per mode: an interval band, the median line, regression rings */
+	for (mi = 0; mi < PB_MODE__COUNT; mi++) {
+		/* the band: the upper edge forward, the lower back */
+		double *bx = malloc((b - a) * sizeof(*bx));
+		double *bhi = malloc((b - a) * sizeof(*bhi));
+		double *blo = malloc((b - a) * sizeof(*blo));
+		const char *c = rp_mode_colour((enum pb_mode)mi);
+		bool started = false;
+		size_t nb = 0;
+
+		for (k = a; k < b; k++) {
+			const struct trow *w = &t->row[k];
+			const double *q = &w->v[metric * 3];
+
+			if ((int)w->mode != mi || isnan(q[0]))
+				continue;
+			if (!started)
+				pb_buf_printf(h,
+					      "<polyline class=series "
+					      "fill=none stroke=\"%s\" "
+					      "stroke-width=1.6 points=\"",
+					      c);
+			started = true;
+			seen[mi] = true;
+			pb_buf_printf(h, "%.1f,%.1f ", X(w->run),
+				      Y(q[0] * scale));
+			if (!isnan(q[1]) && bx && bhi && blo) {
+				bx[nb] = X(w->run);
+				bhi[nb] = Y(q[2] * scale);
+				blo[nb++] = Y(q[1] * scale);
+			}
+		}
+		if (started)
+			pb_buf_addstr(h, "\" />\n");
+		if (nb) {
+			pb_buf_printf(h,
+				      "<polygon fill=\"%s\" fill-opacity=0.15 "
+				      "stroke=none points=\"",
+				      c);
+			for (j = 0; j < nb; j++)
+				pb_buf_printf(h, "%.1f,%.1f ", bx[j], bhi[j]);
+			for (j = nb; j-- > 0;)
+				pb_buf_printf(h, "%.1f,%.1f ", bx[j], blo[j]);
+			pb_buf_addstr(h, "\" />\n");
+		}
+		free(bx);
+		free(bhi);
+		free(blo);
+		for (k = a; k < b && metric < 2; k++) {
+			const struct trow *w = &t->row[k];
+			const double *q = &w->v[metric * 3];
+			double d = metric ? w->drewrite : w->dfirst;
+
+			if ((int)w->mode != mi || !w->regressed ||
+			    isnan(q[0]) || !(-d > t->max_regression))
+				continue;
+			any_reg = true;
+			x = X(w->run);
+			y = Y(q[0] * scale);
+			pb_buf_printf(h,
+				      "<circle class=regressed cx=%.1f "
+				      "cy=%.1f r=6 fill=none stroke=#b00 "
+				      "stroke-width=2><title>",
+				      x, y);
+			rp_html_text(h, t->run[w->run].id);
+			pb_buf_printf(h, " %s: %+.1f%%</title></circle>\n",
+				      pb_mode_name(w->mode), d);
+		}
+	}
+	/* the legend, below the axis labels */
+	lx = left;
+	y = top + H + 52;
+	for (mi = 0; mi < PB_MODE__COUNT; mi++) {
+		if (!seen[mi])
+			continue;
+		pb_buf_printf(h,
+			      "<line class=lgk x1=%.0f x2=%.0f y1=%.0f "
+			      "y2=%.0f stroke=\"%s\" stroke-width=2 />"
+			      "<text class=lg x=%.0f y=%.0f>%s</text>\n",
+			      lx, lx + 18, y - 4, y - 4,
+			      rp_mode_colour((enum pb_mode)mi), lx + 24, y,
+			      pb_mode_name((enum pb_mode)mi));
+		lx += 80;
+	}
+	pb_buf_printf(h,
+		      "<rect class=lgk x=%.0f y=%.0f width=18 height=10 "
+		      "fill=#888 fill-opacity=0.15 /><text class=lg x=%.0f "
+		      "y=%.0f>95%% interval</text>\n",
+		      lx, y - 9, lx + 24, y);
+	y += 18;
+	lx = left;
+	pb_buf_printf(h,
+		      "<circle class=lgk cx=%.0f cy=%.0f r=5 fill=none "
+		      "stroke=#b00 stroke-width=2 /><text class=lg x=%.0f "
+		      "y=%.0f>fell more than %g%% since the run before%s"
+		      "</text>\n",
+		      lx + 9, y - 4, lx + 24, y, t->max_regression,
+		      any_reg ? "" : " (none here)");
+	pb_buf_printf(h,
+		      "<line class=lgk x1=%.0f x2=%.0f y1=%.0f y2=%.0f "
+		      "stroke=#b00 stroke-dasharray=\"3 3\" /><text class=lg "
+		      "x=%.0f y=%.0f>run not complete</text>"
+		      "<line class=lgk x1=%.0f x2=%.0f y1=%.0f y2=%.0f "
+		      "stroke=#777 stroke-dasharray=\"3 3\" /><text class=lg "
+		      "x=%.0f y=%.0f>environment changed</text>\n",
+		      lx + 380, lx + 398, y - 4, y - 4, lx + 404, y, lx + 530,
+		      lx + 548, y - 4, y - 4, lx + 554, y);
+#undef X
+#undef Y
+	pb_buf_addstr(h, "</svg>\n");
+}
+
+static enum pb_error trend_html(const struct trend *t, struct pb_buf *h)
+{
+	size_t a, b, i;
+	unsigned nreg = 0;
+
+	pb_buf_printf(h,
+		      "<!DOCTYPE html>\n<html lang=en><head><meta "
+		      "charset=utf-8><title>provbench trend</title><style>%s"
+		      "</style></head><body>\n<h1>provbench trend: %zu "
+		      "run%s</h1>\n",
+		      rp_html_style, t->nrun, t->nrun == 1 ? "" : "s");
+	for (i = 0; i < t->nrow; i++)
+		nreg += t->row[i].regressed;
+	if (t->nrun)
+		pb_buf_printf(h, "<p>From %.19s to %.19s UTC. ",
+			      t->run[0].started, t->run[t->nrun - 1].started);
+	pb_buf_printf(h,
+		      "%u figure%s fell more than %g%% against the run "
+		      "before (ringed in red). Each line is a mode's median "
+		      "over its repetitions, the band its 95%% interval; "
+		      "runs of different backends, accelerators or "
+		      "environments are marked where they change and are "
+		      "not comparable across the mark.</p>\n",
+		      nreg, nreg == 1 ? "" : "s", t->max_regression);
+	for (a = 0; a < t->nrow; a = b) {
+		const struct trow *w = &t->row[a];
+		char title[512];
+
+		for (b = a + 1; b < t->nrow &&
+				!strcmp(t->run[t->row[b].run].profile,
+					t->run[w->run].profile) &&
+				t->row[b].point == w->point &&
+				!strcmp(t->row[b].workload, w->workload);
+		     b++)
+			;
+		pb_buf_addstr(h, "<h2>");
+		rp_html_text(h, t->run[w->run].profile);
+		if (*w->workload) {
+			pb_buf_addstr(h, ": ");
+			rp_html_text(h, w->workload);
+		}
+		pb_buf_addstr(h, "</h2>\n");
+		snprintf(title, sizeof(title), "First write");
+		chart(h, t, a, b, 0, title);
+		snprintf(title, sizeof(title), "Rewrite");
+		chart(h, t, a, b, 1, title);
+		snprintf(title, sizeof(title), "Warm-up penalty");
+		chart(h, t, a, b, 2, title);
+	}
+	/* what the marks mean, run by run */
+	pb_buf_addstr(h, "<h2>Runs not complete or with a changed "
+			 "environment</h2><table><tr><th>run</th><th>status"
+			 "</th><th>what changed since the run before</th>"
+			 "</tr>\n");
+	for (i = 0; i < t->nrun; i++) {
+		const struct trun *r = &t->run[i];
+
+		if (!strcmp(r->status, "complete") && !*r->change)
+			continue;
+		pb_buf_addstr(h, "<tr><td>");
+		rp_html_text(h, r->id);
+		pb_buf_printf(h, "</td><td class=%s>%s</td><td>",
+			      strcmp(r->status, "complete") ? "bad" : "n",
+			      r->status);
+		rp_html_text(h, *r->change ? r->change : "\u2013");
+		pb_buf_addstr(h, "</td></tr>\n");
+	}
+	pb_buf_addstr(h, "</table></body></html>\n");
+	return pb_buf_error(h);
+}
+
+enum pb_error rp_trend(const struct rp_trend_opts *o, unsigned *regressed,
+		       char *errbuf)
+{
+	struct trend t = {.max_regression = o->max_regression};
+	struct pb_buf csv = PB_BUF_INIT(1u << 30), html = PB_BUF_INIT(1u << 30);
+	char path[PATH_MAX];
+	enum pb_error err = PB_OK;
+	size_t i;
+
+	*regressed = 0;
+	for (i = 0; !err && i < o->npaths; i++)
+		err = add_path(&t, o->paths[i], o->baseline, errbuf);
+	if (!err && !t.nrun)
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "%s: no run.json found there", o->paths[0]);
+	if (!err && (err = analyse(&t)))
+		pb_fail(errbuf, err, "trend: out of memory");
+	if (!err && (err = trend_csv(&t, &csv)))
+		pb_fail(errbuf, err, "trend.csv: %s", pb_strerror(err));
+	if (!err && (err = trend_html(&t, &html)))
+		pb_fail(errbuf, err, "trend.html: %s", pb_strerror(err));
+	if (!err && mkdir(o->out_dir, 0755) && errno != EEXIST)
+		err = pb_fail(errbuf, PB_ERR_IO, "%s: %s", o->out_dir,
+			      strerror(errno));
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/trend.csv", o->out_dir);
+		err = pb_write_atomic(path, csv.data, csv.len, errbuf);
+	}
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/trend.html", o->out_dir);
+		err = pb_write_atomic(path, html.data, html.len, errbuf);
+	}
+	for (i = 0; !err && i < t.nrow; i++)
+		*regressed += t.row[i].regressed;
+	if (!err && !o->quiet)
+		printf("trend: %zu runs, %zu rows, %u regression%s marked: "
+		       "%s/trend.html, %s/trend.csv\n",
+		       t.nrun, t.nrow, *regressed, *regressed == 1 ? "" : "s",
+		       o->out_dir, o->out_dir);
+	pb_buf_dispose(&csv);
+	pb_buf_dispose(&html);
+	trend_dispose(&t);
+	return err;
+}

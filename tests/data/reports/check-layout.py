@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+"""check-layout.py - read layout-check.js's line from a dumped DOM and say
+what is wrong with the page, one line each; exit 1 when anything is.
+
+usage: check-layout.py DOM_FILE MIN_CHARTS
+"""
+import html
+import json
+import re
+import sys
+
+dom = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"PBCHECK (.*?) PBEND", dom, re.S)
+if not m:
+    print("no PBCHECK line: the check script did not run")
+    sys.exit(1)
+r = json.loads(html.unescape(m.group(1)))
+bad = []
+if r["overflow"] > 0:
+    bad.append("horizontal overflow of %d px at %d px" %
+               (r["overflow"], r["width"]))
+if r["charts"] < int(sys.argv[2]):
+    bad.append("%d charts, expected at least %s" % (r["charts"], sys.argv[2]))
+bad += ["no axis ticks: " + c for c in r["noTicks"]]
+bad += ["no legend: " + c for c in r["noLegend"]]
+bad += ["overlap: " + o for o in r["overlaps"]]
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)

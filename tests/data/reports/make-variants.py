@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""make-variants.py - the report's golden results directories, made from
+known numbers so the page's and the files' figures can be checked.
+
+  matrix/       two workload points (bs=64K, bs=1M) x thin, lazy, eager,
+                rdm x 3 repetitions; the plan shuffled; thin and lazy warm
+                up over the first 40% of the disk, eager and rdm are flat
+  failed-mode/  one point; lazy failed in every repetition (the guest
+                watchdog, step "run"), rdm skipped (no root for a loop
+                device), thin and eager measured
+
+usage: make-variants.py OUT_ROOT
+"""
+import json
+import os
+import random
+import sys
+
+DISK = 1 << 30
+RATES = {  # first-write steady, rewrite (MiB/s), warm fraction
+    "thin": (60.0, 150.0, 0.4),
+    "lazy": (80.0, 152.0, 0.4),
+    "eager": (148.0, 151.0, 0.0),
+    "rdm": (150.0, 153.0, 0.0),
+}
+
+
+def series(first, rewrite, warm, rnd):
+    pts, t = [], 0.0
+    n = 64
+    for i in range(n):
+        frac = i / n
+        rate = first if frac < warm else rewrite
+        rate *= 1 + rnd.uniform(-0.02, 0.02)
+        b = DISK // n
+        t += b / (rate * 1048576)
+        pts.append({"t_s": round(t, 4), "bytes": b,
+                    "mib_per_s": round(rate, 2)})
+    return pts
+
+
+def passes(mode, bs, rnd):
+    first, rewrite, warm = RATES[mode]
+    if bs == "1M":
+        first, rewrite = first * 1.3, rewrite * 1.3
+    out = []
+    s = series(first, rewrite, warm, rnd)
+    total_t = s[-1]["t_s"]
+    out.append({"name": "first-write", "index": 0, "pattern": "seq",
+                "bs": 65536 if bs == "64K" else 1048576, "qd": 4,
+                "direct": True, "complete": True, "bytes": DISK,
+                "seconds": total_t,
+                "mib_per_s": round(DISK / 1048576 / total_t, 3),
+                "iops": 1000, "qd_achieved": 3.9,
+                "lat_us": {"p50": 900.0, "p99": 4000.0, "p999": 6000.0},
+                "interval_ms": 10, "series": s})
+    for k in (1, 2):
+        r = rewrite * (1 + rnd.uniform(-0.02, 0.02))
+        out.append({"name": "rewrite", "index": k, "pattern": "seq",
+                    "bs": out[0]["bs"], "qd": 4, "direct": True,
+                    "complete": True, "bytes": DISK,
+                    "seconds": DISK / 1048576 / r, "mib_per_s": round(r, 3),
+                    "iops": 1000, "qd_achieved": 3.9,
+                    "lat_us": {"p50": 800.0, "p99": 3000.0,
+                               "p999": 5000.0},
+                    "interval_ms": 10,
+                    "series": series(r, r, 0.0, rnd)})
+    return out
+
+
+def item(rep, mode, point, desc, rnd, status="ok", error=None, step=None):
+    prov = {"thin": 0.2, "lazy": 0.3, "eager": 9.5, "rdm": 0.4}[mode]
+    it = {"rep": rep, "mode": mode, "point": point, "workload": desc,
+          "status": status,
+          "disk": {"id": "v-%d" % rep, "file": "/var/tmp/d.qcow2",
+                   "uuid": "", "provision_s": prov,
+                   "provision_source": "qemu-img wall",
+                   "provision_wall_s": prov,
+                   "readback": {"mode": mode}},
+          "timing": {"total_s": 30.0, "provision_s": prov,
+                     "runner_s": 25.0, "destroy_s": 0.1},
+          "runner": None}
+    if error:
+        it["error"] = error
+        it["step"] = step
+    if status == "ok":
+        bs = "1M" if "1M" in desc else "64K"
+        it["runner"] = {"tool": "provbench-runner", "version": "0.2.0",
+                        "engine": "io_uring",
+                        "passes": passes(mode, bs, rnd),
+                        "verify": None, "interrupted": False}
+    return it
+
+
+def doc(name, points, results):
+    return {"format": 2, "tool": "provbench", "version": "0.2.0",
+            "commit": "0123456789ab",
+            "started_at": "2026-11-30T02:30:00Z",
+            "profile_path": "/etc/provbench/%s.json" % name,
+            "profile": {"name": name, "backend": "qemu",
+                        "modes": ["thin", "lazy", "eager", "rdm"],
+                        "disk_size": "1G", "repetitions": 3},
+            "run": "20261130T023000Z-%s" % name,
+            "plan": {"order": "shuffle", "seed": 7, "items": len(results)},
+            "points": [{"index": i, "description": d}
+                       for i, d in enumerate(points)],
+            "environment": {"backend": "qemu", "accelerator": "tcg",
+                            "accelerator_note": "KVM guests hang here",
+                            "qemu": "QEMU emulator version 7.2.15",
+                            "host": "lab-01", "host_kernel": "6.1.0",
+                            "host_cpu": "Intel(R) Xeon(R) CPU @ 2.20GHz",
+                            "datastore": "/var/lib/provbench/disks",
+                            "datastore_fs": "ext4", "disk_cache": "none",
+                            "disk_aio": "io_uring",
+                            "guest_memory_mib": 256, "guest_cpus": 1,
+                            "guest_image": {"kernel": "6.1.0-28",
+                                            "sha256": "ab" * 32}},
+            "results": results,
+            "updated_at": "2026-11-30T02:52:10Z", "interrupted": False,
+            "finished": True}
+
+
+def main():
+    root = sys.argv[1]
+    rnd = random.Random(42)
+    pts = ["bs=64K", "bs=1M"]
+    plan = [(rep, m, p) for rep in (1, 2, 3)
+            for m in RATES for p in (0, 1)]
+    random.Random(7).shuffle(plan)  # shuffled, as the harness does
+    res = [item(rep, m, p, pts[p], rnd) for rep, m, p in plan]
+    os.makedirs(os.path.join(root, "matrix"), exist_ok=True)
+    json.dump(doc("matrix", pts, res),
+              open(os.path.join(root, "matrix", "run.json"), "w"), indent=1)
+
+    res = []
+    for rep in (1, 2, 3):
+        for m in ("rdm", "lazy", "eager", "thin"):
+            if m == "lazy":
+                res.append(item(rep, m, 0, "", rnd, "failed",
+                                "watchdog: the guest runner gave no sign "
+                                "of life for 120 s", "run"))
+            elif m == "rdm":
+                res.append(item(rep, m, 0, "", rnd, "skipped",
+                                "rdm needs root for a loop device", "create"))
+            else:
+                res.append(item(rep, m, 0, "", rnd))
+    os.makedirs(os.path.join(root, "failed-mode"), exist_ok=True)
+    json.dump(doc("failed-mode", [""], res),
+              open(os.path.join(root, "failed-mode", "run.json"), "w"),
+              indent=1)
+
+
+if __name__ == "__main__":
+    main()
