@@ -176,7 +176,7 @@ static void qemu_all_modes(void)
 	CU_ASSERT(nothing_left(disks, res));
 	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
 			it_count(journal, "\"op\":\"destroyed\""));
-	CU_ASSERT_EQUAL(it_sh("test -s '%s'/*/report.html", res), 0);
+	CU_ASSERT_EQUAL(it_sh("test -s '%s'/latest/report.html", res), 0);
 }
 
 /*
@@ -742,7 +742,7 @@ static void qemu_disk_full(void)
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q provbench-", disks), 1);
 	it_sh("umount '%s'", state);
-	it_sh("rm -rf '%s'/*-q-full", disks);
+	it_sh("rm -rf '%s'/*-q-full '%s/latest'", disks, disks);
 	CU_ASSERT(nothing_left(disks, full));
 }
 
