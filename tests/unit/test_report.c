@@ -372,6 +372,66 @@ static void baseline_falls_back_to_eager(void)
 	rp_model_dispose(&m);
 }
 
+/* 1, 2 or 5 times a power of ten, about n ticks: the charts' axes */
+static void axis_steps(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(140, 5), 20, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(250, 5), 50, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(0.9, 5), 0.2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(7000, 6), 1000, 1e-9);
+	/* nothing to scale: a step that ends the tick loop */
+	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(0, 5), 1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(NAN, 5), 1, 0);
+}
+
+/* a group's status from its items' counts */
+static void group_status(void)
+{
+	static const struct {
+		size_t ok, failed, skipped;
+		const char *want;
+	} cases[] = {
+		{3, 0, 0, "ok"},      {2, 1, 0, "partial"}, {0, 3, 0, "failed"},
+		{0, 0, 3, "skipped"}, {0, 1, 2, "failed"},  {2, 0, 1, "ok"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rp_group g = {.nok = cases[i].ok,
+				     .nfailed = cases[i].failed,
+				     .nskipped = cases[i].skipped};
+
+		CU_ASSERT_STRING_EQUAL(rp_group_status(&g), cases[i].want);
+	}
+}
+
+/* The verdict on the golden run, whose numbers are known (its
+ * summary.csv.expected): thin 55 vs 200 MiB/s, rdm 110 vs 220. */
+static void verdict_golden(void)
+{
+	char err[PB_ERRBUF_SIZE] = "";
+	struct pb_buf v = PB_BUF_INIT(1 << 16);
+	struct rp_model m;
+
+	CU_ASSERT_EQUAL_FATAL(
+		rp_model_load(&m, "tests/data/golden", "rdm", NULL, err),
+		PB_OK);
+	rp_verdict(&m, collect_line, &v);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v.data);
+	/* 1 - 110/220 = 50%; 1 - 55/200 = 72.5%, printed as 72 */
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(v.data, "rdm: first write 50% slower than rewrite "
+			       "[45-51%]\n"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(v.data, "thin: first write 72% slower than rewrite "
+			       "[70-74%]; against rdm: first write 0.50x "
+			       "[0.42-0.60], rewrite 0.91x [0.86-0.98]\n"));
+	/* their intervals do not overlap: not called within noise */
+	CU_ASSERT_PTR_NULL(strstr(v.data, "within noise of each other"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(v.data, "1 item failed"));
+	pb_buf_dispose(&v);
+	rp_model_dispose(&m);
+}
+
 static void model_runjson_files(void)
 {
 	for (size_t i = 0; i < sizeof(runjson_cases) / sizeof(runjson_cases[0]);
@@ -488,6 +548,9 @@ static const struct pb_case cases[] = {
 	PB_CASE(model_runjson_files),
 	PB_CASE(runjson_format_versions),
 	PB_CASE(runjson_round_trip),
+	PB_CASE(axis_steps),
+	PB_CASE(group_status),
+	PB_CASE(verdict_golden),
 	PB_CASES_END,
 };
 
