@@ -178,6 +178,87 @@ static void ratio_interval(void)
 	CU_ASSERT_FALSE(rp_overlap(NAN, 0.5, 0.4, 0.6));
 }
 
+/* the brute-force percentile bootstrap of a median ratio, for checking */
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double med_sorted(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void brute_ci(double *lo, double *hi, const double *a, const double *b,
+		     size_t n, bool paired)
+{
+	enum { K = 2000 };
+	static double st[K];
+	double *sa = malloc(n * sizeof(*sa)), *sb = malloc(n * sizeof(*sb));
+	unsigned seed = 12345;
+
+	for (size_t k = 0; k < K; k++) {
+		for (size_t i = 0; i < n; i++) {
+			size_t j = (size_t)rand_r(&seed) % n;
+
+			sa[i] = a[j];
+			sb[i] = b[paired ? j : (size_t)rand_r(&seed) % n];
+		}
+		st[k] = med_sorted(sa, n) / med_sorted(sb, n);
+	}
+	qsort(st, K, sizeof(*st), cmp_d);
+	*lo = st[K / 40];
+	*hi = st[K - K / 40 - 1];
+	free(sa);
+	free(sb);
+}
+
+/*
+ * Above RP_BOOTSTRAP_MAX_N the intervals come from the delta method: they
+ * agree with a brute-force bootstrap of the same data within a fifth of
+ * the interval's width, for independent samples and for correlated pairs
+ * (a disk's first write and rewrite move together).
+ */
+static void intervals_many_reps(void)
+{
+	enum { N = 400 };
+	static double a[N], b[N], f[N], r[N];
+	double lo, hi, blo, bhi, w;
+	unsigned seed = 7;
+
+	for (size_t i = 0; i < N; i++) {
+		double disk = (double)(rand_r(&seed) % 1000) / 1000.0;
+
+		a[i] = 100 + 20 * (double)(rand_r(&seed) % 1000) / 1000.0;
+		b[i] = 200 + 30 * (double)(rand_r(&seed) % 1000) / 1000.0;
+		/* paired: each disk's speed in both passes */
+		f[i] = 50 + 30 * disk + 5 * (double)(rand_r(&seed) % 100) / 100;
+		r[i] = 100 + 60 * disk +
+		       5 * (double)(rand_r(&seed) % 100) / 100;
+	}
+	rp_ratio_ci(&lo, &hi, a, N, b, N);
+	brute_ci(&blo, &bhi, a, b, N, false);
+	w = bhi - blo;
+	CU_ASSERT(fabs(lo - blo) < w / 5 && fabs(hi - bhi) < w / 5);
+	if (!(fabs(lo - blo) < w / 5 && fabs(hi - bhi) < w / 5))
+		fprintf(stderr, "\n  ratio [%g, %g], bootstrap [%g, %g]\n", lo,
+			hi, blo, bhi);
+	/* the penalty is 1 - F/R: its interval mirrors the ratio's */
+	rp_penalty_ci(&lo, &hi, f, r, N);
+	brute_ci(&blo, &bhi, f, r, N, true);
+	w = bhi - blo;
+	CU_ASSERT(fabs((1 - hi) - blo) < w / 5 && fabs((1 - lo) - bhi) < w / 5);
+	if (!(fabs((1 - hi) - blo) < w / 5 && fabs((1 - lo) - bhi) < w / 5))
+		fprintf(stderr, "\n  penalty [%g, %g], bootstrap [%g, %g]\n",
+			1 - hi, 1 - lo, blo, bhi);
+	/* ignoring the pairing would be far wider: the covariance counts */
+	brute_ci(&blo, &bhi, f, r, N, false);
+	CU_ASSERT(bhi - blo > 1.5 * w);
+}
+
 static void breakeven(void)
 {
 	/* eager: 120 s to provision, writes 100 MiB/s first time; lazy:
@@ -549,6 +630,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(runjson_format_versions),
 	PB_CASE(runjson_round_trip),
 	PB_CASE(axis_steps),
+	PB_CASE(intervals_many_reps),
 	PB_CASE(group_status),
 	PB_CASE(verdict_golden),
 	PB_CASES_END,
