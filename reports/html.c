@@ -988,12 +988,14 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	rp_html_text(b, m->profile_name);
 	pb_buf_addstr(b, "</h1>\n");
 	header(b, m);
-	if (*m->accel && strcmp(m->accel, "kvm"))
-		pb_buf_printf(b,
-			      "<p class=warn>Accelerator %s: the figures carry "
-			      "emulation overhead and compare only with other "
-			      "%s runs.</p>\n",
-			      m->accel, m->accel);
+	if (*m->accel && strcmp(m->accel, "kvm")) {
+		/* run.json's words are text, never markup */
+		pb_buf_addstr(b, "<p class=warn>Accelerator ");
+		rp_html_text(b, m->accel);
+		pb_buf_addstr(b, ": the figures carry emulation overhead and "
+				 "compare only with runs of the same "
+				 "accelerator.</p>\n");
+	}
 	if (m->base_note[0]) {
 		pb_buf_addstr(b, "<p class=warn>Baseline: ");
 		rp_html_text(b, m->base_note);

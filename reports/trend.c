@@ -486,13 +486,18 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		      metric == 2 ? "penalty %" : "MiB/s");
 	/* the time axis: a date every few runs */
 	every = t->nrun / 8 + 1;
-	for (j = 0; j < t->nrun; j += every)
+	for (j = 0; j < t->nrun; j += every) {
+		char day[11];
+
+		snprintf(day, sizeof(day), "%s", t->run[j].started);
 		pb_buf_printf(h,
 			      "<line class=grid x1=%.1f x2=%.1f y1=%.0f "
 			      "y2=%.0f stroke=#f0f0f0 /><text class=tick "
-			      "x=%.1f y=%.0f text-anchor=middle>%.10s</text>\n",
-			      X(j), X(j), top, top + H, X(j), top + H + 18,
-			      t->run[j].started);
+			      "x=%.1f y=%.0f text-anchor=middle>",
+			      X(j), X(j), top, top + H, X(j), top + H + 18);
+		rp_html_text(h, day);
+		pb_buf_addstr(h, "</text>\n");
+	}
 	pb_buf_printf(h,
 		      "<text class=unit x=%.0f y=%.0f text-anchor=end>run "
 		      "(start date, UTC)</text>\n",
@@ -642,9 +647,13 @@ static enum pb_error trend_html(const struct trend *t, struct pb_buf *h)
 		      rp_html_style, t->nrun, t->nrun == 1 ? "" : "s");
 	for (i = 0; i < t->nrow; i++)
 		nreg += t->row[i].regressed;
-	if (t->nrun)
-		pb_buf_printf(h, "<p>From %.19s to %.19s UTC. ",
-			      t->run[0].started, t->run[t->nrun - 1].started);
+	if (t->nrun) {
+		pb_buf_addstr(h, "<p>From ");
+		rp_html_text(h, t->run[0].started);
+		pb_buf_addstr(h, " to ");
+		rp_html_text(h, t->run[t->nrun - 1].started);
+		pb_buf_addstr(h, ". ");
+	}
 	pb_buf_printf(h,
 		      "%u figure%s fell more than %g%% against the run "
 		      "before (ringed in red). Each line is a mode's median "

@@ -441,6 +441,37 @@ static void trend_history(void)
 	it_result_dispose(&r);
 }
 
+/* What run.json says is text in every page, never markup: the accelerator
+ * and the start time included (the trend prints both). */
+static void hostile_values_escaped(void)
+{
+	char dir[600];
+	struct it_result r;
+
+	snprintf(dir, sizeof(dir), "%s/hostile/run1", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("mkdir -p '%s' && python3 -c \"import json\n"
+		      "d = json.load(open('tests/data/golden/run.json'))\n"
+		      "d['environment']['accelerator'] = '<i>tcg</i>'\n"
+		      "d['started_at'] = '<u>2026</u>'\n"
+		      "d['profile']['name'] = '<em>p</em>'\n"
+		      "json.dump(d, open('%s/run.json', 'w'))\"",
+		      dir, dir),
+		0);
+	CU_ASSERT_EQUAL(report(&r, "-q", dir, NULL, NULL, NULL, NULL, NULL), 0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		pbv(&r, (const char *[]){"trend", "-q", "-o", dir, dir, NULL}),
+		0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("cd '%s' && ! grep -E -q '<(i|u|em|b|script)>' "
+			      "report.html trend.html && grep -q "
+			      "'&lt;i&gt;tcg' report.html && grep -q "
+			      "'&lt;u&gt;2026' trend.html",
+			      dir),
+			0);
+}
+
 /* The same run with thin's first writes 20% slower: a regression. */
 static void compare_and_regression(void)
 {
@@ -630,6 +661,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(compare_previous),
 	PB_CASE(compare_refuses),
 	PB_CASE(trend_history),
+	PB_CASE(hostile_values_escaped),
 	PB_CASE(compare_and_regression),
 	PB_CASE(renders_in_chromium),
 	PB_CASE(pages_layout),
