@@ -349,7 +349,8 @@ double rp_nice_step(double max, int n)
 {
 	double raw = max / n, mag, norm;
 
-	if (!(raw > 0))
+	/* a run.json edited by hand can hold any number: no axis of it */
+	if (!(raw > 0) || !isfinite(raw))
 		return 1;
 	mag = pow(10, floor(log10(raw)));
 	norm = raw / mag;
@@ -361,11 +362,20 @@ double rp_nice_step(double max, int n)
 static double y_axis(struct pb_buf *b, double x0, double x1, double y0,
 		     double h, double max, const char *unit)
 {
-	double step = rp_nice_step(max, 5), top = ceil(max / step) * step, v;
+	double step, top, v;
+	int k;
+
+	/* a figure no axis can hold (a hand-edited 1e308) is drawn at 1 */
+	if (!isfinite(max) || !(max > 0) || max > 1e15)
+		max = 1;
+	step = rp_nice_step(max, 5);
+	top = ceil(max / step) * step;
 
 	if (!(top > 0))
 		top = 1;
-	for (v = 0; v <= top + step / 2; v += step) {
+	/* ticks counted, never summed: at most a dozen whatever the floats */
+	for (k = 0, v = 0; k <= 12 && v <= top + step / 2;
+	     k++, v = (double)k * step) {
 		double y = y0 + h - h * v / top;
 
 		pb_buf_printf(b,
@@ -611,8 +621,11 @@ static void warmup_curves(struct pb_buf *out, const struct rp_model *m)
 	{
 		double unit = maxx >= 1073741824.0 ? 1073741824.0 : 1048576.0;
 
+		int k;
+
 		xstep = rp_nice_step(maxx / unit, 6);
-		for (xt = 0; xt * unit <= maxx * 1.0001; xt += xstep) {
+		for (k = 0, xt = 0; k <= 12 && xt * unit <= maxx * 1.0001;
+		     k++, xt = (double)k * xstep) {
 			double x = left + (W - left - 10) * xt * unit / maxx;
 
 			pb_buf_printf(b,

@@ -460,6 +460,11 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		if (t->row[k].run > last_run)
 			last_run = t->row[k].run;
 	}
+	/* a figure no axis can hold (a hand-edited 1e308) is not drawn to */
+	if (!isfinite(lo) || !isfinite(hi) || hi - lo > 1e15) {
+		lo = 0;
+		hi = 1;
+	}
 	step = rp_nice_step(hi - lo, 5);
 	hi = ceil(hi * 1.05 / step) * step;
 	lo = floor(lo / step) * step;
@@ -471,7 +476,8 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		      "viewBox=\"0 0 %.0f %.0f\" role=img aria-label=\"%s "
 		      "over time\">\n",
 		      title, W, H + 112, W, H + 112, title);
-	for (v = lo; v <= hi + step / 2; v += step)
+	for (k = 0, v = lo; k <= 12 && v <= hi + step / 2;
+	     k++, v = lo + (double)k * step)
 		pb_buf_printf(h,
 			      "<line class=grid x1=%.0f x2=%.0f y1=%.1f "
 			      "y2=%.1f stroke=\"%s\" /><text class=tick "

@@ -463,6 +463,9 @@ static void axis_steps(void)
 	/* nothing to scale: a step that ends the tick loop */
 	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(0, 5), 1, 0);
 	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(NAN, 5), 1, 0);
+	/* a hand-edited rate of 1e308 once made the tick loop endless
+	 * (fuzz-runjson; the input is in its corpus) */
+	CU_ASSERT_DOUBLE_EQUAL(rp_nice_step(INFINITY, 5), 1, 0);
 }
 
 /* a group's status from its items' counts */
