@@ -127,6 +127,12 @@ enum pb_error pb_buf_printf(struct pb_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 enum pb_error pb_buf_vprintf(struct pb_buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/*
+ * Room for element n of an array of elem-byte elements at *(T **)arrp with
+ * *cap allocated: doubled (from 8) when n == *cap, the new slots zeroed.
+ * PB_ERR_NOMEM leaves the array as it was.
+ */
+enum pb_error pb_array_grow(void *arrp, size_t *cap, size_t n, size_t elem);
 /* Hand the data to the caller (who frees it) and leave b empty. */
 char *pb_buf_steal(struct pb_buf *b, size_t *len);
 /* The first addition that failed (PB_ERR_TOO_LARGE, _NOMEM), or PB_OK. */

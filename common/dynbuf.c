@@ -158,3 +158,23 @@ enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text, size_t col,
 	}
 	return b->err;
 }
+
+enum pb_error pb_array_grow(void *arrp, size_t *cap, size_t n, size_t elem)
+{
+	size_t want = *cap ? *cap * 2 : 8;
+	void *old, *q;
+
+	if (n < *cap)
+		return PB_OK;
+	if (want > SIZE_MAX / elem)
+		return PB_ERR_NOMEM;
+	/* the caller's T * is read and written as bytes: any T */
+	memcpy(&old, arrp, sizeof(old));
+	q = realloc(old, want * elem);
+	if (!q)
+		return PB_ERR_NOMEM;
+	memset((char *)q + *cap * elem, 0, (want - *cap) * elem);
+	memcpy(arrp, &q, sizeof(q));
+	*cap = want;
+	return PB_OK;
+}

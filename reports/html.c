@@ -357,40 +357,50 @@ double rp_nice_step(double max, int n)
 	return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
 }
 
-/* The plot area [x0, x1] x [y0, y0 + h]; the y axis 0..*max (rounded up
- * to a tick), ticks and gridlines, its unit written above it. */
-static double y_axis(struct pb_buf *b, double x0, double x1, double y0,
-		     double h, double max, const char *unit)
+double rp_y_axis(struct pb_buf *b, double x0, double x1, double y0, double h,
+		 double *lo, double max, const char *unit)
 {
-	double step, top, v;
+	double step, top, v, y;
 	int k;
 
-	/* a figure no axis can hold (a hand-edited 1e308) is drawn at 1 */
-	if (!isfinite(max) || !(max > 0) || max > 1e15)
+	/* a figure no axis can hold (a hand-edited 1e308) is not drawn to */
+	if (!isfinite(*lo) || !isfinite(max) || max - *lo > 1e15) {
+		*lo = 0;
 		max = 1;
-	step = rp_nice_step(max, 5);
+	}
+	if (!(max > *lo))
+		max = *lo + 1;
+	step = rp_nice_step(max - *lo, 5);
 	top = ceil(max / step) * step;
-
-	if (!(top > 0))
-		top = 1;
+	*lo = floor(*lo / step) * step;
 	/* ticks counted, never summed: at most a dozen whatever the floats */
-	for (k = 0, v = 0; k <= 12 && v <= top + step / 2;
-	     k++, v = (double)k * step) {
-		double y = y0 + h - h * v / top;
+	for (k = 0, v = *lo; k <= 12 && v <= top + step / 2;
+	     k++, v = *lo + (double)k * step) {
+		bool zero = fabs(v) < step / 2;
 
+		y = y0 + h - h * (v - *lo) / (top - *lo);
 		pb_buf_printf(b,
 			      "<line class=grid x1=%.1f x2=%.1f y1=%.1f "
 			      "y2=%.1f stroke=\"%s\" />"
 			      "<text class=tick x=%.1f y=%.1f "
 			      "text-anchor=end>%g</text>\n",
-			      x0, x1, y, y, v ? "#ddd" : "#444", x0 - 4, y + 4,
-			      v);
+			      x0, x1, y, y, zero ? "#444" : "#ddd", x0 - 4,
+			      y + 4, zero ? 0 : v);
 	}
 	pb_buf_printf(b,
 		      "<line x1=%.1f x2=%.1f y1=%.1f y2=%.1f stroke=#444 />"
 		      "<text class=unit x=%.1f y=%.1f>%s</text>\n",
 		      x0, x0, y0, y0 + h, x0 - 40, y0 - 8, unit);
 	return top;
+}
+
+/* the charts of this page start at 0 */
+static double y_axis(struct pb_buf *b, double x0, double x1, double y0,
+		     double h, double max, const char *unit)
+{
+	double lo = 0;
+
+	return rp_y_axis(b, x0, x1, y0, h, &lo, max, unit);
 }
 
 struct legend {
@@ -427,6 +437,24 @@ static void legend_add(struct legend *l, const char *colour, const char *dash,
 	rp_html_text(l->b, text);
 	pb_buf_addstr(l->b, "</text>\n");
 	l->x += w;
+}
+
+/* A chart drawn into body, its height known once its legend is laid out:
+ * the heading, the svg element sized to it, the body. */
+static void chart_emit(struct pb_buf *out, const char *heading, const char *id,
+		       double w, double h, const char *label,
+		       struct pb_buf *body)
+{
+	pb_buf_printf(out,
+		      "<h2>%s</h2><svg class=chart id=%s width=\"%.0f\" "
+		      "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=img "
+		      "aria-label=\"%s\">\n",
+		      heading, id, w, h, w, h, label);
+	pb_buf_add(out, body->data, body->len);
+	if (pb_buf_error(body))
+		pb_buf_addstr(out, "<text x=10 y=20>out of memory</text>");
+	pb_buf_addstr(out, "</svg>\n");
+	pb_buf_dispose(body);
 }
 
 /* a workload point's dash, so points of one mode are told apart */
@@ -578,18 +606,8 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 			 m->baseline);
 		legend_add(&lg, "#333", "6 4", false, 1, t);
 	}
-	/* the height once the legend's rows are known */
-	pb_buf_printf(out,
-		      "<h2>First write against rewrite</h2><svg class=chart "
-		      "id=bars width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 "
-		      "%.0f %.0f\" role=img aria-label=\"first write and "
-		      "rewrite MiB/s per mode\">\n",
-		      w, lg.y + 12, w, lg.y + 12);
-	pb_buf_add(out, body.data, body.len);
-	if (pb_buf_error(&body))
-		pb_buf_addstr(out, "<text x=10 y=20>out of memory</text>");
-	pb_buf_addstr(out, "</svg>\n");
-	pb_buf_dispose(&body);
+	chart_emit(out, "First write against rewrite", "bars", w, lg.y + 12,
+		   "first write and rewrite MiB/s per mode", &body);
 }
 
 /* Throughput against bytes written during the first write, per group. */
@@ -690,18 +708,9 @@ static void warmup_curves(struct pb_buf *out, const struct rp_model *m)
 	}
 	legend_add(&lg, "#555", "1 3", false, 1,
 		   "dotted: that mode's rewrite median");
-	pb_buf_printf(
-		out,
-		"<h2>Warm-up during the first write</h2><svg class=chart "
-		"id=curves width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f "
-		"%.0f\" role=img aria-label=\"first-write throughput against "
-		"data written\">\n",
-		W, lg.y + 12, W, lg.y + 12);
-	pb_buf_add(out, body.data, body.len);
-	if (pb_buf_error(&body))
-		pb_buf_addstr(out, "<text x=10 y=20>out of memory</text>");
-	pb_buf_addstr(out, "</svg>\n");
-	pb_buf_dispose(&body);
+	chart_emit(out, "Warm-up during the first write", "curves", W,
+		   lg.y + 12, "first-write throughput against data written",
+		   &body);
 }
 
 /* Median throughput over successive passes: does it converge? */
@@ -783,17 +792,8 @@ static void convergence(struct pb_buf *out, const struct rp_model *m)
 		legend_add(&lg, rp_mode_colour(m->g[i].pmode),
 			   point_dash(m->g[i].point), false, 1, t);
 	}
-	pb_buf_printf(out,
-		      "<h2>Convergence over rewrites</h2><svg class=chart "
-		      "id=conv width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 "
-		      "%.0f %.0f\" role=img aria-label=\"median throughput "
-		      "per pass\">\n",
-		      W, lg.y + 12, W, lg.y + 12);
-	pb_buf_add(out, body.data, body.len);
-	if (pb_buf_error(&body))
-		pb_buf_addstr(out, "<text x=10 y=20>out of memory</text>");
-	pb_buf_addstr(out, "</svg>\n");
-	pb_buf_dispose(&body);
+	chart_emit(out, "Convergence over rewrites", "conv", W, lg.y + 12,
+		   "median throughput per pass", &body);
 }
 
 /* Filesystem workloads and timed commands: per mode, like the passes. */

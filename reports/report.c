@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,16 +55,8 @@ static struct rp_group *group_for(struct rp_model *m, long long point,
 	for (i = 0; i < m->ng; i++)
 		if (same_group(&m->g[i], point, w, mode))
 			return &m->g[i];
-	if (m->ng == m->gcap) {
-		size_t cap = m->gcap ? m->gcap * 2 : 8;
-		struct rp_group *q = realloc(m->g, cap * sizeof(*q));
-
-		if (!q)
-			return NULL;
-		memset(q + m->gcap, 0, (cap - m->gcap) * sizeof(*q));
-		m->g = q;
-		m->gcap = cap;
-	}
+	if (pb_array_grow(&m->g, &m->gcap, m->ng, sizeof(*m->g)))
+		return NULL;
 	g = &m->g[m->ng];
 	g->workload = strdup(w);
 	if (!g->workload)
@@ -673,15 +666,8 @@ static enum pb_error add_failure(struct rp_model *m, const struct rj_item *item)
 {
 	struct rp_failure *f;
 
-	if (m->nfail == m->failcap) {
-		size_t cap = m->failcap ? m->failcap * 2 : 8;
-
-		f = realloc(m->fail, cap * sizeof(*f));
-		if (!f)
-			return PB_ERR_NOMEM;
-		m->fail = f;
-		m->failcap = cap;
-	}
+	if (pb_array_grow(&m->fail, &m->failcap, m->nfail, sizeof(*m->fail)))
+		return PB_ERR_NOMEM;
 	f = &m->fail[m->nfail];
 	f->mode = item->mode;
 	f->rep = item->rep;
@@ -713,13 +699,11 @@ static int mode_rank(const struct rp_model *m, enum pb_mode mode)
 	return PB_MODE__COUNT + (int)mode; /* not in the profile: after */
 }
 
-static const struct rp_model *sort_model;
-
-static int group_cmp(const void *a, const void *b)
+static int group_cmp(const void *a, const void *b, void *model)
 {
 	const struct rp_group *x = a, *y = b;
-	int rx = mode_rank(sort_model, x->pmode);
-	int ry = mode_rank(sort_model, y->pmode);
+	int rx = mode_rank(model, x->pmode);
+	int ry = mode_rank(model, y->pmode);
 
 	if (x->point != y->point)
 		return x->point < y->point ? -1 : 1;
@@ -819,9 +803,8 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	m->interrupted = m->rd.interrupted;
 	for (i = 0; i < m->ng; i++)
 		finish_group(&m->g[i]);
-	sort_model = m;
 	if (m->ng > 1)
-		qsort(m->g, m->ng, sizeof(*m->g), group_cmp);
+		qsort_r(m->g, m->ng, sizeof(*m->g), group_cmp, m);
 	choose_baseline(m);
 	cross_group(m);
 out:
@@ -1020,6 +1003,23 @@ static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
 	return pb_buf_error(b);
 }
 
+/* One more item of a "; "-separated list in out (cut at len). */
+__attribute__((format(printf, 3, 4))) static void
+list_add(char *out, size_t len, const char *fmt, ...)
+{
+	size_t n = strnlen(out, len);
+	va_list ap;
+
+	if (n && n + 2 < len) {
+		memcpy(out + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	if (n < len)
+		vsnprintf(out + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
 /* A break-even in words when it is not a number of bytes. */
 static const char *breakeven_note(double be)
 {
@@ -1031,36 +1031,28 @@ static void summary_note(char *out, size_t len, const struct rp_model *m,
 			 const struct rp_group *g)
 {
 	char st[160];
-	size_t n = 0;
-	int k;
 
 	out[0] = '\0';
-#define NOTE(...)                                                              \
-	do {                                                                   \
-		if (n < len) {                                                 \
-			k = snprintf(out + n, len - n, "%s", n ? "; " : "");   \
-			n += k > 0 ? (size_t)k : 0;                            \
-		}                                                              \
-		if (n < len) {                                                 \
-			k = snprintf(out + n, len - n, __VA_ARGS__);           \
-			n += k > 0 ? (size_t)k : 0;                            \
-		}                                                              \
-	} while (0)
 	rp_steady_text(st, sizeof(st), g);
 	if (*st)
-		NOTE("steady state: %s", st);
+		list_add(out, len, "steady state: %s", st);
 	if (*breakeven_note(g->be_lazy))
-		NOTE("break-even vs lazy: %s", breakeven_note(g->be_lazy));
+		list_add(out, len, "break-even vs lazy: %s",
+			 breakeven_note(g->be_lazy));
 	if (*breakeven_note(g->be_thin))
-		NOTE("break-even vs thin: %s", breakeven_note(g->be_thin));
+		list_add(out, len, "break-even vs thin: %s",
+			 breakeven_note(g->be_thin));
 	if (g->mismatch)
-		NOTE("applied as %s, not as requested", g->applied);
+		list_add(out, len, "applied as %s, not as requested",
+			 g->applied);
 	if (g->pmode == m->base_mode && m->base_note[0])
-		NOTE("%s", m->base_note);
+		list_add(out, len, "%s", m->base_note);
 	if (!m->have_baseline)
-		NOTE("no baseline figures: ratios empty");
-#undef NOTE
+		list_add(out, len, "no baseline figures: ratios empty");
 }
+
+/* summary.csv's "baseline" column stands before the tenth number */
+#define BASELINE_COL 10
 
 static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 {
@@ -1088,16 +1080,17 @@ static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 			double v;
 			int d;
 		} nums[] = {
-			{g->first_med, 3},  {g->first_lo, 3},
-			{g->first_hi, 3},   {g->rewrite_med, 3},
-			{g->rewrite_lo, 3}, {g->rewrite_hi, 3},
-			{g->read_med, 3},   {g->penalty, 4},
-			{g->penalty_lo, 4}, {g->penalty_hi, 4},
-		};
-		const struct {
-			double v;
-			int d;
-		} more[] = {
+			{g->first_med, 3},
+			{g->first_lo, 3},
+			{g->first_hi, 3},
+			{g->rewrite_med, 3},
+			{g->rewrite_lo, 3},
+			{g->rewrite_hi, 3},
+			{g->read_med, 3},
+			{g->penalty, 4},
+			{g->penalty_lo, 4},
+			{g->penalty_hi, 4},
+			/* the baseline's name goes here (BASELINE_COL) */
 			{g->first_vs_base, 4},
 			{g->first_vs_base_lo, 4},
 			{g->first_vs_base_hi, 4},
@@ -1130,14 +1123,13 @@ static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 			      g->nreps, g->nok, g->nfailed, g->nskipped);
 		rp_csv_field(b, g->first_error);
 		for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+			if (k == BASELINE_COL) {
+				pb_buf_add(b, ",", 1);
+				rp_csv_field(b, m->have_baseline ? m->baseline
+								 : "");
+			}
 			pb_buf_add(b, ",", 1);
 			csv_num(b, nums[k].v, nums[k].d);
-		}
-		pb_buf_add(b, ",", 1);
-		rp_csv_field(b, m->have_baseline ? m->baseline : "");
-		for (k = 0; k < sizeof(more) / sizeof(more[0]); k++) {
-			pb_buf_add(b, ",", 1);
-			csv_num(b, more[k].v, more[k].d);
 		}
 		summary_note(note, sizeof(note), m, g);
 		pb_buf_add(b, ",", 1);
@@ -1395,47 +1387,91 @@ static enum pb_error write_out(const char *dir, const char *name,
 	return pb_write_atomic(path, b->data ? b->data : "", b->len, errbuf);
 }
 
+/* a candidate of rp_find_previous: its start and directory name */
+struct prev_run {
+	char at[64];
+	char name[256];
+};
+
+static int prev_newest_first(const void *a, const void *b)
+{
+	const struct prev_run *x = a, *y = b;
+
+	return -strcmp(x->at, y->at);
+}
+
+/* Did the run in path finish uninterrupted? Its results are streamed
+ * through: "finished" is written after them. */
+static bool finished_whole(const char *path)
+{
+	char ebuf[PB_ERRBUF_SIZE];
+	struct rj_reader rd;
+	struct rj_item it;
+	bool more = true, ok;
+
+	if (rj_reader_open(&rd, path, ebuf))
+		return false;
+	while (more && !rj_reader_next(&rd, &it, &more, ebuf))
+		;
+	ok = rd.finished && !rd.interrupted;
+	rj_reader_dispose(&rd);
+	return ok;
+}
+
 enum pb_error rp_find_previous(char *out, size_t len, const char *root,
 			       const char *profile, const char *before,
 			       const char *skip, char *errbuf)
 {
-	char best_at[64] = "", path[PATH_MAX], ebuf[PB_ERRBUF_SIZE];
+	char path[PATH_MAX], ebuf[PB_ERRBUF_SIZE];
+	struct prev_run *c = NULL;
+	size_t n = 0, cap = 0, i;
 	DIR *d = opendir(root);
 	struct dirent *e;
+	enum pb_error err = PB_OK;
 
 	out[0] = '\0';
 	if (!d)
 		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", root,
 			       strerror(errno));
-	/* one head per run: the results stream is never read */
+	/* the candidates from their heads alone (profile, start) ... */
 	while ((e = readdir(d))) {
 		struct rj_reader rd;
-		bool more = true;
-		struct rj_item it;
 
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "latest") ||
-		    (skip && !strcmp(e->d_name, skip)))
+		    (skip && !strcmp(e->d_name, skip)) ||
+		    strlen(e->d_name) >= sizeof(c->name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/run.json", root, e->d_name);
 		if (access(path, R_OK) || rj_reader_open(&rd, path, ebuf))
 			continue;
-		if (strcmp(rd.profile_name, profile) ||
-		    (before && strcmp(rd.started_at, before) >= 0) ||
-		    strcmp(rd.started_at, best_at) <= 0) {
-			rj_reader_dispose(&rd);
-			continue;
-		}
-		/* finished and interrupted are written after the results */
-		while (more && !rj_reader_next(&rd, &it, &more, ebuf))
-			;
-		if (rd.finished && !rd.interrupted) {
-			snprintf(best_at, sizeof(best_at), "%s", rd.started_at);
-			snprintf(out, len, "%s/%s", root, e->d_name);
+		if (!strcmp(rd.profile_name, profile) &&
+		    (!before || strcmp(rd.started_at, before) < 0)) {
+			if (pb_array_grow(&c, &cap, n, sizeof(*c))) {
+				rj_reader_dispose(&rd);
+				err = pb_fail(errbuf, PB_ERR_NOMEM,
+					      "out of memory");
+				break;
+			}
+			snprintf(c[n].at, sizeof(c[n].at), "%s", rd.started_at);
+			snprintf(c[n].name, sizeof(c[n].name), "%s", e->d_name);
+			n++;
 		}
 		rj_reader_dispose(&rd);
 	}
 	closedir(d);
-	return PB_OK;
+	/* ... then newest first, the first that finished whole: one run's
+	 * results read, not every run's in the root */
+	if (!err && n > 1)
+		qsort(c, n, sizeof(*c), prev_newest_first);
+	for (i = 0; !err && i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, c[i].name);
+		if (finished_whole(path)) {
+			snprintf(out, len, "%s", path);
+			break;
+		}
+	}
+	free(c);
+	return err;
 }
 
 /* Why two runs' figures do not compare: "" when they do. */
@@ -1444,36 +1480,26 @@ static void mismatch(char *out, size_t len, const struct rp_model *m,
 {
 	static const char *const keys[] = {"disk_size", "workload", "matrix",
 					   "command", "filesystem"};
-	size_t n = 0, i;
-	int k;
+	size_t i;
 
 	out[0] = '\0';
-#define WHY(...)                                                               \
-	do {                                                                   \
-		if (n < len) {                                                 \
-			k = snprintf(out + n, len - n, "%s", n ? "; " : "");   \
-			n += k > 0 ? (size_t)k : 0;                            \
-		}                                                              \
-		if (n < len) {                                                 \
-			k = snprintf(out + n, len - n, __VA_ARGS__);           \
-			n += k > 0 ? (size_t)k : 0;                            \
-		}                                                              \
-	} while (0)
 	if (strcmp(m->backend, old->backend))
-		WHY("backend %s, then %s", m->backend, old->backend);
+		list_add(out, len, "backend %s, then %s", m->backend,
+			 old->backend);
 	if (strcmp(m->accel, old->accel))
-		WHY("accelerator %s, then %s", *m->accel ? m->accel : "none",
-		    *old->accel ? old->accel : "none");
+		list_add(out, len, "accelerator %s, then %s",
+			 *m->accel ? m->accel : "none",
+			 *old->accel ? old->accel : "none");
 	if (strcmp(m->profile_name, old->profile_name))
-		WHY("profile %s, then %s", m->profile_name, old->profile_name);
+		list_add(out, len, "profile %s, then %s", m->profile_name,
+			 old->profile_name);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		json_t *a = json_object_get(m->profile, keys[i]);
 		json_t *b = json_object_get(old->profile, keys[i]);
 
 		if (!(a == b || (a && b && json_equal(a, b))))
-			WHY("the profile's %s differs", keys[i]);
+			list_add(out, len, "the profile's %s differs", keys[i]);
 	}
-#undef WHY
 }
 
 enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)

@@ -138,6 +138,15 @@ const char *rp_group_status(const struct rp_group *g);
 /* An axis step of 1, 2 or 5 times a power of ten giving about n ticks. */
 double rp_nice_step(double max, int n);
 
+/*
+ * A y axis over the plot area [x0, x1] x [y0, y0 + h]: from *lo to max,
+ * both rounded out to a tick (*lo is updated), ticks and gridlines (the
+ * zero line darker), the unit above. Returns the top. A range no axis can
+ * hold (infinite, over 1e15) is drawn as 0..1.
+ */
+double rp_y_axis(struct pb_buf *b, double x0, double x1, double y0, double h,
+		 double *lo, double max, const char *unit);
+
 /* The pages' style sheet: one column that fits 900 px and prints. */
 extern const char rp_html_style[];
 

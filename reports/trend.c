@@ -98,17 +98,9 @@ static enum pb_error add_run(struct trend *t, const char *dir,
 	err = rp_model_load(&m, dir, baseline, NULL, errbuf);
 	if (err)
 		return err;
-	if (t->nrun == t->runcap) {
-		size_t cap = t->runcap ? t->runcap * 2 : 64;
-
-		r = realloc(t->run, cap * sizeof(*r));
-		if (!r) {
-			err = PB_ERR_NOMEM;
-			goto out;
-		}
-		t->run = r;
-		t->runcap = cap;
-	}
+	err = pb_array_grow(&t->run, &t->runcap, t->nrun, sizeof(*t->run));
+	if (err)
+		goto out;
 	r = &t->run[t->nrun];
 	memset(r, 0, sizeof(*r));
 	r->dir = strdup(dir);
@@ -136,17 +128,10 @@ static enum pb_error add_run(struct trend *t, const char *dir,
 		const struct rp_group *g = &m.g[i];
 		struct trow *w;
 
-		if (t->nrow == t->rowcap) {
-			size_t cap = t->rowcap ? t->rowcap * 2 : 256;
-
-			w = realloc(t->row, cap * sizeof(*w));
-			if (!w) {
-				err = PB_ERR_NOMEM;
-				goto out;
-			}
-			t->row = w;
-			t->rowcap = cap;
-		}
+		err = pb_array_grow(&t->row, &t->rowcap, t->nrow,
+				    sizeof(*t->row));
+		if (err)
+			goto out;
 		w = &t->row[t->nrow++];
 		*w = (struct trow){
 			.run = t->nrun - 1,
@@ -235,44 +220,44 @@ static bool same_series(const struct trend *t, const struct trow *a,
 	       !strcmp(t->run[a->run].profile, t->run[b->run].profile);
 }
 
-/* rows in series order: profile, point, workload, mode, then time */
-static const struct trend *sort_trend;
-
-static int row_cmp(const void *a, const void *b)
+/* rows of one profile and point: the order both sorts start with */
+static int point_cmp(const struct trend *t, const struct trow *x,
+		     const struct trow *y)
 {
-	const struct trow *x = a, *y = b;
-	const struct trun *rx = &sort_trend->run[x->run];
-	const struct trun *ry = &sort_trend->run[y->run];
-	int c = strcmp(rx->profile, ry->profile);
+	int c = strcmp(t->run[x->run].profile, t->run[y->run].profile);
 
 	if (c)
 		return c;
 	if (x->point != y->point)
 		return x->point < y->point ? -1 : 1;
-	if ((c = strcmp(x->workload, y->workload)))
-		return c;
-	if (x->mode != y->mode)
-		return x->mode < y->mode ? -1 : 1;
-	return x->run < y->run ? -1 : x->run > y->run;
+	return strcmp(x->workload, y->workload);
 }
 
-/* rows by profile, point, workload, then time and mode: the files' order */
-static int time_cmp(const void *a, const void *b)
+static int ord(long long a, long long b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* series order: a point's rows by mode, then time */
+static int row_cmp(const void *a, const void *b, void *t)
 {
 	const struct trow *x = a, *y = b;
-	const struct trun *rx = &sort_trend->run[x->run];
-	const struct trun *ry = &sort_trend->run[y->run];
-	int c = strcmp(rx->profile, ry->profile);
+	int c = point_cmp(t, x, y);
 
-	if (c)
-		return c;
-	if (x->point != y->point)
-		return x->point < y->point ? -1 : 1;
-	if ((c = strcmp(x->workload, y->workload)))
-		return c;
-	if (x->run != y->run)
-		return x->run < y->run ? -1 : 1;
-	return x->mode < y->mode ? -1 : x->mode > y->mode;
+	if (!c)
+		c = ord(x->mode, y->mode);
+	return c ? c : ord((long long)x->run, (long long)y->run);
+}
+
+/* the files' order: a point's rows by time, then mode */
+static int time_cmp(const void *a, const void *b, void *t)
+{
+	const struct trow *x = a, *y = b;
+	int c = point_cmp(t, x, y);
+
+	if (!c)
+		c = ord((long long)x->run, (long long)y->run);
+	return c ? c : ord(x->mode, y->mode);
 }
 
 /*
@@ -305,9 +290,8 @@ static enum pb_error analyse(struct trend *t)
 	for (k = 0; k < t->nrow; k++)
 		t->row[k].run = map[t->row[k].run];
 	free(map);
-	sort_trend = t;
 	if (t->nrow > 1)
-		qsort(t->row, t->nrow, sizeof(*t->row), row_cmp);
+		qsort_r(t->row, t->nrow, sizeof(*t->row), row_cmp, t);
 	for (k = 1; k < t->nrow; k++) {
 		struct trow *w = &t->row[k];
 		const struct trow *prev = NULL;
@@ -327,7 +311,7 @@ static enum pb_error analyse(struct trend *t)
 	}
 	/* the files read by time within each profile and point */
 	if (t->nrow > 1)
-		qsort(t->row, t->nrow, sizeof(*t->row), time_cmp);
+		qsort_r(t->row, t->nrow, sizeof(*t->row), time_cmp, t);
 	/* environment changes, per profile */
 	for (i = 0; i < t->nrun; i++) {
 		struct trun *r = &t->run[i];
@@ -437,7 +421,7 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 {
 	const double W = 780, H = 200, left = 64, top = 28;
 	const double scale = metric == 2 ? 100 : 1;
-	double lo = 0, hi = 1, step, v, x, y;
+	double lo = 0, hi = 1, x, y;
 	size_t k, j, nr = t->nrun, every;
 	size_t first_run = SIZE_MAX, last_run = 0;
 	bool seen[PB_MODE__COUNT] = {false}, any_reg = false;
@@ -460,36 +444,16 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		if (t->row[k].run > last_run)
 			last_run = t->row[k].run;
 	}
-	/* a figure no axis can hold (a hand-edited 1e308) is not drawn to */
-	if (!isfinite(lo) || !isfinite(hi) || hi - lo > 1e15) {
-		lo = 0;
-		hi = 1;
-	}
-	step = rp_nice_step(hi - lo, 5);
-	hi = ceil(hi * 1.05 / step) * step;
-	lo = floor(lo / step) * step;
 	nr = nr > 1 ? nr - 1 : 1;
-#define X(run) (left + (W - left - 16) * (double)(run) / (double)nr)
-#define Y(val) (top + H - H * ((val)-lo) / (hi - lo))
 	pb_buf_printf(h,
 		      "<h3>%s</h3><svg class=chart width=%.0f height=%.0f "
 		      "viewBox=\"0 0 %.0f %.0f\" role=img aria-label=\"%s "
 		      "over time\">\n",
 		      title, W, H + 112, W, H + 112, title);
-	for (k = 0, v = lo; k <= 12 && v <= hi + step / 2;
-	     k++, v = lo + (double)k * step)
-		pb_buf_printf(h,
-			      "<line class=grid x1=%.0f x2=%.0f y1=%.1f "
-			      "y2=%.1f stroke=\"%s\" /><text class=tick "
-			      "x=%.0f y=%.1f text-anchor=end>%g</text>\n",
-			      left, W - 16, Y(v), Y(v),
-			      fabs(v) < step / 2 ? "#444" : "#ddd", left - 4,
-			      Y(v) + 4, fabs(v) < step / 2 ? 0 : v);
-	pb_buf_printf(h,
-		      "<line x1=%.0f x2=%.0f y1=%.0f y2=%.0f stroke=#444 />"
-		      "<text class=unit x=%.0f y=%.0f>%s</text>\n",
-		      left, left, top, top + H, left - 40, top - 10,
-		      metric == 2 ? "penalty %" : "MiB/s");
+	hi = rp_y_axis(h, left, W - 16, top, H, &lo, hi * 1.05,
+		       metric == 2 ? "penalty %" : "MiB/s");
+#define X(run) (left + (W - left - 16) * (double)(run) / (double)nr)
+#define Y(val) (top + H - H * ((val)-lo) / (hi - lo))
 	/* the time axis: a date every few runs */
 	every = t->nrun / 8 + 1;
 	for (j = 0; j < t->nrun; j += every) {

@@ -16,7 +16,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct rp_opts o = RP_OPTS_INIT;
 	const char *maxreg = NULL, *baseline = NULL;
-	char errbuf[PB_ERRBUF_SIZE] = "", *end;
+	char errbuf[PB_ERRBUF_SIZE] = "";
 	enum pb_mode m;
 	bool reg = false;
 	enum pb_error err;
@@ -56,13 +56,9 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
 	if (maxreg) {
-		o.max_regression = strtod(maxreg, &end);
-		if (*end || !*maxreg || !(o.max_regression >= 0)) {
-			snprintf(errbuf, sizeof(errbuf),
-				 "'%s': give a percentage, like 10", maxreg);
-			return pb_cli_fail(PB_ERR_USAGE, "--max-regression",
-					   errbuf);
-		}
+		rc = cli_percent(&o.max_regression, "--max-regression", maxreg);
+		if (rc)
+			return rc;
 		if (!o.compare_dir)
 			return pb_cli_fail(PB_ERR_USAGE, "--max-regression",
 					   "needs --compare OLD_RESULTS");

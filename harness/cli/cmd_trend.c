@@ -16,7 +16,7 @@ int cmd_trend(int argc, char **argv)
 		.out_dir = ".", .baseline = "rdm", .max_regression = 10};
 	const char *maxreg = NULL, *first = NULL;
 	struct cli_args rest = {0};
-	char errbuf[PB_ERRBUF_SIZE] = "", *end;
+	char errbuf[PB_ERRBUF_SIZE] = "";
 	const char **paths = NULL;
 	unsigned reg = 0;
 	enum pb_error err;
@@ -48,13 +48,9 @@ int cmd_trend(int argc, char **argv)
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
 	if (maxreg) {
-		o.max_regression = strtod(maxreg, &end);
-		if (*end || !*maxreg || !(o.max_regression >= 0)) {
-			snprintf(errbuf, sizeof(errbuf),
-				 "'%s': give a percentage, like 10", maxreg);
-			return pb_cli_fail(PB_ERR_USAGE, "--max-regression",
-					   errbuf);
-		}
+		rc = cli_percent(&o.max_regression, "--max-regression", maxreg);
+		if (rc)
+			return rc;
 	}
 	paths = calloc((size_t)rest.argc + 1, sizeof(*paths));
 	if (!paths)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "harness.h"
 #include "opt.h"
 
 static const struct cli_opt *find_long(const struct cli_opt *opts,
@@ -245,3 +246,14 @@ int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
 }
 
 #undef FAIL
+
+int cli_percent(double *out, const char *opt, const char *s)
+{
+	char why[256], *end;
+
+	*out = strtod(s, &end);
+	if (!*end && *s && *out >= 0)
+		return 0;
+	snprintf(why, sizeof(why), "'%s': give a percentage, like 10", s);
+	return pb_cli_fail(PB_ERR_USAGE, opt, why);
+}

@@ -69,6 +69,10 @@ struct cli_cmd {
 int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
 	      char **argv);
 
+/* A percentage option's value ("10", "2.5") into *out: 0, or the one-line
+ * message naming the option and the value and PB_EXIT_USAGE. */
+int cli_percent(double *out, const char *opt, const char *s);
+
 /* "usage: provbench CMD [-o DIR] [--quiet] PROFILE" */
 void cli_usage(FILE *fp, const struct cli_cmd *cmd, const struct cli_opt *opts);
 /* The usage, the summary, a line per option and argument, the help. */

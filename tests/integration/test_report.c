@@ -119,6 +119,17 @@ static int pbv(struct it_result *r, const char *const *args)
 	return it_run(r, argv, 0, 0);
 }
 
+/* dir/run.json: the golden run with the Python lines edits applied to
+ * it (as d); 0 when written. */
+static int golden_variant(const char *dir, const char *edits)
+{
+	return it_sh("mkdir -p '%s' && python3 -c \"import json\n"
+		     "d = json.load(open('tests/data/golden/run.json'))\n"
+		     "%s\n"
+		     "json.dump(d, open('%s/run.json', 'w'))\"",
+		     dir, edits, dir);
+}
+
 /* The generated golden directories (tests/data/reports, history). */
 static void variants(char *out, size_t len)
 {
@@ -364,13 +375,10 @@ static void compare_refuses(void)
 	snprintf(other, sizeof(other), "%s/tcg-run", it_dir());
 	snprintf(out, sizeof(out), "%s/refuse-out", it_dir());
 	CU_ASSERT_EQUAL_FATAL(
-		it_sh("mkdir -p '%s' && python3 -c \"import json\n"
-		      "d = json.load(open('tests/data/golden/run.json'))\n"
-		      "d['environment']['backend'] = 'qemu'\n"
-		      "d['environment']['accelerator'] = 'tcg'\n"
-		      "d['profile']['disk_size'] = '4G'\n"
-		      "json.dump(d, open('%s/run.json', 'w'))\"",
-		      other, other),
+		golden_variant(other,
+			       "d['environment']['backend'] = 'qemu'\n"
+			       "d['environment']['accelerator'] = 'tcg'\n"
+			       "d['profile']['disk_size'] = '4G'"),
 		0);
 	CU_ASSERT_EQUAL(report(&r, "-o", out, "--compare", "tests/data/golden",
 			       other, NULL, NULL),
@@ -450,13 +458,10 @@ static void hostile_values_escaped(void)
 
 	snprintf(dir, sizeof(dir), "%s/hostile/run1", it_dir());
 	CU_ASSERT_EQUAL_FATAL(
-		it_sh("mkdir -p '%s' && python3 -c \"import json\n"
-		      "d = json.load(open('tests/data/golden/run.json'))\n"
-		      "d['environment']['accelerator'] = '<i>tcg</i>'\n"
-		      "d['started_at'] = '<u>2026</u>'\n"
-		      "d['profile']['name'] = '<em>p</em>'\n"
-		      "json.dump(d, open('%s/run.json', 'w'))\"",
-		      dir, dir),
+		golden_variant(
+			dir, "d['environment']['accelerator'] = '<i>tcg</i>'\n"
+			     "d['started_at'] = '<u>2026</u>'\n"
+			     "d['profile']['name'] = '<em>p</em>'"),
 		0);
 	CU_ASSERT_EQUAL(report(&r, "-q", dir, NULL, NULL, NULL, NULL, NULL), 0);
 	it_result_dispose(&r);
@@ -481,16 +486,12 @@ static void compare_and_regression(void)
 	snprintf(slow, sizeof(slow), "%s/slower", it_dir());
 	snprintf(out, sizeof(out), "%s/cmp-out", it_dir());
 	CU_ASSERT_EQUAL_FATAL(
-		it_sh("mkdir -p '%s' && python3 -c \""
-		      "import json; d = json.load(open("
-		      "'tests/data/golden/run.json'))\n"
-		      "for it in d['results']:\n"
-		      "  if it['mode'] == 'thin' and it['runner']:\n"
-		      "    p = it['runner']['passes'][0]; "
-		      "p['mib_per_s'] *= 0.8\n"
-		      "d['run'] = 'slower'\n"
-		      "json.dump(d, open('%s/run.json', 'w'))\"",
-		      slow, slow),
+		golden_variant(slow,
+			       "for it in d['results']:\n"
+			       "  if it['mode'] == 'thin' and it['runner']:\n"
+			       "    p = it['runner']['passes'][0]; "
+			       "p['mib_per_s'] *= 0.8\n"
+			       "d['run'] = 'slower'"),
 		0);
 	CU_ASSERT_EQUAL(report(&r, "-o", out, "--compare", "tests/data/golden",
 			       "--max-regression", "10", slow),
