@@ -176,12 +176,38 @@ static enum pb_error qemu_img_create(struct qb *b, const char *fmt,
 	return qb_run_cmd(b, argv, NULL, errbuf);
 }
 
+/*
+ * Make a new disk file durable before anything is measured on it.
+ * qemu-img writes preallocation=full through the host's page cache and
+ * returns with up to disk_size of zeros still dirty: counted as done,
+ * eager's provisioning time was the page cache's, and the writeback
+ * then ran under the first passes of whatever came next (one guest's
+ * O_DIRECT writes competing with the last disk's zeros). The fsync
+ * belongs to provisioning: it is what making the disk costs.
+ */
+static enum pb_error settle(const char *path, char *errbuf)
+{
+	enum pb_error err = PB_OK;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd))
+		err = pb_fail(errbuf, PB_ERR_IO, "%s: fsync: %s", path,
+			      strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 /* A LUN stand-in: the file fully written, so the host adds no lazy
- * allocation of its own under the baseline. */
+ * allocation of its own under the baseline; on disk before the clock
+ * starts, as a LUN's blocks are. */
 static enum pb_error lun_file(struct qb *b, const char *path, uint64_t size,
 			      char *errbuf)
 {
-	return qemu_img_create(b, "raw", "full", path, size, errbuf);
+	enum pb_error err = qemu_img_create(b, "raw", "full", path, size,
+					    errbuf);
+
+	return err ? err : settle(path, errbuf);
 }
 
 static enum pb_error loop_attach(struct qb *b, const char *file, char *errbuf)
@@ -316,6 +342,8 @@ enum pb_error qb_create(struct pb_backend *be, struct pb_disk *d, char *errbuf)
 		err = qemu_img_create(
 			b, "raw", d->mode == PB_MODE_EAGER ? "full" : "falloc",
 			d->file, size, errbuf);
+	if (!err)
+		err = settle(d->file, errbuf);
 	d->provision_s = qb_since(t0);
 	d->provision_source = "qemu-img wall";
 	if (!err)
