@@ -117,8 +117,10 @@ struct pb_backend_ops {
 	enum pb_error (*options_check)(void *opts, const struct pb_profile *p,
 				       char *errbuf);
 
+	/* one per target: its options are p->targets[target].bopts */
 	enum pb_error (*open)(struct pb_backend **out,
-			      const struct pb_profile *p, char *errbuf);
+			      const struct pb_profile *p, unsigned target,
+			      char *errbuf);
 	/* validate the plan against the target, creating nothing; each
 	 * finding said with pb_check_say */
 	enum pb_error (*check)(struct pb_backend *b, const struct pb_plan *plan,

@@ -19,7 +19,18 @@
 
 /* ---- profiles ---- */
 
-#define PB_MAX_POINTS 64
+#define PB_MAX_POINTS  64
+#define PB_MAX_TARGETS 64
+
+/*
+ * A target: a place the disks live and the guest that writes them (a VM
+ * and a datastore; a host directory). Its options are the backend's
+ * section with the target's own keys over it, checked as the section is.
+ */
+struct pb_target {
+	char *name;  /* "" for a profile's one implicit target */
+	void *bopts; /* the backend's options struct for this target */
+};
 
 struct pb_profile {
 	char *path;
@@ -28,6 +39,10 @@ struct pb_profile {
 	char *description;
 	const struct pb_backend_ops *backend;
 	void *bopts; /* the backend's section, as its option table reads it */
+	/* "targets", each times every value of the matrix's backend keys
+	 * (datastore, vm, ...); without any, one: the section itself */
+	struct pb_target targets[PB_MAX_TARGETS];
+	unsigned ntargets;
 	uint64_t disk_size;
 	bool disk_size_si; /* written 8GB, read as 8 GiB (as vSphere does) */
 	enum pb_mode modes[PB_MODE__COUNT];
@@ -85,7 +100,8 @@ static inline const char *pb_point_desc(const struct pb_profile *p,
 struct pb_plan_item {
 	unsigned rep; /* 1-based */
 	enum pb_mode mode;
-	unsigned point; /* index into profile points */
+	unsigned point;	 /* index into profile points */
+	unsigned target; /* index into profile targets */
 };
 
 struct pb_plan {

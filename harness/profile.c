@@ -326,6 +326,18 @@ static enum pb_error describe(char **desc, const char *key, const char *text)
 	return PB_OK;
 }
 
+/* The backend's option named key, or NULL. */
+static const struct pb_opt_def *backend_opt(const struct pb_backend_ops *be,
+					    const char *key)
+{
+	const struct pb_opt_def *d;
+
+	for (d = be->options; d && d->key; d++)
+		if (!strcmp(d->key, key))
+			return d;
+	return NULL;
+}
+
 /* matrix: {"bs": ["64K", "1M"], "qd": [1, 32]} -> cartesian points, each
  * described in full by the values that name it */
 static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
@@ -344,6 +356,8 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 	json_object_foreach(m, key, vals)
 	{
 		join(path, sizeof(path), "matrix", key);
+		if (backend_opt(p->backend, key))
+			continue; /* a target key: load_targets' */
 		opt = runner_option_by_key(key);
 		if (!opt || !(opt->flags & RUNNER_OPT_MATRIX))
 			return bad(l, path,
@@ -501,10 +515,199 @@ static void opts_dispose(const struct pb_backend_ops *be, void *opts)
 }
 
 /*
+ * One options struct: the table's defaults, then the section, then a
+ * target's own keys (tgt, at path tpath), then the matrix's backend
+ * values for it (mx), each checked by the table; then, with rules, the
+ * backend's own rules. *out is allocated here and the caller's, even on
+ * failure.
+ */
+static enum pb_error fill_opts(struct ld *l, const struct pb_profile *p,
+			       json_t *sec, json_t *tgt, const char *tpath,
+			       json_t *mx, bool rules, void **out)
+{
+	const struct pb_backend_ops *be = p->backend;
+	const struct pb_opt_def *d;
+	char why[PB_ERRBUF_SIZE] = "";
+	enum pb_error err = PB_OK;
+
+	*out = calloc(1, be->options_size ? be->options_size : 1);
+	if (!*out)
+		return PB_ERR_NOMEM;
+	for (d = be->options; !err && d && d->key; d++) {
+		char path[256];
+
+		join(path, sizeof(path), be->name, d->key);
+		if (d->def)
+			err = opt_set_text(l, *out, d, path, d->def);
+	}
+	for (d = be->options; !err && d && d->key; d++) {
+		if (sec && json_object_get(sec, d->key))
+			err = opt_from_json(l, *out, d, sec, be->name);
+		if (!err && tgt && json_object_get(tgt, d->key))
+			err = opt_from_json(l, *out, d, tgt, tpath);
+		if (!err && mx && json_object_get(mx, d->key))
+			err = opt_from_json(l, *out, d, mx, "matrix");
+	}
+	if (!err && rules && be->options_check) {
+		err = be->options_check(*out, p, why);
+		if (err && tgt)
+			pb_fail(l->errbuf, err, "%s: %s: %s", l->file, tpath,
+				why);
+		else if (err)
+			pb_fail(l->errbuf, err, "%s: %s", l->file, why);
+	}
+	return err;
+}
+
+/* "datastore=nfs01 vm=lab-2": a target named by the keys that make it */
+static enum pb_error target_name(char **out, json_t *tgt, json_t *mx)
+{
+	json_t *parts[2] = {tgt, mx}, *v;
+	const char *key;
+	char text[512];
+	enum pb_error err = PB_OK;
+
+	for (unsigned i = 0; !err && i < 2; i++)
+		json_object_foreach(parts[i], key, v)
+		{
+			if (!strcmp(key, "name"))
+				continue;
+			if (json_is_string(v))
+				snprintf(text, sizeof(text), "%s",
+					 json_string_value(v));
+			else
+				snprintf(text, sizeof(text), "%lld",
+					 (long long)json_integer_value(v));
+			err = describe(out, key, text);
+		}
+	if (!err && !*out)
+		*out = strdup("");
+	return *out ? err : PB_ERR_NOMEM;
+}
+
+/*
+ * The targets: each of "targets" (or the section alone) times every
+ * combination of the matrix's backend keys ("matrix": {"datastore":
+ * [...]}), in that order; each named by its "name" or by the keys that
+ * make it, names unique.
+ */
+static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
+				  json_t *root, json_t *sec)
+{
+	const struct pb_backend_ops *be = p->backend;
+	json_t *list = json_object_get(root, "targets");
+	json_t *matrix = json_object_get(root, "matrix"), *combos, *vals, *t;
+	const char *keys[66], *key;
+	char path[64];
+	enum pb_error err = PB_OK;
+	size_t n = 0, i, k, c;
+	const struct pb_opt_def *d;
+
+	for (d = be->options; d && d->key && n < 64; d++)
+		keys[n++] = d->key;
+	keys[n++] = "name";
+	keys[n] = NULL;
+	if (list && (!json_is_array(list) || !json_array_size(list)))
+		return bad(l, "targets", "must be a non-empty list of objects");
+	/* the matrix's backend keys, as a list of {key: value} objects */
+	combos = json_array();
+	if (!combos)
+		return PB_ERR_NOMEM;
+	json_array_append_new(combos, json_object());
+	json_object_foreach(matrix, key, vals)
+	{
+		json_t *next;
+
+		if (!backend_opt(be, key))
+			continue;
+		if (!json_is_array(vals) || !json_array_size(vals)) {
+			char mp[128];
+
+			join(mp, sizeof(mp), "matrix", key);
+			err = bad(l, mp, "must be a non-empty list");
+			goto out;
+		}
+		next = json_array();
+		json_array_foreach(combos, c, t)
+		{
+			json_t *v;
+
+			json_array_foreach(vals, k, v)
+			{
+				json_t *o = json_deep_copy(t);
+
+				json_object_set(o, key, v);
+				json_array_append_new(next, o);
+			}
+		}
+		json_decref(combos);
+		combos = next;
+	}
+	n = list ? json_array_size(list) : 1;
+	if (n * json_array_size(combos) > PB_MAX_TARGETS) {
+		err = bad(l, list ? "targets" : "matrix",
+			  "too many targets (64 at most)");
+		goto out;
+	}
+	for (i = 0; !err && i < n; i++) {
+		json_t *tgt = list ? json_array_get(list, i) : NULL;
+		json_t *name;
+
+		snprintf(path, sizeof(path), "targets[%zu]", i);
+		if (tgt)
+			err = only_keys(l, tgt, path, keys);
+		name = tgt ? json_object_get(tgt, "name") : NULL;
+		if (!err && name &&
+		    (!json_is_string(name) || !*json_string_value(name) ||
+		     strlen(json_string_value(name)) > 64)) {
+			char np[80];
+
+			snprintf(np, sizeof(np), "%s.name", path);
+			err = bad(l, np,
+				  "must be a string of 1 to 64 characters");
+		}
+		json_array_foreach(combos, c, t)
+		{
+			struct pb_target *to = &p->targets[p->ntargets++];
+
+			if (err)
+				break;
+			err = fill_opts(l, p, sec, tgt, path, t, true,
+					&to->bopts);
+			if (!err && name && json_array_size(combos) > 1) {
+				/* "nfs datastore=nfs01" */
+				to->name = strdup(json_string_value(name));
+				err = to->name ? target_name(&to->name, NULL, t)
+					       : PB_ERR_NOMEM;
+			} else if (!err && name) {
+				to->name = strdup(json_string_value(name));
+				err = to->name ? PB_OK : PB_ERR_NOMEM;
+			} else if (!err) {
+				err = target_name(&to->name, tgt, t);
+			}
+		}
+	}
+	for (i = 0; !err && i < p->ntargets; i++)
+		for (k = 0; k < i; k++)
+			if (!strcmp(p->targets[i].name, p->targets[k].name)) {
+				char why[200];
+
+				snprintf(why, sizeof(why),
+					 "two targets are both named '%s'",
+					 p->targets[i].name);
+				err = bad(l, "targets", why);
+				break;
+			}
+out:
+	json_decref(combos);
+	return err;
+}
+
+/*
  * The backend's section: its defaults, then the profile's values, each
- * checked by its table, then the backend's own rules. Another backend's
- * section is an error (it would silently not apply), and so is a mode or
- * a setting this backend cannot honour.
+ * checked by its table, then the backend's own rules; then the targets.
+ * Another backend's section is an error (it would silently not apply),
+ * and so is a mode or a setting this backend cannot honour.
  */
 static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 				  json_t *root)
@@ -546,30 +749,17 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 			 be->name);
 		return bad(l, "guest_sysctl", why);
 	}
-	p->bopts = calloc(1, be->options_size ? be->options_size : 1);
-	if (!p->bopts)
-		return PB_ERR_NOMEM;
-	for (d = be->options; !err && d && d->key; d++) {
-		char path[256];
-
-		join(path, sizeof(path), be->name, d->key);
+	for (d = be->options; d && d->key; d++)
 		if (n < sizeof(keys) / sizeof(keys[0]) - 1)
 			keys[n++] = d->key;
-		if (d->def)
-			err = opt_set_text(l, p->bopts, d, path, d->def);
-	}
 	keys[n] = NULL;
-	if (!err && sec)
+	if (sec)
 		err = only_keys(l, sec, be->name, keys);
-	for (d = be->options; !err && sec && d && d->key; d++)
-		if (json_object_get(sec, d->key))
-			err = opt_from_json(l, p->bopts, d, sec, be->name);
-	if (!err && be->options_check) {
-		err = be->options_check(p->bopts, p, why);
-		if (err)
-			pb_fail(l->errbuf, err, "%s: %s", l->file, why);
-	}
-	return err;
+	/* the section alone; the backend's rules across keys are the
+	 * targets' to meet (with targets, each may name its own VM) */
+	if (!err)
+		err = fill_opts(l, p, sec, NULL, NULL, NULL, false, &p->bopts);
+	return err ? err : load_targets(l, p, root, sec);
 }
 
 enum pb_error pb_options_help(struct pb_buf *out,
@@ -630,9 +820,14 @@ static const struct {
 		      "default 21600"},
 	{"workload", "the runner's options (below)"},
 	{"matrix", "workload keys that may vary (below), each a list: every "
-		   "combination is a workload point"},
+		   "combination is a workload point; a backend key (datastore, "
+		   "vm, host, dir) varies the targets instead"},
 	{"guest_sysctl", "sysctl -w in the guest before the run, {\"key\": "
 			 "\"value\"} (vsphere)"},
+	{"targets", "where disks live and which guest writes them: a list of "
+		    "objects of the backend's keys (vm, datastore, ...; dir "
+		    "for qemu) over its section, each with an optional "
+		    "\"name\"; default one, the section itself"},
 };
 
 #define NOWN (sizeof(own) / sizeof(own[0]))
@@ -921,8 +1116,13 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->text);
 	free(p->name);
 	free(p->description);
-	if (p->backend)
+	if (p->backend) {
 		opts_dispose(p->backend, p->bopts);
+		for (unsigned i = 0; i < p->ntargets; i++)
+			opts_dispose(p->backend, p->targets[i].bopts);
+	}
+	for (unsigned i = 0; i < p->ntargets; i++)
+		free(p->targets[i].name);
 	kv_dispose(&p->sysctl);
 	free(p->command);
 	for (unsigned i = 0; i < PB_MAX_POINTS; i++)
@@ -965,7 +1165,8 @@ static uint64_t splitmix(uint64_t *s)
 enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 			    char *errbuf)
 {
-	size_t per = (size_t)p->nmodes * p->npoints, r, k, i;
+	size_t cell = (size_t)p->nmodes * p->npoints;
+	size_t per = cell * p->ntargets, r, k, i;
 	uint64_t s;
 
 	plan->n = per * p->repetitions;
@@ -979,7 +1180,8 @@ enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 
 		for (k = 0; k < per; k++) {
 			it[k].rep = (unsigned)r + 1;
-			it[k].point = (unsigned)(k / p->nmodes);
+			it[k].target = (unsigned)(k / cell);
+			it[k].point = (unsigned)(k % cell / p->nmodes);
 			it[k].mode = p->modes[k % p->nmodes];
 		}
 		/* within a repetition, a seeded Fisher-Yates shuffle: a fixed

@@ -197,18 +197,27 @@ static enum pb_error recover(const struct pb_backend_ops *ops,
 
 /* ---- results ---- */
 
+/* A target as a run holds it: its own backend, and its lock (the first
+ * target with the same key holds the lock for both: a datastore
+ * comparison on one VM is one VM's run). */
+struct run_target {
+	struct pb_backend *b;
+	int lock_fd;
+};
+
 struct run_state {
 	struct pb_profile *p;
 	struct pb_plan plan;
 	const struct pb_backend_ops *ops;
-	struct pb_backend *b;
+	struct run_target t[PB_MAX_TARGETS];
+	unsigned nt; /* opened so far */
 	struct pb_journal j;
 	char state[1024];
 	char dir[1024];
 	char run_json[1100];
-	json_t *doc; /* run.json */
-	int lock_fd;
-	char berr[PB_ERRBUF_SIZE]; /* the backend op's message */
+	json_t *doc;			 /* run.json */
+	char berr[PB_ERRBUF_SIZE];	 /* the backend op's message */
+	char tmsg[PB_ERRBUF_SIZE + 128]; /* target_msg's */
 	bool quiet;
 	bool tty;
 	bool progress_shown;
@@ -232,16 +241,40 @@ static char *reset_fail(struct run_state *r)
 	return r->berr;
 }
 
-/* The state directory, the target's lock (unless only looking), the
+/* A backend's message, the target named when there are several. */
+static const char *target_msg(struct run_state *r, unsigned t, const char *msg)
+{
+	if (r->p->ntargets < 2)
+		return msg;
+	snprintf(r->tmsg, sizeof(r->tmsg), "target %s: %s",
+		 r->p->targets[t].name, msg);
+	return r->tmsg;
+}
+
+/* The first target before t with target t's key, or t itself. */
+static unsigned same_key(const struct run_state *r, unsigned t)
+{
+	const char *key = r->ops->target_key(r->t[t].b);
+	unsigned k;
+
+	for (k = 0; k < t && strcmp(r->ops->target_key(r->t[k].b), key); k++)
+		;
+	return k;
+}
+
+/* The state directory, each target's lock (unless only looking), the
  * journal: what run and cleanup both need before touching anything. */
 static enum pb_error open_state(struct run_state *r, bool lock)
 {
 	enum pb_error err = pb_state_dir(r->state, sizeof(r->state), r->errbuf);
+	unsigned t;
 
-	if (!err && lock) {
-		r->lock_fd = take_lock(r->state, r->ops->target_key(r->b),
-				       r->errbuf);
-		if (r->lock_fd < 0)
+	for (t = 0; !err && lock && t < r->nt; t++) {
+		if (same_key(r, t) != t)
+			continue;
+		r->t[t].lock_fd = take_lock(
+			r->state, r->ops->target_key(r->t[t].b), r->errbuf);
+		if (r->t[t].lock_fd < 0)
 			err = PB_ERR_INPUT;
 	}
 	if (!err)
@@ -296,8 +329,10 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 {
 	char ts[32];
 	json_error_t je;
-	json_t *env = json_object();
-	enum pb_error err;
+	json_t *env = NULL;
+	struct rj_target tg[PB_MAX_TARGETS];
+	enum pb_error err = PB_OK;
+	unsigned t;
 	struct rj_head h = {
 		.started_at = pb_utc_iso(ts, sizeof(ts)),
 		.profile_path = r->p->path,
@@ -309,21 +344,39 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 		.environment = env,
 		.backend = r->ops->name,
 		.commit = pb_build_commit,
+		.targets = tg,
+		.ntargets = r->nt,
 	};
 
-	err = results_dir(r, parent);
+	/* each target described; the first is also the run's environment,
+	 * what a reader of one target reads */
+	for (t = 0; t < r->nt; t++) {
+		tg[t] = (struct rj_target){
+			.name = r->p->targets[t].name,
+			.key = r->ops->target_key(r->t[t].b),
+			.environment = json_object(),
+		};
+		if (!err)
+			err = r->ops->describe(r->t[t].b, tg[t].environment,
+					       reset_fail(r));
+	}
+	env = r->nt ? json_deep_copy(tg[0].environment) : json_object();
+	h.environment = env;
+	if (!err)
+		err = results_dir(r, parent);
+	else
+		pb_fail(r->errbuf, err, "%s", r->berr);
 	if (err) {
 		json_decref(env);
+		for (t = 0; t < r->nt; t++)
+			json_decref(tg[t].environment);
 		return err;
 	}
 	h.run = strrchr(r->dir, '/') + 1;
 	h.profile = json_loads(r->p->text, 0, &je);
-	err = r->ops->describe(r->b, env, reset_fail(r));
 	r->doc = rj_doc_new(&h);
 	if (!r->doc)
 		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
-	if (err)
-		return pb_fail(r->errbuf, err, "%s", r->berr);
 	return save(r);
 }
 
@@ -478,6 +531,8 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 {
 	const struct pb_plan_item *it = &r->plan.items[idx];
 	const struct runner_opts *w = &r->p->points[it->point];
+	struct pb_backend *b = r->t[it->target].b;
+	const char *tname = r->p->targets[it->target].name;
 	struct pb_disk d;
 	struct pb_run_ctx ctx = {
 		.stop = &stop_flag,
@@ -512,13 +567,15 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 				 (t_start - r->t0) / idx * (r->plan.n - idx));
 			snprintf(eta, sizeof(eta), ", about %s left", left);
 		}
-		say(r->quiet, "[%zu/%zu] repetition %u, %s%s%s (%s elapsed%s)",
-		    idx + 1, r->plan.n, it->rep, pb_mode_name(it->mode),
+		say(r->quiet,
+		    "[%zu/%zu] %s%srepetition %u, %s%s%s (%s elapsed%s)",
+		    idx + 1, r->plan.n, tname, *tname ? ": " : "", it->rep,
+		    pb_mode_name(it->mode),
 		    *pb_point_desc(r->p, it->point) ? ", " : "",
 		    pb_point_desc(r->p, it->point), el, eta);
 	}
 	/* the record exists, on disk, before the disk does */
-	err = r->ops->plan_disk(r->b, it->mode, (unsigned)idx + 1, &d, intent,
+	err = r->ops->plan_disk(b, it->mode, (unsigned)idx + 1, &d, intent,
 				reset_fail(r));
 	if (err)
 		pb_fail(ebuf, err, "plan %s disk: %s", pb_mode_name(it->mode),
@@ -526,7 +583,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	json_object_set_new(intent, "op", json_string("intent"));
 	/* the target is the harness's to write: cleanup compares it */
 	json_object_set_new(intent, "target",
-			    json_string(r->ops->target_key(r->b)));
+			    json_string(r->ops->target_key(b)));
 	json_object_set_new(intent, "id", json_string(d.id));
 	json_object_set_new(intent, "run",
 			    json_string(strrchr(r->dir, '/') + 1));
@@ -546,7 +603,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		say(r->quiet, "  creating %s disk%s", pb_mode_name(it->mode),
 		    create_note(it->mode));
 		step = RJ_STEP_CREATE;
-		err = r->ops->create_disk(r->b, &d, reset_fail(r));
+		err = r->ops->create_disk(b, &d, reset_fail(r));
 		created = err == PB_OK;
 		if (err)
 			pb_fail(ebuf, err, "create %s disk: %s",
@@ -572,7 +629,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
 			 idx + 1);
 		t_run = pb_now_ns();
-		err = r->ops->run(r->b, &d, args.data, r->p->timeout_s, &ctx,
+		err = r->ops->run(b, &d, args.data, r->p->timeout_s, &ctx,
 				  local, reset_fail(r));
 		runner_ns = pb_now_ns() - t_run;
 		if (err)
@@ -586,7 +643,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		uint64_t t_destroy = pb_now_ns();
 
 		stop_at("destroying");
-		derr = r->ops->destroy_disk(r->b, &d, reset_fail(r));
+		derr = r->ops->destroy_disk(b, &d, reset_fail(r));
 		destroy_ns = pb_now_ns() - t_destroy;
 		if (!derr)
 			stop_at("destroyed");
@@ -626,6 +683,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		r->measured++;
 	}
 	res = (struct rj_result){
+		.target = it->target,
 		.rep = it->rep,
 		.mode = it->mode,
 		.point = it->point,
@@ -659,9 +717,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	else if (status == RJ_STATUS_FAILED && r->quiet)
 		/* quiet keeps a cron mail empty unless something failed:
 		 * then it says what, where and why, in one line */
-		fprintf(stderr, "provbench: run: %s, repetition %u%s%s: %s\n",
-			pb_mode_name(it->mode), it->rep,
-			*pb_point_desc(r->p, it->point) ? ", " : "",
+		fprintf(stderr,
+			"provbench: run: %s%s%s, repetition %u%s%s: %s\n",
+			tname, *tname ? ": " : "", pb_mode_name(it->mode),
+			it->rep, *pb_point_desc(r->p, it->point) ? ", " : "",
 			pb_point_desc(r->p, it->point), ebuf);
 	else
 		say(r->quiet, "  %s: %s", rj_status_name(status), ebuf);
@@ -726,9 +785,12 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 			writes += runner_pass_writes(w->passes[k]);
 		bytes += writes * w->size;
 	}
-	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s) "
-	       "= %zu disks of %s, %s order (seed %llu)\n",
-	       p->nmodes, p->repetitions, p->npoints, plan->n,
+	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s)%s",
+	       p->nmodes, p->repetitions, p->npoints,
+	       p->ntargets > 1 ? "" : " ");
+	if (p->ntargets > 1)
+		printf(" x %u targets ", p->ntargets);
+	printf("= %zu disks of %s, %s order (seed %llu)\n", plan->n,
 	       pb_size_format(sz, sizeof(sz), p->disk_size),
 	       p->shuffle ? "shuffled" : "fixed",
 	       (unsigned long long)plan->seed);
@@ -742,8 +804,13 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 	       "provisioning\n",
 	       pb_size_format(tot, sizeof(tot), bytes),
 	       (double)bytes / (100.0 * 1048576.0) / 60.0);
+	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
+		printf("%s%s%s", k ? ", " : "targets: ", p->targets[k].name,
+		       k + 1 == p->ntargets ? "\n" : "");
 	for (i = 0; i < plan->n && i < 40; i++)
-		printf("  %3zu. repetition %u, %s%s%s\n", i + 1,
+		printf("  %3zu. %s%srepetition %u, %s%s%s\n", i + 1,
+		       p->targets[plan->items[i].target].name,
+		       *p->targets[plan->items[i].target].name ? ": " : "",
 		       plan->items[i].rep, pb_mode_name(plan->items[i].mode),
 		       *pb_point_desc(p, plan->items[i].point) ? ", " : "",
 		       pb_point_desc(p, plan->items[i].point));
@@ -754,8 +821,9 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 /* ---- what check found: lines, or check --json's entries ---- */
 
 struct pb_check_out {
-	FILE *fp;      /* lines, or */
-	json_t *items; /* entries {name, level, detail} */
+	FILE *fp;	    /* lines, or */
+	json_t *items;	    /* entries {name, level, detail[, target]} */
+	const char *target; /* the target checked, when there are several */
 };
 
 static void check_vsay(struct pb_check_out *o, const char *level,
@@ -771,9 +839,10 @@ static void check_vsay(struct pb_check_out *o, const char *level,
 		return;
 	vsnprintf(text, sizeof(text), fmt, ap);
 	if (o->items)
-		json_array_append_new(
-			o->items, json_pack("{s:s,s:s,s:s}", "name", name,
-					    "level", level, "detail", text));
+		json_array_append_new(o->items,
+				      json_pack("{s:s,s:s,s:s,s:s?}", "name",
+						name, "level", level, "detail",
+						text, "target", o->target));
 	else if (!strcmp(level, "warning"))
 		fprintf(o->fp, "warning: %s\n", text);
 	else
@@ -804,6 +873,7 @@ void pb_check_warn(struct pb_check_out *out, const char *name, const char *fmt,
 static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
 {
 	json_t *items = json_array(), *modes = json_array();
+	json_t *targets = json_array();
 	uint64_t bytes = 0;
 	size_t i;
 	unsigned k, writes;
@@ -819,18 +889,21 @@ static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
 		bytes += writes * w->size;
 		json_array_append_new(
 			items,
-			json_pack("{s:i,s:s,s:i,s:s}", "rep",
+			json_pack("{s:s,s:i,s:s,s:i,s:s}", "target",
+				  p->targets[plan->items[i].target].name, "rep",
 				  (int)plan->items[i].rep, "mode",
 				  pb_mode_name(plan->items[i].mode), "point",
 				  (int)plan->items[i].point, "workload",
 				  pb_point_desc(p, plan->items[i].point)));
 	}
-	return json_pack("{s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o}", "modes", modes,
-			 "repetitions", (int)p->repetitions, "points",
-			 (int)p->npoints, "disk_size_bytes",
-			 (json_int_t)p->disk_size, "shuffled", p->shuffle,
-			 "seed", (json_int_t)plan->seed, "bytes_to_write",
-			 (json_int_t)bytes, "items", items);
+	for (i = 0; i < p->ntargets; i++)
+		json_array_append_new(targets, json_string(p->targets[i].name));
+	return json_pack("{s:o,s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o}", "targets",
+			 targets, "modes", modes, "repetitions",
+			 (int)p->repetitions, "points", (int)p->npoints,
+			 "disk_size_bytes", (json_int_t)p->disk_size,
+			 "shuffled", p->shuffle, "seed", (json_int_t)plan->seed,
+			 "bytes_to_write", (json_int_t)bytes, "items", items);
 }
 
 /* Load, plan, connect and check: what run --dry-run and check share. */
@@ -845,10 +918,51 @@ static int open_profile(struct run_state *r, enum pb_error err,
 	if (err)
 		return pb_cli_fail(err, NULL, r->errbuf);
 	r->ops = r->p->backend;
-	err = r->ops->open(&r->b, r->p, r->errbuf);
-	if (err)
-		return pb_cli_fail(err, r->p->path, r->errbuf);
+	for (r->nt = 0; r->nt < r->p->ntargets; r->nt++) {
+		r->t[r->nt].lock_fd = -1;
+		err = r->ops->open(&r->t[r->nt].b, r->p, r->nt, r->errbuf);
+		if (err)
+			return pb_cli_fail(err, r->p->path,
+					   target_msg(r, r->nt, r->errbuf));
+	}
 	return PB_EXIT_OK;
+}
+
+/* Every target's check; its findings under its name when there are
+ * several. *why: the failure's message. */
+static enum pb_error check_all(struct run_state *r, struct pb_check_out *out,
+			       const char **why)
+{
+	enum pb_error err = PB_OK;
+	unsigned t;
+
+	for (t = 0; !err && t < r->nt; t++) {
+		out->target = r->nt > 1 ? r->p->targets[t].name : NULL;
+		if (out->target && !out->items)
+			fprintf(out->fp, "target %s:\n", out->target);
+		err = r->ops->check(r->t[t].b, &r->plan, out, reset_fail(r));
+		if (err)
+			*why = target_msg(r, t, r->berr);
+	}
+	return err;
+}
+
+/* What crashed runs left, on every target (each key once). */
+static enum pb_error recover_all(struct run_state *r, const char *run_id,
+				 bool dry, bool quiet, unsigned *count)
+{
+	enum pb_error err = PB_OK;
+	unsigned t, n;
+
+	*count = 0;
+	for (t = 0; !err && t < r->nt; t++) {
+		if (same_key(r, t) != t)
+			continue;
+		err = recover(r->ops, r->t[t].b, &r->j, r->state, run_id, dry,
+			      quiet, &n, r->errbuf);
+		*count += n;
+	}
+	return err;
 }
 
 static int check_profile(struct run_state *r, const char *path,
@@ -859,11 +973,15 @@ static int check_profile(struct run_state *r, const char *path,
 
 static void run_dispose(struct run_state *r)
 {
-	if (r->b)
-		r->ops->close(r->b);
+	unsigned t;
+
+	for (t = 0; t < r->nt; t++) {
+		if (r->t[t].b)
+			r->ops->close(r->t[t].b);
+		if (r->t[t].lock_fd >= 0)
+			close(r->t[t].lock_fd);
+	}
 	pb_journal_close(&r->j);
-	if (r->lock_fd >= 0)
-		close(r->lock_fd);
 	json_decref(r->doc);
 	pb_plan_dispose(&r->plan);
 	pb_profile_dispose(r->p);
@@ -873,7 +991,7 @@ static void run_dispose(struct run_state *r)
  * the exit code as without --json */
 static int check_json(struct run_state *r, const char *profile)
 {
-	struct pb_check_out out = {stdout, json_array()};
+	struct pb_check_out out = {stdout, json_array(), NULL};
 	enum pb_error err = pb_profile_load(r->p, profile, r->errbuf);
 	const char *why = r->errbuf;
 	json_t *doc;
@@ -881,12 +999,16 @@ static int check_json(struct run_state *r, const char *profile)
 
 	if (!err && !(err = pb_plan_build(&r->plan, r->p, r->errbuf))) {
 		r->ops = r->p->backend;
-		err = r->ops->open(&r->b, r->p, r->errbuf);
+		for (r->nt = 0; !err && r->nt < r->p->ntargets; r->nt++) {
+			r->t[r->nt].lock_fd = -1;
+			err = r->ops->open(&r->t[r->nt].b, r->p, r->nt,
+					   r->errbuf);
+			if (err)
+				why = target_msg(r, r->nt, r->errbuf);
+		}
 	}
-	if (!err) {
-		err = r->ops->check(r->b, &r->plan, &out, reset_fail(r));
-		why = r->berr;
-	}
+	if (!err)
+		err = check_all(r, &out, &why);
 	doc = json_pack("{s:i,s:s,s:s,s:s?,s:o?,s:o,s:s,s:s?}", "format", 1,
 			"tool", "provbench", "profile", profile, "backend",
 			r->ops ? r->ops->name : NULL, "plan",
@@ -907,8 +1029,9 @@ static int check_json(struct run_state *r, const char *profile)
 int pb_check(const char *profile, bool json)
 {
 	struct pb_profile p;
-	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
-	struct pb_check_out out = {stdout, NULL};
+	struct run_state r = {.p = &p, .j = {.fd = -1}};
+	struct pb_check_out out = {stdout, NULL, NULL};
+	const char *why = NULL;
 	enum pb_error err;
 	int rc;
 
@@ -921,9 +1044,9 @@ int pb_check(const char *profile, bool json)
 	rc = check_profile(&r, profile, NULL);
 	if (!rc) {
 		print_plan(&p, &r.plan);
-		err = r.ops->check(r.b, &r.plan, &out, reset_fail(&r));
+		err = check_all(&r, &out, &why);
 		if (err)
-			rc = pb_cli_fail(err, "check", r.berr);
+			rc = pb_cli_fail(err, "check", why);
 		else
 			printf("check: ok, nothing was created\n");
 	}
@@ -934,9 +1057,10 @@ int pb_check(const char *profile, bool json)
 int pb_run(const struct pb_run_args *a)
 {
 	struct pb_profile p;
-	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
+	struct run_state r = {.p = &p, .j = {.fd = -1}};
 	const char *parent = a->out_dir ? a->out_dir : "results";
-	unsigned leftovers = 0;
+	const char *why = NULL;
+	unsigned leftovers = 0, t;
 	enum pb_error err = PB_OK;
 	size_t i;
 	int rc;
@@ -950,12 +1074,12 @@ int pb_run(const struct pb_run_args *a)
 	if (rc)
 		goto out;
 	if (a->dry_run) {
-		struct pb_check_out out = {stdout, NULL};
+		struct pb_check_out out = {stdout, NULL, NULL};
 
 		print_plan(&p, &r.plan);
-		err = r.ops->check(r.b, &r.plan, &out, reset_fail(&r));
+		err = check_all(&r, &out, &why);
 		if (err)
-			rc = pb_cli_fail(err, "check", r.berr);
+			rc = pb_cli_fail(err, "check", why);
 		else
 			printf("dry run: ok, nothing was created\n");
 		goto out;
@@ -963,14 +1087,13 @@ int pb_run(const struct pb_run_args *a)
 	/* what an earlier crashed run left goes first */
 	err = open_state(&r, true);
 	if (!err)
-		err = recover(r.ops, r.b, &r.j, r.state, NULL, false, r.quiet,
-			      &leftovers, r.errbuf);
+		err = recover_all(&r, NULL, false, r.quiet, &leftovers);
 	/* prepared first: what it finds (the accelerator a probe boot
 	 * chose, say) belongs in the environment run.json records */
-	if (!err) {
-		err = r.ops->prepare(r.b, reset_fail(&r));
+	for (t = 0; !err && t < r.nt; t++) {
+		err = r.ops->prepare(r.t[t].b, reset_fail(&r));
 		if (err)
-			pb_fail(r.errbuf, err, "%s", r.berr);
+			pb_fail(r.errbuf, err, "%s", target_msg(&r, t, r.berr));
 	}
 	if (!err)
 		err = start_results(&r, parent);
@@ -995,16 +1118,16 @@ int pb_run(const struct pb_run_args *a)
 	else if (err)
 		rc = pb_cli_fail(err, "run", r.errbuf);
 	else if (r.failed) {
-		char why[1300];
+		char what[1300];
 
 		/* partial (exit 4) when something was measured; failed when
 		 * nothing was */
-		snprintf(why, sizeof(why), "%u of %zu item(s) failed%s; see %s",
-			 r.failed, r.plan.n,
-			 r.measured ? ", the rest measured" : "",
+		snprintf(what, sizeof(what),
+			 "%u of %zu item(s) failed%s; see %s", r.failed,
+			 r.plan.n, r.measured ? ", the rest measured" : "",
 			 r.json_saved ? r.run_json : "the messages above");
 		rc = pb_cli_fail(r.measured ? PB_ERR_INCOMPLETE : PB_ERR_IO,
-				 "run", why);
+				 "run", what);
 	}
 	if (r.json_saved &&
 	    json_array_size(json_object_get(r.doc, RJ_K_RESULTS))) {
@@ -1045,7 +1168,7 @@ out:
 int pb_cleanup(const char *arg, bool dry)
 {
 	struct pb_profile p;
-	struct run_state r = {.p = &p, .lock_fd = -1, .j = {.fd = -1}};
+	struct run_state r = {.p = &p, .j = {.fd = -1}};
 	struct rj_reader rd = {0};
 	char run_id[256] = "", name[1200];
 	unsigned n = 0;
@@ -1086,9 +1209,8 @@ int pb_cleanup(const char *arg, bool dry)
 	 * leftovers, and a dry run says what cleanup would do */
 	err = open_state(&r, true);
 	if (!err)
-		err = recover(r.ops, r.b, &r.j, r.state,
-			      run_id[0] ? run_id : NULL, dry, false, &n,
-			      r.errbuf);
+		err = recover_all(&r, run_id[0] ? run_id : NULL, dry, false,
+				  &n);
 	if (err)
 		rc = pb_cli_fail(err, "cleanup", r.errbuf);
 	else

@@ -67,9 +67,9 @@ static void td_iv(struct pb_buf *b, double v, double lo, double hi,
 static void label(struct pb_buf *b, const struct rp_group *g)
 {
 	rp_html_text(b, g->mode);
-	if (*g->workload) {
+	if (*g->where) {
 		pb_buf_addstr(b, " ");
-		rp_html_text(b, g->workload);
+		rp_html_text(b, g->where);
 	}
 }
 
@@ -235,6 +235,21 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 		head_row(b, "disk directory", t);
 	}
 	head_row(b, "VM", m->vm);
+	if (m->ntinfo > 1) {
+		/* the first target's place is above; every target's here */
+		pb_buf_addstr(b, "<tr><th>targets</th><td>");
+		for (size_t i = 0; i < m->ntinfo; i++) {
+			const struct rp_target_info *ti = &m->tinfo[i];
+
+			pb_buf_addstr(b, i ? "<br>" : "");
+			rp_html_text(b, ti->name);
+			pb_buf_addstr(b, ": ");
+			rp_html_text(b, ti->vm);
+			pb_buf_addstr(b, *ti->vm && *ti->datastore ? ", " : "");
+			rp_html_text(b, ti->datastore);
+		}
+		pb_buf_addstr(b, "</td></tr>");
+	}
 	if (json_is_object(lun)) {
 		pb_buf_addstr(b, "<tr><th>LUN</th><td>");
 		rp_html_text(b, jstr(lun, "canonical_name"));
@@ -313,6 +328,58 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 			 "with their 95% interval below.</p>\n");
 }
 
+/*
+ * The same mode on each target side by side (a datastore comparison):
+ * the warm-up penalty with its interval, and the first write, per target;
+ * the verdict says which differences are beyond noise.
+ */
+static void across_table(struct pb_buf *b, const struct rp_model *m)
+{
+	const struct rp_group *t[PB_MAX_ACROSS];
+	size_t i, k, n, c;
+
+	if (m->ntinfo < 2)
+		return;
+	pb_buf_addstr(b, "<h2>Across targets</h2><table class=sum><tr>"
+			 "<th>mode</th>");
+	for (c = 0; c < m->ntinfo; c++) {
+		pb_buf_addstr(b, "<th>");
+		rp_html_text(b, m->tinfo[c].name);
+		pb_buf_addstr(b, "</th>");
+	}
+	pb_buf_addstr(b, "</tr>\n");
+	for (i = 0; i < m->ng; i++) {
+		n = rp_across(m, &m->g[i], t, PB_MAX_ACROSS);
+		if (t[0] != &m->g[i])
+			continue; /* a row per mode and point, at its first */
+		pb_buf_addstr(b, "<tr><td>");
+		swatch(b, m->g[i].pmode);
+		rp_html_text(b, m->g[i].mode);
+		if (*m->g[i].workload) {
+			pb_buf_addstr(b, " ");
+			rp_html_text(b, m->g[i].workload);
+		}
+		pb_buf_addstr(b, "</td>");
+		for (c = 0; c < m->ntinfo; c++) {
+			const struct rp_group *g = NULL;
+
+			for (k = 0; k < n; k++)
+				if (t[k]->target == (long long)c)
+					g = t[k];
+			if (!g || isnan(g->penalty)) {
+				pb_buf_addstr(b, "<td class=n>&ndash;</td>");
+				continue;
+			}
+			td_iv(b, g->penalty, g->penalty_lo, g->penalty_hi, 100,
+			      0, "%");
+		}
+		pb_buf_addstr(b, "</tr>\n");
+	}
+	pb_buf_addstr(b, "</table>\n<p class=note>First-write penalty per "
+			 "target, median with its 95% interval below; "
+			 "figures per target are in the summary.</p>\n");
+}
+
 /* Items that did not measure: what, where it stopped, why. */
 static void failures(struct pb_buf *b, const struct rp_model *m)
 {
@@ -320,9 +387,10 @@ static void failures(struct pb_buf *b, const struct rp_model *m)
 
 	if (!m->nfail)
 		return;
-	pb_buf_addstr(b, "<h2>Failed and skipped</h2><table class=fail><tr>"
-			 "<th>mode</th><th>rep</th><th>workload</th><th>"
-			 "status</th><th>step</th><th>reason</th></tr>\n");
+	pb_buf_addstr(b,
+		      "<h2>Failed and skipped</h2><table class=fail><tr>"
+		      "<th>mode</th><th>rep</th><th>target, workload</th><th>"
+		      "status</th><th>step</th><th>reason</th></tr>\n");
 	for (i = 0; i < m->nfail; i++) {
 		const struct rp_failure *f = &m->fail[i];
 
@@ -330,7 +398,12 @@ static void failures(struct pb_buf *b, const struct rp_model *m)
 		swatch(b, f->mode);
 		rp_html_text(b, pb_mode_name(f->mode));
 		pb_buf_printf(b, "</td><td class=n>%lld</td><td>", f->rep);
-		rp_html_text(b, *f->workload ? f->workload : "\u2013");
+		if (*f->target_name) {
+			rp_html_text(b, f->target_name);
+			pb_buf_addstr(b, *f->workload ? ", " : "");
+		}
+		rp_html_text(b, *f->workload || *f->target_name ? f->workload
+								: "\u2013");
 		pb_buf_printf(b, "</td><td class=%s>%s</td><td>",
 			      f->status == RJ_STATUS_SKIPPED ? "warn" : "bad",
 			      rj_status_name(f->status));
@@ -457,19 +530,20 @@ static void chart_emit(struct pb_buf *out, const char *heading, const char *id,
 	pb_buf_dispose(body);
 }
 
-/* a workload point's dash, so points of one mode are told apart */
-static const char *point_dash(long long point)
+/* a place's dash (target and workload point), so the lines of one mode
+ * are told apart */
+static const char *point_dash(const struct rp_group *g)
 {
 	static const char *const d[] = {"", "7 4", "2 3", "9 3 2 3", "4 2"};
+	long long k = (g->point < 0 ? 0 : g->point) + 3 * g->target;
 
-	return d[(point < 0 ? 0 : point) % 5];
+	return d[k % 5];
 }
 
 /* the text a group is named by in a legend */
 static void group_text(char *out, size_t len, const struct rp_group *g)
 {
-	snprintf(out, len, "%s%s%s", g->mode, *g->workload ? " " : "",
-		 g->workload);
+	snprintf(out, len, "%s%s%s", g->mode, *g->where ? " " : "", g->where);
 }
 
 /* Estimated text width, and a text cut to fit w pixels ("..." added). */
@@ -504,7 +578,8 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 			if (v[j] > max)
 				max = v[j];
 		if (g->pmode == m->base_mode && m->have_baseline &&
-		    !isnan(g->first_med) && g->point == m->g[0].point)
+		    !isnan(g->first_med) && g->point == m->g[0].point &&
+		    g->target == m->g[0].target)
 			base = g->first_med;
 	}
 	w = left + gw * (double)m->ng + 20;
@@ -564,20 +639,21 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 		double x0 = left + gw * (double)i + 6, x1;
 
 		for (j = i + 1; j < m->ng && m->g[j].point == m->g[i].point &&
+				m->g[j].target == m->g[i].target &&
 				!strcmp(m->g[j].workload, m->g[i].workload);
 		     j++)
 			;
-		if (!*m->g[i].workload)
+		if (!*m->g[i].where)
 			continue;
 		x1 = left + gw * (double)j - 6;
-		fit_text(t, sizeof(t), m->g[i].workload, x1 - x0);
+		fit_text(t, sizeof(t), m->g[i].where, x1 - x0);
 		pb_buf_printf(b,
 			      "<line x1=%.1f x2=%.1f y1=%.0f y2=%.0f "
 			      "stroke=#888 /><text class=lbl x=%.1f y=%.0f "
 			      "text-anchor=middle><title>",
 			      x0, x1, top + H + 24, top + H + 24, (x0 + x1) / 2,
 			      top + H + 38);
-		rp_html_text(b, m->g[i].workload);
+		rp_html_text(b, m->g[i].where);
 		pb_buf_addstr(b, "</title>");
 		rp_html_text(b, t);
 		pb_buf_addstr(b, "</text>\n");
@@ -670,7 +746,7 @@ static void warmup_curves(struct pb_buf *out, const struct rp_model *m)
 			      "<polyline fill=none stroke=\"%s\" "
 			      "stroke-width=1.6 stroke-dasharray=\"%s\" "
 			      "points=\"",
-			      c, point_dash(g->point));
+			      c, point_dash(g));
 		/* steps: each interval's rate across the bytes it wrote, so
 		 * a pass of a single interval still shows */
 		jl_foreach(g->curve, pt)
@@ -704,7 +780,7 @@ static void warmup_curves(struct pb_buf *out, const struct rp_model *m)
 			continue;
 		group_text(t, sizeof(t), &m->g[i]);
 		legend_add(&lg, rp_mode_colour(m->g[i].pmode),
-			   point_dash(m->g[i].point), false, 1, t);
+			   point_dash(&m->g[i]), false, 1, t);
 	}
 	legend_add(&lg, "#555", "1 3", false, 1,
 		   "dotted: that mode's rewrite median");
@@ -763,7 +839,7 @@ static void convergence(struct pb_buf *out, const struct rp_model *m)
 			      "<polyline fill=none stroke=\"%s\" "
 			      "stroke-width=2 stroke-dasharray=\"%s\" "
 			      "points=\"%.1f,%.1f ",
-			      c, point_dash(g->point), left,
+			      c, point_dash(g), left,
 			      top + H - H * g->first_med / ymax);
 		for (k = 0; k < g->max_rewrites; k++)
 			pb_buf_printf(b, "%.1f,%.1f ",
@@ -790,7 +866,7 @@ static void convergence(struct pb_buf *out, const struct rp_model *m)
 			continue;
 		group_text(t, sizeof(t), &m->g[i]);
 		legend_add(&lg, rp_mode_colour(m->g[i].pmode),
-			   point_dash(m->g[i].point), false, 1, t);
+			   point_dash(&m->g[i]), false, 1, t);
 	}
 	chart_emit(out, "Convergence over rewrites", "conv", W, lg.y + 12,
 		   "median throughput per pass", &body);
@@ -941,8 +1017,8 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 			 "write</th><th>rewrite</th></tr>");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o =
-			rp_model_find(old, g->workload, g->mode);
+		const struct rp_group *o = rp_model_find(old, g->target_name,
+							 g->workload, g->mode);
 		struct rp_change c;
 
 		pb_buf_addstr(b, "<tr><td>");
@@ -1009,6 +1085,22 @@ enum pb_error rp_write_html(const struct rp_model *m,
 				 "compare only with runs of the same "
 				 "accelerator.</p>\n");
 	}
+	if (m->nmore) {
+		/* a merge: which runs, and how they differ if forced */
+		pb_buf_addstr(b, "<p class=note>Merged runs: ");
+		rp_html_text(b, m->run);
+		for (size_t i = 0; i < m->nmore; i++) {
+			pb_buf_addstr(b, ", ");
+			rp_html_text(b, m->more[i].run);
+		}
+		pb_buf_addstr(b, "; each run's targets are its own.</p>\n");
+	}
+	if (m->merge_note[0]) {
+		pb_buf_addstr(b, "<p class=bad>These runs differ (");
+		rp_html_text(b, m->merge_note);
+		pb_buf_addstr(b, "): merged only because --force was "
+				 "given.</p>\n");
+	}
 	if (m->base_note[0]) {
 		pb_buf_addstr(b, "<p class=warn>Baseline: ");
 		rp_html_text(b, m->base_note);
@@ -1016,6 +1108,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	}
 	verdict(b, m);
 	summary_table(b, m);
+	across_table(b, m);
 	failures(b, m);
 	bar_chart(b, m);
 	warmup_curves(b, m);

@@ -32,39 +32,68 @@ static double num(struct jl *o, const char *k)
 	return jl_num(jl_get(o, k));
 }
 
-static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
-			       struct pb_buf *prefix);
+static enum pb_error csv_start(struct rp_model *m, struct pb_buf *b);
+static void csv_run_fields(const struct rp_model *m, struct pb_buf *b,
+			   long long target);
+static void mismatch(char *out, size_t len, const struct rj_reader *m,
+		     const struct rj_reader *old, bool compare);
+__attribute__((format(printf, 3, 4))) static void
+list_add(char *out, size_t len, const char *fmt, ...);
 static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
-			      const struct pb_buf *prefix,
 			      const struct rj_item *item);
 
-/* Within a run, a group is a point (its index and its description: the
- * description alone could be shared, and was once cut) and a mode. */
-static bool same_group(const struct rp_group *g, long long point, const char *w,
-		       enum pb_mode mode)
+/* Within a run, a group is a target, a point (its index and its
+ * description: the description alone could be shared, and was once cut)
+ * and a mode. Two groups at the same place differ only in mode. */
+static bool same_place(const struct rp_group *g, long long target,
+		       long long point, const char *w)
 {
-	return g->point == point && g->pmode == mode && !strcmp(g->workload, w);
+	return g->target == target && g->point == point &&
+	       !strcmp(g->workload, w);
 }
 
-static struct rp_group *group_for(struct rp_model *m, long long point,
-				  const char *w, enum pb_mode mode)
+static bool same_group(const struct rp_group *g, long long target,
+		       long long point, const char *w, enum pb_mode mode)
+{
+	return same_place(g, target, point, w) && g->pmode == mode;
+}
+
+/* "nfs, bs=64K", "nfs", "bs=64K" or "" */
+static char *where_text(const char *target, const char *w)
+{
+	size_t n = strlen(target) + strlen(w) + 3;
+	char *s = malloc(n);
+
+	if (s)
+		snprintf(s, n, "%s%s%s", target, *target && *w ? ", " : "", w);
+	return s;
+}
+
+static struct rp_group *group_for(struct rp_model *m,
+				  const struct rj_item *item)
 {
 	struct rp_group *g;
 	size_t i;
 
 	for (i = 0; i < m->ng; i++)
-		if (same_group(&m->g[i], point, w, mode))
+		if (same_group(&m->g[i], item->target, item->point,
+			       item->workload, item->mode))
 			return &m->g[i];
 	if (pb_array_grow(&m->g, &m->gcap, m->ng, sizeof(*m->g)))
 		return NULL;
 	g = &m->g[m->ng];
-	g->workload = strdup(w);
-	if (!g->workload)
+	memset(g, 0, sizeof(*g));
+	g->workload = strdup(item->workload);
+	g->target_name = strdup(item->target_name);
+	g->where = where_text(item->target_name, item->workload);
+	m->ng++; /* disposed as it is, whatever failed */
+	if (!g->workload || !g->target_name || !g->where)
 		return NULL;
-	m->ng++;
-	g->point = point;
-	g->pmode = mode;
-	g->mode = pb_mode_name(mode);
+	g->target = item->target;
+	g->doc = cur_doc;
+	g->point = item->point;
+	g->pmode = item->mode;
+	g->mode = pb_mode_name(item->mode);
 	g->applied = "";
 	g->qd_kept_min = NAN;
 	return g;
@@ -75,7 +104,8 @@ static const struct rp_group *
 sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
 {
 	for (size_t i = 0; i < m->ng; i++)
-		if (same_group(&m->g[i], g->point, g->workload, mode))
+		if (same_group(&m->g[i], g->target, g->point, g->workload,
+			       mode))
 			return &m->g[i];
 	return NULL;
 }
@@ -156,7 +186,7 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	{
 		double p99;
 
-		rj_pass_read(&m->rd, &ps, p);
+		rj_pass_read(m->cur, &ps, p);
 		if (!ps.complete)
 			continue;
 		p99 = jl_num(ps.lat[RJ_L_P99]);
@@ -228,8 +258,8 @@ static enum pb_error steady_points(struct rp_group *g)
 	enum pb_error err = PB_OK;
 
 	for (i = 0; i < g->nspan; i++) {
-		jl_mark(cur_doc, &mark);
-		series = jl_parse_span(cur_doc, g->span[i], g->span_len[i]);
+		jl_mark(g->doc, &mark);
+		series = jl_parse_span(g->doc, g->span[i], g->span_len[i]);
 		n = series ? series->n : 0;
 		if (n + 1 > have) {
 			uint64_t *b2 = realloc(bytes, (n + 1) * sizeof(*bytes));
@@ -242,7 +272,7 @@ static enum pb_error steady_points(struct rp_group *g)
 				mib = m2;
 			if (!b2 || !m2) {
 				err = PB_ERR_NOMEM;
-				jl_reset(cur_doc, &mark);
+				jl_reset(g->doc, &mark);
 				break;
 			}
 			have = n + 1;
@@ -253,7 +283,7 @@ static enum pb_error steady_points(struct rp_group *g)
 			bytes[k] = rp_u64(num(pt, RUNNER_K_BYTES));
 			mib[k++] = num(pt, RUNNER_K_MIB_PER_S);
 		}
-		jl_reset(cur_doc, &mark);
+		jl_reset(g->doc, &mark);
 		/* against that rep's own rewrite: disks differ */
 		switch (rp_steady_after(&before, bytes, mib, k,
 					g->span_target[i], STEADY_WINDOW)) {
@@ -302,7 +332,7 @@ static void finish_group(struct rp_group *g)
 	rp_median_ci(&g->cmd_lo, &g->cmd_hi, g->cmd, g->ncmd);
 	/* the page draws one rep's curve: that one series stays parsed */
 	if (g->nspan)
-		g->curve = jl_parse_span(cur_doc, g->span[0], g->span_len[0]);
+		g->curve = jl_parse_span(g->doc, g->span[0], g->span_len[0]);
 }
 
 /*
@@ -431,7 +461,7 @@ void rp_findings(const struct rp_model *m,
 				 "warning: the baseline %s%s%s itself warms up "
 				 "by %.0f%% (first write against rewrite): "
 				 "ratios against it move with it",
-				 g->mode, *g->workload ? ", " : "", g->workload,
+				 g->mode, *g->where ? ", " : "", g->where,
 				 g->penalty * 100.0);
 			fn(line, arg);
 		}
@@ -441,15 +471,14 @@ void rp_findings(const struct rp_model *m,
 				 "%s%s%s: a pass kept a queue depth of %.1f of "
 				 "the %.0f asked (the device waited on the "
 				 "guest): its figures understate the disk",
-				 g->mode, *g->workload ? ", " : "", g->workload,
+				 g->mode, *g->where ? ", " : "", g->where,
 				 g->qd_kept_min, g->qd_asked);
 			fn(line, arg);
 		}
 		for (j = i + 1; j < m->ng; j++) {
 			const struct rp_group *h = &m->g[j];
 
-			if (h->point != g->point ||
-			    strcmp(h->workload, g->workload) ||
+			if (!same_place(h, g->target, g->point, g->workload) ||
 			    !rp_overlap(g->penalty_lo, g->penalty_hi,
 					h->penalty_lo, h->penalty_hi))
 				continue;
@@ -457,8 +486,8 @@ void rp_findings(const struct rp_model *m,
 				 "%s and %s%s%s: first-write penalties within "
 				 "noise of each other (%.0f%% [%.0f-%.0f] and "
 				 "%.0f%% [%.0f-%.0f]): not ranked",
-				 g->mode, h->mode, *g->workload ? ", " : "",
-				 g->workload, g->penalty * 100,
+				 g->mode, h->mode, *g->where ? ", " : "",
+				 g->where, g->penalty * 100,
 				 g->penalty_lo * 100, g->penalty_hi * 100,
 				 h->penalty * 100, h->penalty_lo * 100,
 				 h->penalty_hi * 100);
@@ -492,8 +521,8 @@ const char *rp_group_status(const struct rp_group *g)
 /* "thin" or "thin (bs=64K)": a group named in a sentence */
 static void group_name(char *out, size_t len, const struct rp_group *g)
 {
-	if (*g->workload)
-		snprintf(out, len, "%s (%s)", g->mode, g->workload);
+	if (*g->where)
+		snprintf(out, len, "%s (%s)", g->mode, g->where);
 	else
 		snprintf(out, len, "%s", g->mode);
 }
@@ -502,6 +531,85 @@ static void group_name(char *out, size_t len, const struct rp_group *g)
 static bool first_same(const struct rp_group *a, const struct rp_group *b)
 {
 	return rp_overlap(a->first_lo, a->first_hi, b->first_lo, b->first_hi);
+}
+
+size_t rp_across(const struct rp_model *m, const struct rp_group *g,
+		 const struct rp_group **out, size_t max)
+{
+	size_t i, n = 0;
+
+	/* groups are sorted by target: out comes in target order */
+	for (i = 0; i < m->ng && n < max; i++) {
+		const struct rp_group *h = &m->g[i];
+
+		if (h->point == g->point && h->pmode == g->pmode &&
+		    !strcmp(h->workload, g->workload))
+			out[n++] = h;
+	}
+	return n;
+}
+
+/*
+ * One mode on several targets: "thin: first-write penalty 46% [40-52] on
+ * nfs01, 12% [8-15] on local; differs beyond noise (highest on nfs01)".
+ * A pair whose intervals overlap is within noise, never ranked.
+ */
+static void across_line(const struct rp_model *m, const struct rp_group *g,
+			void (*fn)(const char *line, void *arg), void *arg)
+{
+	const struct rp_group *t[PB_MAX_ACROSS];
+	size_t n = rp_across(m, g, t, PB_MAX_ACROSS), i, j, hi = 0, lo = 0;
+	bool apart = false, told = true, few = false;
+	char line[2048];
+	double plo;
+	size_t len;
+
+	if (n < 2 || t[0] != g)
+		return; /* said once, at the first target */
+	len = (size_t)snprintf(
+		line, sizeof(line), "%s%s%s%s: first-write penalty", g->mode,
+		*g->workload ? " (" : "", g->workload, *g->workload ? ")" : "");
+	for (i = 0; i < n && len < sizeof(line); i++) {
+		if (isnan(t[i]->penalty)) {
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"%s no figure on %s",
+						i ? "," : "",
+						t[i]->target_name);
+			told = false;
+			continue;
+		}
+		/* whole percent, "-3 to 5" when the interval crosses 0 */
+		plo = round(t[i]->penalty_lo * 100) + 0.0;
+		len += (size_t)snprintf(
+			line + len, sizeof(line) - len,
+			"%s %.0f%% [%.0f%s%.0f] on %s", i ? "," : "",
+			round(t[i]->penalty * 100) + 0.0, plo,
+			plo < 0 ? " to " : "-",
+			round(t[i]->penalty_hi * 100) + 0.0, t[i]->target_name);
+		if (t[i]->penalty > t[hi]->penalty || isnan(t[hi]->penalty))
+			hi = i;
+		if (t[i]->penalty < t[lo]->penalty || isnan(t[lo]->penalty))
+			lo = i;
+		for (j = 0; j < i; j++)
+			if (!isnan(t[j]->penalty) &&
+			    !rp_overlap(t[i]->penalty_lo, t[i]->penalty_hi,
+					t[j]->penalty_lo, t[j]->penalty_hi))
+				apart = true;
+	}
+	for (i = 0; i < n; i++)
+		few |= !isnan(t[i]->penalty) && t[i]->nok < 2;
+	if (len < sizeof(line) && few)
+		snprintf(line + len, sizeof(line) - len,
+			 "; too few repetitions to tell noise: not ranked");
+	else if (len < sizeof(line) && apart)
+		snprintf(line + len, sizeof(line) - len,
+			 "; %s beyond noise (highest on %s, lowest on %s)",
+			 n == 2 ? "they differ" : "some differ",
+			 t[hi]->target_name, t[lo]->target_name);
+	else if (len < sizeof(line) && told)
+		snprintf(line + len, sizeof(line) - len,
+			 "; within noise of each other: not ranked");
+	fn(line, arg);
 }
 
 void rp_verdict(const struct rp_model *m,
@@ -580,15 +688,15 @@ void rp_verdict(const struct rp_model *m,
 		for (j = i + 1; j < m->ng; j++) {
 			const struct rp_group *g = &m->g[i], *h = &m->g[j];
 
-			if (g->point != h->point ||
+			if (!same_place(h, g->target, g->point, g->workload) ||
 			    !rp_overlap(g->penalty_lo, g->penalty_hi,
 					h->penalty_lo, h->penalty_hi))
 				continue;
 			snprintf(line, sizeof(line),
 				 "%s and %s%s%s%s are within noise of each "
 				 "other",
-				 g->mode, h->mode, *g->workload ? " (" : "",
-				 g->workload, *g->workload ? ")" : "");
+				 g->mode, h->mode, *g->where ? " (" : "",
+				 g->where, *g->where ? ")" : "");
 			fn(line, arg);
 		}
 	/* what eager's provisioning costs, and when it is paid back */
@@ -640,6 +748,9 @@ void rp_verdict(const struct rp_model *m,
 			fn(line, arg);
 		}
 	}
+	/* the same mode on other targets (datastores, hosts, VMs) */
+	for (i = 0; m->ntinfo > 1 && i < m->ng; i++)
+		across_line(m, &m->g[i], fn, arg);
 	if (m->failed_items) {
 		snprintf(line, sizeof(line),
 			 "%zu item%s failed: the figures above are from what "
@@ -650,12 +761,14 @@ void rp_verdict(const struct rp_model *m,
 }
 
 const struct rp_group *rp_model_find(const struct rp_model *m,
-				     const char *workload, const char *mode)
+				     const char *target, const char *workload,
+				     const char *mode)
 {
 	size_t i;
 
 	for (i = 0; i < m->ng; i++)
-		if (!strcmp(m->g[i].workload, workload) &&
+		if (!strcmp(m->g[i].target_name, target) &&
+		    !strcmp(m->g[i].workload, workload) &&
 		    !strcmp(m->g[i].mode, mode))
 			return &m->g[i];
 	return NULL;
@@ -673,11 +786,14 @@ static enum pb_error add_failure(struct rp_model *m, const struct rj_item *item)
 	f->rep = item->rep;
 	f->point = item->point;
 	f->status = item->status;
+	f->target_name = strdup(item->target_name);
 	f->workload = strdup(item->workload);
 	f->step = strdup(item->step);
 	f->error = strdup(item->error);
 	m->nfail++;
-	return f->workload && f->step && f->error ? PB_OK : PB_ERR_NOMEM;
+	return f->target_name && f->workload && f->step && f->error
+		       ? PB_OK
+		       : PB_ERR_NOMEM;
 }
 
 /* The order of the page and the files: by point, then in the profile's
@@ -705,6 +821,8 @@ static int group_cmp(const void *a, const void *b, void *model)
 	int rx = mode_rank(model, x->pmode);
 	int ry = mode_rank(model, y->pmode);
 
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
 	if (x->point != y->point)
 		return x->point < y->point ? -1 : 1;
 	if (strcmp(x->workload, y->workload))
@@ -724,16 +842,16 @@ static void env_name(char *out, size_t len, json_t *env, const char *key)
 
 /* One result item: its group's counts and values, and its CSV rows. */
 static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
-			       struct pb_buf *csv, const struct pb_buf *prefix)
+			       struct pb_buf *csv)
 {
 	struct rp_group *g;
 	enum pb_error err;
 
-	g = group_for(m, item->point, item->workload, item->mode);
+	g = group_for(m, item);
 	if (!g || group_grow(g))
 		return PB_ERR_NOMEM;
 	g->nreps++;
-	err = csv ? csv_item(m, csv, prefix, item) : PB_OK;
+	err = csv ? csv_item(m, csv, item) : PB_OK;
 	if (!err && item->status != RJ_STATUS_OK)
 		err = add_failure(m, item);
 	if (item->status == RJ_STATUS_SKIPPED) {
@@ -755,23 +873,146 @@ static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 	return err;
 }
 
+/* The i-th run of the model: the first, or one merged with it. */
+static struct rj_reader *run_reader(struct rp_model *m, size_t i)
+{
+	return i ? &m->more[i - 1] : &m->rd;
+}
+
+/* Is name already a target's, before target n? */
+static bool name_taken(const struct rp_model *m, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m->tinfo[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * A run's targets as the report names them: the head's "targets", or (a
+ * run before them) one, the run's environment. Merged with other runs,
+ * each target stays its own, never pooled with another run's: one without
+ * a name is named by its run's id, a name already taken gets "@run id".
+ */
+static enum pb_error load_targets(struct rp_model *m, struct rj_reader *rd,
+				  size_t *base)
+{
+	size_t n = json_array_size(rd->targets), k = n ? n : 1, i;
+	void *q = realloc(m->tinfo, (m->ntinfo + k) * sizeof(*m->tinfo));
+
+	if (!q)
+		return PB_ERR_NOMEM;
+	m->tinfo = q;
+	*base = m->ntinfo;
+	for (i = 0; i < k; i++) {
+		struct rp_target_info *t = &m->tinfo[m->ntinfo];
+		json_t *env =
+			n ? json_object_get(json_array_get(rd->targets, i),
+					    RJ_K_ENVIRONMENT)
+			  : rd->environment;
+		const char *name = rj_target_name(rd, (long long)i);
+
+		memset(t, 0, sizeof(*t));
+		t->prefix = (struct pb_buf)PB_BUF_INIT(4096);
+		t->rd = rd;
+		if (m->nmore && !*name)
+			snprintf(t->name, sizeof(t->name), "%s", rd->run);
+		else if (name_taken(m, m->ntinfo, name))
+			snprintf(t->name, sizeof(t->name), "%s@%s", name,
+				 rd->run);
+		else
+			snprintf(t->name, sizeof(t->name), "%s", name);
+		env_name(t->vm, sizeof(t->vm), env, "vm");
+		env_name(t->datastore, sizeof(t->datastore), env, "datastore");
+		m->ntinfo++;
+	}
+	return PB_OK;
+}
+
+/* Every item of one run into the model. */
+static enum pb_error load_run(struct rp_model *m, struct rj_reader *rd,
+			      struct pb_buf *csv, char *errbuf)
+{
+	struct rj_item item;
+	enum pb_error err;
+	bool more = true;
+	size_t base = 0, t;
+	long long n;
+
+	err = load_targets(m, rd, &base);
+	n = (long long)(m->ntinfo - base);
+	m->cur = rd;
+	cur_doc = &rd->jd;
+	for (t = base; !err && csv && t < m->ntinfo; t++)
+		csv_run_fields(m, &m->tinfo[t].prefix, (long long)t);
+	while (!err) {
+		err = rj_reader_next(rd, &item, &more, errbuf);
+		if (!err && more && item.target >= n)
+			err = pb_fail(errbuf, PB_ERR_INPUT,
+				      "%s: results[%zu]: target %lld: not in "
+				      "\"targets\"",
+				      rd->path, item.index, item.target);
+		if (err || !more)
+			break;
+		item.target += (long long)base;
+		item.target_name = m->tinfo[item.target].name;
+		err = load_item(m, &item, csv);
+		if (err)
+			pb_fail(errbuf, err, "%s: results[%zu]: %s", rd->path,
+				item.index, pb_strerror(err));
+	}
+	for (t = base; !err && t < m->ntinfo; t++)
+		err = pb_buf_error(&m->tinfo[t].prefix);
+	if (err == PB_ERR_NOMEM && !errbuf[0])
+		pb_fail(errbuf, err, "out of memory");
+	return err;
+}
+
 enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 			    const char *baseline, struct pb_buf *csv,
 			    char *errbuf)
 {
-	struct pb_buf prefix = PB_BUF_INIT(4096);
-	struct rj_item item;
+	return rp_model_load_many(m, &dir, 1, false, baseline, csv, errbuf);
+}
+
+enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
+				 size_t ndirs, bool force, const char *baseline,
+				 struct pb_buf *csv, char *errbuf)
+{
 	enum pb_error err;
-	bool more = true;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
 	m->baseline = baseline;
 	m->have_base_mode = pb_mode_parse(&m->base_mode, baseline);
-	err = rj_reader_open(&m->rd, dir, errbuf);
+	if (ndirs > 1) {
+		m->more = calloc(ndirs - 1, sizeof(*m->more));
+		if (!m->more)
+			return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	err = rj_reader_open(&m->rd, dirs[0], errbuf);
+	/* every run is checked against the first before anything is read:
+	 * a merge of different experiments is refused, naming why */
+	for (i = 1; !err && i < ndirs; i++) {
+		char differ[1024];
+
+		err = rj_reader_open(&m->more[i - 1], dirs[i], errbuf);
+		if (err)
+			break;
+		m->nmore = i;
+		mismatch(differ, sizeof(differ), &m->rd, &m->more[i - 1],
+			 false);
+		if (differ[0] && !force)
+			err = pb_fail(errbuf, PB_ERR_INPUT,
+				      "will not merge %s with %s: %s (--force "
+				      "merges anyway)",
+				      m->more[i - 1].run, m->rd.run, differ);
+		else if (differ[0])
+			list_add(m->merge_note, sizeof(m->merge_note), "%s: %s",
+				 m->more[i - 1].run, differ);
+	}
 	if (err)
 		goto out;
-	cur_doc = &m->rd.jd;
 	m->env = m->rd.environment;
 	m->profile = m->rd.profile;
 	m->run = m->rd.run;
@@ -784,23 +1025,18 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	env_name(m->vm, sizeof(m->vm), m->env, "vm");
 	env_name(m->datastore, sizeof(m->datastore), m->env, "datastore");
 	if (csv)
-		err = csv_start(m, csv, &prefix);
-	while (!err) {
-		err = rj_reader_next(&m->rd, &item, &more, errbuf);
-		if (err || !more)
-			break;
-		err = load_item(m, &item, csv, &prefix);
-		if (err)
-			pb_fail(errbuf, err, "%s: results[%zu]: %s", m->rd.path,
-				item.index, pb_strerror(err));
-	}
-	if (!err)
-		err = pb_buf_error(&prefix);
+		err = csv_start(m, csv);
+	for (i = 0; !err && i < ndirs; i++)
+		err = load_run(m, run_reader(m, i), csv, errbuf);
 	if (err)
 		goto out;
+	/* finished and uninterrupted only if every merged run was */
 	m->updated_at = m->rd.updated_at;
-	m->finished = m->rd.finished;
-	m->interrupted = m->rd.interrupted;
+	m->finished = true;
+	for (i = 0; i < ndirs; i++) {
+		m->finished &= run_reader(m, i)->finished;
+		m->interrupted |= run_reader(m, i)->interrupted;
+	}
 	for (i = 0; i < m->ng; i++)
 		finish_group(&m->g[i]);
 	if (m->ng > 1)
@@ -808,7 +1044,6 @@ enum pb_error rp_model_load(struct rp_model *m, const char *dir,
 	choose_baseline(m);
 	cross_group(m);
 out:
-	pb_buf_dispose(&prefix);
 	/* a model that failed to load holds nothing */
 	if (err)
 		rp_model_dispose(m);
@@ -819,6 +1054,12 @@ void rp_model_dispose(struct rp_model *m)
 {
 	size_t i, k;
 
+	for (i = 0; m->tinfo && i < m->ntinfo; i++)
+		pb_buf_dispose(&m->tinfo[i].prefix);
+	free(m->tinfo);
+	for (i = 0; m->more && i < m->nmore; i++)
+		rj_reader_dispose(&m->more[i]);
+	free(m->more);
 	for (i = 0; m->g && i < m->ng; i++) {
 		struct rp_group *g = &m->g[i];
 
@@ -839,10 +1080,13 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->mkfs);
 		free(g->cmd);
 		free(g->workload);
+		free(g->target_name);
+		free(g->where);
 	}
 	free(m->g);
 	for (i = 0; m->fail && i < m->nfail; i++) {
 		free(m->fail[i].workload);
+		free(m->fail[i].target_name);
 		free(m->fail[i].step);
 		free(m->fail[i].error);
 	}
@@ -896,11 +1140,16 @@ static enum pb_error raw_num(struct pb_buf *b, struct jl *n, bool comma)
 	return err || !comma ? err : pb_buf_add(b, ",", 1);
 }
 
-/* The fields that start every row of both files: which run, where. */
-static void csv_run_fields(const struct rp_model *m, struct pb_buf *b)
+/* The fields that start every row of both files: which run, where (the
+ * row's target). */
+static void csv_run_fields(const struct rp_model *m, struct pb_buf *b,
+			   long long target)
 {
-	const char *f[] = {m->run,   m->started_at, m->profile_name, m->backend,
-			   m->accel, m->vm,	    m->datastore};
+	const struct rp_target_info *t = &m->tinfo[target];
+	const struct rj_reader *rd = t->rd;
+	const char *f[] = {rd->run,	rd->started_at, rd->profile_name,
+			   rd->backend, rd->accel,	t->name,
+			   t->vm,	t->datastore};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		if (i)
@@ -909,11 +1158,12 @@ static void csv_run_fields(const struct rp_model *m, struct pb_buf *b)
 	}
 }
 
-#define CSV_RUN_COLUMNS "run_id,started_at,profile,backend,accel,vm,datastore,"
+#define CSV_RUN_COLUMNS                                                        \
+	"run_id,started_at,profile,backend,accel,target,vm,datastore,"
 
-/* report.csv's header, and the fields that start every row. */
-static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
-			       struct pb_buf *prefix)
+/* report.csv's header, and the fields that start every row of each
+ * target. */
+static enum pb_error csv_start(struct rp_model *m, struct pb_buf *b)
 {
 	pb_buf_addstr(b, CSV_RUN_COLUMNS
 		      "mode,applied_mode,status,step,error,rep,point,"
@@ -921,8 +1171,8 @@ static enum pb_error csv_start(const struct rp_model *m, struct pb_buf *b,
 		      "mib_per_s,iops,lat_p50_us,lat_p99_us,lat_p999_us,"
 		      "qd_achieved,provision_s,thin_provisioned,"
 		      "eagerly_scrub\r\n");
-	csv_run_fields(m, prefix);
-	return pb_buf_error(b) ? pb_buf_error(b) : pb_buf_error(prefix);
+	(void)m;
+	return pb_buf_error(b);
 }
 
 /* A whole number and its comma, empty when absent (< 0); no printf: a
@@ -943,9 +1193,9 @@ static void whole_field(struct pb_buf *b, long long v)
  * fields empty for an item that ran none (failed, skipped), so every item
  * is in the file with its status and error. */
 static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
-			      const struct pb_buf *prefix,
 			      const struct rj_item *item)
 {
+	const struct pb_buf *prefix = &m->tinfo[item->target].prefix;
 	/* the number columns in order */
 	static const enum rj_pass_key nums[] = {RJ_P_BS,	RJ_P_QD,
 						RJ_P_BYTES,	RJ_P_SECONDS,
@@ -964,7 +1214,7 @@ static enum pb_error csv_item(struct rp_model *m, struct pb_buf *b,
 			break;
 		memset(&ps, 0, sizeof(ps));
 		if (!empty)
-			rj_pass_read(&m->rd, &ps, p);
+			rj_pass_read(m->cur, &ps, p);
 		rows++;
 		pb_buf_add(b, prefix->data, prefix->len);
 		pb_buf_add(b, ",", 1);
@@ -1111,7 +1361,7 @@ static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 		};
 		char note[1024];
 
-		csv_run_fields(m, b);
+		csv_run_fields(m, b, g->target);
 		if (g->point >= 0)
 			pb_buf_printf(b, ",%lld,", g->point);
 		else
@@ -1153,9 +1403,23 @@ static void cell(struct pb_buf *b, double v, int decimals, const char *unit,
 	pb_buf_printf(b, "%*s", width, t);
 }
 
+/* The text tables' first column: as wide as its longest name (target and
+ * workload), 16 to 48 characters; longer ones are cut, the CSVs and the
+ * page have them in full. */
+static int where_width(const struct rp_model *m)
+{
+	size_t w = 16;
+
+	for (size_t i = 0; i < m->ng; i++)
+		if (strlen(m->g[i].where) > w)
+			w = strlen(m->g[i].where);
+	return (int)(w > 48 ? 48 : w);
+}
+
 /* mkfs and command times per mode, when the workload had them */
 static void fs_command_table(const struct rp_model *m, struct pb_buf *b)
 {
+	int ww = where_width(m);
 	size_t i;
 
 	if (!m->fs_note[0] && !m->command)
@@ -1165,14 +1429,14 @@ static void fs_command_table(const struct rp_model *m, struct pb_buf *b)
 		pb_buf_printf(b, "filesystem: %s\n", m->fs_note);
 	if (m->command)
 		pb_buf_printf(b, "command: %s\n", m->command);
-	pb_buf_printf(b, "%-16s %-6s %8s %10s %19s %8s\n", "workload", "mode",
-		      "mkfs s", "command s", "[interval]", "c/base");
+	pb_buf_printf(b, "%-*s %-6s %8s %10s %19s %8s\n", ww, "workload",
+		      "mode", "mkfs s", "command s", "[interval]", "c/base");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		char iv[64];
 
-		pb_buf_printf(b, "%-16.16s %-6s",
-			      *g->workload ? g->workload : "-", g->mode);
+		pb_buf_printf(b, "%-*.*s %-6s", ww, ww,
+			      *g->where ? g->where : "-", g->mode);
 		cell(b, g->mkfs_med, 2, "", 9);
 		cell(b, g->cmd_med, 2, "", 11);
 		snprintf(iv, sizeof(iv), "[%.2f-%.2f]", g->cmd_lo, g->cmd_hi);
@@ -1190,6 +1454,7 @@ static void finding_line(const char *line, void *arg)
 static void text_table(const struct rp_model *m, const struct rp_model *old,
 		       struct pb_buf *b)
 {
+	int ww = where_width(m);
 	size_t i;
 
 	pb_buf_printf(b, "provbench report: %s (%s%s%s)\n", m->profile_name,
@@ -1202,6 +1467,15 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 				       : " (absent: ratios "
 					 "not shown)",
 		      m->base_note[0] ? "\n" : "", m->base_note);
+	if (m->nmore) {
+		pb_buf_printf(b, "merged runs: %s", m->run);
+		for (size_t k = 0; k < m->nmore; k++)
+			pb_buf_printf(b, ", %s", m->more[k].run);
+		pb_buf_addstr(b, " (each run's targets its own)\n");
+	}
+	if (m->merge_note[0])
+		pb_buf_printf(b, "WARNING: the runs differ (%s)\n",
+			      m->merge_note);
 	{
 		struct pb_buf v = PB_BUF_INIT(1u << 20);
 
@@ -1211,17 +1485,17 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 		pb_buf_dispose(&v);
 	}
 	pb_buf_printf(b,
-		      "%-16s %-6s %8s %19s %8s %19s %8s %9s %7s  %7s  %7s  "
+		      "%-*s %-6s %8s %19s %8s %19s %8s %9s %7s  %7s  %7s  "
 		      "%s\n",
-		      "workload", "mode", "first", "[interval]", "rewrite",
+		      ww, "workload", "mode", "first", "[interval]", "rewrite",
 		      "[interval]", "penalty", "[interval]", "f/base", "r/base",
 		      "prov s", "steady state; notes");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		char iv[64], st[160];
 
-		pb_buf_printf(b, "%-16.16s %-6s",
-			      *g->workload ? g->workload : "-", g->mode);
+		pb_buf_printf(b, "%-*.*s %-6s", ww, ww,
+			      *g->where ? g->where : "-", g->mode);
 		cell(b, g->first_med, 1, "", 9);
 		snprintf(iv, sizeof(iv), "[%.1f-%.1f]", g->first_lo,
 			 g->first_hi);
@@ -1265,8 +1539,7 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 			b,
 			"\neager pays for its provisioning%s%s%s: vs lazy "
 			"%s%s, vs thin %s%s\n",
-			*g->workload ? " (" : "", g->workload,
-			*g->workload ? ")" : "",
+			*g->where ? " (" : "", g->where, *g->where ? ")" : "",
 			isnan(g->be_lazy) ? "-"
 			: g->be_lazy < 0  ? "never"
 					  : "after ",
@@ -1307,18 +1580,17 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 		if (!rp_compare(&c, old, g)) {
 			/* a workload the older run did not have (or named
 			 * otherwise): said, never compared with another */
-			pb_buf_printf(b, "  %-16.16s %-6s not in that run\n",
-				      *g->workload ? g->workload : "-",
-				      g->mode);
+			pb_buf_printf(b, "  %-*.*s %-6s not in that run\n", ww,
+				      ww, *g->where ? g->where : "-", g->mode);
 			continue;
 		}
-		o = rp_model_find(old, g->workload, g->mode);
+		o = rp_model_find(old, g->target_name, g->workload, g->mode);
 		pb_buf_printf(
 			b,
-			"  %-16.16s %-6s first %.1f -> %.1f MiB/s %+.1f%%%s, "
+			"  %-*.*s %-6s first %.1f -> %.1f MiB/s %+.1f%%%s, "
 			"rewrite %.1f -> %.1f %+.1f%%%s\n",
-			*g->workload ? g->workload : "-", g->mode, o->first_med,
-			g->first_med, c.first_pct,
+			ww, ww, *g->where ? g->where : "-", g->mode,
+			o->first_med, g->first_med, c.first_pct,
 			c.first_outside ? " (outside both intervals)"
 					: " (within noise)",
 			o->rewrite_med, g->rewrite_med, c.rewrite_pct,
@@ -1335,7 +1607,8 @@ static bool outside(double m, double lo, double hi)
 bool rp_compare(struct rp_change *c, const struct rp_model *old,
 		const struct rp_group *g)
 {
-	const struct rp_group *o = rp_model_find(old, g->workload, g->mode);
+	const struct rp_group *o =
+		rp_model_find(old, g->target_name, g->workload, g->mode);
 
 	if (!o)
 		return false;
@@ -1475,12 +1748,17 @@ enum pb_error rp_find_previous(char *out, size_t len, const char *root,
 }
 
 /* Why two runs' figures do not compare: "" when they do. */
-static void mismatch(char *out, size_t len, const struct rp_model *m,
-		     const struct rp_model *old)
+/*
+ * How two runs differ in what makes their figures comparable ("" when
+ * they do not): for a comparison also the profile's name, for a merge
+ * its modes (a merge's targets differ by design).
+ */
+static void mismatch(char *out, size_t len, const struct rj_reader *m,
+		     const struct rj_reader *old, bool compare)
 {
-	static const char *const keys[] = {"disk_size", "workload", "matrix",
-					   "command", "filesystem"};
-	size_t i;
+	static const char *const keys[] = {"disk_size", "workload",   "matrix",
+					   "command",	"filesystem", "modes"};
+	size_t i, nkeys = sizeof(keys) / sizeof(keys[0]) - (compare ? 1 : 0);
 
 	out[0] = '\0';
 	if (strcmp(m->backend, old->backend))
@@ -1490,10 +1768,10 @@ static void mismatch(char *out, size_t len, const struct rp_model *m,
 		list_add(out, len, "accelerator %s, then %s",
 			 *m->accel ? m->accel : "none",
 			 *old->accel ? old->accel : "none");
-	if (strcmp(m->profile_name, old->profile_name))
+	if (compare && strcmp(m->profile_name, old->profile_name))
 		list_add(out, len, "profile %s, then %s", m->profile_name,
 			 old->profile_name);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < nkeys; i++) {
 		json_t *a = json_object_get(m->profile, keys[i]);
 		json_t *b = json_object_get(old->profile, keys[i]);
 
@@ -1516,10 +1794,16 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 
 	*reg = false;
 	memset(&old, 0, sizeof(old));
-	if (o->out_dir && mkdir(o->out_dir, 0755) && errno != EEXIST)
-		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", o->out_dir,
-			       strerror(errno));
-	err = rp_model_load(&m, o->results_dir, o->baseline, &csv, errbuf);
+	err = o->results_dirs
+		      ? rp_model_load_many(&m, o->results_dirs, o->nresults,
+					   o->force, o->baseline, &csv, errbuf)
+		      : rp_model_load(&m, o->results_dir, o->baseline, &csv,
+				      errbuf);
+	if (!err && m.merge_note[0])
+		fprintf(stderr,
+			"provbench: report: WARNING: merging runs that differ: "
+			"%s\n",
+			m.merge_note);
 	if (!err && compare && !strcmp(compare, RP_COMPARE_PREVIOUS)) {
 		char real[PATH_MAX], *sl;
 
@@ -1546,7 +1830,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		have_old = !err;
 	}
 	if (have_old) {
-		mismatch(differ, sizeof(differ), &m, &old);
+		mismatch(differ, sizeof(differ), &m.rd, &old.rd, true);
 		if (differ[0] && !o->force) {
 			err = pb_fail(errbuf, PB_ERR_INPUT,
 				      "will not compare with %s: %s "
@@ -1572,6 +1856,10 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		text_table(&m, have_old ? &old : NULL, &txt);
 		err = rp_write_html(&m, have_old ? &old : NULL, &html);
 	}
+	/* made only now: a refused report leaves nothing behind */
+	if (!err && o->out_dir && mkdir(o->out_dir, 0755) && errno != EEXIST)
+		err = pb_fail(errbuf, PB_ERR_IO, "%s: %s", o->out_dir,
+			      strerror(errno));
 	if (!err)
 		err = write_out(dir, "report.csv", &csv, errbuf);
 	if (!err)
@@ -1634,12 +1922,12 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 	json_t *o;
 
 	rp_steady_text(st, sizeof(st), g);
-	o = json_pack("{s:I,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},s:s}", "point",
-		      (json_int_t)g->point, "workload", g->workload, "mode",
-		      g->mode, "applied_mode", g->applied, "status",
-		      rp_group_status(g), "reps", "planned",
-		      (json_int_t)g->nreps, "ok", (json_int_t)g->nok, "failed",
-		      (json_int_t)g->nfailed, "skipped",
+	o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},s:s}",
+		      "target", g->target_name, "point", (json_int_t)g->point,
+		      "workload", g->workload, "mode", g->mode, "applied_mode",
+		      g->applied, "status", rp_group_status(g), "reps",
+		      "planned", (json_int_t)g->nreps, "ok", (json_int_t)g->nok,
+		      "failed", (json_int_t)g->nfailed, "skipped",
 		      (json_int_t)g->nskipped, "error", g->first_error);
 	if (!o)
 		return NULL;
@@ -1709,9 +1997,9 @@ json_t *rp_model_json(const struct rp_model *m)
 
 		json_array_append_new(
 			fails,
-			json_pack("{s:s,s:I,s:I,s:s,s:s,s:s,s:s}", "mode",
-				  pb_mode_name(f->mode), "rep",
-				  (json_int_t)f->rep, "point",
+			json_pack("{s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s}", "target",
+				  f->target_name, "mode", pb_mode_name(f->mode),
+				  "rep", (json_int_t)f->rep, "point",
 				  (json_int_t)f->point, "workload", f->workload,
 				  "status", rj_status_name(f->status), "step",
 				  f->step, "error", f->error));

@@ -79,6 +79,10 @@ double rp_breakeven_bytes(double p_e, double f_e, double p_o, double f_o);
 
 struct rp_opts {
 	const char *results_dir; /* holds run.json */
+	/* several runs merged into one report, results_dir the first;
+	 * NULL: results_dir alone */
+	const char *const *results_dirs;
+	size_t nresults;
 	const char *out_dir;	 /* NULL: results_dir */
 	const char *compare_dir; /* an older results directory, or NULL */
 	const char *baseline;	 /* mode to compare against; "rdm" */

@@ -13,11 +13,16 @@
 
 #define RP_MAX_REWRITES 32
 
-/* One workload point x mode: results are grouped by the point's index and
- * full description (another run's groups are matched by description). */
+/* One target x workload point x mode: results are grouped by the target,
+ * the point's index and full description (another run's groups are
+ * matched by target name and description). */
 struct rp_group {
-	long long point; /* -1: a format-1 file's item without one */
-	char *workload;	 /* the point's full description, "" alone */
+	long long target;   /* index into the model's targets */
+	struct jl_doc *doc; /* the run.json its items came from */
+	char *target_name;  /* "" for a run's one implicit target */
+	long long point;    /* -1: a format-1 file's item without one */
+	char *workload;	    /* the point's full description, "" alone */
+	char *where; /* target and workload, as sentences name them: "nfs, bs=64K" */
 	enum pb_mode pmode;
 	const char *mode; /* its name */
 	size_t nreps;	  /* items seen, failed ones included */
@@ -89,21 +94,36 @@ struct rp_failure {
 	enum pb_mode mode;
 	long long rep, point;
 	enum rj_status status;
-	char *workload, *step, *error;
+	char *target_name, *workload, *step, *error;
+};
+
+/* A target of the run, as the report names it. */
+struct rp_target_info {
+	char name[160];		    /* "" for a run's one implicit target */
+	const struct rj_reader *rd; /* the run it belongs to */
+	char vm[256], datastore[256];
+	struct pb_buf prefix; /* the CSV fields that start its rows */
 };
 
 struct rp_model {
 	struct rj_reader rd; /* run.json, read through its module */
-	json_t *env;	     /* borrowed from rd */
-	json_t *profile;     /* likewise; NULL when absent */
+	/* runs merged with it (report DIR DIR...), and the one being read */
+	struct rj_reader *more, *cur;
+	size_t nmore;
+	char merge_note[1024]; /* how merged runs differ (--force) */
+	json_t *env;	       /* borrowed from rd */
+	json_t *profile;       /* likewise; NULL when absent */
 	const char *run;
 	const char *profile_name;
 	const char *backend;
 	const char *accel;
 	const char *version, *commit, *started_at, *updated_at;
 	bool finished, interrupted;
-	/* where it ran, from the environment ("" when not said) */
+	/* where it ran, from the environment ("" when not said): the first
+	 * target's, and each target's */
 	char vm[256], datastore[256];
+	struct rp_target_info *tinfo;
+	size_t ntinfo; /* at least 1 once loaded */
 	struct rp_group *g;
 	size_t ng, gcap;
 	char *command;	   /* the command passes' text, as run */
@@ -161,10 +181,21 @@ json_t *rp_model_json(const struct rp_model *m);
 enum pb_error rp_model_load(struct rp_model *m, const char *results_dir,
 			    const char *baseline, struct pb_buf *csv,
 			    char *errbuf);
+/* Several runs as one model (report DIR...): each run's targets its own;
+ * refused, naming why, unless their profiles agree or force. */
+enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
+				 size_t ndirs, bool force, const char *baseline,
+				 struct pb_buf *csv, char *errbuf);
 void rp_model_dispose(struct rp_model *m);
-/* The group of another model with this description and mode. */
+/* The groups of g's mode and workload point on each target (g among
+ * them), in target order; how many. */
+#define PB_MAX_ACROSS 64
+size_t rp_across(const struct rp_model *m, const struct rp_group *g,
+		 const struct rp_group **out, size_t max);
+/* The group of another model with this target, description and mode. */
 const struct rp_group *rp_model_find(const struct rp_model *m,
-				     const char *workload, const char *mode);
+				     const char *target, const char *workload,
+				     const char *mode);
 
 /* One mode against the same mode of an older run. */
 struct rp_change {

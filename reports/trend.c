@@ -35,9 +35,10 @@ static const char *const sig_names[6] = {
 	"provbench",	"qemu",	      "accelerator",
 };
 
-/* one run x point x mode */
+/* one run x target x point x mode */
 struct trow {
 	size_t run;
+	char *target; /* its name: runs are matched by it */
 	long long point;
 	char *workload;
 	enum pb_mode mode;
@@ -135,6 +136,7 @@ static enum pb_error add_run(struct trend *t, const char *dir,
 		w = &t->row[t->nrow++];
 		*w = (struct trow){
 			.run = t->nrun - 1,
+			.target = strdup(g->target_name),
 			.point = g->point,
 			.workload = strdup(g->workload),
 			.mode = g->pmode,
@@ -145,7 +147,7 @@ static enum pb_error add_run(struct trend *t, const char *dir,
 			.dfirst = NAN,
 			.drewrite = NAN,
 		};
-		if (!w->workload)
+		if (!w->workload || !w->target)
 			err = PB_ERR_NOMEM;
 	}
 	if (!r->dir || !r->id || !r->started || !r->profile || !r->backend ||
@@ -211,11 +213,12 @@ static int run_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->id, y->id);
 }
 
-/* the same series: profile, point, workload and mode */
+/* the same series: profile, target, point, workload and mode */
 static bool same_series(const struct trend *t, const struct trow *a,
 			const struct trow *b)
 {
 	return a->mode == b->mode && a->point == b->point &&
+	       !strcmp(a->target, b->target) &&
 	       !strcmp(a->workload, b->workload) &&
 	       !strcmp(t->run[a->run].profile, t->run[b->run].profile);
 }
@@ -226,6 +229,9 @@ static int point_cmp(const struct trend *t, const struct trow *x,
 {
 	int c = strcmp(t->run[x->run].profile, t->run[y->run].profile);
 
+	if (c)
+		return c;
+	c = strcmp(x->target, y->target);
 	if (c)
 		return c;
 	if (x->point != y->point)
@@ -357,8 +363,10 @@ static void trend_dispose(struct trend *t)
 		for (k = 0; k < 6; k++)
 			free(r->sig[k]);
 	}
-	for (i = 0; i < t->nrow; i++)
+	for (i = 0; i < t->nrow; i++) {
 		free(t->row[i].workload);
+		free(t->row[i].target);
+	}
 	free(t->run);
 	free(t->row);
 	memset(t, 0, sizeof(*t));
@@ -379,7 +387,8 @@ static enum pb_error trend_csv(const struct trend *t, struct pb_buf *b)
 
 	pb_buf_addstr(b, "run_id,started_at,profile,backend,accel,"
 			 "provbench_version,commit,server_build,host_build,"
-			 "datastore,run_status,point,workload,mode,status,"
+			 "datastore,run_status,target,point,workload,mode,"
+			 "status,"
 			 "first_mib_s,first_lo_mib_s,first_hi_mib_s,"
 			 "rewrite_mib_s,rewrite_lo_mib_s,rewrite_hi_mib_s,"
 			 "warmup_penalty_frac,warmup_penalty_lo_frac,"
@@ -391,7 +400,7 @@ static enum pb_error trend_csv(const struct trend *t, struct pb_buf *b)
 		const char *f[] = {r->id,      r->started, r->profile,
 				   r->backend, r->accel,   r->version,
 				   r->commit,  r->sig[0],  r->sig[1],
-				   r->sig[2],  r->status};
+				   r->sig[2],  r->status,  w->target};
 
 		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 			if (i)
@@ -640,11 +649,16 @@ static enum pb_error trend_html(const struct trend *t, struct pb_buf *h)
 				!strcmp(t->run[t->row[b].run].profile,
 					t->run[w->run].profile) &&
 				t->row[b].point == w->point &&
+				!strcmp(t->row[b].target, w->target) &&
 				!strcmp(t->row[b].workload, w->workload);
 		     b++)
 			;
 		pb_buf_addstr(h, "<h2>");
 		rp_html_text(h, t->run[w->run].profile);
+		if (*w->target) {
+			pb_buf_addstr(h, " on ");
+			rp_html_text(h, w->target);
+		}
 		if (*w->workload) {
 			pb_buf_addstr(h, ": ");
 			rp_html_text(h, w->workload);

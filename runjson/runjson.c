@@ -53,7 +53,7 @@ enum pb_error rj_format_check(long long found, const char *path, char *errbuf)
 
 json_t *rj_doc_new(const struct rj_head *h)
 {
-	json_t *doc, *points = json_array(), *env = h->environment;
+	json_t *doc, *points = json_array(), *env = h->environment, *targets;
 	size_t i;
 
 	if (!env)
@@ -69,10 +69,28 @@ json_t *rj_doc_new(const struct rj_head *h)
 		}
 	if (env && h->backend)
 		json_object_set_new(env, RJ_K_BACKEND, json_string(h->backend));
+	targets = json_array();
+	for (i = 0; targets && i < h->ntargets; i++) {
+		const struct rj_target *t = &h->targets[i];
+		json_t *te = t->environment ? t->environment : json_object();
+
+		if (te && h->backend)
+			json_object_set_new(te, RJ_K_BACKEND,
+					    json_string(h->backend));
+		if (json_array_append_new(
+			    targets, json_pack("{s:I,s:s,s:s,s:o}", RJ_K_INDEX,
+					       (json_int_t)i, RJ_K_NAME,
+					       t->name ? t->name : "", RJ_K_KEY,
+					       t->key ? t->key : "",
+					       RJ_K_ENVIRONMENT, te))) {
+			json_decref(targets);
+			targets = NULL;
+		}
+	}
 	/* the head goes before "results", so a reader streams the items
 	 * in one pass over the file */
 	doc = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I},"
-			"s:o,s:o,s:[]}",
+			"s:o,s:o,s:o,s:[]}",
 			RJ_K_FORMAT, RJ_FORMAT, RJ_K_TOOL, RJ_TOOL,
 			RJ_K_VERSION, PB_VERSION, RJ_K_COMMIT,
 			h->commit ? h->commit : "unknown", RJ_K_STARTED_AT,
@@ -81,8 +99,8 @@ json_t *rj_doc_new(const struct rj_head *h)
 			RJ_K_RUN, h->run, RJ_K_PLAN, RJ_K_ORDER,
 			h->shuffled ? "shuffle" : "fixed", RJ_K_SEED,
 			(json_int_t)h->seed, RJ_K_ITEMS, (json_int_t)h->items,
-			RJ_K_POINTS, points, RJ_K_ENVIRONMENT, env,
-			RJ_K_RESULTS);
+			RJ_K_POINTS, points, RJ_K_TARGETS, targets,
+			RJ_K_ENVIRONMENT, env, RJ_K_RESULTS);
 	return doc;
 }
 
@@ -105,9 +123,10 @@ json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r)
 			   RJ_K_PROVISION_S, r->timing.provision_s,
 			   RJ_K_RUNNER_S, r->timing.runner_s, RJ_K_DESTROY_S,
 			   r->timing.destroy_s);
-	res = json_pack("{s:i,s:s,s:i,s:s,s:s,s:s?,s:s?,s:o?,s:o?,s:o}",
-			RJ_K_REP, (int)r->rep, RJ_K_MODE, pb_mode_name(r->mode),
-			RJ_K_POINT, (int)r->point, RJ_K_WORKLOAD,
+	res = json_pack("{s:i,s:i,s:s,s:i,s:s,s:s,s:s?,s:s?,s:o?,s:o?,s:o}",
+			RJ_K_TARGET, (int)r->target, RJ_K_REP, (int)r->rep,
+			RJ_K_MODE, pb_mode_name(r->mode), RJ_K_POINT,
+			(int)r->point, RJ_K_WORKLOAD,
 			r->workload ? r->workload : "", RJ_K_STATUS,
 			rj_status_name(r->status), RJ_K_ERROR,
 			r->error && *r->error ? r->error : NULL, RJ_K_STEP,
@@ -163,12 +182,20 @@ static const char *json_str_or(json_t *obj, const char *key)
 	return s ? s : "";
 }
 
+const char *rj_target_name(const struct rj_reader *r, long long t)
+{
+	json_t *o = t >= 0 ? json_array_get(r->targets, (size_t)t) : NULL;
+
+	return json_str_or(o, RJ_K_NAME);
+}
+
 enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 			     char *errbuf)
 {
 	/* the free-form parts stay raw (parsed with jansson: small), the
 	 * results are streamed */
-	static const char *const raw[] = {RJ_K_ENVIRONMENT, RJ_K_PROFILE, NULL};
+	static const char *const raw[] = {RJ_K_ENVIRONMENT, RJ_K_PROFILE,
+					  RJ_K_TARGETS, NULL};
 	/* provbench writes these before the results, so the results stream
 	 * through once; a file reordered by hand is read in two passes */
 	static const char *const before[] = {RJ_K_FORMAT, RJ_K_TOOL, RJ_K_RUN,
@@ -217,10 +244,15 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 	if (!r->environment)
 		r->environment = json_object();
 	r->profile = parse_raw(jl_get(r->jd.root, RJ_K_PROFILE));
+	r->targets = parse_raw(jl_get(r->jd.root, RJ_K_TARGETS));
+	if (!json_is_array(r->targets)) {
+		json_decref(r->targets);
+		r->targets = json_array();
+	}
 	r->profile_name = json_str_or(r->profile, "name");
 	r->backend = json_str_or(r->environment, RJ_K_BACKEND);
 	r->accel = json_str_or(r->environment, RJ_K_ACCELERATOR);
-	if (!r->environment)
+	if (!r->environment || !r->targets)
 		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 out:
 	/* a reader that failed to open holds nothing */
@@ -263,8 +295,13 @@ static enum pb_error item_read(struct rj_reader *r, struct rj_item *o,
 	err = whole(&o->point, item, RJ_K_POINT, r->format >= 2, errbuf);
 	if (!err)
 		err = whole(&o->rep, item, RJ_K_REP, false, errbuf);
+	if (!err)
+		err = whole(&o->target, item, RJ_K_TARGET, false, errbuf);
 	if (err)
 		return err;
+	if (o->target < 0)
+		o->target = 0;
+	o->target_name = rj_target_name(r, o->target);
 	o->workload = rj_str(r, item, RJ_K_WORKLOAD);
 	o->error = rj_str(r, item, RJ_K_ERROR);
 	o->step = rj_str(r, item, RJ_K_STEP);
@@ -362,6 +399,7 @@ void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass)
 void rj_reader_dispose(struct rj_reader *r)
 {
 	json_decref(r->environment);
+	json_decref(r->targets);
 	json_decref(r->profile);
 	jl_free(&r->jd);
 	memset(r, 0, sizeof(*r));

@@ -49,6 +49,7 @@
 #define RJ_K_SEED	  "seed"
 #define RJ_K_ITEMS	  "items"
 #define RJ_K_POINTS	  "points"
+#define RJ_K_TARGETS	  "targets"
 #define RJ_K_ENVIRONMENT  "environment"
 #define RJ_K_RESULTS	  "results"
 #define RJ_K_INTERRUPTED  "interrupted"
@@ -56,7 +57,11 @@
 /* a point of "points" */
 #define RJ_K_INDEX	 "index"
 #define RJ_K_DESCRIPTION "description"
+/* a target of "targets" (also RJ_K_INDEX, RJ_K_ENVIRONMENT) */
+#define RJ_K_NAME "name"
+#define RJ_K_KEY  "key"
 /* a result item */
+#define RJ_K_TARGET   "target"
 #define RJ_K_REP      "rep"
 #define RJ_K_MODE     "mode"
 #define RJ_K_POINT    "point"
@@ -124,12 +129,23 @@ struct rj_head {
 	json_t *environment; /* the backend's description (stolen) */
 	const char *backend;
 	const char *commit; /* the build's commit, NULL: unknown */
+	/* where the disks live: each target's name ("" for a profile's one
+	 * implicit target), lock key and environment (stolen; the first is
+	 * also the top-level "environment", for readers of one target) */
+	const struct rj_target *targets;
+	size_t ntargets;
+};
+
+struct rj_target {
+	const char *name, *key;
+	json_t *environment;
 };
 
 /* A new document with its head and no results (NULL: out of memory). */
 json_t *rj_doc_new(const struct rj_head *h);
 
 struct rj_result {
+	unsigned target; /* index into the head's targets */
 	unsigned rep;
 	enum pb_mode mode;
 	unsigned point;
@@ -178,6 +194,7 @@ struct rj_reader {
 	bool finished, interrupted;
 	json_t *profile;     /* parsed; NULL when absent */
 	json_t *environment; /* parsed; an empty object when absent */
+	json_t *targets;     /* parsed; an empty array before targets */
 	const char *profile_name, *backend, *accel; /* "" when absent */
 };
 
@@ -204,7 +221,9 @@ enum rj_pass_key {
 enum rj_lat_key { RJ_L_P50, RJ_L_P99, RJ_L_P999, RJ_L__COUNT };
 
 struct rj_item {
-	size_t index; /* in "results" */
+	size_t index;		 /* in "results" */
+	long long target;	 /* 0 before targets */
+	const char *target_name; /* "" for a run's one implicit target */
 	long long rep, point;
 	enum pb_mode mode;
 	const char *workload, *error;
@@ -238,6 +257,8 @@ enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
 			     bool *more, char *errbuf);
 /* A pass of out->passes, its members picked. */
 void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass);
+/* Target t's name from the head ("" when none). */
+const char *rj_target_name(const struct rj_reader *r, long long t);
 /* A string member of an object node, decoded ("" when not a string). */
 const char *rj_str(struct rj_reader *r, struct jl *obj, const char *key);
 void rj_reader_dispose(struct rj_reader *r);

@@ -2,7 +2,8 @@
  * cmd_report.c - `provbench report`: rebuild a run's report from its
  * run.json, optionally compared with an older run; --max-regression turns
  * a slower run into exit 1, for nightly runs that should alert;
- * `--compare previous` finds the run before this one by itself.
+ * `--compare previous` finds the run before this one by itself. Several
+ * results directories are merged into one report (-o names where).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@
 int cmd_report(int argc, char **argv)
 {
 	struct rp_opts o = RP_OPTS_INIT;
-	const char *maxreg = NULL, *baseline = NULL;
+	const char *maxreg = NULL, *baseline = NULL, **dirs = NULL;
+	struct cli_args rest = {0};
 	char errbuf[PB_ERRBUF_SIZE] = "";
 	enum pb_mode m;
 	bool reg = false;
@@ -29,8 +31,8 @@ int cmd_report(int argc, char **argv)
 			  "the newest earlier complete run of the same "
 			  "profile beside this one"),
 		CLI_SWITCH("force", 0, &o.force,
-			   "compare runs whose backend, accelerator, profile, "
-			   "disk size or workload differ (warned)"),
+			   "compare or merge runs whose backend, accelerator, "
+			   "profile, disk size or workload differ (warned)"),
 		CLI_SWITCH("json", 0, &o.json,
 			   "print the summary (the page's numbers) as JSON "
 			   "instead of the table"),
@@ -44,6 +46,10 @@ int cmd_report(int argc, char **argv)
 		CLI_ARG("RESULTS_DIR", &o.results_dir,
 			"a run's results directory (holds run.json)",
 			CLI_OPT_REQUIRED),
+		CLI_ARGS("MORE", &rest,
+			 "more runs of the same experiment, merged into one "
+			 "report (each run's targets its own; needs -o)",
+			 0),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {
@@ -55,6 +61,15 @@ int cmd_report(int argc, char **argv)
 
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
+	if (rest.argc && !o.out_dir)
+		return pb_cli_fail(PB_ERR_USAGE, "report",
+				   "several results directories need -o DIR "
+				   "for the merged report (a run's own report "
+				   "stays its own)");
+	if (rest.argc && o.compare_dir)
+		return pb_cli_fail(PB_ERR_USAGE, "--compare",
+				   "compares one run with another, not a "
+				   "merge of several");
 	if (maxreg) {
 		rc = cli_percent(&o.max_regression, "--max-regression", maxreg);
 		if (rc)
@@ -76,7 +91,16 @@ int cmd_report(int argc, char **argv)
 		}
 		o.baseline = baseline;
 	}
+	dirs = calloc((size_t)rest.argc + 1, sizeof(*dirs));
+	if (!dirs)
+		return pb_cli_fail(PB_ERR_NOMEM, "report", "out of memory");
+	dirs[0] = o.results_dir;
+	for (int i = 0; i < rest.argc; i++)
+		dirs[i + 1] = rest.argv[i];
+	o.results_dirs = dirs;
+	o.nresults = (size_t)rest.argc + 1;
 	err = rp_generate(&o, &reg, errbuf);
+	free(dirs);
 	if (reg)
 		return pb_cli_fail(PB_ERR_REGRESSED, "report", errbuf);
 	if (err)

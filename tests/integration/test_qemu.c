@@ -301,6 +301,154 @@ static void qemu_kill9_cleanup(void)
 	CU_ASSERT(nothing_left(disks, res));
 }
 
+/* Wait (up to ms) until the journal holds n "created" entries. */
+static bool created_n(const char *journal, int n, unsigned ms)
+{
+	for (unsigned t = 0; t < ms; t += 100) {
+		if (it_count(journal, "\"op\":\"created\"") >= n)
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+/*
+ * Two targets, two host directories (as root the second an xfs of its
+ * own, so the run compares two host filesystems): every result names its
+ * target, the report compares the modes across them, and a run killed on
+ * the second target leaves what cleanup removes from that directory.
+ */
+static void qemu_two_directories(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-two.json");
+	SCRATCH(state, "q-state-two");
+	SCRATCH(res, "q-results-two");
+	SCRATCH(d1, "q-two-ext");
+	SCRATCH(d2, "q-two-second");
+	SCRATCH(img, "q-two-xfs.img");
+	SCRATCH(journal, "q-state-two/journal.jsonl");
+	SCRATCH(sum, "q-results-two/latest/summary.csv");
+	char text[2048];
+	json_t *doc, *targets, *item;
+	bool xfs = false;
+	size_t i;
+	int per[2] = {0, 0};
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' '%s'", state, d1, d2),
+			      0);
+	if (it_is_root())
+		xfs = !it_sh("truncate -s 512M '%s' && mkfs.xfs -q '%s' && "
+			     "mount -o loop '%s' '%s'",
+			     img, img, img, d2);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"q-two\", \"backend\": \"qemu\",\n"
+		 " \"disk_size\": \"16M\", \"modes\": [\"eager\", \"thin\"],\n"
+		 " \"repetitions\": 2, \"timeout_s\": 100,\n"
+		 " \"workload\": %s,\n"
+		 " \"targets\": [{\"name\": \"first\", \"dir\": \"%s\"},\n"
+		 "             {\"name\": \"second\", \"dir\": \"%s\"}]}\n",
+		 WL_SMALL, d1, d2);
+	it_write_file(prof, text);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 2 targets = 8 disks"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "target second:"));
+	it_result_dispose(&r);
+
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	/* the verdict puts each mode's penalty on both side by side */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "thin: first-write penalty "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " on first, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " on second"));
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	targets = json_object_get(doc, "targets");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(targets), 2);
+	for (i = 0; i < 2; i++) {
+		json_t *t = json_array_get(targets, i);
+		json_t *env = json_object_get(t, "environment");
+
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(t, "name")),
+			i ? "second" : "first");
+		/* each target describes its own place */
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(env, "datastore")),
+			i ? d2 : d1);
+		if (i && xfs)
+			CU_ASSERT_PTR_NOT_NULL(
+				strstr(json_string_value(json_object_get(
+					       env, "datastore_fs")),
+				       "xfs"));
+	}
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		json_int_t t =
+			json_integer_value(json_object_get(item, "target"));
+		const char *file = json_string_value(
+			json_object_get(json_object_get(item, "disk"), "file"));
+
+		CU_ASSERT_FATAL(t == 0 || t == 1);
+		per[t]++;
+		/* its disk lived in its target's directory */
+		CU_ASSERT(file &&
+			  !strncmp(file, t ? d2 : d1, strlen(t ? d2 : d1)));
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"ok");
+	}
+	CU_ASSERT_EQUAL(per[0], 4);
+	CU_ASSERT_EQUAL(per[1], 4);
+	json_decref(doc);
+	/* summary.csv: a row per target x mode, each naming its target */
+	CU_ASSERT_EQUAL(it_sh("test $(grep -c ',first,' '%s') = 2 && "
+			      "test $(grep -c ',second,' '%s') = 2",
+			      sum, sum),
+			0);
+	CU_ASSERT(nothing_left(d1, res) && nothing_left(d2, res));
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+
+	/* killed while the second target's first disk exists: cleanup
+	 * removes it there, and nothing of the first target's is touched */
+	if (!it_fast()) {
+		it_sh("rm -f '%s'", journal);
+		snprintf(text, sizeof(text),
+			 "{\"name\": \"q-two\", \"backend\": \"qemu\",\n"
+			 " \"disk_size\": \"256M\", \"modes\": [\"eager\"],\n"
+			 " \"timeout_s\": 100, \"workload\": %s,\n"
+			 " \"qemu\": {\"accel\": \"tcg\"},\n"
+			 " \"targets\": [{\"name\": \"first\", \"dir\": "
+			 "\"%s\"},\n"
+			 "             {\"name\": \"second\", \"dir\": "
+			 "\"%s\"}]}\n",
+			 WL_SLOW, d1, d2);
+		it_write_file(prof, text);
+		pid = it_spawn_run(&e, res, prof);
+		/* the second "created" is the second target's disk */
+		CU_ASSERT_FATAL(created_n(journal, 2, 120000));
+		sleep(2);
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		usleep(500000);
+		CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q provbench-", d2), 0);
+		CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 disk(s) removed"));
+		it_result_dispose(&r);
+		CU_ASSERT(nothing_left(d1, res) && nothing_left(d2, res));
+	}
+	if (xfs)
+		it_sh("umount '%s'", d2);
+	it_sh("rm -f '%s'", img);
+}
+
 /* A device the profile names goes through the runner's safety checks: one
  * with a filesystem is refused and left exactly as it was. */
 static void qemu_named_device_refused(void)
@@ -794,6 +942,7 @@ static void qemu_host_fs_full(void)
 
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
+	PB_CASE(qemu_two_directories),
 	PB_CASE(qemu_sigint),
 	PB_CASE(qemu_watchdog),
 	PB_CASE(qemu_kill9_cleanup),

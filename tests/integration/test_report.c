@@ -68,13 +68,15 @@ static void golden_summary(void)
 	/* the run's columns first, so nights concatenate; the failed
 	 * item is a row of its own, with its step and reason */
 	CU_ASSERT_EQUAL(strncmp(got,
-				"run_id,started_at,profile,backend,accel,vm,"
-				"datastore,mode,applied_mode,status,step,",
-				82),
+				"run_id,started_at,profile,backend,accel,"
+				"target,vm,datastore,mode,applied_mode,status,"
+				"step,",
+				90),
 			0);
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(got, "20261129T000000Z-golden,2026-11-29T00:00:00Z,"
-			    "golden,vsphere,,<script>alert(1)</script>,,thin,"
+			    "golden,vsphere,,,<script>alert(1)</script>,,"
+			    "thin,"
 			    "thin,ok,,,3,0,,rewrite,2,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(got, ",thin,,failed,,create thin disk: "
 					   "InsufficientStorageSpace,3,0,,,,"));
@@ -652,6 +654,99 @@ static void pages_layout(void)
 	}
 }
 
+/*
+ * Targets: a datastore comparison within one run (per-target rows, the
+ * same mode side by side, ranked only beyond noise), and runs from two
+ * controllers merged into one report (refused when their profiles
+ * differ, nothing written then).
+ */
+static void targets_and_merge(void)
+{
+	char var[600], in[700], out[700], out2[700], a[700], b[700], o[700];
+	char path[800], *text;
+	struct it_result r;
+
+	variants(var, sizeof(var));
+	snprintf(in, sizeof(in), "%s/targets", var);
+	snprintf(out, sizeof(out), "%s/targets-report", it_dir());
+	CU_ASSERT_EQUAL(report(&r, "-o", out, in, NULL, NULL, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		r.out, "thin: first-write penalty 62% [62-62] on nfs01, 38% "
+		       "[37-38] on local; they differ beyond noise (highest "
+		       "on nfs01, lowest on local)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "eager: first-write penalty 0% [0-1] on nfs01, "
+			      "0% [0-0] on local; within noise of each other: "
+			      "not ranked"));
+	/* the table names each row's target */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nnfs01            thin"));
+	it_result_dispose(&r);
+	/* a row per target x mode, each with its target's VM and datastore */
+	snprintf(path, sizeof(path), "%s/summary.csv", out);
+	CU_ASSERT_EQUAL(it_sh("python3 -c \"import csv,sys\n"
+			      "rows = list(csv.DictReader(open('%s')))\n"
+			      "got = sorted((r['target'], r['datastore'], "
+			      "r['mode']) for r in rows)\n"
+			      "want = sorted((t, d, m) for t, d in "
+			      "(('nfs01', 'nfs01'), ('local', 'vmfs-local')) "
+			      "for m in ('thin', 'eager'))\n"
+			      "sys.exit(got != want)\"",
+			      path),
+			0);
+	snprintf(path, sizeof(path), "%s/report.html", out);
+	text = pb_slurp_file(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<h2>Across targets</h2>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<th>nfs01</th><th>local</th>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "nfs01: vm-1, nfs01<br>"));
+	free(text);
+
+	/* two controllers' shares of one profile, as one report */
+	snprintf(a, sizeof(a), "%s/shard-a", var);
+	snprintf(b, sizeof(b), "%s/shard-b", var);
+	snprintf(o, sizeof(o), "%s/shard-other", var);
+	snprintf(out2, sizeof(out2), "%s/merged", it_dir());
+	CU_ASSERT_EQUAL(report(&r, "-q", "-o", out2, a, b, NULL, NULL), 0);
+	it_result_dispose(&r);
+	snprintf(path, sizeof(path), "%s/summary.csv", out2);
+	CU_ASSERT_EQUAL(it_sh("python3 -c \"import csv,sys\n"
+			      "rows = list(csv.DictReader(open('%s')))\n"
+			      "got = sorted((r['run_id'][-7:], r['target'], "
+			      "r['vm'], r['mode'], r['reps_ok']) for r in "
+			      "rows)\n"
+			      "want = sorted((s, v, v, m, '3') for s, v in "
+			      "(('shard-a', 'vm-1'), ('shard-b', 'vm-2')) "
+			      "for m in ('thin', 'eager'))\n"
+			      "sys.exit(got != want)\"",
+			      path),
+			0);
+	snprintf(path, sizeof(path), "%s/report.html", out2);
+	text = pb_slurp_file(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Merged runs: "
+					    "20261130T023000Z-fleet-shard-a, "
+					    "20261130T023000Z-fleet-shard-b"));
+	free(text);
+	/* a run's own report stays its own: a merge needs -o */
+	CU_ASSERT_EQUAL(report(&r, a, b, NULL, NULL, NULL, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "need -o DIR"));
+	it_result_dispose(&r);
+	/* another disk size is another experiment: refused, nothing made */
+	snprintf(out2, sizeof(out2), "%s/merged-other", it_dir());
+	CU_ASSERT_EQUAL(report(&r, "-o", out2, a, o, NULL, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.err, "provbench: report: will not merge "
+			      "20261130T023000Z-fleet-other with "
+			      "20261130T023000Z-fleet-shard-a: the profile's "
+			      "disk_size differs (--force merges anyway)"));
+	it_result_dispose(&r);
+	CU_ASSERT_NOT_EQUAL(it_sh("test -e '%s'", out2), 0);
+	CU_ASSERT_EQUAL(report(&r, "--force", "-q", "-o", out2, a, o, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "WARNING: merging runs that "
+					     "differ"));
+	it_result_dispose(&r);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(golden_summary),
 	PB_CASE(bad_results),
@@ -666,6 +761,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(compare_and_regression),
 	PB_CASE(renders_in_chromium),
 	PB_CASE(pages_layout),
+	PB_CASE(targets_and_merge),
 	PB_CASES_END,
 };
 

@@ -1,7 +1,8 @@
 /*
  * test_profile.c - profiles and plans: every shipped profile loads, the
  * matrix expands, a shuffled plan is complete per repetition and
- * replayable from its seed, and the runner's arguments follow the workload.
+ * replayable from its seed, the runner's arguments follow the workload,
+ * and targets (and the matrix's backend keys) become one plan.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -336,6 +337,26 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"vsphere\", "
 	       "\"vsphere\": {\"vm\": \"a\"}, \"qemu\": {}}",
 	 "qemu: only for backend qemu"},
+	/* targets: each mistake named by its place in the list */
+	{QHEAD "\"modes\": [\"thin\"], \"targets\": []}",
+	 "targets: must be a non-empty list of objects"},
+	{QHEAD "\"modes\": [\"thin\"], \"targets\": [{\"dir\": \"/a\"}, "
+	       "{\"vm\": \"x\"}]}",
+	 "targets[1].vm: unknown key"},
+	{QHEAD "\"modes\": [\"thin\"], \"targets\": [{\"name\": 7}]}",
+	 "targets[0].name: must be a string of 1 to 64 characters"},
+	{QHEAD "\"modes\": [\"thin\"], \"targets\": [{\"name\": \"x\", "
+	       "\"dir\": \"/a\"}, {\"name\": \"x\", \"dir\": \"/b\"}]}",
+	 "targets: two targets are both named 'x'"},
+	{QHEAD "\"modes\": [\"thin\"], \"targets\": [{\"cpus\": 0}]}",
+	 "targets[0].cpus: 0 is out of range"},
+	{QHEAD "\"modes\": [\"thin\"], \"matrix\": {\"dir\": []}}",
+	 "matrix.dir: must be a non-empty list"},
+	/* the backend's rules hold per target: each names its own VM */
+	{"{\"name\": \"v\", \"disk_size\": \"64M\", \"modes\": "
+	 "[\"thin\"], \"backend\": \"vsphere\", \"vsphere\": {}, "
+	 "\"targets\": [{\"vm\": \"a\"}, {\"datastore\": \"d\"}]}",
+	 "targets[1]: vsphere.vm: required"},
 };
 
 static void filesystem_and_command_keys(void)
@@ -395,6 +416,96 @@ static void filesystem_and_command_keys(void)
 	pb_profile_dispose(&p);
 }
 
+/* Targets over the section, the matrix's backend keys over the targets:
+ * names, options and the plan. */
+static void targets_expand(void)
+{
+	struct pb_profile p;
+	struct pb_plan plan = {0};
+	char err[PB_ERRBUF_SIZE] = "";
+	unsigned i, per[4] = {0};
+	const struct vsphere_opts *t0, *t1;
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp("{\"name\": \"t\", \"backend\": "
+				  "\"vsphere\", \"vsphere\": {\"vm\": \"v\", "
+				  "\"guest_dir\": \"/g\"}, \"disk_size\": "
+				  "\"64M\", \"modes\": [\"thin\", \"eager\"], "
+				  "\"repetitions\": 3, \"order\": "
+				  "\"shuffle\", \"targets\": [{\"name\": "
+				  "\"nfs\", \"datastore\": \"nfs01\"}, "
+				  "{\"datastore\": \"local\", \"vm\": "
+				  "\"v2\"}]}"),
+			err),
+		PB_OK);
+	CU_ASSERT_EQUAL_FATAL(p.ntargets, 2);
+	CU_ASSERT_STRING_EQUAL(p.targets[0].name, "nfs");
+	CU_ASSERT_STRING_EQUAL(p.targets[1].name, "datastore=local vm=v2");
+	t0 = p.targets[0].bopts;
+	t1 = p.targets[1].bopts;
+	/* the section's keys carry over; the target's own win */
+	CU_ASSERT_STRING_EQUAL(t0->vm, "v");
+	CU_ASSERT_STRING_EQUAL(t0->datastore, "nfs01");
+	CU_ASSERT_STRING_EQUAL(t0->guest_dir, "/g");
+	CU_ASSERT_STRING_EQUAL(t1->vm, "v2");
+	CU_ASSERT_STRING_EQUAL(t1->datastore, "local");
+	CU_ASSERT_STRING_EQUAL(t1->guest_dir, "/g");
+	/* every repetition holds every target x mode once */
+	CU_ASSERT_EQUAL_FATAL(pb_plan_build(&plan, &p, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(plan.n, 12);
+	for (i = 0; i < 4; i++) {
+		const struct pb_plan_item *it = &plan.items[i];
+
+		CU_ASSERT_EQUAL(it->rep, 1);
+		per[it->target * 2 + (it->mode == PB_MODE_EAGER)]++;
+	}
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(per[i], 1);
+	pb_plan_dispose(&plan);
+	pb_profile_dispose(&p);
+
+	/* a matrix over a backend key varies the targets, not the points;
+	 * a named target keeps its name with the value added */
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp("{\"name\": \"t\", \"backend\": "
+				  "\"vsphere\", \"vsphere\": {\"vm\": \"v\"}, "
+				  "\"disk_size\": \"64M\", \"modes\": "
+				  "[\"thin\"], \"targets\": [{\"name\": "
+				  "\"h1\", \"host\": \"esx1\"}, {\"host\": "
+				  "\"esx2\"}], \"matrix\": {\"datastore\": "
+				  "[\"a\", \"b\"], \"bs\": [\"64K\", "
+				  "\"1M\"]}}"),
+			err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.npoints, 2);
+	CU_ASSERT_STRING_EQUAL(pb_point_desc(&p, 0), "bs=64K");
+	CU_ASSERT_EQUAL_FATAL(p.ntargets, 4);
+	CU_ASSERT_STRING_EQUAL(p.targets[0].name, "h1 datastore=a");
+	CU_ASSERT_STRING_EQUAL(p.targets[1].name, "h1 datastore=b");
+	CU_ASSERT_STRING_EQUAL(p.targets[2].name, "host=esx2 datastore=a");
+	CU_ASSERT_STRING_EQUAL(
+		((const struct vsphere_opts *)p.targets[3].bopts)->datastore,
+		"b");
+	CU_ASSERT_STRING_EQUAL(
+		((const struct vsphere_opts *)p.targets[3].bopts)->host,
+		"esx2");
+	CU_ASSERT_EQUAL(pb_plan_build(&plan, &p, err), PB_OK);
+	CU_ASSERT_EQUAL(plan.n, 8);
+	pb_plan_dispose(&plan);
+	pb_profile_dispose(&p);
+
+	/* without targets: one, unnamed, the section itself */
+	CU_ASSERT_EQUAL_FATAL(pb_profile_load(&p, "profiles/demo.json", err),
+			      PB_OK);
+	CU_ASSERT_EQUAL(p.ntargets, 1);
+	CU_ASSERT_STRING_EQUAL(p.targets[0].name, "");
+	pb_profile_dispose(&p);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(shipped_profiles_load),
 	PB_CASE(seed_profiles_say_what_they_measure),
@@ -403,6 +514,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(filesystem_and_command_keys),
 	PB_CASE(shuffle_complete_and_replayable),
 	PB_CASE(runner_args_follow_workload),
+	PB_CASE(targets_expand),
 	PB_CASES_END,
 };
 

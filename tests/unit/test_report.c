@@ -338,7 +338,7 @@ static void model_from(const char *text)
 	fputs(text, fp);
 	fclose(fp);
 	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", &csv, err), PB_OK);
-	g = rp_model_find(&m, "", "thin");
+	g = rp_model_find(&m, "", "", "thin");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	CU_ASSERT_EQUAL(g->nreps, 3);
 	CU_ASSERT_EQUAL(g->nok, 3);
@@ -423,7 +423,7 @@ static void baseline_falls_back_to_eager(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(m.base_note, "rdm has no figures"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(m.base_note, "skipped"));
 	CU_ASSERT_TRUE(m.have_baseline);
-	thin = rp_model_find(&m, m.g[0].workload, "thin");
+	thin = rp_model_find(&m, "", m.g[0].workload, "thin");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(thin);
 	CU_ASSERT_DOUBLE_EQUAL(thin->first_vs_base, 0.5, 1e-9);
 	/* thin's passes kept 3 of the 8 asked: said; eager's 7.9: not */

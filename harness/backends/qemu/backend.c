@@ -64,7 +64,8 @@ static void find_guest(struct qb *b)
 }
 
 static enum pb_error qb_open(struct pb_backend **out,
-			     const struct pb_profile *p, char *errbuf)
+			     const struct pb_profile *p, unsigned target,
+			     char *errbuf)
 {
 	struct qb *b = calloc(1, sizeof(*b));
 	char state[PATH_MAX], real[PATH_MAX];
@@ -75,7 +76,7 @@ static enum pb_error qb_open(struct pb_backend **out,
 	if (!b)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	b->p = p;
-	b->o = p->bopts;
+	b->o = p->targets[target].bopts;
 	b->loop_fd = -1;
 	b->root = geteuid() == 0;
 	b->aio = "io_uring";

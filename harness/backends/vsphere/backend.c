@@ -30,7 +30,8 @@ enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err, char *errbuf)
 }
 
 static enum pb_error vsb_open(struct pb_backend **out,
-			      const struct pb_profile *p, char *errbuf)
+			      const struct pb_profile *p, unsigned target,
+			      char *errbuf)
 {
 	struct vs_config cfg = VS_CONFIG_INIT;
 	struct vsb *b = calloc(1, sizeof(*b));
@@ -42,7 +43,7 @@ static enum pb_error vsb_open(struct pb_backend **out,
 	if (!b)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	b->p = p;
-	b->o = p->bopts;
+	b->o = p->targets[target].bopts;
 	err = vs_config_from_env(&cfg, env_get, NULL, errbuf);
 	if (!err)
 		err = vs_session_open(&b->s, &cfg, NULL, NULL, errbuf);

@@ -8,6 +8,13 @@ known numbers so the page's and the files' figures can be checked.
   failed-mode/  one point; lazy failed in every repetition (the guest
                 watchdog, step "run"), rdm skipped (no root for a loop
                 device), thin and eager measured
+  targets/      vSphere, two targets: datastore nfs01 (thin's first write
+                at half the rate it has on local) and local; 3 reps
+  shard-a/, shard-b/
+                one profile run from two controllers, each on its own VM
+                (vm-1 and vm-2): what `report -o DIR shard-a shard-b`
+                merges; shard-other/ the same with another disk_size,
+                which a merge refuses
 
 usage: make-variants.py OUT_ROOT
 """
@@ -39,8 +46,9 @@ def series(first, rewrite, warm, rnd):
     return pts
 
 
-def passes(mode, bs, rnd):
+def passes(mode, bs, rnd, slow=1.0):
     first, rewrite, warm = RATES[mode]
+    first /= slow
     if bs == "1M":
         first, rewrite = first * 1.3, rewrite * 1.3
     out = []
@@ -68,7 +76,8 @@ def passes(mode, bs, rnd):
     return out
 
 
-def item(rep, mode, point, desc, rnd, status="ok", error=None, step=None):
+def item(rep, mode, point, desc, rnd, status="ok", error=None, step=None,
+         target=None, slow=1.0):
     prov = {"thin": 0.2, "lazy": 0.3, "eager": 9.5, "rdm": 0.4}[mode]
     it = {"rep": rep, "mode": mode, "point": point, "workload": desc,
           "status": status,
@@ -80,6 +89,8 @@ def item(rep, mode, point, desc, rnd, status="ok", error=None, step=None):
           "timing": {"total_s": 30.0, "provision_s": prov,
                      "runner_s": 25.0, "destroy_s": 0.1},
           "runner": None}
+    if target is not None:
+        it = dict({"target": target}, **it)
     if error:
         it["error"] = error
         it["step"] = step
@@ -87,7 +98,7 @@ def item(rep, mode, point, desc, rnd, status="ok", error=None, step=None):
         bs = "1M" if "1M" in desc else "64K"
         it["runner"] = {"tool": "provbench-runner", "version": "0.2.0",
                         "engine": "io_uring",
-                        "passes": passes(mode, bs, rnd),
+                        "passes": passes(mode, bs, rnd, slow),
                         "verify": None, "interrupted": False}
     return it
 
@@ -148,6 +159,52 @@ def main():
     json.dump(doc("failed-mode", [""], res),
               open(os.path.join(root, "failed-mode", "run.json"), "w"),
               indent=1)
+
+    # two datastores: thin's first write at half speed on nfs01
+    names = [("nfs01", "vm-1", "nfs01"), ("local", "vm-1", "vmfs-local")]
+    res = [item(rep, m, 0, "", rnd, target=t,
+                slow=2.0 if (t == 0 and m == "thin") else 1.0)
+           for rep in (1, 2, 3) for t in (0, 1)
+           for m in ("thin", "eager")]
+    write(root, "targets", vsphere(doc("targets", [""], res), names))
+
+    # one profile from two controllers, and one that is not the same
+    for shard, vm in (("shard-a", "vm-1"), ("shard-b", "vm-2")):
+        res = [item(rep, m, 0, "", rnd, target=0)
+               for rep in (1, 2, 3) for m in ("thin", "eager")]
+        d = vsphere(doc("fleet", [""], res), [(vm, vm, "ds-1")])
+        d["run"] = "20261130T023000Z-fleet-" + shard
+        write(root, shard, d)
+    d = vsphere(doc("fleet", [""], res), [("vm-3", "vm-3", "ds-1")])
+    d["profile"]["disk_size"] = "2G"
+    d["run"] = "20261130T023000Z-fleet-other"
+    write(root, "shard-other", d)
+
+
+def vsphere(d, names):
+    """A vSphere run's head: its targets, each with its own environment."""
+    d["profile"]["backend"] = "vsphere"
+    d["profile"]["modes"] = ["thin", "eager"]
+    d["profile"]["targets"] = [{"name": n, "vm": vm, "datastore": ds}
+                               for n, vm, ds in names]
+    d["environment"] = {"backend": "vsphere", "vm": names[0][1],
+                        "datastore": {"name": names[0][2]}}
+    targets = [{"index": i, "name": n, "key": "vsphere vm " + vm,
+                "environment": {"backend": "vsphere", "vm": vm,
+                                "datastore": {"name": ds}}}
+               for i, (n, vm, ds) in enumerate(names)]
+    # before "results", as provbench writes it: readers stream the items
+    out = {}
+    for k, v in d.items():
+        if k == "environment":
+            out["targets"] = targets
+        out[k] = v
+    return out
+
+
+def write(root, name, d):
+    os.makedirs(os.path.join(root, name), exist_ok=True)
+    json.dump(d, open(os.path.join(root, name, "run.json"), "w"), indent=1)
 
 
 if __name__ == "__main__":
