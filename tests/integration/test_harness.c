@@ -147,8 +147,8 @@ static long soap_calls(const struct vcsim *v, const char *op)
 	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", "  \
 	"\"passes\": [\"first-write\", \"rewrite\", \"read\"]}}\n"
 
-/* The VM's disk keys as the server lists them, for "exactly its own". */
-static char *disk_keys(const struct vcsim *v)
+/* A VM's disk keys as the server lists them, for "exactly its own". */
+static char *vm_disk_keys(const struct vcsim *v, const char *name)
 {
 	struct vs_config c = VS_CONFIG_INIT;
 	struct vs_session *s = NULL;
@@ -164,13 +164,18 @@ static char *disk_keys(const struct vcsim *v)
 	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
 	c.thumbprint = tp;
 	if (vs_session_open(&s, &c, NULL, NULL, err) ||
-	    vs_vm_find(s, &vm, lab_vm()) || vs_disk_list(s, &vm.ref, &d, &n))
+	    vs_vm_find(s, &vm, name) || vs_disk_list(s, &vm.ref, &d, &n))
 		pb_buf_addstr(&out, "error");
 	for (i = 0; i < n; i++)
 		pb_buf_printf(&out, "%d:%s;", d[i].key, d[i].file);
 	free(d);
 	vs_session_free(s);
 	return pb_buf_steal(&out, NULL);
+}
+
+static char *disk_keys(const struct vcsim *v)
+{
+	return vm_disk_keys(v, lab_vm());
 }
 
 static void run_all_modes(void)
@@ -385,6 +390,145 @@ static bool guest_runner_running(const char *root)
  * SIGKILL mid-mode, then cleanup: the guest runner the dead run left is
  * stopped, and exactly the leftover disk goes.
  */
+#define PROFILE_TARGETS                                                        \
+	"{\"name\": \"it-targets\", \"backend\": \"vsphere\",\n"               \
+	" \"vsphere\": {\"guest_dir\": \"/opt/pb\"},\n"                        \
+	" \"disk_size\": \"8M\", \"modes\": [\"eager\", \"thin\"],\n"          \
+	" \"repetitions\": 2, \"order\": \"shuffle\",\n"                       \
+	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"passes\": "             \
+	"[\"first-write\", \"rewrite\"]},\n"                                   \
+	" \"targets\": [{\"name\": \"vm0-ds0\", \"vm\": \"DC0_H0_VM0\", "      \
+	"\"datastore\": \"LocalDS_0\"},\n"                                     \
+	"  {\"name\": \"vm0-ds1\", \"vm\": \"DC0_H0_VM0\", \"datastore\": "    \
+	"\"LocalDS_1\"},\n"                                                    \
+	"  {\"name\": \"vm1-ds1\", \"vm\": \"DC0_H0_VM1\", \"datastore\": "    \
+	"\"LocalDS_1\"}]}\n"
+
+/*
+ * Three targets on two datastores (vCenter, one at a time): each disk on
+ * its target's datastore and VM, every result naming its target, the
+ * report per target, and both VMs left with exactly their own disks; a
+ * run killed mid-way leaves what cleanup removes, on the right VM.
+ */
+static void targets_on_two_datastores(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char *b0, *b1, *a0, *a1, root[600];
+	SCRATCH(prof, "targets.json");
+	SCRATCH(state, "state-targets");
+	SCRATCH(res, "results-targets");
+	SCRATCH(journal, "state-targets/journal.jsonl");
+	SCRATCH(sum, "results-targets/latest/summary.csv");
+	static const char *const want_ds[] = {"[LocalDS_0]", "[LocalDS_1]",
+					      "[LocalDS_1]"};
+	const char *const more[] = {"-datastores", "2", NULL};
+	json_t *doc, *item;
+	int per[3] = {0, 0, 0};
+	size_t i;
+	pid_t pid;
+	int st;
+
+	lab_esx = false;
+	it_sh("rm -rf '%s' '%s'", state, res);
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root),
+					"guest-targets", state, prof,
+					PROFILE_TARGETS, true, more),
+			      0);
+	b0 = vm_disk_keys(&v, "DC0_H0_VM0");
+	b1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 3 targets = 12 disks"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "target vm1-ds1:\n"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "] vm1-ds1: repetition "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "thin: first-write penalty "));
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "targets")), 3);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		json_int_t t =
+			json_integer_value(json_object_get(item, "target"));
+		const char *file = json_string_value(
+			json_object_get(json_object_get(item, "disk"), "file"));
+
+		CU_ASSERT_FATAL(t >= 0 && t < 3);
+		per[t]++;
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"ok");
+		/* on its target's datastore: beside the VM on the VM's own,
+		 * at the top of another (as the backend names them) */
+		CU_ASSERT(file &&
+			  !strncmp(file, want_ds[t], strlen(want_ds[t])));
+		CU_ASSERT(file && strstr(file, t ? "] provbench-"
+						 : "] DC0_H0_VM0/provbench-"));
+	}
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(per[i], 4);
+	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("test $(grep -c ',vm0-ds0,' '%s') = 2 && "
+			      "test $(grep -c ',vm1-ds1,DC0_H0_VM1,' '%s') = 2",
+			      sum, sum),
+			0);
+	a0 = vm_disk_keys(&v, "DC0_H0_VM0");
+	a1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	CU_ASSERT_STRING_EQUAL(b0, a0);
+	CU_ASSERT_STRING_EQUAL(b1, a1);
+	free(a0);
+	free(a1);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+
+	/* killed while the first target (the second VM, on the second
+	 * datastore) has its disk: cleanup removes it from that VM, through
+	 * that target, and leaves the other VM alone */
+	it_write_file(prof,
+		      "{\"name\": \"it-targets\", \"backend\": \"vsphere\",\n"
+		      " \"vsphere\": {\"guest_dir\": \"/opt/pb\"},\n"
+		      " \"disk_size\": \"1M\", \"modes\": [\"thin\"],\n"
+		      " \"workload\": {\"bs\": \"64K\", \"passes\": "
+		      "[\"command\"], \"command\": \"sleep 300\"},\n"
+		      " \"targets\": [{\"name\": \"vm1-ds1\", \"vm\": "
+		      "\"DC0_H0_VM1\", \"datastore\": \"LocalDS_1\"},\n"
+		      "  {\"name\": \"vm0-ds0\", \"vm\": \"DC0_H0_VM0\"}]}\n");
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
+	for (i = 0; i < 200 && !it_count(journal, "\"op\":\"started\""); i++)
+		usleep(50000);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	a1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	CU_ASSERT_STRING_NOT_EQUAL(b1, a1); /* the disk is left */
+	free(a1);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 disk(s) removed"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	a0 = vm_disk_keys(&v, "DC0_H0_VM0");
+	a1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	CU_ASSERT_STRING_EQUAL(b0, a0);
+	CU_ASSERT_STRING_EQUAL(b1, a1);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "0 disk(s) removed"));
+	it_result_dispose(&r);
+	free(a0);
+	free(a1);
+	free(b0);
+	free(b1);
+	vcsim_stop(&v);
+}
+
 static void kill9_then_cleanup(void)
 {
 	struct vcsim v;
@@ -1503,6 +1647,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(run_all_modes_vcenter),
 	PB_CASE(run_all_modes_esx),
 	PB_CASE(kill9_then_cleanup_vcenter),
+	PB_CASE(targets_on_two_datastores),
 	PB_CASE(kill9_then_cleanup_esx),
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),

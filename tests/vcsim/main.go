@@ -51,6 +51,9 @@
 //   - -offer-h2: TLS offers HTTP/2 too, and a request over it is answered
 //     505 (the SDK is spoken over HTTP/1.1, as govmomi and pyVmomi do);
 //   - -snapshot: the VMs have a snapshot;
+//   - -datastores N: N datastores (LocalDS_0 ...), each mounted on every
+//     host, as a lab's shared datastores are; the guest sandbox is one
+//     for all VMs (targets run one at a time);
 //   - -fail-mode MODE: adding a disk of that provisioning mode (thin, lazy,
 //     eager, rdm, rdmp) fails its task with InsufficientStorageSpace;
 //   - -expire-after N: from the Nth SOAP call on, the session of that call
@@ -71,8 +74,8 @@ package main
 import (
 	"bytes"
 	"crypto/sha1"
-	"encoding/json"
 	"crypto/tls"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -211,6 +214,7 @@ func main() {
 	versions := flag.String("versions", "", "serve this vimServiceVersions.xml")
 	offerH2 := flag.Bool("offer-h2", false, "offer HTTP/2 in the TLS handshake")
 	snapshot := flag.Bool("snapshot", false, "the VMs have a snapshot")
+	datastores := flag.Int("datastores", 1, "datastores in the inventory (LocalDS_0, LocalDS_1, ...), each mounted on every host")
 	var of opFault
 	flag.StringVar(&of.op, "fault-op", "", "the SOAP method -fault aims at")
 	flag.StringVar(&of.kind, "fault", "drop", "drop, 500, 503, cut, expire or refuse-url")
@@ -226,6 +230,7 @@ func main() {
 	if esxMode {
 		model = simulator.ESX()
 	}
+	model.Datastore = *datastores
 	if err := model.Create(); err != nil {
 		log.Fatal(err)
 	}

@@ -204,8 +204,8 @@ static enum pb_error settle(const char *path, char *errbuf)
 static enum pb_error lun_file(struct qb *b, const char *path, uint64_t size,
 			      char *errbuf)
 {
-	enum pb_error err = qemu_img_create(b, "raw", "full", path, size,
-					    errbuf);
+	enum pb_error err =
+		qemu_img_create(b, "raw", "full", path, size, errbuf);
 
 	return err ? err : settle(path, errbuf);
 }
