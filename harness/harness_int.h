@@ -76,6 +76,8 @@ enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
 				   const json_t *profile, char *errbuf);
 void pb_profile_dispose(struct pb_profile *p);
+/* A target's options, freed (its name is the caller's). */
+void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t);
 /* Every key a profile may have, what it means, its range and default:
  * `provbench help profile`. */
 enum pb_error pb_profile_help(FILE *fp);
@@ -148,6 +150,7 @@ struct pb_run_args {
 	const char *profile;
 	const char *out_dir; /* NULL: results */
 	const char *modes;   /* "thin,eager": only those; NULL: all */
+	const char *targets; /* "nfs,local": only those; NULL: all */
 	bool dry_run;
 	bool quiet;
 };

@@ -1110,6 +1110,13 @@ enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
 	return load_text(p, name, strlen(p->text), errbuf);
 }
 
+void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t)
+{
+	if (p->backend)
+		opts_dispose(p->backend, t->bopts);
+	t->bopts = NULL;
+}
+
 void pb_profile_dispose(struct pb_profile *p)
 {
 	free(p->path);

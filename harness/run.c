@@ -771,6 +771,56 @@ static enum pb_error filter_modes(struct pb_profile *p, const char *list,
 	return PB_OK;
 }
 
+/*
+ * --targets a,b: keep only those of the profile's targets, in the
+ * profile's order: a controller's share of a fleet (the others run the
+ * rest from the same profile; `report -o DIR RUN...` merges them).
+ */
+static enum pb_error filter_targets(struct pb_profile *p, const char *list,
+				    char *errbuf)
+{
+	bool keep[PB_MAX_TARGETS] = {false};
+	char buf[4096], names[1024] = "", *tok, *save = NULL;
+	unsigned i, n = 0, k = 0;
+	size_t len = 0;
+
+	for (i = 0; i < p->ntargets; i++)
+		len += (size_t)snprintf(
+			names + len,
+			len < sizeof(names) ? sizeof(names) - len : 0, "%s%s",
+			i ? ", " : "", p->targets[i].name);
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < p->ntargets && strcmp(p->targets[i].name, tok);
+		     i++)
+			;
+		if (i == p->ntargets)
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--targets: '%s' is not a target of the "
+				       "profile (%s)",
+				       tok,
+				       p->ntargets > 1 || *names ? names
+								 : "it "
+								   "has "
+								   "none");
+		keep[i] = true;
+		n++;
+	}
+	if (!n)
+		return pb_fail(errbuf, PB_ERR_USAGE, "--targets: empty list");
+	for (i = 0; i < p->ntargets; i++) {
+		if (keep[i]) {
+			p->targets[k++] = p->targets[i];
+			continue;
+		}
+		free(p->targets[i].name);
+		pb_profile_target_dispose(p, &p->targets[i]);
+	}
+	p->ntargets = k;
+	return PB_OK;
+}
+
 static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 {
 	char sz[32], tot[32];
@@ -909,10 +959,12 @@ static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
 /* Load, plan, connect and check: what run --dry-run and check share. */
 /* Plan and open the backend for the profile r->p, loaded by the caller. */
 static int open_profile(struct run_state *r, enum pb_error err,
-			const char *modes)
+			const char *modes, const char *targets)
 {
 	if (!err && modes)
 		err = filter_modes(r->p, modes, r->errbuf);
+	if (!err && targets)
+		err = filter_targets(r->p, targets, r->errbuf);
 	if (!err)
 		err = pb_plan_build(&r->plan, r->p, r->errbuf);
 	if (err)
@@ -966,9 +1018,10 @@ static enum pb_error recover_all(struct run_state *r, const char *run_id,
 }
 
 static int check_profile(struct run_state *r, const char *path,
-			 const char *modes)
+			 const char *modes, const char *targets)
 {
-	return open_profile(r, pb_profile_load(r->p, path, r->errbuf), modes);
+	return open_profile(r, pb_profile_load(r->p, path, r->errbuf), modes,
+			    targets);
 }
 
 static void run_dispose(struct run_state *r)
@@ -1041,7 +1094,7 @@ int pb_check(const char *profile, bool json)
 		run_dispose(&r);
 		return rc;
 	}
-	rc = check_profile(&r, profile, NULL);
+	rc = check_profile(&r, profile, NULL, NULL);
 	if (!rc) {
 		print_plan(&p, &r.plan);
 		err = check_all(&r, &out, &why);
@@ -1070,7 +1123,7 @@ int pb_run(const struct pb_run_args *a)
 	quiet_run = a->quiet;
 	r.tty = isatty(STDERR_FILENO);
 	catch_signals();
-	rc = check_profile(&r, a->profile, a->modes);
+	rc = check_profile(&r, a->profile, a->modes, a->targets);
 	if (rc)
 		goto out;
 	if (a->dry_run) {
@@ -1199,9 +1252,9 @@ int pb_cleanup(const char *arg, bool dry)
 		rc = open_profile(
 			&r,
 			pb_profile_load_json(&p, name, rd.profile, r.errbuf),
-			NULL);
+			NULL, NULL);
 	} else {
-		rc = check_profile(&r, arg, NULL);
+		rc = check_profile(&r, arg, NULL, NULL);
 	}
 	if (rc)
 		goto out;

@@ -14,6 +14,9 @@ int cmd_run(int argc, char **argv)
 			"where the results directory goes (default: results)"),
 		CLI_VALUE("modes", 'm', &a.modes, "LIST",
 			  "only these of the profile's modes: thin,eager"),
+		CLI_VALUE("targets", 't', &a.targets, "LIST",
+			  "only these of the profile's targets, by name: a "
+			  "controller's share of a fleet"),
 		CLI_SWITCH("dry-run", 'n', &a.dry_run,
 			   "check and print the plan; create nothing"),
 		CLI_SWITCH("quiet", 'q', &a.quiet,

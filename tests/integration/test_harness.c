@@ -444,6 +444,23 @@ static void targets_on_two_datastores(void)
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
+	/* a controller's share: only the targets named */
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *[]){"run", "--dry-run", "--targets",
+						"vm1-ds1,vm0-ds0", prof, NULL}),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 2 targets = 8 disks"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets: vm0-ds0, vm1-ds1\n"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e,
+		       (const char *[]){"run", "--targets", "vm2", prof, NULL}),
+		2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		r.err, "provbench: --targets: 'vm2' is not a target of the "
+		       "profile (vm0-ds0, vm0-ds1, vm1-ds1)"));
+	CU_ASSERT_EQUAL(it_sh("test -e '%s'", res), 1);
+	it_result_dispose(&r);
 
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
