@@ -156,6 +156,11 @@ struct pb_backend_ops {
 				 char *errbuf);
 	/* a one-line key naming the target, for the lock and journal */
 	const char *(*target_key)(struct pb_backend *b);
+	/* the i-th place the target's disks share with whatever else uses
+	 * it (a datastore, a LUN, a host filesystem), one line naming it, or
+	 * NULL after the last: another run on one of them is warned of, or
+	 * with "exclusive" refused. May be NULL (none). */
+	const char *(*shared_key)(struct pb_backend *b, unsigned i);
 	void (*close)(struct pb_backend *b);
 };
 

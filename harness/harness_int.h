@@ -49,6 +49,7 @@ struct pb_profile {
 	unsigned nmodes;
 	unsigned repetitions;
 	bool shuffle;
+	bool exclusive; /* refuse to share a datastore, LUN or host fs */
 	bool seed_set;
 	uint64_t seed;
 	unsigned cooldown_s;

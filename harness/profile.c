@@ -824,6 +824,10 @@ static const struct {
 		   "vm, host, dir) varies the targets instead"},
 	{"guest_sysctl", "sysctl -w in the guest before the run, {\"key\": "
 			 "\"value\"} (vsphere)"},
+	{"exclusive", "true: refuse to run while another provbench run on "
+		      "this machine uses one of the datastores, LUNs or host "
+		      "filesystems (default false: warned, and said in "
+		      "run.json and the report)"},
 	{"targets", "where disks live and which guest writes them: a list of "
 		    "objects of the backend's keys (vm, datastore, ...; dir "
 		    "for qemu) over its section, each with an optional "
@@ -989,6 +993,10 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		err = get_uint(l, root, "", "seed", 0, INT64_MAX, &p->seed);
 		p->seed_set = true;
 	}
+	v = json_object_get(root, "exclusive");
+	if (!err && v && !json_is_boolean(v))
+		err = bad(l, "exclusive", "must be true or false");
+	p->exclusive = json_is_true(v);
 	n = p->cooldown_s;
 	if (!err)
 		err = get_uint(l, root, "", "cooldown_s", 0, 86400, &n);

@@ -205,8 +205,15 @@ struct run_target {
 	int lock_fd;
 };
 
+#define PB_MAX_PLACES (2 * PB_MAX_TARGETS)
+
 struct run_state {
 	struct pb_profile *p;
+	/* the places shared with other runs, held for the run */
+	char place[PB_MAX_PLACES][256];
+	int place_fd[PB_MAX_PLACES];
+	unsigned nplaces;
+	json_t *shared; /* those another run was using at the start */
 	struct pb_plan plan;
 	const struct pb_backend_ops *ops;
 	struct run_target t[PB_MAX_TARGETS];
@@ -280,6 +287,76 @@ static enum pb_error open_state(struct run_state *r, bool lock)
 	if (!err)
 		err = pb_journal_open(&r->j, r->state, r->errbuf);
 	return err;
+}
+
+/*
+ * The places the targets share with other runs (datastores, LUNs, host
+ * filesystems): each held with a shared lock for the run, so another run
+ * using one is seen (its shared lock makes our exclusive try fail) and
+ * warned of, once per place; with "exclusive" the run holds them alone and
+ * refuses when it cannot. Only runs under this state directory, on this
+ * machine, are seen: a controller elsewhere is not.
+ */
+static enum pb_error lock_places(struct run_state *r, char *errbuf)
+{
+	char path[1200];
+	unsigned t, i, k;
+	const char *key;
+
+	for (t = 0; t < r->nt; t++)
+		for (i = 0; r->ops->shared_key &&
+			    (key = r->ops->shared_key(r->t[t].b, i));
+		     i++) {
+			unsigned long h = 5381;
+			int fd;
+
+			/* each place once: two fds of one file conflict */
+			for (k = 0; k < r->nplaces && strcmp(r->place[k], key);
+			     k++)
+				;
+			if (k < r->nplaces || r->nplaces == PB_MAX_PLACES)
+				continue;
+			for (const char *c = key; *c; c++)
+				h = h * 33 + (unsigned char)*c;
+			snprintf(path, sizeof(path), "%s/place-%08lx", r->state,
+				 h & 0xffffffff);
+			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+			if (fd < 0)
+				return pb_fail(errbuf, PB_ERR_IO, "lock %s: %s",
+					       path, strerror(errno));
+			r->place_fd[r->nplaces] = fd;
+			snprintf(r->place[r->nplaces], sizeof(r->place[0]),
+				 "%s", key);
+			r->nplaces++;
+			if (!flock(fd, LOCK_EX | LOCK_NB)) {
+				/* alone; others may share it from now on,
+				 * unless this run keeps it to itself */
+				if (!r->p->exclusive)
+					flock(fd, LOCK_SH | LOCK_NB);
+				continue;
+			}
+			if (r->p->exclusive)
+				return pb_fail(errbuf, PB_ERR_INPUT,
+					       "another provbench run uses %s "
+					       "(\"exclusive\": true refuses "
+					       "to share it)",
+					       key);
+			if (flock(fd, LOCK_SH | LOCK_NB))
+				return pb_fail(errbuf, PB_ERR_INPUT,
+					       "another provbench run holds %s "
+					       "exclusively (its profile says "
+					       "\"exclusive\": true)",
+					       key);
+			json_array_append_new(r->shared, json_string(key));
+			/* said even when quiet: the figures are not this
+			 * run's alone */
+			fprintf(stderr,
+				"provbench: run: warning: another provbench "
+				"run is using %s: the two interfere, the "
+				"figures include its load\n",
+				key);
+		}
+	return PB_OK;
 }
 
 static enum pb_error save(struct run_state *r)
@@ -361,6 +438,8 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 					       reset_fail(r));
 	}
 	env = r->nt ? json_deep_copy(tg[0].environment) : json_object();
+	if (env && json_array_size(r->shared))
+		json_object_set(env, "shared_with_other_runs", r->shared);
 	h.environment = env;
 	if (!err)
 		err = results_dir(r, parent);
@@ -1035,6 +1114,9 @@ static void run_dispose(struct run_state *r)
 			close(r->t[t].lock_fd);
 	}
 	pb_journal_close(&r->j);
+	for (t = 0; t < r->nplaces; t++)
+		close(r->place_fd[t]);
+	json_decref(r->shared);
 	json_decref(r->doc);
 	pb_plan_dispose(&r->plan);
 	pb_profile_dispose(r->p);
@@ -1139,6 +1221,9 @@ int pb_run(const struct pb_run_args *a)
 	}
 	/* what an earlier crashed run left goes first */
 	err = open_state(&r, true);
+	r.shared = json_array();
+	if (!err)
+		err = lock_places(&r, r.errbuf);
 	if (!err)
 		err = recover_all(&r, NULL, false, r.quiet, &leftovers);
 	/* prepared first: what it finds (the accelerator a probe boot

@@ -448,8 +448,18 @@ bool rp_ratio_noise(double lo, double hi)
 void rp_findings(const struct rp_model *m,
 		 void (*fn)(const char *line, void *arg), void *arg)
 {
+	json_t *shared = json_object_get(m->env, "shared_with_other_runs");
 	char line[512];
 	size_t i, j;
+
+	/* another run on the same datastore, LUN or host filesystem */
+	for (i = 0; i < json_array_size(shared); i++) {
+		snprintf(line, sizeof(line),
+			 "warning: another provbench run was using %s when "
+			 "this one started: the figures include its load",
+			 json_string_value(json_array_get(shared, i)));
+		fn(line, arg);
+	}
 
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];

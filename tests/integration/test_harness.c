@@ -404,6 +404,14 @@ static bool guest_runner_running(const char *root)
 	"  {\"name\": \"vm1-ds1\", \"vm\": \"DC0_H0_VM1\", \"datastore\": "    \
 	"\"LocalDS_1\"}]}\n"
 
+/* another VM's run on the second datastore, extra keys added */
+#define OTHER_RUN(extra)                                                       \
+	"{\"name\": \"it-other\", \"backend\": \"vsphere\",\n"                 \
+	" \"vsphere\": {\"vm\": \"DC0_C0_RP0_VM0\", \"datastore\": "           \
+	"\"LocalDS_1\", \"guest_dir\": \"/opt/pb2\"},\n"                       \
+	" \"disk_size\": \"1M\", \"modes\": [\"thin\"]," extra "\n"            \
+	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"first-write\"]}}\n"
+
 /*
  * Three targets on two datastores (vCenter, one at a time): each disk on
  * its target's datastore and VM, every result naming its target, the
@@ -522,6 +530,46 @@ static void targets_on_two_datastores(void)
 	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
 	for (i = 0; i < 200 && !it_count(journal, "\"op\":\"started\""); i++)
 		usleep(50000);
+	/* meanwhile another run on another VM, on the same datastore:
+	 * warned (they interfere) and said in its run.json; one that asks
+	 * to be alone is refused before anything is made */
+	{
+		SCRATCH(prof2, "targets-other.json");
+		SCRATCH(res2, "results-targets-other");
+		json_t *d2;
+
+		it_write_file(prof2, OTHER_RUN(""));
+		CU_ASSERT_EQUAL(it_pbn(&r, &e,
+				       (const char *[]){"run", "-q", "-o", res2,
+							prof2, NULL}),
+				0);
+		CU_ASSERT_PTR_NOT_NULL(
+			strstr(r.err, "warning: another provbench run is using "
+				      "vsphere "));
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " datastore LocalDS_1: "
+						     "the two interfere"));
+		it_result_dispose(&r);
+		d2 = it_load_run_json(res2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(
+			json_string_value(json_array_get(
+				json_object_get(
+					json_object_get(d2, "environment"),
+					"shared_with_other_runs"),
+				0)),
+			"datastore LocalDS_1"));
+		json_decref(d2);
+		it_write_file(prof2, OTHER_RUN(" \"exclusive\": true,"));
+		it_sh("rm -rf '%s'", res2);
+		CU_ASSERT_EQUAL(it_pbn(&r, &e,
+				       (const char *[]){"run", "-q", "-o", res2,
+							prof2, NULL}),
+				2);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "datastore LocalDS_1 "
+						     "(\"exclusive\": true "
+						     "refuses to share it)"));
+		CU_ASSERT_EQUAL(it_sh("test -e '%s'", res2), 1);
+		it_result_dispose(&r);
+	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	a1 = vm_disk_keys(&v, "DC0_H0_VM1");

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -69,6 +70,7 @@ static enum pb_error qb_open(struct pb_backend **out,
 {
 	struct qb *b = calloc(1, sizeof(*b));
 	char state[PATH_MAX], real[PATH_MAX];
+	struct stat st;
 	uint8_t rnd[6];
 	enum pb_error err = PB_OK;
 
@@ -102,6 +104,15 @@ static enum pb_error qb_open(struct pb_backend **out,
 	}
 	snprintf(b->dir, sizeof(b->dir), "%s", real);
 	snprintf(b->key, sizeof(b->key), "qemu:%s:%s", b->host, b->dir);
+	/* runs on one host filesystem (any directory of it) or one device
+	 * share its bandwidth */
+	if (!stat(b->dir, &st))
+		snprintf(b->shared[0], sizeof(b->shared[0]),
+			 "qemu:%s: filesystem %u:%u", b->host,
+			 major(st.st_dev), minor(st.st_dev));
+	if (b->o->rdm_device)
+		snprintf(b->shared[1], sizeof(b->shared[1]),
+			 "qemu:%s: device %s", b->host, b->o->rdm_device);
 	find_guest(b);
 	snprintf(b->kernel, sizeof(b->kernel), "%s/vmlinuz", b->guest);
 	snprintf(b->initrd, sizeof(b->initrd), "%s/initrd.gz", b->guest);
@@ -134,6 +145,13 @@ static const char *qb_target_key(struct pb_backend *be)
 {
 	struct qb *b = qb_of(be);
 	return b->key;
+}
+
+static const char *qb_shared_key(struct pb_backend *be, unsigned i)
+{
+	struct qb *b = qb_of(be);
+
+	return i < 2 && b->shared[i][0] ? b->shared[i] : NULL;
 }
 
 /* ---- check ---- */
@@ -507,5 +525,6 @@ const struct pb_backend_ops qemu_backend = {
 	.destroy_disk = qb_destroy,
 	.cleanup = qb_cleanup,
 	.target_key = qb_target_key,
+	.shared_key = qb_shared_key,
 	.close = qb_close,
 };

@@ -41,6 +41,7 @@ struct qb {
 	char initrd[PATH_MAX + 16];
 	char qemu_img[PATH_MAX];
 	char key[PATH_MAX + 300];
+	char shared[2][PATH_MAX + 300]; /* the host filesystem, a device */
 	char host[256];
 	char run_id[32];
 	const char *accel; /* "kvm" | "tcg", once prepared */

@@ -78,6 +78,12 @@ static enum pb_error vsb_open(struct pb_backend **out,
 		snprintf(b->ds, sizeof(b->ds), "%s", b->o->datastore);
 		b->vm_dir[0] = '\0';
 	}
+	/* the places other runs may share: the datastore, the LUN */
+	snprintf(b->shared[0], sizeof(b->shared[0]), "vsphere %s datastore %s",
+		 b->url, b->ds);
+	if (b->o->lun)
+		snprintf(b->shared[1], sizeof(b->shared[1]),
+			 "vsphere %s lun %s", b->url, b->o->lun);
 	snprintf(b->run_id, sizeof(b->run_id), "%llx",
 		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)));
 	b->base.ops = &vsphere_backend;
@@ -98,6 +104,13 @@ static const char *vsb_target_key(struct pb_backend *be)
 {
 	struct vsb *b = vsb_of(be);
 	return b->key;
+}
+
+static const char *vsb_shared_key(struct pb_backend *be, unsigned i)
+{
+	struct vsb *b = vsb_of(be);
+
+	return i < 2 && b->shared[i][0] ? b->shared[i] : NULL;
 }
 
 /* ---- check ---- */
@@ -493,5 +506,6 @@ const struct pb_backend_ops vsphere_backend = {
 	.destroy_disk = vsb_destroy,
 	.cleanup = vsb_cleanup,
 	.target_key = vsb_target_key,
+	.shared_key = vsb_shared_key,
 	.close = vsb_close,
 };

@@ -41,6 +41,7 @@ struct vsb {
 	struct vs_disk cur; /* the disk of the mode in progress */
 	char url[512];
 	char key[800];
+	char shared[2][800]; /* the datastore's key, the LUN's */
 	char ds[256];	  /* datastore for new disks */
 	char vm_dir[300]; /* the VM's folder, when on that datastore */
 	char run_id[32];
