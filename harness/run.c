@@ -433,9 +433,11 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 			.key = r->ops->target_key(r->t[t].b),
 			.environment = json_object(),
 		};
-		if (!err)
-			err = r->ops->describe(r->t[t].b, tg[t].environment,
-					       reset_fail(r));
+		if (!err &&
+		    (err = r->ops->describe(r->t[t].b, tg[t].environment,
+					    reset_fail(r))))
+			pb_fail(r->errbuf, err, "%s",
+				target_msg(r, t, r->berr));
 	}
 	env = r->nt ? json_deep_copy(tg[0].environment) : json_object();
 	if (env && json_array_size(r->shared))
@@ -443,8 +445,6 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 	h.environment = env;
 	if (!err)
 		err = results_dir(r, parent);
-	else
-		pb_fail(r->errbuf, err, "%s", r->berr);
 	if (err) {
 		json_decref(env);
 		for (t = 0; t < r->nt; t++)
@@ -874,15 +874,16 @@ static enum pb_error filter_targets(struct pb_profile *p, const char *list,
 		for (i = 0; i < p->ntargets && strcmp(p->targets[i].name, tok);
 		     i++)
 			;
+		if (i == p->ntargets && !*names)
+			return pb_fail(errbuf, PB_ERR_USAGE,
+				       "--targets: '%s': the profile has no "
+				       "targets",
+				       tok);
 		if (i == p->ntargets)
 			return pb_fail(errbuf, PB_ERR_USAGE,
 				       "--targets: '%s' is not a target of the "
 				       "profile (%s)",
-				       tok,
-				       p->ntargets > 1 || *names ? names
-								 : "it "
-								   "has "
-								   "none");
+				       tok, names);
 		keep[i] = true;
 		n++;
 	}

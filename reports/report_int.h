@@ -22,7 +22,8 @@ struct rp_group {
 	char *target_name;  /* "" for a run's one implicit target */
 	long long point;    /* -1: a format-1 file's item without one */
 	char *workload;	    /* the point's full description, "" alone */
-	char *where; /* target and workload, as sentences name them: "nfs, bs=64K" */
+	/* target and workload, as sentences name them: "nfs, bs=64K" */
+	char *where;
 	enum pb_mode pmode;
 	const char *mode; /* its name */
 	size_t nreps;	  /* items seen, failed ones included */
@@ -99,7 +100,8 @@ struct rp_failure {
 
 /* A target of the run, as the report names it. */
 struct rp_target_info {
-	char name[160];		    /* "" for a run's one implicit target */
+	/* "" for a run's one implicit target */
+	char name[160];
 	const struct rj_reader *rd; /* the run it belongs to */
 	char vm[256], datastore[256];
 	struct pb_buf prefix; /* the CSV fields that start its rows */

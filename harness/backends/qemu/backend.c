@@ -108,8 +108,8 @@ static enum pb_error qb_open(struct pb_backend **out,
 	 * share its bandwidth */
 	if (!stat(b->dir, &st))
 		snprintf(b->shared[0], sizeof(b->shared[0]),
-			 "qemu:%s: filesystem %u:%u", b->host,
-			 major(st.st_dev), minor(st.st_dev));
+			 "qemu:%s: filesystem %u:%u", b->host, major(st.st_dev),
+			 minor(st.st_dev));
 	if (b->o->rdm_device)
 		snprintf(b->shared[1], sizeof(b->shared[1]),
 			 "qemu:%s: device %s", b->host, b->o->rdm_device);

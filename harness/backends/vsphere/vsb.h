@@ -42,8 +42,8 @@ struct vsb {
 	char url[512];
 	char key[800];
 	char shared[2][800]; /* the datastore's key, the LUN's */
-	char ds[256];	  /* datastore for new disks */
-	char vm_dir[300]; /* the VM's folder, when on that datastore */
+	char ds[256];	     /* datastore for new disks */
+	char vm_dir[300];    /* the VM's folder, when on that datastore */
 	char run_id[32];
 	char runner_guest[600];
 	struct vsb_setting set[PB_MAX_KV + 1];
