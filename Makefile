@@ -302,6 +302,7 @@ bench: deps
 	@bench/runner-vs-fio $(RUNNER)
 	@bench/soap-vs-pyvmomi $(B)
 	@bench/harness-overhead $(B)
+	@bench/fleet $(B)
 	@bench/report-scale $(B)
 	@bench/qemu-boot $(B)
 

@@ -54,6 +54,8 @@
 //   - -datastores N: N datastores (LocalDS_0 ...), each mounted on every
 //     host, as a lab's shared datastores are; the guest sandbox is one
 //     for all VMs (targets run one at a time);
+//   - -vms N: N VMs per resource pool (DC0_H0_VM0 ... on the standalone
+//     host, DC0_C0_RP0_VM0 ... in the cluster), for fleets;
 //   - -fail-mode MODE: adding a disk of that provisioning mode (thin, lazy,
 //     eager, rdm, rdmp) fails its task with InsufficientStorageSpace;
 //   - -expire-after N: from the Nth SOAP call on, the session of that call
@@ -215,6 +217,7 @@ func main() {
 	offerH2 := flag.Bool("offer-h2", false, "offer HTTP/2 in the TLS handshake")
 	snapshot := flag.Bool("snapshot", false, "the VMs have a snapshot")
 	datastores := flag.Int("datastores", 1, "datastores in the inventory (LocalDS_0, LocalDS_1, ...), each mounted on every host")
+	vms := flag.Int("vms", 2, "VMs per resource pool (vCenter: the standalone host's and the cluster's)")
 	var of opFault
 	flag.StringVar(&of.op, "fault-op", "", "the SOAP method -fault aims at")
 	flag.StringVar(&of.kind, "fault", "drop", "drop, 500, 503, cut, expire or refuse-url")
@@ -231,6 +234,7 @@ func main() {
 		model = simulator.ESX()
 	}
 	model.Datastore = *datastores
+	model.Machine = *vms
 	if err := model.Create(); err != nil {
 		log.Fatal(err)
 	}
