@@ -93,22 +93,32 @@ void pb_progress(const char *fmt, ...)
 
 /* ---- the lock: one run per target ---- */
 
-static int take_lock(const char *state, const char *key, char *errbuf)
+/* The lock file of key in the state directory, state/KIND-<hash>, open;
+ * -1 with the message in errbuf. path gets its name. */
+static int lock_file(char *path, size_t len, const char *state,
+		     const char *kind, const char *key, char *errbuf)
 {
-	char path[1200];
 	unsigned long h = 5381;
 	const char *p;
 	int fd;
 
 	for (p = key; *p; p++)
 		h = h * 33 + (unsigned char)*p;
-	snprintf(path, sizeof(path), "%s/lock-%08lx", state, h & 0xffffffff);
+	snprintf(path, len, "%s/%s-%08lx", state, kind, h & 0xffffffff);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0) {
+	if (fd < 0)
 		pb_fail(errbuf, PB_ERR_IO, "lock %s: %s", path,
 			strerror(errno));
+	return fd;
+}
+
+static int take_lock(const char *state, const char *key, char *errbuf)
+{
+	char path[1200];
+	int fd = lock_file(path, sizeof(path), state, "lock", key, errbuf);
+
+	if (fd < 0)
 		return -1;
-	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		pb_fail(errbuf, PB_ERR_INPUT,
 			"another provbench run holds %s (lock %s)", key, path);
@@ -307,7 +317,6 @@ static enum pb_error lock_places(struct run_state *r, char *errbuf)
 		for (i = 0; r->ops->shared_key &&
 			    (key = r->ops->shared_key(r->t[t].b, i));
 		     i++) {
-			unsigned long h = 5381;
 			int fd;
 
 			/* each place once: two fds of one file conflict */
@@ -316,14 +325,10 @@ static enum pb_error lock_places(struct run_state *r, char *errbuf)
 				;
 			if (k < r->nplaces || r->nplaces == PB_MAX_PLACES)
 				continue;
-			for (const char *c = key; *c; c++)
-				h = h * 33 + (unsigned char)*c;
-			snprintf(path, sizeof(path), "%s/place-%08lx", r->state,
-				 h & 0xffffffff);
-			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+			fd = lock_file(path, sizeof(path), r->state, "place",
+				       key, errbuf);
 			if (fd < 0)
-				return pb_fail(errbuf, PB_ERR_IO, "lock %s: %s",
-					       path, strerror(errno));
+				return PB_ERR_IO;
 			r->place_fd[r->nplaces] = fd;
 			snprintf(r->place[r->nplaces], sizeof(r->place[0]),
 				 "%s", key);

@@ -73,6 +73,16 @@ static void label(struct pb_buf *b, const struct rp_group *g)
 	}
 }
 
+/* Runs that differ, read together only because of --force: said in red. */
+static void differ_note(struct pb_buf *b, const char *note, const char *done)
+{
+	if (!note[0])
+		return;
+	pb_buf_addstr(b, "<p class=bad>These runs differ (");
+	rp_html_text(b, note);
+	pb_buf_printf(b, "): %s only because --force was given.</p>\n", done);
+}
+
 /* a mode's swatch, in its colour */
 static void swatch(struct pb_buf *b, enum pb_mode mode)
 {
@@ -1004,12 +1014,7 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 	pb_buf_addstr(b, "<h2>Compared with ");
 	rp_html_text(b, old->run);
 	pb_buf_addstr(b, "</h2>");
-	if (m->compare_note[0]) {
-		pb_buf_addstr(b, "<p class=bad>These runs differ (");
-		rp_html_text(b, m->compare_note);
-		pb_buf_addstr(b, "): compared only because --force was "
-				 "given.</p>");
-	}
+	differ_note(b, m->compare_note, "compared");
 	pb_buf_addstr(b, "<p class=note>MiB/s then &rarr; now; a change "
 			 "is marked (red: slower, green: faster) only when "
 			 "each run's median is outside the other's "
@@ -1095,12 +1100,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		}
 		pb_buf_addstr(b, "; each run's targets are its own.</p>\n");
 	}
-	if (m->merge_note[0]) {
-		pb_buf_addstr(b, "<p class=bad>These runs differ (");
-		rp_html_text(b, m->merge_note);
-		pb_buf_addstr(b, "): merged only because --force was "
-				 "given.</p>\n");
-	}
+	differ_note(b, m->merge_note, "merged");
 	if (m->base_note[0]) {
 		pb_buf_addstr(b, "<p class=warn>Baseline: ");
 		rp_html_text(b, m->base_note);

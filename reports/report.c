@@ -32,7 +32,7 @@ static double num(struct jl *o, const char *k)
 	return jl_num(jl_get(o, k));
 }
 
-static enum pb_error csv_start(struct rp_model *m, struct pb_buf *b);
+static enum pb_error csv_start(struct pb_buf *b);
 static void csv_run_fields(const struct rp_model *m, struct pb_buf *b,
 			   long long target);
 static void mismatch(char *out, size_t len, const struct rj_reader *m,
@@ -1035,7 +1035,7 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 	env_name(m->vm, sizeof(m->vm), m->env, "vm");
 	env_name(m->datastore, sizeof(m->datastore), m->env, "datastore");
 	if (csv)
-		err = csv_start(m, csv);
+		err = csv_start(csv);
 	for (i = 0; !err && i < ndirs; i++)
 		err = load_run(m, run_reader(m, i), csv, errbuf);
 	if (err)
@@ -1173,7 +1173,7 @@ static void csv_run_fields(const struct rp_model *m, struct pb_buf *b,
 
 /* report.csv's header, and the fields that start every row of each
  * target. */
-static enum pb_error csv_start(struct rp_model *m, struct pb_buf *b)
+static enum pb_error csv_start(struct pb_buf *b)
 {
 	pb_buf_addstr(b, CSV_RUN_COLUMNS
 		      "mode,applied_mode,status,step,error,rep,point,"
@@ -1181,7 +1181,6 @@ static enum pb_error csv_start(struct rp_model *m, struct pb_buf *b)
 		      "mib_per_s,iops,lat_p50_us,lat_p99_us,lat_p999_us,"
 		      "qd_achieved,provision_s,thin_provisioned,"
 		      "eagerly_scrub\r\n");
-	(void)m;
 	return pb_buf_error(b);
 }
 
