@@ -161,6 +161,11 @@ struct pb_backend_ops {
 	 * NULL after the last: another run on one of them is warned of, or
 	 * with "exclusive" refused. May be NULL (none). */
 	const char *(*shared_key)(struct pb_backend *b, unsigned i);
+	/* how many targets this controller can measure at once without
+	 * their guests competing for it (qemu: the host's cores over a
+	 * guest's vCPUs): "concurrency" above it is lowered, and said.
+	 * May be NULL (no limit here: the guests run elsewhere). */
+	unsigned (*at_once)(struct pb_backend *b);
 	void (*close)(struct pb_backend *b);
 };
 

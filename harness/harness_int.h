@@ -53,6 +53,9 @@ struct pb_profile {
 	bool seed_set;
 	uint64_t seed;
 	unsigned cooldown_s;
+	/* targets measured at once: a wave is one (repetition, point, mode)
+	 * on up to this many targets, all started together */
+	unsigned concurrency;
 	long timeout_s; /* per runner invocation */
 	/* the workload, expanded over the matrix: one point without one.
 	 * Each is the runner's options as it will get them (size: the disk,
@@ -105,6 +108,9 @@ struct pb_plan_item {
 	enum pb_mode mode;
 	unsigned point;	 /* index into profile points */
 	unsigned target; /* index into profile targets */
+	/* 1-based: the items of a wave run at once (concurrency > 1), the
+	 * plan lists them together; one item per wave otherwise */
+	unsigned wave;
 };
 
 struct pb_plan {

@@ -816,6 +816,10 @@ static const struct {
 	{"seed", "the plan's and the runner's seed; default from the clock, "
 		 "recorded in run.json"},
 	{"cooldown_s", "a pause between items; 0 to 86400, default 0"},
+	{"concurrency", "how many targets are measured at once, each on the "
+			"same mode and workload point as the others (a wave); "
+			"1 to 64, default 1: one at a time, what a clean mode "
+			"comparison needs"},
 	{"timeout_s", "the watchdog of each runner invocation; 1 to 604800, "
 		      "default 21600"},
 	{"workload", "the runner's options (below)"},
@@ -1001,6 +1005,11 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	if (!err)
 		err = get_uint(l, root, "", "cooldown_s", 0, 86400, &n);
 	p->cooldown_s = (unsigned)n;
+	n = p->concurrency;
+	if (!err)
+		err = get_uint(l, root, "", "concurrency", 1, PB_MAX_TARGETS,
+			       &n);
+	p->concurrency = (unsigned)n;
 	n = (uint64_t)p->timeout_s;
 	if (!err)
 		err = get_uint(l, root, "", "timeout_s", 1, 7 * 86400, &n);
@@ -1088,6 +1097,7 @@ static void profile_init(struct pb_profile *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->repetitions = 1;
+	p->concurrency = 1;
 	p->timeout_s = 6 * 3600;
 	runner_opts_init(&p->points[0]);
 	p->npoints = 1;
@@ -1177,6 +1187,54 @@ static uint64_t splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/*
+ * With concurrency N > 1 a repetition is a list of waves: one (point,
+ * mode) cell on a chunk of up to N targets (in the profile's order), all
+ * started together, so what runs at once is one workload on one mode and
+ * the wave's sum is a fleet's figure, never a pool of modes. The waves of
+ * a repetition are shuffled (not the targets within one).
+ */
+static enum pb_error plan_waves(struct pb_plan *plan,
+				const struct pb_profile *p, uint64_t *s)
+{
+	size_t cell = (size_t)p->nmodes * p->npoints;
+	size_t nchunks = (p->ntargets + p->concurrency - 1) / p->concurrency;
+	size_t units = cell * nchunks, r, u, i, n = 0;
+	unsigned wave = 0, t;
+	size_t *order = calloc(units ? units : 1, sizeof(*order));
+
+	if (!order)
+		return PB_ERR_NOMEM;
+	for (r = 0; r < p->repetitions; r++) {
+		for (u = 0; u < units; u++)
+			order[u] = u;
+		for (i = units; p->shuffle && i > 1; i--) {
+			size_t j = (size_t)(splitmix(s) % i), x = order[i - 1];
+
+			order[i - 1] = order[j];
+			order[j] = x;
+		}
+		for (u = 0; u < units; u++) {
+			size_t c = order[u] % cell, k = order[u] / cell;
+
+			wave++;
+			for (t = (unsigned)(k * p->concurrency);
+			     t < p->ntargets &&
+			     t < (unsigned)((k + 1) * p->concurrency);
+			     t++)
+				plan->items[n++] = (struct pb_plan_item){
+					.rep = (unsigned)r + 1,
+					.target = t,
+					.point = (unsigned)(c / p->nmodes),
+					.mode = p->modes[c % p->nmodes],
+					.wave = wave,
+				};
+		}
+	}
+	free(order);
+	return PB_OK;
+}
+
 enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 			    char *errbuf)
 {
@@ -1190,6 +1248,10 @@ enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	plan->seed = p->seed_set ? p->seed : (uint64_t)pb_now_ns() >> 1;
 	s = plan->seed;
+	if (p->concurrency > 1 && p->ntargets > 1)
+		return plan_waves(plan, p, &s)
+			       ? pb_fail(errbuf, PB_ERR_NOMEM, "out of memory")
+			       : PB_OK;
 	for (r = 0; r < p->repetitions; r++) {
 		struct pb_plan_item *it = &plan->items[r * per];
 
@@ -1209,6 +1271,8 @@ enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 			it[j] = t;
 		}
 	}
+	for (i = 0; i < plan->n; i++)
+		plan->items[i].wave = (unsigned)i + 1;
 	return PB_OK;
 }
 

@@ -7,9 +7,17 @@
  * the disk, create it (timed), run the runner against it, collect its
  * JSON, destroy it, journal that. run.json is rewritten (atomically) after
  * every item, so an interrupted or crashed run keeps what it measured.
+ *
+ * With "concurrency" above 1 the plan's waves (one mode and workload point
+ * on several targets) run in worker threads, one per VM of the wave, each
+ * with its own error buffers; what they share (the journal, run.json, the
+ * counters, stderr) is taken under the run's mutex. A signal reaches the
+ * main thread (the workers block it) and the workers see the flag at their
+ * next poll of the guest.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,6 +60,9 @@ int pb_cli_fail(int err, const char *what, const char *why)
 
 /* -q: set once per command, read by pb_progress (backends' steps) */
 static bool quiet_run;
+/* the target a worker thread measures, named on its lines while several
+ * run at once (NULL: one at a time, the item line names it) */
+static _Thread_local const char *say_target;
 
 static void vsay(bool quiet, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
@@ -63,9 +74,14 @@ static void vsay(bool quiet, const char *fmt, va_list ap)
 	if (quiet)
 		return;
 	pb_utc_format(ts, sizeof(ts), time(NULL), PB_TIME_CLOCK);
+	/* one line at a time, whichever worker says it */
+	flockfile(stderr);
 	fprintf(stderr, "%s ", ts);
+	if (say_target)
+		fprintf(stderr, "[%s] ", say_target);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 static void say(bool quiet, const char *fmt, ...)
@@ -233,12 +249,12 @@ struct run_state {
 	char dir[1024];
 	char run_json[1100];
 	json_t *doc;			 /* run.json */
-	char berr[PB_ERRBUF_SIZE];	 /* the backend op's message */
+	char berr[PB_ERRBUF_SIZE];	 /* the main thread's backend op's */
 	char tmsg[PB_ERRBUF_SIZE + 128]; /* target_msg's */
 	bool quiet;
-	bool tty;
-	bool progress_shown;
-	uint64_t next_log;
+	bool tty; /* a live progress line: one item at a time on a tty */
+	/* the journal, run.json, the counters, while workers run */
+	pthread_mutex_t mu;
 	bool interrupted;
 	unsigned failed;
 	unsigned measured;
@@ -248,14 +264,32 @@ struct run_state {
 };
 
 /*
+ * What a worker holds of its own while others run theirs: the items of
+ * one VM in a wave (in plan order), the backend op's message, the
+ * message of what stops the run, its progress line.
+ */
+struct run_worker {
+	struct run_state *r;
+	pthread_t th;
+	unsigned key; /* same_key() of its targets */
+	size_t items[PB_MAX_TARGETS];
+	unsigned n;
+	char berr[PB_ERRBUF_SIZE];
+	char errbuf[PB_ERRBUF_SIZE];
+	bool progress_shown;
+	uint64_t next_log;
+	enum pb_error err;
+};
+
+/*
  * The error buffer for the next backend op, emptied: reset in this one
  * place, before each op (curl's Curl_reset_fail), so what an op leaves is
- * that op's first failure.
+ * that op's first failure. Each thread has its own (r->berr, w->berr).
  */
-static char *reset_fail(struct run_state *r)
+static char *reset_fail(char *berr)
 {
-	r->berr[0] = '\0';
-	return r->berr;
+	berr[0] = '\0';
+	return berr;
 }
 
 /* A backend's message, the target named when there are several. */
@@ -364,10 +398,10 @@ static enum pb_error lock_places(struct run_state *r, char *errbuf)
 	return PB_OK;
 }
 
-static enum pb_error save(struct run_state *r)
+static enum pb_error save(struct run_state *r, char *errbuf)
 {
 	enum pb_error err =
-		rj_doc_save(r->doc, r->run_json, r->interrupted, r->errbuf);
+		rj_doc_save(r->doc, r->run_json, r->interrupted, errbuf);
 
 	r->json_saved = !err;
 	return err;
@@ -421,6 +455,7 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 		.shuffled = r->p->shuffle,
 		.seed = r->plan.seed,
 		.items = r->plan.n,
+		.concurrency = r->nt > 1 ? r->p->concurrency : 1,
 		.points = (const char *const *)r->p->point_desc,
 		.npoints = r->p->npoints,
 		.environment = env,
@@ -433,14 +468,22 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 	/* each target described; the first is also the run's environment,
 	 * what a reader of one target reads */
 	for (t = 0; t < r->nt; t++) {
+		const char *key;
+		unsigned i;
+
 		tg[t] = (struct rj_target){
 			.name = r->p->targets[t].name,
 			.key = r->ops->target_key(r->t[t].b),
 			.environment = json_object(),
+			.places = json_array(),
 		};
+		for (i = 0; r->ops->shared_key &&
+			    (key = r->ops->shared_key(r->t[t].b, i));
+		     i++)
+			json_array_append_new(tg[t].places, json_string(key));
 		if (!err &&
 		    (err = r->ops->describe(r->t[t].b, tg[t].environment,
-					    reset_fail(r))))
+					    reset_fail(r->berr))))
 			pb_fail(r->errbuf, err, "%s",
 				target_msg(r, t, r->berr));
 	}
@@ -452,8 +495,10 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 		err = results_dir(r, parent);
 	if (err) {
 		json_decref(env);
-		for (t = 0; t < r->nt; t++)
+		for (t = 0; t < r->nt; t++) {
 			json_decref(tg[t].environment);
+			json_decref(tg[t].places);
+		}
 		return err;
 	}
 	h.run = strrchr(r->dir, '/') + 1;
@@ -461,7 +506,7 @@ static enum pb_error start_results(struct run_state *r, const char *parent)
 	r->doc = rj_doc_new(&h);
 	if (!r->doc)
 		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
-	return save(r);
+	return save(r, r->errbuf);
 }
 
 /*
@@ -530,7 +575,8 @@ static void stop_at(const char *step)
 
 static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 {
-	struct run_state *r = ctx->arg;
+	struct run_worker *w = ctx->arg;
+	struct run_state *r = w->r;
 	char done[32], total[32];
 	uint64_t now = pb_now_ns();
 
@@ -553,30 +599,41 @@ static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 			json_integer_value(json_object_get(p, "passes")), done,
 			total, json_real_value(json_object_get(p, "mib_per_s")),
 			json_number_value(json_object_get(p, "eta_s")));
-		r->progress_shown = true;
+		w->progress_shown = true;
 		return;
 	}
-	if (now < r->next_log)
+	if (now < w->next_log)
 		return;
-	r->next_log = now + 30000000000ull;
+	w->next_log = now + 30000000000ull;
 	say(false, "  %s: %s / %s, %.1f MiB/s, ETA %.0f s",
 	    json_string_value(json_object_get(p, "pass")), done, total,
 	    json_real_value(json_object_get(p, "mib_per_s")),
 	    json_number_value(json_object_get(p, "eta_s")));
 }
 
+/* A journal record, appended and fsynced, whichever worker writes it. */
+static enum pb_error journal_add(struct run_state *r, json_t *e, char *errbuf)
+{
+	enum pb_error err;
+
+	pthread_mutex_lock(&r->mu);
+	err = pb_journal_append(&r->j, e, errbuf);
+	pthread_mutex_unlock(&r->mu);
+	return err;
+}
+
 /* A backend's addition to the disk's journal record ("started"). */
 static enum pb_error journal_note(const struct pb_run_ctx *ctx, json_t *fields)
 {
-	struct run_state *r = ctx->arg;
+	struct run_worker *w = ctx->arg;
 	json_t *e = json_deep_copy(fields);
 	enum pb_error err;
 
 	if (!e)
-		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
+		return pb_fail(w->errbuf, PB_ERR_NOMEM, "out of memory");
 	json_object_set_new(e, "op", json_string("started"));
 	json_object_set_new(e, "id", json_string(ctx->disk_id));
-	err = pb_journal_append(&r->j, e, r->errbuf);
+	err = journal_add(w->r, e, w->errbuf);
 	json_decref(e);
 	return err;
 }
@@ -611,8 +668,9 @@ static const char *create_note(enum pb_mode m)
 }
 
 /* One plan item: journal, create, run, collect, destroy, journal. */
-static enum pb_error run_item(struct run_state *r, size_t idx)
+static enum pb_error run_item(struct run_worker *wk, size_t idx)
 {
+	struct run_state *r = wk->r;
 	const struct pb_plan_item *it = &r->plan.items[idx];
 	const struct runner_opts *w = &r->p->points[it->point];
 	struct pb_backend *b = r->t[it->target].b;
@@ -621,7 +679,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	struct pb_run_ctx ctx = {
 		.stop = &stop_flag,
 		.progress = show_progress,
-		.arg = r,
+		.arg = wk,
 		.command = pb_workload_has_command(w) ? r->p->command : NULL,
 		.journal = journal_note,
 	};
@@ -633,11 +691,17 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	bool created = false;
 	enum rj_status status = RJ_STATUS_OK;
 	uint64_t t_start, t_run, runner_ns = 0, destroy_ns = 0;
+	struct timespec now;
+	int64_t started_unix;
 	struct rj_result res;
 
+	/* while targets run at once, each line names its own */
+	say_target = r->p->concurrency > 1 && r->nt > 1 ? tname : NULL;
 	memset(&d, 0, sizeof(d));
 	ctx.disk_id = d.id;
 	t_start = pb_now_ns();
+	clock_gettime(CLOCK_REALTIME, &now);
+	started_unix = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	{
 		/* the whole run's place: elapsed, and what is left at the
 		 * pace so far (modes differ, so an estimate, said as one) */
@@ -651,19 +715,22 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 				 (t_start - r->t0) / idx * (r->plan.n - idx));
 			snprintf(eta, sizeof(eta), ", about %s left", left);
 		}
+		/* a worker's lines name its target already */
+		const char *tn = say_target ? "" : tname;
+
 		say(r->quiet,
 		    "[%zu/%zu] %s%srepetition %u, %s%s%s (%s elapsed%s)",
-		    idx + 1, r->plan.n, tname, *tname ? ": " : "", it->rep,
+		    idx + 1, r->plan.n, tn, *tn ? ": " : "", it->rep,
 		    pb_mode_name(it->mode),
 		    *pb_point_desc(r->p, it->point) ? ", " : "",
 		    pb_point_desc(r->p, it->point), el, eta);
 	}
 	/* the record exists, on disk, before the disk does */
 	err = r->ops->plan_disk(b, it->mode, (unsigned)idx + 1, &d, intent,
-				reset_fail(r));
+				reset_fail(wk->berr));
 	if (err)
 		pb_fail(ebuf, err, "plan %s disk: %s", pb_mode_name(it->mode),
-			r->berr);
+			wk->berr);
 	json_object_set_new(intent, "op", json_string("intent"));
 	/* the target is the harness's to write: cleanup compares it */
 	json_object_set_new(intent, "target",
@@ -676,10 +743,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	json_object_set_new(intent, "backend", json_string(r->ops->name));
 	if (!err) {
 		step = RJ_STEP_JOURNAL;
-		err = pb_journal_append(&r->j, intent, ebuf);
+		err = journal_add(r, intent, ebuf);
 		/* no journal, no disk: and none for the items after this */
 		if (err)
-			jerr = pb_fail(r->errbuf, err, "%s", ebuf);
+			jerr = pb_fail(wk->errbuf, err, "%s", ebuf);
 	}
 	json_decref(intent);
 	if (!err) {
@@ -687,11 +754,11 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		say(r->quiet, "  creating %s disk%s", pb_mode_name(it->mode),
 		    create_note(it->mode));
 		step = RJ_STEP_CREATE;
-		err = r->ops->create_disk(b, &d, reset_fail(r));
+		err = r->ops->create_disk(b, &d, reset_fail(wk->berr));
 		created = err == PB_OK;
 		if (err)
 			pb_fail(ebuf, err, "create %s disk: %s",
-				pb_mode_name(it->mode), r->berr);
+				pb_mode_name(it->mode), wk->berr);
 	}
 	if (created) {
 		json_t *c = json_pack("{s:s,s:s,s:s,s:O}", "op", "created",
@@ -699,7 +766,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 				      d.readback ? d.readback : json_null());
 
 		stop_at("created");
-		err = pb_journal_append(&r->j, c, ebuf);
+		err = journal_add(r, c, ebuf);
 		json_decref(c);
 		stop_at("attached");
 	}
@@ -714,10 +781,10 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 			 idx + 1);
 		t_run = pb_now_ns();
 		err = r->ops->run(b, &d, args.data, r->p->timeout_s, &ctx,
-				  local, reset_fail(r));
+				  local, reset_fail(wk->berr));
 		runner_ns = pb_now_ns() - t_run;
 		if (err)
-			pb_fail(ebuf, err, "%s", r->berr);
+			pb_fail(ebuf, err, "%s", wk->berr);
 		runner = json_load_file(local, 0, NULL);
 		remove(local); /* its content lives on in run.json */
 	}
@@ -727,7 +794,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		uint64_t t_destroy = pb_now_ns();
 
 		stop_at("destroying");
-		derr = r->ops->destroy_disk(b, &d, reset_fail(r));
+		derr = r->ops->destroy_disk(b, &d, reset_fail(wk->berr));
 		destroy_ns = pb_now_ns() - t_destroy;
 		if (!derr)
 			stop_at("destroyed");
@@ -737,22 +804,23 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 			if (!err) {
 				step = RJ_STEP_DESTROY;
 				pb_fail(ebuf, derr, "destroy %s: %s", d.file,
-					r->berr);
+					wk->berr);
 			} else {
 				size_t n = strlen(ebuf);
 
 				snprintf(ebuf + n, sizeof(ebuf) - n,
 					 "; then destroy %s: %s", d.file,
-					 r->berr);
+					 wk->berr);
 			}
 		} else {
 			json_t *x = json_pack("{s:s,s:s}", "op", "destroyed",
 					      "id", d.id);
 
-			derr = pb_journal_append(&r->j, x, ebuf);
+			derr = journal_add(r, x, ebuf);
 			json_decref(x);
 		}
 	}
+	pthread_mutex_lock(&r->mu);
 	if (err == PB_ERR_INTERRUPTED || stop_flag) {
 		status = RJ_STATUS_INTERRUPTED;
 		r->interrupted = true;
@@ -768,6 +836,7 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 	}
 	res = (struct rj_result){
 		.target = it->target,
+		.wave = it->wave,
 		.rep = it->rep,
 		.mode = it->mode,
 		.point = it->point,
@@ -787,14 +856,20 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 		.timing = {.total_s = (double)(pb_now_ns() - t_start) / 1e9,
 			   .provision_s = d.provision_s,
 			   .runner_s = (double)runner_ns / 1e9,
-			   .destroy_s = (double)destroy_ns / 1e9},
+			   .destroy_s = (double)destroy_ns / 1e9,
+			   .started_unix_ns = started_unix},
 		.runner = runner,
 	};
 	err = rj_doc_add_result(r->doc, &res) ? PB_OK : PB_ERR_NOMEM;
+	if (err)
+		pb_fail(wk->errbuf, err, "run.json: out of memory");
+	else
+		err = save(r, wk->errbuf);
+	pthread_mutex_unlock(&r->mu);
 	json_decref(d.readback);
-	if (r->progress_shown) {
+	if (wk->progress_shown) {
 		fprintf(stderr, "\r\033[K");
-		r->progress_shown = false;
+		wk->progress_shown = false;
 	}
 	if (status == RJ_STATUS_OK)
 		summarize(r, &res);
@@ -808,13 +883,89 @@ static enum pb_error run_item(struct run_state *r, size_t idx)
 			pb_point_desc(r->p, it->point), ebuf);
 	else
 		say(r->quiet, "  %s: %s", rj_status_name(status), ebuf);
-	if (err)
-		pb_fail(r->errbuf, err, "run.json: out of memory");
-	else
-		err = save(r);
 	/* a disk that could not be destroyed stops the run: the journal
 	 * keeps it for cleanup, and nothing more is piled on the VM */
 	return derr ? derr : jerr ? jerr : err;
+}
+
+/* A worker: its items in order, until one stops the run. */
+static void *worker_main(void *arg)
+{
+	struct run_worker *w = arg;
+	unsigned k;
+
+	for (k = 0; !w->err && k < w->n && !stop_flag; k++)
+		w->err = run_item(w, w->items[k]);
+	return NULL;
+}
+
+/*
+ * The plan, wave by wave: a wave's items at once, one worker thread per VM
+ * in it (two targets on one VM run one after the other: their disks are
+ * the one VM's), the next wave when all are done, so what runs together is
+ * always one mode on one workload. A single worker runs in this thread.
+ * The first error of a worker is the run's.
+ */
+static enum pb_error run_waves(struct run_state *r)
+{
+	struct run_worker *w = calloc(PB_MAX_TARGETS, sizeof(*w));
+	enum pb_error err = PB_OK;
+	size_t i = 0, j, x;
+	unsigned nw, k;
+	sigset_t block, old;
+
+	if (!w)
+		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	while (!err && i < r->plan.n && !stop_flag) {
+		for (j = i; j < r->plan.n &&
+			    r->plan.items[j].wave == r->plan.items[i].wave;
+		     j++)
+			;
+		for (x = i, nw = 0; x < j && x - i < PB_MAX_TARGETS; x++) {
+			unsigned key = same_key(r, r->plan.items[x].target);
+
+			for (k = 0; k < nw && w[k].key != key; k++)
+				;
+			if (k == nw) {
+				memset(&w[k], 0, sizeof(w[k]));
+				w[k].r = r;
+				w[k].key = key;
+				nw++;
+			}
+			w[k].items[w[k].n++] = x;
+		}
+		if (nw == 1) {
+			worker_main(&w[0]);
+		} else {
+			bool started[PB_MAX_TARGETS] = {false};
+
+			/* the workers block the signals: the main thread
+			 * takes them and sets the flag they poll */
+			pthread_sigmask(SIG_BLOCK, &block, &old);
+			for (k = 0; k < nw; k++)
+				started[k] = !pthread_create(
+					&w[k].th, NULL, worker_main, &w[k]);
+			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			for (k = 0; k < nw; k++) {
+				if (started[k])
+					pthread_join(w[k].th, NULL);
+				else /* no thread: its turn comes after */
+					worker_main(&w[k]);
+			}
+		}
+		for (k = 0; k < nw && !err; k++)
+			if ((err = w[k].err))
+				snprintf(r->errbuf, sizeof(r->errbuf), "%s",
+					 w[k].errbuf);
+		i = j;
+		if (!err && r->p->cooldown_s && i < r->plan.n && !stop_flag)
+			sleep(r->p->cooldown_s);
+	}
+	free(w);
+	return err;
 }
 
 /* --modes thin,eager: keep only those of the profile's modes. */
@@ -929,6 +1080,10 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 	       pb_size_format(sz, sizeof(sz), p->disk_size),
 	       p->shuffle ? "shuffled" : "fixed",
 	       (unsigned long long)plan->seed);
+	if (p->concurrency > 1 && p->ntargets > 1)
+		printf("at once: up to %u targets, each wave one mode and "
+		       "workload point on them\n",
+		       p->concurrency);
 	if (p->disk_size_si)
 		printf("note: disk_size is read as vSphere and govc read it: "
 		       "GB means GiB, so %s (%llu bytes)\n",
@@ -1024,8 +1179,9 @@ static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
 		bytes += writes * w->size;
 		json_array_append_new(
 			items,
-			json_pack("{s:s,s:i,s:s,s:i,s:s}", "target",
-				  p->targets[plan->items[i].target].name, "rep",
+			json_pack("{s:s,s:i,s:i,s:s,s:i,s:s}", "target",
+				  p->targets[plan->items[i].target].name,
+				  "wave", (int)plan->items[i].wave, "rep",
 				  (int)plan->items[i].rep, "mode",
 				  pb_mode_name(plan->items[i].mode), "point",
 				  (int)plan->items[i].point, "workload",
@@ -1033,12 +1189,44 @@ static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
 	}
 	for (i = 0; i < p->ntargets; i++)
 		json_array_append_new(targets, json_string(p->targets[i].name));
-	return json_pack("{s:o,s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o}", "targets",
-			 targets, "modes", modes, "repetitions",
-			 (int)p->repetitions, "points", (int)p->npoints,
-			 "disk_size_bytes", (json_int_t)p->disk_size,
-			 "shuffled", p->shuffle, "seed", (json_int_t)plan->seed,
-			 "bytes_to_write", (json_int_t)bytes, "items", items);
+	return json_pack(
+		"{s:o,s:i,s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o}", "targets", targets,
+		"concurrency", p->ntargets > 1 ? (int)p->concurrency : 1,
+		"modes", modes, "repetitions", (int)p->repetitions, "points",
+		(int)p->npoints, "disk_size_bytes", (json_int_t)p->disk_size,
+		"shuffled", p->shuffle, "seed", (json_int_t)plan->seed,
+		"bytes_to_write", (json_int_t)bytes, "items", items);
+}
+
+/*
+ * "concurrency" as this controller can keep it: above what the backend
+ * can run at once without its guests competing (qemu: the host's cores),
+ * lowered, said, and the plan made again for it (same seed), so what
+ * run.json records and the report says is what ran.
+ */
+static enum pb_error limit_at_once(struct run_state *r)
+{
+	unsigned cap = PB_MAX_TARGETS, t, n;
+
+	if (r->p->concurrency < 2 || r->nt < 2 || !r->ops->at_once)
+		return PB_OK;
+	for (t = 0; t < r->nt; t++) {
+		n = r->ops->at_once(r->t[t].b);
+		if (n && n < cap)
+			cap = n;
+	}
+	if (r->p->concurrency <= cap)
+		return PB_OK;
+	fprintf(stderr,
+		"provbench: %s: concurrency %u: this machine runs at most %u "
+		"of its guests at once without them sharing a core; %u it "
+		"is\n",
+		r->p->path, r->p->concurrency, cap, cap);
+	r->p->concurrency = cap;
+	r->p->seed = r->plan.seed;
+	r->p->seed_set = true;
+	pb_plan_dispose(&r->plan);
+	return pb_plan_build(&r->plan, r->p, r->errbuf);
 }
 
 /* Load, plan, connect and check: what run --dry-run and check share. */
@@ -1062,7 +1250,8 @@ static int open_profile(struct run_state *r, enum pb_error err,
 			return pb_cli_fail(err, r->p->path,
 					   target_msg(r, r->nt, r->errbuf));
 	}
-	return PB_EXIT_OK;
+	err = limit_at_once(r);
+	return err ? pb_cli_fail(err, NULL, r->errbuf) : PB_EXIT_OK;
 }
 
 /* Every target's check; its findings under its name when there are
@@ -1077,7 +1266,8 @@ static enum pb_error check_all(struct run_state *r, struct pb_check_out *out,
 		out->target = r->nt > 1 ? r->p->targets[t].name : NULL;
 		if (out->target && !out->items)
 			fprintf(out->fp, "target %s:\n", out->target);
-		err = r->ops->check(r->t[t].b, &r->plan, out, reset_fail(r));
+		err = r->ops->check(r->t[t].b, &r->plan, out,
+				    reset_fail(r->berr));
 		if (err)
 			*why = target_msg(r, t, r->berr);
 	}
@@ -1148,6 +1338,8 @@ static int check_json(struct run_state *r, const char *profile)
 				why = target_msg(r, r->nt, r->errbuf);
 		}
 	}
+	if (!err && (err = limit_at_once(r)))
+		why = r->errbuf;
 	if (!err)
 		err = check_all(r, &out, &why);
 	doc = json_pack("{s:i,s:s,s:s,s:s?,s:o?,s:o,s:s,s:s?}", "format", 1,
@@ -1203,13 +1395,14 @@ int pb_run(const struct pb_run_args *a)
 	const char *why = NULL;
 	unsigned leftovers = 0, t;
 	enum pb_error err = PB_OK;
-	size_t i;
 	int rc;
 
 	memset(&p, 0, sizeof(p));
 	r.quiet = a->quiet;
 	quiet_run = a->quiet;
+	/* a live line is one item's: not while several run at once */
 	r.tty = isatty(STDERR_FILENO);
+	pthread_mutex_init(&r.mu, NULL);
 	catch_signals();
 	rc = check_profile(&r, a->profile, a->modes, a->targets);
 	if (rc)
@@ -1235,7 +1428,7 @@ int pb_run(const struct pb_run_args *a)
 	/* prepared first: what it finds (the accelerator a probe boot
 	 * chose, say) belongs in the environment run.json records */
 	for (t = 0; !err && t < r.nt; t++) {
-		err = r.ops->prepare(r.t[t].b, reset_fail(&r));
+		err = r.ops->prepare(r.t[t].b, reset_fail(r.berr));
 		if (err)
 			pb_fail(r.errbuf, err, "%s", target_msg(&r, t, r.berr));
 	}
@@ -1244,16 +1437,15 @@ int pb_run(const struct pb_run_args *a)
 	if (!err)
 		say(r.quiet, "results: %s", r.dir);
 	r.t0 = pb_now_ns();
-	for (i = 0; !err && i < r.plan.n && !stop_flag; i++) {
-		err = run_item(&r, i);
-		if (!err && p.cooldown_s && i + 1 < r.plan.n && !stop_flag)
-			sleep(p.cooldown_s);
-	}
+	if (p.concurrency > 1 && r.nt > 1)
+		r.tty = false;
+	if (!err)
+		err = run_waves(&r);
 	if (stop_flag)
 		r.interrupted = true;
 	if (r.doc) {
 		rj_doc_finish(r.doc);
-		if (save(&r) && !err)
+		if (save(&r, r.errbuf) && !err)
 			err = PB_ERR_IO;
 	}
 	if (r.interrupted)
@@ -1301,6 +1493,7 @@ int pb_run(const struct pb_run_args *a)
 		printf("run.json: %s\n", r.run_json);
 out:
 	run_dispose(&r);
+	pthread_mutex_destroy(&r.mu);
 	return rc;
 }
 

@@ -1109,6 +1109,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	verdict(b, m);
 	summary_table(b, m);
 	across_table(b, m);
+	rp_fleet_html(m, b);
 	failures(b, m);
 	bar_chart(b, m);
 	warmup_curves(b, m);

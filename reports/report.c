@@ -504,6 +504,7 @@ void rp_findings(const struct rp_model *m,
 			fn(line, arg);
 		}
 	}
+	rp_fleet_findings(m, fn, arg);
 }
 
 const char *rp_mode_colour(enum pb_mode mode)
@@ -879,6 +880,8 @@ static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 	} else {
 		g->nok++;
 		add_item(m, g, item);
+		if (!err)
+			err = rp_fleet_add(m, item, g->workload);
 	}
 	return err;
 }
@@ -932,6 +935,9 @@ static enum pb_error load_targets(struct rp_model *m, struct rj_reader *rd,
 				 rd->run);
 		else
 			snprintf(t->name, sizeof(t->name), "%s", name);
+		t->places = n ? json_object_get(json_array_get(rd->targets, i),
+						RJ_K_PLACES)
+			      : NULL;
 		env_name(t->vm, sizeof(t->vm), env, "vm");
 		env_name(t->datastore, sizeof(t->datastore), env, "datastore");
 		m->ntinfo++;
@@ -1053,6 +1059,9 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 		qsort_r(m->g, m->ng, sizeof(*m->g), group_cmp, m);
 	choose_baseline(m);
 	cross_group(m);
+	err = rp_fleet_build(m);
+	if (err)
+		pb_fail(errbuf, err, "out of memory");
 out:
 	/* a model that failed to load holds nothing */
 	if (err)
@@ -1102,6 +1111,7 @@ void rp_model_dispose(struct rp_model *m)
 	}
 	free(m->fail);
 	free(m->command);
+	rp_fleet_dispose(&m->fleet);
 	rj_reader_dispose(&m->rd);
 	memset(m, 0, sizeof(*m));
 }
@@ -1564,6 +1574,7 @@ static void text_table(const struct rp_model *m, const struct rp_model *old,
 				: pb_size_format(t, sizeof(t),
 						 rp_u64(g->be_thin)));
 	}
+	rp_fleet_text(m, b);
 	{
 		struct pb_buf f = PB_BUF_INIT(1u << 20);
 
@@ -1794,7 +1805,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	struct rp_model m, old;
 	struct pb_buf csv = PB_BUF_INIT(1u << 30), sum = PB_BUF_INIT(1u << 26),
 		      txt = PB_BUF_INIT(1u << 26), html = PB_BUF_INIT(1u << 30),
-		      why = PB_BUF_INIT(4096);
+		      why = PB_BUF_INIT(4096), fleet = PB_BUF_INIT(1u << 26);
 	const char *dir = o->out_dir ? o->out_dir : o->results_dir;
 	const char *compare = o->compare_dir;
 	char prev[PATH_MAX], differ[1024] = "";
@@ -1861,6 +1872,8 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		goto out;
 	if (!err)
 		err = summary_csv(&m, &sum);
+	if (!err && m.fleet.nrow)
+		err = rp_fleet_csv(&m, &fleet);
 	if (!err) {
 		text_table(&m, have_old ? &old : NULL, &txt);
 		err = rp_write_html(&m, have_old ? &old : NULL, &html);
@@ -1873,6 +1886,8 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		err = write_out(dir, "report.csv", &csv, errbuf);
 	if (!err)
 		err = write_out(dir, "summary.csv", &sum, errbuf);
+	if (!err && fleet.len)
+		err = write_out(dir, "fleet.csv", &fleet, errbuf);
 	if (!err)
 		err = write_out(dir, "summary.txt", &txt, errbuf);
 	if (!err)
@@ -1907,6 +1922,7 @@ out:
 	pb_buf_dispose(&txt);
 	pb_buf_dispose(&html);
 	pb_buf_dispose(&why);
+	pb_buf_dispose(&fleet);
 	rp_model_dispose(&m);
 	rp_model_dispose(&old); /* zeroed, or loaded */
 	return err;
@@ -2027,5 +2043,7 @@ json_t *rp_model_json(const struct rp_model *m)
 		m->interrupted, "baseline", "mode", m->baseline, "have_figures",
 		m->have_baseline, "note", m->base_note, "groups", groups,
 		"verdict", verdict, "findings", findings, "failures", fails);
+	if (doc && m->fleet.nrow)
+		json_object_set_new(doc, "at_once", rp_fleet_json(m));
 	return doc;
 }

@@ -75,6 +75,33 @@ enum rp_steady rp_steady_after(uint64_t *before, const uint64_t *bytes,
  */
 double rp_breakeven_bytes(double p_e, double f_e, double p_o, double f_o);
 
+/*
+ * Targets measured at once (a wave): one pass of each, on one clock
+ * (seconds; any origin), with its series (interval ends from the pass's
+ * start, the bytes of each interval) or none (then its bytes are taken as
+ * written evenly).
+ */
+struct rp_agg_pass {
+	double start_s, seconds, bytes;
+	const double *t_s, *ibytes;
+	size_t n;
+};
+enum rp_agg {
+	RP_AGG_OK,
+	RP_AGG_NO_OVERLAP, /* one ended before another began */
+	/* the window holds fewer than RP_AGG_MIN_INTERVALS of a pass's
+	 * intervals: a sum over it is the interpolation's, not the data's */
+	RP_AGG_TOO_SHORT,
+};
+#define RP_AGG_MIN_INTERVALS 2
+/*
+ * The fleet's throughput, HCIBench's aggregate: the bytes every pass wrote
+ * inside the window all of them were running ([latest start, earliest
+ * end]), over the window, in MiB/s; *window_s its length.
+ */
+enum rp_agg rp_aggregate(double *mib_s, double *window_s,
+			 const struct rp_agg_pass *p, size_t n);
+
 /* ---- the report ---- */
 
 struct rp_opts {

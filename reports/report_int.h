@@ -98,12 +98,64 @@ struct rp_failure {
 	char *target_name, *workload, *step, *error;
 };
 
+/* ---- targets at once (fleet.c) ---- */
+
+/* One workload point, mode and pass measured on several targets at once:
+ * each wave's aggregate, over reps (and merged runs). */
+struct rp_fleet_row {
+	const char *workload;
+	enum pb_mode mode;
+	long long index; /* the pass's, in the workload */
+	char name[24];
+	unsigned ntargets; /* the most at once */
+	size_t nwaves;
+	double *agg, *window, *spread; /* per wave that could be summed */
+	size_t nagg, nwindow, nspread;
+	size_t nshort, nnone, nuntimed; /* waves that could not */
+	double agg_med, agg_lo, agg_hi, window_med, spread_med;
+	double tmin, tmax; /* the slowest and fastest target's pass */
+};
+
+struct rp_wave_pass;
+
+struct rp_fleet {
+	struct rp_wave_pass *p; /* every pass of a wave, as loaded */
+	size_t np, pcap;
+	struct rp_fleet_row *row;
+	size_t nrow;
+	unsigned most; /* targets in the largest wave; 0: none at once */
+	/* with[a * nwith + b]: targets a and b ran in one wave */
+	unsigned char *with;
+	size_t nwith;
+	char clock_source[160]; /* the backend's, "" for the guests' own */
+};
+
+/* A result item's passes, if it ran in a wave (called per item). */
+enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
+			   const char *workload);
+/* The rows, once every run is loaded. */
+enum pb_error rp_fleet_build(struct rp_model *m);
+void rp_fleet_dispose(struct rp_fleet *f);
+/* "812.4 MiB/s [790.1-830.2] over 0.31 s", or why there is none */
+void rp_fleet_agg_text(char *out, size_t len, const struct rp_fleet_row *r);
+/* "rewrite (pass 2)" */
+void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r);
+/* its table in summary.txt, report.html, fleet.csv, report --json */
+void rp_fleet_text(const struct rp_model *m, struct pb_buf *b);
+void rp_fleet_html(const struct rp_model *m, struct pb_buf *b);
+enum pb_error rp_fleet_csv(const struct rp_model *m, struct pb_buf *b);
+json_t *rp_fleet_json(const struct rp_model *m);
+/* targets on one place measured at once, one line per place */
+void rp_fleet_findings(const struct rp_model *m,
+		       void (*fn)(const char *line, void *arg), void *arg);
+
 /* A target of the run, as the report names it. */
 struct rp_target_info {
 	/* "" for a run's one implicit target */
 	char name[160];
 	const struct rj_reader *rd; /* the run it belongs to */
 	char vm[256], datastore[256];
+	json_t *places;	      /* the places it shares (run.json), borrowed */
 	struct pb_buf prefix; /* the CSV fields that start its rows */
 };
 
@@ -142,6 +194,7 @@ struct rp_model {
 	size_t failed_items;
 	struct rp_failure *fail;
 	size_t nfail, failcap;
+	struct rp_fleet fleet; /* targets at once */
 };
 
 /* A mode's colour, the same in every report (Okabe and Ito's palette,

@@ -320,3 +320,59 @@ double rp_breakeven_bytes(double p_e, double f_e, double p_o, double f_o)
 		return -1;
 	return (p_e - p_o) / gain * 1048576.0;
 }
+
+/* The bytes of pass p between a and b (its own clock: from its start),
+ * each interval's bytes taken as written evenly within it. */
+static double bytes_between(const struct rp_agg_pass *p, double a, double b)
+{
+	double sum = 0, prev = 0;
+	size_t i;
+
+	if (!p->n)
+		return p->seconds > 0 ? p->bytes * (b - a) / p->seconds : 0;
+	for (i = 0; i < p->n; prev = p->t_s[i], i++) {
+		double lo = fmax(a, prev), hi = fmin(b, p->t_s[i]);
+
+		if (hi > lo && p->t_s[i] > prev)
+			sum += p->ibytes[i] * (hi - lo) / (p->t_s[i] - prev);
+	}
+	return sum;
+}
+
+/* How many of p's intervals lie within [a, b] of its own clock, whole. */
+static size_t intervals_within(const struct rp_agg_pass *p, double a, double b)
+{
+	double prev = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < p->n; prev = p->t_s[i], i++)
+		k += prev >= a && p->t_s[i] <= b;
+	return k;
+}
+
+enum rp_agg rp_aggregate(double *mib_s, double *window_s,
+			 const struct rp_agg_pass *p, size_t n)
+{
+	double w0 = -INFINITY, w1 = INFINITY, sum = 0;
+	size_t i;
+
+	*mib_s = NAN;
+	*window_s = 0;
+	for (i = 0; i < n; i++) {
+		w0 = fmax(w0, p[i].start_s);
+		w1 = fmin(w1, p[i].start_s + p[i].seconds);
+	}
+	if (!n || !(w1 > w0))
+		return RP_AGG_NO_OVERLAP;
+	*window_s = w1 - w0;
+	for (i = 0; i < n; i++) {
+		double a = w0 - p[i].start_s, b = w1 - p[i].start_s;
+
+		if (p[i].n &&
+		    intervals_within(&p[i], a, b) < RP_AGG_MIN_INTERVALS)
+			return RP_AGG_TOO_SHORT;
+		sum += bytes_between(&p[i], a, b);
+	}
+	*mib_s = sum / 1048576.0 / *window_s;
+	return RP_AGG_OK;
+}

@@ -78,18 +78,20 @@ json_t *rj_doc_new(const struct rj_head *h)
 			json_object_set_new(te, RJ_K_BACKEND,
 					    json_string(h->backend));
 		if (json_array_append_new(
-			    targets, json_pack("{s:I,s:s,s:s,s:o}", RJ_K_INDEX,
-					       (json_int_t)i, RJ_K_NAME,
-					       t->name ? t->name : "", RJ_K_KEY,
-					       t->key ? t->key : "",
-					       RJ_K_ENVIRONMENT, te))) {
+			    targets,
+			    json_pack("{s:I,s:s,s:s,s:o,s:o}", RJ_K_INDEX,
+				      (json_int_t)i, RJ_K_NAME,
+				      t->name ? t->name : "", RJ_K_KEY,
+				      t->key ? t->key : "", RJ_K_PLACES,
+				      t->places ? t->places : json_array(),
+				      RJ_K_ENVIRONMENT, te))) {
 			json_decref(targets);
 			targets = NULL;
 		}
 	}
 	/* the head goes before "results", so a reader streams the items
 	 * in one pass over the file */
-	doc = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I},"
+	doc = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I,s:I},"
 			"s:o,s:o,s:o,s:[]}",
 			RJ_K_FORMAT, RJ_FORMAT, RJ_K_TOOL, RJ_TOOL,
 			RJ_K_VERSION, PB_VERSION, RJ_K_COMMIT,
@@ -99,6 +101,8 @@ json_t *rj_doc_new(const struct rj_head *h)
 			RJ_K_RUN, h->run, RJ_K_PLAN, RJ_K_ORDER,
 			h->shuffled ? "shuffle" : "fixed", RJ_K_SEED,
 			(json_int_t)h->seed, RJ_K_ITEMS, (json_int_t)h->items,
+			RJ_K_CONCURRENCY,
+			(json_int_t)(h->concurrency ? h->concurrency : 1),
 			RJ_K_POINTS, points, RJ_K_TARGETS, targets,
 			RJ_K_ENVIRONMENT, env, RJ_K_RESULTS);
 	return doc;
@@ -119,14 +123,15 @@ json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r)
 						      : r->disk.provision_s,
 			 RJ_K_READBACK,
 			 r->disk.readback ? r->disk.readback : json_null());
-	timing = json_pack("{s:f,s:f,s:f,s:f}", RJ_K_TOTAL_S, r->timing.total_s,
-			   RJ_K_PROVISION_S, r->timing.provision_s,
-			   RJ_K_RUNNER_S, r->timing.runner_s, RJ_K_DESTROY_S,
-			   r->timing.destroy_s);
-	res = json_pack("{s:i,s:i,s:s,s:i,s:s,s:s,s:s?,s:s?,s:o?,s:o?,s:o}",
-			RJ_K_TARGET, (int)r->target, RJ_K_REP, (int)r->rep,
-			RJ_K_MODE, pb_mode_name(r->mode), RJ_K_POINT,
-			(int)r->point, RJ_K_WORKLOAD,
+	timing = json_pack(
+		"{s:f,s:f,s:f,s:f,s:I}", RJ_K_TOTAL_S, r->timing.total_s,
+		RJ_K_PROVISION_S, r->timing.provision_s, RJ_K_RUNNER_S,
+		r->timing.runner_s, RJ_K_DESTROY_S, r->timing.destroy_s,
+		RJ_K_STARTED_UNIX_NS, (json_int_t)r->timing.started_unix_ns);
+	res = json_pack("{s:i,s:i,s:i,s:s,s:i,s:s,s:s,s:s?,s:s?,s:o?,s:o?,s:o}",
+			RJ_K_TARGET, (int)r->target, RJ_K_WAVE, (int)r->wave,
+			RJ_K_REP, (int)r->rep, RJ_K_MODE, pb_mode_name(r->mode),
+			RJ_K_POINT, (int)r->point, RJ_K_WORKLOAD,
 			r->workload ? r->workload : "", RJ_K_STATUS,
 			rj_status_name(r->status), RJ_K_ERROR,
 			r->error && *r->error ? r->error : NULL, RJ_K_STEP,
@@ -297,10 +302,14 @@ static enum pb_error item_read(struct rj_reader *r, struct rj_item *o,
 		err = whole(&o->rep, item, RJ_K_REP, false, errbuf);
 	if (!err)
 		err = whole(&o->target, item, RJ_K_TARGET, false, errbuf);
+	if (!err)
+		err = whole(&o->wave, item, RJ_K_WAVE, false, errbuf);
 	if (err)
 		return err;
 	if (o->target < 0)
 		o->target = 0;
+	if (o->wave < 0)
+		o->wave = 0;
 	o->target_name = rj_target_name(r, o->target);
 	o->workload = rj_str(r, item, RJ_K_WORKLOAD);
 	o->error = rj_str(r, item, RJ_K_ERROR);
@@ -378,6 +387,8 @@ void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass)
 		[RJ_P_SERIES] = RUNNER_K_SERIES,
 		[RJ_P_COMMAND] = RUNNER_K_COMMAND,
 		[RJ_P_QD_ACHIEVED] = RUNNER_K_QD_ACHIEVED,
+		[RJ_P_STARTED_UNIX] = RUNNER_K_STARTED_UNIX,
+		[RJ_P_STARTED_BOOT] = RUNNER_K_STARTED_BOOT,
 	};
 	static const char *const lat[RJ_L__COUNT] = {
 		[RJ_L_P50] = RUNNER_K_P50,

@@ -47,6 +47,7 @@
 #define RJ_K_PLAN	  "plan"
 #define RJ_K_ORDER	  "order"
 #define RJ_K_SEED	  "seed"
+#define RJ_K_CONCURRENCY  "concurrency"
 #define RJ_K_ITEMS	  "items"
 #define RJ_K_POINTS	  "points"
 #define RJ_K_TARGETS	  "targets"
@@ -58,10 +59,12 @@
 #define RJ_K_INDEX	 "index"
 #define RJ_K_DESCRIPTION "description"
 /* a target of "targets" (also RJ_K_INDEX, RJ_K_ENVIRONMENT) */
-#define RJ_K_NAME "name"
-#define RJ_K_KEY  "key"
+#define RJ_K_NAME   "name"
+#define RJ_K_KEY    "key"
+#define RJ_K_PLACES "places"
 /* a result item */
 #define RJ_K_TARGET   "target"
+#define RJ_K_WAVE     "wave"
 #define RJ_K_REP      "rep"
 #define RJ_K_MODE     "mode"
 #define RJ_K_POINT    "point"
@@ -81,9 +84,16 @@
 #define RJ_K_PROVISION_WALL_S "provision_wall_s"
 #define RJ_K_READBACK	      "readback"
 /* its timing */
-#define RJ_K_TOTAL_S   "total_s"
-#define RJ_K_RUNNER_S  "runner_s"
-#define RJ_K_DESTROY_S "destroy_s"
+#define RJ_K_TOTAL_S	     "total_s"
+#define RJ_K_RUNNER_S	     "runner_s"
+#define RJ_K_DESTROY_S	     "destroy_s"
+#define RJ_K_STARTED_UNIX_NS "started_unix_ns"
+/* the backend's note in the runner's document: its passes on the host's
+ * clock (a pass began at pass[base] + host_offset_s) */
+#define RJ_K_CLOCK	  "clock"
+#define RJ_K_CLOCK_BASE	  "base"
+#define RJ_K_CLOCK_OFFSET "host_offset_ns"
+#define RJ_K_CLOCK_SOURCE "source"
 /* the environment: the harness's own; the rest is the backend's */
 #define RJ_K_BACKEND	 "backend"
 #define RJ_K_ACCELERATOR "accelerator"
@@ -123,6 +133,7 @@ struct rj_head {
 	bool shuffled;
 	uint64_t seed;
 	size_t items;
+	unsigned concurrency; /* targets at once, as it ran; 0: 1 */
 	const char *const
 		*points; /* each point's full description (NULL: "") */
 	size_t npoints;
@@ -139,6 +150,9 @@ struct rj_head {
 struct rj_target {
 	const char *name, *key;
 	json_t *environment;
+	/* the places it shares with whatever else uses them (datastores,
+	 * LUNs, host filesystems), strings; stolen; NULL for none */
+	json_t *places;
 };
 
 /* A new document with its head and no results (NULL: out of memory). */
@@ -146,6 +160,7 @@ json_t *rj_doc_new(const struct rj_head *h);
 
 struct rj_result {
 	unsigned target; /* index into the head's targets */
+	unsigned wave;	 /* the items of a wave ran at once */
 	unsigned rep;
 	enum pb_mode mode;
 	unsigned point;
@@ -162,6 +177,7 @@ struct rj_result {
 	} disk;
 	struct {
 		double total_s, provision_s, runner_s, destroy_s;
+		int64_t started_unix_ns; /* the host's clock */
 	} timing;
 	json_t *runner; /* the runner's document (stolen), or NULL */
 };
@@ -213,7 +229,9 @@ enum rj_pass_key {
 	RJ_P_COMPLETE,
 	RJ_P_SERIES,
 	RJ_P_COMMAND,
-	RJ_P_QD_ACHIEVED, /* absent before the runner kept count */
+	RJ_P_QD_ACHIEVED,  /* absent before the runner kept count */
+	RJ_P_STARTED_UNIX, /* the guest's clocks, ns: absent before them */
+	RJ_P_STARTED_BOOT,
 	RJ_P__COUNT
 };
 
@@ -223,6 +241,7 @@ enum rj_lat_key { RJ_L_P50, RJ_L_P99, RJ_L_P999, RJ_L__COUNT };
 struct rj_item {
 	size_t index;		 /* in "results" */
 	long long target;	 /* 0 before targets */
+	long long wave;		 /* 0 before waves */
 	const char *target_name; /* "" for a run's one implicit target */
 	long long rep, point;
 	enum pb_mode mode;

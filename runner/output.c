@@ -47,6 +47,13 @@ static json_t *lat_json(const struct runner_hist *h)
 		us(h->count ? h->max : 0), "min", us(h->count ? h->min : 0));
 }
 
+/* integers: a real would lose the sub-second part to a reader's
+ * precision (run.json keeps 10 digits) */
+static json_t *ts_ns(const struct timespec *t)
+{
+	return json_integer((json_int_t)t->tv_sec * 1000000000 + t->tv_nsec);
+}
+
 static json_t *series_json(const struct runner_pass_result *r)
 {
 	json_t *a = json_array();
@@ -110,6 +117,12 @@ static json_t *pass_json(const struct runner_ctx *ctx,
 		s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0, RUNNER_K_IOPS,
 		s > 0 ? (double)r->ios / s : 0.0, RUNNER_K_LAT_US,
 		lat_json(r->hist), RUNNER_K_SERIES, series_json(r));
+	if (j && r->started_unix.tv_sec) {
+		json_object_set_new(j, RUNNER_K_STARTED_UNIX,
+				    ts_ns(&r->started_unix));
+		json_object_set_new(j, RUNNER_K_STARTED_BOOT,
+				    ts_ns(&r->started_boot));
+	}
 	if (j && r->error[0])
 		json_object_set_new(j, "error", json_string(r->error));
 	return j;

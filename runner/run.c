@@ -262,6 +262,8 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		freelist[i] = depth - 1 - i;
 
 	start = pb_now_ns();
+	clock_gettime(CLOCK_REALTIME, &r->started_unix);
+	clock_gettime(CLOCK_BOOTTIME, &r->started_boot);
 	ss = (struct series_state){
 		.start = start,
 		.interval = o->interval_ms

@@ -202,6 +202,8 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_COMPLETE     "complete"
 #define RUNNER_K_SERIES	      "series"
 #define RUNNER_K_T_S	      "t_s"
+#define RUNNER_K_STARTED_UNIX "started_unix_ns"
+#define RUNNER_K_STARTED_BOOT "started_boot_ns"
 #define RUNNER_K_COMMAND      "command"
 #define RUNNER_K_FILESYSTEM   "filesystem"
 #define RUNNER_K_FS_TYPE      "type"

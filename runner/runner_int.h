@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "runner.h"
 
@@ -135,6 +136,10 @@ struct runner_pass_result {
 	uint64_t bytes;
 	uint64_t ios;
 	uint64_t ns; /* wall time, closing fdatasync included */
+	/* when it started, on the guest's clock (CLOCK_REALTIME) and since
+	 * the guest booted (CLOCK_BOOTTIME, /proc/uptime's): what a harness
+	 * lines passes on several guests up by (concurrent targets) */
+	struct timespec started_unix, started_boot;
 	uint64_t sync_ns;
 	bool complete;
 	char error[PB_ERRBUF_SIZE];

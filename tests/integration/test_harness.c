@@ -594,6 +594,236 @@ static void targets_on_two_datastores(void)
 	vcsim_stop(&v);
 }
 
+/* three targets on three VMs, two of them on one datastore, at once */
+#define AT_ONCE_TARGETS                                                        \
+	" \"concurrency\": 3,\n"                                               \
+	" \"targets\": [{\"name\": \"a\", \"vm\": \"DC0_H0_VM0\", "            \
+	"\"datastore\": \"LocalDS_0\"},\n"                                     \
+	"  {\"name\": \"b\", \"vm\": \"DC0_H0_VM1\", \"datastore\": "          \
+	"\"LocalDS_1\"},\n"                                                    \
+	"  {\"name\": \"c\", \"vm\": \"DC0_C0_RP0_VM0\", \"datastore\": "      \
+	"\"LocalDS_1\"}]}\n"
+
+#define PROFILE_AT_ONCE                                                        \
+	"{\"name\": \"it-at-once\", \"backend\": \"vsphere\",\n"               \
+	" \"vsphere\": {\"guest_dir\": \"/opt/pb\"},\n"                        \
+	" \"disk_size\": \"32M\", \"modes\": [\"eager\", \"thin\"],\n"         \
+	" \"repetitions\": 2, \"order\": \"shuffle\",\n"                       \
+	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"passes\": "             \
+	"[\"first-write\", \"rewrite\"]},\n" AT_ONCE_TARGETS
+
+#define PROFILE_AT_ONCE_SLOW                                                   \
+	"{\"name\": \"it-at-once\", \"backend\": \"vsphere\",\n"               \
+	" \"vsphere\": {\"guest_dir\": \"/opt/pb\"},\n"                        \
+	" \"disk_size\": \"1M\", \"modes\": [\"thin\"],\n"                     \
+	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"command\"], "         \
+	"\"command\": \"sleep 300\"},\n" AT_ONCE_TARGETS
+
+static const char *const at_once_vms[] = {"DC0_H0_VM0", "DC0_H0_VM1",
+					  "DC0_C0_RP0_VM0"};
+
+/* Every VM's disks, one string per VM, in at_once_vms' order. */
+static void at_once_disks(const struct vcsim *v, char *out[3])
+{
+	for (int i = 0; i < 3; i++)
+		out[i] = vm_disk_keys(v, at_once_vms[i]);
+}
+
+static void at_once_same(char *a[3], char *b[3])
+{
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_PTR_NOT_NULL(a[i]);
+		CU_ASSERT(a[i] && b[i] && !strcmp(a[i], b[i]));
+		if (a[i] && b[i] && strcmp(a[i], b[i]))
+			fprintf(stderr, "\n%s: %s -> %s\n", at_once_vms[i],
+				a[i], b[i]);
+		free(b[i]);
+	}
+}
+
+/* Is a guest runner still running in any VM's sandbox under root? */
+static bool any_guest_runner(const char *root)
+{
+	return it_sh("pgrep -f '%s/[^ ]*[/]opt/pb/provbench-runner' "
+		     ">/dev/null",
+		     root) == 0;
+}
+
+/*
+ * Three targets on three VMs and two datastores with concurrency 3 (each
+ * VM its own guest, as real ones are): each wave is one mode on all three
+ * at once, their passes overlap on the clock, the report sums them (the
+ * aggregate) and says two of them shared a datastore; every VM is left
+ * with its own disks. Then SIGINT and kill -9 while all three run.
+ */
+static void targets_at_once(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char *before[3], *after[3], root[600];
+	SCRATCH(prof, "at-once.json");
+	SCRATCH(state, "state-at-once");
+	SCRATCH(res, "results-at-once");
+	SCRATCH(journal, "state-at-once/journal.jsonl");
+	SCRATCH(fleet, "results-at-once/latest/fleet.csv");
+	SCRATCH(sum, "results-at-once/latest/summary.txt");
+	const char *const more[] = {"-datastores", "2", "-guest-per-vm", NULL};
+	json_t *doc, *items;
+	long long wave_of[12];
+	size_t i, j, n;
+	pid_t pid;
+	int st;
+
+	lab_esx = false;
+	it_sh("rm -rf '%s' '%s'", state, res);
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root),
+					"guest-at-once", state, prof,
+					PROFILE_AT_ONCE, true, more),
+			      0);
+	at_once_disks(&v, before);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	/* a worker's lines carry its target */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " [c]   creating "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 3 per "
+					     "wave)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets b, c shared vsphere "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " datastore LocalDS_1 while "
+					     "measured at once"));
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	items = json_object_get(doc, "results");
+	n = json_array_size(items);
+	CU_ASSERT_EQUAL_FATAL(n, 12);
+	for (i = 0; i < n; i++) {
+		json_t *a = json_array_get(items, i);
+
+		wave_of[i] = json_integer_value(json_object_get(a, "wave"));
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(a, "status")), "ok");
+	}
+	/* four waves of three: one mode and repetition, every target, and
+	 * the three first writes of a wave ran at the same time */
+	for (i = 0; i < n; i++) {
+		json_t *a = json_array_get(items, i);
+		unsigned seen = 0, k = 0;
+		double s[3], e2[3], lo = 0, hi = 1e30;
+
+		for (j = 0; j < n; j++) {
+			json_t *b = json_array_get(items, j), *p;
+
+			if (wave_of[j] != wave_of[i])
+				continue;
+			CU_ASSERT_STRING_EQUAL(
+				json_string_value(json_object_get(b, "mode")),
+				json_string_value(json_object_get(a, "mode")));
+			CU_ASSERT_EQUAL(
+				json_integer_value(json_object_get(b, "rep")),
+				json_integer_value(json_object_get(a, "rep")));
+			seen |= 1u << json_integer_value(
+					json_object_get(b, "target"));
+			p = json_array_get(
+				json_object_get(json_object_get(b, "runner"),
+						"passes"),
+				0);
+			if (k < 3) {
+				s[k] = (double)json_integer_value(
+					       json_object_get(
+						       p, "started_unix_ns")) /
+				       1e9;
+				e2[k] = s[k] + json_real_value(json_object_get(
+						       p, "seconds"));
+				k++;
+			}
+		}
+		CU_ASSERT_EQUAL(seen, 7u);
+		CU_ASSERT_EQUAL_FATAL(k, 3);
+		for (j = 0; j < 3; j++) {
+			lo = s[j] > lo ? s[j] : lo;
+			hi = e2[j] < hi ? e2[j] : hi;
+		}
+		CU_ASSERT(hi > lo); /* they overlapped */
+	}
+	CU_ASSERT_EQUAL(
+		json_array_size(json_object_get(
+			json_array_get(json_object_get(doc, "targets"), 2),
+			"places")),
+		1);
+	json_decref(doc);
+	/* fleet.csv: a row per mode and pass, each with an aggregate */
+	CU_ASSERT_EQUAL(it_sh("test $(grep -c '^[^,]*,it-at-once,,thin,' "
+			      "'%s') = 2 && test $(grep -c "
+			      "',eager,first-write,0,2,3,[0-9]' '%s') = 1",
+			      fleet, fleet),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'thin   first-write (pass 1)     2  "
+			      "     3  [0-9.]* MiB/s' '%s'",
+			      sum),
+			0);
+	at_once_disks(&v, after);
+	at_once_same(before, after);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+
+	/* SIGINT while all three run: every guest's runner stopped, every
+	 * disk gone, exit 130 */
+	it_write_file(prof, PROFILE_AT_ONCE_SLOW);
+	n = (size_t)it_count(journal, "\"op\":\"started\"");
+	pid = it_spawn_run(&e, res, prof);
+	for (i = 0;
+	     i < 400 && (size_t)it_count(journal, "\"op\":\"started\"") < n + 3;
+	     i++)
+		usleep(50000);
+	CU_ASSERT_EQUAL((size_t)it_count(journal, "\"op\":\"started\""), n + 3);
+	CU_ASSERT(any_guest_runner(root));
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	CU_ASSERT_FALSE(any_guest_runner(root));
+	at_once_disks(&v, after);
+	at_once_same(before, after);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+			it_count(journal, "\"op\":\"destroyed\""));
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 3);
+	json_array_foreach(json_object_get(doc, "results"), i, items)
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(items, "status")),
+			"interrupted");
+	json_decref(doc);
+
+	/* kill -9 while all three run: three disks left, one per VM, and
+	 * cleanup removes exactly those and stops the runners */
+	pid = it_spawn_run(&e, res, prof);
+	for (i = 0;
+	     i < 400 && (size_t)it_count(journal, "\"op\":\"started\"") < n + 6;
+	     i++)
+		usleep(50000);
+	CU_ASSERT_EQUAL((size_t)it_count(journal, "\"op\":\"started\""), n + 6);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	at_once_disks(&v, after);
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT(after[i] && before[i] && strcmp(after[i], before[i]));
+		free(after[i]);
+	}
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "3 disk(s) removed"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	CU_ASSERT_FALSE(any_guest_runner(root));
+	at_once_disks(&v, after);
+	at_once_same(before, after);
+	for (i = 0; i < 3; i++)
+		free(before[i]);
+	vcsim_stop(&v);
+}
+
 static void kill9_then_cleanup(void)
 {
 	struct vcsim v;
@@ -1713,6 +1943,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(run_all_modes_esx),
 	PB_CASE(kill9_then_cleanup_vcenter),
 	PB_CASE(targets_on_two_datastores),
+	PB_CASE(targets_at_once),
 	PB_CASE(kill9_then_cleanup_esx),
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),

@@ -344,26 +344,34 @@ static void qemu_two_directories(void)
 		xfs = !it_sh("truncate -s 512M '%s' && mkfs.xfs -q '%s' && "
 			     "mount -o loop '%s' '%s'",
 			     img, img, img, d2);
-	snprintf(text, sizeof(text),
-		 "{\"name\": \"q-two\", \"backend\": \"qemu\",\n"
-		 " \"disk_size\": \"16M\", \"modes\": [\"eager\", \"thin\"],\n"
-		 " \"repetitions\": 2, \"timeout_s\": 100,\n"
-		 " \"workload\": %s,\n"
-		 " \"targets\": [{\"name\": \"first\", \"dir\": \"%s\"},\n"
-		 "             {\"name\": \"second\", \"dir\": \"%s\"}]}\n",
-		 WL_SMALL, d1, d2);
+	snprintf(
+		text, sizeof(text),
+		"{\"name\": \"q-two\", \"backend\": \"qemu\",\n"
+		" \"disk_size\": \"16M\", \"modes\": [\"eager\", \"thin\"],\n"
+		" \"repetitions\": 2, \"timeout_s\": 100, \"concurrency\": 2,\n"
+		" \"workload\": %s,\n"
+		" \"targets\": [{\"name\": \"first\", \"dir\": \"%s\"},\n"
+		"             {\"name\": \"second\", \"dir\": \"%s\"}]}\n",
+		WL_SMALL, d1, d2);
 	it_write_file(prof, text);
 	env_for(&e, state);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 2 targets = 8 disks"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "target second:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "at once: up to 2 targets"));
 	it_result_dispose(&r);
 
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
-	/* the verdict puts each mode's penalty on both side by side */
+	/* the verdict puts each mode's penalty on both side by side, and
+	 * the two guests ran at once: their sum is said, on the host's
+	 * clock as the console gave it */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "thin: first-write penalty "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 2 per "
+					     "wave)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "the guest's uptime at "
+					     "PB-START on the host's clock"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " on first, "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " on second"));
 	it_result_dispose(&r);
@@ -397,6 +405,23 @@ static void qemu_two_directories(void)
 
 		CU_ASSERT_FATAL(t == 0 || t == 1);
 		per[t]++;
+		/* waves of two: both targets, one mode, at once */
+		{
+			json_t *o = json_array_get(
+				json_object_get(doc, "results"), i ^ 1);
+
+			CU_ASSERT_EQUAL(
+				json_integer_value(json_object_get(o, "wave")),
+				json_integer_value(
+					json_object_get(item, "wave")));
+			CU_ASSERT_STRING_EQUAL(
+				json_string_value(json_object_get(o, "mode")),
+				json_string_value(
+					json_object_get(item, "mode")));
+			CU_ASSERT_NOT_EQUAL(json_integer_value(json_object_get(
+						    o, "target")),
+					    t);
+		}
 		/* its disk lived in its target's directory */
 		CU_ASSERT(file &&
 			  !strncmp(file, t ? d2 : d1, strlen(t ? d2 : d1)));

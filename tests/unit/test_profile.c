@@ -357,6 +357,12 @@ static const struct {
 	 "[\"thin\"], \"backend\": \"vsphere\", \"vsphere\": {}, "
 	 "\"targets\": [{\"vm\": \"a\"}, {\"datastore\": \"d\"}]}",
 	 "targets[1]: vsphere.vm: required"},
+	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 0}",
+	 "concurrency: 0 is out of range"},
+	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 65}",
+	 "concurrency: 65 is out of range"},
+	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 2.5}",
+	 "concurrency: must be a whole number"},
 };
 
 static void filesystem_and_command_keys(void)
@@ -413,6 +419,69 @@ static void filesystem_and_command_keys(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--filesystem none"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--size 67108864 "));
 	pb_buf_dispose(&args);
+	pb_profile_dispose(&p);
+}
+
+/*
+ * concurrency 3 over four targets: each repetition is four waves (two
+ * modes x two chunks of targets, three and one), each one mode on its
+ * chunk, every target x mode once per repetition; the same seed, the
+ * same plan.
+ */
+static void plan_waves(void)
+{
+	struct pb_profile p;
+	struct pb_plan plan = {0}, again = {0};
+	char err[PB_ERRBUF_SIZE] = "";
+	unsigned seen[2][4][2] = {{{0}}};
+	size_t i, j;
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p,
+				write_tmp(QHEAD
+					  "\"modes\": [\"thin\", \"eager\"], "
+					  "\"repetitions\": 2, \"order\": "
+					  "\"shuffle\", \"seed\": 7, "
+					  "\"concurrency\": 3, \"matrix\": "
+					  "{\"dir\": [\"/a\", \"/b\", \"/c\", "
+					  "\"/d\"]}}"),
+				err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.concurrency, 3);
+	CU_ASSERT_EQUAL_FATAL(p.ntargets, 4);
+	CU_ASSERT_EQUAL_FATAL(pb_plan_build(&plan, &p, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(plan.n, 16);
+	for (i = 0; i < plan.n; i = j) {
+		const struct pb_plan_item *a = &plan.items[i];
+
+		for (j = i; j < plan.n && plan.items[j].wave == a->wave; j++) {
+			const struct pb_plan_item *b = &plan.items[j];
+
+			CU_ASSERT_EQUAL(b->mode, a->mode);
+			CU_ASSERT_EQUAL(b->rep, a->rep);
+			/* a chunk: the first three targets, or the fourth */
+			CU_ASSERT_EQUAL(b->target / 3, a->target / 3);
+			seen[b->rep - 1][b->target][b->mode == PB_MODE_EAGER]++;
+		}
+		CU_ASSERT_EQUAL(j - i, a->target < 3 ? 3u : 1u);
+		/* waves are numbered in order, from 1 */
+		CU_ASSERT(i == 0 || a->wave == plan.items[i - 1].wave + 1);
+	}
+	CU_ASSERT_EQUAL(plan.items[0].wave, 1);
+	for (i = 0; i < 16; i++)
+		CU_ASSERT_EQUAL(seen[i / 8][i / 2 % 4][i % 2], 1);
+	CU_ASSERT_EQUAL_FATAL(pb_plan_build(&again, &p, err), PB_OK);
+	CU_ASSERT_EQUAL(
+		memcmp(plan.items, again.items, plan.n * sizeof(*plan.items)),
+		0);
+	pb_plan_dispose(&again);
+	pb_plan_dispose(&plan);
+	/* one at a time (the default): a wave per item */
+	p.concurrency = 1;
+	CU_ASSERT_EQUAL_FATAL(pb_plan_build(&plan, &p, err), PB_OK);
+	for (i = 0; i < plan.n; i++)
+		CU_ASSERT_EQUAL(plan.items[i].wave, i + 1);
+	pb_plan_dispose(&plan);
 	pb_profile_dispose(&p);
 }
 
@@ -515,6 +584,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(shuffle_complete_and_replayable),
 	PB_CASE(runner_args_follow_workload),
 	PB_CASE(targets_expand),
+	PB_CASE(plan_waves),
 	PB_CASES_END,
 };
 

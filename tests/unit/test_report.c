@@ -136,6 +136,86 @@ static void steady_state_too_short(void)
 			RP_STEADY_TOO_SHORT);
 }
 
+/*
+ * The aggregate of targets at once, by hand: A runs 0-4 s at 10 MiB/s
+ * (1 s intervals), B 1-5 s at 20 MiB/s but 40 MiB/s in its second second;
+ * the window is 1-4 s: A writes 30 MiB in it, B 20 + 40 + 20 = 80 MiB,
+ * (30 + 80) / 3 s = 36.67 MiB/s; an interval cut by the window counts by
+ * the part inside it.
+ */
+static void aggregate_window(void)
+{
+	const double M = 1048576.0;
+	double ta[4] = {1, 2, 3, 4}, ba[4] = {10 * M, 10 * M, 10 * M, 10 * M};
+	double bb[4] = {20 * M, 40 * M, 20 * M, 20 * M};
+	struct rp_agg_pass p[3] = {
+		{.start_s = 100,
+		 .seconds = 4,
+		 .bytes = 40 * M,
+		 .t_s = ta,
+		 .ibytes = ba,
+		 .n = 4},
+		{.start_s = 101,
+		 .seconds = 4,
+		 .bytes = 100 * M,
+		 .t_s = ta,
+		 .ibytes = bb,
+		 .n = 4},
+		{.start_s = 100.5,
+		 .seconds = 4,
+		 .bytes = 40 * M,
+		 .t_s = ta,
+		 .ibytes = ba,
+		 .n = 4},
+	};
+	double mib, w;
+
+	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 2), RP_AGG_OK);
+	CU_ASSERT_DOUBLE_EQUAL(w, 3.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(mib, 110.0 / 3.0, 1e-9);
+	/* with C (0.5-4.5 s) the window is still 1-4 s, C's own 0.5-3.5 s:
+	 * 5 + 10 + 10 + 5 MiB */
+	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 3), RP_AGG_OK);
+	CU_ASSERT_DOUBLE_EQUAL(mib, (30.0 + 80.0 + 30.0) / 3.0, 1e-9);
+	/* no series: bytes taken as written evenly */
+	p[0].n = p[1].n = 0;
+	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 2), RP_AGG_OK);
+	CU_ASSERT_DOUBLE_EQUAL(mib, (30.0 + 75.0) / 3.0, 1e-9);
+}
+
+/* Passes that did not overlap have no aggregate; a window shorter than
+ * two of a pass's intervals is too short to tell. */
+static void aggregate_no_overlap_short(void)
+{
+	const double M = 1048576.0;
+	double ta[4] = {1, 2, 3, 4}, ba[4] = {10 * M, 10 * M, 10 * M, 10 * M};
+	struct rp_agg_pass p[2] = {
+		{.start_s = 0,
+		 .seconds = 4,
+		 .bytes = 40 * M,
+		 .t_s = ta,
+		 .ibytes = ba,
+		 .n = 4},
+		{.start_s = 4,
+		 .seconds = 4,
+		 .bytes = 40 * M,
+		 .t_s = ta,
+		 .ibytes = ba,
+		 .n = 4},
+	};
+	double mib, w;
+
+	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 2), RP_AGG_NO_OVERLAP);
+	CU_ASSERT(isnan(mib));
+	p[1].start_s = 2.5; /* 2.5-4 s: one whole interval of A's */
+	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 2), RP_AGG_TOO_SHORT);
+	CU_ASSERT_DOUBLE_EQUAL(w, 1.5, 1e-9);
+	p[1].start_s = 2; /* 2-4 s: two */
+	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 2), RP_AGG_OK);
+	CU_ASSERT_DOUBLE_EQUAL(mib, 20.0, 1e-9);
+	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 0), RP_AGG_NO_OVERLAP);
+}
+
 /* The penalty's interval resamples disks, each with both its passes. */
 static void penalty_interval(void)
 {
@@ -626,6 +706,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(penalty_interval),
 	PB_CASE(ratio_interval),
 	PB_CASE(breakeven),
+	PB_CASE(aggregate_window),
+	PB_CASE(aggregate_no_overlap_short),
 	PB_CASE(csv_quoting),
 	PB_CASE(html_escaping),
 	PB_CASE(model_many_passes_per_item),

@@ -33,9 +33,10 @@ import (
 )
 
 var (
-	guestRoot string
-	guestUser = getenv("VCSIM_GUEST_USERNAME", "bench")
-	guestPass = getenv("VCSIM_GUEST_PASSWORD", "guestpw")
+	guestRoot  string
+	guestPerVM bool
+	guestUser  = getenv("VCSIM_GUEST_USERNAME", "bench")
+	guestPass  = getenv("VCSIM_GUEST_PASSWORD", "guestpw")
 
 	mu        sync.Mutex
 	transfers = map[string]transfer{}
@@ -53,12 +54,25 @@ type guestProc struct {
 	cmd  *exec.Cmd
 }
 
-func sandbox(p string) (string, bool) {
-	if guestRoot == "" || !strings.HasPrefix(p, "/") {
+// rootOf is the VM's guest filesystem: the one sandbox, or with
+// -guest-per-vm a sandbox of its own, DIR/<VM name>, as every real guest
+// has its own files and its own /dev (a fleet's VMs run at once).
+func rootOf(vm *benchVM) string {
+	if guestRoot == "" || !guestPerVM || vm == nil {
+		return guestRoot
+	}
+	root := filepath.Join(guestRoot, vm.Name)
+	os.MkdirAll(root, 0755)
+	return root
+}
+
+func sandbox(vm *benchVM, p string) (string, bool) {
+	root := rootOf(vm)
+	if root == "" || !strings.HasPrefix(p, "/") {
 		return "", false
 	}
-	full := filepath.Join(guestRoot, filepath.Clean(p))
-	return full, strings.HasPrefix(full, guestRoot)
+	full := filepath.Join(root, filepath.Clean(p))
+	return full, strings.HasPrefix(full, root)
 }
 
 // auth checks the guest login, on a VM whose Tools run.
@@ -147,7 +161,7 @@ func (m *guestFiles) InitiateFileTransferToGuest(ctx *simulator.Context, req *ty
 		body.Fault_ = fault(f)
 		return body
 	}
-	p, ok := sandbox(req.GuestFilePath)
+	p, ok := sandbox(vmOf(req.Vm), req.GuestFilePath)
 	if !ok {
 		body.Fault_ = fault(&types.InvalidArgument{InvalidProperty: "guestFilePath"})
 		return body
@@ -166,7 +180,7 @@ func (m *guestFiles) InitiateFileTransferFromGuest(ctx *simulator.Context, req *
 		body.Fault_ = fault(f)
 		return body
 	}
-	p, ok := sandbox(req.GuestFilePath)
+	p, ok := sandbox(vmOf(req.Vm), req.GuestFilePath)
 	st, err := os.Stat(p)
 	if !ok || err != nil {
 		body.Fault_ = fault(&types.FileNotFound{})
@@ -188,7 +202,7 @@ func (m *guestFiles) MakeDirectoryInGuest(ctx *simulator.Context, req *types.Mak
 		body.Fault_ = fault(f)
 		return body
 	}
-	p, ok := sandbox(req.DirectoryPath)
+	p, ok := sandbox(vmOf(req.Vm), req.DirectoryPath)
 	var err error
 	if ok && req.CreateParentDirectories {
 		err = os.MkdirAll(p, 0700)
@@ -209,7 +223,7 @@ func (m *guestFiles) ChangeFileAttributesInGuest(ctx *simulator.Context, req *ty
 		body.Fault_ = fault(f)
 		return body
 	}
-	p, ok := sandbox(req.GuestFilePath)
+	p, ok := sandbox(vmOf(req.Vm), req.GuestFilePath)
 	attrs, posix := req.FileAttributes.(*types.GuestPosixFileAttributes)
 	if !ok || !posix || attrs.Permissions == 0 ||
 		os.Chmod(p, os.FileMode(attrs.Permissions&0777)) != nil {
@@ -226,7 +240,7 @@ func (m *guestFiles) DeleteFileInGuest(ctx *simulator.Context, req *types.Delete
 		body.Fault_ = fault(f)
 		return body
 	}
-	p, ok := sandbox(req.FilePath)
+	p, ok := sandbox(vmOf(req.Vm), req.FilePath)
 	if !ok || os.Remove(p) != nil {
 		body.Fault_ = fault(&types.FileNotFound{})
 		return body
@@ -241,7 +255,7 @@ func (m *guestFiles) DeleteDirectoryInGuest(ctx *simulator.Context, req *types.D
 		body.Fault_ = fault(f)
 		return body
 	}
-	p, ok := sandbox(req.DirectoryPath)
+	p, ok := sandbox(vmOf(req.Vm), req.DirectoryPath)
 	var err error
 	if ok && req.Recursive {
 		err = os.RemoveAll(p)
@@ -260,10 +274,10 @@ type guestProcs struct {
 	mo.GuestProcessManager
 }
 
-func mapArgs(args string) string {
+func mapArgs(vm *benchVM, args string) string {
 	words := strings.Fields(args)
 	for i, w := range words {
-		if p, ok := sandbox(w); ok {
+		if p, ok := sandbox(vm, w); ok {
 			words[i] = p
 		}
 	}
@@ -277,17 +291,18 @@ func (m *guestProcs) StartProgramInGuest(ctx *simulator.Context, req *types.Star
 		return body
 	}
 	spec := req.Spec.GetGuestProgramSpec()
-	prog, ok := sandbox(spec.ProgramPath)
-	dir := guestRoot
+	vm := vmOf(req.Vm)
+	prog, ok := sandbox(vm, spec.ProgramPath)
+	dir := rootOf(vm)
 	if spec.WorkingDirectory != "" {
-		dir, ok = sandbox(spec.WorkingDirectory)
+		dir, ok = sandbox(vm, spec.WorkingDirectory)
 	}
 	if !ok {
 		body.Fault_ = fault(&types.FileNotFound{})
 		return body
 	}
 	// exec: the pid Tools report is the program's own, as in a guest
-	cmd := exec.Command("/bin/sh", "-c", "exec "+prog+" "+mapArgs(spec.Arguments))
+	cmd := exec.Command("/bin/sh", "-c", "exec "+prog+" "+mapArgs(vm, spec.Arguments))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), spec.EnvVariables...)
 	if err := cmd.Start(); err != nil {
@@ -419,7 +434,7 @@ func (vm *benchVM) trackDisks(req *types.ReconfigVM_Task) {
 				unit = *disk.UnitNumber
 			}
 			vm.disks[hex] = guestDisk{
-				file:  filepath.Join(guestRoot, ".disks", hex+".img"),
+				file:  filepath.Join(rootOf(vm), ".disks", hex+".img"),
 				bytes: disk.CapacityInKB * 1024, hex: hex, naa: naa,
 				unit: unit,
 			}
@@ -450,9 +465,10 @@ func syncGuestDisks(vm *benchVM) {
 	if guestRoot == "" {
 		return
 	}
-	byID := filepath.Join(guestRoot, "dev", "disk", "by-id")
-	byPath := filepath.Join(guestRoot, "dev", "disk", "by-path")
-	store := filepath.Join(guestRoot, ".disks")
+	root := rootOf(vm)
+	byID := filepath.Join(root, "dev", "disk", "by-id")
+	byPath := filepath.Join(root, "dev", "disk", "by-path")
+	store := filepath.Join(root, ".disks")
 	os.RemoveAll(byID)
 	os.RemoveAll(byPath)
 	os.MkdirAll(byID, 0755)

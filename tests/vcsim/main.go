@@ -52,8 +52,11 @@
 //     505 (the SDK is spoken over HTTP/1.1, as govmomi and pyVmomi do);
 //   - -snapshot: the VMs have a snapshot;
 //   - -datastores N: N datastores (LocalDS_0 ...), each mounted on every
-//     host, as a lab's shared datastores are; the guest sandbox is one
-//     for all VMs (targets run one at a time);
+//     host, as a lab's shared datastores are;
+//   - -guest-per-vm: each VM's guest is a sandbox of its own,
+//     -guest-root DIR/<VM name> (its files, its /dev/disk), as VMs that
+//     run at once are; without it every VM shares DIR, which is enough
+//     while one VM at a time runs guest operations;
 //   - -vms N: N VMs per resource pool (DC0_H0_VM0 ... on the standalone
 //     host, DC0_C0_RP0_VM0 ... in the cluster), for fleets;
 //   - -fail-mode MODE: adding a disk of that provisioning mode (thin, lazy,
@@ -204,6 +207,7 @@ func main() {
 	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
 	dropCount := flag.Int64("drop-count", 1, "how many calls from the Nth are dropped")
 	flag.StringVar(&guestRoot, "guest-root", "", "run guest operations in this directory")
+	flag.BoolVar(&guestPerVM, "guest-per-vm", false, "each VM's guest operations in a directory of its own under -guest-root, DIR/<VM name>")
 	flag.DurationVar(&taskDelay, "task-delay", 0, "reconfigure tasks take this long")
 	flag.IntVar(&pageSize, "page-size", 0, "RetrievePropertiesEx returns pages of this many objects")
 	flag.BoolVar(&enableUUID, "enable-uuid", false, "VMs were powered on with disk.EnableUUID=TRUE")

@@ -8,6 +8,7 @@
  * never outlives the harness.
  */
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 #include "qb.h"
@@ -149,7 +150,13 @@ static void console_line(struct qb_boot *g, char *line, double t,
 	} else if (!strcmp(line, "PB-PROBE-OK")) {
 		g->probe_ok = true;
 	} else if (!strncmp(line, "PB-START", 8)) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
 		g->t_start = t;
+		g->start_uptime_ns = (int64_t)(strtod(line + 8, NULL) * 1e9);
+		g->start_host_unix_ns =
+			(int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	} else if (!strncmp(line, "PB-EXIT ", 8)) {
 		g->exited = true;
 		g->status = atoi(line + 8);

@@ -98,6 +98,9 @@ struct qb_job {
 
 struct qb_boot {
 	double t_boot, t_start; /* seconds from spawn; 0 = not seen */
+	/* PB-START's guest uptime (CLOCK_BOOTTIME, 10 ms steps) and the
+	 * host's clock when the line came: the guest's clock on the host's */
+	int64_t start_uptime_ns, start_host_unix_ns;
 	bool probe_ok, exited;
 	int status;
 	char log[5][256];

@@ -1,0 +1,583 @@
+/*
+ * fleet.c - targets measured at once ("concurrency" above 1): each wave's
+ * aggregate throughput, HCIBench's figure, and the spread across its
+ * targets, by mode, workload point and pass.
+ *
+ * A wave is one mode on one workload point on several targets, started
+ * together; its aggregate is the bytes all of them wrote while every one
+ * was running (the overlapping window, on the host's clock), over that
+ * window. Different modes are never summed: the plan never runs them in
+ * one wave. The passes' start times come from the runner (the guest's
+ * clock) put on the host's by the backend's "clock" note when it gave one
+ * (qemu: the console's PB-START line); without one, the guests' own clocks
+ * are taken as the host's (VMware Tools keep a guest's in step).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_int.h"
+
+/* What a wave's pass is summed by, kept while run.json streams past. */
+struct rp_wave_pass {
+	struct jl_doc *doc; /* its run's, which holds the series span */
+	size_t run;	    /* its run, in the model */
+	long long wave, rep, target, index;
+	const char *workload; /* its group's (stable) */
+	enum pb_mode mode;
+	char name[24];
+	bool timed; /* it said when it started */
+	double start_s, seconds, bytes, mib_per_s;
+	const char *span; /* its series, raw; NULL if none */
+	uint32_t span_len;
+};
+
+/* The number of the model's run being read. */
+static size_t run_index(const struct rp_model *m)
+{
+	return m->cur == &m->rd ? 0 : (size_t)(m->cur - m->more) + 1;
+}
+
+enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
+			   const char *workload)
+{
+	struct rp_fleet *f = &m->fleet;
+	struct jl *clock = jl_get(item->runner, RJ_K_CLOCK), *p;
+	const char *base = clock ? rj_str(m->cur, clock, RJ_K_CLOCK_BASE) : "";
+	double offset = clock ? jl_num(jl_get(clock, RJ_K_CLOCK_OFFSET)) : 0;
+	bool boot = !strcmp(base, RUNNER_K_STARTED_BOOT);
+	struct rj_pass ps;
+
+	if (item->wave <= 0)
+		return PB_OK;
+	if (clock && !f->clock_source[0])
+		snprintf(f->clock_source, sizeof(f->clock_source), "%s",
+			 rj_str(m->cur, clock, RJ_K_CLOCK_SOURCE));
+	if (isnan(offset))
+		offset = 0;
+	jl_foreach(item->passes, p)
+	{
+		struct rp_wave_pass *w;
+		struct jl *st;
+
+		rj_pass_read(m->cur, &ps, p);
+		if (!ps.complete || ps.kind == RUNNER_PASS_COMMAND)
+			continue;
+		if (f->np == f->pcap) {
+			size_t cap = f->pcap ? 2 * f->pcap : 64;
+			void *q = realloc(f->p, cap * sizeof(*f->p));
+
+			if (!q)
+				return PB_ERR_NOMEM;
+			f->p = q;
+			f->pcap = cap;
+		}
+		w = &f->p[f->np++];
+		memset(w, 0, sizeof(*w));
+		w->doc = &m->cur->jd;
+		w->run = run_index(m);
+		w->wave = item->wave;
+		w->rep = item->rep;
+		w->target = item->target;
+		w->index = jl_int(ps.k[RJ_P_INDEX]);
+		w->workload = workload;
+		w->mode = item->mode;
+		snprintf(w->name, sizeof(w->name), "%s", ps.name);
+		st = ps.k[boot ? RJ_P_STARTED_BOOT : RJ_P_STARTED_UNIX];
+		w->timed = st && !isnan(jl_num(st));
+		w->start_s = w->timed ? (jl_num(st) + offset) / 1e9 : 0;
+		w->seconds = ps.seconds;
+		w->bytes = jl_num(ps.k[RJ_P_BYTES]);
+		w->mib_per_s = ps.mib_per_s;
+		if (ps.k[RJ_P_SERIES] && ps.k[RJ_P_SERIES]->type == JL_RAW) {
+			w->span = ps.k[RJ_P_SERIES]->s;
+			w->span_len = (uint32_t)ps.k[RJ_P_SERIES]->slen;
+		}
+	}
+	return PB_OK;
+}
+
+static int pass_cmp(const void *a, const void *b)
+{
+	const struct rp_wave_pass *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	if (x->wave != y->wave)
+		return x->wave < y->wave ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+/* The row of a workload point, mode and pass, made if new. */
+static struct rp_fleet_row *row_for(struct rp_fleet *f,
+				    const struct rp_wave_pass *w)
+{
+	struct rp_fleet_row *r;
+	size_t i;
+
+	for (i = 0; i < f->nrow; i++) {
+		r = &f->row[i];
+		if (r->mode == w->mode && r->index == w->index &&
+		    !strcmp(r->workload, w->workload))
+			return r;
+	}
+	r = realloc(f->row, (f->nrow + 1) * sizeof(*f->row));
+	if (!r)
+		return NULL;
+	f->row = r;
+	r = &f->row[f->nrow++];
+	memset(r, 0, sizeof(*r));
+	r->workload = w->workload;
+	r->mode = w->mode;
+	r->index = w->index;
+	snprintf(r->name, sizeof(r->name), "%s", w->name);
+	r->agg_med = r->agg_lo = r->agg_hi = r->window_med = NAN;
+	r->spread_med = r->tmin = r->tmax = NAN;
+	return r;
+}
+
+static enum pb_error row_push(double **v, size_t *n, double x)
+{
+	double *q = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!q)
+		return PB_ERR_NOMEM;
+	*v = q;
+	q[(*n)++] = x;
+	return PB_OK;
+}
+
+/* One wave's pass on its targets: w[0..n), sorted by target. */
+static enum pb_error add_wave(struct rp_fleet *f, struct rp_wave_pass *w,
+			      size_t n)
+{
+	size_t a, b;
+	struct rp_agg_pass ap[PB_MAX_ACROSS];
+	double *t_s = NULL, *ib = NULL, mib, window, lo = INFINITY,
+	       hi = -INFINITY, sum = 0;
+	size_t total = 0, k, i, at = 0;
+	struct rp_fleet_row *r;
+	struct jl_mark mark[PB_MAX_ACROSS];
+	enum pb_error err = PB_OK;
+	bool untimed = false;
+
+	if (n > PB_MAX_ACROSS)
+		n = PB_MAX_ACROSS;
+	r = row_for(f, &w[0]);
+	if (!r)
+		return PB_ERR_NOMEM;
+	/* who ran at once with whom, for the shared places */
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++)
+			if ((size_t)w[a].target < f->nwith &&
+			    (size_t)w[b].target < f->nwith && a != b)
+				f->with[(size_t)w[a].target * f->nwith +
+					(size_t)w[b].target] = 1;
+	if ((unsigned)n > r->ntargets)
+		r->ntargets = (unsigned)n;
+	if ((unsigned)n > f->most)
+		f->most = (unsigned)n;
+	/* each target's series, parsed from its span, into one array */
+	for (i = 0; i < n; i++) {
+		struct jl *s;
+
+		jl_mark(w[i].doc, &mark[i]);
+		s = w[i].span ? jl_parse_span(w[i].doc, w[i].span,
+					      w[i].span_len)
+			      : NULL;
+		total += s ? s->n : 0;
+		jl_reset(w[i].doc, &mark[i]);
+	}
+	t_s = calloc(total ? total : 1, sizeof(*t_s));
+	ib = calloc(total ? total : 1, sizeof(*ib));
+	if (!t_s || !ib) {
+		err = PB_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct jl *s, *pt;
+
+		untimed |= !w[i].timed;
+		ap[i] = (struct rp_agg_pass){.start_s = w[i].start_s,
+					     .seconds = w[i].seconds,
+					     .bytes = w[i].bytes,
+					     .t_s = t_s + at,
+					     .ibytes = ib + at};
+		jl_mark(w[i].doc, &mark[i]);
+		s = w[i].span ? jl_parse_span(w[i].doc, w[i].span,
+					      w[i].span_len)
+			      : NULL;
+		k = 0;
+		jl_foreach(s, pt)
+		{
+			if (at + k >= total)
+				break;
+			t_s[at + k] = jl_num(jl_get(pt, RUNNER_K_T_S));
+			ib[at + k++] = jl_num(jl_get(pt, RUNNER_K_BYTES));
+		}
+		jl_reset(w[i].doc, &mark[i]);
+		ap[i].n = k;
+		at += k;
+		lo = fmin(lo, w[i].mib_per_s);
+		hi = fmax(hi, w[i].mib_per_s);
+		sum += w[i].mib_per_s;
+	}
+	r->nwaves++;
+	if (untimed) {
+		r->nuntimed++;
+		goto out;
+	}
+	switch (rp_aggregate(&mib, &window, ap, n)) {
+	case RP_AGG_OK:
+		err = row_push(&r->agg, &r->nagg, mib);
+		if (!err)
+			err = row_push(&r->window, &r->nwindow, window);
+		break;
+	case RP_AGG_TOO_SHORT:
+		r->nshort++;
+		break;
+	case RP_AGG_NO_OVERLAP:
+		r->nnone++;
+		break;
+	}
+	/* the spread across the targets: (max - min) / mean */
+	if (!err && sum > 0)
+		err = row_push(&r->spread, &r->nspread,
+			       (hi - lo) / (sum / (double)n));
+	r->tmin = isnan(r->tmin) ? lo : fmin(r->tmin, lo);
+	r->tmax = isnan(r->tmax) ? hi : fmax(r->tmax, hi);
+out:
+	free(t_s);
+	free(ib);
+	return err;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct rp_fleet_row *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+
+	if (c)
+		return c;
+	if (x->mode != y->mode)
+		return x->mode < y->mode ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+enum pb_error rp_fleet_build(struct rp_model *m)
+{
+	struct rp_fleet *f = &m->fleet;
+	enum pb_error err = PB_OK;
+	size_t i, j;
+
+	if (f->np > 1)
+		qsort(f->p, f->np, sizeof(*f->p), pass_cmp);
+	f->nwith = m->ntinfo;
+	f->with = calloc(f->nwith * f->nwith + 1, 1);
+	if (!f->with)
+		return PB_ERR_NOMEM;
+	for (i = 0; !err && i < f->np; i = j) {
+		for (j = i + 1; j < f->np && f->p[j].run == f->p[i].run &&
+				f->p[j].wave == f->p[i].wave &&
+				f->p[j].index == f->p[i].index;
+		     j++)
+			;
+		/* one target alone is a one-at-a-time run's item */
+		if (j - i > 1)
+			err = add_wave(f, &f->p[i], j - i);
+	}
+	for (i = 0; i < f->nrow; i++) {
+		struct rp_fleet_row *r = &f->row[i];
+
+		if (r->nagg) {
+			r->agg_med = rp_median(r->agg, r->nagg);
+			rp_median_ci(&r->agg_lo, &r->agg_hi, r->agg, r->nagg);
+			r->window_med = rp_median(r->window, r->nwindow);
+		}
+		if (r->nspread)
+			r->spread_med = rp_median(r->spread, r->nspread);
+	}
+	if (f->nrow > 1)
+		qsort(f->row, f->nrow, sizeof(*f->row), row_cmp);
+	return err;
+}
+
+void rp_fleet_dispose(struct rp_fleet *f)
+{
+	size_t i;
+
+	for (i = 0; f->row && i < f->nrow; i++) {
+		free(f->row[i].agg);
+		free(f->row[i].window);
+		free(f->row[i].spread);
+	}
+	free(f->row);
+	free(f->p);
+	free(f->with);
+	memset(f, 0, sizeof(*f));
+}
+
+void rp_fleet_agg_text(char *out, size_t len, const struct rp_fleet_row *r)
+{
+	if (r->nagg && r->nagg > 1)
+		snprintf(out, len, "%.1f MiB/s [%.1f-%.1f] over %.2f s", r->agg_med,
+			 r->agg_lo, r->agg_hi, r->window_med);
+	else if (r->nagg)
+		snprintf(out, len, "%.1f MiB/s over %.2f s (one wave: no "
+			 "interval)", r->agg_med, r->window_med);
+	else if (r->nshort)
+		snprintf(out, len, "too short to tell (the passes overlapped "
+			 "for under %d intervals)", RP_AGG_MIN_INTERVALS);
+	else if (r->nnone)
+		snprintf(out, len, "none: the passes did not overlap");
+	else
+		snprintf(out, len, "none: the passes carry no start times");
+}
+
+/* The wave's pass as a row names it: "rewrite (pass 2)". */
+void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r)
+{
+	snprintf(out, len, "%s (pass %lld)", r->name, r->index + 1);
+}
+
+/* Does target t stand on place key? */
+static bool on_place(const struct rp_target_info *t, const json_t *key)
+{
+	json_t *o;
+	size_t y;
+
+	json_array_foreach(t->places, y, o)
+	if (json_equal(o, key))
+		return true;
+	return false;
+}
+
+/*
+ * Targets measured at once on one place (a datastore, a LUN, a host
+ * filesystem): their figures include each other's load. Said once per
+ * place, naming the targets that ran at once with another on it.
+ */
+void rp_fleet_findings(const struct rp_model *m,
+		       void (*fn)(const char *line, void *arg), void *arg)
+{
+	const struct rp_fleet *f = &m->fleet;
+	char line[1024], names[600];
+	size_t i, j, k, x, len, nt = f->nwith;
+	json_t *key;
+
+	for (i = 0; f->with && i < nt && i < m->ntinfo; i++)
+		json_array_foreach(m->tinfo[i].places, x, key)
+		{
+			unsigned n = 0;
+			bool earlier = false;
+
+			for (k = 0; k < i && !earlier; k++)
+				earlier = on_place(&m->tinfo[k], key);
+			if (earlier || !json_is_string(key))
+				continue;
+			len = 0;
+			names[0] = '\0';
+			for (j = i; j < nt && j < m->ntinfo; j++) {
+				bool together = false;
+
+				if (!on_place(&m->tinfo[j], key))
+					continue;
+				for (k = i; k < nt && !together; k++)
+					together = k != j &&
+						   f->with[j * nt + k] &&
+						   on_place(&m->tinfo[k], key);
+				if (!together)
+					continue;
+				n++;
+				if (len < sizeof(names))
+					len += (size_t)snprintf(
+						names + len,
+						sizeof(names) - len, "%s%s",
+						len ? ", " : "",
+						m->tinfo[j].name);
+			}
+			if (n < 2)
+				continue;
+			snprintf(line, sizeof(line),
+				 "targets %s shared %s while measured at "
+				 "once: each one's figures include the "
+				 "others' load",
+				 names, json_string_value(key));
+			fn(line, arg);
+		}
+}
+
+/* How the passes were put on one clock, for the tables' notes. */
+static const char *clock_note(const struct rp_fleet *f)
+{
+	return f->clock_source[0] ? f->clock_source
+				  : "the guests' own clocks, taken as the "
+				    "host's (VMware Tools keep them in step)";
+}
+
+void rp_fleet_text(const struct rp_model *m, struct pb_buf *b)
+{
+	const struct rp_fleet *f = &m->fleet;
+	char agg[160], pass[48], tg[64], sp[32];
+	size_t i;
+
+	if (!f->nrow)
+		return;
+	pb_buf_printf(b,
+		      "\ntargets at once (up to %u per wave): the aggregate "
+		      "sums what every target wrote while all of them ran "
+		      "(the overlapping window; passes on one clock: %s); "
+		      "median over waves [95%% interval]\n",
+		      f->most, clock_note(f));
+	pb_buf_printf(b, "%-24s %-6s %-20s %5s %7s  %-52s %-17s %s\n",
+		      "workload", "mode", "pass", "waves", "targets",
+		      "aggregate", "per target MiB/s", "spread");
+	for (i = 0; i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+
+		rp_fleet_agg_text(agg, sizeof(agg), r);
+		rp_fleet_pass_name(pass, sizeof(pass), r);
+		snprintf(tg, sizeof(tg), "%.1f-%.1f", r->tmin, r->tmax);
+		snprintf(sp, sizeof(sp), "%.0f%%", r->spread_med * 100.0);
+		pb_buf_printf(b, "%-24.24s %-6s %-20s %5zu %7u  %-52s %-17s %s\n",
+			      *r->workload ? r->workload : "-",
+			      pb_mode_name(r->mode), pass, r->nwaves,
+			      r->ntargets, agg, isnan(r->tmin) ? "-" : tg,
+			      isnan(r->spread_med) ? "-" : sp);
+	}
+}
+
+enum pb_error rp_fleet_csv(const struct rp_model *m, struct pb_buf *b)
+{
+	const struct rp_fleet *f = &m->fleet;
+	size_t i;
+
+	pb_buf_addstr(b, "run_id,profile,workload,mode,pass,pass_index,waves,"
+			 "targets,aggregate_mib_s,aggregate_lo_mib_s,"
+			 "aggregate_hi_mib_s,window_s,target_min_mib_s,"
+			 "target_max_mib_s,spread_frac,waves_too_short,"
+			 "waves_not_overlapping,waves_untimed,clock\r\n");
+	for (i = 0; i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+		const double v[] = {r->agg_med, r->agg_lo,    r->agg_hi,
+				    r->window_med, r->tmin, r->tmax,
+				    r->spread_med};
+
+		rp_csv_field(b, m->run);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, m->profile_name);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, r->workload);
+		pb_buf_printf(b, ",%s,", pb_mode_name(r->mode));
+		rp_csv_field(b, r->name);
+		pb_buf_printf(b, ",%lld,%zu,%u", r->index, r->nwaves,
+			      r->ntargets);
+		/* empty where the data gives no figure */
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			if (isnan(v[k]))
+				pb_buf_add(b, ",", 1);
+			else
+				pb_buf_printf(b, ",%.*f", k == 6 ? 4 : 3,
+					      v[k]);
+		pb_buf_printf(b, ",%zu,%zu,%zu,", r->nshort, r->nnone,
+			      r->nuntimed);
+		rp_csv_field(b, clock_note(f));
+		pb_buf_addstr(b, "\r\n");
+	}
+	return pb_buf_error(b);
+}
+
+void rp_fleet_html(const struct rp_model *m, struct pb_buf *b)
+{
+	const struct rp_fleet *f = &m->fleet;
+	char agg[160], pass[48];
+	size_t i;
+
+	if (!f->nrow)
+		return;
+	pb_buf_printf(b,
+		      "<h2>Targets at once</h2><table class=sum><tr><th>mode"
+		      "</th><th>workload</th><th>pass</th><th>waves</th><th>"
+		      "targets</th><th>aggregate</th><th>per target MiB/s"
+		      "</th><th>spread</th></tr>\n");
+	for (i = 0; i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+
+		rp_fleet_agg_text(agg, sizeof(agg), r);
+		rp_fleet_pass_name(pass, sizeof(pass), r);
+		pb_buf_printf(b, "<tr><td>%s</td><td>", pb_mode_name(r->mode));
+		rp_html_text(b, *r->workload ? r->workload : "-");
+		pb_buf_addstr(b, "</td><td>");
+		rp_html_text(b, pass);
+		pb_buf_printf(b, "</td><td class=n>%zu</td><td class=n>%u</td>"
+			      "<td>", r->nwaves, r->ntargets);
+		rp_html_text(b, agg);
+		if (isnan(r->tmin))
+			pb_buf_addstr(b, "</td><td class=n>&ndash;</td>");
+		else
+			pb_buf_printf(b, "</td><td class=n>%.1f&ndash;%.1f"
+				      "</td>", r->tmin, r->tmax);
+		if (isnan(r->spread_med))
+			pb_buf_addstr(b, "<td class=n>&ndash;</td></tr>\n");
+		else
+			pb_buf_printf(b, "<td class=n>%.0f%%</td></tr>\n",
+				      r->spread_med * 100.0);
+	}
+	pb_buf_printf(b, "</table>\n<p class=note>Up to %u targets ran each "
+			 "wave at once, one mode on one workload. The "
+			 "aggregate sums what every target wrote while all of "
+			 "them were running (the overlapping window), over "
+			 "that window; the spread is (fastest &minus; slowest) "
+			 "/ mean of the targets' own passes, median over "
+			 "waves. Passes put on one clock by: ",
+		      f->most);
+	rp_html_text(b, clock_note(f));
+	pb_buf_addstr(b, ".</p>\n");
+}
+
+json_t *rp_fleet_json(const struct rp_model *m)
+{
+	const struct rp_fleet *f = &m->fleet;
+	json_t *a = json_array();
+	char agg[160];
+	size_t i;
+
+	for (i = 0; a && i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+		json_t *o;
+
+		rp_fleet_agg_text(agg, sizeof(agg), r);
+		o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:i}", "workload",
+			      r->workload, "mode", pb_mode_name(r->mode),
+			      "pass", r->name, "pass_index",
+			      (json_int_t)r->index, "waves",
+			      (json_int_t)r->nwaves, "targets",
+			      (int)r->ntargets);
+		if (!o)
+			continue;
+		json_object_set_new(
+			o, "aggregate_mib_s",
+			json_pack("{s:o,s:o,s:o}", "median",
+				  isnan(r->agg_med) ? json_null()
+						    : json_real(r->agg_med),
+				  "lo",
+				  isnan(r->agg_lo) ? json_null()
+						   : json_real(r->agg_lo),
+				  "hi",
+				  isnan(r->agg_hi) ? json_null()
+						   : json_real(r->agg_hi)));
+		json_object_set_new(o, "window_s",
+				    isnan(r->window_med)
+					    ? json_null()
+					    : json_real(r->window_med));
+		json_object_set_new(o, "spread_frac",
+				    isnan(r->spread_med)
+					    ? json_null()
+					    : json_real(r->spread_med));
+		json_object_set_new(o, "text", json_string(agg));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
