@@ -184,9 +184,9 @@ static enum pb_error add_wave(struct rp_fleet *f, struct rp_wave_pass *w,
 		struct jl *s;
 
 		jl_mark(w[i].doc, &mark[i]);
-		s = w[i].span ? jl_parse_span(w[i].doc, w[i].span,
-					      w[i].span_len)
-			      : NULL;
+		s = w[i].span
+			    ? jl_parse_span(w[i].doc, w[i].span, w[i].span_len)
+			    : NULL;
 		total += s ? s->n : 0;
 		jl_reset(w[i].doc, &mark[i]);
 	}
@@ -206,9 +206,9 @@ static enum pb_error add_wave(struct rp_fleet *f, struct rp_wave_pass *w,
 					     .t_s = t_s + at,
 					     .ibytes = ib + at};
 		jl_mark(w[i].doc, &mark[i]);
-		s = w[i].span ? jl_parse_span(w[i].doc, w[i].span,
-					      w[i].span_len)
-			      : NULL;
+		s = w[i].span
+			    ? jl_parse_span(w[i].doc, w[i].span, w[i].span_len)
+			    : NULL;
 		k = 0;
 		jl_foreach(s, pt)
 		{
@@ -322,14 +322,18 @@ void rp_fleet_dispose(struct rp_fleet *f)
 void rp_fleet_agg_text(char *out, size_t len, const struct rp_fleet_row *r)
 {
 	if (r->nagg && r->nagg > 1)
-		snprintf(out, len, "%.1f MiB/s [%.1f-%.1f] over %.2f s", r->agg_med,
-			 r->agg_lo, r->agg_hi, r->window_med);
+		snprintf(out, len, "%.1f MiB/s [%.1f-%.1f] over %.2f s",
+			 r->agg_med, r->agg_lo, r->agg_hi, r->window_med);
 	else if (r->nagg)
-		snprintf(out, len, "%.1f MiB/s over %.2f s (one wave: no "
-			 "interval)", r->agg_med, r->window_med);
+		snprintf(out, len,
+			 "%.1f MiB/s over %.2f s (one wave: no "
+			 "interval)",
+			 r->agg_med, r->window_med);
 	else if (r->nshort)
-		snprintf(out, len, "too short to tell (the passes overlapped "
-			 "for under %d intervals)", RP_AGG_MIN_INTERVALS);
+		snprintf(out, len,
+			 "too short to tell (the passes overlapped "
+			 "for under %d intervals)",
+			 RP_AGG_MIN_INTERVALS);
 	else if (r->nnone)
 		snprintf(out, len, "none: the passes did not overlap");
 	else
@@ -348,9 +352,7 @@ static bool on_place(const struct rp_target_info *t, const json_t *key)
 	json_t *o;
 	size_t y;
 
-	json_array_foreach(t->places, y, o)
-	if (json_equal(o, key))
-		return true;
+	json_array_foreach(t->places, y, o) if (json_equal(o, key)) return true;
 	return false;
 }
 
@@ -441,7 +443,8 @@ void rp_fleet_text(const struct rp_model *m, struct pb_buf *b)
 		rp_fleet_pass_name(pass, sizeof(pass), r);
 		snprintf(tg, sizeof(tg), "%.1f-%.1f", r->tmin, r->tmax);
 		snprintf(sp, sizeof(sp), "%.0f%%", r->spread_med * 100.0);
-		pb_buf_printf(b, "%-24.24s %-6s %-20s %5zu %7u  %-52s %-17s %s\n",
+		pb_buf_printf(b,
+			      "%-24.24s %-6s %-20s %5zu %7u  %-52s %-17s %s\n",
 			      *r->workload ? r->workload : "-",
 			      pb_mode_name(r->mode), pass, r->nwaves,
 			      r->ntargets, agg, isnan(r->tmin) ? "-" : tg,
@@ -461,8 +464,8 @@ enum pb_error rp_fleet_csv(const struct rp_model *m, struct pb_buf *b)
 			 "waves_not_overlapping,waves_untimed,clock\r\n");
 	for (i = 0; i < f->nrow; i++) {
 		const struct rp_fleet_row *r = &f->row[i];
-		const double v[] = {r->agg_med, r->agg_lo,    r->agg_hi,
-				    r->window_med, r->tmin, r->tmax,
+		const double v[] = {r->agg_med,	   r->agg_lo, r->agg_hi,
+				    r->window_med, r->tmin,   r->tmax,
 				    r->spread_med};
 
 		rp_csv_field(b, m->run);
@@ -479,8 +482,7 @@ enum pb_error rp_fleet_csv(const struct rp_model *m, struct pb_buf *b)
 			if (isnan(v[k]))
 				pb_buf_add(b, ",", 1);
 			else
-				pb_buf_printf(b, ",%.*f", k == 6 ? 4 : 3,
-					      v[k]);
+				pb_buf_printf(b, ",%.*f", k == 6 ? 4 : 3, v[k]);
 		pb_buf_printf(b, ",%zu,%zu,%zu,", r->nshort, r->nnone,
 			      r->nuntimed);
 		rp_csv_field(b, clock_note(f));
@@ -497,11 +499,10 @@ void rp_fleet_html(const struct rp_model *m, struct pb_buf *b)
 
 	if (!f->nrow)
 		return;
-	pb_buf_printf(b,
-		      "<h2>Targets at once</h2><table class=sum><tr><th>mode"
-		      "</th><th>workload</th><th>pass</th><th>waves</th><th>"
-		      "targets</th><th>aggregate</th><th>per target MiB/s"
-		      "</th><th>spread</th></tr>\n");
+	pb_buf_printf(b, "<h2>Targets at once</h2><table class=sum><tr><th>mode"
+			 "</th><th>workload</th><th>pass</th><th>waves</th><th>"
+			 "targets</th><th>aggregate</th><th>per target MiB/s"
+			 "</th><th>spread</th></tr>\n");
 	for (i = 0; i < f->nrow; i++) {
 		const struct rp_fleet_row *r = &f->row[i];
 
@@ -511,27 +512,32 @@ void rp_fleet_html(const struct rp_model *m, struct pb_buf *b)
 		rp_html_text(b, *r->workload ? r->workload : "-");
 		pb_buf_addstr(b, "</td><td>");
 		rp_html_text(b, pass);
-		pb_buf_printf(b, "</td><td class=n>%zu</td><td class=n>%u</td>"
-			      "<td>", r->nwaves, r->ntargets);
+		pb_buf_printf(b,
+			      "</td><td class=n>%zu</td><td class=n>%u</td>"
+			      "<td>",
+			      r->nwaves, r->ntargets);
 		rp_html_text(b, agg);
 		if (isnan(r->tmin))
 			pb_buf_addstr(b, "</td><td class=n>&ndash;</td>");
 		else
-			pb_buf_printf(b, "</td><td class=n>%.1f&ndash;%.1f"
-				      "</td>", r->tmin, r->tmax);
+			pb_buf_printf(b,
+				      "</td><td class=n>%.1f&ndash;%.1f"
+				      "</td>",
+				      r->tmin, r->tmax);
 		if (isnan(r->spread_med))
 			pb_buf_addstr(b, "<td class=n>&ndash;</td></tr>\n");
 		else
 			pb_buf_printf(b, "<td class=n>%.0f%%</td></tr>\n",
 				      r->spread_med * 100.0);
 	}
-	pb_buf_printf(b, "</table>\n<p class=note>Up to %u targets ran each "
-			 "wave at once, one mode on one workload. The "
-			 "aggregate sums what every target wrote while all of "
-			 "them were running (the overlapping window), over "
-			 "that window; the spread is (fastest &minus; slowest) "
-			 "/ mean of the targets' own passes, median over "
-			 "waves. Passes put on one clock by: ",
+	pb_buf_printf(b,
+		      "</table>\n<p class=note>Up to %u targets ran each "
+		      "wave at once, one mode on one workload. The "
+		      "aggregate sums what every target wrote while all of "
+		      "them were running (the overlapping window), over "
+		      "that window; the spread is (fastest &minus; slowest) "
+		      "/ mean of the targets' own passes, median over "
+		      "waves. Passes put on one clock by: ",
 		      f->most);
 	rp_html_text(b, clock_note(f));
 	pb_buf_addstr(b, ".</p>\n");
@@ -549,12 +555,11 @@ json_t *rp_fleet_json(const struct rp_model *m)
 		json_t *o;
 
 		rp_fleet_agg_text(agg, sizeof(agg), r);
-		o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:i}", "workload",
-			      r->workload, "mode", pb_mode_name(r->mode),
-			      "pass", r->name, "pass_index",
-			      (json_int_t)r->index, "waves",
-			      (json_int_t)r->nwaves, "targets",
-			      (int)r->ntargets);
+		o = json_pack(
+			"{s:s,s:s,s:s,s:I,s:I,s:i}", "workload", r->workload,
+			"mode", pb_mode_name(r->mode), "pass", r->name,
+			"pass_index", (json_int_t)r->index, "waves",
+			(json_int_t)r->nwaves, "targets", (int)r->ntargets);
 		if (!o)
 			continue;
 		json_object_set_new(

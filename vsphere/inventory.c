@@ -39,6 +39,49 @@ enum pb_error vs_each_object(struct vs_session *s, xmlNodePtr rv,
 	return PB_OK;
 }
 
+/* Properties a server may leave out of a VM without meaning a fault
+ * (govmomi's ignoreMissingProperty: a template's environmentBrowser, a
+ * vApp child's alarmActionsEnabled). */
+static bool missing_ok(const struct vs_moref *obj, const char *path)
+{
+	return !strcmp(obj->type, "VirtualMachine") &&
+	       (!strcmp(path, "environmentBrowser") ||
+		!strcmp(path, "alarmActionsEnabled"));
+}
+
+/*
+ * A property the server could not give is in the object's missingSet with
+ * its fault (NoPermission, NotAuthenticated when the session is gone: the
+ * simulator answers so, and govmomi's ObjectContentToType returns the
+ * first such fault as the call's): an error naming object and property,
+ * never an empty answer the caller would read as "none".
+ */
+static enum pb_error missing_faults(struct vs_session *s, xmlNodePtr rv)
+{
+	char path[256], type[128];
+	struct vs_moref obj;
+	xmlNodePtr o, m;
+
+	for (o = vs_child(rv, "objects"); o; o = vs_next(o, "objects"))
+		for (m = vs_child(o, "missingSet"); m;
+		     m = vs_next(m, "missingSet")) {
+			vs_moref_read(&obj, vs_child(o, "obj"));
+			vs_text(path, sizeof(path), m, "path");
+			if (missing_ok(&obj, path))
+				continue;
+			vs_xsi_type(type, sizeof(type),
+				    vs_child(vs_child(m, "fault"), "fault"));
+			if (!type[0])
+				snprintf(type, sizeof(type), "SystemError");
+			snprintf(s->fault, sizeof(s->fault), "%s", type);
+			pb_fail(s->errbuf, PB_ERR_FAULT, "%s %s: %s: %s",
+				obj.type, obj.value, path, type);
+			return strcmp(type, "NotAuthenticated") ? PB_ERR_FAULT
+								: PB_ERR_LOGIN;
+		}
+	return PB_OK;
+}
+
 /* Call RetrievePropertiesEx, then ContinueRetrievePropertiesEx per page. */
 static enum pb_error retrieve(struct vs_session *s, struct vs_req *r,
 			      vs_object_fn fn, void *arg)
@@ -48,11 +91,28 @@ static enum pb_error retrieve(struct vs_session *s, struct vs_req *r,
 	char token[256];
 	enum pb_error err;
 	struct vs_req c;
+	bool first = true;
 
 	err = vs_call(s, r, true, &doc, &ret);
 	while (!err) {
 		rv = vs_child(ret, "returnval");
-		err = vs_each_object(s, rv, fn, arg);
+		err = missing_faults(s, rv);
+		/* the session went between the call and its properties:
+		 * once more, logged in again, before anything was told */
+		if (err == PB_ERR_LOGIN && first && s->logged_in) {
+			xmlFreeDoc(doc);
+			doc = NULL;
+			s->errbuf[0] = '\0';
+			err = vs_session_renew(s);
+			if (!err)
+				err = vs_call(s, r, true, &doc, &ret);
+			if (!err)
+				err = missing_faults(
+					s, rv = vs_child(ret, "returnval"));
+		}
+		first = false;
+		if (!err)
+			err = vs_each_object(s, rv, fn, arg);
 		vs_text(token, sizeof(token), rv, "token");
 		xmlFreeDoc(doc);
 		doc = NULL;

@@ -4,6 +4,7 @@
  * environment's credentials; Logout when freed.
  */
 #include <libxml/parser.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,79 @@ static enum pb_error retrieve_service_content(struct vs_session *s)
 	return err;
 }
 
+/*
+ * A login several sessions share: the session cookie (as curl's cookie
+ * list holds it), which of its logins it is, how many sessions hold it.
+ * Taken again under the mutex, by the first session that finds it gone.
+ */
+struct vs_login {
+	pthread_mutex_t mu;
+	char cookies[4096]; /* lines of CURLINFO_COOKIELIST */
+	unsigned gen;
+	unsigned refs;
+};
+
+static struct vs_login *login_new(void)
+{
+	struct vs_login *l = calloc(1, sizeof(*l));
+
+	if (l) {
+		pthread_mutex_init(&l->mu, NULL);
+		l->refs = 1;
+	}
+	return l;
+}
+
+/* Drop one hold; true when it was the last (then it is freed). */
+static bool login_drop(struct vs_login *l)
+{
+	unsigned left;
+
+	if (!l)
+		return true;
+	pthread_mutex_lock(&l->mu);
+	left = --l->refs;
+	pthread_mutex_unlock(&l->mu);
+	if (left)
+		return false;
+	explicit_bzero(l->cookies, sizeof(l->cookies));
+	pthread_mutex_destroy(&l->mu);
+	free(l);
+	return true;
+}
+
+/* The session's cookies into l (after a login on s's connection). */
+static void cookies_save(struct vs_login *l, struct vs_session *s)
+{
+	struct curl_slist *list = NULL, *c;
+	size_t len = 0;
+
+	l->cookies[0] = '\0';
+	if (curl_easy_getinfo(s->curl, CURLINFO_COOKIELIST, &list) != CURLE_OK)
+		return;
+	for (c = list; c; c = c->next)
+		if (len + strlen(c->data) + 2 < sizeof(l->cookies))
+			len += (size_t)snprintf(l->cookies + len,
+						sizeof(l->cookies) - len,
+						"%s\n", c->data);
+	curl_slist_free_all(list);
+}
+
+/* l's cookies onto s's connection, in place of its own. */
+static void cookies_take(struct vs_session *s, const struct vs_login *l)
+{
+	char line[sizeof(l->cookies)];
+	const char *p = l->cookies, *nl;
+
+	curl_easy_setopt(s->curl, CURLOPT_COOKIELIST, "ALL");
+	while ((nl = strchr(p, '\n'))) {
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
+		curl_easy_setopt(s->curl, CURLOPT_COOKIELIST, line);
+		p = nl + 1;
+	}
+	explicit_bzero(line, sizeof(line));
+}
+
 enum pb_error vs_login(struct vs_session *s)
 {
 	struct vs_req r;
@@ -239,7 +313,66 @@ enum pb_error vs_login(struct vs_session *s)
 	if (!err) {
 		s->logged_in = true;
 		s->logins++;
+		if (s->login) {
+			cookies_save(s->login, s);
+			s->login_gen = ++s->login->gen;
+		}
 	}
+	return err;
+}
+
+/* A collector of the session's own, for its filters and waits. */
+static enum pb_error create_collector(struct vs_session *s)
+{
+	struct vs_req r;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret;
+	enum pb_error err;
+
+	err = vs_req_new(&r, "CreatePropertyCollector",
+			 &s->sc.property_collector);
+	if (err)
+		return pb_fail(s->errbuf, err, "out of memory");
+	err = vs_call(s, &r, false, &doc, &ret);
+	vs_req_dispose(&r);
+	if (!err) {
+		vs_moref_read(&s->collector, vs_child(ret, "returnval"));
+		if (!s->collector.value[0])
+			err = pb_fail(s->errbuf, PB_ERR_PROTOCOL,
+				      "CreatePropertyCollector: no collector "
+				      "in the reply");
+	}
+	xmlFreeDoc(doc);
+	return err;
+}
+
+enum pb_error vs_session_renew(struct vs_session *s)
+{
+	struct vs_login *l = s->login;
+	enum pb_error err = PB_OK;
+
+	s->logged_in = false;
+	if (!l) {
+		curl_easy_setopt(s->curl, CURLOPT_COOKIELIST, "ALL");
+		return vs_login(s);
+	}
+	pthread_mutex_lock(&l->mu);
+	if (l->gen == s->login_gen) {
+		/* the first to find it gone: the old cookie names a dead
+		 * session; a new login for all */
+		curl_easy_setopt(s->curl, CURLOPT_COOKIELIST, "ALL");
+		err = vs_login(s);
+	} else {
+		/* another session logged in again already: take that */
+		cookies_take(s, l);
+		s->login_gen = l->gen;
+		s->logged_in = true;
+		s->logins++;
+	}
+	pthread_mutex_unlock(&l->mu);
+	/* a collector goes with the session it was made in */
+	if (!err && s->own_collector)
+		err = create_collector(s);
 	return err;
 }
 
@@ -280,8 +413,11 @@ enum pb_error vs_session_open(struct vs_session **out,
 			 s->about.api_version);
 		set_action(s);
 	}
+	if (!err && !(s->login = login_new()))
+		err = pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
 	if (!err)
 		err = vs_login(s);
+	s->collector = s->sc.property_collector;
 	if (err) {
 		pb_fail(errbuf, err, "%s", s->errbuf);
 		goto fail;
@@ -293,13 +429,68 @@ fail:
 	return err;
 }
 
+enum pb_error vs_session_open_shared(struct vs_session **out,
+				     struct vs_session *with, char *errbuf)
+{
+	struct vs_session *s;
+	enum pb_error err;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	s->hook = with->hook;
+	s->hook_arg = with->hook_arg;
+	s->task_timeout_s = with->task_timeout_s;
+	err = config_copy(&s->cfg, &with->cfg);
+	if (err) {
+		pb_fail(errbuf, err, "out of memory");
+		free(s);
+		return err;
+	}
+	/* what with found out once: no round trips for it again */
+	memcpy(s->sdk_url, with->sdk_url, sizeof(s->sdk_url));
+	memcpy(s->soap_action, with->soap_action, sizeof(s->soap_action));
+	memcpy(s->api_version, with->api_version, sizeof(s->api_version));
+	s->sc = with->sc;
+	s->about = with->about;
+	err = vs_transport_init(s);
+	if (!err) {
+		pthread_mutex_lock(&with->login->mu);
+		with->login->refs++;
+		s->login = with->login;
+		cookies_take(s, s->login);
+		s->login_gen = s->login->gen;
+		pthread_mutex_unlock(&with->login->mu);
+		s->logged_in = true;
+		s->logins = 1;
+		s->own_collector = true;
+		err = create_collector(s);
+	}
+	if (err) {
+		pb_fail(errbuf, err, "%s", s->errbuf);
+		vs_session_free(s);
+		return err;
+	}
+	*out = s;
+	return PB_OK;
+}
+
 void vs_session_free(struct vs_session *s)
 {
 	struct vs_req r;
 
 	if (!s)
 		return;
-	if (s->logged_in && !vs_req_new(&r, "Logout", &s->sc.session_manager)) {
+	if (s->logged_in && s->own_collector && s->collector.value[0] &&
+	    !vs_req_new(&r, "DestroyPropertyCollector", &s->collector)) {
+		vs_call_cleanup(s, &r);
+		vs_req_dispose(&r);
+	}
+	/* the session on the server is the last holder's to end */
+	if (login_drop(s->login) && s->logged_in &&
+	    !vs_req_new(&r, "Logout", &s->sc.session_manager)) {
+		s->login = NULL;
 		vs_call_cleanup(s, &r);
 		vs_req_dispose(&r);
 	}

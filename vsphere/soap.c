@@ -317,11 +317,8 @@ enum pb_error vs_call(struct vs_session *s, struct vs_req *r, bool idempotent,
 		/* the session expired under us: log in once more, retry */
 		xmlFreeDoc(*reply);
 		*reply = NULL;
-		s->logged_in = false;
 		s->errbuf[0] = '\0';
-		/* the old cookie names a dead session: drop it */
-		curl_easy_setopt(s->curl, CURLOPT_COOKIELIST, "ALL");
-		err = vs_login(s);
+		err = vs_session_renew(s);
 		if (!err && r->session_bound) {
 			*ret = NULL; /* the caller sees the new login */
 			return PB_OK;

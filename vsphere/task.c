@@ -99,7 +99,7 @@ static enum pb_error create_filter(struct vs_session *s,
 	const char *const *p;
 	enum pb_error err;
 
-	err = vs_req_new(&r, "CreateFilter", &s->sc.property_collector);
+	err = vs_req_new(&r, "CreateFilter", &s->collector);
 	spec = err ? NULL : vs_add(r.op, "spec", NULL);
 	ps = vs_add(spec, "propSet", NULL);
 	if (!ps || !vs_add(ps, "type", obj->type))
@@ -141,7 +141,7 @@ static enum pb_error wait_once(struct vs_session *s, char *version, size_t vlen,
 	xmlNodePtr ret, rv, opts;
 	enum pb_error err;
 
-	err = vs_req_new(&r, "WaitForUpdatesEx", &s->sc.property_collector);
+	err = vs_req_new(&r, "WaitForUpdatesEx", &s->collector);
 	r.session_bound = true;
 	if (!err && version[0] && !vs_add(r.op, "version", version))
 		err = PB_ERR_NOMEM;

@@ -44,6 +44,17 @@ struct vs_session {
 	struct vs_about about;
 	bool logged_in;
 	unsigned logins; /* a new session invalidates property filters */
+	/* the login it shares with the other sessions of this server (a
+	 * fleet's targets: one session on the server), and the one of its
+	 * logins it last took */
+	struct vs_login *login;
+	unsigned login_gen;
+	/* where its filters and waits go: a session sharing a login has a
+	 * collector of its own (CreatePropertyCollector, as govmomi's
+	 * property.Wait makes one), since another's WaitForUpdatesEx on
+	 * the default one would take its updates; else the default */
+	struct vs_moref collector;
+	bool own_collector;
 	unsigned round_trips;
 	unsigned trace_seq;
 	/* TLS pinning: what the peer showed, for the mismatch message */
@@ -71,6 +82,12 @@ struct vs_session {
 	char fault[64];
 	char errbuf[PB_ERRBUF_SIZE];
 };
+
+/* ---- session.c ---- */
+
+/* Log in once more after the server dropped the session (a shared login
+ * is taken again once, for all its sessions). */
+enum pb_error vs_session_renew(struct vs_session *s);
 
 /* ---- transport.c ---- */
 

@@ -97,7 +97,17 @@ typedef void (*vs_request_hook)(const char *op, const char *body, size_t len,
 enum pb_error vs_session_open(struct vs_session **out,
 			      const struct vs_config *cfg, vs_request_hook hook,
 			      void *hook_arg, char *errbuf);
-/* Logout and free; NULL-safe. */
+/*
+ * Another session of with's server sharing its login: one session on the
+ * server (its sessionManager lists one), this one's own connection and
+ * property collector, so it may be used from another thread while with is.
+ * A login the server drops is taken again once, by whichever session
+ * notices first; the others take that one. The last of them logs out.
+ * Open and free them from one thread.
+ */
+enum pb_error vs_session_open_shared(struct vs_session **out,
+				     struct vs_session *with, char *errbuf);
+/* Logout (the last of a shared login) and free; NULL-safe. */
 void vs_session_free(struct vs_session *s);
 
 /* Told of every change of a task's state or progress while waiting. */

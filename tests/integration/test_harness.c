@@ -670,7 +670,7 @@ static void targets_at_once(void)
 	SCRATCH(sum, "results-at-once/latest/summary.txt");
 	const char *const more[] = {"-datastores", "2", "-guest-per-vm", NULL};
 	json_t *doc, *items;
-	long long wave_of[12];
+	long long wave_of[12], logins, logouts;
 	size_t i, j, n;
 	pid_t pid;
 	int st;
@@ -682,9 +682,17 @@ static void targets_at_once(void)
 					PROFILE_AT_ONCE, true, more),
 			      0);
 	at_once_disks(&v, before);
+	logins = soap_calls(&v, "Login");
+	logouts = soap_calls(&v, "Logout");
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
+	/* one session on the server for the three targets: one login, one
+	 * logout, a collector of its own for each of the two sharing it */
+	CU_ASSERT_EQUAL(soap_calls(&v, "Login") - logins, 1);
+	CU_ASSERT_EQUAL(soap_calls(&v, "Logout") - logouts, 1);
+	CU_ASSERT_EQUAL(soap_calls(&v, "CreatePropertyCollector"), 2);
+	CU_ASSERT_EQUAL(soap_calls(&v, "DestroyPropertyCollector"), 2);
 	/* a worker's lines carry its target */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " [c]   creating "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 3 per "
@@ -821,6 +829,48 @@ static void targets_at_once(void)
 	at_once_same(before, after);
 	for (i = 0; i < 3; i++)
 		free(before[i]);
+	vcsim_stop(&v);
+}
+
+/*
+ * The server drops the session the three targets share, mid-run (the
+ * 60th call's cookie is forgotten): the first target to see
+ * NotAuthenticated logs in again, the others take that login, and the
+ * run measures everything: two logins in all, not one per target.
+ */
+static void shared_login_renewed(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600];
+	SCRATCH(prof, "at-once-expire.json");
+	SCRATCH(state, "state-at-once-expire");
+	SCRATCH(res, "results-at-once-expire");
+	const char *const more[] = {"-datastores",   "2",  "-guest-per-vm",
+				    "-expire-after", "60", NULL};
+	json_t *doc, *item;
+	size_t i;
+
+	lab_esx = false;
+	it_sh("rm -rf '%s' '%s'", state, res);
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root),
+					"guest-at-once-expire", state, prof,
+					PROFILE_AT_ONCE, true, more),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(soap_calls(&v, "Login"), 2);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 12);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"ok");
+	json_decref(doc);
 	vcsim_stop(&v);
 }
 
@@ -1944,6 +1994,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(kill9_then_cleanup_vcenter),
 	PB_CASE(targets_on_two_datastores),
 	PB_CASE(targets_at_once),
+	PB_CASE(shared_login_renewed),
 	PB_CASE(kill9_then_cleanup_esx),
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),

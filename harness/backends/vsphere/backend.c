@@ -29,6 +29,32 @@ enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err, char *errbuf)
 	return err;
 }
 
+/*
+ * The sessions this process holds, by server: a target on a server another
+ * target is logged in to shares that login (one session on the server for
+ * a fleet, each target its own connection and collector, for its thread).
+ * Targets are opened and closed by the main thread.
+ */
+static struct vsb *open_vsb[PB_MAX_TARGETS];
+
+static struct vs_session *session_of(const char *url, const char *user)
+{
+	for (unsigned i = 0; i < PB_MAX_TARGETS; i++)
+		if (open_vsb[i] && !strcmp(open_vsb[i]->url, url) &&
+		    !strcmp(open_vsb[i]->user, user))
+			return open_vsb[i]->s;
+	return NULL;
+}
+
+static void pool_set(struct vsb *b, struct vsb *to)
+{
+	for (unsigned i = 0; i < PB_MAX_TARGETS; i++)
+		if (open_vsb[i] == b) {
+			open_vsb[i] = to;
+			return;
+		}
+}
+
 static enum pb_error vsb_open(struct pb_backend **out,
 			      const struct pb_profile *p, unsigned target,
 			      char *errbuf)
@@ -45,8 +71,13 @@ static enum pb_error vsb_open(struct pb_backend **out,
 	b->p = p;
 	b->o = p->targets[target].bopts;
 	err = vs_config_from_env(&cfg, env_get, NULL, errbuf);
-	if (!err)
-		err = vs_session_open(&b->s, &cfg, NULL, NULL, errbuf);
+	if (!err) {
+		struct vs_session *with =
+			session_of(cfg.url, cfg.username ? cfg.username : "");
+
+		err = with ? vs_session_open_shared(&b->s, with, errbuf)
+			   : vs_session_open(&b->s, &cfg, NULL, NULL, errbuf);
+	}
 	/* a free ESXi licence refuses every write: no run can work */
 	if (!err && (err = vs_license_check(b->s, edition, sizeof(edition))))
 		pb_fail(errbuf, err, "%s", vs_session_error(b->s));
@@ -54,6 +85,8 @@ static enum pb_error vsb_open(struct pb_backend **out,
 		/* a task that never ends must not hold a lab run for ever */
 		vs_session_set_task_timeout(b->s, b->o->task_timeout_s);
 		snprintf(b->url, sizeof(b->url), "%s", cfg.url);
+		snprintf(b->user, sizeof(b->user), "%s",
+			 cfg.username ? cfg.username : "");
 		err = vs_vm_find(b->s, &b->vm, b->o->vm);
 		if (err)
 			pb_fail(errbuf, err, "%s", vs_session_error(b->s));
@@ -87,6 +120,7 @@ static enum pb_error vsb_open(struct pb_backend **out,
 	snprintf(b->run_id, sizeof(b->run_id), "%llx",
 		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)));
 	b->base.ops = &vsphere_backend;
+	pool_set(NULL, b); /* a full pool: the next target logs in itself */
 	*out = &b->base;
 	return PB_OK;
 }
@@ -96,6 +130,7 @@ static void vsb_close(struct pb_backend *be)
 	struct vsb *b = vsb_of(be);
 	if (!b)
 		return;
+	pool_set(b, NULL);
 	vs_session_free(b->s);
 	free(b);
 }

@@ -40,6 +40,7 @@ struct vsb {
 	struct vs_vm_state state;
 	struct vs_disk cur; /* the disk of the mode in progress */
 	char url[512];
+	char user[256]; /* the login, for sharing it */
 	char key[800];
 	char shared[2][800]; /* the datastore's key, the LUN's */
 	char ds[256];	     /* datastore for new disks */
