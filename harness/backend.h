@@ -69,6 +69,7 @@ struct pb_kv {
 /* A disk a backend made, as the journal and run.json describe it. */
 struct pb_disk {
 	enum pb_mode mode;
+	uint64_t size;	    /* bytes: its workload point's disk_size */
 	char id[64];	    /* journal id: the backend's unique name for it */
 	char file[600];	    /* where it lives (datastore path, host path) */
 	char uuid[80];	    /* what the guest finds it by */

@@ -43,6 +43,8 @@ struct pb_profile {
 	 * (datastore, vm, ...); without any, one: the section itself */
 	struct pb_target targets[PB_MAX_TARGETS];
 	unsigned ntargets;
+	/* the largest disk of the plan (what space checks need); each
+	 * point's own is point_disk[] ("matrix": {"disk_size": [...]}) */
 	uint64_t disk_size;
 	bool disk_size_si; /* written 8GB, read as 8 GiB (as vSphere does) */
 	enum pb_mode modes[PB_MODE__COUNT];
@@ -63,6 +65,7 @@ struct pb_profile {
 	 * described in full by the matrix values that make it ("" alone) */
 	struct runner_opts points[PB_MAX_POINTS];
 	char *point_desc[PB_MAX_POINTS];
+	uint64_t point_disk[PB_MAX_POINTS]; /* each point's disk */
 	unsigned npoints;
 	struct pb_kv sysctl;
 	char *command; /* what command passes run (workload.command) */

@@ -338,8 +338,27 @@ static const struct pb_opt_def *backend_opt(const struct pb_backend_ops *be,
 	return NULL;
 }
 
+/* A matrix value of disk_size: the point's own disk, named as written. */
+static enum pb_error matrix_disk(struct ld *l, struct pb_profile *p,
+				 unsigned point, json_t *v, const char *vp,
+				 char *text, size_t len)
+{
+	bool si = false;
+	enum pb_error err = size_of(l, v, vp, &p->point_disk[point], &si);
+
+	if (err)
+		return err;
+	p->disk_size_si |= si;
+	if (json_is_string(v))
+		snprintf(text, len, "%s", json_string_value(v));
+	else
+		snprintf(text, len, "%lld", (long long)json_integer_value(v));
+	return PB_OK;
+}
+
 /* matrix: {"bs": ["64K", "1M"], "qd": [1, 32]} -> cartesian points, each
- * described in full by the values that name it */
+ * described in full by the values that name it; disk_size gives each
+ * point its own disk */
 static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 {
 	const struct runner_option *opt;
@@ -355,11 +374,13 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 		return bad(l, "matrix", "must be an object");
 	json_object_foreach(m, key, vals)
 	{
+		bool disk = !strcmp(key, "disk_size");
+
 		join(path, sizeof(path), "matrix", key);
 		if (backend_opt(p->backend, key))
 			continue; /* a target key: load_targets' */
-		opt = runner_option_by_key(key);
-		if (!opt || !(opt->flags & RUNNER_OPT_MATRIX))
+		opt = disk ? NULL : runner_option_by_key(key);
+		if (!disk && (!opt || !(opt->flags & RUNNER_OPT_MATRIX)))
 			return bad(l, path,
 				   opt ? "cannot vary in a matrix"
 				       : "unknown key");
@@ -373,6 +394,7 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 		for (k = 1; k < json_array_size(vals); k++)
 			for (i = 0; i < n; i++) {
 				p->points[k * n + i] = p->points[i];
+				p->point_disk[k * n + i] = p->point_disk[i];
 				p->point_desc[k * n + i] =
 					p->point_desc[i]
 						? strdup(p->point_desc[i])
@@ -388,9 +410,12 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 
 			snprintf(vp, sizeof(vp), "%s[%u]", path, k);
 			for (i = 0; i < n; i++) {
-				err = workload_key(l, p, &p->points[k * n + i],
-						   key, v, vp, text,
-						   sizeof(text));
+				err = disk ? matrix_disk(l, p, k * n + i, v, vp,
+							 text, sizeof(text))
+					   : workload_key(l, p,
+							  &p->points[k * n + i],
+							  key, v, vp, text,
+							  sizeof(text));
 				if (!err)
 					err = describe(
 						&p->point_desc[k * n + i], key,
@@ -807,7 +832,8 @@ static const struct {
 	{"description", "a sentence for the report"},
 	{"backend", "qemu (this machine, the default) or vsphere"},
 	{"disk_size", "each disk's size: \"8G\" (binary units; \"8GB\" is "
-		      "decimal) or bytes (required)"},
+		      "decimal) or bytes (required, unless the matrix varies "
+		      "it)"},
 	{"modes", "a list of thin, lazy, eager, rdm, rdmp (required)"},
 	{"repetitions", "how many times each mode x point runs; 1 to 10000, "
 			"default 1"},
@@ -823,9 +849,10 @@ static const struct {
 	{"timeout_s", "the watchdog of each runner invocation; 1 to 604800, "
 		      "default 21600"},
 	{"workload", "the runner's options (below)"},
-	{"matrix", "workload keys that may vary (below), each a list: every "
-		   "combination is a workload point; a backend key (datastore, "
-		   "vm, host, dir) varies the targets instead"},
+	{"matrix", "workload keys that may vary (below), and disk_size, each "
+		   "a list: every combination is a workload point; a backend "
+		   "key (datastore, vm, host, dir) varies the targets "
+		   "instead"},
 	{"guest_sysctl", "sysctl -w in the guest before the run, {\"key\": "
 			 "\"value\"} (vsphere)"},
 	{"exclusive", "true: refuse to run while another provbench run on "
@@ -945,7 +972,8 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 			    &p->disk_size_si);
 	if (err)
 		return err;
-	if (!p->disk_size)
+	if (!p->disk_size &&
+	    !json_object_get(json_object_get(root, "matrix"), "disk_size"))
 		return bad(l, "disk_size", "required");
 
 	modes = json_object_get(root, "modes");
@@ -1024,10 +1052,19 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		err = load_backend(l, p, root);
 	if (err)
 		return err;
+	/* each point's disk: its matrix value, else the profile's; the
+	 * largest is what space checks need */
+	for (i = 0, n = 0; i < p->npoints; i++) {
+		if (!p->point_disk[i])
+			p->point_disk[i] = p->disk_size;
+		n = p->point_disk[i] > n ? p->point_disk[i] : n;
+	}
+	p->disk_size = n;
 	for (i = 0; i < p->npoints; i++) {
 		struct runner_opts *w = &p->points[i], chk;
+		uint64_t disk = p->point_disk[i];
 
-		if (p->disk_size % w->bs)
+		if (disk % w->bs)
 			return bad(l, "disk_size",
 				   "must be a multiple of workload.bs");
 		if (w->filesystem == RUNNER_FS_NONE) {
@@ -1035,18 +1072,18 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 				return bad(l, "workload.file_size",
 					   "only with workload.filesystem");
 			/* a raw workload covers the disk */
-			w->size = p->disk_size;
+			w->size = disk;
 		} else {
 			/* the file leaves room for the filesystem's data */
 			if (!w->size)
-				w->size = p->disk_size / 4 * 3 / w->bs * w->bs;
+				w->size = disk / 4 * 3 / w->bs * w->bs;
 			if (!w->size || w->size % w->bs ||
-			    w->size > p->disk_size / 10 * 9)
+			    w->size > disk / 10 * 9)
 				return bad(l, "workload.file_size",
 					   "must be a multiple of workload.bs "
 					   "and at most 90% of disk_size");
 			if (w->filesystem == RUNNER_FS_XFS &&
-			    p->disk_size < (300u << 20))
+			    disk < (300u << 20))
 				return bad(l, "disk_size",
 					   "xfs needs a disk of at least 300M");
 		}

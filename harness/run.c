@@ -698,6 +698,7 @@ static enum pb_error run_item(struct run_worker *wk, size_t idx)
 	/* while targets run at once, each line names its own */
 	say_target = r->p->concurrency > 1 && r->nt > 1 ? tname : NULL;
 	memset(&d, 0, sizeof(d));
+	d.size = r->p->point_disk[it->point];
 	ctx.disk_id = d.id;
 	t_start = pb_now_ns();
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -1060,7 +1061,7 @@ static enum pb_error filter_targets(struct pb_profile *p, const char *list,
 static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 {
 	char sz[32], tot[32];
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, small;
 	size_t i;
 	unsigned k, writes;
 
@@ -1076,8 +1077,15 @@ static void print_plan(const struct pb_profile *p, const struct pb_plan *plan)
 	       p->ntargets > 1 ? "" : " ");
 	if (p->ntargets > 1)
 		printf(" x %u targets ", p->ntargets);
-	printf("= %zu disks of %s, %s order (seed %llu)\n", plan->n,
-	       pb_size_format(sz, sizeof(sz), p->disk_size),
+	for (k = 0, small = p->disk_size; k < p->npoints; k++)
+		small = p->point_disk[k] < small ? p->point_disk[k] : small;
+	if (small < p->disk_size)
+		snprintf(sz, sizeof(sz), "%s to ",
+			 pb_size_format(tot, sizeof(tot), small));
+	else
+		sz[0] = '\0';
+	printf("= %zu disks of %s%s, %s order (seed %llu)\n", plan->n, sz,
+	       pb_size_format(tot, sizeof(tot), p->disk_size),
 	       p->shuffle ? "shuffled" : "fixed",
 	       (unsigned long long)plan->seed);
 	if (p->concurrency > 1 && p->ntargets > 1)

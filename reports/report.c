@@ -170,6 +170,10 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	}
 
 	g->prov[g->nprov++] = item->provision_s;
+	/* its disk, as the runner found it: a matrix may vary it */
+	if (!(g->disk_bytes > 0))
+		g->disk_bytes = jl_num(
+			jl_get(jl_get(item->runner, "target"), "device_bytes"));
 	if (*item->applied) {
 		/* a mode's name (static), or the server's own word for one
 		 * no mode matches: a mismatch either way */
@@ -739,7 +743,9 @@ void rp_verdict(const struct rp_model *m,
 					 "%s's %.1f s, never paid back (its "
 					 "first write is no faster)",
 					 n, g->prov_med, h->mode, h->prov_med);
-			else if (disk && be[j] > (double)disk)
+			else if ((g->disk_bytes > 0 || disk) &&
+				 be[j] > (g->disk_bytes > 0 ? g->disk_bytes
+							    : (double)disk))
 				snprintf(line, sizeof(line),
 					 "%s: %.1f s to provision against "
 					 "%s's %.1f s, not paid back within "

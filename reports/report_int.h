@@ -25,8 +25,9 @@ struct rp_group {
 	/* target and workload, as sentences name them: "nfs, bs=64K" */
 	char *where;
 	enum pb_mode pmode;
-	const char *mode; /* its name */
-	size_t nreps;	  /* items seen, failed ones included */
+	const char *mode;  /* its name */
+	double disk_bytes; /* the runner's target's, NaN or 0 if not said */
+	size_t nreps;	   /* items seen, failed ones included */
 	size_t nok;
 	size_t nfailed;
 	size_t nskipped; /* the backend could not make this mode here */

@@ -254,6 +254,9 @@ enum pb_error vs_reply_parse(xmlDocPtr *doc, xmlNodePtr *ret, const char *body,
 	return PB_OK;
 }
 
+/* every SOAP call of the process, for trace file names */
+static unsigned trace_calls;
+
 static enum pb_error call_once(struct vs_session *s, struct vs_req *r,
 			       bool idempotent, xmlDocPtr *reply,
 			       xmlNodePtr *ret)
@@ -268,7 +271,9 @@ static enum pb_error call_once(struct vs_session *s, struct vs_req *r,
 	xmlDocDumpMemoryEnc(r->doc, &mem, &memlen, "UTF-8");
 	if (!mem)
 		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
-	s->trace_seq++;
+	/* numbered across the process: sessions sharing a login write
+	 * into one trace directory, in the order the calls went */
+	s->trace_seq = __atomic_add_fetch(&trace_calls, 1, __ATOMIC_RELAXED);
 	vs_trace(s, r->name, "req", (const char *)mem, (size_t)memlen);
 	if (s->hook)
 		s->hook(r->name, (const char *)mem, (size_t)memlen,

@@ -874,6 +874,80 @@ static void shared_login_renewed(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * A matrix over datastores (the targets) and disk sizes (the points),
+ * with concurrency 2: each disk on its datastore at its point's size, as
+ * the server reads it back; the report's rows are per datastore and size.
+ */
+static void matrix_datastores_and_sizes(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600];
+	SCRATCH(prof, "matrix-ds.json");
+	SCRATCH(state, "state-matrix-ds");
+	SCRATCH(res, "results-matrix-ds");
+	SCRATCH(sum, "results-matrix-ds/latest/summary.csv");
+	const char *const more[] = {"-datastores", "2", "-guest-per-vm", NULL};
+	json_t *doc, *item;
+	size_t i;
+	int seen = 0;
+
+	lab_esx = false;
+	it_sh("rm -rf '%s' '%s'", state, res);
+	CU_ASSERT_EQUAL_FATAL(
+		lab_start(
+			&v, &e, root, sizeof(root), "guest-matrix-ds", state,
+			prof,
+			"{\"name\": \"it-matrix\", \"backend\": \"vsphere\",\n"
+			" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", "
+			"\"guest_dir\": \"/opt/pb\"},\n"
+			" \"modes\": [\"thin\"], \"concurrency\": 2,\n"
+			" \"workload\": {\"bs\": \"64K\", \"passes\": "
+			"[\"first-write\"]},\n"
+			" \"matrix\": {\"datastore\": [\"LocalDS_0\", "
+			"\"LocalDS_1\"], \"disk_size\": [\"4M\", \"8M\"]}}\n",
+			true, more),
+		0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 2 targets = 4 disks of 4 "
+					     "MiB to 8 MiB"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		json_t *disk = json_object_get(item, "disk");
+		const char *file =
+			json_string_value(json_object_get(disk, "file"));
+		const char *w =
+			json_string_value(json_object_get(item, "workload"));
+		json_int_t t =
+			json_integer_value(json_object_get(item, "target"));
+		json_int_t cap = json_integer_value(json_object_get(
+			json_object_get(disk, "readback"), "capacity"));
+
+		CU_ASSERT_FATAL(file && w && (t == 0 || t == 1));
+		CU_ASSERT(
+			!strncmp(file, t ? "[LocalDS_1]" : "[LocalDS_0]", 11));
+		CU_ASSERT_EQUAL(cap,
+				strstr(w, "disk_size=8M") ? 8 << 20 : 4 << 20);
+		seen |= 1 << (t * 2 + (strstr(w, "disk_size=8M") != NULL));
+	}
+	CU_ASSERT_EQUAL(seen, 15);
+	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("test $(grep -c 'datastore=LocalDS_1,.*,"
+			      "disk_size=8M,' '%s') = 1",
+			      sum),
+			0);
+	vcsim_stop(&v);
+}
+
 static void kill9_then_cleanup(void)
 {
 	struct vcsim v;
@@ -1995,6 +2069,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(targets_on_two_datastores),
 	PB_CASE(targets_at_once),
 	PB_CASE(shared_login_renewed),
+	PB_CASE(matrix_datastores_and_sizes),
 	PB_CASE(kill9_then_cleanup_esx),
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),

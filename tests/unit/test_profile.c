@@ -357,6 +357,12 @@ static const struct {
 	 "[\"thin\"], \"backend\": \"vsphere\", \"vsphere\": {}, "
 	 "\"targets\": [{\"vm\": \"a\"}, {\"datastore\": \"d\"}]}",
 	 "targets[1]: vsphere.vm: required"},
+	{QHEAD "\"modes\": [\"thin\"], \"matrix\": {\"disk_size\": "
+	       "[\"64M\", \"0\"]}}",
+	 "matrix.disk_size[1]: must be more than 0"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"bs\": \"1M\"}, "
+	       "\"matrix\": {\"disk_size\": [\"1536K\"]}}",
+	 "disk_size: must be a multiple of workload.bs"},
 	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 0}",
 	 "concurrency: 0 is out of range"},
 	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 65}",
@@ -485,6 +491,44 @@ static void plan_waves(void)
 	pb_profile_dispose(&p);
 }
 
+/* disk_size in the matrix: each point its own disk, named by it, the
+ * runner told to cover it; the top-level one may go, the largest is the
+ * profile's (what the space checks need). */
+static void matrix_disk_size(void)
+{
+	struct pb_profile p;
+	struct pb_buf args = PB_BUF_INIT(4096);
+	char err[PB_ERRBUF_SIZE] = "";
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p,
+				write_tmp("{\"name\": \"q\", \"modes\": "
+					  "[\"thin\"], \"matrix\": "
+					  "{\"disk_size\": [\"64M\", \"1G\"], "
+					  "\"qd\": [1, 8]}}"),
+				err),
+		PB_OK);
+	CU_ASSERT_EQUAL_FATAL(p.npoints, 4);
+	CU_ASSERT_EQUAL(p.disk_size, 1ull << 30);
+	CU_ASSERT_EQUAL(p.point_disk[0], 64u << 20);
+	CU_ASSERT_EQUAL(p.point_disk[1], 1ull << 30);
+	CU_ASSERT_EQUAL(p.point_disk[2], 64u << 20);
+	CU_ASSERT_STRING_EQUAL(p.point_desc[1], "disk_size=1G qd=1");
+	CU_ASSERT_STRING_EQUAL(p.point_desc[2], "disk_size=64M qd=8");
+	CU_ASSERT_EQUAL(p.points[1].size, 1ull << 30);
+	CU_ASSERT_EQUAL(pb_workload_args(&args, &p.points[2], 1), PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(args.data, "--size 67108864 "));
+	pb_buf_dispose(&args);
+	pb_profile_dispose(&p);
+	/* without a matrix, every point has the profile's */
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(&p, write_tmp(QHEAD "\"modes\": [\"thin\"]}"),
+				err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.point_disk[0], p.disk_size);
+	pb_profile_dispose(&p);
+}
+
 /* Targets over the section, the matrix's backend keys over the targets:
  * names, options and the plan. */
 static void targets_expand(void)
@@ -585,6 +629,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(runner_args_follow_workload),
 	PB_CASE(targets_expand),
 	PB_CASE(plan_waves),
+	PB_CASE(matrix_disk_size),
 	PB_CASES_END,
 };
 

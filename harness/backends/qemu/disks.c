@@ -302,7 +302,7 @@ enum pb_error qb_create(struct pb_backend *be, struct pb_disk *d, char *errbuf)
 {
 	struct qb *b = qb_of(be);
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
-	uint64_t size = b->p->disk_size, t0;
+	uint64_t size = d->size, t0;
 	enum pb_error err;
 
 	d->readback = NULL;

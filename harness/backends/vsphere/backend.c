@@ -408,7 +408,7 @@ static enum pb_error vsb_create(struct pb_backend *be, struct pb_disk *d,
 	uint64_t t0;
 
 	sp.mode = d->mode;
-	sp.size_bytes = b->p->disk_size;
+	sp.size_bytes = d->size;
 	sp.datastore = b->ds;
 	sp.lun = b->o->lun;
 	sp.host = b->o->host;
