@@ -268,8 +268,23 @@ struct run_state {
  * one VM in a wave (in plan order), the backend op's message, the
  * message of what stops the run, its progress line.
  */
+/*
+ * A wave's start line: each worker's first item waits here with its disk
+ * made, until every worker of the wave is ready, so the runners start
+ * together however long each disk took (eager zeroes, others do not) and
+ * the passes overlap (HCIBench prepares every VM before its workload too).
+ * A worker whose item failed before it arrives without waiting.
+ */
+struct run_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned expected, arrived;
+};
+
 struct run_worker {
 	struct run_state *r;
+	struct run_gate *gate; /* NULL: one worker, no one to wait for */
+	bool at_gate;	       /* its first item passed it */
 	pthread_t th;
 	unsigned key; /* same_key() of its targets */
 	size_t items[PB_MAX_TARGETS];
@@ -611,6 +626,33 @@ static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 	    json_number_value(json_object_get(p, "eta_s")));
 }
 
+/* Arrive at the wave's start line; wait for the others unless told not
+ * to (a failed item), or a stop is asked for. Once per worker. */
+static void gate_pass(struct run_worker *w, bool wait)
+{
+	struct run_gate *g = w->gate;
+
+	if (!g || w->at_gate)
+		return;
+	w->at_gate = true;
+	pthread_mutex_lock(&g->mu);
+	g->arrived++;
+	pthread_cond_broadcast(&g->cv);
+	while (wait && g->arrived < g->expected && !stop_flag) {
+		struct timespec t;
+
+		/* timed: a signal sets the flag without waking us */
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += 200000000;
+		if (t.tv_nsec >= 1000000000) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&g->cv, &g->mu, &t);
+	}
+	pthread_mutex_unlock(&g->mu);
+}
+
 /* A journal record, appended and fsynced, whichever worker writes it. */
 static enum pb_error journal_add(struct run_state *r, json_t *e, char *errbuf)
 {
@@ -690,7 +732,8 @@ static enum pb_error run_item(struct run_worker *wk, size_t idx)
 	const char *step = RJ_STEP_PLAN; /* where a failure happened */
 	bool created = false;
 	enum rj_status status = RJ_STATUS_OK;
-	uint64_t t_start, t_run, runner_ns = 0, destroy_ns = 0;
+	uint64_t t_start, t_run, t_wait, runner_ns = 0, destroy_ns = 0;
+	uint64_t wait_ns;
 	struct timespec now;
 	int64_t started_unix;
 	struct rj_result res;
@@ -771,6 +814,10 @@ static enum pb_error run_item(struct run_worker *wk, size_t idx)
 		json_decref(c);
 		stop_at("attached");
 	}
+	/* the wave starts its runners together */
+	t_wait = pb_now_ns();
+	gate_pass(wk, !err);
+	wait_ns = pb_now_ns() - t_wait;
 	if (!err && stop_flag)
 		err = PB_ERR_INTERRUPTED;
 	if (!err) {
@@ -790,6 +837,7 @@ static enum pb_error run_item(struct run_worker *wk, size_t idx)
 		remove(local); /* its content lives on in run.json */
 	}
 	pb_buf_dispose(&args);
+	gate_pass(wk, false); /* failed before it: the others go on */
 	/* the disk goes, whatever happened above */
 	if (created) {
 		uint64_t t_destroy = pb_now_ns();
@@ -858,6 +906,7 @@ static enum pb_error run_item(struct run_worker *wk, size_t idx)
 			   .provision_s = d.provision_s,
 			   .runner_s = (double)runner_ns / 1e9,
 			   .destroy_s = (double)destroy_ns / 1e9,
+			   .wave_wait_s = (double)wait_ns / 1e9,
 			   .started_unix_ns = started_unix},
 		.runner = runner,
 	};
@@ -910,6 +959,7 @@ static void *worker_main(void *arg)
 static enum pb_error run_waves(struct run_state *r)
 {
 	struct run_worker *w = calloc(PB_MAX_TARGETS, sizeof(*w));
+	struct run_gate gate;
 	enum pb_error err = PB_OK;
 	size_t i = 0, j, x;
 	unsigned nw, k;
@@ -917,6 +967,8 @@ static enum pb_error run_waves(struct run_state *r)
 
 	if (!w)
 		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
+	pthread_mutex_init(&gate.mu, NULL);
+	pthread_cond_init(&gate.cv, NULL);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -943,6 +995,11 @@ static enum pb_error run_waves(struct run_state *r)
 		} else {
 			bool started[PB_MAX_TARGETS] = {false};
 
+			gate.expected = nw;
+			gate.arrived = 0;
+			for (k = 0; k < nw; k++)
+				w[k].gate = &gate;
+
 			/* the workers block the signals: the main thread
 			 * takes them and sets the flag they poll */
 			pthread_sigmask(SIG_BLOCK, &block, &old);
@@ -950,6 +1007,16 @@ static enum pb_error run_waves(struct run_state *r)
 				started[k] = !pthread_create(
 					&w[k].th, NULL, worker_main, &w[k]);
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
+			/* a worker without a thread runs after the others:
+			 * they do not wait for it at the start line */
+			pthread_mutex_lock(&gate.mu);
+			for (k = 0; k < nw; k++)
+				if (!started[k]) {
+					gate.expected--;
+					w[k].gate = NULL;
+				}
+			pthread_cond_broadcast(&gate.cv);
+			pthread_mutex_unlock(&gate.mu);
 			for (k = 0; k < nw; k++) {
 				if (started[k])
 					pthread_join(w[k].th, NULL);
@@ -965,6 +1032,8 @@ static enum pb_error run_waves(struct run_state *r)
 		if (!err && r->p->cooldown_s && i < r->plan.n && !stop_flag)
 			sleep(r->p->cooldown_s);
 	}
+	pthread_cond_destroy(&gate.cv);
+	pthread_mutex_destroy(&gate.mu);
 	free(w);
 	return err;
 }

@@ -124,10 +124,11 @@ json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r)
 			 RJ_K_READBACK,
 			 r->disk.readback ? r->disk.readback : json_null());
 	timing = json_pack(
-		"{s:f,s:f,s:f,s:f,s:I}", RJ_K_TOTAL_S, r->timing.total_s,
+		"{s:f,s:f,s:f,s:f,s:f,s:I}", RJ_K_TOTAL_S, r->timing.total_s,
 		RJ_K_PROVISION_S, r->timing.provision_s, RJ_K_RUNNER_S,
 		r->timing.runner_s, RJ_K_DESTROY_S, r->timing.destroy_s,
-		RJ_K_STARTED_UNIX_NS, (json_int_t)r->timing.started_unix_ns);
+		RJ_K_WAVE_WAIT_S, r->timing.wave_wait_s, RJ_K_STARTED_UNIX_NS,
+		(json_int_t)r->timing.started_unix_ns);
 	res = json_pack("{s:i,s:i,s:i,s:s,s:i,s:s,s:s,s:s?,s:s?,s:o?,s:o?,s:o}",
 			RJ_K_TARGET, (int)r->target, RJ_K_WAVE, (int)r->wave,
 			RJ_K_REP, (int)r->rep, RJ_K_MODE, pb_mode_name(r->mode),

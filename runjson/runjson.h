@@ -88,6 +88,7 @@
 #define RJ_K_RUNNER_S	     "runner_s"
 #define RJ_K_DESTROY_S	     "destroy_s"
 #define RJ_K_STARTED_UNIX_NS "started_unix_ns"
+#define RJ_K_WAVE_WAIT_S     "wave_wait_s"
 /* the backend's note in the runner's document: its passes on the host's
  * clock (a pass began at pass[base] + host_offset_s) */
 #define RJ_K_CLOCK	  "clock"
@@ -178,6 +179,7 @@ struct rj_result {
 	struct {
 		double total_s, provision_s, runner_s, destroy_s;
 		int64_t started_unix_ns; /* the host's clock */
+		double wave_wait_s;	 /* at the wave's start line */
 	} timing;
 	json_t *runner; /* the runner's document (stolen), or NULL */
 };
