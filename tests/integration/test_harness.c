@@ -700,6 +700,9 @@ static void targets_at_once(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets b, c shared vsphere "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " datastore LocalDS_1 while "
 					     "measured at once"));
+	/* a and b are on the standalone host, c in the cluster */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets a, b shared vsphere "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " host host-"));
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
@@ -755,11 +758,12 @@ static void targets_at_once(void)
 		}
 		CU_ASSERT(hi > lo); /* they overlapped */
 	}
+	/* its datastore and its ESXi host */
 	CU_ASSERT_EQUAL(
 		json_array_size(json_object_get(
 			json_array_get(json_object_get(doc, "targets"), 2),
 			"places")),
-		1);
+		2);
 	json_decref(doc);
 	/* fleet.csv: a row per mode and pass, each with an aggregate */
 	CU_ASSERT_EQUAL(it_sh("test $(grep -c '^[^,]*,it-at-once,,thin,' "

@@ -117,6 +117,11 @@ static enum pb_error vsb_open(struct pb_backend **out,
 	if (b->o->lun)
 		snprintf(b->shared[1], sizeof(b->shared[1]),
 			 "vsphere %s lun %s", b->url, b->o->lun);
+	/* the host: its HBAs, its CPUs and its network are every VM's on
+	 * it (where the VM was when the run began) */
+	if (b->vm.host.value[0])
+		snprintf(b->shared[2], sizeof(b->shared[2]),
+			 "vsphere %s host %s", b->url, b->vm.host.value);
 	snprintf(b->run_id, sizeof(b->run_id), "%llx",
 		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)));
 	b->base.ops = &vsphere_backend;
@@ -145,7 +150,11 @@ static const char *vsb_shared_key(struct pb_backend *be, unsigned i)
 {
 	struct vsb *b = vsb_of(be);
 
-	return i < 2 && b->shared[i][0] ? b->shared[i] : NULL;
+	/* in order, skipping an unset one (no LUN) */
+	for (unsigned k = 0; k < 3; k++)
+		if (b->shared[k][0] && !i--)
+			return b->shared[k];
+	return NULL;
 }
 
 /* ---- check ---- */

@@ -42,9 +42,10 @@ struct vsb {
 	char url[512];
 	char user[256]; /* the login, for sharing it */
 	char key[800];
-	char shared[2][800]; /* the datastore's key, the LUN's */
-	char ds[256];	     /* datastore for new disks */
-	char vm_dir[300];    /* the VM's folder, when on that datastore */
+	/* the datastore's key, the LUN's, the VM's ESXi host's */
+	char shared[3][800];
+	char ds[256];	  /* datastore for new disks */
+	char vm_dir[300]; /* the VM's folder, when on that datastore */
 	char run_id[32];
 	char runner_guest[600];
 	struct vsb_setting set[PB_MAX_KV + 1];
