@@ -167,6 +167,12 @@ struct pb_backend_ops {
 	 * guest's vCPUs): "concurrency" above it is lowered, and said.
 	 * May be NULL (no limit here: the guests run elsewhere). */
 	unsigned (*at_once)(struct pb_backend *b);
+	/* provbench's disks the server shows on the i-th shared place now,
+	 * whichever controller made them, into files (strings): how a run
+	 * on another machine is seen (its locks are not here). May be NULL:
+	 * the places are this machine's. */
+	enum pb_error (*place_disks)(struct pb_backend *b, unsigned i,
+				     json_t *files, char *errbuf);
 	void (*close)(struct pb_backend *b);
 };
 

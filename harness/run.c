@@ -264,11 +264,6 @@ struct run_state {
 };
 
 /*
- * What a worker holds of its own while others run theirs: the items of
- * one VM in a wave (in plan order), the backend op's message, the
- * message of what stops the run, its progress line.
- */
-/*
  * A wave's start line: each worker's first item waits here with its disk
  * made, until every worker of the wave is ready, so the runners start
  * together however long each disk took (eager zeroes, others do not) and
@@ -281,6 +276,11 @@ struct run_gate {
 	unsigned expected, arrived;
 };
 
+/*
+ * What a worker holds of its own while others run theirs: the items of
+ * one VM in a wave (in plan order), the backend op's message, the
+ * message of what stops the run, its progress line.
+ */
 struct run_worker {
 	struct run_state *r;
 	struct run_gate *gate; /* NULL: one worker, no one to wait for */
@@ -411,6 +411,105 @@ static enum pb_error lock_places(struct run_state *r, char *errbuf)
 				key);
 		}
 	return PB_OK;
+}
+
+/* Is file one the journal names as not yet destroyed (this machine's)? */
+static bool journaled(json_t *open_disks, const char *file)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(open_disks, i, e)
+	{
+		const char *f = json_string_value(json_object_get(e, "file"));
+
+		if (f && !strcmp(f, file))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The places as the server shows them: provbench disks on a target's
+ * datastore that this machine's journal does not name are another
+ * controller's run at work (or what one left: its cleanup removes them).
+ * Warned of like a run here, recorded, refused with "exclusive". Looked at
+ * once, after this machine's leftovers went; a search the server refuses
+ * is said and changes nothing.
+ */
+static enum pb_error foreign_places(struct run_state *r, char *errbuf)
+{
+	json_t *open_disks = NULL;
+	char seen[PB_MAX_PLACES][256];
+	unsigned t, i, k, nseen = 0;
+	const char *key;
+	enum pb_error err = PB_OK;
+
+	if (!r->ops->place_disks)
+		return PB_OK;
+	err = pb_journal_open_disks(&open_disks, r->state, errbuf);
+	for (t = 0; !err && t < r->nt; t++)
+		for (i = 0; !err && (key = r->ops->shared_key(r->t[t].b, i));
+		     i++) {
+			json_t *files = json_array(), *f;
+			char list[1024] = "", line[1600];
+			size_t x, n = 0, len = 0;
+
+			for (k = 0; k < nseen && strcmp(seen[k], key); k++)
+				;
+			if (k < nseen || nseen == PB_MAX_PLACES) {
+				json_decref(files);
+				continue;
+			}
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", key);
+			if (r->ops->place_disks(r->t[t].b, i, files,
+						reset_fail(r->berr))) {
+				fprintf(stderr,
+					"provbench: run: warning: %s: cannot "
+					"look for other runs' disks: %s\n",
+					key, r->berr);
+				json_decref(files);
+				continue;
+			}
+			json_array_foreach(files, x, f)
+			{
+				if (journaled(open_disks, json_string_value(f)))
+					continue;
+				if (len < sizeof(list))
+					len += (size_t)snprintf(
+						list + len, sizeof(list) - len,
+						"%s%s", n ? ", " : "",
+						json_string_value(f));
+				n++;
+			}
+			json_decref(files);
+			if (!n)
+				continue;
+			snprintf(line, sizeof(line),
+				 "%s (the server shows %zu provbench disk%s "
+				 "no run of this machine made: %s)",
+				 key, n, n == 1 ? "" : "s", list);
+			if (r->p->exclusive)
+				err = pb_fail(errbuf, PB_ERR_INPUT,
+					      "another provbench run uses %s; "
+					      "\"exclusive\": true refuses to "
+					      "share it",
+					      line);
+			else {
+				json_array_append_new(r->shared,
+						      json_string(line));
+				fprintf(stderr,
+					"provbench: run: warning: another "
+					"provbench run, from another "
+					"machine, is using %s: the two "
+					"interfere, the figures include its "
+					"load (or it left them: its cleanup "
+					"removes them)\n",
+					line);
+			}
+		}
+	json_decref(open_disks);
+	return err;
 }
 
 static enum pb_error save(struct run_state *r, char *errbuf)
@@ -814,7 +913,8 @@ static enum pb_error run_item(struct run_worker *wk, size_t idx)
 		json_decref(c);
 		stop_at("attached");
 	}
-	/* the wave starts its runners together */
+	/* the wave starts its runners together; an item that failed
+	 * before arrives without waiting, so the others go on */
 	t_wait = pb_now_ns();
 	gate_pass(wk, !err);
 	wait_ns = pb_now_ns() - t_wait;
@@ -837,7 +937,6 @@ static enum pb_error run_item(struct run_worker *wk, size_t idx)
 		remove(local); /* its content lives on in run.json */
 	}
 	pb_buf_dispose(&args);
-	gate_pass(wk, false); /* failed before it: the others go on */
 	/* the disk goes, whatever happened above */
 	if (created) {
 		uint64_t t_destroy = pb_now_ns();
@@ -946,6 +1045,7 @@ static void *worker_main(void *arg)
 
 	for (k = 0; !w->err && k < w->n && !stop_flag; k++)
 		w->err = run_item(w, w->items[k]);
+	say_target = NULL; /* the main thread's lines are the run's */
 	return NULL;
 }
 
@@ -1502,6 +1602,8 @@ int pb_run(const struct pb_run_args *a)
 		err = lock_places(&r, r.errbuf);
 	if (!err)
 		err = recover_all(&r, NULL, false, r.quiet, &leftovers);
+	if (!err)
+		err = foreign_places(&r, r.errbuf);
 	/* prepared first: what it finds (the accelerator a probe boot
 	 * chose, say) belongs in the environment run.json records */
 	for (t = 0; !err && t < r.nt; t++) {

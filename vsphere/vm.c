@@ -283,6 +283,116 @@ enum pb_error vs_datastore_detail(struct vs_session *s,
 	return err;
 }
 
+/* The datastore named name's browser. */
+struct ds_browser {
+	const char *name;
+	struct vs_moref browser;
+};
+
+static enum pb_error on_browser(struct vs_session *s,
+				const struct vs_objcontent *oc, void *arg)
+{
+	struct ds_browser *f = arg;
+	char name[256];
+
+	(void)s;
+	if (!strcmp(vs_node_text(name, sizeof(name), vs_prop(oc, "name")),
+		    f->name))
+		vs_moref_read(&f->browser, vs_prop(oc, "browser"));
+	return PB_OK;
+}
+
+/* "[ds] dir" (a server) or "[ds]/dir" (the simulator) and a file name as
+ * one datastore path, "[ds] dir/name" */
+static void ds_path_join(char *out, size_t len, const char *folder,
+			 const char *name)
+{
+	const char *end = strchr(folder, ']');
+	const char *rest = end ? end + 1 : "";
+
+	while (*rest == ' ' || *rest == '/')
+		rest++;
+	if (!end)
+		snprintf(out, len, "%s", name);
+	else if (*rest)
+		snprintf(out, len, "%.*s %s%s%s", (int)(end - folder + 1),
+			 folder, rest, rest[strlen(rest) - 1] == '/' ? "" : "/",
+			 name);
+	else
+		snprintf(out, len, "%.*s %s", (int)(end - folder + 1), folder,
+			 name);
+}
+
+struct ds_files {
+	vs_file_fn fn;
+	void *arg;
+};
+
+static enum pb_error on_search_result(struct vs_session *s,
+				      const struct vs_objcontent *oc, void *arg)
+{
+	struct ds_files *f = arg;
+	xmlNodePtr res, file;
+	char folder[1024], name[512], path[1600];
+
+	(void)s;
+	/* ArrayOfHostDatastoreBrowserSearchResults: one per folder */
+	for (res = vs_child(vs_prop(oc, "info.result"), NULL); res;
+	     res = vs_next(res, NULL)) {
+		vs_text(folder, sizeof(folder), res, "folderPath");
+		for (file = vs_child(res, "file"); file;
+		     file = vs_next(file, "file")) {
+			vs_text(name, sizeof(name), file, "path");
+			if (!name[0])
+				continue;
+			ds_path_join(path, sizeof(path), folder, name);
+			f->fn(path, f->arg);
+		}
+	}
+	return PB_OK;
+}
+
+enum pb_error vs_datastore_files(struct vs_session *s, const char *ds,
+				 const char *pattern, vs_file_fn fn, void *arg)
+{
+	static const char *const paths[] = {"name", "browser", NULL};
+	static const char *const result[] = {"info.result", NULL};
+	struct ds_browser b = {ds, {"", ""}};
+	struct ds_files f = {fn, arg};
+	struct vs_moref task;
+	struct vs_req r;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret, spec;
+	enum pb_error err;
+
+	err = vs_retrieve_all(s, "Datastore", paths, on_browser, &b);
+	if (!err && !b.browser.value[0])
+		return pb_fail(s->errbuf, PB_ERR_NOTFOUND,
+			       "datastore %s: not found", ds);
+	if (err)
+		return err;
+	err = vs_req_new(&r, "SearchDatastoreSubFolders_Task", &b.browser);
+	if (err)
+		return pb_fail(s->errbuf, err, "out of memory");
+	/* VmDiskFileQuery: the disks' descriptors, not their -flat extents */
+	if (!vs_addf(r.op, "datastorePath", "[%s]", ds) ||
+	    !(spec = vs_add(r.op, "searchSpec", NULL)) ||
+	    !vs_add_typed(&r, spec, "query", "VmDiskFileQuery", NULL) ||
+	    !vs_add(spec, "matchPattern", pattern))
+		err = pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
+	if (!err)
+		err = vs_call(s, &r, false, &doc, &ret);
+	vs_req_dispose(&r);
+	if (!err) {
+		vs_moref_read(&task, vs_child(ret, "returnval"));
+		err = vs_task_wait(s, &task, s->task_timeout_s);
+	}
+	xmlFreeDoc(doc);
+	if (!err)
+		err = vs_retrieve_one(s, &task, result, on_search_result, &f);
+	return err;
+}
+
 /* ---- licences ---- */
 
 /* The editions whose API is read-only (govmomi's free-licence list). */

@@ -341,6 +341,16 @@ enum pb_error vs_datastore_detail(struct vs_session *s,
 				  const struct vs_moref *host, const char *name,
 				  struct vs_ds_detail *out);
 
+/*
+ * The files on datastore ds, in any folder, whose names match pattern (a
+ * glob: "provbench-*.vmdk"), as the server lists them
+ * (HostDatastoreBrowser.SearchDatastoreSubFolders_Task, disks only), each
+ * told to fn as "[ds] folder/name".
+ */
+typedef void (*vs_file_fn)(const char *path, void *arg);
+enum pb_error vs_datastore_files(struct vs_session *s, const char *ds,
+				 const char *pattern, vs_file_fn fn, void *arg);
+
 /* ---- guest operations (VMware Tools) ---- */
 
 /* Upload a local file; mode is the guest file's permissions (0700...). */

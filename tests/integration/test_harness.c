@@ -569,6 +569,44 @@ static void targets_on_two_datastores(void)
 						     "refuses to share it)"));
 		CU_ASSERT_EQUAL(it_sh("test -e '%s'", res2), 1);
 		it_result_dispose(&r);
+
+		/* the same from another controller (its own state
+		 * directory: no lock of ours to see): the server shows the
+		 * first run's disk on the datastore */
+		{
+			SCRATCH(state2, "state-targets-other-machine");
+			struct it_env e2;
+
+			it_sh("mkdir -p '%s'", state2);
+			env_for(&e2, &v, state2);
+			it_write_file(prof2, OTHER_RUN(""));
+			CU_ASSERT_EQUAL(
+				it_pbn(&r, &e2,
+				       (const char *[]){"run", "-q", "-o", res2,
+							prof2, NULL}),
+				0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(
+				r.err, "another provbench run, from another "
+				       "machine, is using vsphere "));
+			CU_ASSERT_PTR_NOT_NULL(strstr(
+				r.err, " datastore LocalDS_1 (the server "
+				       "shows 1 provbench disk no run of this "
+				       "machine made: [LocalDS_1] provbench-"));
+			it_result_dispose(&r);
+			it_write_file(prof2,
+				      OTHER_RUN(" \"exclusive\": true,"));
+			it_sh("rm -rf '%s'", res2);
+			CU_ASSERT_EQUAL(
+				it_pbn(&r, &e2,
+				       (const char *[]){"run", "-q", "-o", res2,
+							prof2, NULL}),
+				2);
+			CU_ASSERT_PTR_NOT_NULL(
+				strstr(r.err, "\"exclusive\": true refuses to "
+					      "share it"));
+			CU_ASSERT_EQUAL(it_sh("test -e '%s'", res2), 1);
+			it_result_dispose(&r);
+		}
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);

@@ -195,6 +195,18 @@ static const char *disk_file_path(struct vs_session *s, const char *file,
 	return out;
 }
 
+/* vs_datastore_files' callback: is the path looked for among them? */
+static const char *file_wanted;
+static unsigned file_hits, file_count;
+
+static void count_file(const char *path, void *arg)
+{
+	(void)arg;
+	file_count++;
+	if (file_wanted && !strcmp(path, file_wanted))
+		file_hits++;
+}
+
 static void every_mode_added_read_back_removed(void)
 {
 	static const struct {
@@ -264,9 +276,22 @@ static void every_mode_added_read_back_removed(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(
 			disk_file_path(s, d.file, path, sizeof(path)));
 		CU_ASSERT_EQUAL(stat(path, &st), 0);
+		/* the datastore's listing names it as the disk says, once */
+		file_wanted = d.file;
+		file_hits = file_count = 0;
+		CU_ASSERT_EQUAL(vs_datastore_files(s, "LocalDS_0", "*.vmdk",
+						   count_file, NULL),
+				PB_OK);
+		CU_ASSERT_EQUAL(file_hits, 1);
+		CU_ASSERT(file_count >= 1);
 		CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
 		/* destroyed: the file is gone from the datastore */
 		CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+		file_hits = 0;
+		CU_ASSERT_EQUAL(vs_datastore_files(s, "LocalDS_0", "*.vmdk",
+						   count_file, NULL),
+				PB_OK);
+		CU_ASSERT_EQUAL(file_hits, 0);
 	}
 	/* exactly the original disks remain */
 	CU_ASSERT_EQUAL(vs_disk_list(s, &vm.ref, &now, &nnow), PB_OK);

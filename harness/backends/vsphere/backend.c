@@ -146,6 +146,26 @@ static const char *vsb_target_key(struct pb_backend *be)
 	return b->key;
 }
 
+static void add_file(const char *path, void *arg)
+{
+	json_array_append_new(arg, json_string(path));
+}
+
+/* The datastore's provbench disks as the server lists them: its name is
+ * ours (provbench-<run>-<n>.vmdk, an RDM's mapping file too) */
+static enum pb_error vsb_place_disks(struct pb_backend *be, unsigned i,
+				     json_t *files, char *errbuf)
+{
+	struct vsb *b = vsb_of(be);
+
+	if (i || !b->shared[0][0]) /* the datastore is the first place */
+		return PB_OK;
+	return vsb_sess_err(b,
+			    vs_datastore_files(b->s, b->ds, "provbench-*.vmdk",
+					       add_file, files),
+			    errbuf);
+}
+
 static const char *vsb_shared_key(struct pb_backend *be, unsigned i)
 {
 	struct vsb *b = vsb_of(be);
@@ -551,5 +571,6 @@ const struct pb_backend_ops vsphere_backend = {
 	.cleanup = vsb_cleanup,
 	.target_key = vsb_target_key,
 	.shared_key = vsb_shared_key,
+	.place_disks = vsb_place_disks,
 	.close = vsb_close,
 };
