@@ -660,6 +660,66 @@ static void pages_layout(void)
  * controllers merged into one report (refused when their profiles
  * differ, nothing written then).
  */
+/*
+ * Targets at once (concurrency 3): fleet.csv's aggregate per mode and pass
+ * is what make-variants.py integrates on its own from the same series (the
+ * bytes inside each wave's overlapping window); the page and --json carry
+ * it; targets that shared a datastore or host while at once are named.
+ */
+static void at_once_aggregate(void)
+{
+	char var[600], in[700], out[700], path[800], exp[800], *text;
+	struct it_result r;
+
+	variants(var, sizeof(var));
+	snprintf(in, sizeof(in), "%s/at-once", var);
+	snprintf(out, sizeof(out), "%s/at-once-report", it_dir());
+	CU_ASSERT_EQUAL(report(&r, "-o", out, in, NULL, NULL, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 3 per "
+					     "wave)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "targets a, b shared vsphere https://vc/sdk "
+			      "datastore ds-1 while measured at once"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "targets a, b, c shared vsphere https://vc/sdk "
+			      "host host-1 while measured at once"));
+	it_result_dispose(&r);
+	snprintf(path, sizeof(path), "%s/fleet.csv", out);
+	snprintf(exp, sizeof(exp), "%s/expected-fleet.json", in);
+	CU_ASSERT_EQUAL(
+		it_sh("python3 -c \"import csv,json,sys\n"
+		      "rows = list(csv.DictReader(open('%s')))\n"
+		      "want = json.load(open('%s'))\n"
+		      "got = {'%%s %%s' %% (r['mode'], r['pass_index']): "
+		      "float(r['aggregate_mib_s']) for r in rows}\n"
+		      "ok = len(rows) == 6 and set(got) == set(want) "
+		      "and all(abs(got[k] - want[k]) < 0.01 for k in "
+		      "want)\n"
+		      "ok = ok and all(r['targets'] == '3' and "
+		      "r['waves'] == '2' for r in rows)\n"
+		      "sys.exit(not ok)\"",
+		      path, exp),
+		0);
+	snprintf(path, sizeof(path), "%s/report.html", out);
+	text = pb_slurp_file(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "<h2>Targets at once</h2>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "202.9 MiB/s [202.7-203.2]"));
+	free(text);
+	CU_ASSERT_EQUAL(report(&r, "--json", in, NULL, NULL, NULL, NULL, NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"at_once\""));
+	it_result_dispose(&r);
+	/* one at a time (the targets variant): no such table, no file */
+	snprintf(in, sizeof(in), "%s/targets", var);
+	snprintf(out, sizeof(out), "%s/targets-report-2", it_dir());
+	CU_ASSERT_EQUAL(report(&r, "-o", out, in, NULL, NULL, NULL, NULL), 0);
+	CU_ASSERT_PTR_NULL(strstr(r.out, "targets at once"));
+	it_result_dispose(&r);
+	snprintf(path, sizeof(path), "%s/fleet.csv", out);
+	CU_ASSERT_EQUAL(it_sh("test -e '%s'", path), 1);
+}
+
 static void targets_and_merge(void)
 {
 	char var[600], in[700], out[700], out2[700], a[700], b[700], o[700];
@@ -762,6 +822,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(renders_in_chromium),
 	PB_CASE(pages_layout),
 	PB_CASE(targets_and_merge),
+	PB_CASE(at_once_aggregate),
 	PB_CASES_END,
 };
 

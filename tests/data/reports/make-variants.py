@@ -15,6 +15,13 @@ known numbers so the page's and the files' figures can be checked.
                 (vm-1 and vm-2): what `report -o DIR shard-a shard-b`
                 merges; shard-other/ the same with another disk_size,
                 which a merge refuses
+  at-once/      vSphere, concurrency 3: targets a and b on datastore ds-1,
+                c on ds-2, thin and eager, 2 repetitions, each wave one
+                mode on all three, their passes started 0.5 s apart on
+                the guests' clocks; expected-fleet.json holds each wave's
+                aggregate as this script integrates it (bytes of every
+                series interval inside the overlapping window, pro rata),
+                for the report's to be checked against
 
 usage: make-variants.py OUT_ROOT
 """
@@ -179,6 +186,68 @@ def main():
     d["profile"]["disk_size"] = "2G"
     d["run"] = "20261130T023000Z-fleet-other"
     write(root, "shard-other", d)
+    at_once(root, rnd)
+
+
+def aggregate(passes):
+    """Sum of every pass's bytes inside [latest start, earliest end] over
+    that window, MiB/s: each series interval counted by the part of it
+    inside the window. passes: (start_s, seconds, series)."""
+    w0 = max(p[0] for p in passes)
+    w1 = min(p[0] + p[1] for p in passes)
+    total = 0.0
+    for start, _, pts in passes:
+        prev = 0.0
+        for pt in pts:
+            lo = max(w0 - start, prev)
+            hi = min(w1 - start, pt["t_s"])
+            if hi > lo:
+                total += pt["bytes"] * (hi - lo) / (pt["t_s"] - prev)
+            prev = pt["t_s"]
+    return total / 1048576 / (w1 - w0), w1 - w0
+
+
+def at_once(root, rnd):
+    names = [("a", "vm-1", "ds-1"), ("b", "vm-2", "ds-1"),
+             ("c", "vm-3", "ds-2")]
+    base = 1796000000 * 10**9
+    res, expect, wave = [], {}, 0
+    for rep in (1, 2):
+        for m in ("thin", "eager"):
+            wave += 1
+            t0 = base + wave * 100 * 10**9
+            starts = {}
+            for t in range(3):
+                it = item(rep, m, 0, "", rnd, target=t,
+                          slow=1.0 + 0.25 * t)
+                it["wave"] = wave
+                it["timing"]["started_unix_ns"] = t0
+                it["timing"]["wave_wait_s"] = 0.1
+                at = t0 + t * 500 * 10**6  # 0.5 s apart
+                for p in it["runner"]["passes"]:
+                    p["started_unix_ns"] = at
+                    p["started_boot_ns"] = at - base
+                    starts.setdefault(p["index"], []).append(
+                        (at / 1e9, p["seconds"], p["series"]))
+                    at += int(p["seconds"] * 1e9) + 10**8
+                res.append(it)
+            for k, ps in starts.items():
+                expect["%s %d %d" % (m, k, rep)] = aggregate(ps)[0]
+    d = vsphere(doc("at-once", [""], res), names)
+    d["profile"]["concurrency"] = 3
+    d["plan"]["concurrency"] = 3
+    for t, (n, vm, ds) in zip(d["targets"], names):
+        t["places"] = ["vsphere https://vc/sdk datastore " + ds,
+                       "vsphere https://vc/sdk host host-1"]
+    write(root, "at-once", d)
+    # the median over the two repetitions of each mode x pass
+    med = {}
+    for key, v in expect.items():
+        m, k, _ = key.split()
+        med.setdefault("%s %s" % (m, k), []).append(v)
+    json.dump({k: sum(v) / len(v) for k, v in med.items()},
+              open(os.path.join(root, "at-once", "expected-fleet.json"), "w"),
+              indent=1)
 
 
 def vsphere(d, names):
