@@ -48,7 +48,8 @@ enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
 	bool boot = !strcmp(base, RUNNER_K_STARTED_BOOT);
 	struct rj_pass ps;
 
-	if (item->wave <= 0)
+	/* one at a time, no wave has two items: nothing to keep */
+	if (item->wave <= 0 || m->cur->concurrency < 2)
 		return PB_OK;
 	if (clock && !f->clock_source[0])
 		snprintf(f->clock_source, sizeof(f->clock_source), "%s",

@@ -210,9 +210,10 @@ struct rj_reader {
 	const char *version, *commit, *run, *profile_path, *started_at;
 	const char *updated_at; /* read at the end, with finished */
 	bool finished, interrupted;
-	json_t *profile;     /* parsed; NULL when absent */
-	json_t *environment; /* parsed; an empty object when absent */
-	json_t *targets;     /* parsed; an empty array before targets */
+	json_t *profile;       /* parsed; NULL when absent */
+	json_t *environment;   /* parsed; an empty object when absent */
+	json_t *targets;       /* parsed; an empty array before targets */
+	long long concurrency; /* plan.concurrency; 1 when absent */
 	const char *profile_name, *backend, *accel; /* "" when absent */
 };
 
