@@ -226,8 +226,15 @@ static enum pb_error add_wave(struct rp_fleet *f, struct rp_wave_pass *w,
 		sum += w[i].mib_per_s;
 	}
 	r->nwaves++;
-	if (untimed) {
-		r->nuntimed++;
+	/* the spread across the targets: (max - min) / mean, their own
+	 * passes, whatever the clocks */
+	if (sum > 0)
+		err = row_push(&r->spread, &r->nspread,
+			       (hi - lo) / (sum / (double)n));
+	r->tmin = isnan(r->tmin) ? lo : fmin(r->tmin, lo);
+	r->tmax = isnan(r->tmax) ? hi : fmax(r->tmax, hi);
+	if (err || untimed) {
+		r->nuntimed += untimed;
 		goto out;
 	}
 	switch (rp_aggregate(&mib, &window, ap, n)) {
@@ -243,12 +250,6 @@ static enum pb_error add_wave(struct rp_fleet *f, struct rp_wave_pass *w,
 		r->nnone++;
 		break;
 	}
-	/* the spread across the targets: (max - min) / mean */
-	if (!err && sum > 0)
-		err = row_push(&r->spread, &r->nspread,
-			       (hi - lo) / (sum / (double)n));
-	r->tmin = isnan(r->tmin) ? lo : fmin(r->tmin, lo);
-	r->tmax = isnan(r->tmax) ? hi : fmax(r->tmax, hi);
 out:
 	free(t_s);
 	free(ib);
