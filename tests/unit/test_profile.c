@@ -25,6 +25,9 @@ static void set_lab_env(void)
 	setenv("PROVBENCH_DATASTORE", "LocalDS_0", 1);
 	setenv("PROVBENCH_NFS_DATASTORE", "nfs-01", 1);
 	setenv("PROVBENCH_RUNNER", "/usr/lib/provbench/runner", 1);
+	setenv("PROVBENCH_VM2", "/DC0/vm/bench-02", 1);
+	setenv("PROVBENCH_DIR_A", "/var/tmp", 1);
+	setenv("PROVBENCH_DIR_B", "/tmp", 1);
 }
 
 static void shipped_profiles_load(void)
