@@ -238,6 +238,8 @@ struct run_state {
 	/* the places shared with other runs, held for the run */
 	char place[PB_MAX_PLACES][256];
 	int place_fd[PB_MAX_PLACES];
+	/* the first target on each, and the place's index among its own */
+	unsigned place_t[PB_MAX_PLACES], place_i[PB_MAX_PLACES];
 	unsigned nplaces;
 	json_t *shared; /* those another run was using at the start */
 	struct pb_plan plan;
@@ -379,6 +381,8 @@ static enum pb_error lock_places(struct run_state *r, char *errbuf)
 			if (fd < 0)
 				return PB_ERR_IO;
 			r->place_fd[r->nplaces] = fd;
+			r->place_t[r->nplaces] = t;
+			r->place_i[r->nplaces] = i;
 			snprintf(r->place[r->nplaces], sizeof(r->place[0]),
 				 "%s", key);
 			r->nplaces++;
@@ -440,74 +444,63 @@ static bool journaled(json_t *open_disks, const char *file)
 static enum pb_error foreign_places(struct run_state *r, char *errbuf)
 {
 	json_t *open_disks = NULL;
-	char seen[PB_MAX_PLACES][256];
-	unsigned t, i, k, nseen = 0;
-	const char *key;
+	unsigned k;
 	enum pb_error err = PB_OK;
 
 	if (!r->ops->place_disks)
 		return PB_OK;
 	err = pb_journal_open_disks(&open_disks, r->state, errbuf);
-	for (t = 0; !err && t < r->nt; t++)
-		for (i = 0; !err && (key = r->ops->shared_key(r->t[t].b, i));
-		     i++) {
-			json_t *files = json_array(), *f;
-			char list[1024] = "", line[1600];
-			size_t x, n = 0, len = 0;
+	/* each place once, through the first target on it (lock_places') */
+	for (k = 0; !err && k < r->nplaces; k++) {
+		/* in full: r->place[] holds it cut to its size */
+		const char *key = r->ops->shared_key(r->t[r->place_t[k]].b,
+						     r->place_i[k]);
+		json_t *files = json_array(), *f;
+		char list[1024] = "", line[1600];
+		size_t x, n = 0, len = 0;
 
-			for (k = 0; k < nseen && strcmp(seen[k], key); k++)
-				;
-			if (k < nseen || nseen == PB_MAX_PLACES) {
-				json_decref(files);
-				continue;
-			}
-			snprintf(seen[nseen++], sizeof(seen[0]), "%s", key);
-			if (r->ops->place_disks(r->t[t].b, i, files,
-						reset_fail(r->berr))) {
-				fprintf(stderr,
-					"provbench: run: warning: %s: cannot "
-					"look for other runs' disks: %s\n",
-					key, r->berr);
-				json_decref(files);
-				continue;
-			}
-			json_array_foreach(files, x, f)
-			{
-				if (journaled(open_disks, json_string_value(f)))
-					continue;
-				if (len < sizeof(list))
-					len += (size_t)snprintf(
-						list + len, sizeof(list) - len,
-						"%s%s", n ? ", " : "",
-						json_string_value(f));
-				n++;
-			}
+		if (r->ops->place_disks(r->t[r->place_t[k]].b, r->place_i[k],
+					files, reset_fail(r->berr))) {
+			fprintf(stderr,
+				"provbench: run: warning: %s: cannot look for "
+				"other runs' disks: %s\n",
+				key, r->berr);
 			json_decref(files);
-			if (!n)
-				continue;
-			snprintf(line, sizeof(line),
-				 "%s (the server shows %zu provbench disk%s "
-				 "no run of this machine made: %s)",
-				 key, n, n == 1 ? "" : "s", list);
-			if (r->p->exclusive)
-				err = pb_fail(errbuf, PB_ERR_INPUT,
-					      "another provbench run uses %s; "
-					      "\"exclusive\": true refuses to "
-					      "share it",
-					      line);
-			else {
-				json_array_append_new(r->shared,
-						      json_string(line));
-				fprintf(stderr,
-					"provbench: run: warning: another "
-					"provbench run, from another "
-					"machine, is using %s: the two "
-					"interfere, the figures include its "
-					"load (or it left them: its cleanup "
-					"removes them)\n",
-					line);
-			}
+			continue;
 		}
+		json_array_foreach(files, x, f)
+		{
+			if (journaled(open_disks, json_string_value(f)))
+				continue;
+			if (len < sizeof(list))
+				len += (size_t)snprintf(
+					list + len, sizeof(list) - len, "%s%s",
+					n ? ", " : "", json_string_value(f));
+			n++;
+		}
+		json_decref(files);
+		if (!n)
+			continue;
+		snprintf(line, sizeof(line),
+			 "%s (the server shows %zu provbench disk%s no run of "
+			 "this machine made: %s)",
+			 key, n, n == 1 ? "" : "s", list);
+		if (r->p->exclusive) {
+			err = pb_fail(errbuf, PB_ERR_INPUT,
+				      "another provbench run uses %s; "
+				      "\"exclusive\": true refuses to share it",
+				      line);
+			break;
+		}
+		json_array_append_new(r->shared, json_string(line));
+		fprintf(stderr,
+			"provbench: run: warning: another provbench run, from "
+			"another machine, is using %s: the two interfere, the "
+			"figures include its load (or it left them: its "
+			"cleanup "
+			"removes them)\n",
+			line);
+	}
 	json_decref(open_disks);
 	return err;
 }

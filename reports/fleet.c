@@ -158,9 +158,9 @@ static enum pb_error add_wave(struct rp_fleet *f, struct rp_wave_pass *w,
 	struct rp_agg_pass ap[PB_MAX_ACROSS];
 	double *t_s = NULL, *ib = NULL, mib, window, lo = INFINITY,
 	       hi = -INFINITY, sum = 0;
-	size_t total = 0, k, i, at = 0;
+	size_t start[PB_MAX_ACROSS], cap = 0, i, at = 0;
 	struct rp_fleet_row *r;
-	struct jl_mark mark[PB_MAX_ACROSS];
+	struct jl_mark mark;
 	enum pb_error err = PB_OK;
 	bool untimed = false;
 
@@ -180,50 +180,48 @@ static enum pb_error add_wave(struct rp_fleet *f, struct rp_wave_pass *w,
 		r->ntargets = (unsigned)n;
 	if ((unsigned)n > f->most)
 		f->most = (unsigned)n;
-	/* each target's series, parsed from its span, into one array */
-	for (i = 0; i < n; i++) {
-		struct jl *s;
-
-		jl_mark(w[i].doc, &mark[i]);
-		s = w[i].span
-			    ? jl_parse_span(w[i].doc, w[i].span, w[i].span_len)
-			    : NULL;
-		total += s ? s->n : 0;
-		jl_reset(w[i].doc, &mark[i]);
-	}
-	t_s = calloc(total ? total : 1, sizeof(*t_s));
-	ib = calloc(total ? total : 1, sizeof(*ib));
-	if (!t_s || !ib) {
-		err = PB_ERR_NOMEM;
-		goto out;
-	}
+	/* each target's series, parsed once from its span, into one array
+	 * (the passes point into it once it has stopped growing) */
 	for (i = 0; i < n; i++) {
 		struct jl *s, *pt;
 
 		untimed |= !w[i].timed;
 		ap[i] = (struct rp_agg_pass){.start_s = w[i].start_s,
 					     .seconds = w[i].seconds,
-					     .bytes = w[i].bytes,
-					     .t_s = t_s + at,
-					     .ibytes = ib + at};
-		jl_mark(w[i].doc, &mark[i]);
+					     .bytes = w[i].bytes};
+		start[i] = at;
+		jl_mark(w[i].doc, &mark);
 		s = w[i].span
 			    ? jl_parse_span(w[i].doc, w[i].span, w[i].span_len)
 			    : NULL;
-		k = 0;
+		if (s && at + s->n > cap) {
+			size_t c = 2 * (at + s->n);
+			double *q1 = realloc(t_s, c * sizeof(*t_s));
+			double *q2 = q1 ? realloc(ib, c * sizeof(*ib)) : NULL;
+
+			t_s = q1 ? q1 : t_s;
+			ib = q2 ? q2 : ib;
+			if (!q1 || !q2) {
+				jl_reset(w[i].doc, &mark);
+				err = PB_ERR_NOMEM;
+				goto out;
+			}
+			cap = c;
+		}
 		jl_foreach(s, pt)
 		{
-			if (at + k >= total)
-				break;
-			t_s[at + k] = jl_num(jl_get(pt, RUNNER_K_T_S));
-			ib[at + k++] = jl_num(jl_get(pt, RUNNER_K_BYTES));
+			t_s[at] = jl_num(jl_get(pt, RUNNER_K_T_S));
+			ib[at++] = jl_num(jl_get(pt, RUNNER_K_BYTES));
 		}
-		jl_reset(w[i].doc, &mark[i]);
-		ap[i].n = k;
-		at += k;
+		jl_reset(w[i].doc, &mark);
+		ap[i].n = at - start[i];
 		lo = fmin(lo, w[i].mib_per_s);
 		hi = fmax(hi, w[i].mib_per_s);
 		sum += w[i].mib_per_s;
+	}
+	for (i = 0; i < n; i++) {
+		ap[i].t_s = t_s ? t_s + start[i] : NULL;
+		ap[i].ibytes = ib ? ib + start[i] : NULL;
 	}
 	r->nwaves++;
 	/* the spread across the targets: (max - min) / mean, their own
@@ -564,25 +562,13 @@ json_t *rp_fleet_json(const struct rp_model *m)
 			(json_int_t)r->nwaves, "targets", (int)r->ntargets);
 		if (!o)
 			continue;
-		json_object_set_new(
-			o, "aggregate_mib_s",
-			json_pack("{s:o,s:o,s:o}", "median",
-				  isnan(r->agg_med) ? json_null()
-						    : json_real(r->agg_med),
-				  "lo",
-				  isnan(r->agg_lo) ? json_null()
-						   : json_real(r->agg_lo),
-				  "hi",
-				  isnan(r->agg_hi) ? json_null()
-						   : json_real(r->agg_hi)));
-		json_object_set_new(o, "window_s",
-				    isnan(r->window_med)
-					    ? json_null()
-					    : json_real(r->window_med));
-		json_object_set_new(o, "spread_frac",
-				    isnan(r->spread_med)
-					    ? json_null()
-					    : json_real(r->spread_med));
+		json_object_set_new(o, "aggregate_mib_s",
+				    json_pack("{s:o,s:o,s:o}", "median",
+					      rp_jnum(r->agg_med), "lo",
+					      rp_jnum(r->agg_lo), "hi",
+					      rp_jnum(r->agg_hi)));
+		json_object_set_new(o, "window_s", rp_jnum(r->window_med));
+		json_object_set_new(o, "spread_frac", rp_jnum(r->spread_med));
 		json_object_set_new(o, "text", json_string(agg));
 		json_array_append_new(a, o);
 	}

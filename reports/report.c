@@ -1936,12 +1936,6 @@ out:
 
 /* ---- report --json: the summary model, for scripts ---- */
 
-/* a number, or null where the data gives none (never a sentinel) */
-static json_t *jnum(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 static void verdict_json(const char *line, void *arg)
 {
 	json_array_append_new(arg, json_string(line));
@@ -1962,54 +1956,59 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 		      (json_int_t)g->nskipped, "error", g->first_error);
 	if (!o)
 		return NULL;
-	json_object_set_new(
-		o, "first_mib_s",
-		json_pack("{s:o,s:o,s:o}", "median", jnum(g->first_med), "lo",
-			  jnum(g->first_lo), "hi", jnum(g->first_hi)));
-	json_object_set_new(
-		o, "rewrite_mib_s",
-		json_pack("{s:o,s:o,s:o}", "median", jnum(g->rewrite_med), "lo",
-			  jnum(g->rewrite_lo), "hi", jnum(g->rewrite_hi)));
-	json_object_set_new(o, "read_mib_s", jnum(g->read_med));
-	json_object_set_new(
-		o, "warmup_penalty_frac",
-		json_pack("{s:o,s:o,s:o}", "value", jnum(g->penalty), "lo",
-			  jnum(g->penalty_lo), "hi", jnum(g->penalty_hi)));
+	json_object_set_new(o, "first_mib_s",
+			    json_pack("{s:o,s:o,s:o}", "median",
+				      rp_jnum(g->first_med), "lo",
+				      rp_jnum(g->first_lo), "hi",
+				      rp_jnum(g->first_hi)));
+	json_object_set_new(o, "rewrite_mib_s",
+			    json_pack("{s:o,s:o,s:o}", "median",
+				      rp_jnum(g->rewrite_med), "lo",
+				      rp_jnum(g->rewrite_lo), "hi",
+				      rp_jnum(g->rewrite_hi)));
+	json_object_set_new(o, "read_mib_s", rp_jnum(g->read_med));
+	json_object_set_new(o, "warmup_penalty_frac",
+			    json_pack("{s:o,s:o,s:o}", "value",
+				      rp_jnum(g->penalty), "lo",
+				      rp_jnum(g->penalty_lo), "hi",
+				      rp_jnum(g->penalty_hi)));
 	json_object_set_new(o, "first_vs_baseline",
 			    json_pack("{s:o,s:o,s:o,s:b}", "value",
-				      jnum(g->first_vs_base), "lo",
-				      jnum(g->first_vs_base_lo), "hi",
-				      jnum(g->first_vs_base_hi), "within_noise",
+				      rp_jnum(g->first_vs_base), "lo",
+				      rp_jnum(g->first_vs_base_lo), "hi",
+				      rp_jnum(g->first_vs_base_hi),
+				      "within_noise",
 				      rp_ratio_noise(g->first_vs_base_lo,
 						     g->first_vs_base_hi)));
 	json_object_set_new(o, "rewrite_vs_baseline",
 			    json_pack("{s:o,s:o,s:o,s:b}", "value",
-				      jnum(g->rewrite_vs_base), "lo",
-				      jnum(g->rewrite_vs_base_lo), "hi",
-				      jnum(g->rewrite_vs_base_hi),
+				      rp_jnum(g->rewrite_vs_base), "lo",
+				      rp_jnum(g->rewrite_vs_base_lo), "hi",
+				      rp_jnum(g->rewrite_vs_base_hi),
 				      "within_noise",
 				      rp_ratio_noise(g->rewrite_vs_base_lo,
 						     g->rewrite_vs_base_hi)));
-	json_object_set_new(o, "steady_state",
-			    json_pack("{s:I,s:I,s:I,s:o,s:s}", "settled",
-				      (json_int_t)g->nsettled, "never",
-				      (json_int_t)g->nnever, "too_short",
-				      (json_int_t)g->nshort, "median_bytes",
-				      jnum(g->nsettled ? g->steady_med : NAN),
-				      "text", st));
-	json_object_set_new(o, "provision_s", jnum(g->prov_med));
+	json_object_set_new(
+		o, "steady_state",
+		json_pack("{s:I,s:I,s:I,s:o,s:s}", "settled",
+			  (json_int_t)g->nsettled, "never",
+			  (json_int_t)g->nnever, "too_short",
+			  (json_int_t)g->nshort, "median_bytes",
+			  rp_jnum(g->nsettled ? g->steady_med : NAN), "text",
+			  st));
+	json_object_set_new(o, "provision_s", rp_jnum(g->prov_med));
 	/* never paying back is a word, not a negative number */
 	json_object_set_new(o, "breakeven_vs_lazy_bytes",
 			    g->be_lazy < 0 ? json_string("never")
-					   : jnum(g->be_lazy));
+					   : rp_jnum(g->be_lazy));
 	json_object_set_new(o, "breakeven_vs_thin_bytes",
 			    g->be_thin < 0 ? json_string("never")
-					   : jnum(g->be_thin));
-	json_object_set_new(o, "p99_first_us", jnum(g->p99_first_med));
-	json_object_set_new(o, "p99_rewrite_us", jnum(g->p99_rewrite_med));
-	json_object_set_new(o, "qd_kept_min", jnum(g->qd_kept_min));
-	json_object_set_new(o, "mkfs_s", jnum(g->mkfs_med));
-	json_object_set_new(o, "command_s", jnum(g->cmd_med));
+					   : rp_jnum(g->be_thin));
+	json_object_set_new(o, "p99_first_us", rp_jnum(g->p99_first_med));
+	json_object_set_new(o, "p99_rewrite_us", rp_jnum(g->p99_rewrite_med));
+	json_object_set_new(o, "qd_kept_min", rp_jnum(g->qd_kept_min));
+	json_object_set_new(o, "mkfs_s", rp_jnum(g->mkfs_med));
+	json_object_set_new(o, "command_s", rp_jnum(g->cmd_med));
 	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));
 	(void)m;
 	return o;

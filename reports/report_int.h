@@ -6,6 +6,7 @@
 #define PB_REPORT_INT_H
 
 #include <jansson.h>
+#include <math.h>
 
 #include "jlite.h"
 #include "report.h"
@@ -225,6 +226,12 @@ double rp_y_axis(struct pb_buf *b, double x0, double x1, double y0, double h,
 
 /* The pages' style sheet: one column that fits 900 px and prints. */
 extern const char rp_html_style[];
+
+/* A number, or null where the data gives none (never a sentinel). */
+static inline json_t *rp_jnum(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
 
 /* The summary model as JSON (report --json; format RP_JSON_FORMAT). */
 #define RP_JSON_FORMAT 1
