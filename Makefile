@@ -60,10 +60,11 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
 	      common/mode.c common/child.c common/time.c \
-	      common/words.c
+	      common/words.c common/jsonw.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
-		  runner/run.c runner/output.c runner/fs.c runner/command.c
+		  runner/run.c runner/output.c runner/fs.c runner/command.c \
+		  runner/os_posix.c
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \

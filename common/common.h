@@ -146,6 +146,38 @@ enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text, size_t col,
 				 size_t indent, size_t width);
 
 /*
+ * jsonw: a streaming JSON writer over a pb_buf (jsonw.c), laid out as
+ * jansson's JSON_INDENT(2) with 10 significant digits. key is the member
+ * name inside an object, NULL inside an array or at the top. A NULL
+ * string and a NaN or infinite real are written as null. Errors (the
+ * buffer's, nesting deeper than PB_JW_MAX_DEPTH, a close without an open)
+ * are sticky; pb_jw_finish() adds the closing newline and returns the
+ * first.
+ */
+#define PB_JW_MAX_DEPTH 16
+
+struct pb_jw {
+	struct pb_buf *b;
+	unsigned depth;
+	bool first[PB_JW_MAX_DEPTH]; /* nothing written yet at this level */
+	enum pb_error err;
+};
+
+void pb_jw_init(struct pb_jw *w, struct pb_buf *b);
+void pb_jw_obj_open(struct pb_jw *w, const char *key);
+void pb_jw_obj_close(struct pb_jw *w);
+void pb_jw_arr_open(struct pb_jw *w, const char *key);
+void pb_jw_arr_close(struct pb_jw *w);
+void pb_jw_str(struct pb_jw *w, const char *key, const char *s);
+void pb_jw_int(struct pb_jw *w, const char *key, int64_t v);
+void pb_jw_real(struct pb_jw *w, const char *key, double v);
+void pb_jw_bool(struct pb_jw *w, const char *key, bool v);
+void pb_jw_null(struct pb_jw *w, const char *key);
+enum pb_error pb_jw_finish(struct pb_jw *w);
+/* s as a JSON string, quotes included; bytes that are not UTF-8 as U+FFFD */
+void pb_jw_quoted(struct pb_buf *b, const char *s);
+
+/*
  * Sizes: plain bytes, or a number with K, M, G, T, P (powers of 1024, as dd
  * and fio read them), KiB/MiB/GiB/TiB/PiB (the same), or kB/KB/MB/GB/TB/PB
  * (powers of 1000, as disk vendors and hdparm write them). Case-insensitive

@@ -227,6 +227,16 @@ const char *runner_chunk_check(const uint8_t *chunk, uint32_t len,
 			       uint32_t *found_gen);
 
 /* The JSON document of a run (jansson inside, text out). */
+/* ---- the platform: what the document says the runner ran on ---- */
+
+struct runner_system {
+	char kernel[128];
+	char machine[64];
+	char hostname[256];
+};
+
+bool runner_system_get(struct runner_system *s);
+
 enum pb_error runner_output_build(struct pb_buf *out,
 				  const struct runner_ctx *ctx);
 

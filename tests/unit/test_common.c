@@ -1,6 +1,9 @@
 /*
- * test_common.c - sizes, the capped buffer, and the error enum.
+ * test_common.c - sizes, the capped buffer, the JSON writer and the
+ * error enum.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,16 +245,140 @@ static void buf_wraps_words(void)
 	pb_buf_dispose(&b);
 }
 
+/* the JSON writer: each value as jansson's JSON_REAL_PRECISION(10) and
+ * JSON_INDENT(2) print it (checked against jansson 2.14 by hand) */
+static const struct {
+	double v;
+	const char *want;
+} jw_reals[] = {
+	{3.0, "3.0"},
+	{0.1, "0.1"},
+	{1.22e-7, "1.22e-7"},
+	{1e20, "1e20"},
+	{123456789012.5, "1.23456789e11"},
+	{-2.5, "-2.5"},
+	{0.0, "0.0"},
+	{1.0 / 3.0, "0.3333333333"},
+	{NAN, "null"},
+	{INFINITY, "null"},
+};
+
+static const struct {
+	const char *in, *want;
+} jw_strings[] = {
+	{"plain", "\"plain\""},
+	{"a\"b\\c", "\"a\\\"b\\\\c\""},
+	{"tab\tnl\ncr\r", "\"tab\\tnl\\ncr\\r\""},
+	{"\x01\x1f", "\"\\u0001\\u001f\""},
+	{"/slash", "\"/slash\""},
+	{"caf\xc3\xa9", "\"caf\xc3\xa9\""},
+	/* not UTF-8: a lone continuation, a cut sequence, an overlong '/' */
+	{"a\x80z", "\"a\\ufffdz\""},
+	{"\xe2\x82", "\"\\ufffd\\ufffd\""},
+	{"\xc0\xaf", "\"\\ufffd\\ufffd\""},
+};
+
+static void jsonw_values(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(jw_reals) / sizeof(jw_reals[0]); i++) {
+		struct pb_buf b = PB_BUF_INIT(256);
+		struct pb_jw w;
+
+		pb_jw_init(&w, &b);
+		pb_jw_real(&w, NULL, jw_reals[i].v);
+		CU_ASSERT_EQUAL(pb_jw_finish(&w), PB_OK);
+		b.data[b.len - 1] = '\0'; /* the closing newline */
+		if (strcmp(b.data, jw_reals[i].want))
+			fprintf(stderr, "real %d: %s, want %s\n", (int)i,
+				b.data, jw_reals[i].want);
+		CU_ASSERT_STRING_EQUAL(b.data, jw_reals[i].want);
+		pb_buf_dispose(&b);
+	}
+	for (i = 0; i < sizeof(jw_strings) / sizeof(jw_strings[0]); i++) {
+		struct pb_buf b = PB_BUF_INIT(256);
+
+		pb_jw_quoted(&b, jw_strings[i].in);
+		CU_ASSERT_STRING_EQUAL(b.data, jw_strings[i].want);
+		pb_buf_dispose(&b);
+	}
+}
+
+static void jsonw_layout(void)
+{
+	struct pb_buf b = PB_BUF_INIT(4096);
+	struct pb_jw w;
+
+	pb_jw_init(&w, &b);
+	pb_jw_obj_open(&w, NULL);
+	pb_jw_str(&w, "tool", "x");
+	pb_jw_str(&w, "note", NULL);
+	pb_jw_arr_open(&w, "empty");
+	pb_jw_arr_close(&w);
+	pb_jw_obj_open(&w, "none");
+	pb_jw_obj_close(&w);
+	pb_jw_arr_open(&w, "passes");
+	pb_jw_obj_open(&w, NULL);
+	pb_jw_int(&w, "bytes", 8388608);
+	pb_jw_bool(&w, "complete", true);
+	pb_jw_obj_close(&w);
+	pb_jw_int(&w, NULL, -1);
+	pb_jw_arr_close(&w);
+	pb_jw_obj_close(&w);
+	CU_ASSERT_EQUAL(pb_jw_finish(&w), PB_OK);
+	CU_ASSERT_STRING_EQUAL(b.data, "{\n"
+				       "  \"tool\": \"x\",\n"
+				       "  \"note\": null,\n"
+				       "  \"empty\": [],\n"
+				       "  \"none\": {},\n"
+				       "  \"passes\": [\n"
+				       "    {\n"
+				       "      \"bytes\": 8388608,\n"
+				       "      \"complete\": true\n"
+				       "    },\n"
+				       "    -1\n"
+				       "  ]\n"
+				       "}\n");
+	pb_buf_dispose(&b);
+}
+
+static void jsonw_errors_stick(void)
+{
+	struct pb_buf b = PB_BUF_INIT(16);
+	struct pb_jw w;
+	unsigned i;
+
+	/* left open */
+	pb_jw_init(&w, &b);
+	pb_jw_obj_open(&w, NULL);
+	CU_ASSERT_EQUAL(pb_jw_finish(&w), PB_ERR_INTERNAL);
+	/* closed more than opened */
+	pb_buf_reset(&b);
+	pb_jw_init(&w, &b);
+	pb_jw_arr_close(&w);
+	CU_ASSERT_EQUAL(pb_jw_finish(&w), PB_ERR_INTERNAL);
+	/* too deep: refused, not written past the level table */
+	pb_buf_reset(&b);
+	pb_jw_init(&w, &b);
+	for (i = 0; i < PB_JW_MAX_DEPTH + 2; i++)
+		pb_jw_arr_open(&w, NULL);
+	CU_ASSERT_EQUAL(pb_jw_finish(&w), PB_ERR_INTERNAL);
+	/* the buffer's cap: its error comes back */
+	pb_buf_reset(&b);
+	pb_jw_init(&w, &b);
+	pb_jw_str(&w, NULL, "longer than sixteen bytes");
+	CU_ASSERT_EQUAL(pb_jw_finish(&w), PB_ERR_TOO_LARGE);
+	pb_buf_dispose(&b);
+}
+
 static const struct pb_case cases[] = {
-	PB_CASE(size_parse_table),
-	PB_CASE(size_parse_disk),
-	PB_CASE(closest_words),
-	PB_CASE(size_format),
-	PB_CASE(buf_grows_and_caps),
-	PB_CASE(buf_wraps_words),
-	PB_CASE(error_first_wins),
-	PB_CASE(error_names_and_exits),
-	PB_CASES_END,
+	PB_CASE(size_parse_table),	PB_CASE(size_parse_disk),
+	PB_CASE(closest_words),		PB_CASE(size_format),
+	PB_CASE(buf_grows_and_caps),	PB_CASE(buf_wraps_words),
+	PB_CASE(jsonw_values),		PB_CASE(jsonw_layout),
+	PB_CASE(jsonw_errors_stick),	PB_CASE(error_first_wins),
+	PB_CASE(error_names_and_exits), PB_CASES_END,
 };
 
 const struct pb_suite suite_common = {"common", NULL, NULL, cases};
