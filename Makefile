@@ -4,6 +4,7 @@
 #   make test         install missing packages, build, run every test
 #   make check        the fast loop: build, unit and quick integration tests
 #   make runner-static  the static provbench-runner the harness uploads
+#   make runner-windows provbench-runner.exe (mingw-w64), for Windows guests
 #   make install PREFIX=/usr/local DESTDIR=
 #   make guest        the qemu backend's guest image (kernel + initramfs)
 #   make demo         the whole experiment on this machine, through qemu
@@ -64,8 +65,16 @@ COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c runner/fs.c runner/command.c \
-		  runner/os_posix.c
+		  runner/region.c runner/os_posix.c
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
+# the Windows runner (make runner-windows): the same core, the platform
+# parts of runner/win/; no JSON or other library, only the system's DLLs
+WIN_SRC    := $(filter-out common/child.c,$(COMMON_SRC)) runner/options.c \
+	      runner/hist.c runner/perm.c runner/data.c runner/region.c \
+	      runner/run.c runner/output.c runner/main.c runner/win/os.c \
+	      runner/win/target.c runner/win/engine_sync.c \
+	      runner/win/engine_iocp.c runner/win/fs.c
+WIN_CC     ?= x86_64-w64-mingw32-gcc
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
@@ -124,6 +133,7 @@ PROVBENCH     := $(B)/provbench
 VCSIM         := $(B)/vcsim
 RUNNER        := $(B)/provbench-runner
 RUNNER_STATIC := $(B)/provbench-runner-static
+RUNNER_WIN    := $(B)/win/provbench-runner.exe
 UNIT          := $(B)/unit-tests
 UNIT_ASAN     := $(B)/asan/unit-tests
 IT            := $(B)/integration-tests
@@ -133,6 +143,7 @@ GUEST         := $(B)/guest/initrd.gz
 .SECONDARY:
 
 .PHONY: all deps test test-all check format-check runner-static guest \
+	runner-windows \
 	install uninstall demo deps-demo bench format clean fuzz fuzz-smoke asan-tree \
 	test-valgrind
 
@@ -150,7 +161,8 @@ deps-demo:
 test: deps
 	@$(MAKE) --no-print-directory test-all
 
-test-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) $(IT) \
+test-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT) \
+	$(UNIT_ASAN) $(IT) \
 	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree format-check
 	@tests/run-all.sh $(B)
 
@@ -165,6 +177,17 @@ format-check:
 		{ echo "provbench: format: run make format" >&2; exit 1; }
 
 runner-static: $(RUNNER_STATIC)
+
+# -static: libgcc and the C runtime's extras linked in; the .exe needs
+# KERNEL32 and msvcrt, which every Windows has (x86_64-w64-mingw32-objdump
+# -p lists them)
+runner-windows: $(RUNNER_WIN)
+
+$(RUNNER_WIN): $(WIN_SRC) $(wildcard common/*.h runner/*.h)
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE \
+		-D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0602 -Icommon \
+		-Irunner -static -o $@ $(WIN_SRC)
 
 guest: $(GUEST)
 

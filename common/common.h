@@ -17,6 +17,15 @@
 #include <time.h>
 #include <sys/types.h>
 
+#ifdef _WIN32
+/* the C runtime's descriptors: not inherited by a child, never text mode
+ * (a JSON document's newlines would gain a \r) */
+#include <fcntl.h>
+#ifndef O_CLOEXEC
+#define O_CLOEXEC (O_NOINHERIT | O_BINARY)
+#endif
+#endif
+
 #define PB_VERSION "0.1.0"
 
 /*
@@ -144,6 +153,11 @@ enum pb_error pb_buf_error(const struct pb_buf *b);
  */
 enum pb_error pb_buf_add_wrapped(struct pb_buf *b, const char *text, size_t col,
 				 size_t indent, size_t width);
+
+/* memory aligned for unbuffered I/O (posix_memalign; _aligned_malloc on
+ * Windows, whose blocks only _aligned_free may free); NULL-safe free */
+void *pb_aligned_alloc(size_t align, size_t size);
+void pb_aligned_free(void *p);
 
 /*
  * jsonw: a streaming JSON writer over a pb_buf (jsonw.c), laid out as

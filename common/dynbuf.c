@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <malloc.h>
+#endif
 
 #include "common.h"
 
@@ -177,4 +180,24 @@ enum pb_error pb_array_grow(void *arrp, size_t *cap, size_t n, size_t elem)
 	memcpy(arrp, &q, sizeof(q));
 	*cap = want;
 	return PB_OK;
+}
+
+void *pb_aligned_alloc(size_t align, size_t size)
+{
+#ifdef _WIN32
+	return _aligned_malloc(size ? size : 1, align);
+#else
+	void *p = NULL;
+
+	return posix_memalign(&p, align, size ? size : 1) ? NULL : p;
+#endif
+}
+
+void pb_aligned_free(void *p)
+{
+#ifdef _WIN32
+	_aligned_free(p);
+#else
+	free(p);
+#endif
 }

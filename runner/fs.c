@@ -23,14 +23,6 @@
 
 #include "runner_int.h"
 
-const char *runner_fs_name(enum runner_fs_type t)
-{
-	/* the names --filesystem takes: one table for both */
-	const struct runner_option *o = runner_option_find("filesystem");
-
-	return (unsigned)t <= RUNNER_FS_XFS ? o->choices[t] : "none";
-}
-
 enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			      char *errbuf)
 {

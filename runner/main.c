@@ -4,7 +4,6 @@
  * 130 interrupted).
  */
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,18 +32,11 @@ static void log_file(int argc, char **argv)
 	}
 }
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	runner_request_stop();
-}
-
 int main(int argc, char **argv)
 {
 	struct runner_opts opts;
 	enum runner_action action;
 	char errbuf[PB_ERRBUF_SIZE] = "";
-	struct sigaction sa;
 	enum pb_error err;
 
 	runner_opts_init(&opts);
@@ -63,13 +55,7 @@ int main(int argc, char **argv)
 		return PB_EXIT_OK;
 	}
 
-	/* no SA_RESTART: a blocked wait returns EINTR and sees the flag */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	runner_stop_handlers_install();
 
 	err = runner_run(&opts, errbuf);
 	if (err)

@@ -25,10 +25,20 @@ static const char *const pass_names[] = {
 };
 static const char *const patterns[] = {
 	[RUNNER_PATTERN_SEQ] = "seq", [RUNNER_PATTERN_RAND] = "rand", NULL};
+/* the platform's asynchronous and synchronous engines, in that order */
+#ifdef _WIN32
+static const char *const engines[] = {[RUNNER_ENGINE_AUTO] = "auto",
+				      [RUNNER_ENGINE_IO_URING] = "iocp",
+				      [RUNNER_ENGINE_PSYNC] = "sync",
+				      NULL};
+#define ENGINE_HELP "iocp, or sync; auto: iocp, sync if unavailable"
+#else
 static const char *const engines[] = {[RUNNER_ENGINE_AUTO] = "auto",
 				      [RUNNER_ENGINE_IO_URING] = "io_uring",
 				      [RUNNER_ENGINE_PSYNC] = "psync",
 				      NULL};
+#define ENGINE_HELP "io_uring, or psync; auto: io_uring, psync if unavailable"
+#endif
 static const char *const filesystems[] = {[RUNNER_FS_NONE] = "none",
 					  [RUNNER_FS_EXT4] = "ext4",
 					  [RUNNER_FS_XFS] = "xfs",
@@ -132,7 +142,7 @@ const struct runner_option runner_options[] = {
 	 .choices = engines,
 	 .arg = "ENGINE",
 	 .flags = M,
-	 .help = "io_uring, or psync; auto: io_uring, psync if unavailable"},
+	 .help = ENGINE_HELP},
 	{.name = "buffered",
 	 .key = "direct",
 	 .type = RUNNER_OT_FLAG,
@@ -735,4 +745,12 @@ enum pb_error runner_opts_parse(struct runner_opts *o,
 		return pb_fail(errbuf, PB_ERR_USAGE,
 			       "--target: required (see --help)");
 	return runner_opts_check(o, false, errbuf);
+}
+
+const char *runner_fs_name(enum runner_fs_type t)
+{
+	/* the names --filesystem takes: one table for both */
+	const struct runner_option *o = runner_option_find("filesystem");
+
+	return (unsigned)t <= RUNNER_FS_XFS ? o->choices[t] : "none";
 }

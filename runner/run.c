@@ -253,8 +253,8 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		refill_buffers(ctx);
 	} else if (o->buffered) {
 		/* measure the disk, not the page cache (hdparm -t flushes) */
-		fdatasync(ctx->target.fd);
-		posix_fadvise(ctx->target.fd, 0, 0, POSIX_FADV_DONTNEED);
+		runner_fd_sync(ctx->target.fd);
+		runner_fd_drop_cache(ctx->target.fd);
 	}
 	runner_perm_init(&perm, ctx->nblocks, o->seed + index);
 	nfree = depth;
@@ -262,8 +262,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		freelist[i] = depth - 1 - i;
 
 	start = pb_now_ns();
-	clock_gettime(CLOCK_REALTIME, &r->started_unix);
-	clock_gettime(CLOCK_BOOTTIME, &r->started_boot);
+	runner_clock_now(&r->started_unix, &r->started_boot);
 	ss = (struct series_state){
 		.start = start,
 		.interval = o->interval_ms
@@ -354,9 +353,11 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		/* like `dd ... && sync`: the flush belongs to the pass */
 		uint64_t s = pb_now_ns();
 
-		if (fdatasync(ctx->target.fd))
+		int rc = runner_fd_sync(ctx->target.fd);
+
+		if (rc)
 			err = pb_fail(r->error, PB_ERR_IO, "fdatasync: %s",
-				      strerror(errno));
+				      strerror(-rc));
 		r->sync_ns = pb_now_ns() - s;
 	}
 	now = pb_now_ns();
@@ -387,8 +388,8 @@ static enum pb_error run_verify(struct runner_ctx *ctx)
 	v->done = false;
 	v->expected_generation = ctx->generation; /* 0: take the first seen */
 	if (o->buffered) {
-		fdatasync(ctx->target.fd);
-		posix_fadvise(ctx->target.fd, 0, 0, POSIX_FADV_DONTNEED);
+		runner_fd_sync(ctx->target.fd);
+		runner_fd_drop_cache(ctx->target.fd);
 	}
 	for (i = 0; i < ctx->depth; i++)
 		freelist[i] = i;
@@ -501,22 +502,25 @@ static enum pb_error engine_start(struct runner_ctx *ctx)
 	enum pb_error err;
 
 	if (o->engine != RUNNER_ENGINE_PSYNC) {
-		ctx->engine.ops = &runner_engine_io_uring;
+		ctx->engine.ops = runner_engine_async;
 		ctx->engine.flags = ctx->engine.ops->flags;
 		err = ctx->engine.ops->init(&ctx->engine, ctx->target.fd,
 					    ctx->depth, ctx->bufs, o->bs, why);
 		if (!err)
 			return PB_OK;
 		if (o->engine == RUNNER_ENGINE_IO_URING)
-			return pb_fail(ctx->errbuf, err,
-				       "--engine io_uring: %s", why);
+			return pb_fail(ctx->errbuf, err, "--engine %s: %s",
+				       runner_engine_async->name, why);
 		/* seccomp or an old kernel: say so in the output */
-		ctx->engine_note = "io_uring unavailable, fell back to psync";
+		snprintf(ctx->engine_note_buf, sizeof(ctx->engine_note_buf),
+			 "%s unavailable, fell back to %s",
+			 runner_engine_async->name, runner_engine_sync->name);
+		ctx->engine_note = ctx->engine_note_buf;
 		if (!o->quiet)
 			fprintf(stderr, "provbench-runner: %s (%s)\n",
 				ctx->engine_note, why);
 	}
-	ctx->engine.ops = &runner_engine_psync;
+	ctx->engine.ops = runner_engine_sync;
 	ctx->engine.flags = ctx->engine.ops->flags;
 	return ctx->engine.ops->init(&ctx->engine, ctx->target.fd, ctx->depth,
 				     ctx->bufs, o->bs, ctx->errbuf);
@@ -633,9 +637,9 @@ static void ctx_dispose(struct runner_ctx *ctx)
 	}
 	free(ctx->command);
 	for (i = 0; i < ctx->nbufs; i++)
-		free(ctx->bufs[i]);
+		pb_aligned_free(ctx->bufs[i]);
 	free(ctx->ios);
-	free(ctx->pool);
+	pb_aligned_free(ctx->pool);
 }
 
 enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
@@ -699,16 +703,14 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 		ctx->depth = (unsigned)ctx->nblocks;
 	ctx->nbufs = ctx->depth;
 	ctx->ios = calloc(ctx->nbufs, sizeof(*ctx->ios));
-	if (posix_memalign((void **)&ctx->pool, 4096, o->bs))
-		ctx->pool = NULL;
+	ctx->pool = pb_aligned_alloc(4096, o->bs);
 	if (!ctx->ios || !ctx->pool) {
 		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	runner_pool_fill(ctx->pool, o->bs, o->seed);
 	for (i = 0; i < ctx->depth; i++) {
-		if (posix_memalign(&ctx->bufs[i], 4096, o->bs)) {
-			ctx->bufs[i] = NULL;
+		if (!(ctx->bufs[i] = pb_aligned_alloc(4096, o->bs))) {
 			err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 			goto out;
 		}

@@ -66,8 +66,13 @@ struct runner_engine {
 	void *priv;
 };
 
+#ifdef _WIN32
+extern const struct runner_engine_ops runner_engine_win_sync;
+extern const struct runner_engine_ops runner_engine_iocp;
+#else
 extern const struct runner_engine_ops runner_engine_psync;
 extern const struct runner_engine_ops runner_engine_io_uring;
+#endif
 
 /* ---- target ---- */
 
@@ -105,6 +110,10 @@ enum pb_error runner_target_open(struct runner_target *t,
 				 const struct runner_opts *opts, bool writes,
 				 char *errbuf);
 void runner_target_close(struct runner_target *t);
+/* Set t->size from --size or the target's size, and check it against the
+ * target and --bs (region.c). */
+enum pb_error runner_target_region(struct runner_target *t,
+				   const struct runner_opts *o, char *errbuf);
 
 /* ---- data stamps: every chunk starts with one ---- */
 
@@ -173,7 +182,8 @@ struct runner_ctx {
 	struct runner_target target;
 	struct runner_engine engine;
 	const char *engine_note; /* why the engine is not the one asked */
-	uint8_t *pool;		 /* bs bytes of incompressible data */
+	char engine_note_buf[64];
+	uint8_t *pool; /* bs bytes of incompressible data */
 	void *bufs[RUNNER_MAX_QD];
 	struct runner_io *ios;
 	unsigned nbufs; /* buffers and ios allocated */
@@ -226,8 +236,12 @@ const char *runner_chunk_check(const uint8_t *chunk, uint32_t len,
 			       uint64_t seed, uint32_t expected_gen,
 			       uint32_t *found_gen);
 
-/* The JSON document of a run (jansson inside, text out). */
-/* ---- the platform: what the document says the runner ran on ---- */
+/*
+ * ---- the platform (os_posix.c; win/os.c on Windows) ----
+ * The target is a file descriptor on both: on Windows a C runtime one
+ * over the HANDLE (_open_osfhandle), which the engines take back with
+ * _get_osfhandle; so the engine and target interfaces are the same.
+ */
 
 struct runner_system {
 	char kernel[128];
@@ -235,8 +249,20 @@ struct runner_system {
 	char hostname[256];
 };
 
+/* what the document says the runner ran on */
 bool runner_system_get(struct runner_system *s);
+/* the two clocks a pass's start is recorded on: wall, and since boot */
+void runner_clock_now(struct timespec *unix_t, struct timespec *boot_t);
+/* write what the target holds in caches out to it; 0 or -errno */
+int runner_fd_sync(int fd);
+/* forget the target's cached pages (buffered reads measure the disk) */
+void runner_fd_drop_cache(int fd);
+/* the platform's asynchronous engine (io_uring; an I/O completion port)
+ * and its synchronous one (pread/pwrite; ReadFile/WriteFile) */
+extern const struct runner_engine_ops *const runner_engine_async;
+extern const struct runner_engine_ops *const runner_engine_sync;
 
+/* The JSON document of a run (output.c). */
 enum pb_error runner_output_build(struct pb_buf *out,
 				  const struct runner_ctx *ctx);
 

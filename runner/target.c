@@ -529,41 +529,6 @@ static enum pb_error open_existing(struct runner_target *t,
 	return PB_OK;
 }
 
-static enum pb_error set_region(struct runner_target *t,
-				const struct runner_opts *o, char *errbuf)
-{
-	if (o->size) {
-		if (t->kind == RUNNER_TARGET_BLOCK && o->size > t->dev_size)
-			return pb_fail(errbuf, PB_ERR_INPUT,
-				       "--size: %llu bytes is larger than %s "
-				       "(%llu bytes)",
-				       (unsigned long long)o->size, t->path,
-				       (unsigned long long)t->dev_size);
-		if (t->kind == RUNNER_TARGET_FILE && !t->writes &&
-		    o->size > t->dev_size)
-			return pb_fail(errbuf, PB_ERR_INPUT,
-				       "--size: %llu bytes is larger than %s "
-				       "(%llu bytes) and nothing writes it",
-				       (unsigned long long)o->size, t->path,
-				       (unsigned long long)t->dev_size);
-		t->size = o->size;
-	} else {
-		/* the whole target, in whole blocks */
-		t->size = t->dev_size - t->dev_size % o->bs;
-	}
-	if (t->size < o->bs)
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "%s: %llu bytes is smaller than one block "
-			       "(--bs %u)",
-			       t->path, (unsigned long long)t->size, o->bs);
-	if (!o->buffered && o->bs % t->lbs)
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "--bs: %u is not a multiple of %s's logical "
-			       "block size %u (needed for O_DIRECT)",
-			       o->bs, t->path, t->lbs);
-	return PB_OK;
-}
-
 enum pb_error runner_target_open(struct runner_target *t,
 				 const struct runner_opts *o, bool writes,
 				 char *errbuf)
@@ -598,7 +563,7 @@ enum pb_error runner_target_open(struct runner_target *t,
 		t->lbs = 512;
 		t->dev_size = o->size;
 		/* validate before creating, so bad input leaves nothing */
-		err = set_region(t, o, errbuf);
+		err = runner_target_region(t, o, errbuf);
 		if (err)
 			return err;
 		t->dev_size = 0; /* extended below, sparsely */
@@ -617,7 +582,7 @@ enum pb_error runner_target_open(struct runner_target *t,
 	}
 	if (err)
 		return err;
-	err = set_region(t, o, errbuf);
+	err = runner_target_region(t, o, errbuf);
 	if (err)
 		return err;
 	if (t->kind == RUNNER_TARGET_FILE && t->writes &&

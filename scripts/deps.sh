@@ -25,7 +25,8 @@ libssl-dev util-linux e2fsprogs xfsprogs file qemu-system-x86 qemu-utils
 busybox-static binutils"
 TEST_PKGS="clang-format libcunit1-dev libuuid1 golang-go
 golang-github-vmware-govmomi-dev libxml2-utils valgrind chromium fio time
-python3 python3-pyvmomi clang libclang-rt-14-dev openssl"
+python3 python3-pyvmomi clang libclang-rt-14-dev openssl
+gcc-mingw-w64-x86-64 wine wine64 ntfs-3g"
 PKGS="$DEMO_PKGS $TEST_PKGS"
 list=false
 for a in "$@"; do
