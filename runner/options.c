@@ -25,6 +25,18 @@ static const char *const pass_names[] = {
 };
 static const char *const patterns[] = {
 	[RUNNER_PATTERN_SEQ] = "seq", [RUNNER_PATTERN_RAND] = "rand", NULL};
+/* where uuid: looks: on Windows every \\.\PhysicalDriveN's device
+ * identifiers, and a by-id directory only when one is given */
+#ifdef _WIN32
+#define BY_ID_DEF     NULL
+#define SYS_BLOCK_DEF NULL
+#define BY_ID_HELP    "a directory of by-id names uuid: looks in before the disks"
+#else
+#define BY_ID_DEF     "/dev/disk/by-id"
+#define SYS_BLOCK_DEF "/sys/block"
+#define BY_ID_HELP    "where uuid: looks"
+#endif
+
 /* the platform's asynchronous and synchronous engines, in that order */
 #ifdef _WIN32
 static const char *const engines[] = {[RUNNER_ENGINE_AUTO] = "auto",
@@ -205,13 +217,13 @@ const struct runner_option runner_options[] = {
 	{.name = "by-id-dir",
 	 .type = RUNNER_OT_STRING,
 	 .off = OFF(by_id_dir),
-	 .def = "/dev/disk/by-id",
+	 .def = BY_ID_DEF,
 	 .arg = "DIR",
-	 .help = "where uuid: looks"},
+	 .help = BY_ID_HELP},
 	{.name = "sys-block-dir",
 	 .type = RUNNER_OT_STRING,
 	 .off = OFF(sys_block_dir),
-	 .def = "/sys/block",
+	 .def = SYS_BLOCK_DEF,
 	 .arg = "DIR",
 	 .help = "sysfs fallback for uuid:"},
 	{.name = NULL},

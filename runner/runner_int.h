@@ -93,6 +93,27 @@ struct runner_target {
 	bool writes;  /* opened for writing */
 };
 
+/* ---- disk identity (identity.c) ---- */
+
+/* the hex digits of s, lower-cased; their count */
+size_t runner_id_hex(char *out, size_t len, const char *s);
+/* does the identifier id (a by-id name, a serial, a WWID) name the disk
+ * with this uuid (as runner_id_hex gives it)? */
+bool runner_id_matches(const char *id, const char *uuid_hex);
+/* the uuid of --target uuid:UUID as hex digits, or PB_ERR_USAGE */
+enum pb_error runner_id_uuid_hex(char *hex, size_t len, const char *uuid,
+				 char *errbuf);
+
+#define RUNNER_DEVID_LEN 80
+/*
+ * The identifiers in a STORAGE_DEVICE_ID_DESCRIPTOR (Windows' VPD page
+ * 0x83, IOCTL_STORAGE_QUERY_PROPERTY StorageDeviceIdProperty) as text:
+ * binary NAA ones "naa.<hex>", EUI-64 "eui.<hex>", ASCII ones as they are
+ * (vendor ones after "t10."). Returns how many, at most max.
+ */
+unsigned runner_devid_parse(char (*ids)[RUNNER_DEVID_LEN], unsigned max,
+			    const uint8_t *buf, size_t len);
+
 /*
  * Find the disk whose serial or WWN matches uuid in by_id_dir or under
  * sys_block_dir. Writes the device path and the identity that matched.

@@ -28,57 +28,6 @@
 
 /* ---- uuid lookup ---- */
 
-/* Keep the hex digits of s, lower-cased. */
-static size_t hex_only(char *out, size_t len, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s && n + 1 < len; s++)
-		if (isxdigit((unsigned char)*s))
-			out[n++] = (char)tolower((unsigned char)*s);
-	out[n] = '\0';
-	return n;
-}
-
-/* Lower-case s without separators, for substring matching. */
-static void squash(char *out, size_t len, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s && n + 1 < len; s++)
-		if (*s != '-' && *s != '_' && *s != ':' && *s != ' ' &&
-		    *s != '.')
-			out[n++] = (char)tolower((unsigned char)*s);
-	out[n] = '\0';
-}
-
-/*
- * Does the identifier id (a by-id name, a serial, a WWID) name the disk
- * with this uuid? VMware shows the backing uuid as the WWN
- * ("wwn-0x6000c29...", "scsi-36000c29...", "naa.6000c29..."); virtio-blk
- * serials hold at most 20 characters, so a serial token of 16 or more hex
- * digits that starts the uuid also matches.
- */
-static bool id_matches(const char *id, const char *uuid_hex)
-{
-	char sq[512], tok[128];
-	const char *last;
-	size_t n;
-
-	squash(sq, sizeof(sq), id);
-	if (strstr(sq, uuid_hex))
-		return true;
-	last = strrchr(id, '-');
-	last = last ? last + 1 : id;
-	if (strrchr(last, '_'))
-		last = strrchr(last, '_') + 1;
-	squash(tok, sizeof(tok), last);
-	n = strlen(tok);
-	if (n < 16 || n != strspn(tok, "0123456789abcdef"))
-		return false;
-	return strncmp(uuid_hex, tok, n) == 0;
-}
-
 #define MAX_FOUND 8
 
 struct found {
@@ -115,7 +64,7 @@ static void scan_by_id(struct found *f, const char *dir, const char *hex)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || strstr(de->d_name, "-part"))
 			continue;
-		if (!id_matches(de->d_name, hex))
+		if (!runner_id_matches(de->d_name, hex))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		found_add(f, path, de->d_name);
@@ -157,7 +106,7 @@ static void scan_sys_block(struct found *f, const char *dir, const char *hex)
 			snprintf(path, sizeof(path), "%s/%s/%s", dir,
 				 de->d_name, attrs[i]);
 			if (!read_line(val, sizeof(val), path) ||
-			    !id_matches(val, hex))
+			    !runner_id_matches(val, hex))
 				continue;
 			snprintf(dev, sizeof(dev), "/dev/%s", de->d_name);
 			found_add(f, dev, val);
@@ -176,12 +125,9 @@ enum pb_error runner_target_find_uuid(char *path, size_t pathlen,
 	enum pb_error err = PB_OK;
 	char hex[128];
 
-	if (hex_only(hex, sizeof(hex), uuid) < 8 ||
-	    strspn(uuid, "0123456789abcdefABCDEF-: ") != strlen(uuid))
-		return pb_fail(errbuf, PB_ERR_USAGE,
-			       "--target: 'uuid:%s' is not a disk UUID (hex "
-			       "digits, optionally with dashes)",
-			       uuid);
+	err = runner_id_uuid_hex(hex, sizeof(hex), uuid, errbuf);
+	if (err)
+		return err;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");

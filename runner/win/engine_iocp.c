@@ -169,8 +169,8 @@ static int iocp_getevents(struct runner_engine *e, unsigned min,
 					 INFINITE, FALSE))
 		return runner_win_errno(GetLastError());
 	for (i = 0; i < n; i++) {
-		struct iocp_slot *s = CONTAINING_RECORD(
-			d->ents[i].lpOverlapped, struct iocp_slot, ov);
+		struct iocp_slot *s = CONTAINING_RECORD(d->ents[i].lpOverlapped,
+							struct iocp_slot, ov);
 		DWORD bytes = 0;
 
 		if (GetOverlappedResult(d->h, &s->ov, &bytes, FALSE))

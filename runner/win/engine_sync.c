@@ -18,9 +18,8 @@ struct wsync_data {
 	struct runner_io *done;
 };
 
-static enum pb_error wsync_init(struct runner_engine *e, int fd,
-				unsigned depth, void *const *bufs,
-				size_t buflen, char *errbuf)
+static enum pb_error wsync_init(struct runner_engine *e, int fd, unsigned depth,
+				void *const *bufs, size_t buflen, char *errbuf)
 {
 	struct wsync_data *d;
 

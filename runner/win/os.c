@@ -86,8 +86,7 @@ void runner_fd_drop_cache(int fd)
 	(void)fd;
 }
 
-const struct runner_engine_ops *const runner_engine_async =
-	&runner_engine_iocp;
+const struct runner_engine_ops *const runner_engine_async = &runner_engine_iocp;
 const struct runner_engine_ops *const runner_engine_sync =
 	&runner_engine_win_sync;
 

@@ -1006,12 +1006,52 @@ static void windows_runner_refuses_data_and_ntfs(void)
 		fprintf(stderr, "\n(no mkntfs: the NTFS half not run)\n");
 		CU_FAIL("mkntfs (ntfs-3g) is missing: make deps installs it");
 	}
-	/* uuid: targets are not there yet: said, exit 1, nothing written */
-	CU_ASSERT_NOT_EQUAL(wine_runner("--target uuid:6000c29d --passes "
-					"first-write"),
-			    0);
-	CU_ASSERT_EQUAL(it_count(err, "not in the Windows runner yet"), 1);
 	it_sh("rm -f %s %s.sum %s %s.sum", dat, dat, ntfs, ntfs);
+}
+
+/* uuid: through a by-id directory (the simulator's Windows guests have
+ * no disks of their own): two names of one disk are one disk; a uuid
+ * nothing has is NOTFOUND, exit 2, one line */
+static void windows_runner_uuid_by_id(void)
+{
+	const char *why = wine_exe();
+	char *dat = path_in("disk1.dat"), *byid = path_in("by-id"),
+	     *out = path_in("win.json"), err[700];
+	json_t *d;
+
+	if (why)
+		PB_SKIP(why);
+	snprintf(err, sizeof(err), "%s/wine.err", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("rm -rf %s %s && mkdir %s && truncate -s 4M %s && "
+		      "ln -s %s %s/wwn-0x6000c29a1b2c3d4e5f60718293a4b5c6 && "
+		      "ln -s %s %s/scsi-36000c29a1b2c3d4e5f60718293a4b5c6",
+		      byid, dat, byid, dat, dat, byid, dat, byid),
+		0);
+	CU_ASSERT_EQUAL(wine_runner("--target "
+				    "uuid:6000C29a-1b2c-3d4e-5f60-718293a4b5c6 "
+				    "--by-id-dir %s --bs 64K --passes "
+				    "first-write -q -o %s",
+				    z_path(byid), z_path(out)),
+			0);
+	d = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(num(json_object_get(d, "target"), "size_bytes"),
+			4.0 * MiB);
+	CU_ASSERT(strstr(json_string_value(json_object_get(
+				 json_object_get(d, "target"), "identity")),
+			 "6000c29a1b2c3d4e5f60718293a4b5c6") != NULL);
+	CU_ASSERT_EQUAL(
+		num(json_array_get(json_object_get(d, "passes"), 0), "bytes"),
+		4.0 * MiB);
+	json_decref(d);
+	CU_ASSERT_EQUAL(wine_runner("--target uuid:6000c29a00000000ffff "
+				    "--by-id-dir %s --passes first-write",
+				    z_path(byid)),
+			2);
+	CU_ASSERT_EQUAL(it_count(err, "no disk with UUID 6000c29a00000000ffff"),
+			1);
+	it_sh("rm -rf %s %s %s", byid, dat, out);
 }
 
 static const struct pb_case cases[] = {
@@ -1036,6 +1076,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(windows_runner_passes_match_linux),
 	PB_CASE(windows_runner_sync_random_fsync),
 	PB_CASE(windows_runner_refuses_data_and_ntfs),
+	PB_CASE(windows_runner_uuid_by_id),
 	PB_CASES_END,
 };
 
