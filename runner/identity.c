@@ -94,7 +94,7 @@ unsigned runner_devid_parse(char (*ids)[RUNNER_DEVID_LEN], unsigned max,
 	 * IdentifierSize, NextOffset (USHORTs), Association (ULONG),
 	 * Identifier[] */
 	static const char *const naa = "naa.", *const t10 = "t10.",
-			  *const eui = "eui.";
+				 *const eui = "eui.";
 	unsigned n = 0, count, k;
 	size_t off = 12, end;
 
@@ -125,9 +125,8 @@ unsigned runner_devid_parse(char (*ids)[RUNNER_DEVID_LEN], unsigned max,
 		} else if ((code == 2 || code == 3) && size) {
 			o = (size_t)snprintf(ids[n], RUNNER_DEVID_LEN, "%s",
 					     type == 1 ? t10 : "");
-			for (i = 0; i < size && id[i] &&
-				    o + 1 < RUNNER_DEVID_LEN;
-			     i++)
+			for (i = 0;
+			     i < size && id[i] && o + 1 < RUNNER_DEVID_LEN; i++)
 				ids[n][o++] = (char)id[i];
 			ids[n][o] = '\0';
 			n++;
