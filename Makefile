@@ -295,6 +295,10 @@ install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST)
 	install -m 0755 $(RUNNER) $(DESTDIR)$(PREFIX)/bin/provbench-runner
 	install -m 0755 $(RUNNER_STATIC) \
 		$(DESTDIR)$(LIBDIR_PB)/provbench-runner-static
+	@# the Windows runner when it was built (make runner-windows)
+	if [ -f $(RUNNER_WIN) ]; then \
+		install -D -m 0644 $(RUNNER_WIN) \
+			$(DESTDIR)$(LIBDIR_PB)/win/provbench-runner.exe; fi
 	install -m 0644 profiles/*.json $(DESTDIR)$(SHARE_PB)/profiles/
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' dist/systemd/provbench@.service \
 		> $(DESTDIR)$(UNITDIR)/provbench@.service

@@ -339,6 +339,11 @@ static enum pb_error transfer_url(struct vs_session *s,
 	return PB_OK;
 }
 
+const char *vs_session_guest_user(const struct vs_session *s)
+{
+	return s->cfg.guest_username ? s->cfg.guest_username : "";
+}
+
 const char *vs_session_transfer_note(const struct vs_session *s)
 {
 	return s->transfer_note;
@@ -365,11 +370,16 @@ enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,
 	err = guest_req(s, &r, "InitiateFileTransferToGuest", true, vm);
 	if (err)
 		goto out;
+	/* each guest family its own attributes: a Windows guest's have no
+	 * permissions (its directory's ACL says who may read) */
 	attr = vs_add(r.op, "guestFilePath", guest_path)
 		       ? vs_add_typed(&r, r.op, "fileAttributes",
-				      "GuestPosixFileAttributes", NULL)
+				      vm->windows ? "GuestWindowsFileAttributes"
+						  : "GuestPosixFileAttributes",
+				      NULL)
 		       : NULL;
-	if (!attr || !vs_addf(attr, "permissions", "%u", mode) ||
+	if (!attr ||
+	    (!vm->windows && !vs_addf(attr, "permissions", "%u", mode)) ||
 	    !vs_addf(r.op, "fileSize", "%lld", (long long)st.st_size) ||
 	    !vs_add(r.op, "overwrite", overwrite ? "true" : "false")) {
 		vs_req_dispose(&r);
@@ -484,6 +494,11 @@ enum pb_error vs_guest_chmod(struct vs_session *s, const struct vs_vm_info *vm,
 	enum pb_error err;
 
 	s->errbuf[0] = '\0';
+	if (vm->windows)
+		return pb_fail(s->errbuf, PB_ERR_UNSUPPORTED,
+			       "%s: a Windows guest's files have no POSIX "
+			       "permissions",
+			       path);
 	err = guest_req(s, &r, "ChangeFileAttributesInGuest", true, vm);
 	if (err)
 		return err;

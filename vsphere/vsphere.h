@@ -149,6 +149,8 @@ const struct vs_task_times *vs_session_last_task(const struct vs_session *s);
  * certificate it was pinned to. "" before any.
  */
 const char *vs_session_transfer_note(const struct vs_session *s);
+/* the guest login's user name ("" when none is configured) */
+const char *vs_session_guest_user(const struct vs_session *s);
 
 /*
  * The licences a host called directly has: PB_ERR_LICENSE (naming the
@@ -172,6 +174,9 @@ struct vs_vm_info {
 	char tools_status[32];
 	struct vs_moref host;
 	char path[512]; /* vmPathName, "[ds] dir/vm.vmx" */
+	/* a Windows guest (guest.guestFamily windowsGuest, set by the
+	 * caller once it knows): guest files take GuestWindowsFileAttributes */
+	bool windows;
 };
 
 struct vs_ds_info {
@@ -353,7 +358,8 @@ enum pb_error vs_datastore_files(struct vs_session *s, const char *ds,
 
 /* ---- guest operations (VMware Tools) ---- */
 
-/* Upload a local file; mode is the guest file's permissions (0700...). */
+/* Upload a local file; mode is the guest file's permissions (0700...);
+ * on a Windows guest it has none (access is the directory's ACL). */
 enum pb_error vs_guest_upload(struct vs_session *s, const struct vs_vm_info *vm,
 			      const char *local, const char *guest_path,
 			      unsigned mode, bool overwrite);
@@ -363,7 +369,8 @@ enum pb_error vs_guest_download(struct vs_session *s,
 				const char *guest_path, const char *local);
 enum pb_error vs_guest_mkdir(struct vs_session *s, const struct vs_vm_info *vm,
 			     const char *path, bool parents);
-/* POSIX permissions of a guest file or directory (e.g. 0700). */
+/* POSIX permissions of a guest file or directory (e.g. 0700); not on a
+ * Windows guest (PB_ERR_UNSUPPORTED). */
 enum pb_error vs_guest_chmod(struct vs_session *s, const struct vs_vm_info *vm,
 			     const char *path, unsigned mode);
 enum pb_error vs_guest_remove(struct vs_session *s, const struct vs_vm_info *vm,

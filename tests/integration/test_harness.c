@@ -1235,6 +1235,107 @@ static void guest_sysctl_applied(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * A Windows test VM: the simulator's DC0_H0_VM1 reports guestFamily
+ * windowsGuest, its guest operations take C:\ paths and run programs under
+ * Wine. The run picks provbench-runner.exe, C:\ProgramData\provbench,
+ * icacls for the directory, Windows file attributes, no --by-id-dir but
+ * the profile's (the fixture's stand-in for disk identifiers), and yields
+ * a report whose environment says Windows.
+ */
+static void windows_guest_run(void)
+{
+	static const char *const more[] = {"-windows-vm", "DC0_H0_VM1", NULL};
+	const char *exe = it_plain_bin("win/provbench-runner.exe");
+	char root[600], prefix[700], path[800];
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	json_t *doc, *res, *runner;
+	size_t i;
+	SCRATCH(prof, "windows.json");
+	SCRATCH(state, "state-win");
+	SCRATCH(res_dir, "results-win");
+
+	if (access(exe, X_OK))
+		PB_SKIP("no win/provbench-runner.exe (make runner-windows)");
+	if (it_sh("command -v wine >/dev/null"))
+		PB_SKIP("no wine (Debian's wine64)");
+	/* the simulator's guests run Wine in the build's own prefix */
+	if (!realpath(it_plain_bin("."), path))
+		CU_FAIL_FATAL("no build directory");
+	snprintf(prefix, sizeof(prefix), "%s/wine-prefix", path);
+	setenv("WINEPREFIX", prefix, 1);
+	CU_ASSERT_EQUAL_FATAL(
+		lab_start(
+			&v, &e, root, sizeof(root), "guest-win", state, prof,
+			"{\"name\": \"windows\", \"backend\": \"vsphere\", "
+			"\"vsphere\": {\"vm\": \"DC0_H0_VM1\", \"by_id_dir\": "
+			"\"C:\\\\provbench-disks\"}, \"disk_size\": \"4M\", "
+			"\"modes\": [\"thin\", \"eager\"], \"workload\": "
+			"{\"bs\": \"64K\", \"qd\": 4, \"passes\": "
+			"[\"first-write\", \"rewrite\"]}}",
+			true, more),
+		0);
+	it_env_add(&e, "PROVBENCH_RUNNER_WINDOWS", exe);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Windows (windowsGuest)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "C:\\ProgramData\\provbench"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "an administrator"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res_dir, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 2);
+	json_array_foreach(json_object_get(doc, "results"), i, res)
+	{
+		runner = json_object_get(res, "runner");
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(res, "status")),
+			"ok");
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(runner, "engine")),
+			"iocp");
+		CU_ASSERT(!strncmp(
+			json_string_value(json_object_get(
+				json_object_get(runner, "system"), "kernel")),
+			"Windows ", 8));
+		CU_ASSERT_EQUAL(
+			json_array_size(json_object_get(runner, "passes")), 2);
+	}
+	json_decref(doc);
+	/* the report, from the run's own files */
+	snprintf(path, sizeof(path), "%s/latest/summary.txt", res_dir);
+	CU_ASSERT(it_count(path, "thin") > 0);
+	CU_ASSERT(it_count(path, "eager") > 0);
+	/* the page says which guest measured */
+	snprintf(path, sizeof(path), "%s/latest/report.html", res_dir);
+	CU_ASSERT(it_count(path, "Microsoft Windows Server 2019") > 0);
+	CU_ASSERT(it_count(path, "windowsGuest") > 0);
+	/* the runner went where a Windows guest keeps it, and only there */
+	CU_ASSERT_EQUAL(it_sh("ls '%s'/C/ProgramData/provbench/"
+			      "provbench-runner-*.exe >/dev/null",
+			      root),
+			0);
+	CU_ASSERT_NOT_EQUAL(it_sh("test -e '%s/tmp/provbench'", root), 0);
+	/* a Linux setting asked of a Windows guest: one line, exit 2 */
+	it_write_file(prof, "{\"name\": \"windows\", \"backend\": "
+			    "\"vsphere\", \"vsphere\": {\"vm\": "
+			    "\"DC0_H0_VM1\"}, \"disk_size\": \"4M\", "
+			    "\"modes\": [\"thin\"], \"guest_sysctl\": "
+			    "{\"vm.swappiness\": \"0\"}}");
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res_dir, prof), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "sysctls are Linux settings"));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+	unsetenv("WINEPREFIX");
+}
+
 /* A vSphere run, its report and a cleanup under valgrind: no leak. */
 static void run_under_valgrind(void)
 {
@@ -2116,6 +2217,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(sigint_cleans_up),
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
+	PB_CASE(windows_guest_run),
 	PB_CASE(command_pass_uploaded),
 	PB_CASE(faults_survived),
 	PB_CASE(secrets_never_written),

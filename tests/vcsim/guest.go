@@ -10,6 +10,17 @@
 // token=T URLs, one use each, served where a real server serves them
 // (hosts.go): by the VM's ESXi host under vCenter, by the host called when
 // it is a standalone ESXi. An exited process stays listed for -proc-ttl.
+//
+// A VM named in -windows-vm is a Windows guest: its paths are X:\a\b
+// (DIR/X/a/b; a POSIX path is not one of its files), its programs run
+// under Wine (programs under C:\Windows are Wine's own, icacls and net
+// among them; others are the sandbox's), each argument that is a Windows
+// path becomes the Wine path of its sandbox file, and file attributes
+// must be GuestWindowsFileAttributes (the GuestPosixFileAttributes of a
+// Linux guest are an invalid argument there, and the other way round: the
+// API reference pairs each with its guest family). Its disks are named in
+// DIR/C/provbench-disks, the stand-in for the device identifiers Wine
+// has no disks to answer (the runner's --by-id-dir).
 package main
 
 import (
@@ -33,6 +44,7 @@ import (
 )
 
 var (
+	windowsVMs string
 	guestRoot  string
 	guestPerVM bool
 	guestUser  = getenv("VCSIM_GUEST_USERNAME", "bench")
@@ -66,13 +78,65 @@ func rootOf(vm *benchVM) string {
 	return root
 }
 
+func isWindowsName(name string) bool {
+	for _, n := range strings.Split(windowsVMs, ",") {
+		if n != "" && n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (vm *benchVM) windows() bool {
+	return vm != nil && isWindowsName(vm.Name)
+}
+
+// winPath splits X:\a\b (or X:/a/b) into the drive letter and a/b.
+func winPath(p string) (string, string, bool) {
+	if len(p) < 3 || p[1] != ':' || (p[2] != '\\' && p[2] != '/') {
+		return "", "", false
+	}
+	d := strings.ToUpper(p[:1])
+	if d < "A" || d > "Z" {
+		return "", "", false
+	}
+	return d, strings.ReplaceAll(p[3:], "\\", "/"), true
+}
+
 func sandbox(vm *benchVM, p string) (string, bool) {
 	root := rootOf(vm)
-	if root == "" || !strings.HasPrefix(p, "/") {
+	if root == "" {
+		return "", false
+	}
+	if vm.windows() {
+		d, rest, ok := winPath(p)
+		if !ok {
+			return "", false
+		}
+		full := filepath.Join(root, d, filepath.Clean("/"+rest))
+		return full, strings.HasPrefix(full, root)
+	}
+	if !strings.HasPrefix(p, "/") {
 		return "", false
 	}
 	full := filepath.Join(root, filepath.Clean(p))
 	return full, strings.HasPrefix(full, root)
+}
+
+// wineName is how a program under Wine names a sandbox file: Z: is /.
+func wineName(host string) string {
+	return "Z:" + strings.ReplaceAll(host, "/", "\\")
+}
+
+// attrsFit: the attributes' kind is the guest family's.
+func attrsFit(vm *benchVM, a types.BaseGuestFileAttributes) bool {
+	switch a.(type) {
+	case *types.GuestPosixFileAttributes:
+		return !vm.windows()
+	case *types.GuestWindowsFileAttributes:
+		return vm.windows()
+	}
+	return true
 }
 
 // auth checks the guest login, on a VM whose Tools run.
@@ -166,6 +230,10 @@ func (m *guestFiles) InitiateFileTransferToGuest(ctx *simulator.Context, req *ty
 		body.Fault_ = fault(&types.InvalidArgument{InvalidProperty: "guestFilePath"})
 		return body
 	}
+	if !attrsFit(vmOf(req.Vm), req.FileAttributes) {
+		body.Fault_ = fault(&types.InvalidArgument{InvalidProperty: "fileAttributes"})
+		return body
+	}
 	if _, err := os.Stat(p); err == nil && !req.Overwrite {
 		body.Fault_ = fault(&types.FileAlreadyExists{})
 		return body
@@ -224,6 +292,10 @@ func (m *guestFiles) ChangeFileAttributesInGuest(ctx *simulator.Context, req *ty
 		return body
 	}
 	p, ok := sandbox(vmOf(req.Vm), req.GuestFilePath)
+	if !attrsFit(vmOf(req.Vm), req.FileAttributes) {
+		body.Fault_ = fault(&types.InvalidArgument{InvalidProperty: "fileAttributes"})
+		return body
+	}
 	attrs, posix := req.FileAttributes.(*types.GuestPosixFileAttributes)
 	if !ok || !posix || attrs.Permissions == 0 ||
 		os.Chmod(p, os.FileMode(attrs.Permissions&0777)) != nil {
@@ -284,6 +356,29 @@ func mapArgs(vm *benchVM, args string) string {
 	return strings.Join(words, " ")
 }
 
+// wineCommand runs a Windows guest's program under Wine: C:\Windows
+// programs are Wine's own, others the sandbox's file; arguments are split
+// on spaces (a Windows command line; the runner's paths have none) and
+// each Windows path among them is given as the Wine path of its sandbox
+// file. No shell: a backslash reaches the program as it was sent.
+func wineCommand(vm *benchVM, progPath, prog, args string) *exec.Cmd {
+	name := wineName(prog)
+	if d, rest, ok := winPath(progPath); ok && d == "C" &&
+		strings.HasPrefix(strings.ToLower(rest), "windows/") {
+		name = progPath
+	}
+	argv := []string{name}
+	for _, w := range strings.Fields(args) {
+		if p, ok := sandbox(vm, w); ok {
+			w = wineName(p)
+		}
+		argv = append(argv, w)
+	}
+	cmd := exec.Command("wine", argv...)
+	cmd.Env = append(os.Environ(), "WINEDEBUG=-all")
+	return cmd
+}
+
 func (m *guestProcs) StartProgramInGuest(ctx *simulator.Context, req *types.StartProgramInGuest) soap.HasFault {
 	body := new(methods.StartProgramInGuestBody)
 	if f := auth(req.Vm, req.Auth); f != nil {
@@ -303,8 +398,11 @@ func (m *guestProcs) StartProgramInGuest(ctx *simulator.Context, req *types.Star
 	}
 	// exec: the pid Tools report is the program's own, as in a guest
 	cmd := exec.Command("/bin/sh", "-c", "exec "+prog+" "+mapArgs(vm, spec.Arguments))
+	if vm.windows() {
+		cmd = wineCommand(vm, spec.ProgramPath, prog, spec.Arguments)
+	}
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), spec.EnvVariables...)
+	cmd.Env = append(append(cmd.Env, os.Environ()...), spec.EnvVariables...)
 	if err := cmd.Start(); err != nil {
 		body.Fault_ = fault(&types.FileNotFound{})
 		return body
@@ -467,6 +565,9 @@ func syncGuestDisks(vm *benchVM) {
 	}
 	root := rootOf(vm)
 	byID := filepath.Join(root, "dev", "disk", "by-id")
+	if vm.windows() {
+		byID = filepath.Join(root, "C", "provbench-disks")
+	}
 	byPath := filepath.Join(root, "dev", "disk", "by-path")
 	store := filepath.Join(root, ".disks")
 	os.RemoveAll(byID)

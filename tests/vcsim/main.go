@@ -207,6 +207,7 @@ func main() {
 	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
 	dropCount := flag.Int64("drop-count", 1, "how many calls from the Nth are dropped")
 	flag.StringVar(&guestRoot, "guest-root", "", "run guest operations in this directory")
+	flag.StringVar(&windowsVMs, "windows-vm", "", "these VMs (comma-separated names) run Windows: guestFamily windowsGuest, C:\\ paths, programs run under Wine")
 	flag.BoolVar(&guestPerVM, "guest-per-vm", false, "each VM's guest operations in a directory of its own under -guest-root, DIR/<VM name>")
 	flag.DurationVar(&taskDelay, "task-delay", 0, "reconfigure tasks take this long")
 	flag.IntVar(&pageSize, "page-size", 0, "RetrievePropertiesEx returns pages of this many objects")

@@ -328,6 +328,14 @@ func installVMs(snapshot bool) {
 				&types.OptionValue{Key: "disk.EnableUUID", Value: "TRUE"})
 		}
 		vm.bootExtra = extraConfig(&vm.VirtualMachine)
+		if isWindowsName(vm.Name) {
+			// what Tools in a Windows Server 2019 guest report
+			vm.Guest.GuestFamily = string(types.VirtualMachineGuestOsFamilyWindowsGuest)
+			vm.Guest.GuestId = string(types.VirtualMachineGuestOsIdentifierWindows2019srv_64Guest)
+			vm.Guest.GuestFullName = "Microsoft Windows Server 2019 (64-bit)"
+			vm.Config.GuestId = vm.Guest.GuestId
+			vm.Config.GuestFullName = vm.Guest.GuestFullName
+		}
 		if guestRoot != "" {
 			// the sandbox is the guest: its Tools answer
 			vm.Guest.ToolsRunningStatus = string(types.VirtualMachineToolsRunningStatusGuestToolsRunning)

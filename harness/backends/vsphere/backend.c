@@ -210,6 +210,37 @@ static enum pb_error check_lun(struct vsb *b, struct pb_check_out *out,
 	return err;
 }
 
+/*
+ * Raw disks open only for an administrator (an elevated one: UAC gives a
+ * Tools login of the Administrators group a filtered token otherwise).
+ * `net session` succeeds only elevated, the usual test (Microsoft's own
+ * scripts use it); its output is not needed, only the exit status.
+ */
+static enum pb_error check_windows_admin(struct vsb *b,
+					 struct pb_check_out *out, char *errbuf)
+{
+	enum pb_error err;
+	int64_t pid;
+	int code = -1;
+
+	err = vs_guest_start(b->s, &b->vm, "C:\\Windows\\System32\\net.exe",
+			     "session", NULL, &pid);
+	if (!err)
+		err = vs_guest_wait(b->s, &b->vm, pid, 60, NULL, &code);
+	if (err)
+		return vsb_sess_err(b, err, errbuf);
+	if (code)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "guest user %s on %s is not an elevated "
+			       "administrator (net session exit %d): the "
+			       "runner could not open the new disks",
+			       vs_session_guest_user(b->s), b->vm.name, code);
+	pb_check_say(out, "guest user",
+		     "%s: an administrator (may open raw "
+		     "disks)",
+		     vs_session_guest_user(b->s));
+	return PB_OK;
+}
 static enum pb_error vsb_check(struct pb_backend *be,
 			       const struct pb_plan *plan,
 			       struct pb_check_out *out, char *errbuf)
@@ -225,18 +256,22 @@ static enum pb_error vsb_check(struct pb_backend *be,
 	size_t i;
 	int code;
 
-	/* first: what a run uploads hours later, checked with no server */
-	if (access(o->runner, R_OK))
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "runner %s: %s (%s, or set PROVBENCH_RUNNER)",
-			       o->runner, strerror(errno),
-			       pb_in_source_tree()
-				       ? "build it with `make runner-static`"
-				       : "reinstall provbench");
 	err = vsb_sess_err(b, vs_vm_state_get(b->s, &b->vm.ref, &b->state),
 			   errbuf);
 	if (err)
 		return err;
+	/* what a run uploads hours later: the guest family's runner */
+	vsb_guest_family(b);
+	if (access(b->runner, R_OK))
+		return pb_fail(
+			errbuf, PB_ERR_INPUT, "runner %s: %s (%s, or set %s)",
+			b->runner, strerror(errno),
+			!pb_in_source_tree() ? "reinstall provbench"
+			: b->windows	     ? "build it with `make "
+					       "runner-windows`"
+				     : "build it with `make runner-static`",
+			b->windows ? "PROVBENCH_RUNNER_WINDOWS"
+				   : "PROVBENCH_RUNNER");
 	pb_check_say(out, "server", "%s, API %s (speaking %s)",
 		     vs_session_about(b->s)->full_name,
 		     vs_session_about(b->s)->api_version,
@@ -322,6 +357,17 @@ static enum pb_error vsb_check(struct pb_backend *be,
 			pb_check_say(out, "guest login", "accepted");
 	}
 	if (!err)
+		pb_check_say(out, "guest", "%s (%s): runner %s, directory %s%s",
+			     b->windows ? "Windows" : "Linux",
+			     b->state.guest_family[0] ? b->state.guest_family
+						      : "family unknown",
+			     b->runner, b->gdir,
+			     b->windows ? ", disks found by their device "
+					  "identifiers"
+					: "");
+	if (!err && b->windows)
+		err = check_windows_admin(b, out, errbuf);
+	if (!err)
 		err = vsb_transfer_round_trip(b, out, errbuf);
 	/* a setting that is not live is said once the rest is known */
 	if (!err && later)
@@ -384,10 +430,11 @@ static enum pb_error vsb_describe(struct pb_backend *be, json_t *env,
 	json_object_set_new(env, "lun", jl);
 	json_object_set_new(
 		env, "vm",
-		json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:s?,s:o}", "name",
+		json_pack("{s:s,s:s,s:s,s:s,s:s,s:b,s:b,s:s?,s:o}", "name",
 			  b->vm.name, "moref", b->vm.ref.value, "path",
 			  b->vm.path, "guest", b->state.guest_full_name,
-			  "snapshots", b->state.has_snapshot, "power_cycled",
+			  "guest_family", b->state.guest_family, "snapshots",
+			  b->state.has_snapshot, "power_cycled",
 			  b->power_cycled, "power_cycled_at",
 			  b->power_cycled ? b->power_cycled_at : NULL,
 			  "settings", vsb_settings_json(b)));

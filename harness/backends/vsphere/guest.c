@@ -48,13 +48,78 @@ static char *fetch_guest_file(struct vsb *b, const char *guest_path,
 	return data;
 }
 
+void vsb_guest_family(struct vsb *b)
+{
+	const struct vsphere_opts *o = b->o;
+
+	b->windows = !strcmp(b->state.guest_family, "windowsGuest");
+	b->vm.windows = b->windows;
+	snprintf(b->gdir, sizeof(b->gdir), "%s",
+		 o->guest_dir ? o->guest_dir
+		 : b->windows ? "C:\\ProgramData\\provbench"
+			      : "/tmp/provbench");
+	/* Windows has no by-id directory: the runner asks the disks */
+	b->by_id_dir = o->by_id_dir ? o->by_id_dir
+		       : b->windows ? NULL
+				    : "/dev/disk/by-id";
+	b->runner = b->windows ? o->runner_windows : o->runner;
+}
+
+void vsb_guest_path(const struct vsb *b, char *out, size_t len,
+		    const char *name)
+{
+	snprintf(out, len, "%s%c%s", b->gdir, b->windows ? '\\' : '/', name);
+}
+
+/*
+ * The guest directory readable only by the guest user (and, on Windows,
+ * SYSTEM): nobody else in the guest can swap the runner between upload
+ * and run. POSIX permissions on Linux; on Windows the directory's ACL,
+ * inheritance cut and full control granted to those two alone, by
+ * icacls (which every Windows since Server 2003 SP2 has).
+ */
+static enum pb_error guest_dir_private(struct vsb *b, char *errbuf)
+{
+	char args[1200];
+	enum pb_error err;
+	int64_t pid;
+	int code = -1;
+
+	if (!b->windows) {
+		err = vs_guest_chmod(b->s, &b->vm, b->gdir, 0700);
+		if (err)
+			return pb_fail(errbuf, err,
+				       "guest directory %s: cannot make it "
+				       "private to the guest user: %s",
+				       b->gdir, vs_session_error(b->s));
+		return PB_OK;
+	}
+	snprintf(args, sizeof(args),
+		 "%s /inheritance:r /grant:r %s:(OI)(CI)F "
+		 "*S-1-5-18:(OI)(CI)F",
+		 b->gdir, vs_session_guest_user(b->s));
+	err = vs_guest_start(b->s, &b->vm, "C:\\Windows\\System32\\icacls.exe",
+			     args, NULL, &pid);
+	if (!err)
+		err = vs_guest_wait(b->s, &b->vm, pid, 60, NULL, &code);
+	if (err)
+		return vsb_sess_err(b, err, errbuf);
+	if (code)
+		return pb_fail(errbuf, PB_ERR_CHILD,
+			       "guest directory %s: icacls could not make it "
+			       "private to the guest user (exit %d)",
+			       b->gdir, code);
+	return PB_OK;
+}
+
 /* A small file to the guest and back, through the path runs use: trust
  * and name problems show before any disk exists. */
 enum pb_error vsb_transfer_round_trip(struct vsb *b, struct pb_check_out *out,
 				      char *errbuf)
 {
-	const char *gdir = b->o->guest_dir;
+	const char *gdir = b->gdir;
 	char up[64] = "/tmp/provbench-check-XXXXXX", down[80], guest[700];
+	char name[64];
 	char data[64], *back = NULL;
 	enum pb_error err;
 	size_t len = 0;
@@ -73,7 +138,8 @@ enum pb_error vsb_transfer_round_trip(struct vsb *b, struct pb_check_out *out,
 	}
 	close(fd);
 	snprintf(down, sizeof(down), "%s.back", up);
-	snprintf(guest, sizeof(guest), "%s/check-%s.txt", gdir, b->run_id);
+	snprintf(name, sizeof(name), "check-%s.txt", b->run_id);
+	vsb_guest_path(b, guest, sizeof(guest), name);
 	err = vs_guest_mkdir(b->s, &b->vm, gdir, true);
 	if (err == PB_ERR_FAULT) /* it exists */
 		err = PB_OK;
@@ -135,29 +201,32 @@ enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
 		if (err)
 			return err;
 	}
-	data = pb_slurp_file(o->runner, &len);
+	vsb_guest_family(b);
+	if (b->windows && p->sysctl.n)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "sysctl: %s runs Windows (%s); sysctls are "
+			       "Linux settings",
+			       b->vm.name, b->state.guest_full_name);
+	data = pb_slurp_file(b->runner, &len);
 	if (!data)
-		return pb_fail(errbuf, PB_ERR_INPUT, "runner %s: %s", o->runner,
+		return pb_fail(errbuf, PB_ERR_INPUT, "runner %s: %s", b->runner,
 			       strerror(errno));
 	sha256_hex(sum, data, len);
 	free(data);
 	len_local = len;
 	/* named by its checksum: an existing copy is this runner */
-	snprintf(b->runner_guest, sizeof(b->runner_guest),
-		 "%s/provbench-runner-%.16s", o->guest_dir, sum);
-	err = vs_guest_mkdir(b->s, &b->vm, o->guest_dir, true);
+	snprintf(change, sizeof(change), "provbench-runner-%.16s%s", sum,
+		 b->windows ? ".exe" : "");
+	vsb_guest_path(b, b->runner_guest, sizeof(b->runner_guest), change);
+	err = vs_guest_mkdir(b->s, &b->vm, b->gdir, true);
 	if (err == PB_ERR_FAULT) /* it exists */
 		err = PB_OK;
 	if (err)
 		return vsb_sess_err(b, err, errbuf);
-	/* only the guest user may write where the runner lives: nobody else
-	 * in the guest can swap it between upload and run */
-	err = vs_guest_chmod(b->s, &b->vm, o->guest_dir, 0700);
+	/* only the guest user may write where the runner lives */
+	err = guest_dir_private(b, errbuf);
 	if (err)
-		return pb_fail(errbuf, err,
-			       "guest directory %s: cannot make it private to "
-			       "the guest user: %s",
-			       o->guest_dir, vs_session_error(b->s));
+		return err;
 	/* skip the upload when the guest's copy has the same checksum */
 	data = fetch_guest_file(b, b->runner_guest, &len);
 	if (data)
@@ -168,7 +237,7 @@ enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
 		pb_progress("uploading the runner to %s (%zu KiB)",
 			    b->runner_guest, len_local >> 10);
 		err = vsb_sess_err(b,
-				   vs_guest_upload(b->s, &b->vm, o->runner,
+				   vs_guest_upload(b->s, &b->vm, b->runner,
 						   b->runner_guest, 0700, true),
 				   errbuf);
 		/* what will run is what was sent: read back and compared */
@@ -317,7 +386,6 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      char *errbuf)
 {
 	struct vsb *b = vsb_of(be);
-	const struct vsphere_opts *o = b->o;
 	char out[700], prog[700], gcmd[700], glog[700], lcmd[1300];
 	char why[PB_ERRBUF_SIZE];
 	struct pb_buf cmd = PB_BUF_INIT(16384);
@@ -327,11 +395,14 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	enum pb_error err, derr;
 	json_t *started;
 
-	snprintf(out, sizeof(out), "%s/out-%s.json", o->guest_dir, d->id);
-	snprintf(prog, sizeof(prog), "%s/progress-%s.json", o->guest_dir,
-		 d->id);
-	snprintf(glog, sizeof(glog), "%s/log-%s.txt", o->guest_dir, d->id);
-	snprintf(gcmd, sizeof(gcmd), "%s/command-%s.txt", o->guest_dir, d->id);
+	snprintf(why, sizeof(why), "out-%s.json", d->id);
+	vsb_guest_path(b, out, sizeof(out), why);
+	snprintf(why, sizeof(why), "progress-%s.json", d->id);
+	vsb_guest_path(b, prog, sizeof(prog), why);
+	snprintf(why, sizeof(why), "log-%s.txt", d->id);
+	vsb_guest_path(b, glog, sizeof(glog), why);
+	snprintf(why, sizeof(why), "command-%s.txt", d->id);
+	vsb_guest_path(b, gcmd, sizeof(gcmd), why);
 	if (ctx && ctx->command) {
 		/* shell text goes as a file, never through the argument
 		 * string the guest splits into words */
@@ -348,9 +419,10 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 			return err;
 	}
 	if (pb_buf_printf(&cmd,
-			  "%s --target uuid:%s --by-id-dir %s -q -o %s "
+			  "%s --target uuid:%s%s%s -q -o %s "
 			  "--progress-file %s --log-file %s%s%s",
-			  args, d->uuid, o->by_id_dir, out, prog, glog,
+			  args, d->uuid, b->by_id_dir ? " --by-id-dir " : "",
+			  b->by_id_dir ? b->by_id_dir : "", out, prog, glog,
 			  ctx && ctx->command ? " --command-file " : "",
 			  ctx && ctx->command ? gcmd : "")) {
 		pb_buf_dispose(&cmd);
@@ -358,7 +430,7 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	}
 	err = vsb_sess_err(b,
 			   vs_guest_start(b->s, &b->vm, b->runner_guest,
-					  cmd.data, o->guest_dir, &pid),
+					  cmd.data, b->gdir, &pid),
 			   errbuf);
 	pb_buf_dispose(&cmd);
 	if (err)

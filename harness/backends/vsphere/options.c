@@ -42,18 +42,25 @@ const struct pb_opt_def vsb_options[] = {
 	{.key = "guest_dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(guest_dir),
-	 .def = "/tmp/provbench",
-	 .help = "the guest directory for the runner and its output"},
+	 .help = "the guest directory for the runner and its output "
+		 "(default /tmp/provbench; on Windows "
+		 "C:\\ProgramData\\provbench)"},
 	{.key = "runner",
 	 .type = PB_OPT_STR,
 	 .off = OFF(runner),
 	 .help = "the static runner to upload (default: PROVBENCH_RUNNER, "
 		 "else the installed one)"},
+	{.key = "runner_windows",
+	 .type = PB_OPT_STR,
+	 .off = OFF(runner_windows),
+	 .help = "the runner for a Windows guest, provbench-runner.exe "
+		 "(default: PROVBENCH_RUNNER_WINDOWS, else the installed one)"},
 	{.key = "by_id_dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(by_id_dir),
-	 .def = "/dev/disk/by-id",
-	 .help = "where the runner looks disks up in the guest"},
+	 .help = "where the runner looks disks up in the guest (default "
+		 "/dev/disk/by-id; on Windows none: the disks' own "
+		 "identifiers)"},
 	{.key = "task_timeout_s",
 	 .type = PB_OPT_UINT,
 	 .off = OFF(task_timeout_s),
@@ -88,6 +95,20 @@ enum pb_error vsb_options_check(void *opts, const struct pb_profile *p,
 			return pb_fail(errbuf, PB_ERR_INPUT,
 				       "vsphere.lun: required for mode rdm / "
 				       "rdmp");
+	/* PROVBENCH_RUNNER_WINDOWS, else the one shipped */
+	if (!o->runner_windows) {
+		const char *env = getenv("PROVBENCH_RUNNER_WINDOWS");
+		char path[PATH_MAX];
+
+		if (env && *env)
+			snprintf(path, sizeof(path), "%s", env);
+		else
+			pb_data_path(path, sizeof(path),
+				     "win/provbench-runner.exe");
+		o->runner_windows = strdup(path);
+		if (!o->runner_windows)
+			return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	}
 	/* PROVBENCH_RUNNER, else the one shipped (pb_data_path) */
 	if (!o->runner) {
 		char path[PATH_MAX];

@@ -48,6 +48,11 @@ struct vsb {
 	char vm_dir[300]; /* the VM's folder, when on that datastore */
 	char run_id[32];
 	char runner_guest[600];
+	/* the guest's family, from guest.guestFamily (vsb_guest_family) */
+	bool windows;
+	char gdir[512];	       /* the guest directory */
+	const char *by_id_dir; /* NULL: the runner's own lookup */
+	const char *runner;    /* the local runner this guest runs */
 	struct vsb_setting set[PB_MAX_KV + 1];
 	unsigned nset;
 	bool power_cycled;
@@ -61,6 +66,13 @@ static inline struct vsb *vsb_of(struct pb_backend *be)
 {
 	return (struct vsb *)be;
 }
+
+/* The guest family's runner, directory, path separator and disk lookup,
+ * from b->state (read it first). */
+void vsb_guest_family(struct vsb *b);
+/* A file in the guest directory: "<dir>/<name>" or "<dir>\\<name>". */
+void vsb_guest_path(const struct vsb *b, char *out, size_t len,
+		    const char *name);
 
 /* The session's message as the op's (when the op has none yet). */
 enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err, char *errbuf);

@@ -18,6 +18,7 @@ struct vsphere_opts {
 	int controller;		 /* -1: any SCSI controller with room */
 	char *guest_dir;	 /* where the runner and its output go */
 	char *runner;		 /* local static runner to upload */
+	char *runner_windows;	 /* the .exe, for a Windows guest */
 	char *by_id_dir;	 /* where the runner looks disks up */
 	unsigned task_timeout_s; /* a vSphere task not done by then failed */
 	struct pb_kv extra_config;
