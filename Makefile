@@ -74,7 +74,8 @@ WIN_SRC    := $(filter-out common/child.c,$(COMMON_SRC)) runner/options.c \
 	      runner/identity.c \
 	      runner/run.c runner/output.c runner/main.c runner/win/os.c \
 	      runner/win/target.c runner/win/engine_sync.c \
-	      runner/win/engine_iocp.c runner/win/fs.c
+	      runner/win/engine_iocp.c runner/win/fs.c \
+	      runner/win/command.c
 WIN_CC     ?= x86_64-w64-mingw32-gcc
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \

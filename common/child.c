@@ -18,23 +18,6 @@
 
 #include "common.h"
 
-void pb_tail_add(char *tail, size_t *tlen, size_t cap, const char *s, size_t n)
-{
-	if (n >= cap) {
-		memcpy(tail, s + n - cap, cap);
-		*tlen = cap;
-		return;
-	}
-	if (*tlen + n > cap) {
-		size_t drop = *tlen + n - cap;
-
-		memmove(tail, tail + drop, *tlen - drop);
-		*tlen -= drop;
-	}
-	memcpy(tail + *tlen, s, n);
-	*tlen += n;
-}
-
 static void child_exec(const struct pb_child_spec *sp, int out[2], int err[2],
 		       pid_t parent)
 {

@@ -201,3 +201,20 @@ void pb_aligned_free(void *p)
 	free(p);
 #endif
 }
+
+void pb_tail_add(char *tail, size_t *tlen, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap) {
+		memcpy(tail, s + n - cap, cap);
+		*tlen = cap;
+		return;
+	}
+	if (*tlen + n > cap) {
+		size_t drop = *tlen + n - cap;
+
+		memmove(tail, tail + drop, *tlen - drop);
+		*tlen -= drop;
+	}
+	memcpy(tail + *tlen, s, n);
+	*tlen += n;
+}

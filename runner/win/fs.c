@@ -1,7 +1,7 @@
 /*
- * win/fs.c - filesystem and command passes on Windows: not in the Windows
- * runner yet (NTFS formatting and cmd /c passes are #18's next step). Each
- * says so in one line instead of measuring something else.
+ * win/fs.c - filesystem passes on Windows: not in the Windows runner yet
+ * (NTFS on the raw disk is the next step); said in one line instead of
+ * measuring something else.
  */
 #include <string.h>
 
@@ -21,15 +21,4 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 void runner_fs_teardown(struct runner_fs *fs)
 {
 	(void)fs;
-}
-
-enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
-				 const char *cwd, const char *device)
-{
-	(void)cmd;
-	(void)cwd;
-	(void)device;
-	r->complete = false;
-	return pb_fail(r->error, PB_ERR_UNSUPPORTED,
-		       "command passes are not in the Windows runner yet");
 }

@@ -1054,6 +1054,88 @@ static void windows_runner_uuid_by_id(void)
 	it_sh("rm -rf %s %s %s", byid, dat, out);
 }
 
+/* cmd /c passes: timed, exit status and output tail kept, the mount
+ * point (the system drive's root on a raw target) in PROVBENCH_MOUNT */
+static void windows_runner_command_passes(void)
+{
+	const char *why = wine_exe();
+	char *dat = path_in("cmd.dat"), *out = path_in("cmd.json");
+	json_t *d, *p;
+
+	if (why)
+		PB_SKIP(why);
+	CU_ASSERT_EQUAL(wine_runner("--target %s --passes command --command "
+				    "'echo one & echo %%PROVBENCH_MOUNT%%' -q "
+				    "-o %s",
+				    z_path(dat), z_path(out)),
+			0);
+	d = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	p = json_array_get(json_object_get(d, "passes"), 0);
+	CU_ASSERT(json_is_true(json_object_get(p, "complete")));
+	CU_ASSERT_EQUAL(num(p, "exit_status"), 0);
+	CU_ASSERT(num(p, "seconds") > 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		json_string_value(json_object_get(p, "output_tail")), "one"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		json_string_value(json_object_get(p, "output_tail")), "C:\\"));
+	json_decref(d);
+	/* a failing command: its status and last line, exit 1 */
+	CU_ASSERT_EQUAL(wine_runner("--target %s --passes command --command "
+				    "'echo last words & exit /b 3' -q -o %s",
+				    z_path(dat), z_path(out)),
+			1);
+	d = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	p = json_array_get(json_object_get(d, "passes"), 0);
+	CU_ASSERT(json_is_false(json_object_get(p, "complete")));
+	CU_ASSERT_EQUAL(num(p, "exit_status"), 3);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(p, "error")),
+		       "command exited 3: last words"));
+	json_decref(d);
+	remove(out);
+	remove(dat);
+}
+
+/* Ctrl-C (Wine turns SIGINT into CTRL_C_EVENT): the I/O in flight on the
+ * completion port drains, the partial document is written, exit 130 */
+static void windows_runner_ctrl_c_drains(void)
+{
+	const char *why = wine_exe();
+	char *dat = path_in("int.dat"), *out = path_in("int.json");
+	char rc[700];
+	json_t *d, *p;
+
+	if (why)
+		PB_SKIP(why);
+	remove(dat);
+	remove(out);
+	snprintf(rc, sizeof(rc), "%s/int.rc", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("WINEPREFIX=$(realpath -m %s) WINEDEBUG=-all wine %s "
+		      "--target %s --size 8G --bs 4K --qd 16 --pattern rand "
+		      "--passes first-write,rewrite -q -o %s 2>/dev/null & "
+		      "P=$!; sleep 2; kill -INT $P; wait $P; echo $? > %s",
+		      it_plain_bin("wine-prefix"),
+		      it_plain_bin("win/provbench-runner.exe"), z_path(dat),
+		      z_path(out), rc),
+		0);
+	CU_ASSERT_EQUAL(it_count(rc, "130"), 1);
+	d = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT(json_is_true(json_object_get(d, "interrupted")));
+	p = json_array_get(json_object_get(d, "passes"), 0);
+	CU_ASSERT(json_is_false(json_object_get(p, "complete")));
+	/* what it counted is whole blocks that completed, and some */
+	CU_ASSERT(num(p, "bytes") > 0);
+	CU_ASSERT_EQUAL(fmod(num(p, "bytes"), 4096), 0);
+	CU_ASSERT_EQUAL(num(p, "ios") * 4096, num(p, "bytes"));
+	json_decref(d);
+	remove(dat);
+	remove(out);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(thin_analog_sparse_file),
 	PB_CASE(lazy_analog_fallocated_file),
@@ -1077,6 +1159,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(windows_runner_sync_random_fsync),
 	PB_CASE(windows_runner_refuses_data_and_ntfs),
 	PB_CASE(windows_runner_uuid_by_id),
+	PB_CASE(windows_runner_command_passes),
+	PB_CASE(windows_runner_ctrl_c_drains),
 	PB_CASES_END,
 };
 
