@@ -104,7 +104,8 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_target.c tests/unit/test_output.c \
 	      tests/unit/test_vsphere.c tests/unit/test_profile.c \
 	      tests/unit/test_report.c tests/unit/test_jlite.c \
-	      tests/unit/test_child.c tests/unit/test_cli.c
+	      tests/unit/test_child.c tests/unit/test_cli.c \
+	      tests/unit/test_identity.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \
@@ -145,7 +146,7 @@ GUEST         := $(B)/guest/initrd.gz
 .SECONDARY:
 
 .PHONY: all deps test test-all check format-check runner-static guest \
-	runner-windows \
+	runner-windows unit-windows \
 	install uninstall demo deps-demo bench format clean fuzz fuzz-smoke asan-tree \
 	test-valgrind
 
@@ -163,14 +164,16 @@ deps-demo:
 test: deps
 	@$(MAKE) --no-print-directory test-all
 
-test-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT) \
+test-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT_WIN) \
+	$(UNIT) \
 	$(UNIT_ASAN) $(IT) \
 	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree format-check
 	@tests/run-all.sh $(B)
 
 # The fast loop: build, the unit tests, and the integration cases that
 # need neither qemu nor valgrind (under 2 minutes on 2 cores once built).
-check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT) $(VCSIM)
+check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT_WIN) \
+	$(UNIT) $(IT) $(VCSIM)
 	@tests/run-all.sh --fast $(B)
 
 # Every C file as .clang-format says (comments are never reflowed).
@@ -184,6 +187,23 @@ runner-static: $(RUNNER_STATIC)
 # KERNEL32 and msvcrt, which every Windows has (x86_64-w64-mingw32-objdump
 # -p lists them)
 runner-windows: $(RUNNER_WIN)
+
+# the unit suites of the shared core, built for Windows, run under Wine
+UNIT_WIN     := $(B)/win/unit-tests.exe
+UNIT_WIN_SRC := $(filter-out runner/main.c,$(WIN_SRC)) \
+		tests/unit/win/main.c tests/unit/win/suites.c \
+		tests/unit/test_common.c tests/unit/test_hist.c \
+		tests/unit/test_perm.c tests/unit/test_opts.c \
+		tests/unit/test_data.c tests/unit/test_identity.c
+unit-windows: $(UNIT_WIN)
+
+$(UNIT_WIN): $(UNIT_WIN_SRC) $(wildcard common/*.h runner/*.h tests/unit/*.h \
+	tests/unit/win/CUnit/*.h)
+	@mkdir -p $(dir $@)
+	$(WIN_CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE \
+		-D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0602 -Icommon \
+		-Irunner -Itests/unit/win -Itests/unit -static -o $@ \
+		$(UNIT_WIN_SRC)
 
 $(RUNNER_WIN): $(WIN_SRC) $(wildcard common/*.h runner/*.h)
 	@mkdir -p $(dir $@)

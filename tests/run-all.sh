@@ -58,6 +58,16 @@ finish() {
 }
 
 run unit "$B/unit-tests"
+# the shared core's suites built for Windows (make unit-windows), under
+# Wine, in the build's own Wine prefix (made by the first run, ~12 s)
+if [ -x "$B/win/unit-tests.exe" ] && command -v wine >/dev/null; then
+	run unit-windows env WINEPREFIX="$(realpath -m "$B/wine-prefix")" \
+		WINEDEBUG=-all wine "$B/win/unit-tests.exe"
+else
+	echo "SKIPPED unit-windows: no $B/win/unit-tests.exe or no wine" \
+		"(make deps, make unit-windows)" >>"$skips"
+	skipped=$((skipped + 1))
+fi
 if $fast; then
 	for suite in runner report vsphere harness install; do
 		run "integration-$suite" env PROVBENCH_IT_FAST=1 \

@@ -104,10 +104,21 @@ static void good_arguments(void)
 		"--qd",	     "16",
 		"--pattern", "rand",
 		NULL};
-	static const char *const more[] = {
-		"--target",   "uuid:6000C29a-1234", "--engine", "psync",
-		"--buffered", "--interval-ms",	    "100",	"--seed",
-		"7",	      "--verify",	    "--force",	NULL};
+	/* the synchronous engine by the platform's own name (psync; sync on
+	 * Windows), from the option table that defines both */
+	const char *more[] = {
+		"--target",
+		"uuid:6000C29a-1234",
+		"--engine",
+		runner_option_find("engine")->choices[RUNNER_ENGINE_PSYNC],
+		"--buffered",
+		"--interval-ms",
+		"100",
+		"--seed",
+		"7",
+		"--verify",
+		"--force",
+		NULL};
 	static const char *const fs[] = {"--target",
 					 "uuid:0123",
 					 "--filesystem",
