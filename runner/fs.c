@@ -36,6 +36,10 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 
 	memset(fs, 0, sizeof(*fs));
 	fs->type = o->filesystem;
+	if (fs->type == RUNNER_FS_NTFS)
+		return pb_fail(errbuf, PB_ERR_UNSUPPORTED,
+			       "--filesystem ntfs: the Windows runner's; this "
+			       "one makes ext4 or xfs");
 	/* every check of a raw write run, on the whole device */
 	dev.size = 0;
 	err = runner_target_open(&t, &dev, true, errbuf);

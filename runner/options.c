@@ -54,6 +54,7 @@ static const char *const engines[] = {[RUNNER_ENGINE_AUTO] = "auto",
 static const char *const filesystems[] = {[RUNNER_FS_NONE] = "none",
 					  [RUNNER_FS_EXT4] = "ext4",
 					  [RUNNER_FS_XFS] = "xfs",
+					  [RUNNER_FS_NTFS] = "ntfs",
 					  NULL};
 
 #define OFF(f) offsetof(struct runner_opts, f)
@@ -764,5 +765,5 @@ const char *runner_fs_name(enum runner_fs_type t)
 	/* the names --filesystem takes: one table for both */
 	const struct runner_option *o = runner_option_find("filesystem");
 
-	return (unsigned)t <= RUNNER_FS_XFS ? o->choices[t] : "none";
+	return (unsigned)t <= RUNNER_FS_NTFS ? o->choices[t] : "none";
 }

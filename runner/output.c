@@ -166,8 +166,13 @@ static void fs_json(struct pb_jw *w, const struct runner_fs *fs)
 	pb_jw_str(w, RUNNER_K_LAZY_INIT,
 		  fs->type == RUNNER_FS_EXT4
 			  ? "off (lazy_itable_init=0,lazy_journal_init=0)"
+		  : fs->type == RUNNER_FS_NTFS
+			  ? "none (a quick format writes the MFT, log and "
+			    "bitmap only; no background initialisation)"
 			  : "none (xfs has no background initialisation)");
-	pb_jw_str(w, "mount_options", "noatime");
+	pb_jw_str(w, "mount_options",
+		  fs->type == RUNNER_FS_NTFS ? "a mount point, no drive letter"
+					     : "noatime");
 	pb_jw_str(w, "file", "provbench.dat");
 	pb_jw_obj_close(w);
 }

@@ -33,6 +33,7 @@ enum runner_fs_type {
 	RUNNER_FS_NONE,
 	RUNNER_FS_EXT4,
 	RUNNER_FS_XFS,
+	RUNNER_FS_NTFS, /* the Windows runner's; ext4 and xfs the Linux one's */
 };
 
 enum runner_pattern {

@@ -227,7 +227,7 @@ struct runner_ctx {
 struct runner_fs {
 	enum runner_fs_type type;
 	char device[PATH_MAX];
-	char mnt[64];
+	char mnt[PATH_MAX];
 	char file[PATH_MAX + 32];
 	char mkfs_cmd[160];
 	double mkfs_s;

@@ -1006,6 +1006,19 @@ static void windows_runner_refuses_data_and_ntfs(void)
 		fprintf(stderr, "\n(no mkntfs: the NTFS half not run)\n");
 		CU_FAIL("mkntfs (ntfs-3g) is missing: make deps installs it");
 	}
+	/* filesystems: NTFS only on a disk; ext4 is the Linux runner's */
+	CU_ASSERT_EQUAL_FATAL(it_sh("rm -f %s && truncate -s 64M %s", dat, dat),
+			      0);
+	CU_ASSERT_EQUAL(wine_runner("--target %s --filesystem ntfs --size 8M "
+				    "--passes first-write",
+				    z_path(dat)),
+			2);
+	CU_ASSERT_EQUAL(it_count(err, "is not a disk"), 1);
+	CU_ASSERT_EQUAL(wine_runner("--target %s --filesystem ext4 --size 8M "
+				    "--passes first-write",
+				    z_path(dat)),
+			1);
+	CU_ASSERT_EQUAL(it_count(err, "the Windows runner makes ntfs"), 1);
 	it_sh("rm -f %s %s.sum %s %s.sum", dat, dat, ntfs, ntfs);
 }
 
