@@ -98,6 +98,14 @@ const struct runner_option runner_options[] = {
 	 .help = "make it on the target (lazy init off), mount it privately, "
 		 "run the passes on one file of --size in it, unmount at the "
 		 "end"},
+	{.name = "full-format",
+	 .key = "full_format",
+	 .type = RUNNER_OT_FLAG,
+	 .off = OFF(full_format),
+	 .flags = M,
+	 .help = "ntfs: a full format (every block written, so a thin disk is "
+		 "allocated in full), timed as the mkfs step, instead of a "
+		 "quick one"},
 	{.name = "command",
 	 .type = RUNNER_OT_STRING,
 	 .off = OFF(command),
@@ -552,6 +560,11 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 			       "%s: no command pass in %s",
 			       said(a, sizeof(a), "command", profile),
 			       said(b, sizeof(b), "passes", profile));
+	if (o->full_format && o->filesystem != RUNNER_FS_NTFS)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--full-format: only with --filesystem ntfs "
+			       "(mkfs.ext4 and mkfs.xfs write no data blocks "
+			       "either way)");
 	if (o->filesystem != RUNNER_FS_NONE && !o->size)
 		return pb_fail(errbuf, PB_ERR_USAGE,
 			       "--filesystem: give --size, the size of the "

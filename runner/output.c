@@ -166,6 +166,10 @@ static void fs_json(struct pb_jw *w, const struct runner_fs *fs)
 	pb_jw_str(w, RUNNER_K_LAZY_INIT,
 		  fs->type == RUNNER_FS_EXT4
 			  ? "off (lazy_itable_init=0,lazy_journal_init=0)"
+		  : fs->type == RUNNER_FS_NTFS && fs->full_format
+			  ? "none (a full format wrote every block: a thin "
+			    "disk is allocated in full, and the passes after "
+			    "it are not the storage's first writes)"
 		  : fs->type == RUNNER_FS_NTFS
 			  ? "none (a quick format writes the MFT, log and "
 			    "bitmap only; no background initialisation)"

@@ -74,6 +74,7 @@ struct runner_opts {
 	uint64_t seed;
 	bool verify;
 	bool force;
+	bool full_format;	   /* ntfs: a full format, not a quick one */
 	bool quiet;		   /* no progress or summary on stderr */
 	const char *output;	   /* NULL or "-" = stdout */
 	const char *progress_file; /* progress as JSON, rewritten each second */

@@ -231,6 +231,7 @@ struct runner_fs {
 	char file[PATH_MAX + 32];
 	char mkfs_cmd[160];
 	double mkfs_s;
+	bool full_format; /* ntfs: every block written by the format */
 	bool mounted;
 };
 

@@ -4,9 +4,10 @@
  * data partition (1 MiB aligned, as Disk Management lays it out); its
  * volume is mounted on a private directory beside the runner (no drive
  * letter: nothing else in the guest sees it by name); format.com makes
- * NTFS, quick (/Q: the MFT, log and bitmap; a full format would write
- * every block and inflate a thin disk), timed as the mkfs step; the passes
- * use one file in it. Teardown removes the mount point, also after an
+ * NTFS, quick (/Q: the MFT, log and bitmap) or, with --full-format, full
+ * (every block written: a thin disk is allocated in full, and the passes
+ * after it are no longer the storage's first writes; the document says
+ * so), timed as the mkfs step; the passes use one file in it. Teardown removes the mount point, also after an
  * interrupted or failed pass.
  *
  * Not exercisable under Wine (no disks, no format.com that formats):
@@ -148,7 +149,7 @@ static bool find_volume(char *out, size_t len, DWORD disk)
 }
 
 /* format.com on the mount point: its exit status, -1 if it did not run */
-static int format_ntfs(const char *mnt, char *cmdline, size_t len)
+static int format_ntfs(const char *mnt, bool full, char *cmdline, size_t len)
 {
 	STARTUPINFOA si = {.cb = sizeof(si)};
 	PROCESS_INFORMATION pi;
@@ -157,9 +158,11 @@ static int format_ntfs(const char *mnt, char *cmdline, size_t len)
 
 	if (!GetSystemDirectoryA(sys, sizeof(sys)))
 		snprintf(sys, sizeof(sys), "C:\\Windows\\System32");
-	snprintf(cmdline, len, "format %s /FS:NTFS /Q /Y /V:provbench", mnt);
+	snprintf(cmdline, len, "format %s /FS:NTFS%s /Y /V:provbench", mnt,
+		 full ? "" : " /Q");
 	snprintf(line, sizeof(line),
-		 "\"%s\\format.com\" %s /FS:NTFS /Q /Y /V:provbench", sys, mnt);
+		 "\"%s\\format.com\" %s /FS:NTFS%s /Y /V:provbench", sys, mnt,
+		 full ? "" : " /Q");
 	if (!CreateProcessA(NULL, line, NULL, NULL, FALSE, CREATE_NO_WINDOW,
 			    NULL, NULL, &si, &pi))
 		return -1;
@@ -239,7 +242,9 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 	}
 	fs->mounted = true;
 	t0 = pb_now_ns();
-	rc = format_ntfs(fs->mnt, fs->mkfs_cmd, sizeof(fs->mkfs_cmd));
+	fs->full_format = o->full_format;
+	rc = format_ntfs(fs->mnt, o->full_format, fs->mkfs_cmd,
+			 sizeof(fs->mkfs_cmd));
 	fs->mkfs_s = (double)(pb_now_ns() - t0) / 1e9;
 	if (rc)
 		return pb_fail(errbuf,

@@ -314,7 +314,8 @@ static const struct {
 	 "workload.file_size: must be a multiple"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"btrfs\"}}",
-	 "workload.filesystem: unknown value 'btrfs' (one of none, ext4, xfs)"},
+	 "workload.filesystem: unknown value 'btrfs' (one of none, ext4, xfs, "
+	 "ntfs)"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"xfs\"}}",
 	 "disk_size: xfs needs a disk of at least 300M"},
