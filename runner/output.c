@@ -222,7 +222,10 @@ enum pb_error runner_output_build(struct pb_buf *out,
 		  f & RUNNER_ENGINE_F_DEFER_TASKRUN
 			  ? "deferred to the runner's wait"
 		  : f & RUNNER_ENGINE_F_COOP_TASKRUN ? "cooperative"
-						     : "interrupt");
+		  : f & RUNNER_ENGINE_F_COMPLETION_PORT
+			  ? "queued to a completion port, reaped in the "
+			    "runner's wait"
+			  : "interrupt");
 	pb_jw_obj_close(&w);
 	/* where it ran: the guest kernel goes into the run's environment */
 	if (runner_system_get(&sys)) {

@@ -41,6 +41,9 @@ struct runner_engine;
  * (DEFER_TASKRUN, 6.1+), or at least without an IPI (COOP_TASKRUN, 5.19+) */
 #define RUNNER_ENGINE_F_DEFER_TASKRUN 0x4u
 #define RUNNER_ENGINE_F_COOP_TASKRUN  0x8u
+/* Windows: completions queued to an I/O completion port, reaped in the
+ * runner's wait (GetQueuedCompletionStatusEx) */
+#define RUNNER_ENGINE_F_COMPLETION_PORT 0x10u
 
 struct runner_engine_ops {
 	const char *name;

@@ -84,7 +84,7 @@ static enum pb_error iocp_init(struct runner_engine *e, int fd, unsigned depth,
 	}
 	e->fd = fd;
 	e->depth = depth;
-	e->flags |= RUNNER_ENGINE_F_ASYNC;
+	e->flags |= RUNNER_ENGINE_F_ASYNC | RUNNER_ENGINE_F_COMPLETION_PORT;
 	return PB_OK;
 }
 
@@ -186,7 +186,7 @@ static int iocp_getevents(struct runner_engine *e, unsigned min,
 
 const struct runner_engine_ops runner_engine_iocp = {
 	.name = "iocp",
-	.flags = RUNNER_ENGINE_F_ASYNC,
+	.flags = RUNNER_ENGINE_F_ASYNC | RUNNER_ENGINE_F_COMPLETION_PORT,
 	.init = iocp_init,
 	.queue = iocp_queue,
 	.commit = iocp_commit_op,

@@ -887,6 +887,10 @@ static void windows_runner_passes_match_linux(void)
 			       "iocp");
 	CU_ASSERT(json_is_true(json_object_get(
 		json_object_get(w, "engine_features"), "async")));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		json_string_value(json_object_get(
+			json_object_get(w, "engine_features"), "completions")),
+		"completion port"));
 	CU_ASSERT(!strncmp(json_string_value(json_object_get(
 				   json_object_get(w, "system"), "kernel")),
 			   "Windows ", 8));
