@@ -15,7 +15,8 @@
 #define TAIL_BYTES 2048u
 
 enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
-				 const char *cwd, const char *device)
+				 const char *stop_file, const char *cwd,
+				 const char *device)
 {
 	char tail[TAIL_BYTES + 1], chunk[4096], mnt[PATH_MAX + 24],
 		dev[PATH_MAX + 24];
@@ -42,6 +43,7 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 	if (pb_child_start(&c, &sp, r->error))
 		return PB_ERR_CHILD;
 	while (pb_child_open(&c)) {
+		runner_stop_file_poll(stop_file, pb_now_ns());
 		if (runner_stop_requested() && !killed) {
 			pb_child_kill(&c);
 			killed = true;

@@ -218,6 +218,14 @@ const struct runner_option runner_options[] = {
 	 .off = OFF(progress_file),
 	 .arg = "FILE",
 	 .help = "progress as JSON, rewritten every second"},
+	{.name = "stop-file",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(stop_file),
+	 .arg = "FILE",
+	 .help = "stop as on SIGINT (drain, partial JSON, exit 130) once FILE "
+		 "exists; looked for four times a second. A harness's gentle "
+		 "stop where it has no signal to send (VMware Tools ends a "
+		 "Windows process outright)"},
 	{.name = "log-file",
 	 .type = RUNNER_OT_STRING,
 	 .off = OFF(log_file),

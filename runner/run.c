@@ -151,6 +151,18 @@ static void progress_file(const struct runner_ctx *ctx,
 	pb_write_atomic(ctx->opts->progress_file, doc, (size_t)n, err);
 }
 
+void runner_stop_file_poll(const char *path, uint64_t now)
+{
+	static uint64_t next;
+	struct stat st;
+
+	if (!path || now < next)
+		return;
+	next = now + 250000000ull;
+	if (!stat(path, &st))
+		runner_request_stop();
+}
+
 static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 			  const struct runner_pass_result *r, uint64_t start,
 			  uint64_t now, uint64_t total)
@@ -161,6 +173,7 @@ static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 	double eta =
 		rate > 0 ? (double)(total - r->bytes) / 1048576.0 / rate : 0;
 
+	runner_stop_file_poll(ctx->opts->stop_file, now);
 	if (ctx->opts->progress_file && now >= pg->next_file) {
 		pg->next_file = now + 1000000000ull;
 		progress_file(ctx, r, el, rate, eta, total);
@@ -412,6 +425,7 @@ static enum pb_error run_verify(struct runner_ctx *ctx)
 				       "verify: submit: %s", strerror(-n));
 		if (!inflight)
 			break;
+		runner_stop_file_poll(ctx->opts->stop_file, pb_now_ns());
 		n = ctx->engine.ops->getevents(&ctx->engine, 1, done, inflight);
 		if (n < 0)
 			return pb_fail(ctx->errbuf, PB_ERR_IO,
@@ -617,7 +631,8 @@ static enum pb_error run_command_pass(struct runner_ctx *ctx, unsigned index)
 
 	r->kind = RUNNER_PASS_COMMAND;
 	r->index = index;
-	return runner_command_run(r, ctx->command, fs ? fs->mnt : "/",
+	return runner_command_run(r, ctx->command, ctx->opts->stop_file,
+				  fs ? fs->mnt : "/",
 				  fs			? fs->device
 				  : ctx->target.path[0] ? ctx->target.path
 							: NULL);

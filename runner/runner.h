@@ -78,6 +78,7 @@ struct runner_opts {
 	bool quiet;		   /* no progress or summary on stderr */
 	const char *output;	   /* NULL or "-" = stdout */
 	const char *progress_file; /* progress as JSON, rewritten each second */
+	const char *stop_file;	   /* stop as on SIGINT once it exists */
 	const char *log_file;	   /* stderr goes here (main.c) */
 	const char *by_id_dir;	   /* where uuid: targets are looked up */
 	const char *sys_block_dir;

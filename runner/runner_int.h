@@ -245,10 +245,16 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			      char *errbuf);
 /* Unmount (waiting out a busy mount briefly) and remove the mount point. */
 void runner_fs_teardown(struct runner_fs *fs);
-/* Run cmd with sh -c in cwd; r gets time, status, output tail, error. */
+/* Run cmd with sh -c in cwd; r gets time, status, output tail, error.
+ * stop_file: --stop-file, looked for while it runs. */
 enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
-				 const char *cwd, const char *device);
+				 const char *stop_file, const char *cwd,
+				 const char *device);
 bool runner_stop_requested(void);
+/* --stop-file: a stop asked from outside by a file at path (NULL: none),
+ * looked for at most four times a second (a stat the measurement does not
+ * notice); now is pb_now_ns() */
+void runner_stop_file_poll(const char *path, uint64_t now);
 
 /* Fill a chunk-aligned buffer's stamps for a write at offset. */
 void runner_stamp_buf(uint8_t *buf, uint32_t len, uint64_t offset,

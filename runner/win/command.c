@@ -70,7 +70,8 @@ out:
 }
 
 enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
-				 const char *cwd, const char *device)
+				 const char *stop_file, const char *cwd,
+				 const char *device)
 {
 	JOBOBJECT_EXTENDED_LIMIT_INFORMATION lim = {0};
 	PROCESS_INFORMATION pi = {0};
@@ -108,6 +109,7 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 	if (err)
 		goto out;
 	for (;;) {
+		runner_stop_file_poll(stop_file, pb_now_ns());
 		if (runner_stop_requested() && !killed) {
 			TerminateJobObject(job, 130);
 			killed = true;

@@ -1253,6 +1253,8 @@ static void windows_guest_run(void)
 	struct it_result r;
 	json_t *doc, *res, *runner;
 	size_t i;
+	pid_t pid;
+	int st;
 	SCRATCH(prof, "windows.json");
 	SCRATCH(state, "state-win");
 	SCRATCH(res_dir, "results-win");
@@ -1323,6 +1325,36 @@ static void windows_guest_run(void)
 			      root),
 			0);
 	CU_ASSERT_NOT_EQUAL(it_sh("test -e '%s/tmp/provbench'", root), 0);
+	/* SIGINT mid-pass: Tools would end the .exe outright (the fixture
+	 * does), so the runner is asked by its stop file; it drains and its
+	 * partial document comes back */
+	snprintf(path, sizeof(path), "%s/journal.jsonl", state);
+	it_write_file(prof, "{\"name\": \"windows\", \"backend\": "
+			    "\"vsphere\", \"vsphere\": {\"vm\": "
+			    "\"DC0_H0_VM1\", \"by_id_dir\": "
+			    "\"C:\\\\provbench-disks\"}, \"disk_size\": "
+			    "\"1G\", \"modes\": [\"thin\"], "
+			    "\"workload\": {\"bs\": \"4K\", \"qd\": 1, "
+			    "\"pattern\": \"rand\", \"passes\": "
+			    "[\"first-write\", \"rewrite\"]}}");
+	pid = it_spawn_run(&e, res_dir, prof);
+	CU_ASSERT_FATAL(it_wait_created(path, 20000));
+	sleep(3); /* Wine started, the runner into its first pass */
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	doc = it_load_run_json(res_dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	res = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(res, "status")),
+		"interrupted");
+	runner = json_object_get(res, "runner");
+	CU_ASSERT(json_is_true(json_object_get(runner, "interrupted")));
+	CU_ASSERT(json_integer_value(json_object_get(
+			  json_array_get(json_object_get(runner, "passes"), 0),
+			  "bytes")) > 0);
+	json_decref(doc);
 	/* a Linux setting asked of a Windows guest: one line, exit 2 */
 	it_write_file(prof, "{\"name\": \"windows\", \"backend\": "
 			    "\"vsphere\", \"vsphere\": {\"vm\": "

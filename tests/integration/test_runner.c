@@ -436,6 +436,38 @@ static void sigint_keeps_partial_result(void)
 	json_decref(doc);
 }
 
+/* --stop-file: the stop a harness asks where it has no signal (Windows
+ * guests): drained, partial document, exit 130, as SIGINT */
+static void stop_file_stops_like_sigint(void)
+{
+	char *dat = path_in("stop.dat"), *out = path_in("stop.json"),
+	     *stop = path_in("stop.flag");
+	char rc[700];
+	json_t *d, *p;
+
+	remove(dat);
+	remove(stop);
+	snprintf(rc, sizeof(rc), "%s/stop.rc", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("%s --target %s --size 4G --bs 4K --qd 4 --pattern rand "
+		      "--passes first-write,rewrite --stop-file %s -q -o %s & "
+		      "P=$!; sleep 1; touch %s; wait $P; echo $? > %s",
+		      it_bin("provbench-runner"), dat, stop, out, stop, rc),
+		0);
+	CU_ASSERT_EQUAL(it_count(rc, "130"), 1);
+	d = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT(json_is_true(json_object_get(d, "interrupted")));
+	p = json_array_get(json_object_get(d, "passes"), 0);
+	CU_ASSERT(json_is_false(json_object_get(p, "complete")));
+	CU_ASSERT(num(p, "bytes") > 0);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(d, "passes")), 1);
+	json_decref(d);
+	remove(dat);
+	remove(out);
+	remove(stop);
+}
+
 static void fsync_and_buffered_passes(void)
 {
 	const char *fs[] = {"--size", "512K",	  "--bs",
@@ -1163,6 +1195,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(bad_input_exit_2_one_line),
 	PB_CASE(bad_targets_exit_2),
 	PB_CASE(sigint_keeps_partial_result),
+	PB_CASE(stop_file_stops_like_sigint),
 	PB_CASE(fsync_and_buffered_passes),
 	PB_CASE(psync_with_queue_depth),
 	PB_CASE(io_uring_blocked_falls_back_to_psync),

@@ -475,7 +475,13 @@ func (m *guestProcs) TerminateProcessInGuest(ctx *simulator.Context, req *types.
 	}
 	// Tools on a POSIX guest send SIGTERM, then SIGKILL if the process
 	// is still there a few seconds later (vSphere API reference,
-	// TerminateProcessInGuest)
+	// TerminateProcessInGuest); on Windows they end it outright
+	// (TerminateProcess: no handler runs, nothing is flushed)
+	if vm := vmOf(req.Vm); vm.windows() {
+		p.cmd.Process.Kill()
+		body.Res = new(types.TerminateProcessInGuestResponse)
+		return body
+	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	time.AfterFunc(5*time.Second, func() {
 		mu.Lock()

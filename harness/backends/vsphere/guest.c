@@ -348,6 +348,21 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 	}
 }
 
+/* A Windows runner's gentle stop: an empty file at its --stop-file. */
+static enum pb_error ask_stop(struct vsb *b, const char *gstop)
+{
+	char local[64] = "/tmp/provbench-stop-XXXXXX";
+	enum pb_error err;
+	int fd = mkstemp(local);
+
+	if (fd < 0)
+		return PB_ERR_IO;
+	close(fd);
+	err = vs_guest_upload(b->s, &b->vm, local, gstop, 0600, true);
+	remove(local);
+	return err;
+}
+
 /* The last line of the runner's log in the guest: its own error. */
 static void runner_message(struct vsb *b, const char *log, char *out,
 			   size_t len)
@@ -386,7 +401,8 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      char *errbuf)
 {
 	struct vsb *b = vsb_of(be);
-	char out[700], prog[700], gcmd[700], glog[700], lcmd[1300];
+	char out[700], prog[700], gcmd[700], glog[700], gstop[700];
+	char lcmd[1300];
 	char why[PB_ERRBUF_SIZE];
 	struct pb_buf cmd = PB_BUF_INIT(16384);
 	int64_t pid = 0;
@@ -403,6 +419,8 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	vsb_guest_path(b, glog, sizeof(glog), why);
 	snprintf(why, sizeof(why), "command-%s.txt", d->id);
 	vsb_guest_path(b, gcmd, sizeof(gcmd), why);
+	snprintf(why, sizeof(why), "stop-%s", d->id);
+	vsb_guest_path(b, gstop, sizeof(gstop), why);
 	if (ctx && ctx->command) {
 		/* shell text goes as a file, never through the argument
 		 * string the guest splits into words */
@@ -418,11 +436,16 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		if (err)
 			return err;
 	}
+	/* Tools end a Windows process outright (TerminateProcess): there the
+	 * runner is asked to stop by a file it looks for, as SIGTERM asks a
+	 * Linux one */
 	if (pb_buf_printf(&cmd,
 			  "%s --target uuid:%s%s%s -q -o %s "
-			  "--progress-file %s --log-file %s%s%s",
+			  "--progress-file %s --log-file %s%s%s%s%s",
 			  args, d->uuid, b->by_id_dir ? " --by-id-dir " : "",
 			  b->by_id_dir ? b->by_id_dir : "", out, prog, glog,
+			  b->windows ? " --stop-file " : "",
+			  b->windows ? gstop : "",
 			  ctx && ctx->command ? " --command-file " : "",
 			  ctx && ctx->command ? gcmd : "")) {
 		pb_buf_dispose(&cmd);
@@ -443,10 +466,18 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		err = wait_runner(b, pid, timeout_s, ctx, prog, &code, &aged,
 				  errbuf);
 	if (err == PB_ERR_INTERRUPTED || err == PB_ERR_TIMEOUT) {
-		/* the runner drains and writes its partial JSON on SIGTERM;
-		 * Tools' terminate is the hard stop */
-		vs_guest_kill(b->s, &b->vm, pid);
-		vs_guest_wait(b->s, &b->vm, pid, 30, NULL, &code);
+		/* the runner drains and writes its partial JSON on SIGTERM,
+		 * or on Windows once its stop file is there; Tools'
+		 * terminate is the hard stop after that */
+		bool ended = false;
+
+		if (b->windows && !ask_stop(b, gstop))
+			ended = !vs_guest_wait(b->s, &b->vm, pid, 30, NULL,
+					       &code);
+		if (!ended) {
+			vs_guest_kill(b->s, &b->vm, pid);
+			vs_guest_wait(b->s, &b->vm, pid, 30, NULL, &code);
+		}
 	} else if (err) {
 		return err;
 	}
@@ -486,6 +517,8 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	vs_guest_remove(b->s, &b->vm, out, false);
 	vs_guest_remove(b->s, &b->vm, prog, false);
 	vs_guest_remove(b->s, &b->vm, glog, false);
+	if (b->windows)
+		vs_guest_remove(b->s, &b->vm, gstop, false);
 	if (ctx && ctx->command)
 		vs_guest_remove(b->s, &b->vm, gcmd, false);
 	return err;
