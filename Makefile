@@ -137,6 +137,14 @@ VCSIM         := $(B)/vcsim
 RUNNER        := $(B)/provbench-runner
 RUNNER_STATIC := $(B)/provbench-runner-static
 RUNNER_WIN    := $(B)/win/provbench-runner.exe
+# the unit suites of the shared core, built for Windows, run under Wine
+# (defined before the rules that name them: prerequisites expand at once)
+UNIT_WIN      := $(B)/win/unit-tests.exe
+UNIT_WIN_SRC  := $(filter-out runner/main.c,$(WIN_SRC)) \
+		 tests/unit/win/main.c tests/unit/win/suites.c \
+		 tests/unit/test_common.c tests/unit/test_hist.c \
+		 tests/unit/test_perm.c tests/unit/test_opts.c \
+		 tests/unit/test_data.c tests/unit/test_identity.c
 UNIT          := $(B)/unit-tests
 UNIT_ASAN     := $(B)/asan/unit-tests
 IT            := $(B)/integration-tests
@@ -188,13 +196,6 @@ runner-static: $(RUNNER_STATIC)
 # -p lists them)
 runner-windows: $(RUNNER_WIN)
 
-# the unit suites of the shared core, built for Windows, run under Wine
-UNIT_WIN     := $(B)/win/unit-tests.exe
-UNIT_WIN_SRC := $(filter-out runner/main.c,$(WIN_SRC)) \
-		tests/unit/win/main.c tests/unit/win/suites.c \
-		tests/unit/test_common.c tests/unit/test_hist.c \
-		tests/unit/test_perm.c tests/unit/test_opts.c \
-		tests/unit/test_data.c tests/unit/test_identity.c
 unit-windows: $(UNIT_WIN)
 
 $(UNIT_WIN): $(UNIT_WIN_SRC) $(wildcard common/*.h runner/*.h tests/unit/*.h \
