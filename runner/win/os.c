@@ -55,7 +55,6 @@ void runner_clock_now(struct timespec *unix_t, struct timespec *boot_t)
 {
 	/* 100 ns ticks since 1601-01-01 */
 	const uint64_t epoch = 116444736000000000ull;
-	LARGE_INTEGER c, f;
 	FILETIME ft;
 	uint64_t t, ns;
 
@@ -63,11 +62,8 @@ void runner_clock_now(struct timespec *unix_t, struct timespec *boot_t)
 	t = ((uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime) - epoch;
 	unix_t->tv_sec = (time_t)(t / 10000000);
 	unix_t->tv_nsec = (long)(t % 10000000 * 100);
-	QueryPerformanceCounter(&c);
-	QueryPerformanceFrequency(&f);
-	ns = (uint64_t)c.QuadPart / (uint64_t)f.QuadPart * 1000000000ull +
-	     (uint64_t)c.QuadPart % (uint64_t)f.QuadPart * 1000000000ull /
-		     (uint64_t)f.QuadPart;
+	/* pb_now_ns is QueryPerformanceCounter, which counts from boot */
+	ns = pb_now_ns();
 	boot_t->tv_sec = (time_t)(ns / 1000000000ull);
 	boot_t->tv_nsec = (long)(ns % 1000000000ull);
 }

@@ -348,19 +348,11 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 	}
 }
 
-/* A Windows runner's gentle stop: an empty file at its --stop-file. */
+/* A Windows runner's gentle stop: an empty file at its --stop-file (the
+ * upload of /dev/null, which is one) */
 static enum pb_error ask_stop(struct vsb *b, const char *gstop)
 {
-	char local[64] = "/tmp/provbench-stop-XXXXXX";
-	enum pb_error err;
-	int fd = mkstemp(local);
-
-	if (fd < 0)
-		return PB_ERR_IO;
-	close(fd);
-	err = vs_guest_upload(b->s, &b->vm, local, gstop, 0600, true);
-	remove(local);
-	return err;
+	return vs_guest_upload(b->s, &b->vm, "/dev/null", gstop, 0600, true);
 }
 
 /* The last line of the runner's log in the guest: its own error. */
