@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "unit.h"
 
@@ -34,6 +35,32 @@ void pb_skip(const char *why)
 	fprintf(stderr, "(skipped: %s) ", why);
 }
 
+/*
+ * Each case's wall time, printed after its name when it took a second or
+ * more ("Test: name ...(12.3 s) passed"): where a suite's time goes, read
+ * from any log without a profiler.
+ */
+static struct timespec case_t0;
+
+static void case_setup(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &case_t0);
+}
+
+static void case_teardown(void)
+{
+	struct timespec t;
+	double s;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	s = (double)(t.tv_sec - case_t0.tv_sec) +
+	    (double)(t.tv_nsec - case_t0.tv_nsec) / 1e9;
+	if (s >= 1.0) {
+		printf("(%.1f s) ", s);
+		fflush(stdout);
+	}
+}
+
 int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 {
 	const struct pb_suite *const *s;
@@ -50,7 +77,9 @@ int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 		if (only && (strlen((*s)->name) != len ||
 			     strncmp(only, (*s)->name, len)))
 			continue;
-		cs = CU_add_suite((*s)->name, (*s)->init, (*s)->cleanup);
+		cs = CU_add_suite_with_setup_and_teardown(
+			(*s)->name, (*s)->init, (*s)->cleanup, case_setup,
+			case_teardown);
 		if (!cs)
 			goto fail;
 		for (c = (*s)->cases; c->name; c++) {
