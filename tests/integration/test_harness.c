@@ -1256,6 +1256,7 @@ static void windows_guest_run(void)
 	pid_t pid;
 	int st;
 	SCRATCH(prof, "windows.json");
+	SCRATCH(bad_prof, "windows-bad.json");
 	SCRATCH(state, "state-win");
 	SCRATCH(res_dir, "results-win");
 
@@ -1287,6 +1288,40 @@ static void windows_guest_run(void)
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
+	/* what only the Linux runner can do is refused before anything is
+	 * made: ext4 on a Windows guest, a Linux engine's name */
+	{
+		static const struct {
+			const char *workload, *said;
+		} bad[] = {
+			{"\"filesystem\": \"ext4\", \"passes\": "
+			 "[\"first-write\"]",
+			 "workload filesystem ext4: VM DC0_H0_VM1 runs "
+			 "Windows"},
+			{"\"engine\": \"psync\", \"passes\": "
+			 "[\"first-write\"]",
+			 "workload engine psync: a Linux engine"},
+		};
+		char text[1024];
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			snprintf(text, sizeof(text),
+				 "{\"name\": \"windows\", \"backend\": "
+				 "\"vsphere\", \"vsphere\": {\"vm\": "
+				 "\"DC0_H0_VM1\"}, \"disk_size\": \"4M\", "
+				 "\"modes\": [\"thin\"], \"workload\": "
+				 "{%s}}",
+				 bad[i].workload);
+			it_write_file(bad_prof, text);
+			CU_ASSERT_EQUAL(
+				it_pb(&r, &e, "check", bad_prof, NULL, NULL),
+				2);
+			CU_ASSERT_PTR_NOT_NULL(strstr(r.err, bad[i].said));
+			if (!strstr(r.err, bad[i].said))
+				fprintf(stderr, "\n%s%s", r.out, r.err);
+			it_result_dispose(&r);
+		}
+	}
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res_dir, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s", r.err);

@@ -241,6 +241,50 @@ static enum pb_error check_windows_admin(struct vsb *b,
 		     vs_session_guest_user(b->s));
 	return PB_OK;
 }
+/*
+ * What the guest's runner can do: a filesystem or engine of the other
+ * family's runner would fail in the guest at the first disk, hours into a
+ * run; it is refused here, before anything is made. The harness speaks the
+ * Linux runner's engine names (io_uring, psync), so a Windows guest takes
+ * engine auto (the .exe picks iocp, sync where it must, and says which).
+ */
+static enum pb_error check_family_workload(struct vsb *b,
+					   const struct pb_profile *p,
+					   const struct pb_plan *plan,
+					   char *errbuf)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
+		const struct runner_opts *w = &p->points[plan->items[i].point];
+		unsigned fs = w->filesystem;
+
+		if (b->windows && (fs == RUNNER_FS_EXT4 || fs == RUNNER_FS_XFS))
+			return pb_fail(
+				errbuf, PB_ERR_INPUT,
+				"workload filesystem %s: VM %s runs "
+				"Windows, whose runner makes ntfs",
+				runner_option_find("filesystem")->choices[fs],
+				b->vm.name);
+		if (!b->windows && fs == RUNNER_FS_NTFS)
+			return pb_fail(errbuf, PB_ERR_INPUT,
+				       "workload filesystem ntfs: VM %s runs "
+				       "Linux, whose runner makes ext4 or xfs",
+				       b->vm.name);
+		if (b->windows && w->engine != RUNNER_ENGINE_AUTO)
+			return pb_fail(errbuf, PB_ERR_INPUT,
+				       "workload engine %s: a Linux engine, "
+				       "and VM %s runs Windows (leave engine "
+				       "auto: its runner uses an I/O "
+				       "completion port, or synchronous I/O "
+				       "where it must, and says which)",
+				       runner_option_find("engine")
+					       ->choices[w->engine],
+				       b->vm.name);
+	}
+	return PB_OK;
+}
+
 static enum pb_error vsb_check(struct pb_backend *be,
 			       const struct pb_plan *plan,
 			       struct pb_check_out *out, char *errbuf)
@@ -365,6 +409,8 @@ static enum pb_error vsb_check(struct pb_backend *be,
 			     b->windows ? ", disks found by their device "
 					  "identifiers"
 					: "");
+	if (!err)
+		err = check_family_workload(b, p, plan, errbuf);
 	if (!err && b->windows)
 		err = check_windows_admin(b, out, errbuf);
 	if (!err)
