@@ -19,7 +19,7 @@ if [ "${1:-}" = --fast ]; then
 fi
 B=${1:-build}
 log=$(mktemp)
-passed=0 failed=0 skipped=0 rc=0
+passed=0 failed=0 skipped=0 rc=0 times=
 
 status=$(mktemp)
 skips=$(mktemp)
@@ -29,6 +29,7 @@ run() {
 	name=$1
 	shift
 	echo "== $name: $*"
+	t0=$(date +%s)
 	# pipefail is not POSIX: the runner's status goes through a file
 	{
 		"$@"
@@ -48,11 +49,14 @@ run() {
 	failed=$((failed + f))
 	skipped=$((skipped + s))
 	[ "$f" -eq 0 ] || rc=1
+	# where the time went, suite by suite, in any CI log
+	times="$times${times:+, }$name $(($(date +%s) - t0)) s"
 }
 
-# the skipped cases by name, then the totals
+# the skipped cases by name, each suite's wall time, then the totals
 finish() {
 	grep -h '^SKIPPED ' "$skips" 2>/dev/null | sort -u
+	echo "time: $times"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	exit $rc
 }
