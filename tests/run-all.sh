@@ -23,7 +23,8 @@ passed=0 failed=0 skipped=0 rc=0 times=
 
 status=$(mktemp)
 skips=$(mktemp)
-trap 'rm -f "$log" "$status" "$skips"' EXIT
+fails=$(mktemp)
+trap 'rm -f "$log" "$status" "$skips" "$fails"' EXIT
 
 run() {
 	name=$1
@@ -36,6 +37,16 @@ run() {
 		echo $? >"$status"
 	} 2>&1 | tee "$log"
 	grep '^SKIPPED ' "$log" >>"$skips"
+	# a failed case by name and its first failed assertion, kept for the
+	# end: a CI log's tail is often all there is to read
+	awk -v s="$name" '
+		function say(a) { print "FAILED " s ":" c ": " a; want = 0 }
+		/^ *Test: / { c = $0; sub(/^ *Test: /, "", c);
+			sub(/ \.\.\..*/, "", c); first = ""; want = 0 }
+		/^ +[0-9]+\. / { a = $0; sub(/^ +/, "", a);
+			if (want) say(a); else if (first == "") first = a }
+		/FAILED/ && c != "" { if (first != "") say(first); else want = 1 }
+		' "$log" >>"$fails"
 	# "provbench-tests: P passed, F failed, S skipped"; a suite whose
 	# setup failed counts as a failure there, and so does a runner that
 	# failed or died before it could say
@@ -56,6 +67,7 @@ run() {
 # the skipped cases by name, each suite's wall time, then the totals
 finish() {
 	grep -h '^SKIPPED ' "$skips" 2>/dev/null | sort -u
+	cat "$fails"
 	echo "time: $times"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	exit $rc

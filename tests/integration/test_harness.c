@@ -1374,7 +1374,16 @@ static void windows_guest_run(void)
 			    "[\"first-write\", \"rewrite\"]}}");
 	pid = it_spawn_run(&e, res_dir, prof);
 	CU_ASSERT_FATAL(it_wait_created(path, 20000));
-	sleep(3); /* Wine started, the runner into its first pass */
+	/* the runner into its first pass: its progress file exists (a slow
+	 * machine may take many seconds to start Wine), then a second more
+	 * so the pass has written something */
+	for (i = 0; i < 600 && it_sh("ls '%s'/C/ProgramData/provbench/"
+				     "progress-*.json >/dev/null 2>&1",
+				     root);
+	     i++)
+		usleep(100000);
+	CU_ASSERT_FATAL(i < 600);
+	sleep(1);
 	kill(pid, SIGINT);
 	waitpid(pid, &st, 0);
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
