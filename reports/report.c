@@ -194,6 +194,17 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		if (!ps.complete)
 			continue;
 		p99 = jl_num(ps.lat[RJ_L_P99]);
+		if (ps.k[RJ_P_RAMP_S] && ps.kind != RUNNER_PASS_COMMAND) {
+			double ramp = jl_num(ps.k[RJ_P_RAMP_S]);
+
+			if (ramp > 0) {
+				g->nramped++;
+				if (ramp > g->ramp_s)
+					g->ramp_s = ramp;
+			} else {
+				g->nunramped++;
+			}
+		}
 		if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND) {
 			double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
 
@@ -465,6 +476,32 @@ void rp_findings(const struct rp_model *m,
 		fn(line, arg);
 	}
 
+	/* figures that leave out each pass's start say so, once, and a
+	 * pass too short for its ramp is never said to have had one */
+	for (i = 0; i < m->ng; i++)
+		if (m->g[i].nramped) {
+			snprintf(
+				line, sizeof(line),
+				"each pass's first %.0f ms are left out of its "
+				"throughput and latency (ramp_ms, as fio's "
+				"ramp_time): its blocks are written, its "
+				"start-up is not measured",
+				m->g[i].ramp_s * 1e3);
+			fn(line, arg);
+			break;
+		}
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+
+		if (g->nunramped) {
+			snprintf(line, sizeof(line),
+				 "%s%s%s: %zu pass(es) no longer than their "
+				 "ramp: their figures are the whole pass's",
+				 g->mode, *g->where ? ", " : "", g->where,
+				 g->nunramped);
+			fn(line, arg);
+		}
+	}
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 

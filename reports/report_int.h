@@ -52,6 +52,10 @@ struct rp_group {
 	/* the depth the passes really kept, against the one asked: the
 	 * lowest pass's (Little's law, recorded by the runner) */
 	double qd_kept_min, qd_asked;
+	/* passes whose figures leave out a ramp (ramp_s > 0; the longest),
+	 * and passes that asked for one and were no longer than it */
+	size_t nramped, nunramped;
+	double ramp_s;
 	/* what the server applied, and whether it is what was asked */
 	const char *applied; /* a mode's name, "" when not read back */
 	bool mismatch;

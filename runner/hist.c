@@ -53,6 +53,20 @@ void runner_hist_add(struct runner_hist *h, uint64_t v)
 		h->max = v;
 }
 
+void runner_hist_merge(struct runner_hist *into, const struct runner_hist *from)
+{
+	unsigned i;
+
+	for (i = 0; i < RUNNER_HIST_NR; i++)
+		into->buckets[i] += from->buckets[i];
+	into->count += from->count;
+	into->sum += from->sum;
+	if (from->min < into->min)
+		into->min = from->min;
+	if (from->max > into->max)
+		into->max = from->max;
+}
+
 uint64_t runner_hist_percentile(const struct runner_hist *h, double p)
 {
 	uint64_t rank, seen = 0, v;

@@ -182,6 +182,18 @@ const struct runner_option runner_options[] = {
 	 .help = "time series interval; unset: sized to the pass (10 ms, "
 		 "doubled as it grows, at least 50 points in any pass over "
 		 "0.5 s)"},
+	{.name = "ramp-ms",
+	 .key = "ramp_ms",
+	 .type = RUNNER_OT_UINT,
+	 .off = OFF(ramp_ms),
+	 .min = 1,
+	 .max = 600000,
+	 .arg = "N",
+	 .flags = M,
+	 .help = "fio's ramp_time: each pass's I/Os that complete in its first "
+		 "N ms are done but left out of its throughput, IOPS and "
+		 "latency (its series keeps them); a pass no longer than that "
+		 "keeps them all and says so; unset: none"},
 	{.name = "seed",
 	 .type = RUNNER_OT_U64,
 	 .off = OFF(seed),

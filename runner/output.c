@@ -7,7 +7,10 @@
  *  "target":{"path","kind","size_bytes","device_bytes","identity",
  *            "created"},
  *  "passes":[{"name","index","pattern","bs","qd","direct","complete",
- *             "bytes","ios","seconds","sync_seconds","mib_per_s","iops",
+ *             "bytes","ios","seconds","sync_seconds",
+ *             "ramp_s"?,"ramp_bytes"? (--ramp-ms: mib_per_s, iops, lat_us
+ *             and qd_achieved are then after it; 0: the pass was no
+ *             longer, and they are the whole pass's),"mib_per_s","iops",
  *             "lat_us":{"p50","p90","p99","p999","max","min"},
  *             "series":[{"t_s","bytes","mib_per_s"}],"error"?}
  *            | {"name":"command","index","command","complete",
@@ -75,7 +78,8 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		      const struct runner_pass_result *r)
 {
 	const struct runner_opts *o = ctx->opts;
-	double s = (double)r->ns / 1e9, qd_ach;
+	double s = (double)r->ns / 1e9, ms, qd_ach;
+	uint64_t mb, mio;
 
 	pb_jw_obj_open(w, NULL);
 	pb_jw_str(w, RUNNER_K_NAME, runner_pass_name(r->kind));
@@ -93,8 +97,9 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 	}
 	/* Little's law: the depth the pass really kept, from its rate and
 	 * its mean latency; below --qd, the device waited on the runner */
-	qd_ach = s > 0 && r->hist->count
-			 ? (double)r->ios / s *
+	runner_pass_measured(r, &ms, &mb, &mio);
+	qd_ach = ms > 0 && r->hist->count
+			 ? (double)mio / ms *
 				   ((double)r->hist->sum /
 				    (double)r->hist->count / 1e9)
 			 : 0.0;
@@ -111,9 +116,15 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 	pb_jw_int(w, "ios", (int64_t)r->ios);
 	pb_jw_real(w, RUNNER_K_SECONDS, s);
 	pb_jw_real(w, "sync_seconds", (double)r->sync_ns / 1e9);
+	/* the figures: after the ramp, when one was asked (0: the pass was
+	 * no longer than it, and the figures are the whole pass's) */
+	if (o->ramp_ms) {
+		pb_jw_real(w, RUNNER_K_RAMP_S, (double)r->ramp_ns / 1e9);
+		pb_jw_int(w, RUNNER_K_RAMP_BYTES, (int64_t)r->ramp_bytes);
+	}
 	pb_jw_real(w, RUNNER_K_MIB_PER_S,
-		   s > 0 ? (double)r->bytes / 1048576.0 / s : 0.0);
-	pb_jw_real(w, RUNNER_K_IOPS, s > 0 ? (double)r->ios / s : 0.0);
+		   ms > 0 ? (double)mb / 1048576.0 / ms : 0.0);
+	pb_jw_real(w, RUNNER_K_IOPS, ms > 0 ? (double)mio / ms : 0.0);
 	lat_json(w, r->hist);
 	series_json(w, r);
 	if (r->started_unix.tv_sec) {

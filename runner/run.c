@@ -223,6 +223,14 @@ static uint64_t block_at(const struct runner_ctx *ctx,
 		       : i;
 }
 
+void runner_pass_measured(const struct runner_pass_result *r, double *s,
+			  uint64_t *bytes, uint64_t *ios)
+{
+	*s = (double)(r->ns - r->ramp_ns) / 1e9;
+	*bytes = r->bytes - r->ramp_bytes;
+	*ios = r->ios - r->ramp_ios;
+}
+
 /*
  * One pass over every block of the region. Returns PB_OK, PB_ERR_IO
  * (r->error says which I/O) or PB_ERR_INTERRUPTED; the result is filled in
@@ -236,22 +244,25 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	struct runner_io *done[RUNNER_MAX_QD];
 	unsigned freelist[RUNNER_MAX_QD], nfree, inflight = 0, depth, i;
 	unsigned batch, queued;
-	uint64_t issued = 0, now, start;
+	uint64_t issued = 0, now, start, ramp_end;
 	struct series_state ss;
 	struct progress pg = {.tty = ctx->tty, .quiet = o->quiet};
 	struct runner_perm perm;
 	enum runner_io_op op;
 	enum pb_error err = PB_OK;
-	bool writes = runner_pass_writes(kind);
+	bool writes = runner_pass_writes(kind), in_ramp;
 	int n;
 
 	r->kind = kind;
 	r->index = index;
 	r->direct = !o->buffered;
 	r->hist = malloc(sizeof(*r->hist));
-	if (!r->hist)
+	r->ramp_hist = o->ramp_ms ? malloc(sizeof(*r->ramp_hist)) : NULL;
+	if (!r->hist || (o->ramp_ms && !r->ramp_hist))
 		return pb_fail(ctx->errbuf, PB_ERR_NOMEM, "out of memory");
 	runner_hist_init(r->hist);
+	if (r->ramp_hist)
+		runner_hist_init(r->ramp_hist);
 
 	/* an application that fsyncs every write waits for each one */
 	depth = kind == RUNNER_PASS_FSYNC_WRITE ? 1 : ctx->depth;
@@ -284,6 +295,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		.autosize = !o->interval_ms,
 		.last_tick = start};
 	ss.next_tick = start + ss.interval;
+	ramp_end = o->ramp_ms ? start + (uint64_t)o->ramp_ms * 1000000ull : 0;
 	pg.step = ctx->tty ? 250000000ull : 10000000000ull;
 	pg.next = start + pg.step;
 
@@ -336,10 +348,12 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 			break;
 		}
 		now = pb_now_ns();
+		in_ramp = now < ramp_end;
 		for (i = 0; i < (unsigned)n; i++) {
 			struct runner_io *io = done[i];
 
-			runner_hist_add(r->hist, now - io->t_start);
+			runner_hist_add(in_ramp ? r->ramp_hist : r->hist,
+					now - io->t_start);
 			freelist[nfree++] = io->slot;
 			inflight--;
 			if (io->res != (int)io->len) {
@@ -359,6 +373,10 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 			ss.bytes += io->len;
 			r->bytes += io->len;
 			r->ios++;
+			if (in_ramp) {
+				r->ramp_bytes += io->len;
+				r->ramp_ios++;
+			}
 		}
 		progress_show(&pg, ctx, r, start, now, ctx->target.size);
 	}
@@ -376,6 +394,14 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	now = pb_now_ns();
 	r->ns = now - start;
 	r->interval_ns = ss.interval;
+	if (ramp_end && (now <= ramp_end || r->ramp_ios == r->ios)) {
+		/* no time after the ramp: the whole pass is the figure,
+		 * said by ramp_s 0, never a rate over nothing */
+		runner_hist_merge(r->hist, r->ramp_hist);
+		r->ramp_bytes = r->ramp_ios = 0;
+	} else if (ramp_end) {
+		r->ramp_ns = ramp_end - start;
+	}
 	if (series_finish(r, &ss, now) && !err)
 		err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
 	progress_clear(&pg);
@@ -484,23 +510,26 @@ static void print_summary(const struct runner_ctx *ctx)
 
 	for (i = 0; i < ctx->npasses_done; i++) {
 		r = &ctx->passes[i];
-		double s = (double)r->ns / 1e9;
+		double s = (double)r->ns / 1e9, ms;
+		uint64_t mb, mio;
 
 		if (r->kind == RUNNER_PASS_COMMAND) {
 			fprintf(stderr, "%-11s exit %d in %7.2f s\n",
 				runner_pass_name(r->kind), r->exit_status, s);
 			continue;
 		}
+		runner_pass_measured(r, &ms, &mb, &mio);
 		pb_size_format(sz, sizeof(sz), r->bytes);
 		fprintf(stderr,
 			"%-11s %10s in %7.2f s  %9.1f MiB/s  %8.0f IOPS  "
-			"p50 %.0f us  p99 %.0f us  max %.0f us%s\n",
+			"p50 %.0f us  p99 %.0f us  max %.0f us%s%s\n",
 			runner_pass_name(r->kind), sz, s,
-			s > 0 ? (double)r->bytes / 1048576.0 / s : 0,
-			s > 0 ? (double)r->ios / s : 0,
+			ms > 0 ? (double)mb / 1048576.0 / ms : 0,
+			ms > 0 ? (double)mio / ms : 0,
 			(double)runner_hist_percentile(r->hist, 50) / 1e3,
 			(double)runner_hist_percentile(r->hist, 99) / 1e3,
 			(double)r->hist->max / 1e3,
+			r->ramp_ns ? "  (after its ramp)" : "",
 			r->complete ? "" : "  (incomplete)");
 	}
 	if (ctx->verify.done || ctx->verify.chunks)
@@ -647,6 +676,7 @@ static void ctx_dispose(struct runner_ctx *ctx)
 	runner_target_close(&ctx->target);
 	for (i = 0; i < RUNNER_MAX_PASSES; i++) {
 		free(ctx->passes[i].hist);
+		free(ctx->passes[i].ramp_hist);
 		free(ctx->passes[i].series);
 		free(ctx->passes[i].output);
 	}

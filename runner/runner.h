@@ -71,6 +71,7 @@ struct runner_opts {
 	unsigned engine;  /* enum runner_engine_kind */
 	bool buffered;
 	unsigned interval_ms;
+	unsigned ramp_ms; /* each pass's first ms left out of its figures */
 	uint64_t seed;
 	bool verify;
 	bool force;
@@ -194,6 +195,8 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_QD_ACHIEVED  "qd_achieved"
 #define RUNNER_K_BATCH	      "batch"
 #define RUNNER_K_INTERVAL_MS  "interval_ms"
+#define RUNNER_K_RAMP_S	      "ramp_s"
+#define RUNNER_K_RAMP_BYTES   "ramp_bytes"
 #define RUNNER_K_BYTES	      "bytes"
 #define RUNNER_K_SECONDS      "seconds"
 #define RUNNER_K_MIB_PER_S    "mib_per_s"
@@ -260,6 +263,9 @@ void runner_hist_init(struct runner_hist *h);
 void runner_hist_add(struct runner_hist *h, uint64_t value);
 /* p in [0, 100]; the nearest-rank percentile, as a bucket midpoint. */
 uint64_t runner_hist_percentile(const struct runner_hist *h, double p);
+/* Everything in from added to into. */
+void runner_hist_merge(struct runner_hist *into,
+		       const struct runner_hist *from);
 
 /*
  * A seeded permutation of [0, n): every index exactly once, in an order

@@ -182,7 +182,17 @@ struct runner_pass_result {
 	struct runner_point *series;
 	size_t nseries, aseries;
 	uint64_t interval_ns; /* the series' interval, as it ended */
+	/* --ramp-ms: the I/Os that completed in it, left out of the
+	 * figures (not of bytes, ios or the series); ramp_ns 0 when the
+	 * pass was no longer than its ramp and everything counts */
+	uint64_t ramp_ns, ramp_bytes, ramp_ios;
+	struct runner_hist *ramp_hist;
 };
+
+/* What a pass's figures stand on: its seconds, bytes and I/Os after its
+ * ramp (the whole pass without one). */
+void runner_pass_measured(const struct runner_pass_result *r, double *s,
+			  uint64_t *bytes, uint64_t *ios);
 
 #define RUNNER_VERIFY_MAX_REPORTED 16
 

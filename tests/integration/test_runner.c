@@ -83,8 +83,11 @@ static void check_complete(json_t *doc, uint64_t size, unsigned bs,
 		CU_ASSERT_EQUAL(num(p, "bs"), bs);
 		secs = num(p, "seconds");
 		CU_ASSERT(secs > 0);
+		/* the rate is what came after the ramp (--ramp-ms), if any */
 		CU_ASSERT(fabs(num(p, "mib_per_s") -
-			       (double)size / (double)MiB / secs) <
+			       ((double)size - num(p, "ramp_bytes")) /
+				       (double)MiB /
+				       (secs - num(p, "ramp_s"))) <
 			  1e-6 * num(p, "mib_per_s") + 1e-9);
 		prev = 0;
 		for (j = 0; j < 5; j++) {
@@ -530,6 +533,69 @@ static void psync_with_queue_depth(void)
 		num(json_array_get(json_object_get(doc, "passes"), 0), "qd"),
 		1);
 	json_decref(doc);
+}
+
+/*
+ * --ramp-ms: each pass's I/Os in its first N ms are written and counted in
+ * bytes, ios and the series, and left out of its rate, IOPS and latency;
+ * a pass no longer than its ramp keeps everything and says ramp_s 0; no
+ * ramp asked, no ramp fields.
+ */
+static void ramp_leaves_start_out(void)
+{
+	const char *ramped[] = {"--size", "256M",      "--bs", "64K", "--qd",
+				"4",	  "--ramp-ms", "20",   "-q",  NULL};
+	const char *too_long[] = {"--size",    "4M",	 "--bs", "64K",
+				  "--ramp-ms", "600000", "-q",	 NULL};
+	const char *none[] = {"--size", "4M", "--bs", "64K", "-q", NULL};
+	char *out = path_in("ramp.json");
+	struct it_result r;
+	json_t *doc, *p;
+	size_t i;
+
+	CU_ASSERT_EQUAL(run_runner(&r, path_in("ramp.img"), out, ramped), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	check_complete(doc, 256 * MiB, 65536, fw_rw);
+	json_array_foreach(json_object_get(doc, "passes"), i, p)
+	{
+		double rb = num(p, "ramp_bytes"), rs = num(p, "ramp_s");
+
+		CU_ASSERT_DOUBLE_EQUAL(rs, 0.020, 1e-9);
+		CU_ASSERT(rb > 0 && rb < num(p, "bytes"));
+		CU_ASSERT_DOUBLE_EQUAL(num(p, "mib_per_s"),
+				       (num(p, "bytes") - rb) / MiB /
+					       (num(p, "seconds") - rs),
+				       num(p, "mib_per_s") * 1e-6);
+	}
+	json_decref(doc);
+	remove(path_in("ramp.img"));
+	CU_ASSERT_EQUAL(run_runner(&r, path_in("ramp.img"), out, too_long), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_array_foreach(json_object_get(doc, "passes"), i, p)
+	{
+		CU_ASSERT_EQUAL(num(p, "ramp_s"), 0);
+		CU_ASSERT_EQUAL(num(p, "ramp_bytes"), 0);
+		CU_ASSERT_DOUBLE_EQUAL(num(p, "mib_per_s"),
+				       num(p, "bytes") / MiB /
+					       num(p, "seconds"),
+				       num(p, "mib_per_s") * 1e-6);
+		CU_ASSERT(num(json_object_get(p, "lat_us"), "p50") > 0);
+	}
+	json_decref(doc);
+	remove(path_in("ramp.img"));
+	CU_ASSERT_EQUAL(run_runner(&r, path_in("ramp.img"), out, none), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	p = json_array_get(json_object_get(doc, "passes"), 0);
+	CU_ASSERT_PTR_NULL(json_object_get(p, "ramp_s"));
+	CU_ASSERT_PTR_NULL(json_object_get(p, "ramp_bytes"));
+	json_decref(doc);
+	remove(path_in("ramp.img"));
 }
 
 /* Both engines, every pass kind and verify: no leak, no invalid access. */
@@ -1198,6 +1264,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(stop_file_stops_like_sigint),
 	PB_CASE(fsync_and_buffered_passes),
 	PB_CASE(psync_with_queue_depth),
+	PB_CASE(ramp_leaves_start_out),
 	PB_CASE(io_uring_blocked_falls_back_to_psync),
 	PB_CASE(no_leaks_under_valgrind),
 	PB_CASE(output_to_device_left_a_device),

@@ -520,7 +520,22 @@ static void baseline_falls_back_to_eager(void)
 					      "interval_ms=1000 verify=true: "
 					      "a pass kept a queue depth of "
 					      "3.0 of the 8 asked"));
-		CU_ASSERT_PTR_NULL(f.data && strstr(f.data, "eager, bs"));
+		CU_ASSERT_PTR_NULL(f.data &&
+				   strstr(f.data, "eager, bs=64K qd=8 pattern="
+						  "seq passes=first-write,"
+						  "rewrite,rewrite,rewrite "
+						  "interval_ms=1000 verify="
+						  "true: a pass kept"));
+		/* thin's passes left 50 ms out (ramp_s), said once; one
+		 * eager pass was no longer than its ramp: said, by name */
+		CU_ASSERT_PTR_NOT_NULL(f.data &&
+				       strstr(f.data, "each pass's first 50 ms "
+						      "are left out"));
+		CU_ASSERT_PTR_NOT_NULL(f.data &&
+				       strstr(f.data, "verify=true: 1 pass(es) "
+						      "no longer than their "
+						      "ramp"));
+		CU_ASSERT_PTR_NOT_NULL(f.data && strstr(f.data, "\neager, bs"));
 		pb_buf_dispose(&f);
 	}
 	rp_model_dispose(&m);
