@@ -197,13 +197,10 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		if (ps.k[RJ_P_RAMP_S] && ps.kind != RUNNER_PASS_COMMAND) {
 			double ramp = jl_num(ps.k[RJ_P_RAMP_S]);
 
-			if (ramp > 0) {
-				g->nramped++;
-				if (ramp > g->ramp_s)
-					g->ramp_s = ramp;
-			} else {
+			if (ramp > 0 && g->nramped++ == 0)
+				g->ramp_s = ramp; /* a point's one ramp_ms */
+			else if (!(ramp > 0))
 				g->nunramped++;
-			}
 		}
 		if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND) {
 			double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
@@ -476,20 +473,30 @@ void rp_findings(const struct rp_model *m,
 		fn(line, arg);
 	}
 
-	/* figures that leave out each pass's start say so, once, and a
-	 * pass too short for its ramp is never said to have had one */
-	for (i = 0; i < m->ng; i++)
-		if (m->g[i].nramped) {
-			snprintf(
-				line, sizeof(line),
-				"each pass's first %.0f ms are left out of its "
-				"throughput and latency (ramp_ms, as fio's "
-				"ramp_time): its blocks are written, its "
-				"start-up is not measured",
-				m->g[i].ramp_s * 1e3);
+	/* figures that leave out each pass's start say so, once (with the
+	 * range, when a matrix varies ramp_ms), and a pass too short for its
+	 * ramp is never said to have had one */
+	{
+		double lo = INFINITY, hi = 0;
+		char span[48] = "";
+
+		for (i = 0; i < m->ng; i++)
+			if (m->g[i].nramped) {
+				lo = fmin(lo, m->g[i].ramp_s);
+				hi = fmax(hi, m->g[i].ramp_s);
+			}
+		if (lo < hi)
+			snprintf(span, sizeof(span), "%.0f to ", lo * 1e3);
+		if (hi > 0) {
+			snprintf(line, sizeof(line),
+				 "each pass's first %s%.0f ms are left out of "
+				 "its throughput and latency (ramp_ms, as "
+				 "fio's ramp_time): its blocks are written, "
+				 "its start-up is not measured",
+				 span, hi * 1e3);
 			fn(line, arg);
-			break;
 		}
+	}
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 

@@ -52,8 +52,8 @@ struct rp_group {
 	/* the depth the passes really kept, against the one asked: the
 	 * lowest pass's (Little's law, recorded by the runner) */
 	double qd_kept_min, qd_asked;
-	/* passes whose figures leave out a ramp (ramp_s > 0; the longest),
-	 * and passes that asked for one and were no longer than it */
+	/* passes whose figures leave out a ramp (ramp_s > 0: the point's
+	 * ramp_ms), and passes that asked for one and were no longer */
 	size_t nramped, nunramped;
 	double ramp_s;
 	/* what the server applied, and whether it is what was asked */

@@ -78,8 +78,7 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		      const struct runner_pass_result *r)
 {
 	const struct runner_opts *o = ctx->opts;
-	double s = (double)r->ns / 1e9, ms, qd_ach;
-	uint64_t mb, mio;
+	double s = (double)r->ns / 1e9, mib_s, iops, qd_ach;
 
 	pb_jw_obj_open(w, NULL);
 	pb_jw_str(w, RUNNER_K_NAME, runner_pass_name(r->kind));
@@ -97,12 +96,10 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 	}
 	/* Little's law: the depth the pass really kept, from its rate and
 	 * its mean latency; below --qd, the device waited on the runner */
-	runner_pass_measured(r, &ms, &mb, &mio);
-	qd_ach = ms > 0 && r->hist->count
-			 ? (double)mio / ms *
-				   ((double)r->hist->sum /
-				    (double)r->hist->count / 1e9)
-			 : 0.0;
+	runner_pass_rates(&mib_s, &iops, r);
+	qd_ach = r->hist->count ? iops * ((double)r->hist->sum /
+					  (double)r->hist->count / 1e9)
+				: 0.0;
 	pb_jw_str(w, RUNNER_K_PATTERN,
 		  o->pattern == RUNNER_PATTERN_RAND ? "rand" : "seq");
 	pb_jw_int(w, RUNNER_K_BS, o->bs);
@@ -122,9 +119,8 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		pb_jw_real(w, RUNNER_K_RAMP_S, (double)r->ramp_ns / 1e9);
 		pb_jw_int(w, RUNNER_K_RAMP_BYTES, (int64_t)r->ramp_bytes);
 	}
-	pb_jw_real(w, RUNNER_K_MIB_PER_S,
-		   ms > 0 ? (double)mb / 1048576.0 / ms : 0.0);
-	pb_jw_real(w, RUNNER_K_IOPS, ms > 0 ? (double)mio / ms : 0.0);
+	pb_jw_real(w, RUNNER_K_MIB_PER_S, mib_s);
+	pb_jw_real(w, RUNNER_K_IOPS, iops);
 	lat_json(w, r->hist);
 	series_json(w, r);
 	if (r->started_unix.tv_sec) {

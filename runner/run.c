@@ -223,12 +223,14 @@ static uint64_t block_at(const struct runner_ctx *ctx,
 		       : i;
 }
 
-void runner_pass_measured(const struct runner_pass_result *r, double *s,
-			  uint64_t *bytes, uint64_t *ios)
+void runner_pass_rates(double *mib_per_s, double *iops,
+		       const struct runner_pass_result *r)
 {
-	*s = (double)(r->ns - r->ramp_ns) / 1e9;
-	*bytes = r->bytes - r->ramp_bytes;
-	*ios = r->ios - r->ramp_ios;
+	double s = (double)(r->ns - r->ramp_ns) / 1e9;
+
+	*mib_per_s =
+		s > 0 ? (double)(r->bytes - r->ramp_bytes) / 1048576.0 / s : 0;
+	*iops = s > 0 ? (double)(r->ios - r->ramp_ios) / s : 0;
 }
 
 /*
@@ -510,22 +512,19 @@ static void print_summary(const struct runner_ctx *ctx)
 
 	for (i = 0; i < ctx->npasses_done; i++) {
 		r = &ctx->passes[i];
-		double s = (double)r->ns / 1e9, ms;
-		uint64_t mb, mio;
+		double s = (double)r->ns / 1e9, mib_s, iops;
 
 		if (r->kind == RUNNER_PASS_COMMAND) {
 			fprintf(stderr, "%-11s exit %d in %7.2f s\n",
 				runner_pass_name(r->kind), r->exit_status, s);
 			continue;
 		}
-		runner_pass_measured(r, &ms, &mb, &mio);
+		runner_pass_rates(&mib_s, &iops, r);
 		pb_size_format(sz, sizeof(sz), r->bytes);
 		fprintf(stderr,
 			"%-11s %10s in %7.2f s  %9.1f MiB/s  %8.0f IOPS  "
 			"p50 %.0f us  p99 %.0f us  max %.0f us%s%s\n",
-			runner_pass_name(r->kind), sz, s,
-			ms > 0 ? (double)mb / 1048576.0 / ms : 0,
-			ms > 0 ? (double)mio / ms : 0,
+			runner_pass_name(r->kind), sz, s, mib_s, iops,
 			(double)runner_hist_percentile(r->hist, 50) / 1e3,
 			(double)runner_hist_percentile(r->hist, 99) / 1e3,
 			(double)r->hist->max / 1e3,

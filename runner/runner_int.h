@@ -189,10 +189,10 @@ struct runner_pass_result {
 	struct runner_hist *ramp_hist;
 };
 
-/* What a pass's figures stand on: its seconds, bytes and I/Os after its
- * ramp (the whole pass without one). */
-void runner_pass_measured(const struct runner_pass_result *r, double *s,
-			  uint64_t *bytes, uint64_t *ios);
+/* A pass's throughput and IOPS: over what came after its ramp (the whole
+ * pass without one); 0 for a pass that took no time. */
+void runner_pass_rates(double *mib_per_s, double *iops,
+		       const struct runner_pass_result *r);
 
 #define RUNNER_VERIFY_MAX_REPORTED 16
 

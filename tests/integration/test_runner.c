@@ -541,6 +541,19 @@ static void psync_with_queue_depth(void)
  * a pass no longer than its ramp keeps everything and says ramp_s 0; no
  * ramp asked, no ramp fields.
  */
+/* The runner on a fresh ramp.img with args: its document, or NULL. */
+static json_t *ramp_run(const char *const args[])
+{
+	struct it_result r;
+
+	remove(path_in("ramp.img"));
+	CU_ASSERT_EQUAL(
+		run_runner(&r, path_in("ramp.img"), path_in("ramp.json"), args),
+		0);
+	it_result_dispose(&r);
+	return load(path_in("ramp.json"));
+}
+
 static void ramp_leaves_start_out(void)
 {
 	const char *ramped[] = {"--size", "256M",      "--bs", "64K", "--qd",
@@ -548,14 +561,10 @@ static void ramp_leaves_start_out(void)
 	const char *too_long[] = {"--size",    "4M",	 "--bs", "64K",
 				  "--ramp-ms", "600000", "-q",	 NULL};
 	const char *none[] = {"--size", "4M", "--bs", "64K", "-q", NULL};
-	char *out = path_in("ramp.json");
-	struct it_result r;
 	json_t *doc, *p;
 	size_t i;
 
-	CU_ASSERT_EQUAL(run_runner(&r, path_in("ramp.img"), out, ramped), 0);
-	it_result_dispose(&r);
-	doc = load(out);
+	doc = ramp_run(ramped);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	check_complete(doc, 256 * MiB, 65536, fw_rw);
 	json_array_foreach(json_object_get(doc, "passes"), i, p)
@@ -570,10 +579,7 @@ static void ramp_leaves_start_out(void)
 				       num(p, "mib_per_s") * 1e-6);
 	}
 	json_decref(doc);
-	remove(path_in("ramp.img"));
-	CU_ASSERT_EQUAL(run_runner(&r, path_in("ramp.img"), out, too_long), 0);
-	it_result_dispose(&r);
-	doc = load(out);
+	doc = ramp_run(too_long);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	json_array_foreach(json_object_get(doc, "passes"), i, p)
 	{
@@ -586,10 +592,7 @@ static void ramp_leaves_start_out(void)
 		CU_ASSERT(num(json_object_get(p, "lat_us"), "p50") > 0);
 	}
 	json_decref(doc);
-	remove(path_in("ramp.img"));
-	CU_ASSERT_EQUAL(run_runner(&r, path_in("ramp.img"), out, none), 0);
-	it_result_dispose(&r);
-	doc = load(out);
+	doc = ramp_run(none);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	p = json_array_get(json_object_get(doc, "passes"), 0);
 	CU_ASSERT_PTR_NULL(json_object_get(p, "ramp_s"));

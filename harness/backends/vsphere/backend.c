@@ -248,15 +248,13 @@ static enum pb_error check_windows_admin(struct vsb *b,
  * Linux runner's engine names (io_uring, psync), so a Windows guest takes
  * engine auto (the .exe picks iocp, sync where it must, and says which).
  */
-static enum pb_error check_family_workload(struct vsb *b,
-					   const struct pb_profile *p,
-					   const struct pb_plan *plan,
-					   char *errbuf)
+static enum pb_error
+check_family_workload(struct vsb *b, const struct pb_profile *p, char *errbuf)
 {
-	size_t i;
+	unsigned i;
 
-	for (i = 0; i < plan->n; i++) {
-		const struct runner_opts *w = &p->points[plan->items[i].point];
+	for (i = 0; i < p->npoints; i++) {
+		const struct runner_opts *w = &p->points[i];
 		unsigned fs = w->filesystem;
 
 		if (b->windows && (fs == RUNNER_FS_EXT4 || fs == RUNNER_FS_XFS))
@@ -410,7 +408,7 @@ static enum pb_error vsb_check(struct pb_backend *be,
 					  "identifiers"
 					: "");
 	if (!err)
-		err = check_family_workload(b, p, plan, errbuf);
+		err = check_family_workload(b, p, errbuf);
 	if (!err && b->windows)
 		err = check_windows_admin(b, out, errbuf);
 	if (!err)
