@@ -113,10 +113,10 @@ sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,	     &g->rewrite,    &g->read,
-			   &g->prov,	     &g->steady,     &g->p99_first,
-			   &g->mkfs,	     &g->cmd,	     &g->pair_first,
-			   &g->pair_rewrite, &g->span_target};
+	double **arrs[] = {&g->first,	     &g->rewrite,     &g->read,
+			   &g->prov,	     &g->steady,      &g->p99_first,
+			   &g->mkfs,	     &g->cmd,	      &g->pair_first,
+			   &g->pair_rewrite, &g->span_target, &g->rw_spread};
 	size_t cap, i;
 	void *q;
 
@@ -239,6 +239,15 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	}
 	if (nrw)
 		rw_med = rp_median(rw, nrw);
+	if (nrw >= 2 && rw_med > 0) {
+		double lo = rw[0], hi = rw[0];
+
+		for (unsigned k = 1; k < nrw; k++) {
+			lo = fmin(lo, rw[k]);
+			hi = fmax(hi, rw[k]);
+		}
+		g->rw_spread[g->nrw_spread++] = (hi - lo) / rw_med;
+	}
 	if (spanned)
 		g->span_target[g->nspan - 1] = rw_med;
 	if (first || nrw) {
@@ -340,6 +349,7 @@ static void finish_group(struct rp_group *g)
 	steady_points(g);
 	g->steady_med = rp_median(g->steady, g->nsteady);
 	g->mkfs_med = rp_median(g->mkfs, g->nmkfs);
+	g->rw_spread_med = rp_median(g->rw_spread, g->nrw_spread);
 	g->cmd_med = rp_median(g->cmd, g->ncmd);
 	rp_median_ci(&g->cmd_lo, &g->cmd_hi, g->cmd, g->ncmd);
 	/* the page draws one rep's curve: that one series stays parsed */
@@ -521,6 +531,28 @@ void rp_findings(const struct rp_model *m,
 				 "ratios against it move with it",
 				 g->mode, *g->where ? ", " : "", g->where,
 				 g->penalty * 100.0);
+			fn(line, arg);
+		}
+		/*
+		 * Two rewrites of one disk are the same measurement twice:
+		 * how far apart they come is the noise every single-pass
+		 * figure carries (a cloud VM's disk varied 578-1793 MiB/s
+		 * over eight identical 1 GiB fio passes). Said of the
+		 * baseline, the mode every ratio leans on.
+		 */
+		if (m->have_base_mode && g->pmode == m->base_mode &&
+		    g->rw_spread_med > 0.10) {
+			snprintf(
+				line, sizeof(line),
+				"noise: the baseline %s%s%s's rewrites of one "
+				"disk differ by a median of %.0f%% (%zu reps), "
+				"with no first-write cost between them: the "
+				"host's pass-to-pass noise; differences of "
+				"that size are within it, and the intervals "
+				"say which are not (more repetitions or longer "
+				"passes narrow them)",
+				g->mode, *g->where ? ", " : "", g->where,
+				g->rw_spread_med * 100.0, g->nrw_spread);
 			fn(line, arg);
 		}
 		/* a pass that did not keep its depth measured the guest */
@@ -1140,6 +1172,7 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->pair_first);
 		free(g->pair_rewrite);
 		free(g->span_target);
+		free(g->rw_spread);
 		free(g->p99_first);
 		free(g->p99_rewrite);
 		for (k = 0; k < RP_MAX_REWRITES; k++)
@@ -2051,6 +2084,7 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 	json_object_set_new(o, "p99_first_us", rp_jnum(g->p99_first_med));
 	json_object_set_new(o, "p99_rewrite_us", rp_jnum(g->p99_rewrite_med));
 	json_object_set_new(o, "qd_kept_min", rp_jnum(g->qd_kept_min));
+	json_object_set_new(o, "rewrite_spread", rp_jnum(g->rw_spread_med));
 	json_object_set_new(o, "mkfs_s", rp_jnum(g->mkfs_med));
 	json_object_set_new(o, "command_s", rp_jnum(g->cmd_med));
 	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));

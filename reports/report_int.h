@@ -80,6 +80,12 @@ struct rp_group {
 	double *mkfs, *cmd;
 	size_t nmkfs, ncmd;
 	double mkfs_med, cmd_med, cmd_lo, cmd_hi, cmd_vs_base;
+	/* how much one disk's rewrites, passes alike in everything, differ
+	 * from each other: (max - min) / median per rep of two or more, and
+	 * the median of those (the host's pass-to-pass noise) */
+	double *rw_spread;
+	size_t nrw_spread;
+	double rw_spread_med;
 };
 
 struct rp_model;
