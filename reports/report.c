@@ -544,15 +544,15 @@ void rp_findings(const struct rp_model *m,
 		    g->rw_spread_med > 0.10) {
 			snprintf(
 				line, sizeof(line),
-				"noise: the baseline %s%s%s's rewrites of one "
-				"disk differ by a median of %.0f%% (%zu reps), "
+				"noise: one disk's rewrites differ by a median "
+				"of %.0f%% (%zu reps) for the baseline %s%s%s, "
 				"with no first-write cost between them: the "
 				"host's pass-to-pass noise; differences of "
 				"that size are within it, and the intervals "
 				"say which are not (more repetitions or longer "
 				"passes narrow them)",
-				g->mode, *g->where ? ", " : "", g->where,
-				g->rw_spread_med * 100.0, g->nrw_spread);
+				g->rw_spread_med * 100.0, g->nrw_spread,
+				g->mode, *g->where ? ", " : "", g->where);
 			fn(line, arg);
 		}
 		/* a pass that did not keep its depth measured the guest */
