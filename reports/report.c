@@ -521,10 +521,10 @@ void rp_findings(const struct rp_model *m,
 	}
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
+		bool base = m->have_base_mode && g->pmode == m->base_mode;
 
 		/* ratios against a moving baseline are suspect */
-		if (m->have_base_mode && g->pmode == m->base_mode &&
-		    g->penalty > 0.10) {
+		if (base && g->penalty > 0.10) {
 			snprintf(line, sizeof(line),
 				 "warning: the baseline %s%s%s itself warms up "
 				 "by %.0f%% (first write against rewrite): "
@@ -540,8 +540,7 @@ void rp_findings(const struct rp_model *m,
 		 * over eight identical 1 GiB fio passes). Said of the
 		 * baseline, the mode every ratio leans on.
 		 */
-		if (m->have_base_mode && g->pmode == m->base_mode &&
-		    g->rw_spread_med > 0.10) {
+		if (base && g->rw_spread_med > 0.10) {
 			snprintf(
 				line, sizeof(line),
 				"noise: one disk's rewrites differ by a median "
