@@ -194,6 +194,20 @@ const struct runner_option runner_options[] = {
 		 "N ms are done but left out of its throughput, IOPS and "
 		 "latency (its series keeps them); a pass no longer than that "
 		 "keeps them all and says so; unset: none"},
+	{.name = "pair-stripe",
+	 .key = "pair_stripe",
+	 .type = RUNNER_OT_SIZE,
+	 .off = OFF(pair_stripe),
+	 .min = 512,
+	 .max = UINT64_MAX,
+	 .arg = "SIZE",
+	 .flags = M,
+	 .help = "the first write in stripes of SIZE, each fresh stripe "
+		 "followed by a rewrite of the one before it, each alone in "
+		 "the queue: a first write and a rewrite milliseconds apart, "
+		 "so the host's drift cancels in the penalty (the median of "
+		 "the pairs'); the pass's figures are the fresh stripes'; "
+		 "unset: one stream"},
 	{.name = "seed",
 	 .type = RUNNER_OT_U64,
 	 .off = OFF(seed),
@@ -560,11 +574,62 @@ static const char *said(char *buf, size_t len, const char *name, bool profile)
 	return buf;
 }
 
+/*
+ * What --pair-stripe needs: a first-write pass to pair, direct I/O (a
+ * buffered stripe times the page cache), no ramp (a stripe has no start
+ * to leave out), whole blocks, a full queue in every stripe, and at
+ * least RUNNER_PAIR_MIN_STRIPES stripes in the region (size; 0: not
+ * known yet, the runner checks again once the target says).
+ */
+enum pb_error runner_pair_check(const struct runner_opts *o, uint64_t size,
+				bool profile, char *errbuf)
+{
+	char a[48], b[48];
+	uint64_t s = o->pair_stripe;
+
+	said(a, sizeof(a), "pair-stripe", profile);
+	if (!has_pass(o, RUNNER_PASS_FIRST_WRITE))
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: no first-write pass in %s to pair", a,
+			       said(b, sizeof(b), "passes", profile));
+	if (o->buffered)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: needs direct I/O (a buffered stripe times "
+			       "the page cache, not the disk)",
+			       a);
+	if (o->ramp_ms)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s and %s: give one (a stripe has no start to "
+			       "leave out)",
+			       a, said(b, sizeof(b), "ramp-ms", profile));
+	if (s % o->bs)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: %llu is not a multiple of %s %u", a,
+			       (unsigned long long)s,
+			       said(b, sizeof(b), "bs", profile), o->bs);
+	if (s / o->bs < o->qd)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: %llu holds %llu blocks, fewer than %s %u "
+			       "keeps in flight",
+			       a, (unsigned long long)s,
+			       (unsigned long long)(s / o->bs),
+			       said(b, sizeof(b), "qd", profile), o->qd);
+	if (size && size / s < RUNNER_PAIR_MIN_STRIPES)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: %llu bytes hold %llu stripes of %llu; "
+			       "pairing needs at least %u",
+			       a, (unsigned long long)size,
+			       (unsigned long long)(size / s),
+			       (unsigned long long)s, RUNNER_PAIR_MIN_STRIPES);
+	return PB_OK;
+}
+
 enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 				char *errbuf)
 {
 	bool cmd = o->command || o->command_file;
 	char a[48], b[48];
+	enum pb_error err;
 
 	if (o->command && o->command_file)
 		return pb_fail(errbuf, PB_ERR_USAGE,
@@ -589,6 +654,11 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 		return pb_fail(errbuf, PB_ERR_USAGE,
 			       "--filesystem: give --size, the size of the "
 			       "file the passes use");
+	if (o->pair_stripe) {
+		err = runner_pair_check(o, o->size, profile, errbuf);
+		if (err)
+			return err;
+	}
 	if (o->size && o->size % o->bs)
 		return pb_fail(errbuf, PB_ERR_USAGE,
 			       "%s: %llu is not a multiple of %s %u",

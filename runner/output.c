@@ -74,6 +74,38 @@ static void series_json(struct pb_jw *w, const struct runner_pass_result *r)
 	pb_jw_arr_close(w);
 }
 
+/*
+ * A paired first write: the penalty is the median of the pairs' (each 1 -
+ * fresh / written throughput), with the quartiles for its spread; the
+ * written stripes' own figures beside the pass's fresh ones.
+ */
+static void pairs_json(struct pb_jw *w, const struct runner_pairs *pr)
+{
+	pb_jw_obj_open(w, RUNNER_K_PAIRED);
+	pb_jw_int(w, RUNNER_K_STRIPE, (int64_t)pr->stripe);
+	pb_jw_int(w, RUNNER_K_PAIRS, pr->n);
+	if (pr->n) {
+		pb_jw_real(w, RUNNER_K_PENALTY, runner_pairs_quantile(pr, 0.5));
+		pb_jw_real(w, "penalty_p25", runner_pairs_quantile(pr, 0.25));
+		pb_jw_real(w, "penalty_p75", runner_pairs_quantile(pr, 0.75));
+	} else {
+		/* interrupted before a pair: no figure, not a 0 */
+		pb_jw_null(w, RUNNER_K_PENALTY);
+	}
+	pb_jw_int(w, "written_bytes", (int64_t)pr->written_bytes);
+	pb_jw_real(w, "written_seconds", (double)pr->written_ns / 1e9);
+	pb_jw_real(w, RUNNER_K_WRITTEN_MIB_PER_S,
+		   runner_pairs_written_rate(pr));
+	pb_jw_real(w, "wall_seconds", (double)pr->wall_ns / 1e9);
+	/* each pair's rewritten stripe, MiB/s, in order: with the pass's
+	 * series (the fresh ones) the pairs can be had again */
+	pb_jw_arr_open(w, RUNNER_K_WRITTEN_SERIES);
+	for (unsigned i = 0; i < pr->n; i++)
+		pb_jw_real(w, NULL, pr->written[i]);
+	pb_jw_arr_close(w);
+	pb_jw_obj_close(w);
+}
+
 static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		      const struct runner_pass_result *r)
 {
@@ -123,6 +155,8 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 	pb_jw_real(w, RUNNER_K_IOPS, iops);
 	lat_json(w, r->hist);
 	series_json(w, r);
+	if (r->pairs)
+		pairs_json(w, r->pairs);
 	if (r->started_unix.tv_sec) {
 		ts_ns(w, RUNNER_K_STARTED_UNIX, &r->started_unix);
 		ts_ns(w, RUNNER_K_STARTED_BOOT, &r->started_boot);

@@ -37,5 +37,8 @@ enum pb_error runner_target_region(struct runner_target *t,
 			       "--bs: %u is not a multiple of %s's logical "
 			       "block size %u (needed for O_DIRECT)",
 			       o->bs, t->path, t->lbs);
+	/* the stripes are counted in the region the device gave */
+	if (o->pair_stripe)
+		return runner_pair_check(o, t->size, false, errbuf);
 	return PB_OK;
 }

@@ -215,14 +215,6 @@ static void refill_buffers(struct runner_ctx *ctx)
 		memcpy(ctx->bufs[i], ctx->pool, ctx->opts->bs);
 }
 
-static uint64_t block_at(const struct runner_ctx *ctx,
-			 const struct runner_perm *perm, uint64_t i)
-{
-	return ctx->opts->pattern == RUNNER_PATTERN_RAND
-		       ? runner_perm_at(perm, i)
-		       : i;
-}
-
 void runner_pass_rates(double *mib_per_s, double *iops,
 		       const struct runner_pass_result *r)
 {
@@ -231,6 +223,327 @@ void runner_pass_rates(double *mib_per_s, double *iops,
 	*mib_per_s =
 		s > 0 ? (double)(r->bytes - r->ramp_bytes) / 1048576.0 / s : 0;
 	*iops = s > 0 ? (double)(r->ios - r->ramp_ios) / s : 0;
+}
+
+/*
+ * The I/O loop every pass shares: blocks [first, first + n) of the
+ * region, in order or in perm's, depth I/Os in flight, each freed slot
+ * refilled and submitted every batch I/Os (1: at once, fio's default, so
+ * the device never waits while the runner stamps the next buffers), and
+ * the queue drained at the end. Each reap's completions go to reaped(),
+ * their slots already free; the first error, the engine's or reaped()'s
+ * (through *err), is the walk's, and in-flight I/O drains either way.
+ */
+struct walk {
+	struct runner_ctx *ctx;
+	struct runner_pass_result *r; /* r->error: what went wrong */
+	uint64_t first, n;
+	const struct runner_perm *perm; /* NULL: in order */
+	enum runner_io_op op;
+	unsigned depth, batch;
+	void (*reaped)(struct walk *w, struct runner_io *const *done,
+		       unsigned n, uint64_t now, enum pb_error *err);
+	void *arg; /* reaped()'s */
+	uint64_t issued;
+};
+
+static enum pb_error walk_run(struct walk *w)
+{
+	struct runner_ctx *ctx = w->ctx;
+	const struct runner_opts *o = ctx->opts;
+	struct runner_io *done[RUNNER_MAX_QD];
+	unsigned freelist[RUNNER_MAX_QD], nfree = w->depth, inflight = 0;
+	unsigned queued, i;
+	bool writes = w->op != RUNNER_OP_READ;
+	enum pb_error err = PB_OK;
+	int got;
+
+	for (i = 0; i < w->depth; i++)
+		freelist[i] = w->depth - 1 - i;
+	w->issued = 0;
+	for (;;) {
+		queued = 0;
+		while (inflight < w->depth && w->issued < w->n &&
+		       !stop_requested && !err) {
+			struct runner_io *io = &ctx->ios[freelist[--nfree]];
+			uint64_t b =
+				w->perm ? runner_perm_at(w->perm, w->issued)
+					: w->issued;
+
+			io->off = (w->first + b) * o->bs;
+			io->len = o->bs;
+			if (writes)
+				runner_stamp_buf(io->buf, io->len, io->off,
+						 o->seed, ctx->generation);
+			io->t_start = pb_now_ns();
+			ctx->engine.ops->queue(&ctx->engine, io, w->op);
+			inflight++;
+			w->issued++;
+			if (++queued == w->batch) {
+				got = ctx->engine.ops->commit(&ctx->engine);
+				if (got < 0 && !err)
+					err = pb_fail(w->r->error, PB_ERR_IO,
+						      "submit: %s",
+						      strerror(-got));
+				queued = 0;
+			}
+		}
+		got = queued ? ctx->engine.ops->commit(&ctx->engine) : 0;
+		if (got < 0 && !err)
+			err = pb_fail(w->r->error, PB_ERR_IO, "submit: %s",
+				      strerror(-got));
+		if (!inflight)
+			break;
+		got = ctx->engine.ops->getevents(&ctx->engine, 1, done,
+						 inflight);
+		if (got < 0) {
+			/* completions cannot be reaped: nothing to drain */
+			err = pb_fail(w->r->error, PB_ERR_IO, "reap: %s",
+				      strerror(-got));
+			break;
+		}
+		if (got == 0) {
+			/* an engine that neither completes nor fails would
+			 * spin here forever: say so instead */
+			err = pb_fail(w->r->error, PB_ERR_INTERNAL,
+				      "%s: %u I/Os in flight, none completes",
+				      ctx->engine.ops->name, inflight);
+			break;
+		}
+		for (i = 0; i < (unsigned)got; i++)
+			freelist[nfree++] = done[i]->slot;
+		inflight -= (unsigned)got;
+		w->reaped(w, done, (unsigned)got, pb_now_ns(), &err);
+	}
+	return err;
+}
+
+/* Did io transfer all it asked? If not, the walk's first error says so. */
+static bool io_whole(const struct walk *w, const struct runner_io *io,
+		     enum pb_error *err)
+{
+	if (io->res == (int)io->len)
+		return true;
+	if (!*err)
+		*err = pb_fail(w->r->error, PB_ERR_IO, "%s at offset %llu: %s",
+			       w->op == RUNNER_OP_READ ? "read" : "write",
+			       (unsigned long long)io->off,
+			       io->res < 0 ? strerror(-io->res)
+					   : "short transfer");
+	return false;
+}
+
+/* ---- the first write in pairs (--pair-stripe) ---- */
+
+/* a stripe's completions: their latencies (hist NULL: none kept) and
+ * how many were whole */
+struct stripe {
+	struct runner_hist *hist;
+	uint64_t ios;
+};
+
+static void stripe_reaped(struct walk *w, struct runner_io *const *done,
+			  unsigned n, uint64_t now, enum pb_error *err)
+{
+	struct stripe *st = w->arg;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (st->hist)
+			runner_hist_add(st->hist, now - done[i]->t_start);
+		if (io_whole(w, done[i], err))
+			st->ios++;
+	}
+}
+
+/*
+ * n blocks from block first on (in order, or perm's), alone in the queue:
+ * filled, kept full and drained. Its time into *ns, the I/Os that
+ * completed whole into *ios, their latencies into hist (NULL: none kept).
+ */
+static enum pb_error stripe_write(struct runner_ctx *ctx,
+				  struct runner_pass_result *r, uint64_t first,
+				  uint64_t n, const struct runner_perm *perm,
+				  struct runner_hist *hist, uint64_t *ns,
+				  uint64_t *ios)
+{
+	struct stripe st = {.hist = hist};
+	struct walk w = {.ctx = ctx,
+			 .r = r,
+			 .first = first,
+			 .n = n,
+			 .perm = perm,
+			 .op = RUNNER_OP_WRITE,
+			 .depth = ctx->depth,
+			 .batch = r->batch,
+			 .reaped = stripe_reaped,
+			 .arg = &st};
+	uint64_t start = pb_now_ns();
+	enum pb_error err = walk_run(&w);
+
+	*ns = pb_now_ns() - start;
+	*ios = st.ios;
+	return err;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The p-th percentile of v[n] (sorted here), by linear interpolation. */
+static double quantile(double *v, unsigned n, double p)
+{
+	double at, frac;
+	unsigned i;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	at = p * (double)(n - 1);
+	i = (unsigned)at;
+	frac = at - (double)i;
+	return i + 1 < n ? v[i] + frac * (v[i + 1] - v[i]) : v[i];
+}
+
+double runner_pairs_written_rate(const struct runner_pairs *pr)
+{
+	double s = (double)pr->written_ns / 1e9;
+
+	return s > 0 ? (double)pr->written_bytes / 1048576.0 / s : 0;
+}
+
+double runner_pairs_quantile(const struct runner_pairs *pr, double p)
+{
+	double *v = pr->n ? malloc(pr->n * sizeof(*v)) : NULL;
+	double q;
+
+	if (!v)
+		return 0;
+	memcpy(v, pr->penalty, pr->n * sizeof(*v));
+	q = quantile(v, pr->n, p);
+	free(v);
+	return q;
+}
+
+/*
+ * The first write in pairs: stripe 0 fresh, then stripe k fresh and
+ * stripe k - 1 rewritten, for every k, each stripe alone in the queue.
+ * A fresh stripe and the written one after it are milliseconds apart:
+ * what the host does over seconds (a cloud volume wanders by 25% from
+ * one second to the next) is the same for both and cancels in their
+ * ratio. Every block is written first here, once; the stripes left over
+ * at the end (the region in whole stripes) are written fresh, unpaired.
+ * The pass's bytes, time, histogram and series are the fresh stripes'
+ * (one series point per stripe): it is the first write.
+ */
+static enum pb_error run_paired(struct runner_ctx *ctx,
+				struct runner_pass_result *r)
+{
+	const struct runner_opts *o = ctx->opts;
+	uint64_t spb = o->pair_stripe / o->bs, nstripes = ctx->nblocks / spb;
+	uint64_t tail = ctx->nblocks - nstripes * spb, k, ns, ios, start;
+	uint64_t fresh_ns = 0, sbytes = spb * o->bs;
+	struct runner_perm perm, tperm;
+	struct progress pg = {.tty = ctx->tty, .quiet = o->quiet};
+	struct runner_pairs *pr = calloc(1, sizeof(*pr));
+	bool rnd = o->pattern == RUNNER_PATTERN_RAND;
+	enum pb_error err = PB_OK;
+	double fresh;
+
+	if (!pr || !(pr->penalty = calloc(nstripes, sizeof(double))) ||
+	    !(pr->written = calloc(nstripes, sizeof(double)))) {
+		if (pr)
+			free(pr->penalty);
+		free(pr);
+		return pb_fail(ctx->errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	r->pairs = pr;
+	pr->stripe = sbytes;
+	runner_perm_init(&perm, spb, o->seed + r->index);
+	runner_perm_init(&tperm, tail ? tail : 1, o->seed + r->index);
+	start = pb_now_ns();
+	runner_clock_now(&r->started_unix, &r->started_boot);
+	pg.step = ctx->tty ? 250000000ull : 10000000000ull;
+	pg.next = start + pg.step;
+	for (k = 0; k <= nstripes && !err && !stop_requested; k++) {
+		uint64_t n = k < nstripes ? spb : tail;
+
+		if (!n)
+			break;
+		err = stripe_write(ctx, r, k * spb, n,
+				   rnd ? (k < nstripes ? &perm : &tperm) : NULL,
+				   r->hist, &ns, &ios);
+		r->ios += ios;
+		r->bytes += ios * o->bs;
+		fresh_ns += ns;
+		fresh = ns ? (double)(ios * o->bs) / ((double)ns / 1e9) : 0;
+		if (ios &&
+		    series_push(r, (double)fresh_ns / 1e9, ios * o->bs,
+				(double)ns / 1e9) &&
+		    !err)
+			err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
+		if (!err && !stop_requested && k && k < nstripes) {
+			err = stripe_write(ctx, r, (k - 1) * spb, spb,
+					   rnd ? &perm : NULL, NULL, &ns, &ios);
+			pr->written_ios += ios;
+			pr->written_bytes += ios * o->bs;
+			pr->written_ns += ns;
+			if (!err && ios == spb && ns && fresh > 0) {
+				double w = (double)sbytes / ((double)ns / 1e9);
+
+				pr->written[pr->n] = w / 1048576.0;
+				pr->penalty[pr->n++] = 1 - fresh / w;
+			}
+		}
+		progress_show(&pg, ctx, r, start, pb_now_ns(),
+			      ctx->target.size);
+	}
+	progress_clear(&pg);
+	r->ns = fresh_ns;
+	pr->wall_ns = pb_now_ns() - start;
+	r->interval_ns = r->nseries ? fresh_ns / r->nseries : 0;
+	r->complete = !err && r->ios == ctx->nblocks && !stop_requested;
+	if (!err && stop_requested)
+		err = PB_ERR_INTERRUPTED;
+	return err;
+}
+
+/* a whole pass's completions: latency, bytes, series, ramp, progress */
+struct pass_walk {
+	struct series_state ss;
+	struct progress pg;
+	uint64_t start, ramp_end;
+};
+
+static void pass_reaped(struct walk *w, struct runner_io *const *done,
+			unsigned n, uint64_t now, enum pb_error *err)
+{
+	struct pass_walk *pw = w->arg;
+	struct runner_pass_result *r = w->r;
+	bool in_ramp = now < pw->ramp_end;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct runner_io *io = done[i];
+
+		runner_hist_add(in_ramp ? r->ramp_hist : r->hist,
+				now - io->t_start);
+		if (!io_whole(w, io, err))
+			continue;
+		if (series_advance(r, &pw->ss, now) && !*err)
+			*err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
+		pw->ss.bytes += io->len;
+		r->bytes += io->len;
+		r->ios++;
+		if (in_ramp) {
+			r->ramp_bytes += io->len;
+			r->ramp_ios++;
+		}
+	}
+	progress_show(&pw->pg, w->ctx, r, pw->start, now, w->ctx->target.size);
 }
 
 /*
@@ -243,17 +556,12 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 {
 	const struct runner_opts *o = ctx->opts;
 	struct runner_pass_result *r = &ctx->passes[index];
-	struct runner_io *done[RUNNER_MAX_QD];
-	unsigned freelist[RUNNER_MAX_QD], nfree, inflight = 0, depth, i;
-	unsigned batch, queued;
-	uint64_t issued = 0, now, start, ramp_end;
-	struct series_state ss;
-	struct progress pg = {.tty = ctx->tty, .quiet = o->quiet};
 	struct runner_perm perm;
-	enum runner_io_op op;
-	enum pb_error err = PB_OK;
-	bool writes = runner_pass_writes(kind), in_ramp;
-	int n;
+	struct pass_walk pw = {.pg = {.tty = ctx->tty, .quiet = o->quiet}};
+	struct walk w = {.ctx = ctx, .r = r, .reaped = pass_reaped, .arg = &pw};
+	uint64_t now;
+	enum pb_error err;
+	bool writes = runner_pass_writes(kind);
 
 	r->kind = kind;
 	r->index = index;
@@ -267,13 +575,13 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		runner_hist_init(r->ramp_hist);
 
 	/* an application that fsyncs every write waits for each one */
-	depth = kind == RUNNER_PASS_FSYNC_WRITE ? 1 : ctx->depth;
-	r->qd = depth;
-	batch = o->batch < depth ? o->batch : depth;
-	r->batch = batch;
-	op = kind == RUNNER_PASS_FSYNC_WRITE ? RUNNER_OP_WRITE_DSYNC
-	     : writes			     ? RUNNER_OP_WRITE
-					     : RUNNER_OP_READ;
+	w.depth = kind == RUNNER_PASS_FSYNC_WRITE ? 1 : ctx->depth;
+	r->qd = w.depth;
+	w.batch = o->batch < w.depth ? o->batch : w.depth;
+	r->batch = w.batch;
+	w.op = kind == RUNNER_PASS_FSYNC_WRITE ? RUNNER_OP_WRITE_DSYNC
+	       : writes			       ? RUNNER_OP_WRITE
+					       : RUNNER_OP_READ;
 	if (writes) {
 		ctx->generation++;
 		refill_buffers(ctx);
@@ -282,106 +590,28 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		runner_fd_sync(ctx->target.fd);
 		runner_fd_drop_cache(ctx->target.fd);
 	}
+	if (kind == RUNNER_PASS_FIRST_WRITE && o->pair_stripe)
+		return run_paired(ctx, r);
 	runner_perm_init(&perm, ctx->nblocks, o->seed + index);
-	nfree = depth;
-	for (i = 0; i < depth; i++)
-		freelist[i] = depth - 1 - i;
+	w.n = ctx->nblocks;
+	w.perm = o->pattern == RUNNER_PATTERN_RAND ? &perm : NULL;
 
-	start = pb_now_ns();
+	pw.start = pb_now_ns();
 	runner_clock_now(&r->started_unix, &r->started_boot);
-	ss = (struct series_state){
-		.start = start,
+	pw.ss = (struct series_state){
+		.start = pw.start,
 		.interval = o->interval_ms
 				    ? (uint64_t)o->interval_ms * 1000000ull
 				    : SERIES_AUTO_NS,
 		.autosize = !o->interval_ms,
-		.last_tick = start};
-	ss.next_tick = start + ss.interval;
-	ramp_end = o->ramp_ms ? start + (uint64_t)o->ramp_ms * 1000000ull : 0;
-	pg.step = ctx->tty ? 250000000ull : 10000000000ull;
-	pg.next = start + pg.step;
+		.last_tick = pw.start};
+	pw.ss.next_tick = pw.start + pw.ss.interval;
+	pw.ramp_end =
+		o->ramp_ms ? pw.start + (uint64_t)o->ramp_ms * 1000000ull : 0;
+	pw.pg.step = ctx->tty ? 250000000ull : 10000000000ull;
+	pw.pg.next = pw.start + pw.pg.step;
 
-	for (;;) {
-		/* each freed slot refilled and, every batch I/Os, submitted
-		 * at once: with batch 1 (fio's default) the device never
-		 * waits while the runner stamps the next buffers */
-		queued = 0;
-		while (inflight < depth && issued < ctx->nblocks &&
-		       !stop_requested && !err) {
-			struct runner_io *io = &ctx->ios[freelist[--nfree]];
-
-			io->off = block_at(ctx, &perm, issued) * o->bs;
-			io->len = o->bs;
-			if (writes)
-				runner_stamp_buf(io->buf, io->len, io->off,
-						 o->seed, ctx->generation);
-			io->t_start = pb_now_ns();
-			ctx->engine.ops->queue(&ctx->engine, io, op);
-			inflight++;
-			issued++;
-			if (++queued == batch) {
-				n = ctx->engine.ops->commit(&ctx->engine);
-				if (n < 0 && !err)
-					err = pb_fail(r->error, PB_ERR_IO,
-						      "submit: %s",
-						      strerror(-n));
-				queued = 0;
-			}
-		}
-		n = queued ? ctx->engine.ops->commit(&ctx->engine) : 0;
-		if (n < 0 && !err)
-			err = pb_fail(r->error, PB_ERR_IO, "submit: %s",
-				      strerror(-n));
-		if (!inflight)
-			break;
-		n = ctx->engine.ops->getevents(&ctx->engine, 1, done, inflight);
-		if (n < 0) {
-			/* completions cannot be reaped: nothing to drain */
-			err = pb_fail(r->error, PB_ERR_IO, "reap: %s",
-				      strerror(-n));
-			break;
-		}
-		if (n == 0) {
-			/* an engine that neither completes nor fails would
-			 * spin here forever: say so instead */
-			err = pb_fail(r->error, PB_ERR_INTERNAL,
-				      "%s: %u I/Os in flight, none completes",
-				      ctx->engine.ops->name, inflight);
-			break;
-		}
-		now = pb_now_ns();
-		in_ramp = now < ramp_end;
-		for (i = 0; i < (unsigned)n; i++) {
-			struct runner_io *io = done[i];
-
-			runner_hist_add(in_ramp ? r->ramp_hist : r->hist,
-					now - io->t_start);
-			freelist[nfree++] = io->slot;
-			inflight--;
-			if (io->res != (int)io->len) {
-				if (!err)
-					err = pb_fail(
-						r->error, PB_ERR_IO,
-						"%s at offset %llu: %s",
-						writes ? "write" : "read",
-						(unsigned long long)io->off,
-						io->res < 0 ? strerror(-io->res)
-							    : "short transfer");
-				continue;
-			}
-			if (series_advance(r, &ss, now))
-				err = pb_fail(r->error, PB_ERR_NOMEM,
-					      "out of memory");
-			ss.bytes += io->len;
-			r->bytes += io->len;
-			r->ios++;
-			if (in_ramp) {
-				r->ramp_bytes += io->len;
-				r->ramp_ios++;
-			}
-		}
-		progress_show(&pg, ctx, r, start, now, ctx->target.size);
-	}
+	err = walk_run(&w);
 	if (writes && o->buffered && !err) {
 		/* like `dd ... && sync`: the flush belongs to the pass */
 		uint64_t s = pb_now_ns();
@@ -394,20 +624,20 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		r->sync_ns = pb_now_ns() - s;
 	}
 	now = pb_now_ns();
-	r->ns = now - start;
-	r->interval_ns = ss.interval;
-	if (ramp_end && (now <= ramp_end || r->ramp_ios == r->ios)) {
+	r->ns = now - pw.start;
+	r->interval_ns = pw.ss.interval;
+	if (pw.ramp_end && (now <= pw.ramp_end || r->ramp_ios == r->ios)) {
 		/* no time after the ramp: the whole pass is the figure,
 		 * said by ramp_s 0, never a rate over nothing */
 		runner_hist_merge(r->hist, r->ramp_hist);
 		r->ramp_bytes = r->ramp_ios = 0;
-	} else if (ramp_end) {
-		r->ramp_ns = ramp_end - start;
+	} else if (pw.ramp_end) {
+		r->ramp_ns = pw.ramp_end - pw.start;
 	}
-	if (series_finish(r, &ss, now) && !err)
+	if (series_finish(r, &pw.ss, now) && !err)
 		err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
-	progress_clear(&pg);
-	r->complete = !err && issued == ctx->nblocks && !stop_requested;
+	progress_clear(&pw.pg);
+	r->complete = !err && w.issued == ctx->nblocks && !stop_requested;
 	if (!err && stop_requested)
 		err = PB_ERR_INTERRUPTED;
 	return err;
@@ -530,6 +760,18 @@ static void print_summary(const struct runner_ctx *ctx)
 			(double)r->hist->max / 1e3,
 			r->ramp_ns ? "  (after its ramp)" : "",
 			r->complete ? "" : "  (incomplete)");
+		if (r->pairs && r->pairs->n)
+			fprintf(stderr,
+				"%-11s %u pairs of %s stripes: penalty %.1f%% "
+				"(quartiles %.1f%% to %.1f%%), rewritten "
+				"stripes %.1f MiB/s\n",
+				"", r->pairs->n,
+				pb_size_format(sz, sizeof(sz),
+					       r->pairs->stripe),
+				runner_pairs_quantile(r->pairs, 0.5) * 100,
+				runner_pairs_quantile(r->pairs, 0.25) * 100,
+				runner_pairs_quantile(r->pairs, 0.75) * 100,
+				runner_pairs_written_rate(r->pairs));
 	}
 	if (ctx->verify.done || ctx->verify.chunks)
 		fprintf(stderr, "verify      %llu chunks, %llu mismatches\n",
@@ -678,6 +920,11 @@ static void ctx_dispose(struct runner_ctx *ctx)
 		free(ctx->passes[i].ramp_hist);
 		free(ctx->passes[i].series);
 		free(ctx->passes[i].output);
+		if (ctx->passes[i].pairs) {
+			free(ctx->passes[i].pairs->penalty);
+			free(ctx->passes[i].pairs->written);
+		}
+		free(ctx->passes[i].pairs);
 	}
 	free(ctx->command);
 	for (i = 0; i < ctx->nbufs; i++)

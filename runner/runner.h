@@ -71,7 +71,8 @@ struct runner_opts {
 	unsigned engine;  /* enum runner_engine_kind */
 	bool buffered;
 	unsigned interval_ms;
-	unsigned ramp_ms; /* each pass's first ms left out of its figures */
+	unsigned ramp_ms;     /* each pass's first ms left out of its figures */
+	uint64_t pair_stripe; /* bytes; 0: the first write in one stream */
 	uint64_t seed;
 	bool verify;
 	bool force;
@@ -147,6 +148,11 @@ void runner_opts_init(struct runner_opts *o);
  * message names options as a profile says them, when profile. */
 enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 				char *errbuf);
+/* --pair-stripe's rules, against a region of size bytes (0: not known
+ * yet: the rest only) */
+#define RUNNER_PAIR_MIN_STRIPES 8
+enum pb_error runner_pair_check(const struct runner_opts *o, uint64_t size,
+				bool profile, char *errbuf);
 /*
  * The options with all of flags (RUNNER_OPT_WORKLOAD: a workload) as
  * runner arguments, "--bs 65536 --qd 16 ...", appended to out. Strings
@@ -185,37 +191,43 @@ bool runner_pass_writes(enum runner_pass_kind kind);
  * each item's "runner", and the reports read it): the names of the
  * members others read, so writer and readers cannot drift apart.
  */
-#define RUNNER_K_TOOL	      "tool"
-#define RUNNER_K_PASSES	      "passes"
-#define RUNNER_K_NAME	      "name"
-#define RUNNER_K_INDEX	      "index"
-#define RUNNER_K_PATTERN      "pattern"
-#define RUNNER_K_BS	      "bs"
-#define RUNNER_K_QD	      "qd"
-#define RUNNER_K_QD_ACHIEVED  "qd_achieved"
-#define RUNNER_K_BATCH	      "batch"
-#define RUNNER_K_INTERVAL_MS  "interval_ms"
-#define RUNNER_K_RAMP_S	      "ramp_s"
-#define RUNNER_K_RAMP_BYTES   "ramp_bytes"
-#define RUNNER_K_BYTES	      "bytes"
-#define RUNNER_K_SECONDS      "seconds"
-#define RUNNER_K_MIB_PER_S    "mib_per_s"
-#define RUNNER_K_IOPS	      "iops"
-#define RUNNER_K_LAT_US	      "lat_us"
-#define RUNNER_K_P50	      "p50"
-#define RUNNER_K_P99	      "p99"
-#define RUNNER_K_P999	      "p999"
-#define RUNNER_K_COMPLETE     "complete"
-#define RUNNER_K_SERIES	      "series"
-#define RUNNER_K_T_S	      "t_s"
-#define RUNNER_K_STARTED_UNIX "started_unix_ns"
-#define RUNNER_K_STARTED_BOOT "started_boot_ns"
-#define RUNNER_K_COMMAND      "command"
-#define RUNNER_K_FILESYSTEM   "filesystem"
-#define RUNNER_K_FS_TYPE      "type"
-#define RUNNER_K_LAZY_INIT    "lazy_init"
-#define RUNNER_K_MKFS_SECONDS "mkfs_seconds"
-#define RUNNER_K_INTERRUPTED  "interrupted"
+#define RUNNER_K_TOOL		   "tool"
+#define RUNNER_K_PASSES		   "passes"
+#define RUNNER_K_NAME		   "name"
+#define RUNNER_K_INDEX		   "index"
+#define RUNNER_K_PATTERN	   "pattern"
+#define RUNNER_K_BS		   "bs"
+#define RUNNER_K_QD		   "qd"
+#define RUNNER_K_QD_ACHIEVED	   "qd_achieved"
+#define RUNNER_K_BATCH		   "batch"
+#define RUNNER_K_INTERVAL_MS	   "interval_ms"
+#define RUNNER_K_RAMP_S		   "ramp_s"
+#define RUNNER_K_RAMP_BYTES	   "ramp_bytes"
+#define RUNNER_K_BYTES		   "bytes"
+#define RUNNER_K_SECONDS	   "seconds"
+#define RUNNER_K_MIB_PER_S	   "mib_per_s"
+#define RUNNER_K_IOPS		   "iops"
+#define RUNNER_K_LAT_US		   "lat_us"
+#define RUNNER_K_P50		   "p50"
+#define RUNNER_K_P99		   "p99"
+#define RUNNER_K_P999		   "p999"
+#define RUNNER_K_COMPLETE	   "complete"
+#define RUNNER_K_SERIES		   "series"
+#define RUNNER_K_T_S		   "t_s"
+#define RUNNER_K_STARTED_UNIX	   "started_unix_ns"
+#define RUNNER_K_STARTED_BOOT	   "started_boot_ns"
+#define RUNNER_K_COMMAND	   "command"
+#define RUNNER_K_FILESYSTEM	   "filesystem"
+#define RUNNER_K_FS_TYPE	   "type"
+#define RUNNER_K_LAZY_INIT	   "lazy_init"
+#define RUNNER_K_MKFS_SECONDS	   "mkfs_seconds"
+#define RUNNER_K_INTERRUPTED	   "interrupted"
+#define RUNNER_K_PAIRED		   "paired"
+#define RUNNER_K_PENALTY	   "penalty"
+#define RUNNER_K_WRITTEN_SERIES	   "written_series"
+#define RUNNER_K_WRITTEN_MIB_PER_S "written_mib_per_s"
+#define RUNNER_K_PAIRS		   "pairs"
+#define RUNNER_K_STRIPE		   "stripe"
 
 /*
  * Run the passes and write the JSON document. Returns PB_OK, or the error

@@ -160,6 +160,24 @@ struct runner_point {
 	double mib_per_s;
 };
 
+/*
+ * A first write in pairs (--pair-stripe): each fresh stripe against the
+ * rewrite of the stripe before it, written right after it.
+ */
+struct runner_pairs {
+	uint64_t stripe; /* bytes */
+	unsigned n;	 /* pairs measured */
+	double *penalty; /* each pair's 1 - fresh / written */
+	double *written; /* each pair's written MiB/s */
+	uint64_t written_bytes, written_ns, written_ios;
+	uint64_t wall_ns; /* the whole pass: both kinds, and the drains */
+};
+
+/* The p-quantile (0..1) of the pairs' penalties; 0 for none. */
+double runner_pairs_quantile(const struct runner_pairs *pr, double p);
+/* The rewritten stripes' MiB/s, over their own time; 0 for none. */
+double runner_pairs_written_rate(const struct runner_pairs *pr);
+
 struct runner_pass_result {
 	enum runner_pass_kind kind;
 	unsigned index; /* position in --passes */
@@ -187,6 +205,9 @@ struct runner_pass_result {
 	 * pass was no longer than its ramp and everything counts */
 	uint64_t ramp_ns, ramp_bytes, ramp_ios;
 	struct runner_hist *ramp_hist;
+	/* --pair-stripe's first write: the figures above are its fresh
+	 * stripes' (one series point each), these the rewritten ones' */
+	struct runner_pairs *pairs;
 };
 
 /* A pass's throughput and IOPS: over what came after its ramp (the whole

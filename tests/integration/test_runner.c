@@ -338,6 +338,20 @@ static const struct {
 	{{"--size", "1M", "--pattern", "x", NULL}, "--pattern"},
 	{{"--size", "1M", "--engine", "aio", NULL}, "--engine"},
 	{{"--size", "1M", "--bs", "4K", "extra", NULL}, "unexpected"},
+	/* --pair-stripe: whole blocks, enough stripes, a full queue in
+	 * each, direct I/O, no ramp, a first write to pair */
+	{{"--size", "64M", "--bs", "64K", "--pair-stripe", "100K", NULL},
+	 "--pair-stripe: 102400 is not a multiple of --bs 65536"},
+	{{"--size", "1M", "--bs", "64K", "--pair-stripe", "512K", NULL},
+	 "pairing needs at least 8"},
+	{{"--size", "64M", "--bs", "64K", "--pair-stripe", "128K", NULL},
+	 "fewer than --qd 8"},
+	{{"--size", "64M", "--pair-stripe", "4M", "--buffered", NULL},
+	 "needs direct I/O"},
+	{{"--size", "64M", "--pair-stripe", "4M", "--ramp-ms", "10", NULL},
+	 "--ramp-ms: give one"},
+	{{"--size", "64M", "--pair-stripe", "4M", "--passes", "rewrite", NULL},
+	 "no first-write pass in --passes"},
 };
 
 static void bad_input_exit_2_one_line(void)
@@ -598,6 +612,61 @@ static void ramp_leaves_start_out(void)
 	CU_ASSERT_PTR_NULL(json_object_get(p, "ramp_s"));
 	CU_ASSERT_PTR_NULL(json_object_get(p, "ramp_bytes"));
 	json_decref(doc);
+	remove(path_in("ramp.img"));
+}
+
+/*
+ * --pair-stripe: the first write in stripes, each fresh one followed by a
+ * rewrite of the one before it. The pass's figures are the fresh
+ * stripes' (one series point each, summing to the region), every block
+ * is written and verifies, the pairs are counted (stripes - 1), and a
+ * region not in whole stripes writes its tail fresh, unpaired.
+ */
+static void pair_stripe_pairs(void)
+{
+	const char *seq[] = {
+		"--size",	 "64M", "--bs",	    "64K", "--qd", "4",
+		"--pair-stripe", "4M",	"--verify", "-q",  NULL};
+	const char *rnd[] = {"--size",	  "66M",  "--bs",	   "64K",
+			     "--qd",	  "4",	  "--pair-stripe", "4M",
+			     "--pattern", "rand", "--verify",	   "-q",
+			     NULL};
+	const struct {
+		const char *const *args;
+		uint64_t size;
+		size_t points;
+	} runs[] = {{seq, 64 * MiB, 16}, {rnd, 66 * MiB, 17}};
+	json_t *doc, *p, *pr;
+	size_t i;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		doc = ramp_run(runs[i].args);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		check_complete(doc, runs[i].size, 65536, fw_rw);
+		p = json_array_get(json_object_get(doc, "passes"), 0);
+		pr = json_object_get(p, "paired");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
+		CU_ASSERT_EQUAL(num(pr, "stripe"), 4 * MiB);
+		CU_ASSERT_EQUAL(num(pr, "pairs"), 15);
+		CU_ASSERT_EQUAL(num(pr, "written_bytes"), 15 * 4 * MiB);
+		CU_ASSERT_EQUAL(json_array_size(json_object_get(p, "series")),
+				runs[i].points);
+		CU_ASSERT(num(pr, "penalty_p25") <= num(pr, "penalty"));
+		CU_ASSERT(num(pr, "penalty") <= num(pr, "penalty_p75"));
+		CU_ASSERT(num(pr, "written_mib_per_s") > 0);
+		/* the pass took its fresh and its written stripes' time */
+		CU_ASSERT(num(pr, "wall_seconds") >
+			  num(p, "seconds") + num(pr, "written_seconds") * 0.9);
+		CU_ASSERT_EQUAL(
+			num(json_object_get(doc, "verify"), "mismatches"), 0);
+		CU_ASSERT(json_is_true(json_object_get(
+			json_object_get(doc, "verify"), "done")));
+		/* the rewrites are passes of their own, not paired */
+		CU_ASSERT_PTR_NULL(json_object_get(
+			json_array_get(json_object_get(doc, "passes"), 1),
+			"paired"));
+		json_decref(doc);
+	}
 	remove(path_in("ramp.img"));
 }
 
@@ -1268,6 +1337,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(fsync_and_buffered_passes),
 	PB_CASE(psync_with_queue_depth),
 	PB_CASE(ramp_leaves_start_out),
+	PB_CASE(pair_stripe_pairs),
 	PB_CASE(io_uring_blocked_falls_back_to_psync),
 	PB_CASE(no_leaks_under_valgrind),
 	PB_CASE(output_to_device_left_a_device),
