@@ -650,11 +650,21 @@ static void summarize(const struct run_state *r, const struct rj_result *res)
 	{
 		if (len >= sizeof(line))
 			break;
+		json_t *pen =
+			json_object_get(json_object_get(pass, RUNNER_K_PAIRED),
+					RUNNER_K_PENALTY);
+
 		len += (size_t)snprintf(
 			line + len, sizeof(line) - len, ", %s %.1f MiB/s",
 			json_string_value(json_object_get(pass, RUNNER_K_NAME)),
 			json_real_value(
 				json_object_get(pass, RUNNER_K_MIB_PER_S)));
+		/* a paired first write's own penalty: its stripes' rate
+		 * alone is not to be set against the rewrites' */
+		if (json_is_number(pen) && len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						" (penalty %.0f%% in pairs)",
+						json_number_value(pen) * 100);
 	}
 	say(r->quiet, "%s", line);
 }

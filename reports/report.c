@@ -113,10 +113,11 @@ sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,	     &g->rewrite,     &g->read,
-			   &g->prov,	     &g->steady,      &g->p99_first,
-			   &g->mkfs,	     &g->cmd,	      &g->pair_first,
-			   &g->pair_rewrite, &g->span_target, &g->rw_spread};
+	double **arrs[] = {&g->first,	     &g->rewrite,	&g->read,
+			   &g->prov,	     &g->steady,	&g->p99_first,
+			   &g->mkfs,	     &g->cmd,		&g->pair_first,
+			   &g->pair_rewrite, &g->span_target,	&g->rw_spread,
+			   &g->paired,	     &g->stripe_vs_pass};
 	size_t cap, i;
 	void *q;
 
@@ -144,6 +145,12 @@ static enum pb_error group_grow(struct rp_group *g)
 	if (!(q = realloc(g->span_len, cap * sizeof(*g->span_len))))
 		return PB_ERR_NOMEM;
 	g->span_len = q;
+	if (!(q = realloc(g->ref_span, cap * sizeof(*g->ref_span))))
+		return PB_ERR_NOMEM;
+	g->ref_span = q;
+	if (!(q = realloc(g->ref_span_len, cap * sizeof(*g->ref_span_len))))
+		return PB_ERR_NOMEM;
+	g->ref_span_len = q;
 	g->cap = cap;
 	return PB_OK;
 }
@@ -154,8 +161,9 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		     const struct rj_item *item)
 {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
-	double first_mib = NAN, rw_med = NAN;
+	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN;
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
+	const struct jl *ref = NULL, *stripes = NULL;
 	bool first = false, spanned = false;
 	enum pb_mode applied;
 	struct rj_pass ps;
@@ -202,7 +210,10 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			else if (!(ramp > 0))
 				g->nunramped++;
 		}
-		if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND) {
+		/* a paired first write drains its queue after each stripe,
+		 * as it should: not a depth the device waited for */
+		if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND &&
+		    !ps.k[RJ_P_PAIRED]) {
 			double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
 
 			if (!(g->qd_kept_min <= kept))
@@ -210,6 +221,21 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			g->qd_asked = jl_num(ps.k[RJ_P_QD]);
 		}
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
+			struct jl *pr = ps.k[RJ_P_PAIRED];
+			double pen = jl_num(jl_get(pr, RUNNER_K_PENALTY)),
+			       npairs = jl_num(jl_get(pr, RUNNER_K_PAIRS));
+
+			if (pr && !isnan(pen) && npairs >= 1) {
+				g->paired[g->npaired++] = pen;
+				if (!g->pairs_min ||
+				    (size_t)npairs < g->pairs_min)
+					g->pairs_min = (size_t)npairs;
+				g->pair_stripe =
+					jl_num(jl_get(pr, RUNNER_K_STRIPE));
+				stripes_mib = jl_num(
+					jl_get(pr, RUNNER_K_WRITTEN_MIB_PER_S));
+				stripes = jl_get(pr, RUNNER_K_WRITTEN_SERIES);
+			}
 			first = true;
 			first_mib = ps.mib_per_s;
 			g->first[g->nfirst++] = ps.mib_per_s;
@@ -223,6 +249,8 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			}
 		} else if (ps.kind == RUNNER_PASS_REWRITE &&
 			   nrw < RP_MAX_REWRITES) {
+			if (!nrw)
+				ref = ps.k[RJ_P_SERIES];
 			g->conv[nrw][g->nconv[nrw]++] = ps.mib_per_s;
 			rw[nrw++] = ps.mib_per_s;
 			g->p99_rewrite[g->np99r++] = p99;
@@ -248,8 +276,24 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		}
 		g->rw_spread[g->nrw_spread++] = (hi - lo) / rw_med;
 	}
-	if (spanned)
-		g->span_target[g->nspan - 1] = rw_med;
+	/*
+	 * A paired first write settles against its own rewritten stripes:
+	 * each stripe drains the queue at its end, as its fresh ones do,
+	 * where a rewrite pass streams; the passes' median would hold even
+	 * the baseline's fresh stripes a few percent under it.
+	 */
+	if (stripes_mib > 0)
+		ref = stripes;
+	if (spanned) {
+		bool raw = ref && ref->type == JL_RAW;
+
+		g->span_target[g->nspan - 1] =
+			stripes_mib > 0 ? stripes_mib : rw_med;
+		g->ref_span[g->nspan - 1] = raw ? ref->s : NULL;
+		g->ref_span_len[g->nspan - 1] = raw ? ref->slen : 0;
+	}
+	if (stripes_mib > 0 && rw_med > 0)
+		g->stripe_vs_pass[g->nstripe_vs_pass++] = stripes_mib / rw_med;
 	if (first || nrw) {
 		g->pair_first[g->npair] = first_mib;
 		g->pair_rewrite[g->npair++] = rw_med;
@@ -265,67 +309,119 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		g->cmd[g->ncmd++] = rp_median(cmd, ncmd);
 }
 
-/* Where each repetition's first write settled, against the rewrite
- * median: each series parsed from its span and dropped again. */
-static enum pb_error steady_points(struct rp_group *g)
+/* A series' points, parsed from its span and dropped again. */
+struct series {
+	uint64_t *bytes;
+	double *mib;
+	size_t n, have;
+};
+
+static enum pb_error series_load(struct series *out, struct jl_doc *doc,
+				 const char *span, uint32_t len)
 {
 	struct jl *series, *pt;
 	struct jl_mark mark;
-	size_t k, n, i;
-	uint64_t *bytes = NULL;
-	double *mib = NULL;
-	size_t have = 0;
+	enum pb_error err = PB_OK;
+	size_t n;
+
+	out->n = 0;
+	jl_mark(doc, &mark);
+	series = jl_parse_span(doc, span, len);
+	n = series ? series->n : 0;
+	if (n + 1 > out->have) {
+		uint64_t *b2 = realloc(out->bytes, (n + 1) * sizeof(*b2));
+		double *m2;
+
+		if (b2)
+			out->bytes = b2;
+		m2 = realloc(out->mib, (n + 1) * sizeof(*m2));
+		if (m2)
+			out->mib = m2;
+		if (!b2 || !m2) {
+			err = PB_ERR_NOMEM;
+			goto out;
+		}
+		out->have = n + 1;
+	}
+	jl_foreach(series, pt)
+	{
+		/* a point is an object; a paired pass's rewritten stripes
+		 * are bare rates, of one stripe each */
+		if (pt->type == JL_NUM) {
+			out->bytes[out->n] = 1;
+			out->mib[out->n++] = jl_num(pt);
+			continue;
+		}
+		out->bytes[out->n] = rp_u64(num(pt, RUNNER_K_BYTES));
+		out->mib[out->n++] = num(pt, RUNNER_K_MIB_PER_S);
+	}
+out:
+	jl_reset(doc, &mark);
+	return err;
+}
+
+/*
+ * Where each repetition's first write settled, against its rewrite. A
+ * host whose throughput wanders from one interval to the next makes a
+ * rewrite itself leave the 10% band, and then where a first write
+ * "settles" is noise: it is told over the window its own rep's reference
+ * holds still over (rp_steady_window), or said to be too noisy to tell.
+ * A rep without a reference series is told at STEADY_WINDOW.
+ */
+static enum pb_error steady_points(struct rp_group *g)
+{
+	struct series first = {0}, ref = {0};
 	uint64_t before;
 	enum pb_error err = PB_OK;
+	size_t i, w;
 
-	for (i = 0; i < g->nspan; i++) {
-		jl_mark(g->doc, &mark);
-		series = jl_parse_span(g->doc, g->span[i], g->span_len[i]);
-		n = series ? series->n : 0;
-		if (n + 1 > have) {
-			uint64_t *b2 = realloc(bytes, (n + 1) * sizeof(*bytes));
-			double *m2;
+	for (i = 0; i < g->nspan && !err; i++) {
+		double target = g->span_target[i];
 
-			if (b2)
-				bytes = b2;
-			m2 = realloc(mib, (n + 1) * sizeof(*mib));
-			if (m2)
-				mib = m2;
-			if (!b2 || !m2) {
-				err = PB_ERR_NOMEM;
-				jl_reset(g->doc, &mark);
+		err = series_load(&first, g->doc, g->span[i], g->span_len[i]);
+		if (err)
+			break;
+		w = STEADY_WINDOW;
+		if (g->ref_span[i] && !isnan(target) &&
+		    first.n >= RP_STEADY_MIN_INTERVALS) {
+			err = series_load(&ref, g->doc, g->ref_span[i],
+					  g->ref_span_len[i]);
+			if (err)
 				break;
+			w = rp_steady_window(ref.bytes, ref.mib, ref.n, target,
+					     STEADY_WINDOW);
+			if (!w) {
+				g->nnoisy++;
+				continue;
 			}
-			have = n + 1;
 		}
-		k = 0;
-		jl_foreach(series, pt)
-		{
-			bytes[k] = rp_u64(num(pt, RUNNER_K_BYTES));
-			mib[k++] = num(pt, RUNNER_K_MIB_PER_S);
-		}
-		jl_reset(g->doc, &mark);
 		/* against that rep's own rewrite: disks differ */
-		switch (rp_steady_after(&before, bytes, mib, k,
-					g->span_target[i], STEADY_WINDOW)) {
+		switch (rp_steady_after(&before, first.bytes, first.mib,
+					first.n, target, w)) {
 		case RP_STEADY_SETTLED:
 			g->steady[g->nsteady++] = (double)before;
 			g->nsettled++;
+			if (w > g->steady_window)
+				g->steady_window = w;
 			break;
 		case RP_STEADY_NEVER:
 			g->nnever++;
+			if (w > g->steady_window)
+				g->steady_window = w;
 			break;
 		case RP_STEADY_TOO_SHORT:
-			if (isnan(g->span_target[i]))
+			if (isnan(target))
 				break; /* no rewrite to settle to */
-			if (!g->nshort || k < g->short_intervals)
-				g->short_intervals = k;
+			if (!g->nshort || first.n < g->short_intervals)
+				g->short_intervals = first.n;
 			g->nshort++;
 			break;
 		}
 	}
-	free(bytes);
-	free(mib);
+	free(first.bytes);
+	free(first.mib);
+	free(ref.bytes);
+	free(ref.mib);
 	return err;
 }
 
@@ -342,6 +438,18 @@ static void finish_group(struct rp_group *g)
 	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
 	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
 		      g->pair_rewrite, g->npair);
+	if (g->npaired && g->npaired == g->nfirst) {
+		/*
+		 * Each rep's first write paired stripe by stripe with
+		 * rewrites milliseconds after: its own penalty, free of the
+		 * host's drift between passes. The penalty is their median,
+		 * its interval theirs; the passes' figures stay as they are.
+		 */
+		g->penalty = rp_median(g->paired, g->npaired);
+		rp_median_ci(&g->penalty_lo, &g->penalty_hi, g->paired,
+			     g->npaired);
+		g->penalty_paired = true;
+	}
 	g->p99_first_med = rp_median(g->p99_first, g->np99f);
 	g->p99_rewrite_med = rp_median(g->p99_rewrite, g->np99r);
 	for (k = 0; k < g->max_rewrites; k++)
@@ -350,6 +458,8 @@ static void finish_group(struct rp_group *g)
 	g->steady_med = rp_median(g->steady, g->nsteady);
 	g->mkfs_med = rp_median(g->mkfs, g->nmkfs);
 	g->rw_spread_med = rp_median(g->rw_spread, g->nrw_spread);
+	g->stripe_vs_pass_med =
+		rp_median(g->stripe_vs_pass, g->nstripe_vs_pass);
 	g->cmd_med = rp_median(g->cmd, g->ncmd);
 	rp_median_ci(&g->cmd_lo, &g->cmd_hi, g->cmd, g->ncmd);
 	/* the page draws one rep's curve: that one series stays parsed */
@@ -441,25 +551,40 @@ static void cross_group(struct rp_model *m)
 
 void rp_steady_text(char *out, size_t len, const struct rp_group *g)
 {
-	size_t n = g->nsettled + g->nnever + g->nshort;
-	char sz[32];
+	size_t told = g->nsettled + g->nnever;
+	size_t n = told + g->nshort + g->nnoisy;
+	char sz[32], more[96] = "";
 
 	out[0] = '\0';
 	if (!n)
 		return;
-	if (!g->nsettled && !g->nnever) {
+	if (!told && !g->nnoisy) {
 		snprintf(out, len, "too short to tell (%zu interval%s)",
 			 g->short_intervals,
 			 g->short_intervals == 1 ? "" : "s");
 		return;
 	}
-	if (!g->nsettled) {
-		snprintf(out, len, "never settled (%zu of %zu reps)", g->nnever,
-			 n);
+	if (!told) {
+		snprintf(out, len,
+			 "too noisy to tell (the rewrite itself strays over "
+			 "10%% in %zu of %zu reps)",
+			 g->nnoisy, n);
 		return;
 	}
-	snprintf(out, len, "%zu of %zu settled, median %s", g->nsettled, n,
-		 pb_size_format(sz, sizeof(sz), rp_u64(g->steady_med)));
+	if (g->steady_window > STEADY_WINDOW)
+		snprintf(more, sizeof(more), "; smoothed over %zu intervals",
+			 g->steady_window);
+	if (g->nnoisy)
+		snprintf(more + strlen(more), sizeof(more) - strlen(more),
+			 "; %zu too noisy to tell", g->nnoisy);
+	if (!g->nsettled) {
+		snprintf(out, len, "never settled (%zu of %zu reps%s)",
+			 g->nnever, n, more);
+		return;
+	}
+	snprintf(out, len, "%zu of %zu settled, median %s%s%s%s", g->nsettled,
+		 n, pb_size_format(sz, sizeof(sz), rp_u64(g->steady_med)),
+		 *more ? " (" : "", *more ? more + 2 : "", *more ? ")" : "");
 }
 
 bool rp_ratio_noise(double lo, double hi)
@@ -471,7 +596,7 @@ void rp_findings(const struct rp_model *m,
 		 void (*fn)(const char *line, void *arg), void *arg)
 {
 	json_t *shared = json_object_get(m->env, "shared_with_other_runs");
-	char line[512];
+	char line[768];
 	size_t i, j;
 
 	/* another run on the same datastore, LUN or host filesystem */
@@ -520,6 +645,47 @@ void rp_findings(const struct rp_model *m,
 		}
 	}
 	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i], *ref = NULL;
+		char sz[32], drain[256] = "";
+		size_t k;
+
+		/* how the penalties were had, said once, with what the
+		 * stripes cost a pass's MiB/s: the baseline's, else the
+		 * first group's that knows */
+		if (!g->penalty_paired)
+			continue;
+		for (k = 0; k < m->ng; k++) {
+			const struct rp_group *h = &m->g[k];
+
+			if (!(h->stripe_vs_pass_med > 0))
+				continue;
+			if (!ref ||
+			    (m->have_base_mode && h->pmode == m->base_mode &&
+			     ref->pmode != m->base_mode))
+				ref = h;
+		}
+		if (ref)
+			snprintf(drain, sizeof(drain),
+				 "; each stripe drains the queue at its end, "
+				 "so stripes run slower than a streamed pass "
+				 "(%s's rewritten ones at %.0f%% of its "
+				 "rewrite passes): the first-write column is "
+				 "the fresh stripes', to compare with first "
+				 "writes, not with rewrites",
+				 ref->mode, ref->stripe_vs_pass_med * 100.0);
+		snprintf(line, sizeof(line),
+			 "penalties from stripe pairs: each rep's first write "
+			 "in %s stripes, each fresh one followed by a rewrite "
+			 "of the one before it; a rep's penalty is the median "
+			 "of its pairs' (%zu or more), so what the host does "
+			 "between passes cancels%s",
+			 pb_size_format(sz, sizeof(sz),
+					(uint64_t)g->pair_stripe),
+			 g->pairs_min, drain);
+		fn(line, arg);
+		break;
+	}
+	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		bool base = m->have_base_mode && g->pmode == m->base_mode;
 
@@ -548,10 +714,14 @@ void rp_findings(const struct rp_model *m,
 				"with no first-write cost between them: the "
 				"host's pass-to-pass noise; differences of "
 				"that size are within it, and the intervals "
-				"say which are not (more repetitions or longer "
-				"passes narrow them)",
+				"say which are not (%s)",
 				g->rw_spread_med * 100.0, g->nrw_spread,
-				g->mode, *g->where ? ", " : "", g->where);
+				g->mode, *g->where ? ", " : "", g->where,
+				g->penalty_paired
+					? "the penalties, from stripe pairs "
+					  "milliseconds apart, do not carry it"
+					: "more repetitions or longer passes "
+					  "narrow them");
 			fn(line, arg);
 		}
 		/* a pass that did not keep its depth measured the guest */
@@ -1172,12 +1342,16 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->pair_rewrite);
 		free(g->span_target);
 		free(g->rw_spread);
+		free(g->paired);
+		free(g->stripe_vs_pass);
 		free(g->p99_first);
 		free(g->p99_rewrite);
 		for (k = 0; k < RP_MAX_REWRITES; k++)
 			free(g->conv[k]);
 		free(g->span);
 		free(g->span_len);
+		free(g->ref_span);
+		free(g->ref_span_len);
 		free(g->mkfs);
 		free(g->cmd);
 		free(g->workload);
@@ -1398,6 +1572,10 @@ static void summary_note(char *out, size_t len, const struct rp_model *m,
 			 g->applied);
 	if (g->pmode == m->base_mode && m->base_note[0])
 		list_add(out, len, "%s", m->base_note);
+	if (g->penalty_paired)
+		list_add(out, len,
+			 "penalty from stripe pairs (%zu or more per rep)",
+			 g->pairs_min);
 	if (!m->have_baseline)
 		list_add(out, len, "no baseline figures: ratios empty");
 }
@@ -1450,7 +1628,9 @@ static enum pb_error summary_csv(const struct rp_model *m, struct pb_buf *b)
 			{g->rewrite_vs_base_hi, 4},
 			{g->steady_med, 0},
 			{(double)g->nsettled, 0},
-			{(double)(g->nsettled + g->nnever + g->nshort), 0},
+			{(double)(g->nsettled + g->nnever + g->nshort +
+				  g->nnoisy),
+			 0},
 			{g->prov_med, 3},
 			{g->be_lazy < 0 ? NAN : g->be_lazy, 0},
 			{g->be_thin < 0 ? NAN : g->be_thin, 0},
@@ -2066,10 +2246,14 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 						     g->rewrite_vs_base_hi)));
 	json_object_set_new(
 		o, "steady_state",
-		json_pack("{s:I,s:I,s:I,s:o,s:s}", "settled",
+		json_pack("{s:I,s:I,s:I,s:I,s:I,s:o,s:s}", "settled",
 			  (json_int_t)g->nsettled, "never",
 			  (json_int_t)g->nnever, "too_short",
-			  (json_int_t)g->nshort, "median_bytes",
+			  (json_int_t)g->nshort, "too_noisy",
+			  (json_int_t)g->nnoisy, "window",
+			  (json_int_t)(g->steady_window ? g->steady_window
+							: STEADY_WINDOW),
+			  "median_bytes",
 			  rp_jnum(g->nsettled ? g->steady_med : NAN), "text",
 			  st));
 	json_object_set_new(o, "provision_s", rp_jnum(g->prov_med));
@@ -2084,6 +2268,9 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 	json_object_set_new(o, "p99_rewrite_us", rp_jnum(g->p99_rewrite_med));
 	json_object_set_new(o, "qd_kept_min", rp_jnum(g->qd_kept_min));
 	json_object_set_new(o, "rewrite_spread", rp_jnum(g->rw_spread_med));
+	json_object_set_new(
+		o, "penalty_method",
+		json_string(g->penalty_paired ? "stripe pairs" : "passes"));
 	json_object_set_new(o, "mkfs_s", rp_jnum(g->mkfs_med));
 	json_object_set_new(o, "command_s", rp_jnum(g->cmd_med));
 	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));

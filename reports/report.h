@@ -64,6 +64,15 @@ enum rp_steady {
 enum rp_steady rp_steady_after(uint64_t *before, const uint64_t *bytes,
 			       const double *mib_s, size_t n, double target,
 			       size_t w);
+/*
+ * How finely a first write's settling can be told, from a reference of
+ * the same repetition with nothing to warm up (its rewrite): the smallest
+ * window, w0 doubled, up to a quarter of the reference, over which the
+ * reference itself stays within the band from its first tenth on. 0: it
+ * never does (too noisy to tell); w0 for a reference too short to judge.
+ */
+size_t rp_steady_window(const uint64_t *bytes, const double *mib_s, size_t n,
+			double target, size_t w0);
 
 /*
  * The amount of data after which eager's longer provisioning has paid for

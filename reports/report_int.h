@@ -49,6 +49,9 @@ struct rp_group {
 	/* steady state per rep: settled, never settled, too short to tell
 	 * (the fewest intervals a too-short pass had) */
 	size_t nsettled, nnever, nshort, short_intervals;
+	/* reps whose own rewrite strays over the band however smoothed
+	 * (too noisy to tell), and the widest smoothing a told one took */
+	size_t nnoisy, steady_window;
 	/* the depth the passes really kept, against the one asked: the
 	 * lowest pass's (Little's law, recorded by the runner) */
 	double qd_kept_min, qd_asked;
@@ -65,6 +68,11 @@ struct rp_group {
 	const char **span;
 	uint32_t *span_len;
 	size_t nspan;
+	/* beside each span, its rep's reference: the first rewrite's
+	 * series, or a paired first write's rewritten stripes (NULL: none).
+	 * The steady-state point is told only as finely as it holds still */
+	const char **ref_span;
+	uint32_t *ref_span_len;
 	size_t cap; /* items the arrays hold */
 	/* results */
 	double first_med, first_lo, first_hi;
@@ -86,6 +94,19 @@ struct rp_group {
 	double *rw_spread;
 	size_t nrw_spread;
 	double rw_spread_med;
+	/* a first write in pairs (--pair-stripe): each rep's own penalty,
+	 * the median of its stripe pairs'; the fewest pairs a rep had and
+	 * the stripe. When every rep has one, they are the penalty */
+	double *paired;
+	size_t npaired, pairs_min;
+	double pair_stripe;
+	bool penalty_paired;
+	/* per rep, its rewritten stripes' MiB/s over its rewrite passes':
+	 * what a stripe alone in the queue costs against a streamed pass
+	 * (its drain), which the first-write column carries too */
+	double *stripe_vs_pass;
+	size_t nstripe_vs_pass;
+	double stripe_vs_pass_med;
 };
 
 struct rp_model;

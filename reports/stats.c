@@ -146,6 +146,36 @@ enum rp_steady rp_steady_after(uint64_t *before, const uint64_t *bytes,
 	return RP_STEADY_SETTLED;
 }
 
+/* the reference holds still over w points: within the band from its
+ * first tenth on (a pass's own start-up aside) */
+static bool holds_still(const uint64_t *bytes, const double *mib_s, size_t n,
+			double target, size_t w)
+{
+	uint64_t before, total = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += bytes[i];
+	return rp_steady_after(&before, bytes, mib_s, n, target, w) ==
+		       RP_STEADY_SETTLED &&
+	       before * 10 <= total;
+}
+
+size_t rp_steady_window(const uint64_t *bytes, const double *mib_s, size_t n,
+			double target, size_t w0)
+{
+	size_t w = w0 ? w0 : 1;
+
+	if (n < RP_STEADY_MIN_INTERVALS || !(target > 0))
+		return w;
+	while (!holds_still(bytes, mib_s, n, target, w)) {
+		if (w * 2 > n / 4)
+			return 0;
+		w *= 2;
+	}
+	return w;
+}
+
 /*
  * Many repetitions (above RP_BOOTSTRAP_MAX_N, as for the median): the
  * median and its standard error from the order-statistic interval (its

@@ -340,7 +340,8 @@ enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
 			     bool *more, char *errbuf)
 {
 	/* the long series stay raw: a report parses the ones it draws */
-	static const char *const item_raw[] = {RUNNER_K_SERIES, NULL};
+	static const char *const item_raw[] = {RUNNER_K_SERIES,
+					       RUNNER_K_WRITTEN_SERIES, NULL};
 	char ebuf[PB_ERRBUF_SIZE] = "";
 	struct jl *item;
 	enum pb_error err;
@@ -395,6 +396,7 @@ void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass)
 		[RJ_P_STARTED_UNIX] = RUNNER_K_STARTED_UNIX,
 		[RJ_P_STARTED_BOOT] = RUNNER_K_STARTED_BOOT,
 		[RJ_P_RAMP_S] = RUNNER_K_RAMP_S,
+		[RJ_P_PAIRED] = RUNNER_K_PAIRED,
 	};
 	static const char *const lat[RJ_L__COUNT] = {
 		[RJ_L_P50] = RUNNER_K_P50,

@@ -118,6 +118,51 @@ static void steady_state_flat(void)
 	CU_ASSERT_EQUAL(before, 0);
 }
 
+/*
+ * How finely settling can be told, from a reference (a rewrite) of 40
+ * equal intervals around 50 MiB/s. By hand: flat within 10%, 3 points;
+ * 4 at 40 then 4 at 60, over and over: 3 points can all be 40 (20% off)
+ * but any 6 hold at least two 60s (46.7 at worst), so 6; 8 at 35 then 8
+ * at 65: 6 can all be 35, and 12 is past a quarter of the reference (10),
+ * so too noisy (0). A short reference cannot be judged: the window asked.
+ */
+static void steady_state_noisy_reference(void)
+{
+	uint64_t bytes[40];
+	double mib[40];
+	unsigned i;
+
+	for (i = 0; i < 40; i++) {
+		bytes[i] = 12 * 1048576;
+		mib[i] = 48 + (i % 3);
+	}
+	CU_ASSERT_EQUAL(rp_steady_window(bytes, mib, 40, 50, 3), 3);
+	for (i = 0; i < 40; i++)
+		mib[i] = (i / 4) % 2 ? 60 : 40;
+	CU_ASSERT_EQUAL(rp_steady_window(bytes, mib, 40, 50, 3), 6);
+	for (i = 0; i < 40; i++)
+		mib[i] = (i / 8) % 2 ? 65 : 35;
+	CU_ASSERT_EQUAL(rp_steady_window(bytes, mib, 40, 50, 3), 0);
+	/* 60 intervals: 12 is within a quarter, and any 12 hold 4 or
+	 * more of each (45 to 55, the band's edges): told over 12 */
+	{
+		uint64_t b60[60];
+		double m60[60];
+
+		for (i = 0; i < 60; i++) {
+			b60[i] = 12 * 1048576;
+			m60[i] = (i / 8) % 2 ? 65 : 35;
+		}
+		CU_ASSERT_EQUAL(rp_steady_window(b60, m60, 60, 50, 3), 12);
+	}
+	/* a slow start of its own (the first tenth) does not count */
+	for (i = 0; i < 40; i++)
+		mib[i] = i < 3 ? 20 : 50;
+	CU_ASSERT_EQUAL(rp_steady_window(bytes, mib, 40, 50, 3), 3);
+	/* nor can a reference that is too short be judged */
+	CU_ASSERT_EQUAL(rp_steady_window(bytes, mib, 19, 50, 3), 3);
+}
+
 /* Fewer than 20 intervals: too short to tell, never a number. */
 static void steady_state_too_short(void)
 {
@@ -598,6 +643,96 @@ static void baseline_noise_said(void)
 	rp_model_dispose(&m);
 }
 
+/*
+ * A first write in pairs (--pair-stripe): each rep's penalty is its own
+ * pairs' median, and the group's the median of those. The fixture's
+ * passes contradict its pairs on purpose (rdm's first pass 20% under its
+ * rewrites, as a host that slowed between passes makes it; lazy's passes
+ * level): by hand, rdm's reps 0.02, -0.01, 0.00 give 0.00, lazy's 0.30,
+ * 0.25, 0.28 give 0.28, and the passes' ratio (0.20 and 0) is not it.
+ */
+static void penalty_from_pairs(void)
+{
+	char err[PB_ERRBUF_SIZE] = "";
+	struct pb_buf f = PB_BUF_INIT(1 << 16);
+	struct rp_model m;
+	const struct rp_group *rdm, *lazy;
+
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m,
+					    "tests/data/runjson/paired.json",
+					    "rdm", NULL, err),
+			      PB_OK);
+	rdm = rp_model_find(&m, "", m.g[0].workload, "rdm");
+	lazy = rp_model_find(&m, "", m.g[0].workload, "lazy");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rdm);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lazy);
+	CU_ASSERT(rdm->penalty_paired && lazy->penalty_paired);
+	CU_ASSERT_EQUAL(lazy->npaired, 3);
+	CU_ASSERT_EQUAL(lazy->pairs_min, 60);
+	CU_ASSERT_DOUBLE_EQUAL(rdm->penalty, 0.00, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(lazy->penalty, 0.28, 1e-9);
+	/* the interval is the reps' penalties', within their range */
+	CU_ASSERT(lazy->penalty_lo >= 0.25 - 1e-9 &&
+		  lazy->penalty_lo <= 0.28 + 1e-9);
+	CU_ASSERT(lazy->penalty_hi >= 0.28 - 1e-9 &&
+		  lazy->penalty_hi <= 0.30 + 1e-9);
+	CU_ASSERT(rdm->penalty_hi < lazy->penalty_lo);
+	/* the passes' figures stay the passes' */
+	CU_ASSERT_DOUBLE_EQUAL(rdm->first_med, 80, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(rdm->rewrite_med, 100, 1e-9);
+	/* the drains of the pairs are not a depth the device waited for */
+	CU_ASSERT_DOUBLE_EQUAL(lazy->qd_kept_min, 3.9, 1e-9);
+	/*
+	 * Steady state against each rep's rewritten stripes, not its
+	 * streamed rewrites: rdm's fresh stripes (80) are 20% under its
+	 * rewrite passes (100) but within 2% of its stripes (79.2-81.6),
+	 * so every rep settles at once. lazy's stripes, by hand: rep 1's
+	 * swing 100/185 in blocks of 8 (no window up to 15 holds them:
+	 * too noisy), rep 2's 120/146.7 in pairs hold over 3, rep 3's are
+	 * flat; its fresh 100 is 25-30% under them: never settled.
+	 */
+	CU_ASSERT_EQUAL(rdm->nsettled, 3);
+	CU_ASSERT_DOUBLE_EQUAL(rdm->steady_med, 0, 1e-9);
+	CU_ASSERT_EQUAL(lazy->nnoisy, 1);
+	CU_ASSERT_EQUAL(lazy->nnever, 2);
+	CU_ASSERT_EQUAL(lazy->nsettled, 0);
+	{
+		char st[160];
+
+		rp_steady_text(st, sizeof(st), lazy);
+		CU_ASSERT_STRING_EQUAL(st, "never settled (2 of 3 reps; 1 "
+					   "too noisy to tell)");
+		rp_steady_text(st, sizeof(st), rdm);
+		CU_ASSERT_STRING_EQUAL(st, "3 of 3 settled, median 0 B");
+	}
+	/* the stripes' cost against a streamed pass: rdm's 79.2-81.6 of
+	 * 100, median 0.80 */
+	CU_ASSERT_DOUBLE_EQUAL(rdm->stripe_vs_pass_med, 0.80, 1e-6);
+	rp_findings(&m, collect_line, &f);
+	CU_ASSERT_PTR_NOT_NULL(f.data &&
+			       strstr(f.data,
+				      "penalties from stripe pairs: each "
+				      "rep's first write in 16 MiB stripes"));
+	CU_ASSERT_PTR_NOT_NULL(f.data && strstr(f.data, "(60 or more)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		f.data && strstr(f.data, "(rdm's rewritten ones at 80% of its "
+					 "rewrite passes)"));
+	/* a baseline that warms up only between passes is not warned of */
+	CU_ASSERT_PTR_NULL(f.data && strstr(f.data, "itself warms up"));
+	pb_buf_dispose(&f);
+	rp_model_dispose(&m);
+
+	/* without pairs, the passes' ratio, as before */
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m,
+					    "tests/data/runjson/"
+					    "noisy-baseline.json",
+					    "rdm", NULL, err),
+			      PB_OK);
+	CU_ASSERT(!m.g[0].penalty_paired);
+	CU_ASSERT_EQUAL(m.g[0].npaired, 0);
+	rp_model_dispose(&m);
+}
+
 /* 1, 2 or 5 times a power of ten, about n ticks: the charts' axes */
 static void axis_steps(void)
 {
@@ -766,9 +901,11 @@ static const struct pb_case cases[] = {
 	PB_CASE(penalty),
 	PB_CASE(baseline_falls_back_to_eager),
 	PB_CASE(baseline_noise_said),
+	PB_CASE(penalty_from_pairs),
 	PB_CASE(steady_state_knee),
 	PB_CASE(steady_state_flat),
 	PB_CASE(steady_state_too_short),
+	PB_CASE(steady_state_noisy_reference),
 	PB_CASE(penalty_interval),
 	PB_CASE(ratio_interval),
 	PB_CASE(breakeven),
