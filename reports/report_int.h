@@ -107,6 +107,9 @@ struct rp_group {
 	double *stripe_vs_pass;
 	size_t nstripe_vs_pass;
 	double stripe_vs_pass_med;
+	/* reps whose disk the backend read back as a loop device over a
+	 * file (the qemu backend's rdm): a path of its own */
+	size_t nloop;
 };
 
 struct rp_model;

@@ -83,6 +83,10 @@
 #define RJ_K_PROVISION_SOURCE "provision_source"
 #define RJ_K_PROVISION_WALL_S "provision_wall_s"
 #define RJ_K_READBACK	      "readback"
+/* a read-back's device, and the file under it: the qemu backend's rdm is
+ * a loop device over a file, a path of its own the report names */
+#define RJ_K_RB_DEVICE	"device"
+#define RJ_K_RB_BACKING "backing"
 /* its timing */
 #define RJ_K_TOTAL_S	     "total_s"
 #define RJ_K_RUNNER_S	     "runner_s"

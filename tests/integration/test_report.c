@@ -197,8 +197,8 @@ static void matrix_order_and_verdict(void)
 			      path),
 			0);
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(html, "eager and rdm (bs=1M) are within noise of each "
-			     "other"));
+		strstr(html, "eager and rdm (bs=1M): first-write penalties "
+			     "within noise of each other"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "not paid back within the disk"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "0.2.0 (commit 0123456789ab)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "2026-11-30T02:52:10Z"));

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "qb.h"
+#include "runjson.h"
 
 static const char *const kind_names[] = {"qcow2", "raw", "loop", "device"};
 
@@ -325,8 +326,8 @@ enum pb_error qb_create(struct pb_backend *be, struct pb_disk *d, char *errbuf)
 		if (err)
 			return err;
 		d->provision_s = 0;
-		d->readback = json_pack("{s:s,s:s}", "mode", "rdm", "device",
-					d->file);
+		d->readback = json_pack("{s:s,s:s}", "mode", "rdm",
+					RJ_K_RB_DEVICE, d->file);
 		return PB_OK;
 	}
 	err = claim(d->file, errbuf);
@@ -339,10 +340,10 @@ enum pb_error qb_create(struct pb_backend *be, struct pb_disk *d, char *errbuf)
 			err = loop_attach(b, d->file, errbuf);
 		d->provision_s = qb_since(t0);
 		if (!err)
-			d->readback =
-				json_pack("{s:s,s:s,s:s,s:b}", "mode", "rdm",
-					  "device", b->loop_dev, "backing",
-					  d->file, "direct_io", 1);
+			d->readback = json_pack("{s:s,s:s,s:s,s:b}", "mode",
+						"rdm", RJ_K_RB_DEVICE,
+						b->loop_dev, RJ_K_RB_BACKING,
+						d->file, "direct_io", 1);
 		return err;
 	}
 	t0 = pb_now_ns();
