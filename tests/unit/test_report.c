@@ -531,6 +531,22 @@ static void collect_line(const char *line, void *arg)
 	pb_buf_printf(arg, "%s\n", line);
 }
 
+/* tests/data/runjson/NAME against rdm, and two of its modes' groups (the
+ * one workload point's) */
+static void load_pair(struct rp_model *m, const char *name, const char *mode_a,
+		      const struct rp_group **a, const char *mode_b,
+		      const struct rp_group **b)
+{
+	char path[128], err[PB_ERRBUF_SIZE] = "";
+
+	snprintf(path, sizeof(path), "tests/data/runjson/%s", name);
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(m, path, "rdm", NULL, err), PB_OK);
+	*a = rp_model_find(m, "", m->g[0].workload, mode_a);
+	*b = rp_model_find(m, "", m->g[0].workload, mode_b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*b);
+}
+
 /* rdm skipped (no root for a loop device): eager is the baseline, said,
  * and the ratios are there */
 static void baseline_falls_back_to_eager(void)
@@ -607,15 +623,7 @@ static void baseline_noise_said(void)
 	struct rp_model m;
 	const struct rp_group *rdm, *thin;
 
-	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m,
-					    "tests/data/runjson/"
-					    "noisy-baseline.json",
-					    "rdm", NULL, err),
-			      PB_OK);
-	rdm = rp_model_find(&m, "", m.g[0].workload, "rdm");
-	thin = rp_model_find(&m, "", m.g[0].workload, "thin");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(rdm);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(thin);
+	load_pair(&m, "noisy-baseline.json", "rdm", &rdm, "thin", &thin);
 	CU_ASSERT_EQUAL(rdm->nrw_spread, 3);
 	CU_ASSERT_DOUBLE_EQUAL(rdm->rw_spread_med, 0.2, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(thin->rw_spread_med, 4.0 / 102.0, 1e-9);
@@ -658,14 +666,7 @@ static void penalty_from_pairs(void)
 	struct rp_model m;
 	const struct rp_group *rdm, *lazy;
 
-	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m,
-					    "tests/data/runjson/paired.json",
-					    "rdm", NULL, err),
-			      PB_OK);
-	rdm = rp_model_find(&m, "", m.g[0].workload, "rdm");
-	lazy = rp_model_find(&m, "", m.g[0].workload, "lazy");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(rdm);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(lazy);
+	load_pair(&m, "paired.json", "rdm", &rdm, "lazy", &lazy);
 	CU_ASSERT(rdm->penalty_paired && lazy->penalty_paired);
 	CU_ASSERT_EQUAL(lazy->npaired, 3);
 	CU_ASSERT_EQUAL(lazy->pairs_min, 60);
@@ -742,20 +743,11 @@ static void penalty_from_pairs(void)
  */
 static void rewrite_above_loop_baseline(void)
 {
-	char err[PB_ERRBUF_SIZE] = "";
 	struct pb_buf f = PB_BUF_INIT(1 << 16);
 	struct rp_model m;
 	const struct rp_group *rdm, *eager;
 
-	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m,
-					    "tests/data/runjson/"
-					    "loop-baseline.json",
-					    "rdm", NULL, err),
-			      PB_OK);
-	rdm = rp_model_find(&m, "", m.g[0].workload, "rdm");
-	eager = rp_model_find(&m, "", m.g[0].workload, "eager");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(rdm);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(eager);
+	load_pair(&m, "loop-baseline.json", "rdm", &rdm, "eager", &eager);
 	CU_ASSERT_EQUAL(rdm->nloop, 3);
 	CU_ASSERT_EQUAL(eager->nloop, 0);
 	CU_ASSERT_DOUBLE_EQUAL(eager->rewrite_vs_base, 101.0 / 80.0, 1e-9);
