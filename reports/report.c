@@ -113,11 +113,14 @@ sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,	     &g->rewrite,	&g->read,
-			   &g->prov,	     &g->steady,	&g->p99_first,
-			   &g->mkfs,	     &g->cmd,		&g->pair_first,
-			   &g->pair_rewrite, &g->span_target,	&g->rw_spread,
-			   &g->paired,	     &g->stripe_vs_pass};
+	double **arrs[] = {&g->first,	    &g->rewrite,
+			   &g->read,	    &g->prov,
+			   &g->steady,	    &g->p99_first,
+			   &g->mkfs,	    &g->cmd,
+			   &g->pair_first,  &g->pair_rewrite,
+			   &g->span_target, &g->rw_spread,
+			   &g->paired,	    &g->stripe_vs_pass,
+			   &g->ref_target};
 	size_t cap, i;
 	void *q;
 
@@ -161,7 +164,7 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		     const struct rj_item *item)
 {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
-	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN;
+	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN;
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
 	const struct jl *ref = NULL, *stripes = NULL;
 	bool first = false, spanned = false;
@@ -252,8 +255,10 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			}
 		} else if (ps.kind == RUNNER_PASS_REWRITE &&
 			   nrw < RP_MAX_REWRITES) {
-			if (!nrw)
+			if (!nrw) {
 				ref = ps.k[RJ_P_SERIES];
+				ref_mib = ps.mib_per_s;
+			}
 			g->conv[nrw][g->nconv[nrw]++] = ps.mib_per_s;
 			rw[nrw++] = ps.mib_per_s;
 			g->p99_rewrite[g->np99r++] = p99;
@@ -285,13 +290,18 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	 * where a rewrite pass streams; the passes' median would hold even
 	 * the baseline's fresh stripes a few percent under it.
 	 */
-	if (stripes_mib > 0)
+	if (stripes_mib > 0) {
 		ref = stripes;
+		ref_mib = stripes_mib;
+	}
 	if (spanned) {
 		bool raw = ref && ref->type == JL_RAW;
 
 		g->span_target[g->nspan - 1] =
 			stripes_mib > 0 ? stripes_mib : rw_med;
+		/* the reference is judged against its own rate: whether it
+		 * holds still, not whether rewrites converge */
+		g->ref_target[g->nspan - 1] = ref_mib;
 		g->ref_span[g->nspan - 1] = raw ? ref->s : NULL;
 		g->ref_span_len[g->nspan - 1] = raw ? ref->slen : 0;
 	}
@@ -391,8 +401,8 @@ static enum pb_error steady_points(struct rp_group *g)
 					  g->ref_span_len[i]);
 			if (err)
 				break;
-			w = rp_steady_window(ref.bytes, ref.mib, ref.n, target,
-					     STEADY_WINDOW);
+			w = rp_steady_window(ref.bytes, ref.mib, ref.n,
+					     g->ref_target[i], STEADY_WINDOW);
 			if (!w) {
 				g->nnoisy++;
 				continue;
@@ -1381,6 +1391,7 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->rw_spread);
 		free(g->paired);
 		free(g->stripe_vs_pass);
+		free(g->ref_target);
 		free(g->p99_first);
 		free(g->p99_rewrite);
 		for (k = 0; k < RP_MAX_REWRITES; k++)

@@ -73,7 +73,8 @@ struct rp_group {
 	 * The steady-state point is told only as finely as it holds still */
 	const char **ref_span;
 	uint32_t *ref_span_len;
-	size_t cap; /* items the arrays hold */
+	double *ref_target; /* the reference's own rate */
+	size_t cap;	    /* items the arrays hold */
 	/* results */
 	double first_med, first_lo, first_hi;
 	double rewrite_med, rewrite_lo, rewrite_hi;

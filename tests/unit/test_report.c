@@ -766,6 +766,30 @@ static void rewrite_above_loop_baseline(void)
 	rp_model_dispose(&m);
 }
 
+/*
+ * A rewrite that converges is not noise. By hand: thin's first rewrite
+ * holds still at 80, its second at 100 (median 90); its first write is 40
+ * for 10 intervals, then 80. Judged against its own 80, the first
+ * rewrite holds over 3 intervals, so thin is told: 80 is 11% under 90,
+ * never settled. (Judged against the median it would stray 11% and be
+ * called too noisy.) rdm, flat at 100, settles at once.
+ */
+static void steady_state_converging_rewrite(void)
+{
+	struct rp_model m;
+	const struct rp_group *rdm, *thin;
+	char st[160];
+
+	load_pair(&m, "converging.json", "rdm", &rdm, "thin", &thin);
+	CU_ASSERT_DOUBLE_EQUAL(thin->rewrite_med, 90, 1e-9);
+	CU_ASSERT_EQUAL(thin->nnoisy, 0);
+	CU_ASSERT_EQUAL(thin->nnever, 3);
+	CU_ASSERT_EQUAL(rdm->nsettled, 3);
+	rp_steady_text(st, sizeof(st), thin);
+	CU_ASSERT_STRING_EQUAL(st, "never settled (3 of 3 reps)");
+	rp_model_dispose(&m);
+}
+
 /* 1, 2 or 5 times a power of ten, about n ticks: the charts' axes */
 static void axis_steps(void)
 {
@@ -940,6 +964,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(steady_state_flat),
 	PB_CASE(steady_state_too_short),
 	PB_CASE(steady_state_noisy_reference),
+	PB_CASE(steady_state_converging_rewrite),
 	PB_CASE(penalty_interval),
 	PB_CASE(ratio_interval),
 	PB_CASE(breakeven),
