@@ -648,12 +648,12 @@ static void summarize(const struct run_state *r, const struct rj_result *res)
 			       res->disk.provision_s);
 	json_array_foreach(passes, i, pass)
 	{
-		if (len >= sizeof(line))
-			break;
 		json_t *pen =
 			json_object_get(json_object_get(pass, RUNNER_K_PAIRED),
 					RUNNER_K_PENALTY);
 
+		if (len >= sizeof(line))
+			break;
 		len += (size_t)snprintf(
 			line + len, sizeof(line) - len, ", %s %.1f MiB/s",
 			json_string_value(json_object_get(pass, RUNNER_K_NAME)),

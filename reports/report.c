@@ -164,7 +164,8 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		     const struct rj_item *item)
 {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
-	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN;
+	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN,
+	       settle_to;
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
 	const struct jl *ref = NULL, *stripes = NULL;
 	bool first = false, spanned = false;
@@ -275,6 +276,7 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	}
 	if (nrw)
 		rw_med = rp_median(rw, nrw);
+	settle_to = rw_med;
 	if (nrw >= 2 && rw_med > 0) {
 		double lo = rw[0], hi = rw[0];
 
@@ -293,12 +295,12 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	if (stripes_mib > 0) {
 		ref = stripes;
 		ref_mib = stripes_mib;
+		settle_to = stripes_mib;
 	}
 	if (spanned) {
 		bool raw = ref && ref->type == JL_RAW;
 
-		g->span_target[g->nspan - 1] =
-			stripes_mib > 0 ? stripes_mib : rw_med;
+		g->span_target[g->nspan - 1] = settle_to;
 		/* the reference is judged against its own rate: whether it
 		 * holds still, not whether rewrites converge */
 		g->ref_target[g->nspan - 1] = ref_mib;
@@ -657,27 +659,27 @@ void rp_findings(const struct rp_model *m,
 			fn(line, arg);
 		}
 	}
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i], *ref = NULL;
+	/*
+	 * How the penalties were had, said once (the first paired group's
+	 * stripe), with what the stripes cost a pass's MiB/s: the
+	 * baseline's, else the first group's that knows.
+	 */
+	{
+		const struct rp_group *pg = NULL, *ref = NULL;
 		char sz[32], drain[256] = "";
-		size_t k;
 
-		/* how the penalties were had, said once, with what the
-		 * stripes cost a pass's MiB/s: the baseline's, else the
-		 * first group's that knows */
-		if (!g->penalty_paired)
-			continue;
-		for (k = 0; k < m->ng; k++) {
-			const struct rp_group *h = &m->g[k];
+		for (i = 0; i < m->ng; i++) {
+			const struct rp_group *h = &m->g[i];
 
-			if (!(h->stripe_vs_pass_med > 0))
-				continue;
-			if (!ref ||
-			    (m->have_base_mode && h->pmode == m->base_mode &&
-			     ref->pmode != m->base_mode))
+			if (h->penalty_paired && !pg)
+				pg = h;
+			if (h->stripe_vs_pass_med > 0 &&
+			    (!ref ||
+			     (m->have_base_mode && h->pmode == m->base_mode &&
+			      ref->pmode != m->base_mode)))
 				ref = h;
 		}
-		if (ref)
+		if (pg && ref)
 			snprintf(drain, sizeof(drain),
 				 "; each stripe drains the queue at its end "
 				 "(%s's rewritten stripes ran at %.0f%% of "
@@ -686,17 +688,19 @@ void rp_findings(const struct rp_model *m,
 				 "with first writes rather than with "
 				 "rewrites",
 				 ref->mode, ref->stripe_vs_pass_med * 100.0);
-		snprintf(line, sizeof(line),
-			 "penalties from stripe pairs: each rep's first write "
-			 "in %s stripes, each fresh one followed by a rewrite "
-			 "of the one before it; a rep's penalty is the median "
-			 "of its pairs' (%zu or more), so what the host does "
-			 "between passes cancels%s",
-			 pb_size_format(sz, sizeof(sz),
-					(uint64_t)g->pair_stripe),
-			 g->pairs_min, drain);
-		fn(line, arg);
-		break;
+		if (pg) {
+			snprintf(line, sizeof(line),
+				 "penalties from stripe pairs: each rep's "
+				 "first write in %s stripes, each fresh one "
+				 "followed by a rewrite of the one before it; "
+				 "a rep's penalty is the median of its pairs' "
+				 "(%zu or more), so what the host does between "
+				 "passes cancels%s",
+				 pb_size_format(sz, sizeof(sz),
+						(uint64_t)pg->pair_stripe),
+				 pg->pairs_min, drain);
+			fn(line, arg);
+		}
 	}
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];

@@ -198,6 +198,16 @@ static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 	}
 }
 
+/* a pass's progress from start on: a line a quarter second on a
+ * terminal, every 10 s in a log */
+static void progress_start(struct progress *pg, const struct runner_ctx *ctx,
+			   uint64_t start)
+{
+	*pg = (struct progress){.tty = ctx->tty, .quiet = ctx->opts->quiet};
+	pg->step = ctx->tty ? 250000000ull : 10000000000ull;
+	pg->next = start + pg->step;
+}
+
 static void progress_clear(struct progress *pg)
 {
 	if (pg->tty && pg->shown)
@@ -393,19 +403,27 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The p-th percentile of v[n] (sorted here), by linear interpolation. */
-static double quantile(double *v, unsigned n, double p)
+double runner_pairs_quantile(const struct runner_pairs *pr, double p)
 {
+	const double *v = pr->penalty;
+	unsigned i, n = pr->n;
 	double at, frac;
-	unsigned i;
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_dbl);
 	at = p * (double)(n - 1);
 	i = (unsigned)at;
 	frac = at - (double)i;
 	return i + 1 < n ? v[i] + frac * (v[i + 1] - v[i]) : v[i];
+}
+
+void runner_pairs_free(struct runner_pairs *pr)
+{
+	if (!pr)
+		return;
+	free(pr->penalty);
+	free(pr->written);
+	free(pr);
 }
 
 double runner_pairs_written_rate(const struct runner_pairs *pr)
@@ -413,19 +431,6 @@ double runner_pairs_written_rate(const struct runner_pairs *pr)
 	double s = (double)pr->written_ns / 1e9;
 
 	return s > 0 ? (double)pr->written_bytes / 1048576.0 / s : 0;
-}
-
-double runner_pairs_quantile(const struct runner_pairs *pr, double p)
-{
-	double *v = pr->n ? malloc(pr->n * sizeof(*v)) : NULL;
-	double q;
-
-	if (!v)
-		return 0;
-	memcpy(v, pr->penalty, pr->n * sizeof(*v));
-	q = quantile(v, pr->n, p);
-	free(v);
-	return q;
 }
 
 /*
@@ -447,27 +452,23 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 	uint64_t tail = ctx->nblocks - nstripes * spb, k, ns, ios, start;
 	uint64_t fresh_ns = 0, sbytes = spb * o->bs;
 	struct runner_perm perm, tperm;
-	struct progress pg = {.tty = ctx->tty, .quiet = o->quiet};
+	struct progress pg;
 	struct runner_pairs *pr = calloc(1, sizeof(*pr));
 	bool rnd = o->pattern == RUNNER_PATTERN_RAND;
 	enum pb_error err = PB_OK;
 	double fresh;
 
+	r->pairs = pr; /* ctx_dispose frees it, whatever is made of it */
 	if (!pr || !(pr->penalty = calloc(nstripes, sizeof(double))) ||
-	    !(pr->written = calloc(nstripes, sizeof(double)))) {
-		if (pr)
-			free(pr->penalty);
-		free(pr);
+	    !(pr->written = calloc(nstripes, sizeof(double))))
 		return pb_fail(ctx->errbuf, PB_ERR_NOMEM, "out of memory");
-	}
-	r->pairs = pr;
 	pr->stripe = sbytes;
 	runner_perm_init(&perm, spb, o->seed + r->index);
-	runner_perm_init(&tperm, tail ? tail : 1, o->seed + r->index);
+	if (tail)
+		runner_perm_init(&tperm, tail, o->seed + r->index);
 	start = pb_now_ns();
 	runner_clock_now(&r->started_unix, &r->started_boot);
-	pg.step = ctx->tty ? 250000000ull : 10000000000ull;
-	pg.next = start + pg.step;
+	progress_start(&pg, ctx, start);
 	for (k = 0; k <= nstripes && !err && !stop_requested; k++) {
 		uint64_t n = k < nstripes ? spb : tail;
 
@@ -488,7 +489,6 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 		if (!err && !stop_requested && k && k < nstripes) {
 			err = stripe_write(ctx, r, (k - 1) * spb, spb,
 					   rnd ? &perm : NULL, NULL, &ns, &ios);
-			pr->written_ios += ios;
 			pr->written_bytes += ios * o->bs;
 			pr->written_ns += ns;
 			if (!err && ios == spb && ns && fresh > 0) {
@@ -502,6 +502,8 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 			      ctx->target.size);
 	}
 	progress_clear(&pg);
+	/* in order of size: the quantiles are read from it */
+	qsort(pr->penalty, pr->n, sizeof(*pr->penalty), cmp_dbl);
 	r->ns = fresh_ns;
 	pr->wall_ns = pb_now_ns() - start;
 	r->interval_ns = r->nseries ? fresh_ns / r->nseries : 0;
@@ -557,7 +559,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	const struct runner_opts *o = ctx->opts;
 	struct runner_pass_result *r = &ctx->passes[index];
 	struct runner_perm perm;
-	struct pass_walk pw = {.pg = {.tty = ctx->tty, .quiet = o->quiet}};
+	struct pass_walk pw = {0};
 	struct walk w = {.ctx = ctx, .r = r, .reaped = pass_reaped, .arg = &pw};
 	uint64_t now;
 	enum pb_error err;
@@ -608,8 +610,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	pw.ss.next_tick = pw.start + pw.ss.interval;
 	pw.ramp_end =
 		o->ramp_ms ? pw.start + (uint64_t)o->ramp_ms * 1000000ull : 0;
-	pw.pg.step = ctx->tty ? 250000000ull : 10000000000ull;
-	pw.pg.next = pw.start + pw.pg.step;
+	progress_start(&pw.pg, ctx, pw.start);
 
 	err = walk_run(&w);
 	if (writes && o->buffered && !err) {
@@ -920,11 +921,7 @@ static void ctx_dispose(struct runner_ctx *ctx)
 		free(ctx->passes[i].ramp_hist);
 		free(ctx->passes[i].series);
 		free(ctx->passes[i].output);
-		if (ctx->passes[i].pairs) {
-			free(ctx->passes[i].pairs->penalty);
-			free(ctx->passes[i].pairs->written);
-		}
-		free(ctx->passes[i].pairs);
+		runner_pairs_free(ctx->passes[i].pairs);
 	}
 	free(ctx->command);
 	for (i = 0; i < ctx->nbufs; i++)

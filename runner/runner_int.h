@@ -167,14 +167,15 @@ struct runner_point {
 struct runner_pairs {
 	uint64_t stripe; /* bytes */
 	unsigned n;	 /* pairs measured */
-	double *penalty; /* each pair's 1 - fresh / written */
-	double *written; /* each pair's written MiB/s */
-	uint64_t written_bytes, written_ns, written_ios;
+	double *penalty; /* the pairs' 1 - fresh / written, once done sorted */
+	double *written; /* each pair's written MiB/s, in order */
+	uint64_t written_bytes, written_ns;
 	uint64_t wall_ns; /* the whole pass: both kinds, and the drains */
 };
 
-/* The p-quantile (0..1) of the pairs' penalties; 0 for none. */
+/* The p-quantile (0..1) of the pairs' (sorted) penalties; 0 for none. */
 double runner_pairs_quantile(const struct runner_pairs *pr, double p);
+void runner_pairs_free(struct runner_pairs *pr);
 /* The rewritten stripes' MiB/s, over their own time; 0 for none. */
 double runner_pairs_written_rate(const struct runner_pairs *pr);
 
