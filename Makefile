@@ -156,6 +156,7 @@ GUEST         := $(B)/guest/initrd.gz
 .PHONY: all deps test test-all check format-check runner-static guest \
 	runner-windows unit-windows \
 	install uninstall demo deps-demo bench format clean fuzz fuzz-smoke asan-tree \
+	coverage \
 	test-valgrind
 
 all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
@@ -359,6 +360,35 @@ bench: deps
 
 $(B)/soap-cycles: $(LIB_OBJ) $(VS_OBJ) $(B)/bench/soap_cycles.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
+
+# Line coverage (gcov) of the product code under the unit and integration
+# suites, built apart in $(B)/cov (scripts/coverage.sh; not part of test).
+COV_FLAGS := --coverage -O0
+COV_LIB   = $(call obj,$(B)/cov,$(COMMON_SRC) $(RUNNER_LIB_SRC))
+COV_VS    = $(call obj,$(B)/cov,$(VS_SRC) $(HARNESS_LIB_SRC))
+
+$(B)/cov/%.o: %.c | $(PUBLIC_LINKS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(call incs,$<) $(COV_FLAGS) -c -o $@ $<
+
+$(B)/cov/provbench: $(COV_LIB) $(COV_VS) $(B)/cov/harness/cli/main.o
+	$(CC) $(CFLAGS) --coverage -o $@ $^ $(VS_LIBS) -lm
+
+$(B)/cov/provbench-runner: $(COV_LIB) $(B)/cov/runner/main.o
+	$(CC) $(CFLAGS) --coverage -o $@ $^ $(PKG_LIBS)
+
+$(B)/cov/unit-tests: $(COV_LIB) $(COV_VS) $(call obj,$(B)/cov,$(UNIT_SRC))
+	$(CC) $(CFLAGS) --coverage -o $@ $^ $(VS_LIBS) -lcunit -lm
+
+$(B)/cov/integration-tests: $(COV_LIB) $(COV_VS) $(call obj,$(B)/cov,$(IT_SRC))
+	$(CC) $(CFLAGS) --coverage -o $@ $^ $(VS_LIBS) -lcunit -lm
+
+coverage: $(B)/cov/provbench $(B)/cov/provbench-runner $(B)/cov/unit-tests \
+	  $(B)/cov/integration-tests $(RUNNER_STATIC) $(VCSIM) $(GUEST) \
+	  $(RUNNER_WIN)
+	@for f in provbench-runner-static vcsim guest win wine-prefix; do \
+		ln -sfn ../$$f $(B)/cov/$$f; done
+	@scripts/coverage.sh $(B)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
