@@ -51,9 +51,11 @@ I_reports := -Ireports -I$(INC)
 I_harness := -Iharness -I$(INC)
 I_harness/cli := -Iharness/cli -Iharness -I$(INC)
 I_harness/backends/qemu := -Iharness/backends/qemu -Iharness -I$(INC)
+I_harness/backends/host := -Iharness/backends/host -Iharness -I$(INC)
 I_harness/backends/vsphere := -Iharness/backends/vsphere -Iharness -I$(INC)
 I_ALL := -Icommon -Irunner -Ivsphere -Irunjson -Ireports -Iharness \
-	 -Iharness/cli -Iharness/backends/qemu -Iharness/backends/vsphere \
+	 -Iharness/cli -Iharness/backends/qemu -Iharness/backends/host \
+	 -Iharness/backends/vsphere \
 	 -Itests/unit
 incs = $(or $(I_$(patsubst %/,%,$(dir $(1)))),$(I_ALL))
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -96,6 +98,7 @@ CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harnes
 	      harness/cli/cmd_vsphere.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \
+	       harness/local.c \
 	       $(QEMU_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c
 HARNESS_SRC := harness/cli/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -79,7 +78,7 @@ static enum pb_error qb_open(struct pb_backend **out,
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	b->p = p;
 	b->o = p->targets[target].bopts;
-	b->loop_fd = -1;
+	b->loop = (struct pb_loop)PB_LOOP_INIT;
 	b->root = geteuid() == 0;
 	b->aio = "io_uring";
 	if (gethostname(b->host, sizeof(b->host) - 1))
@@ -167,30 +166,6 @@ static unsigned qb_at_once(struct pb_backend *be)
 
 /* ---- check ---- */
 
-/* cache=none needs O_DIRECT where the disk files live (tmpfs has none) */
-enum pb_error qb_check_direct(struct qb *b, char *errbuf)
-{
-	char path[PATH_MAX + 32];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/.pb-direct-XXXXXX", b->dir);
-	fd = mkstemp(path);
-	if (fd < 0)
-		return pb_fail(errbuf, PB_ERR_IO, "%s: cannot write: %s",
-			       b->dir, strerror(errno));
-	close(fd);
-	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
-	unlink(path);
-	if (fd < 0)
-		return pb_fail(errbuf, PB_ERR_UNSUPPORTED,
-			       "%s: no O_DIRECT here (%s), which the disks' "
-			       "cache=none needs; set qemu.dir to a directory "
-			       "on a disk filesystem",
-			       b->dir, strerror(errno));
-	close(fd);
-	return PB_OK;
-}
-
 enum pb_error qb_load_manifest(struct qb *b, char *errbuf)
 {
 	char path[PATH_MAX + 16];
@@ -238,7 +213,8 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 	if (!err)
 		err = qb_load_manifest(b, errbuf);
 	if (!err)
-		err = qb_check_direct(b, errbuf);
+		err = pb_local_check_direct(b->dir, "qemu.dir",
+					    "the disks' cache=none", errbuf);
 	if (!err && !statvfs(b->dir, &sv) &&
 	    (uint64_t)sv.f_bavail * sv.f_frsize < b->p->disk_size)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
@@ -288,26 +264,6 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 
 /* ---- describe ---- */
 
-static const char *fs_name(long type)
-{
-	switch ((unsigned long)type) {
-	case 0xef53:
-		return "ext4";
-	case 0x58465342:
-		return "xfs";
-	case 0x9123683e:
-		return "btrfs";
-	case 0x01021994:
-		return "tmpfs";
-	case 0x794c7630:
-		return "overlayfs";
-	case 0x2fc12fc1:
-		return "zfs";
-	default:
-		return "other";
-	}
-}
-
 static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 				 char *errbuf)
 {
@@ -315,7 +271,6 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 	char *ver_argv[] = {(char *)b->o->binary, "--version", NULL};
 	struct pb_buf ver = PB_BUF_INIT(4096);
 	struct utsname u;
-	struct statfs sf;
 	char cpu[256] = "", l[512], scratch[PB_ERRBUF_SIZE] = "";
 	FILE *f;
 
@@ -349,9 +304,7 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 	json_object_set_new(env, "host_cpu", json_string(cpu));
 	json_object_set_new(env, "datastore", json_string(b->dir));
 	json_object_set_new(env, "datastore_fs",
-			    json_string(statfs(b->dir, &sf)
-						? "unknown"
-						: fs_name(sf.f_type)));
+			    json_string(pb_local_fs_name(b->dir)));
 	json_object_set_new(env, "disk_cache", json_string("none"));
 	json_object_set_new(env, "disk_aio", json_string(b->aio));
 	json_object_set_new(env, "guest_memory_mib",
@@ -481,7 +434,7 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	enum pb_error err = PB_OK;
 	unsigned a;
 
-	j.disk = k == QB_LOOP ? b->loop_dev : d->file;
+	j.disk = k == QB_LOOP ? b->loop.dev : d->file;
 	for (a = 0; a < 3; a++) {
 		j.aio = aios[a];
 		unlink(local_out);

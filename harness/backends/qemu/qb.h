@@ -14,6 +14,7 @@
 #include <limits.h>
 
 #include "harness_int.h"
+#include "local.h"
 #include "qemu_options.h"
 
 #ifndef PB_GUEST_DIR
@@ -49,8 +50,7 @@ struct qb {
 	const char *aio; /* what qemu accepted last */
 	json_t *manifest;
 	bool root;
-	int loop_fd; /* the loop device of the disk in progress */
-	char loop_dev[32];
+	struct pb_loop loop; /* the loop device of the disk in progress */
 };
 
 extern const struct pb_backend_ops qemu_backend;
@@ -65,7 +65,6 @@ static inline struct qb *qb_of(struct pb_backend *be)
 enum pb_error qb_run_cmd(struct qb *b, char *const argv[], struct pb_buf *out,
 			 char *errbuf);
 enum pb_error qb_load_manifest(struct qb *b, char *errbuf);
-enum pb_error qb_check_direct(struct qb *b, char *errbuf);
 bool qb_skip_rdm(const struct qb *b);
 double qb_since(uint64_t t0);
 

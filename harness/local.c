@@ -1,0 +1,336 @@
+/*
+ * local.c - disks on this machine: exclusive creation, settling, FIEMAP
+ * read-back, loop devices (local.h). Shared by the qemu and host
+ * backends.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "local.h"
+
+enum pb_error pb_local_claim(const char *path, char *errbuf)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return pb_fail(errbuf,
+			       errno == EEXIST ? PB_ERR_UNSAFE : PB_ERR_IO,
+			       "%s: %s", path,
+			       errno == EEXIST ? "already exists; provbench "
+						 "never writes a file it did "
+						 "not create"
+					       : strerror(errno));
+	close(fd);
+	return PB_OK;
+}
+
+/*
+ * qemu-img writes preallocation=full through the page cache and returns
+ * with up to disk_size of zeros still dirty: counted as done, eager's
+ * provisioning time was the page cache's, and the writeback then ran
+ * under the first passes of whatever came next. The fsync belongs to
+ * provisioning: it is what making the disk costs. After it the zeros stay
+ * cached, clean, and the first O_DIRECT pass paid for them: every write
+ * must first drop the cached pages of its range, a cost the rewrites no
+ * longer have, so eager and the raw-device baseline showed a first-write
+ * "penalty" of their own (8-15% on 1 GiB, 2026-12-02). A disk on an array
+ * has nothing in the hypervisor's cache: neither has this one.
+ */
+enum pb_error pb_local_settle(const char *path, char *errbuf)
+{
+	enum pb_error err = PB_OK;
+	int fd = open(path, O_RDWR | O_CLOEXEC), e;
+
+	if (fd < 0 || fsync(fd))
+		err = pb_fail(errbuf, PB_ERR_IO, "%s: fsync: %s", path,
+			      strerror(errno));
+	else if ((e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)))
+		err = pb_fail(errbuf, PB_ERR_IO,
+			      "%s: dropping its cached pages: %s", path,
+			      strerror(e));
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+bool pb_local_extents(int fd, uint64_t *written, uint64_t *unwritten)
+{
+	enum { N = 256 };
+	struct fiemap *fm =
+		calloc(1, sizeof(*fm) + N * sizeof(fm->fm_extents[0]));
+	uint64_t start = 0;
+	bool ok = false, last = false;
+
+	*written = *unwritten = 0;
+	while (fm && !last) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = start;
+		fm->fm_length = ~0ull - start;
+		fm->fm_extent_count = N;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm))
+			goto out;
+		if (!fm->fm_mapped_extents)
+			break;
+		for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
+			struct fiemap_extent *e = &fm->fm_extents[i];
+
+			if (e->fe_flags & FIEMAP_EXTENT_UNWRITTEN)
+				*unwritten += e->fe_length;
+			else
+				*written += e->fe_length;
+			start = e->fe_logical + e->fe_length;
+			last |= e->fe_flags & FIEMAP_EXTENT_LAST;
+		}
+	}
+	ok = true;
+out:
+	free(fm);
+	return ok;
+}
+
+json_t *pb_local_readback(const char *path, uint64_t size)
+{
+	json_t *rb = json_object();
+	uint64_t wr = 0, un = 0;
+	struct stat st;
+	char magic[4] = "";
+	const char *mode = "unknown";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool st_ok;
+
+	if (fd < 0)
+		return rb;
+	st_ok = !fstat(fd, &st);
+	if (pread(fd, magic, 4, 0) == 4 && !memcmp(magic, "QFI\xfb", 4)) {
+		json_object_set_new(rb, "format", json_string("qcow2"));
+		mode = "thin";
+	} else {
+		json_object_set_new(rb, "format", json_string("raw"));
+		if (pb_local_extents(fd, &wr, &un)) {
+			json_object_set_new(rb, "written_bytes",
+					    json_integer((json_int_t)wr));
+			json_object_set_new(rb, "unwritten_bytes",
+					    json_integer((json_int_t)un));
+			if (wr * 10 >= size * 9)
+				mode = "eager";
+			else if ((wr + un) * 10 >= size * 9)
+				mode = "lazy";
+			else if ((wr + un) * 10 <= size)
+				mode = "thin";
+		} else if (st_ok && (uint64_t)st.st_blocks * 512 * 10 <= size) {
+			/* no extents to read (NFS): what is allocated at
+			 * all still tells thin from the rest */
+			mode = "thin";
+		}
+	}
+	if (st_ok)
+		json_object_set_new(
+			rb, "allocated_bytes",
+			json_integer((json_int_t)st.st_blocks * 512));
+	json_object_set_new(rb, "mode", json_string(mode));
+	close(fd);
+	return rb;
+}
+
+enum pb_error pb_local_check_direct(const char *dir, const char *key,
+				    const char *needs, char *errbuf)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.pb-direct-XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: cannot write: %s", dir,
+			       strerror(errno));
+	close(fd);
+	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	unlink(path);
+	if (fd < 0)
+		return pb_fail(errbuf, PB_ERR_UNSUPPORTED,
+			       "%s: no O_DIRECT here (%s), which %s needs; "
+			       "set %s to a directory on a disk filesystem",
+			       dir, strerror(errno), needs, key);
+	close(fd);
+	return PB_OK;
+}
+
+const char *pb_local_fs_name(const char *dir)
+{
+	struct statfs sf;
+
+	if (statfs(dir, &sf))
+		return "unknown";
+	switch ((unsigned long)sf.f_type) {
+	case 0xef53:
+		return "ext4";
+	case 0x58465342:
+		return "xfs";
+	case 0x9123683e:
+		return "btrfs";
+	case 0x01021994:
+		return "tmpfs";
+	case 0x794c7630:
+		return "overlayfs";
+	case 0x2fc12fc1:
+		return "zfs";
+	case 0x6969:
+		return "nfs";
+	case 0xff534d42:
+		return "cifs";
+	case 0x65735546:
+		return "fuse";
+	default:
+		return "other";
+	}
+}
+
+/* ---- loop devices ---- */
+
+enum pb_error pb_loop_attach(struct pb_loop *l, const char *file, char *errbuf)
+{
+	struct loop_config cfg;
+	int ctl = -1, back = -1, lfd = -1, n = -1, tries;
+	enum pb_error err = PB_OK;
+
+	back = open(file, O_RDWR | O_CLOEXEC);
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (back < 0 || ctl < 0) {
+		err = pb_fail(errbuf, PB_ERR_IO, "%s: %s",
+			      back < 0 ? file : "/dev/loop-control",
+			      strerror(errno));
+		goto out;
+	}
+	for (tries = 0; tries < 8; tries++) {
+		n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (n < 0)
+			break;
+		snprintf(l->dev, sizeof(l->dev), "/dev/loop%d", n);
+		lfd = open(l->dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0)
+			break;
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.fd = (unsigned)back;
+		cfg.block_size = 512;
+		/* direct I/O: no second page cache under the writer's; and
+		 * autoclear: the device goes with its last opener */
+		cfg.info.lo_flags = LO_FLAGS_DIRECT_IO | LO_FLAGS_AUTOCLEAR;
+		snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s",
+			 file);
+		if (!ioctl(lfd, LOOP_CONFIGURE, &cfg))
+			break;
+		if (errno == EBUSY) { /* someone else took it first */
+			close(lfd);
+			lfd = -1;
+			continue;
+		}
+		err = pb_fail(errbuf, PB_ERR_IO, "%s: LOOP_CONFIGURE: %s",
+			      l->dev, strerror(errno));
+		goto out;
+	}
+	if (n < 0 || lfd < 0) {
+		err = pb_fail(errbuf, PB_ERR_IO, "no free loop device: %s",
+			      strerror(errno));
+		goto out;
+	}
+	l->fd = lfd;
+	lfd = -1;
+out:
+	if (lfd >= 0)
+		close(lfd);
+	if (back >= 0)
+		close(back);
+	if (ctl >= 0)
+		close(ctl);
+	return err;
+}
+
+/*
+ * Wait (up to 5 s) until the kernel has let go of loop device dev. With
+ * LO_FLAGS_AUTOCLEAR, LOOP_CLR_FD only marks the device while another
+ * opener remains, and the last one can be a killed qemu whose io_uring
+ * the kernel tears down in a worker after waitpid() has returned: the
+ * device clears a moment later. Returning before then would leave a run
+ * that says "nothing left" while /sys still shows the backing file.
+ */
+static void loop_wait_clear(const char *dev)
+{
+	char p[64];
+	unsigned i;
+
+	snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
+		 dev + strlen("/dev/"));
+	for (i = 0; i < 100 && access(p, F_OK) == 0; i++)
+		usleep(50 * 1000);
+}
+
+void pb_loop_detach(struct pb_loop *l)
+{
+	if (!l || l->fd < 0)
+		return;
+	ioctl(l->fd, LOOP_CLR_FD, 0);
+	close(l->fd);
+	loop_wait_clear(l->dev);
+	l->fd = -1;
+	l->dev[0] = '\0';
+}
+
+void pb_loop_close(struct pb_loop *l)
+{
+	if (!l || l->fd < 0)
+		return;
+	close(l->fd);
+	l->fd = -1;
+}
+
+unsigned pb_loop_detach_file(const char *path)
+{
+	DIR *dir = opendir("/sys/block");
+	struct dirent *e;
+	unsigned n = 0;
+
+	while (dir && (e = readdir(dir))) {
+		char p[4096], back[4096 + 2] = "";
+		FILE *f;
+		int fd;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
+			 e->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (!fgets(back, sizeof(back), f))
+			back[0] = '\0';
+		fclose(f);
+		back[strcspn(back, "\n")] = '\0';
+		/* a deleted backing file shows as "path (deleted)" */
+		if (strcmp(back, path) &&
+		    (strncmp(back, path, strlen(path)) ||
+		     strcmp(back + strlen(path), " (deleted)")))
+			continue;
+		snprintf(p, sizeof(p), "/dev/%s", e->d_name);
+		fd = open(p, O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			if (!ioctl(fd, LOOP_CLR_FD, 0))
+				n++;
+			close(fd);
+			loop_wait_clear(p);
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
