@@ -877,25 +877,14 @@ static void filesystem_sigint_unmounts(void)
 
 	if (!dev[0])
 		PB_SKIP("needs root and loop devices");
-	char *argv[] = {(char *)it_bin("provbench-runner"),
-			"--target",
-			(char *)dev,
-			"--filesystem",
-			"ext4",
-			"--size",
-			"256M",
-			"--bs",
-			"4K",
-			"--qd",
-			"1",
-			"--engine",
-			"psync",
-			"--pattern",
-			"rand",
-			"-q",
-			"-o",
-			out,
-			NULL};
+	char *argv[] = {(char *)it_bin("provbench-runner"), "--target",
+			(char *)dev, "--filesystem", "ext4", "--size", "256M",
+			"--bs", "4K", "--qd", "1", "--engine", "psync",
+			"--pattern", "rand",
+			/* a pass that lasts whatever the disk's speed: the
+			 * signal comes inside the filesystem's passes */
+			"--passes", "first-write,command", "--command",
+			"sleep 60", "-q", "-o", out, NULL};
 
 	CU_ASSERT_EQUAL(it_run(&r, argv, SIGINT, 1500), 130);
 	it_result_dispose(&r);
