@@ -87,7 +87,7 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/report.c reports/html.c \
 	      reports/trend.c reports/fleet.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
-	       harness/backends/qemu/options.c
+	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c
 VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/guest.c \
 	       harness/backends/vsphere/settings.c \
@@ -99,7 +99,9 @@ CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harnes
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \
 	       harness/local.c \
-	       $(QEMU_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c
+	       $(QEMU_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c \
+	       harness/say.c harness/lock.c harness/results.c harness/item.c \
+	       harness/waves.c harness/check.c harness/cleanup.c
 HARNESS_SRC := harness/cli/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_hist.c tests/unit/test_perm.c \

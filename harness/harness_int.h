@@ -14,7 +14,6 @@
 
 #include "common.h"
 #include "backend.h"
-#include "harness.h"
 #include "runner.h"
 
 /* ---- profiles ---- */
@@ -154,7 +153,21 @@ enum pb_error pb_journal_append(struct pb_journal *j, json_t *entry,
 enum pb_error pb_journal_open_disks(json_t **out, const char *dir,
 				    char *errbuf);
 
-/* ---- what the commands run (run.c); each returns an exit code ---- */
+/*
+ * Remove what the journal says a crashed run left on the target of b
+ * (ops): every open disk whose target is b's, or with run_id only that
+ * run's; with dry_run only say what would go. *count: how many.
+ */
+enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
+				 struct pb_backend *b, struct pb_journal *j,
+				 const char *state, const char *run_id,
+				 bool dry_run, bool quiet, unsigned *count,
+				 char *errbuf);
+
+/* Print "provbench: what: why" and return the exit code for err. */
+int pb_cli_fail(int err, const char *what, const char *why);
+
+/* ---- what the commands run; each returns an exit code ---- */
 
 struct pb_run_args {
 	const char *profile;

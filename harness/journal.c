@@ -177,3 +177,76 @@ enum pb_error pb_journal_open_disks(json_t **out, const char *dir, char *errbuf)
 	*out = arr;
 	return arr ? PB_OK : PB_ERR_NOMEM;
 }
+
+/*
+ * Remove what the journal says a crashed run left on this target. Returns
+ * how many disks were removed (or would be, for a dry run).
+ */
+enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
+				 struct pb_backend *b, struct pb_journal *j,
+				 const char *state, const char *run_id,
+				 bool dry_run, bool quiet, unsigned *count,
+				 char *errbuf)
+{
+	char berr[PB_ERRBUF_SIZE];
+	json_t *open_disks = NULL, *e;
+	const char *target = ops->target_key(b);
+	enum pb_error err, rc = PB_OK;
+	size_t i;
+
+	*count = 0;
+	err = pb_journal_open_disks(&open_disks, state, errbuf);
+	if (err)
+		return err;
+	json_array_foreach(open_disks, i, e)
+	{
+		const char *t = json_string_value(json_object_get(e, "target"));
+		const char *id = json_string_value(json_object_get(e, "id"));
+		const char *file =
+			json_string_value(json_object_get(e, "file"));
+		const char *rid = json_string_value(json_object_get(e, "run"));
+		const char *be =
+			json_string_value(json_object_get(e, "backend"));
+		bool mine = t && !strcmp(t, target);
+
+		/* another target of this backend: a backend that can tells
+		 * whether it is gone (a VM deleted since), leaving it alone
+		 * else */
+		if (!mine &&
+		    (dry_run || run_id || !be || strcmp(be, ops->name) ||
+		     !(ops->caps & PB_CAP_CLEANUP_GONE)))
+			continue;
+		if (run_id && (!rid || strcmp(rid, run_id)))
+			continue;
+		if (dry_run) {
+			printf("would remove %s (%s)\n", file ? file : "?", id);
+			(*count)++;
+			continue;
+		}
+		berr[0] = '\0';
+		err = ops->cleanup(b, e, mine, berr);
+		if (!mine && err == PB_ERR_UNSAFE)
+			continue; /* not this run's to touch */
+		if (!mine && err == PB_ERR_NOTFOUND && !quiet)
+			pb_progress("journal entry %s: %s", id, berr);
+		if (err && err != PB_ERR_NOTFOUND) {
+			pb_fail(errbuf, err, "cleanup of %s: %s", file, berr);
+			rc = err;
+			continue;
+		}
+		if (!err) {
+			(*count)++;
+			if (!quiet)
+				pb_progress("removed leftover disk %s", file);
+		}
+		json_t *done = json_pack("{s:s,s:s,s:s}", "op", "destroyed",
+					 "id", id, "by", "cleanup");
+
+		err = pb_journal_append(j, done, errbuf);
+		json_decref(done);
+		if (err)
+			rc = err;
+	}
+	json_decref(open_disks);
+	return rc;
+}

@@ -53,12 +53,14 @@ struct pb_loop {
 	char dev[32];
 };
 
-#define PB_LOOP_INIT {.fd = -1}
+#define PB_LOOP_INIT                                                           \
+	{                                                                      \
+		.fd = -1                                                       \
+	}
 
 /* Attach a free loop device over file, with direct I/O and autoclear (it
  * goes with its last opener). Needs root. */
-enum pb_error pb_loop_attach(struct pb_loop *l, const char *file,
-			     char *errbuf);
+enum pb_error pb_loop_attach(struct pb_loop *l, const char *file, char *errbuf);
 /* Detach it and wait until the kernel has let go. NULL-safe, idempotent. */
 void pb_loop_detach(struct pb_loop *l);
 /* Close it without detaching (autoclear does once nothing holds it). */

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "table.h"
-#include "harness.h"
+#include "harness_int.h"
 #include "vsphere.h"
 
 struct vctx {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "harness.h"
+#include "harness_int.h"
 #include "opt.h"
 
 static const struct cli_opt *find_long(const struct cli_opt *opts,

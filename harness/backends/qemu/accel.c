@@ -157,3 +157,25 @@ enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
 					    "the disks' cache=none", errbuf);
 	return err ? err : qb_accel_choose(b, errbuf);
 }
+
+enum pb_error qb_load_manifest(struct qb *b, char *errbuf)
+{
+	char path[PATH_MAX + 16];
+	json_error_t je;
+
+	if (b->manifest)
+		return PB_OK;
+	snprintf(path, sizeof(path), "%s/manifest.json", b->guest);
+	if (access(b->kernel, R_OK) || access(b->initrd, R_OK))
+		return pb_fail(errbuf, PB_ERR_NOTFOUND,
+			       "no guest image in %s (%s, or set "
+			       "PROVBENCH_GUEST_DIR)",
+			       b->guest,
+			       pb_in_source_tree()
+				       ? "build it with `make guest`"
+				       : "reinstall provbench");
+	b->manifest = json_load_file(path, 0, &je);
+	if (!b->manifest)
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s", path, je.text);
+	return PB_OK;
+}

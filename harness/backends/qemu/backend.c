@@ -3,7 +3,8 @@
  * run needs, creating nothing), the description run.json records, and
  * the run: a boot of the guest per disk, retried with the next aio mode
  * when qemu refuses one (io_uring may be disabled). The parts: disks.c,
- * guest.c, accel.c, options.c.
+ * guest.c, accel.c, cmd.c, options.c; they never call back into this
+ * file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,36 +20,7 @@
 #include "qb.h"
 #include "runner.h"
 
-/* ---- child processes ---- */
-
-/* Run a short command to the end; its stdout into out (capped). */
-enum pb_error qb_run_cmd(struct qb *b, char *const argv[], struct pb_buf *out,
-			 char *errbuf)
-{
-	struct pb_child_spec sp = {.argv = argv, .flags = QB_CHILD};
-	char msg[PB_ERRBUF_SIZE];
-	int rc = pb_child_run(&sp, out, msg, sizeof(msg), errbuf);
-
-	(void)b;
-	if (rc < 0)
-		return PB_ERR_CHILD;
-	if (rc)
-		return pb_fail(errbuf, PB_ERR_CHILD, "%s failed (exit %d): %s",
-			       argv[0], rc, msg[0] ? msg : "no message");
-	return PB_OK;
-}
-
-double qb_since(uint64_t t0)
-{
-	return (double)(pb_now_ns() - t0) / 1e9;
-}
-
 /* ---- open / close ---- */
-
-static bool readable(const char *path)
-{
-	return access(path, R_OK) == 0;
-}
 
 /* the profile's, PROVBENCH_GUEST_DIR, or the one shipped (pb_data_path) */
 static void find_guest(struct qb *b)
@@ -165,33 +137,6 @@ static unsigned qb_at_once(struct pb_backend *be)
 }
 
 /* ---- check ---- */
-
-enum pb_error qb_load_manifest(struct qb *b, char *errbuf)
-{
-	char path[PATH_MAX + 16];
-	json_error_t je;
-
-	if (b->manifest)
-		return PB_OK;
-	snprintf(path, sizeof(path), "%s/manifest.json", b->guest);
-	if (!readable(b->kernel) || !readable(b->initrd))
-		return pb_fail(errbuf, PB_ERR_NOTFOUND,
-			       "no guest image in %s (%s, or set "
-			       "PROVBENCH_GUEST_DIR)",
-			       b->guest,
-			       pb_in_source_tree()
-				       ? "build it with `make guest`"
-				       : "reinstall provbench");
-	b->manifest = json_load_file(path, 0, &je);
-	if (!b->manifest)
-		return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s", path, je.text);
-	return PB_OK;
-}
-
-bool qb_skip_rdm(const struct qb *b)
-{
-	return !b->o->rdm_device && !b->root;
-}
 
 static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 			      struct pb_check_out *out, char *errbuf)

@@ -35,6 +35,11 @@ enum qb_disk_kind qb_disk_kind(const struct qb *b, enum pb_mode m)
 	}
 }
 
+bool qb_skip_rdm(const struct qb *b)
+{
+	return !b->o->rdm_device && !b->root;
+}
+
 enum pb_error qb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 			   unsigned seq, struct pb_disk *d, json_t *j,
 			   char *errbuf)

@@ -61,15 +61,17 @@ static inline struct qb *qb_of(struct pb_backend *be)
 	return (struct qb *)be;
 }
 
-/* backend.c */
+/* cmd.c: a short command to its end, its stdout into out (capped) */
 enum pb_error qb_run_cmd(struct qb *b, char *const argv[], struct pb_buf *out,
 			 char *errbuf);
-enum pb_error qb_load_manifest(struct qb *b, char *errbuf);
-bool qb_skip_rdm(const struct qb *b);
+/* seconds since t0 (pb_now_ns()) */
 double qb_since(uint64_t t0);
 
 /* disks.c */
 enum qb_disk_kind qb_disk_kind(const struct qb *b, enum pb_mode m);
+/* rdm cannot be made here: no device named, and a loop device needs
+ * root */
+bool qb_skip_rdm(const struct qb *b);
 enum pb_error qb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 			   unsigned seq, struct pb_disk *d, json_t *j,
 			   char *errbuf);
@@ -126,5 +128,7 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
  * (kept for the host boot); b->accel and b->accel_note say which and why */
 enum pb_error qb_accel_choose(struct qb *b, char *errbuf);
 enum pb_error qb_prepare(struct pb_backend *be, char *errbuf);
+/* the guest image's manifest, loaded once (and the image's files there) */
+enum pb_error qb_load_manifest(struct qb *b, char *errbuf);
 
 #endif

@@ -22,13 +22,6 @@ static const char *env_get(const char *name, void *arg)
 	return getenv(name);
 }
 
-enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err, char *errbuf)
-{
-	if (err)
-		pb_fail(errbuf, err, "%s", vs_session_error(b->s));
-	return err;
-}
-
 /*
  * The sessions this process holds, by server: a target on a server another
  * target is logged in to shares that login (one session on the server for

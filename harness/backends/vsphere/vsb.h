@@ -75,7 +75,13 @@ void vsb_guest_path(const struct vsb *b, char *out, size_t len,
 		    const char *name);
 
 /* The session's message as the op's (when the op has none yet). */
-enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err, char *errbuf);
+static inline enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err,
+					 char *errbuf)
+{
+	if (err)
+		pb_fail(errbuf, err, "%s", vs_session_error(b->s));
+	return err;
+}
 
 /* settings.c */
 enum pb_error vsb_settings_read(struct vsb *b, char *errbuf);

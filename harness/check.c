@@ -1,0 +1,242 @@
+/*
+ * check.c - `provbench check` and a dry run: the plan as lines or as
+ * check --json's data, and every target's check, each finding said by
+ * name (pb_check_say), creating nothing.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_int.h"
+
+void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan)
+{
+	char sz[32], tot[32];
+	uint64_t bytes = 0, small;
+	size_t i;
+	unsigned k, writes;
+
+	for (i = 0; i < plan->n; i++) {
+		const struct runner_opts *w = &p->points[plan->items[i].point];
+
+		for (k = 0, writes = 0; k < w->npasses; k++)
+			writes += runner_pass_writes(w->passes[k]);
+		bytes += writes * w->size;
+	}
+	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s)%s",
+	       p->nmodes, p->repetitions, p->npoints,
+	       p->ntargets > 1 ? "" : " ");
+	if (p->ntargets > 1)
+		printf(" x %u targets ", p->ntargets);
+	for (k = 0, small = p->disk_size; k < p->npoints; k++)
+		small = p->point_disk[k] < small ? p->point_disk[k] : small;
+	if (small < p->disk_size)
+		snprintf(sz, sizeof(sz), "%s to ",
+			 pb_size_format(tot, sizeof(tot), small));
+	else
+		sz[0] = '\0';
+	printf("= %zu disks of %s%s, %s order (seed %llu)\n", plan->n, sz,
+	       pb_size_format(tot, sizeof(tot), p->disk_size),
+	       p->shuffle ? "shuffled" : "fixed",
+	       (unsigned long long)plan->seed);
+	if (p->concurrency > 1 && p->ntargets > 1)
+		printf("at once: up to %u targets, each wave one mode and "
+		       "workload point on them\n",
+		       p->concurrency);
+	if (p->disk_size_si)
+		printf("note: disk_size is read as vSphere and govc read it: "
+		       "GB means GiB, so %s (%llu bytes)\n",
+		       pb_size_format(sz, sizeof(sz), p->disk_size),
+		       (unsigned long long)p->disk_size);
+	/* a rough guide at 100 MiB/s; eager provisioning comes on top */
+	printf("data to write: %s; about %.0f minutes at 100 MiB/s, plus "
+	       "provisioning\n",
+	       pb_size_format(tot, sizeof(tot), bytes),
+	       (double)bytes / (100.0 * 1048576.0) / 60.0);
+	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
+		printf("%s%s%s", k ? ", " : "targets: ", p->targets[k].name,
+		       k + 1 == p->ntargets ? "\n" : "");
+	for (i = 0; i < plan->n && i < 40; i++)
+		printf("  %3zu. %s%srepetition %u, %s%s%s\n", i + 1,
+		       p->targets[plan->items[i].target].name,
+		       *p->targets[plan->items[i].target].name ? ": " : "",
+		       plan->items[i].rep, pb_mode_name(plan->items[i].mode),
+		       *pb_point_desc(p, plan->items[i].point) ? ", " : "",
+		       pb_point_desc(p, plan->items[i].point));
+	if (plan->n > 40)
+		printf("  ... %zu more\n", plan->n - 40);
+}
+
+/* ---- what check found: lines, or check --json's entries ---- */
+
+static void check_vsay(struct pb_check_out *o, const char *level,
+		       const char *name, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void check_vsay(struct pb_check_out *o, const char *level,
+		       const char *name, const char *fmt, va_list ap)
+{
+	char text[2048];
+
+	if (!o)
+		return;
+	vsnprintf(text, sizeof(text), fmt, ap);
+	if (o->items)
+		json_array_append_new(o->items,
+				      json_pack("{s:s,s:s,s:s,s:s?}", "name",
+						name, "level", level, "detail",
+						text, "target", o->target));
+	else if (!strcmp(level, "warning"))
+		fprintf(o->fp, "warning: %s\n", text);
+	else
+		fprintf(o->fp, "%s: %s\n", name, text);
+}
+
+void pb_check_say(struct pb_check_out *out, const char *name, const char *fmt,
+		  ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	check_vsay(out, "ok", name, fmt, ap);
+	va_end(ap);
+}
+
+void pb_check_warn(struct pb_check_out *out, const char *name, const char *fmt,
+		   ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	check_vsay(out, "warning", name, fmt, ap);
+	va_end(ap);
+}
+
+/* The plan as check --json prints it: what print_plan says, as data. */
+static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
+{
+	json_t *items = json_array(), *modes = json_array();
+	json_t *targets = json_array();
+	uint64_t bytes = 0;
+	size_t i;
+	unsigned k, writes;
+
+	for (i = 0; i < p->nmodes; i++)
+		json_array_append_new(modes,
+				      json_string(pb_mode_name(p->modes[i])));
+	for (i = 0; i < plan->n; i++) {
+		const struct runner_opts *w = &p->points[plan->items[i].point];
+
+		for (k = 0, writes = 0; k < w->npasses; k++)
+			writes += runner_pass_writes(w->passes[k]);
+		bytes += writes * w->size;
+		json_array_append_new(
+			items,
+			json_pack("{s:s,s:i,s:i,s:s,s:i,s:s}", "target",
+				  p->targets[plan->items[i].target].name,
+				  "wave", (int)plan->items[i].wave, "rep",
+				  (int)plan->items[i].rep, "mode",
+				  pb_mode_name(plan->items[i].mode), "point",
+				  (int)plan->items[i].point, "workload",
+				  pb_point_desc(p, plan->items[i].point)));
+	}
+	for (i = 0; i < p->ntargets; i++)
+		json_array_append_new(targets, json_string(p->targets[i].name));
+	return json_pack(
+		"{s:o,s:i,s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o}", "targets", targets,
+		"concurrency", p->ntargets > 1 ? (int)p->concurrency : 1,
+		"modes", modes, "repetitions", (int)p->repetitions, "points",
+		(int)p->npoints, "disk_size_bytes", (json_int_t)p->disk_size,
+		"shuffled", p->shuffle, "seed", (json_int_t)plan->seed,
+		"bytes_to_write", (json_int_t)bytes, "items", items);
+}
+
+/* Every target's check; its findings under its name when there are
+ * several. *why: the failure's message. */
+enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
+			    const char **why)
+{
+	enum pb_error err = PB_OK;
+	unsigned t;
+
+	for (t = 0; !err && t < r->nt; t++) {
+		out->target = r->nt > 1 ? r->p->targets[t].name : NULL;
+		if (out->target && !out->items)
+			fprintf(out->fp, "target %s:\n", out->target);
+		err = r->ops->check(r->t[t].b, &r->plan, out,
+				    run_reset_fail(r->berr));
+		if (err)
+			*why = run_target_msg(r, t, r->berr);
+	}
+	return err;
+}
+
+/* check --json: the plan and every finding, and the verdict, on stdout;
+ * the exit code as without --json */
+static int check_json(struct run_state *r, const char *profile)
+{
+	struct pb_check_out out = {stdout, json_array(), NULL};
+	enum pb_error err = pb_profile_load(r->p, profile, r->errbuf);
+	const char *why = r->errbuf;
+	json_t *doc;
+	char *text;
+
+	if (!err && !(err = pb_plan_build(&r->plan, r->p, r->errbuf))) {
+		r->ops = r->p->backend;
+		for (r->nt = 0; !err && r->nt < r->p->ntargets; r->nt++) {
+			r->t[r->nt].lock_fd = -1;
+			err = r->ops->open(&r->t[r->nt].b, r->p, r->nt,
+					   r->errbuf);
+			if (err)
+				why = run_target_msg(r, r->nt, r->errbuf);
+		}
+	}
+	if (!err && (err = run_limit_at_once(r)))
+		why = r->errbuf;
+	if (!err)
+		err = run_check_all(r, &out, &why);
+	doc = json_pack("{s:i,s:s,s:s,s:s?,s:o?,s:o,s:s,s:s?}", "format", 1,
+			"tool", "provbench", "profile", profile, "backend",
+			r->ops ? r->ops->name : NULL, "plan",
+			r->plan.n ? plan_json(r->p, &r->plan) : NULL, "checks",
+			out.items, "verdict", err ? "failed" : "ok", "error",
+			err ? why : NULL);
+	text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+		   : NULL;
+	json_decref(doc);
+	if (!text)
+		return pb_cli_fail(PB_ERR_NOMEM, "check", "out of memory");
+	puts(text);
+	free(text);
+	/* the person reading stderr gets the usual line too */
+	return err ? pb_cli_fail(err, "check", why) : PB_EXIT_OK;
+}
+
+int pb_check(const char *profile, bool json)
+{
+	struct pb_profile p;
+	struct run_state r = {.p = &p, .j = {.fd = -1}};
+	struct pb_check_out out = {stdout, NULL, NULL};
+	const char *why = NULL;
+	enum pb_error err;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	if (json) {
+		rc = check_json(&r, profile);
+		run_dispose(&r);
+		return rc;
+	}
+	rc = run_profile_load(&r, profile, NULL, NULL);
+	if (!rc) {
+		run_plan_print(&p, &r.plan);
+		err = run_check_all(&r, &out, &why);
+		if (err)
+			rc = pb_cli_fail(err, "check", why);
+		else
+			printf("check: ok, nothing was created\n");
+	}
+	run_dispose(&r);
+	return rc;
+}

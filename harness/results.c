@@ -1,0 +1,146 @@
+/*
+ * results.c - a run's results directory: named after the run (its id in
+ * the journal), run.json started with what every target is and rewritten
+ * atomically after each item, and the results root's "latest" link.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run_int.h"
+
+enum pb_error run_results_save(struct run_state *r, char *errbuf)
+{
+	enum pb_error err =
+		rj_doc_save(r->doc, r->run_json, r->interrupted, errbuf);
+
+	r->json_saved = !err;
+	return err;
+}
+
+/*
+ * The results directory, parent/<UTC time>-<profile>[-N]: its name is the
+ * run's id in the journal, so one that does not fit is an error, never a
+ * silent cut that could name another run.
+ */
+static enum pb_error results_dir(struct run_state *r, const char *parent)
+{
+	char ts[32];
+	int i, n;
+
+	pb_utc_format(ts, sizeof(ts), time(NULL), PB_TIME_COMPACT);
+	if (mkdir(parent, 0755) && errno != EEXIST)
+		return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", parent,
+			       strerror(errno));
+	/* two runs of a profile in the same second get their own */
+	for (i = 1;; i++) {
+		n = i == 1 ? snprintf(r->dir, sizeof(r->dir), "%s/%s-%s",
+				      parent, ts, r->p->name)
+			   : snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%d",
+				      parent, ts, r->p->name, i);
+		if (n < 0 || (size_t)n + sizeof("/run.json") > sizeof(r->dir))
+			return pb_fail(r->errbuf, PB_ERR_INPUT,
+				       "%s: results directory: path too long",
+				       parent);
+		if (!mkdir(r->dir, 0755))
+			break;
+		if (errno != EEXIST || i > 99)
+			return pb_fail(r->errbuf, PB_ERR_IO, "%s: %s", r->dir,
+				       strerror(errno));
+	}
+	snprintf(r->run_json, sizeof(r->run_json), "%s/run.json", r->dir);
+	return PB_OK;
+}
+
+enum pb_error run_results_start(struct run_state *r, const char *parent)
+{
+	char ts[32];
+	json_error_t je;
+	json_t *env = NULL;
+	struct rj_target tg[PB_MAX_TARGETS];
+	enum pb_error err = PB_OK;
+	unsigned t;
+	struct rj_head h = {
+		.started_at = pb_utc_iso(ts, sizeof(ts)),
+		.profile_path = r->p->path,
+		.shuffled = r->p->shuffle,
+		.seed = r->plan.seed,
+		.items = r->plan.n,
+		.concurrency = r->nt > 1 ? r->p->concurrency : 1,
+		.points = (const char *const *)r->p->point_desc,
+		.npoints = r->p->npoints,
+		.environment = env,
+		.backend = r->ops->name,
+		.commit = pb_build_commit,
+		.targets = tg,
+		.ntargets = r->nt,
+	};
+
+	/* each target described; the first is also the run's environment,
+	 * what a reader of one target reads */
+	for (t = 0; t < r->nt; t++) {
+		const char *key;
+		unsigned i;
+
+		tg[t] = (struct rj_target){
+			.name = r->p->targets[t].name,
+			.key = r->ops->target_key(r->t[t].b),
+			.environment = json_object(),
+			.places = json_array(),
+		};
+		for (i = 0; r->ops->shared_key &&
+			    (key = r->ops->shared_key(r->t[t].b, i));
+		     i++)
+			json_array_append_new(tg[t].places, json_string(key));
+		if (!err &&
+		    (err = r->ops->describe(r->t[t].b, tg[t].environment,
+					    run_reset_fail(r->berr))))
+			pb_fail(r->errbuf, err, "%s",
+				run_target_msg(r, t, r->berr));
+	}
+	env = r->nt ? json_deep_copy(tg[0].environment) : json_object();
+	if (env && json_array_size(r->shared))
+		json_object_set(env, "shared_with_other_runs", r->shared);
+	h.environment = env;
+	if (!err)
+		err = results_dir(r, parent);
+	if (err) {
+		json_decref(env);
+		for (t = 0; t < r->nt; t++) {
+			json_decref(tg[t].environment);
+			json_decref(tg[t].places);
+		}
+		return err;
+	}
+	h.run = strrchr(r->dir, '/') + 1;
+	h.profile = json_loads(r->p->text, 0, &je);
+	r->doc = rj_doc_new(&h);
+	if (!r->doc)
+		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
+	return run_results_save(r, r->errbuf);
+}
+
+/*
+ * parent/latest names the newest run (relative, so the root can move), for
+ * `report --compare previous ROOT/latest` after a nightly run. Replaced
+ * atomically; a failure is said and changes nothing else.
+ */
+void run_results_latest(const struct run_state *r)
+{
+	char tmp[1300], link[1300], parent[1200];
+	const char *base = strrchr(r->dir, '/') + 1;
+
+	snprintf(parent, sizeof(parent), "%.*s", (int)(base - 1 - r->dir),
+		 r->dir);
+	snprintf(link, sizeof(link), "%s/latest", parent);
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld", parent, (long)getpid());
+	unlink(tmp);
+	if (symlink(base, tmp) || rename(tmp, link)) {
+		fprintf(stderr, "provbench: run: %s: cannot update: %s\n", link,
+			strerror(errno));
+		unlink(tmp);
+	}
+}

@@ -1,0 +1,157 @@
+/*
+ * run_int.h - a run as the harness's files share it (run.c, item.c,
+ * waves.c, check.c, cleanup.c, lock.c, results.c, say.c): its state, its
+ * targets and workers, and the functions each file gives the others.
+ */
+#ifndef PB_RUN_INT_H
+#define PB_RUN_INT_H
+
+#include <pthread.h>
+#include <signal.h>
+
+#include "harness_int.h"
+#include "runjson.h"
+
+/* A target as a run holds it: its own backend, and its lock (the first
+ * target with the same key holds the lock for both: a datastore
+ * comparison on one VM is one VM's run). */
+struct run_target {
+	struct pb_backend *b;
+	int lock_fd;
+};
+
+#define PB_MAX_PLACES (2 * PB_MAX_TARGETS)
+
+struct run_state {
+	struct pb_profile *p;
+	/* the places shared with other runs, held for the run */
+	char place[PB_MAX_PLACES][256];
+	int place_fd[PB_MAX_PLACES];
+	/* the first target on each, and the place's index among its own */
+	unsigned place_t[PB_MAX_PLACES], place_i[PB_MAX_PLACES];
+	unsigned nplaces;
+	json_t *shared; /* those another run was using at the start */
+	struct pb_plan plan;
+	const struct pb_backend_ops *ops;
+	struct run_target t[PB_MAX_TARGETS];
+	unsigned nt; /* opened so far */
+	struct pb_journal j;
+	char state[1024];
+	char dir[1024];
+	char run_json[1100];
+	json_t *doc;			 /* run.json */
+	char berr[PB_ERRBUF_SIZE];	 /* the main thread's backend op's */
+	char tmsg[PB_ERRBUF_SIZE + 128]; /* run_target_msg's */
+	bool quiet;
+	bool tty; /* a live progress line: one item at a time on a tty */
+	/* the journal, run.json, the counters, while workers run */
+	pthread_mutex_t mu;
+	bool interrupted;
+	unsigned failed;
+	unsigned measured;
+	uint64_t t0;	 /* the run's start, for elapsed and ETA */
+	bool json_saved; /* run.json as it is now is on disk */
+	char errbuf[PB_ERRBUF_SIZE];
+};
+
+/*
+ * A wave's start line: each worker's first item waits here with its disk
+ * made, until every worker of the wave is ready, so the runners start
+ * together however long each disk took (eager zeroes, others do not) and
+ * the passes overlap (HCIBench prepares every VM before its workload too).
+ * A worker whose item failed before it arrives without waiting.
+ */
+struct run_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned expected, arrived;
+};
+
+/*
+ * What a worker holds of its own while others run theirs: the items of
+ * one VM in a wave (in plan order), the backend op's message, the
+ * message of what stops the run, its progress line.
+ */
+struct run_worker {
+	struct run_state *r;
+	struct run_gate *gate; /* NULL: one worker, no one to wait for */
+	bool at_gate;	       /* its first item passed it */
+	pthread_t th;
+	unsigned key; /* run_same_key() of its targets */
+	size_t items[PB_MAX_TARGETS];
+	unsigned n;
+	char berr[PB_ERRBUF_SIZE];
+	char errbuf[PB_ERRBUF_SIZE];
+	bool progress_shown;
+	uint64_t next_log;
+	enum pb_error err;
+};
+
+/*
+ * The error buffer for the next backend op, emptied: reset in this one
+ * place, before each op (curl's Curl_reset_fail), so what an op leaves is
+ * that op's first failure. Each thread has its own (r->berr, w->berr).
+ */
+static inline char *run_reset_fail(char *berr)
+{
+	berr[0] = '\0';
+	return berr;
+}
+
+/* run.c: SIGINT or SIGTERM came; every wait polls it */
+extern volatile sig_atomic_t run_stop;
+/* A backend's message, the target named when there are several. */
+const char *run_target_msg(struct run_state *r, unsigned t, const char *msg);
+/* The first target before t with target t's key, or t itself. */
+unsigned run_same_key(const struct run_state *r, unsigned t);
+/* Plan and open the backend of every target of r->p (loaded, or err);
+ * modes, targets: --modes, --targets or NULL. An exit code. */
+int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
+		     const char *targets);
+/* The same, the profile loaded from path first. */
+int run_profile_load(struct run_state *r, const char *path, const char *modes,
+		     const char *targets);
+/* "concurrency" lowered to what this controller can keep (the backend's
+ * at_once), said, and the plan made again for it (same seed). */
+enum pb_error run_limit_at_once(struct run_state *r);
+/* What crashed runs left, on every target (each key once); run_id: only
+ * that run's. */
+enum pb_error run_recover_all(struct run_state *r, const char *run_id, bool dry,
+			      bool quiet, unsigned *count);
+void run_dispose(struct run_state *r);
+
+/* say.c: a timestamped progress line on stderr unless quiet; the target
+ * a worker thread measures, named on its lines while several run */
+void run_say(bool quiet, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void run_say_quiet(bool quiet);
+extern _Thread_local const char *run_say_target;
+
+/* lock.c */
+/* The state directory, each target's lock (unless only looking), the
+ * journal: what run and cleanup both need before touching anything. */
+enum pb_error run_state_open(struct run_state *r, bool lock);
+enum pb_error run_places_lock(struct run_state *r, char *errbuf);
+enum pb_error run_places_foreign(struct run_state *r, char *errbuf);
+
+/* results.c */
+enum pb_error run_results_start(struct run_state *r, const char *parent);
+enum pb_error run_results_save(struct run_state *r, char *errbuf);
+void run_results_latest(const struct run_state *r);
+
+/* item.c, waves.c */
+enum pb_error run_item(struct run_worker *wk, size_t idx);
+enum pb_error run_waves(struct run_state *r);
+
+/* check.c: what check found, as lines or check --json's entries */
+struct pb_check_out {
+	FILE *fp;	    /* lines, or */
+	json_t *items;	    /* entries {name, level, detail[, target]} */
+	const char *target; /* the target checked, when there are several */
+};
+
+void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan);
+enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
+			    const char **why);
+
+#endif
