@@ -1,8 +1,8 @@
 # provbench - build, install, test.
 #
 #   make              build everything into build/
-#   make test         install missing packages, build, run every test
-#   make check        the fast loop: build, unit and quick integration tests
+#   make test         install missing packages, build, run every test (CI)
+#   make check        the fast loop: unit, host-backend integration, format
 #   make runner-static  the static provbench-runner the harness uploads
 #   make runner-windows provbench-runner.exe (mingw-w64), for Windows guests
 #   make install PREFIX=/usr/local DESTDIR=
@@ -88,6 +88,8 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/report.c reports/html.c \
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c
+HOST_BE_SRC := harness/backends/host/backend.c harness/backends/host/disks.c \
+	       harness/backends/host/options.c
 VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/guest.c \
 	       harness/backends/vsphere/settings.c \
@@ -99,7 +101,7 @@ CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harnes
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \
 	       harness/local.c \
-	       $(QEMU_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c \
+	       $(QEMU_BE_SRC) $(HOST_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c \
 	       harness/say.c harness/lock.c harness/results.c harness/item.c \
 	       harness/waves.c harness/check.c harness/cleanup.c
 HARNESS_SRC := harness/cli/main.c $(HARNESS_LIB_SRC)
@@ -114,7 +116,7 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \
-	      tests/integration/test_harness.c \
+	      tests/integration/test_harness.c tests/integration/test_host.c \
 	      tests/integration/test_report.c tests/integration/lab.c \
 	      tests/integration/test_qemu.c tests/integration/test_install.c
 
@@ -153,6 +155,7 @@ UNIT_WIN_SRC  := $(filter-out runner/main.c,$(WIN_SRC)) \
 UNIT          := $(B)/unit-tests
 UNIT_ASAN     := $(B)/asan/unit-tests
 IT            := $(B)/integration-tests
+IT_ASAN       := $(B)/asan/integration-tests
 
 GUEST         := $(B)/guest/initrd.gz
 
@@ -176,19 +179,19 @@ deps-demo:
 # `make test` is what CI and README run: deps first, then a fresh make so
 # that pkg-config sees what deps installed; then the whole suite.
 test: deps
-	@$(MAKE) --no-print-directory test-all
+	@$(MAKE) -j$$(nproc) --no-print-directory test-all
 
 test-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT_WIN) \
-	$(UNIT) \
-	$(UNIT_ASAN) $(IT) \
-	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree format-check
+	$(UNIT) $(UNIT_ASAN) $(IT) $(IT_ASAN) \
+	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree
 	@tests/run-all.sh $(B)
 
-# The fast loop: build, the unit tests, and the integration cases that
-# need neither qemu nor valgrind (under 2 minutes on 2 cores once built).
+# The fast loop, on a built tree in under a minute: the unit tests, the
+# runner, report and host integration suites (the harness's own logic on
+# the host backend), the format check, in two lanes.
 check: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT_WIN) \
-	$(UNIT) $(IT) $(VCSIM)
-	@tests/run-all.sh --fast $(B)
+	$(UNIT) $(IT)
+	@tests/run-all.sh --check $(B)
 
 # Every C file as .clang-format says (comments are never reflowed).
 format-check:
@@ -242,7 +245,7 @@ $(B)/fuzz/fuzz-%: $(B)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 # The integration suites with provbench and the runner inside valgrind
 # memcheck (slow; the qemu suite's own valgrind case covers that backend).
 test-valgrind: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(IT) $(VCSIM) $(GUEST)
-	@for s in runner vsphere harness report; do \
+	@for s in runner vsphere harness host report; do \
 		PROVBENCH_IT_VALGRIND=1 $(IT) $(B) $$s || exit 1; done
 
 # libFuzzer targets; `make fuzz-smoke` runs each FUZZ_SECONDS (see README)
@@ -302,6 +305,12 @@ asan-tree: $(B)/asan/provbench $(B)/asan/provbench-runner
 
 $(IT): $(LIB_OBJ) $(VS_OBJ) $(call obj,$(B),$(IT_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
+
+# the integration runner itself with ASan + UBSan: the cases that run the
+# harness in-process (the host suite's faults) are checked too
+$(IT_ASAN): $(ASAN_LIB) $(ASAN_VS) $(call obj,$(B)/asan,$(IT_SRC)) \
+	    $(B)/asan/tests/sanitizer_options.o
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(VS_LIBS) -lcunit -lm
 
 # Installed: the binaries, what the harness ships to guests (found from the
 # binary, ../lib/provbench, so any PREFIX works without rebuilding), the

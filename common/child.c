@@ -141,8 +141,13 @@ const char *pb_child_last_line(struct pb_child *c)
 
 void pb_child_kill(struct pb_child *c)
 {
+	pb_child_signal(c, SIGKILL);
+}
+
+void pb_child_signal(struct pb_child *c, int sig)
+{
 	if (c->pid > 0)
-		kill(c->group ? -c->pid : c->pid, SIGKILL);
+		kill(c->group ? -c->pid : c->pid, sig);
 }
 
 int pb_child_finish(struct pb_child *c)

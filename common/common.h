@@ -261,6 +261,8 @@ ssize_t pb_child_read(struct pb_child *c, int timeout_ms, char *chunk,
 const char *pb_child_last_line(struct pb_child *c);
 /* SIGKILL to it (its whole group, when it has its own). */
 void pb_child_kill(struct pb_child *c);
+/* Any signal, the same way (SIGINT: a runner's gentle stop). */
+void pb_child_signal(struct pb_child *c, int sig);
 /* Reap it: its exit code, 128 + signal, or -1 when none ran. */
 int pb_child_finish(struct pb_child *c);
 /* Keep the last cap bytes of what came in tail (the end of a program's

@@ -180,6 +180,9 @@ struct pb_backend_ops {
 const struct pb_backend_ops *pb_backend_find(const char *name);
 /* Every backend, NULL-terminated. */
 const struct pb_backend_ops *const *pb_backend_list(void);
+/* One more, after the built-in ones: a test's backend with faults
+ * injected through its table. False when full or the name is taken. */
+bool pb_backend_add(const struct pb_backend_ops *ops);
 
 /* ---- what check found ---- */
 

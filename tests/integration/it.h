@@ -87,5 +87,10 @@ json_t *it_load_run_json(const char *results);
 pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof);
 /* Wait until the journal shows a created, not yet destroyed disk. */
 bool it_wait_created(const char *journal, unsigned ms);
+/* Wait until needle occurs n times or more in the journal. */
+bool it_wait_journal(const char *journal, const char *needle, int n,
+		     unsigned ms);
+/* The newest RESULTS/<run>/ directory (allocated), or NULL. */
+char *it_newest_dir(const char *results);
 
 #endif

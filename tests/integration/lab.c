@@ -67,7 +67,8 @@ json_t *it_load_run_json(const char *results)
 	char cmd[800], path[700];
 	FILE *fp;
 
-	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/run.json | tail -1", results);
+	snprintf(cmd, sizeof(cmd),
+		 "ls -d '%s'/*/run.json 2>/dev/null | tail -1", results);
 	fp = popen(cmd, "r");
 	if (!fp || !fgets(path, sizeof(path), fp)) {
 		if (fp)
@@ -110,4 +111,35 @@ bool it_wait_created(const char *journal, unsigned ms)
 		usleep(20000);
 	}
 	return false;
+}
+
+bool it_wait_journal(const char *journal, const char *needle, int n,
+		     unsigned ms)
+{
+	unsigned waited;
+
+	for (waited = 0; waited < ms; waited += 20) {
+		if (it_count(journal, needle) >= n)
+			return true;
+		usleep(20000);
+	}
+	return false;
+}
+
+char *it_newest_dir(const char *results)
+{
+	char cmd[800], path[700];
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/ 2>/dev/null | tail -1",
+		 results);
+	fp = popen(cmd, "r");
+	if (!fp || !fgets(path, sizeof(path), fp)) {
+		if (fp)
+			pclose(fp);
+		return NULL;
+	}
+	pclose(fp);
+	path[strcspn(path, "\n")] = '\0';
+	return strdup(path);
 }

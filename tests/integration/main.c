@@ -19,15 +19,12 @@
 #include "unit.h"
 
 extern const struct pb_suite suite_runner_it, suite_vsphere_it,
-	suite_harness_it, suite_report_it, suite_qemu_it, suite_install_it;
+	suite_harness_it, suite_report_it, suite_qemu_it, suite_install_it,
+	suite_host_it;
 
-static const struct pb_suite *const suites[] = {&suite_runner_it,
-						&suite_vsphere_it,
-						&suite_harness_it,
-						&suite_report_it,
-						&suite_qemu_it,
-						&suite_install_it,
-						NULL};
+static const struct pb_suite *const suites[] = {
+	&suite_runner_it, &suite_vsphere_it, &suite_harness_it, &suite_host_it,
+	&suite_report_it, &suite_qemu_it,    &suite_install_it, NULL};
 
 #define IT_DEADLINE_MS 120000u
 
@@ -116,15 +113,14 @@ void it_exec(char *const argv[], char *const envp[])
 		vg[n++] = "--leak-check=full";
 		vg[n++] = "--errors-for-leak-kinds=definite,indirect";
 		vg[n++] = "--error-exitcode=99";
-		for (i = 0; argv[i] && n < 63; i++)
-			vg[n++] = argv[i];
-		vg[n] = NULL;
-		argv = vg;
 	}
+	for (i = 0; argv[i] && n < 63; i++)
+		vg[n++] = argv[i];
+	vg[n] = NULL;
 	if (envp)
-		execve(argv[0], argv, envp);
+		execve(vg[0], vg, envp);
 	else
-		execv(argv[0], argv);
+		execv(vg[0], vg);
 	_exit(127);
 }
 

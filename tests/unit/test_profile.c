@@ -335,7 +335,7 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"cpu\": 2}}",
 	 "qemu.cpu: unknown key"},
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"hyperv\"}",
-	 "backend: hyperv: unknown backend (qemu or vsphere)"},
+	 "backend: hyperv: unknown backend (qemu, vsphere or host)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"memory_mib\": 8}}",
 	 "qemu.memory_mib"},
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"vsphere\", "

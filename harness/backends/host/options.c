@@ -1,0 +1,31 @@
+/*
+ * options.c - the host backend's profile section, "host": one table
+ * (applied by the profile loader, printed by `provbench help profile`),
+ * and the rule across keys the table cannot say.
+ */
+#include <stddef.h>
+
+#include "hb.h"
+
+#define OFF(f) offsetof(struct host_opts, f)
+
+const struct pb_opt_def hb_options[] = {
+	{.key = "dir",
+	 .type = PB_OPT_STR,
+	 .off = OFF(dir),
+	 .help = "where the disk files go, on the filesystem to measure "
+		 "(default: <state dir>/host)"},
+	{.key = "device",
+	 .type = PB_OPT_STR,
+	 .off = OFF(device),
+	 .help = "a block device for rdm (checked empty and unused, never "
+		 "removed); default: a loop device over a written file (root)"},
+	{.key = "runner",
+	 .type = PB_OPT_STR,
+	 .off = OFF(runner),
+	 .help = "the provbench-runner to run (default: the one beside "
+		 "provbench)"},
+	{.key = NULL},
+};
+
+#undef OFF
