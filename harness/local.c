@@ -10,6 +10,9 @@
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
+#include <sys/random.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -17,7 +20,76 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "harness_int.h"
 #include "local.h"
+
+enum pb_error pb_local_open(struct pb_local *l, const char *backend,
+			    const char *dir, const char *device, char *errbuf)
+{
+	char state[PATH_MAX], real[PATH_MAX];
+	struct stat st;
+	uint8_t rnd[6];
+	enum pb_error err;
+
+	memset(l, 0, sizeof(*l));
+	if (gethostname(l->host, sizeof(l->host) - 1))
+		snprintf(l->host, sizeof(l->host), "localhost");
+	if (dir) {
+		snprintf(l->dir, sizeof(l->dir), "%s", dir);
+	} else {
+		err = pb_state_dir(state, sizeof(state), errbuf);
+		if (err)
+			return err;
+		snprintf(l->dir, sizeof(l->dir), "%s/%s", state, backend);
+		if (mkdir(l->dir, 0700) && errno != EEXIST)
+			return pb_fail(errbuf, PB_ERR_IO, "%s: %s", l->dir,
+				       strerror(errno));
+	}
+	if (!realpath(l->dir, real))
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s.dir %s: %s", backend,
+			       l->dir, strerror(errno));
+	if (stat(real, &st) || !S_ISDIR(st.st_mode))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s.dir %s: not a directory", backend, real);
+	snprintf(l->dir, sizeof(l->dir), "%s", real);
+	snprintf(l->key, sizeof(l->key), "%s:%s:%s", backend, l->host, l->dir);
+	/* runs on one filesystem (any directory of it) or one device share
+	 * its bandwidth */
+	snprintf(l->shared[0], sizeof(l->shared[0]), "%s:%s: filesystem %u:%u",
+		 backend, l->host, major(st.st_dev), minor(st.st_dev));
+	if (device)
+		snprintf(l->shared[1], sizeof(l->shared[1]), "%s:%s: device %s",
+			 backend, l->host, device);
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		memset(rnd, 0, sizeof(rnd));
+	snprintf(l->run_id, sizeof(l->run_id), "%02x%02x%02x%02x%02x%02x",
+		 rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5]);
+	return PB_OK;
+}
+
+void pb_local_describe(const struct pb_local *l, json_t *env)
+{
+	struct utsname u;
+	char cpu[256] = "", line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(cpu, sizeof(cpu), "%s", strchr(line, ':') + 2);
+			cpu[strcspn(cpu, "\n")] = '\0';
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	json_object_set_new(env, "host", json_string(l->host));
+	json_object_set_new(env, "host_kernel", json_string(u.release));
+	json_object_set_new(env, "host_cpu", json_string(cpu));
+	json_object_set_new(env, "datastore", json_string(l->dir));
+	json_object_set_new(env, "datastore_fs",
+			    json_string(pb_local_fs_name(l->dir)));
+}
 
 enum pb_error pb_local_claim(const char *path, char *errbuf)
 {

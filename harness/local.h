@@ -10,10 +10,35 @@
 #define PB_LOCAL_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "common.h"
+
+/*
+ * Where a local backend's disks live and what it shares: this machine's
+ * name, the disk directory (the profile's, or <state dir>/SUB made 0700)
+ * resolved, the lock and journal key "BACKEND:HOST:DIR", the places
+ * another run may share ("BACKEND:HOST: filesystem MAJ:MIN", and
+ * "BACKEND:HOST: device PATH" when a device is named), and this run's
+ * random id for disk names.
+ */
+struct pb_local {
+	char host[256];
+	char dir[PATH_MAX];
+	char key[PATH_MAX + 300];
+	char shared[2][PATH_MAX + 300];
+	char run_id[32];
+};
+
+/* Fill l for backend ("qemu", "host"): dir the profile's (NULL: the state
+ * directory's backend/), device its device or NULL. */
+enum pb_error pb_local_open(struct pb_local *l, const char *backend,
+			    const char *dir, const char *device, char *errbuf);
+/* The machine and the disk directory, into run.json's environment: host,
+ * host_kernel, host_cpu, datastore, datastore_fs. */
+void pb_local_describe(const struct pb_local *l, json_t *env);
 
 /* Create path, empty, exclusively: PB_ERR_UNSAFE if it exists. */
 enum pb_error pb_local_claim(const char *path, char *errbuf);

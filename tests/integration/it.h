@@ -90,6 +90,27 @@ bool it_wait_created(const char *journal, unsigned ms);
 /* Wait until needle occurs n times or more in the journal. */
 bool it_wait_journal(const char *journal, const char *needle, int n,
 		     unsigned ms);
+/* Two targets at once, "first" and "second" in two directories. */
+struct it_two {
+	const char *name, *backend, *prof, *res, *d1, *d2;
+	const char *disk_size, *modes, *workload; /* modes: "\"thin\"" */
+	unsigned nmodes, reps;
+};
+/*
+ * Write that profile (concurrency 2), check it and run it: the plan
+ * names both, the verdict compares the modes across them and says the
+ * wave's sum; in run.json each target describes its own directory, each
+ * result is in a wave of one mode on both with its disk in its target's
+ * directory, summary.csv has a row per target and mode. The run's output
+ * stays in r (the caller disposes); run.json returned (or NULL).
+ */
+json_t *it_two_targets(struct it_result *r, struct it_env *e,
+		       const struct it_two *t);
+/* Wait (up to ms) until pid has stopped itself (SIGSTOP at
+ * PROVBENCH_STOP_AT): true, or false if it ended or never did. */
+bool it_wait_stopped(pid_t pid, unsigned ms);
+/* A loop device over file (losetup), its path into dev; false if none. */
+bool it_losetup(char *dev, size_t len, const char *file);
 /* The newest RESULTS/<run>/ directory (allocated), or NULL. */
 char *it_newest_dir(const char *results);
 

@@ -3,9 +3,11 @@
  * built up variable by variable, files written and counted, `provbench
  * run` in the background, the journal watched, run.json read back.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -64,19 +66,12 @@ int it_count(const char *path, const char *needle)
 
 json_t *it_load_run_json(const char *results)
 {
-	char cmd[800], path[700];
-	FILE *fp;
+	char *dir = it_newest_dir(results), path[800];
 
-	snprintf(cmd, sizeof(cmd),
-		 "ls -d '%s'/*/run.json 2>/dev/null | tail -1", results);
-	fp = popen(cmd, "r");
-	if (!fp || !fgets(path, sizeof(path), fp)) {
-		if (fp)
-			pclose(fp);
+	if (!dir)
 		return NULL;
-	}
-	pclose(fp);
-	path[strcspn(path, "\n")] = '\0';
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	free(dir);
 	return json_load_file(path, 0, NULL);
 }
 
@@ -131,7 +126,8 @@ char *it_newest_dir(const char *results)
 	char cmd[800], path[700];
 	FILE *fp;
 
-	snprintf(cmd, sizeof(cmd), "ls -d '%s'/*/ 2>/dev/null | tail -1",
+	snprintf(cmd, sizeof(cmd),
+		 "ls -d '%s'/*/ 2>/dev/null | grep -v '/latest/$' | tail -1",
 		 results);
 	fp = popen(cmd, "r");
 	if (!fp || !fgets(path, sizeof(path), fp)) {
@@ -142,4 +138,125 @@ char *it_newest_dir(const char *results)
 	pclose(fp);
 	path[strcspn(path, "\n")] = '\0';
 	return strdup(path);
+}
+
+json_t *it_two_targets(struct it_result *r, struct it_env *e,
+		       const struct it_two *t)
+{
+	char text[4096], sum[700];
+	json_t *doc, *item;
+	size_t i;
+	unsigned per[2] = {0, 0};
+	const char *dirs[2] = {t->d1, t->d2};
+
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"%s\", \"backend\": \"%s\",\n"
+		 " \"disk_size\": \"%s\", \"modes\": [%s],\n"
+		 " \"repetitions\": %u, \"timeout_s\": 100, "
+		 "\"concurrency\": 2,\n"
+		 " \"workload\": %s,\n"
+		 " \"targets\": [{\"name\": \"first\", \"dir\": \"%s\"},\n"
+		 "             {\"name\": \"second\", \"dir\": \"%s\"}]}\n",
+		 t->name, t->backend, t->disk_size, t->modes, t->reps,
+		 t->workload, t->d1, t->d2);
+	it_write_file(t->prof, text);
+	CU_ASSERT_EQUAL(it_pb(r, e, "check", t->prof, NULL, NULL), 0);
+	snprintf(text, sizeof(text), "x 2 targets = %u disks",
+		 2 * t->nmodes * t->reps);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out, text));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "target second:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "at once: up to 2 targets"));
+	it_result_dispose(r);
+	CU_ASSERT_EQUAL(it_pb(r, e, "run", "-o", t->res, t->prof), 0);
+	if (r->status)
+		fprintf(stderr, "\n%s%s", r->out, r->err);
+	/* the verdict puts each mode's penalty on both side by side, and the
+	 * two ran at once: their sum is said */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "thin: first-write penalty "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "targets at once (up to 2 per "
+					      "wave)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out, " on first, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->out, " on second"));
+	doc = it_load_run_json(t->res);
+	if (!doc) {
+		CU_FAIL("no run.json");
+		return NULL;
+	}
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "targets")), 2);
+	for (i = 0; i < 2; i++) {
+		json_t *tg = json_array_get(json_object_get(doc, "targets"), i);
+		const char *ds = json_string_value(json_object_get(
+			json_object_get(tg, "environment"), "datastore"));
+
+		/* each target describes its own place */
+		CU_ASSERT(ds && !strcmp(ds, dirs[i]));
+	}
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+	{
+		json_int_t k =
+			json_integer_value(json_object_get(item, "target"));
+		json_t *o =
+			json_array_get(json_object_get(doc, "results"), i ^ 1);
+		const char *file = json_string_value(
+			json_object_get(json_object_get(item, "disk"), "file"));
+
+		if (k != 0 && k != 1) {
+			CU_FAIL("a result of no target");
+			continue;
+		}
+		per[k]++;
+		/* a wave: both targets, one mode, at once */
+		CU_ASSERT_EQUAL(
+			json_integer_value(json_object_get(o, "wave")),
+			json_integer_value(json_object_get(item, "wave")));
+		CU_ASSERT(json_equal(json_object_get(o, "mode"),
+				     json_object_get(item, "mode")));
+		CU_ASSERT_NOT_EQUAL(
+			json_integer_value(json_object_get(o, "target")), k);
+		/* its disk lived in its target's directory */
+		CU_ASSERT(file && !strncmp(file, dirs[k], strlen(dirs[k])));
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"ok");
+	}
+	CU_ASSERT_EQUAL(per[0], t->nmodes * t->reps);
+	CU_ASSERT_EQUAL(per[1], t->nmodes * t->reps);
+	/* summary.csv: a row per target x mode, each naming its target */
+	snprintf(sum, sizeof(sum), "%s/latest/summary.csv", t->res);
+	CU_ASSERT_EQUAL(it_count(sum, ",first,"), (int)t->nmodes);
+	CU_ASSERT_EQUAL(it_count(sum, ",second,"), (int)t->nmodes);
+	return doc;
+}
+
+bool it_wait_stopped(pid_t pid, unsigned ms)
+{
+	siginfo_t si;
+	unsigned waited;
+
+	for (waited = 0; waited < ms; waited += 20) {
+		memset(&si, 0, sizeof(si));
+		if (!waitid(P_PID, (id_t)pid, &si,
+			    WSTOPPED | WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid)
+			return si.si_code == CLD_STOPPED;
+		usleep(20000);
+	}
+	return false;
+}
+
+bool it_losetup(char *dev, size_t len, const char *file)
+{
+	char cmd[800];
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd), "losetup -f --show '%s'", file);
+	dev[0] = '\0';
+	fp = popen(cmd, "r");
+	if (!fp)
+		return false;
+	if (!fgets(dev, (int)len, fp))
+		dev[0] = '\0';
+	pclose(fp);
+	dev[strcspn(dev, "\n")] = '\0';
+	return dev[0] == '/';
 }

@@ -189,7 +189,6 @@ static void host_rdm_device(void)
 	SCRATCH(dir, "h-disks2");
 	SCRATCH(img, "h-lun2.img");
 	char text[2048], dev[64] = "";
-	FILE *fp;
 
 	if (!it_is_root())
 		PB_SKIP("a loop device for host.device needs root");
@@ -197,14 +196,7 @@ static void host_rdm_device(void)
 				    "'%s' && mkfs.ext4 -q '%s'",
 				    state, dir, img, img),
 			      0);
-	snprintf(text, sizeof(text), "losetup -f --show '%s'", img);
-	fp = popen(text, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	if (!fgets(dev, sizeof(dev), fp))
-		dev[0] = '\0';
-	pclose(fp);
-	dev[strcspn(dev, "\n")] = '\0';
-	CU_ASSERT_FATAL(dev[0] == '/');
+	CU_ASSERT_FATAL(it_losetup(dev, sizeof(dev), img));
 	snprintf(text, sizeof(text),
 		 "{\"name\": \"h-dev\", \"backend\": \"host\",\n"
 		 " \"host\": {\"dir\": \"%s\", \"device\": \"%s\"},\n"
@@ -373,79 +365,29 @@ static void host_targets_at_once(void)
 	SCRATCH(journal, "h-state5/journal.jsonl");
 	SCRATCH(sum, "h-res5/latest/summary.csv");
 	char text[2048];
-	json_t *doc, *item;
-	size_t i;
-	int per[2] = {0, 0};
+	json_t *doc;
 	pid_t pid;
 	int st;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' '%s'", state, d1, d2),
 			      0);
-	snprintf(text, sizeof(text),
-		 "{\"name\": \"h-two\", \"backend\": \"host\",\n"
-		 " \"disk_size\": \"8M\", \"modes\": [\"eager\", \"thin\"],\n"
-		 " \"repetitions\": 2, \"concurrency\": 2,\n"
-		 " \"workload\": %s,\n"
-		 " \"targets\": [{\"name\": \"first\", \"dir\": \"%s\"},\n"
-		 "             {\"name\": \"second\", \"dir\": \"%s\"}]}\n",
-		 WL_FAST, d1, d2);
-	it_write_file(prof, text);
 	env_for(&e, state);
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 2 targets = 8 disks"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "target second:"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "at once: up to 2 targets"));
-	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
-	if (r.status)
-		fprintf(stderr, "\n%s%s", r.out, r.err);
-	/* both targets side by side, and the wave's sum said */
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "thin: first-write penalty "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 2 per "
-					     "wave)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " on first, "));
+	doc = it_two_targets(&r, &e,
+			     &(struct it_two){.name = "h-two",
+					      .backend = "host",
+					      .prof = prof,
+					      .res = res,
+					      .d1 = d1,
+					      .d2 = d2,
+					      .disk_size = "8M",
+					      .modes = "\"eager\", \"thin\"",
+					      .workload = WL_FAST,
+					      .nmodes = 2,
+					      .reps = 2});
 	/* each worker's lines name its target */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "[second] "));
 	it_result_dispose(&r);
-	doc = it_load_run_json(res);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	CU_ASSERT_EQUAL_FATAL(json_array_size(json_object_get(doc, "targets")),
-			      2);
-	for (i = 0; i < 2; i++)
-		CU_ASSERT_STRING_EQUAL(
-			str(json_object_get(
-				    json_array_get(
-					    json_object_get(doc, "targets"), i),
-				    "environment"),
-			    "datastore"),
-			i ? d2 : d1);
-	json_array_foreach(json_object_get(doc, "results"), i, item)
-	{
-		json_int_t t =
-			json_integer_value(json_object_get(item, "target"));
-		json_t *o =
-			json_array_get(json_object_get(doc, "results"), i ^ 1);
-
-		CU_ASSERT_FATAL(t == 0 || t == 1);
-		per[t]++;
-		/* a wave: both targets, one mode */
-		CU_ASSERT_EQUAL(
-			json_integer_value(json_object_get(o, "wave")),
-			json_integer_value(json_object_get(item, "wave")));
-		CU_ASSERT_STRING_EQUAL(str(o, "mode"), str(item, "mode"));
-		CU_ASSERT_NOT_EQUAL(
-			json_integer_value(json_object_get(o, "target")), t);
-		CU_ASSERT(!strncmp(str(json_object_get(item, "disk"), "file"),
-				   t ? d2 : d1, strlen(t ? d2 : d1)));
-		CU_ASSERT_STRING_EQUAL(str(item, "status"), "ok");
-	}
-	CU_ASSERT_EQUAL(per[0], 4);
-	CU_ASSERT_EQUAL(per[1], 4);
 	json_decref(doc);
-	CU_ASSERT_EQUAL(it_sh("test $(grep -c ',first,' '%s') = 2 && "
-			      "test $(grep -c ',second,' '%s') = 2",
-			      sum, sum),
-			0);
 	CU_ASSERT(nothing_left(d1, "") && nothing_left(d2, ""));
 
 	/* killed mid-wave, both targets' runners at work: cleanup finds
@@ -474,23 +416,6 @@ static void host_targets_at_once(void)
 }
 
 /* ---- the journal: kill -9 at every step ---- */
-
-/* Has pid stopped itself (SIGSTOP at PROVBENCH_STOP_AT)? */
-static bool wait_stopped(pid_t pid, unsigned ms)
-{
-	siginfo_t si;
-	unsigned waited;
-
-	for (waited = 0; waited < ms; waited += 20) {
-		memset(&si, 0, sizeof(si));
-		if (!waitid(P_PID, (id_t)pid, &si,
-			    WSTOPPED | WEXITED | WNOHANG | WNOWAIT) &&
-		    si.si_pid == pid)
-			return si.si_code == CLD_STOPPED;
-		usleep(20000);
-	}
-	return false;
-}
 
 /*
  * The harness killed (SIGKILL) at every step of an item, then `provbench
@@ -529,7 +454,7 @@ static void host_kill9_at_every_step(void)
 		env_for(&e, state);
 		it_env_add(&e, "PROVBENCH_STOP_AT", step);
 		pid = it_spawn_run(&e, res, prof);
-		if (!wait_stopped(pid, 20000)) {
+		if (!it_wait_stopped(pid, 20000)) {
 			fprintf(stderr, "\n  never stopped at %s", step);
 			CU_FAIL(step);
 		}

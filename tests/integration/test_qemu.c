@@ -320,12 +320,8 @@ static void qemu_two_directories(void)
 	SCRATCH(d2, "q-two-second");
 	SCRATCH(img, "q-two-xfs.img");
 	SCRATCH(journal, "q-state-two/journal.jsonl");
-	SCRATCH(sum, "q-results-two/latest/summary.csv");
-	char text[2048];
-	json_t *doc, *targets, *item;
+	json_t *doc;
 	bool xfs = false;
-	size_t i;
-	int per[2] = {0, 0};
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' '%s'", state, d1, d2),
 			      0);
@@ -333,99 +329,36 @@ static void qemu_two_directories(void)
 		xfs = !it_sh("truncate -s 512M '%s' && mkfs.xfs -q '%s' && "
 			     "mount -o loop '%s' '%s'",
 			     img, img, img, d2);
-	snprintf(
-		text, sizeof(text),
-		"{\"name\": \"q-two\", \"backend\": \"qemu\",\n"
-		" \"disk_size\": \"16M\", \"modes\": [\"thin\"],\n"
-		" \"repetitions\": 1, \"timeout_s\": 100, \"concurrency\": 2,\n"
-		" \"workload\": %s,\n"
-		" \"targets\": [{\"name\": \"first\", \"dir\": \"%s\"},\n"
-		"             {\"name\": \"second\", \"dir\": \"%s\"}]}\n",
-		WL_SMALL, d1, d2);
-	it_write_file(prof, text);
 	env_for(&e, state);
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 2 targets = 2 disks"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "target second:"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "at once: up to 2 targets"));
-	it_result_dispose(&r);
-
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
-	if (r.status)
-		fprintf(stderr, "\n%s%s", r.out, r.err);
-	/* the verdict puts each mode's penalty on both side by side, and
-	 * the two guests ran at once: their sum is said, on the host's
-	 * clock as the console gave it */
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "thin: first-write penalty "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 2 per "
-					     "wave)"));
+	doc = it_two_targets(&r, &e,
+			     &(struct it_two){.name = "q-two",
+					      .backend = "qemu",
+					      .prof = prof,
+					      .res = res,
+					      .d1 = d1,
+					      .d2 = d2,
+					      .disk_size = "16M",
+					      .modes = "\"thin\"",
+					      .workload = WL_SMALL,
+					      .nmodes = 1,
+					      .reps = 1});
+	/* the two guests' sum is had on the host's clock as the consoles
+	 * gave it */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "the guest's uptime at "
 					     "PB-START on the host's clock"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " on first, "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " on second"));
 	it_result_dispose(&r);
-	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	targets = json_object_get(doc, "targets");
-	CU_ASSERT_EQUAL_FATAL(json_array_size(targets), 2);
-	for (i = 0; i < 2; i++) {
-		json_t *t = json_array_get(targets, i);
-		json_t *env = json_object_get(t, "environment");
-
-		CU_ASSERT_STRING_EQUAL(
-			json_string_value(json_object_get(t, "name")),
-			i ? "second" : "first");
-		/* each target describes its own place */
-		CU_ASSERT_STRING_EQUAL(
-			json_string_value(json_object_get(env, "datastore")),
-			i ? d2 : d1);
-		if (i && xfs)
-			CU_ASSERT_PTR_NOT_NULL(
-				strstr(json_string_value(json_object_get(
-					       env, "datastore_fs")),
-				       "xfs"));
-	}
-	json_array_foreach(json_object_get(doc, "results"), i, item)
-	{
-		json_int_t t =
-			json_integer_value(json_object_get(item, "target"));
-		const char *file = json_string_value(
-			json_object_get(json_object_get(item, "disk"), "file"));
-
-		CU_ASSERT_FATAL(t == 0 || t == 1);
-		per[t]++;
-		/* waves of two: both targets, one mode, at once */
-		{
-			json_t *o = json_array_get(
-				json_object_get(doc, "results"), i ^ 1);
-
-			CU_ASSERT_EQUAL(
-				json_integer_value(json_object_get(o, "wave")),
-				json_integer_value(
-					json_object_get(item, "wave")));
-			CU_ASSERT_STRING_EQUAL(
-				json_string_value(json_object_get(o, "mode")),
-				json_string_value(
-					json_object_get(item, "mode")));
-			CU_ASSERT_NOT_EQUAL(json_integer_value(json_object_get(
-						    o, "target")),
-					    t);
-		}
-		/* its disk lived in its target's directory */
-		CU_ASSERT(file &&
-			  !strncmp(file, t ? d2 : d1, strlen(t ? d2 : d1)));
-		CU_ASSERT_STRING_EQUAL(
-			json_string_value(json_object_get(item, "status")),
-			"ok");
-	}
-	CU_ASSERT_EQUAL(per[0], 1);
-	CU_ASSERT_EQUAL(per[1], 1);
+	if (xfs)
+		CU_ASSERT_PTR_NOT_NULL(strstr(
+			json_string_value(json_object_get(
+				json_object_get(
+					json_array_get(
+						json_object_get(doc, "targets"),
+						1),
+					"environment"),
+				"datastore_fs")),
+			"xfs"));
 	json_decref(doc);
-	/* summary.csv: a row per target x mode, each naming its target */
-	CU_ASSERT_EQUAL(it_sh("test $(grep -c ',first,' '%s') = 1 && "
-			      "test $(grep -c ',second,' '%s') = 1",
-			      sum, sum),
-			0);
 	CU_ASSERT(nothing_left(d1, res) && nothing_left(d2, res));
 	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
 			it_count(journal, "\"op\":\"destroyed\""));
@@ -447,7 +380,6 @@ static void qemu_named_device_refused(void)
 	SCRATCH(disks, "q-disks5");
 	SCRATCH(img, "q-dev.img");
 	char extra[700], dev[64] = "";
-	FILE *fp;
 
 	if (!it_is_root())
 		PB_SKIP("loop devices need root");
@@ -455,14 +387,7 @@ static void qemu_named_device_refused(void)
 				    "'%s' && mkfs.ext4 -q '%s'",
 				    state, disks, img, img),
 			      0);
-	snprintf(extra, sizeof(extra), "losetup -f --show '%s'", img);
-	fp = popen(extra, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	if (!fgets(dev, sizeof(dev), fp))
-		dev[0] = '\0';
-	pclose(fp);
-	dev[strcspn(dev, "\n")] = '\0';
-	CU_ASSERT_FATAL(dev[0] == '/');
+	CU_ASSERT_FATAL(it_losetup(dev, sizeof(dev), img));
 	snprintf(extra, sizeof(extra), ", \"rdm_device\": \"%s\"", dev);
 	write_profile(prof, "q-dev", disks, "\"rdm\"", "16M", extra, WL_SMALL);
 	env_for(&e, state);
@@ -744,30 +669,6 @@ static void qemu_harness_under_valgrind(void)
 	CU_ASSERT(nothing_left(disks, res));
 }
 
-/* Wait until pid is stopped (SIGSTOP): true, or false if it ended. */
-static bool wait_stopped(pid_t pid, unsigned ms)
-{
-	char path[64], *text, *rp;
-	unsigned waited;
-	bool stopped = false;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	for (waited = 0; waited < ms && !stopped; waited += 50) {
-		text = pb_slurp_file(path, NULL);
-		rp = text ? strrchr(text, ')') : NULL;
-		/* a zombie has ended; T is stopped */
-		if (!rp || rp[2] == 'Z') {
-			free(text);
-			return false;
-		}
-		stopped = rp[2] == 'T';
-		free(text);
-		if (!stopped)
-			usleep(50000);
-	}
-	return stopped;
-}
-
 /*
  * The harness killed (SIGKILL) where the qemu backend holds something
  * of its own, then `provbench cleanup`: with the disk attached (rdm: a
@@ -804,7 +705,7 @@ static void qemu_kill9_at_every_step(void)
 		pid = it_spawn_run(&e, res, prof);
 		/* the later steps follow a whole TCG guest run, slower on a
 		 * loaded machine: a generous wait costs nothing when fast */
-		if (!wait_stopped(pid, 180000)) {
+		if (!it_wait_stopped(pid, 180000)) {
 			fprintf(stderr, "\n  never stopped at %s", steps[i]);
 			CU_FAIL(steps[i]);
 		}

@@ -7,15 +7,12 @@
  * and a watchdog past timeout_s. The disks are disks.c's.
  */
 #include <errno.h>
-#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
-#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hb.h"
@@ -50,9 +47,6 @@ static enum pb_error hb_open(struct pb_backend **out,
 			     char *errbuf)
 {
 	struct hb *b = calloc(1, sizeof(*b));
-	char state[PATH_MAX], real[PATH_MAX];
-	struct stat st;
-	uint8_t rnd[6];
 	enum pb_error err = PB_OK;
 
 	*out = NULL;
@@ -63,46 +57,10 @@ static enum pb_error hb_open(struct pb_backend **out,
 	b->loop = (struct pb_loop)PB_LOOP_INIT;
 	b->root = geteuid() == 0;
 	b->fs_workload = fs_workload(p);
-	if (gethostname(b->host, sizeof(b->host) - 1))
-		snprintf(b->host, sizeof(b->host), "localhost");
-	if (b->o->dir) {
-		snprintf(b->dir, sizeof(b->dir), "%s", b->o->dir);
-	} else {
-		err = pb_state_dir(state, sizeof(state), errbuf);
-		if (err)
-			goto out;
-		snprintf(b->dir, sizeof(b->dir), "%s/host", state);
-		if (mkdir(b->dir, 0700) && errno != EEXIST) {
-			err = pb_fail(errbuf, PB_ERR_IO, "%s: %s", b->dir,
-				      strerror(errno));
-			goto out;
-		}
-	}
-	if (!realpath(b->dir, real)) {
-		err = pb_fail(errbuf, PB_ERR_INPUT, "host.dir %s: %s", b->dir,
-			      strerror(errno));
+	err = pb_local_open(&b->loc, "host", b->o->dir, b->o->device, errbuf);
+	if (err)
 		goto out;
-	}
-	snprintf(b->dir, sizeof(b->dir), "%s", real);
-	if (stat(b->dir, &st) || !S_ISDIR(st.st_mode)) {
-		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "host.dir %s: not a directory", b->dir);
-		goto out;
-	}
-	snprintf(b->key, sizeof(b->key), "host:%s:%s", b->host, b->dir);
-	/* runs on one filesystem (any directory of it) or one device share
-	 * its bandwidth: the same names the qemu backend gives them */
-	snprintf(b->shared[0], sizeof(b->shared[0]),
-		 "host:%s: filesystem %u:%u", b->host, major(st.st_dev),
-		 minor(st.st_dev));
-	if (b->o->device)
-		snprintf(b->shared[1], sizeof(b->shared[1]),
-			 "host:%s: device %s", b->host, b->o->device);
 	find_runner(b);
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-		memset(rnd, 0, sizeof(rnd));
-	snprintf(b->run_id, sizeof(b->run_id), "%02x%02x%02x%02x%02x%02x",
-		 rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5]);
 out:
 	if (err) {
 		free(b);
@@ -125,14 +83,14 @@ static void hb_close(struct pb_backend *be)
 
 static const char *hb_target_key(struct pb_backend *be)
 {
-	return hb_of(be)->key;
+	return hb_of(be)->loc.key;
 }
 
 static const char *hb_shared_key(struct pb_backend *be, unsigned i)
 {
 	struct hb *b = hb_of(be);
 
-	return i < 2 && b->shared[i][0] ? b->shared[i] : NULL;
+	return i < 2 && b->loc.shared[i][0] ? b->loc.shared[i] : NULL;
 }
 
 /* Runners at once without sharing a core. */
@@ -203,21 +161,22 @@ static enum pb_error hb_check(struct pb_backend *be, const struct pb_plan *plan,
 	for (i = 0; i < plan->n; i++)
 		rdm |= plan->items[i].mode == PB_MODE_RDM;
 	err = runner_version(b, errbuf);
-	if (!err && access(b->dir, W_OK))
-		err = pb_fail(errbuf, PB_ERR_INPUT, "host.dir %s: %s", b->dir,
-			      strerror(errno));
+	if (!err && access(b->loc.dir, W_OK))
+		err = pb_fail(errbuf, PB_ERR_INPUT, "host.dir %s: %s",
+			      b->loc.dir, strerror(errno));
 	if (!err && any_direct(b->p))
-		err = pb_local_check_direct(b->dir, "host.dir",
+		err = pb_local_check_direct(b->loc.dir, "host.dir",
 					    "the runner's direct I/O "
 					    "(workload.direct)",
 					    errbuf);
-	if (!err && !statvfs(b->dir, &sv)) {
+	if (!err && !statvfs(b->loc.dir, &sv)) {
 		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 		if (avail < need)
 			err = pb_fail(errbuf, PB_ERR_INPUT,
 				      "host.dir %s: %llu MiB free, a disk "
 				      "needs %llu MiB",
-				      b->dir, (unsigned long long)(avail >> 20),
+				      b->loc.dir,
+				      (unsigned long long)(avail >> 20),
 				      (unsigned long long)(need >> 20));
 	}
 	if (!err && b->fs_workload && !b->root)
@@ -236,7 +195,8 @@ static enum pb_error hb_check(struct pb_backend *be, const struct pb_plan *plan,
 	if (err || !out)
 		return err;
 	pb_check_say(out, "runner", "%s (%s)", b->runner, b->runner_version);
-	pb_check_say(out, "disks", "%s (%s)", b->dir, pb_local_fs_name(b->dir));
+	pb_check_say(out, "disks", "%s (%s)", b->loc.dir,
+		     pb_local_fs_name(b->loc.dir));
 	if (rdm && hb_skip_rdm(b))
 		pb_check_warn(out, "rdm",
 			      "skipped (a loop device needs root; or name a "
@@ -255,27 +215,10 @@ static enum pb_error hb_describe(struct pb_backend *be, json_t *env,
 				 char *errbuf)
 {
 	struct hb *b = hb_of(be);
-	struct utsname u;
-	char cpu[256] = "", l[512];
-	FILE *f = fopen("/proc/cpuinfo", "r");
 
 	(void)errbuf;
-	while (f && fgets(l, sizeof(l), f))
-		if (!strncmp(l, "model name", 10) && strchr(l, ':')) {
-			snprintf(cpu, sizeof(cpu), "%s", strchr(l, ':') + 2);
-			cpu[strcspn(cpu, "\n")] = '\0';
-			break;
-		}
-	if (f)
-		fclose(f);
-	uname(&u);
 	json_object_set_new(env, "backend", json_string("host"));
-	json_object_set_new(env, "host", json_string(b->host));
-	json_object_set_new(env, "host_kernel", json_string(u.release));
-	json_object_set_new(env, "host_cpu", json_string(cpu));
-	json_object_set_new(env, "datastore", json_string(b->dir));
-	json_object_set_new(env, "datastore_fs",
-			    json_string(pb_local_fs_name(b->dir)));
+	pb_local_describe(&b->loc, env);
 	json_object_set_new(env, "runner", json_string(b->runner));
 	json_object_set_new(env, "runner_version",
 			    json_string(b->runner_version));

@@ -53,18 +53,18 @@ enum pb_error hb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 
 	(void)errbuf;
 	d->mode = mode;
-	snprintf(d->id, sizeof(d->id), "%s-%u", b->run_id, seq);
+	snprintf(d->id, sizeof(d->id), "%s-%u", b->loc.run_id, seq);
 	if (k == HB_DEVICE)
 		snprintf(d->file, sizeof(d->file), "%s", b->o->device);
 	else
-		snprintf(d->file, sizeof(d->file), "%s/provbench-%s.%s", b->dir,
-			 d->id, k == HB_LOOP ? "lun" : "disk");
+		snprintf(d->file, sizeof(d->file), "%s/provbench-%s.%s",
+			 b->loc.dir, d->id, k == HB_LOOP ? "lun" : "disk");
 	/* the runner is given the path: the id is what the journal and
 	 * run.json call it */
 	snprintf(d->uuid, sizeof(d->uuid), "%s", d->id);
 	json_object_set_new(j, "file", json_string(d->file));
 	json_object_set_new(j, "kind", json_string(kind_names[k]));
-	json_object_set_new(j, "host", json_string(b->host));
+	json_object_set_new(j, "host", json_string(b->loc.host));
 	return PB_OK;
 }
 
@@ -127,7 +127,8 @@ static enum pb_error falloc(struct hb *b, const char *path, uint64_t size,
 		else {
 			*note = json_sprintf("%s (%s) cannot preallocate: "
 					     "the file is sparse",
-					     b->dir, pb_local_fs_name(b->dir));
+					     b->loc.dir,
+					     pb_local_fs_name(b->loc.dir));
 			if (!b->said_no_falloc)
 				pb_progress("  lazy: %s",
 					    json_string_value(*note));

@@ -36,13 +36,9 @@ struct hb {
 	struct pb_backend base; /* first: what the harness holds */
 	const struct pb_profile *p;
 	const struct host_opts *o;
-	char dir[PATH_MAX];
+	struct pb_local loc; /* host, disk directory, key, places, run id */
 	char runner[PATH_MAX];
 	char runner_version[128];
-	char key[PATH_MAX + 300];
-	char shared[2][PATH_MAX + 300]; /* the host filesystem, a device */
-	char host[256];
-	char run_id[32];
 	bool root;
 	/* a workload that makes a filesystem needs a block device: every
 	 * disk file is then written through a loop device over it */

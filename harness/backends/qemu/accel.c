@@ -153,7 +153,7 @@ enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
 	enum pb_error err = qb_load_manifest(b, errbuf);
 
 	if (!err)
-		err = pb_local_check_direct(b->dir, "qemu.dir",
+		err = pb_local_check_direct(b->loc.dir, "qemu.dir",
 					    "the disks' cache=none", errbuf);
 	return err ? err : qb_accel_choose(b, errbuf);
 }

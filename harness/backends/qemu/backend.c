@@ -6,15 +6,9 @@
  * guest.c, accel.c, cmd.c, options.c; they never call back into this
  * file.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "qb.h"
@@ -40,9 +34,6 @@ static enum pb_error qb_open(struct pb_backend **out,
 			     char *errbuf)
 {
 	struct qb *b = calloc(1, sizeof(*b));
-	char state[PATH_MAX], real[PATH_MAX];
-	struct stat st;
-	uint8_t rnd[6];
 	enum pb_error err = PB_OK;
 
 	*out = NULL;
@@ -53,45 +44,14 @@ static enum pb_error qb_open(struct pb_backend **out,
 	b->loop = (struct pb_loop)PB_LOOP_INIT;
 	b->root = geteuid() == 0;
 	b->aio = "io_uring";
-	if (gethostname(b->host, sizeof(b->host) - 1))
-		snprintf(b->host, sizeof(b->host), "localhost");
-	if (b->o->dir) {
-		snprintf(b->dir, sizeof(b->dir), "%s", b->o->dir);
-	} else {
-		err = pb_state_dir(state, sizeof(state), errbuf);
-		if (err)
-			goto out;
-		snprintf(b->dir, sizeof(b->dir), "%s/qemu", state);
-		if (mkdir(b->dir, 0700) && errno != EEXIST) {
-			err = pb_fail(errbuf, PB_ERR_IO, "%s: %s", b->dir,
-				      strerror(errno));
-			goto out;
-		}
-	}
-	if (!realpath(b->dir, real)) {
-		err = pb_fail(errbuf, PB_ERR_INPUT, "qemu.dir %s: %s", b->dir,
-			      strerror(errno));
+	err = pb_local_open(&b->loc, "qemu", b->o->dir, b->o->rdm_device,
+			    errbuf);
+	if (err)
 		goto out;
-	}
-	snprintf(b->dir, sizeof(b->dir), "%s", real);
-	snprintf(b->key, sizeof(b->key), "qemu:%s:%s", b->host, b->dir);
-	/* runs on one host filesystem (any directory of it) or one device
-	 * share its bandwidth */
-	if (!stat(b->dir, &st))
-		snprintf(b->shared[0], sizeof(b->shared[0]),
-			 "qemu:%s: filesystem %u:%u", b->host, major(st.st_dev),
-			 minor(st.st_dev));
-	if (b->o->rdm_device)
-		snprintf(b->shared[1], sizeof(b->shared[1]),
-			 "qemu:%s: device %s", b->host, b->o->rdm_device);
 	find_guest(b);
 	snprintf(b->kernel, sizeof(b->kernel), "%s/vmlinuz", b->guest);
 	snprintf(b->initrd, sizeof(b->initrd), "%s/initrd.gz", b->guest);
 	snprintf(b->qemu_img, sizeof(b->qemu_img), "qemu-img");
-	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
-		memset(rnd, 0, sizeof(rnd));
-	snprintf(b->run_id, sizeof(b->run_id), "%02x%02x%02x%02x%02x%02x",
-		 rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5]);
 out:
 	if (err) {
 		free(b);
@@ -115,14 +75,14 @@ static void qb_close(struct pb_backend *be)
 static const char *qb_target_key(struct pb_backend *be)
 {
 	struct qb *b = qb_of(be);
-	return b->key;
+	return b->loc.key;
 }
 
 static const char *qb_shared_key(struct pb_backend *be, unsigned i)
 {
 	struct qb *b = qb_of(be);
 
-	return i < 2 && b->shared[i][0] ? b->shared[i] : NULL;
+	return i < 2 && b->loc.shared[i][0] ? b->loc.shared[i] : NULL;
 }
 
 /* Guests at once without sharing a core: TCG's vCPU threads and KVM's
@@ -158,13 +118,13 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 	if (!err)
 		err = qb_load_manifest(b, errbuf);
 	if (!err)
-		err = pb_local_check_direct(b->dir, "qemu.dir",
+		err = pb_local_check_direct(b->loc.dir, "qemu.dir",
 					    "the disks' cache=none", errbuf);
-	if (!err && !statvfs(b->dir, &sv) &&
+	if (!err && !statvfs(b->loc.dir, &sv) &&
 	    (uint64_t)sv.f_bavail * sv.f_frsize < b->p->disk_size)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
 			      "%s: %llu MiB free, a disk needs %llu MiB",
-			      b->dir,
+			      b->loc.dir,
 			      (unsigned long long)((uint64_t)sv.f_bavail *
 							   sv.f_frsize >>
 						   20),
@@ -186,7 +146,7 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 		pb_check_say(out, "guest", "%s (kernel %s)", b->guest,
 			     json_string_value(json_object_get(
 				     b->manifest, "kernel_release")));
-		pb_check_say(out, "disks", "%s", b->dir);
+		pb_check_say(out, "disks", "%s", b->loc.dir);
 		/* the one the run will use: the same choice, made now */
 		err = qb_accel_choose(b, errbuf);
 		if (!err)
@@ -215,9 +175,7 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 	struct qb *b = qb_of(be);
 	char *ver_argv[] = {(char *)b->o->binary, "--version", NULL};
 	struct pb_buf ver = PB_BUF_INIT(4096);
-	struct utsname u;
-	char cpu[256] = "", l[512], scratch[PB_ERRBUF_SIZE] = "";
-	FILE *f;
+	char scratch[PB_ERRBUF_SIZE] = "";
 
 	/* a description, not a check: what cannot be had is said as such */
 	(void)errbuf;
@@ -227,16 +185,6 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 		if (nl)
 			*nl = '\0';
 	}
-	f = fopen("/proc/cpuinfo", "r");
-	while (f && fgets(l, sizeof(l), f))
-		if (!strncmp(l, "model name", 10) && strchr(l, ':')) {
-			snprintf(cpu, sizeof(cpu), "%s", strchr(l, ':') + 2);
-			cpu[strcspn(cpu, "\n")] = '\0';
-			break;
-		}
-	if (f)
-		fclose(f);
-	uname(&u);
 	json_object_set_new(env, "backend", json_string("qemu"));
 	json_object_set_new(env, "accelerator",
 			    json_string(b->accel ? b->accel : "none"));
@@ -244,12 +192,7 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 			    json_string(b->accel_note));
 	json_object_set_new(env, "qemu",
 			    json_string(ver.data ? ver.data : "unknown"));
-	json_object_set_new(env, "host", json_string(b->host));
-	json_object_set_new(env, "host_kernel", json_string(u.release));
-	json_object_set_new(env, "host_cpu", json_string(cpu));
-	json_object_set_new(env, "datastore", json_string(b->dir));
-	json_object_set_new(env, "datastore_fs",
-			    json_string(pb_local_fs_name(b->dir)));
+	pb_local_describe(&b->loc, env);
 	json_object_set_new(env, "disk_cache", json_string("none"));
 	json_object_set_new(env, "disk_aio", json_string(b->aio));
 	json_object_set_new(env, "guest_memory_mib",
@@ -346,7 +289,7 @@ static void disk_full_note(const struct qb *b, char *note, size_t len)
 	char fr[32];
 
 	note[0] = '\0';
-	if (statvfs(b->dir, &sv))
+	if (statvfs(b->loc.dir, &sv))
 		return;
 	if ((uint64_t)sv.f_bavail * sv.f_frsize >= (1u << 20))
 		return;
@@ -355,7 +298,7 @@ static void disk_full_note(const struct qb *b, char *note, size_t len)
 		 "disk file could not grow",
 		 pb_size_format(fr, sizeof(fr),
 				(uint64_t)sv.f_bavail * sv.f_frsize),
-		 b->dir);
+		 b->loc.dir);
 }
 
 static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,

@@ -50,22 +50,22 @@ enum pb_error qb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 	uint8_t rnd[4];
 
 	d->mode = mode;
-	snprintf(d->id, sizeof(d->id), "%s-%u", b->run_id, seq);
+	snprintf(d->id, sizeof(d->id), "%s-%u", b->loc.run_id, seq);
 	if (k == QB_DEVICE)
 		snprintf(d->file, sizeof(d->file), "%s", b->o->rdm_device);
 	else
-		snprintf(d->file, sizeof(d->file), "%s/provbench-%s.%s", b->dir,
-			 d->id, ext[k]);
+		snprintf(d->file, sizeof(d->file), "%s/provbench-%s.%s",
+			 b->loc.dir, d->id, ext[k]);
 	/* virtio-blk serials hold 20 characters; hex, so the runner's
 	 * uuid: lookup takes it */
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		memset(rnd, 0, sizeof(rnd));
-	snprintf(d->uuid, sizeof(d->uuid), "%.12s%02x%02x%02x%02x", b->run_id,
-		 rnd[0], rnd[1], rnd[2], rnd[3]);
+	snprintf(d->uuid, sizeof(d->uuid), "%.12s%02x%02x%02x%02x",
+		 b->loc.run_id, rnd[0], rnd[1], rnd[2], rnd[3]);
 	(void)errbuf;
 	json_object_set_new(j, "file", json_string(d->file));
 	json_object_set_new(j, "kind", json_string(kind_names[k]));
-	json_object_set_new(j, "host", json_string(b->host));
+	json_object_set_new(j, "host", json_string(b->loc.host));
 	return PB_OK;
 }
 

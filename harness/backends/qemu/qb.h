@@ -36,15 +36,11 @@ struct qb {
 	struct pb_backend base; /* first: what the harness holds */
 	const struct pb_profile *p;
 	const struct qemu_opts *o;
-	char dir[PATH_MAX];
+	struct pb_local loc; /* host, disk directory, key, places, run id */
 	char guest[PATH_MAX];
 	char kernel[PATH_MAX + 16];
 	char initrd[PATH_MAX + 16];
 	char qemu_img[PATH_MAX];
-	char key[PATH_MAX + 300];
-	char shared[2][PATH_MAX + 300]; /* the host filesystem, a device */
-	char host[256];
-	char run_id[32];
 	const char *accel; /* "kvm" | "tcg", once prepared */
 	char accel_note[256];
 	const char *aio; /* what qemu accepted last */
