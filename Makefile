@@ -83,8 +83,10 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
-REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/report.c reports/html.c \
-	      reports/trend.c reports/fleet.c
+REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
+	      reports/findings.c reports/csv.c reports/text.c reports/compare.c \
+	      reports/json.c reports/report.c reports/html.c reports/trend.c \
+	      reports/fleet.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c

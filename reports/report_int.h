@@ -13,6 +13,8 @@
 #include "runjson.h"
 
 #define RP_MAX_REWRITES 32
+/* a first write's settling is smoothed over this many intervals at least */
+#define RP_STEADY_WINDOW 3
 
 /* One target x workload point x mode: results are grouped by the target,
  * the point's index and full description (another run's groups are
@@ -317,5 +319,36 @@ static inline uint64_t rp_u64(double v)
 
 enum pb_error rp_write_html(const struct rp_model *m,
 			    const struct rp_model *old, struct pb_buf *out);
+
+/* model.c: groups at one place (target and point) differ only in mode */
+bool rp_same_place(const struct rp_group *g, long long target, long long point,
+		   const char *w);
+/* The same point of this model in another mode, or NULL. */
+const struct rp_group *rp_sibling(const struct rp_model *m,
+				  const struct rp_group *g, enum pb_mode mode);
+/* How two runs differ where a comparison (compare) or a merge needs them
+ * alike: "" when they do not. */
+void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
+		    const struct rj_reader *old, bool compare);
+/* Append "; " and the text to out (a note of several parts). */
+void rp_list_add(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* csv.c: report.csv's header, the run's columns of a target's rows, an
+ * item's rows (while the model loads), summary.csv */
+enum pb_error rp_csv_start(struct pb_buf *b);
+void rp_csv_run_fields(const struct rp_model *m, struct pb_buf *b,
+		       long long target);
+enum pb_error rp_csv_item(struct rp_model *m, struct pb_buf *b,
+			  const struct rj_item *item);
+enum pb_error rp_summary_csv(const struct rp_model *m, struct pb_buf *b);
+
+/* text.c: the terminal table and summary.txt */
+void rp_text_table(const struct rp_model *m, const struct rp_model *old,
+		   struct pb_buf *b);
+
+/* compare.c: did a mode's figure fall past pct against old? why says */
+bool rp_regressed(const struct rp_model *m, const struct rp_model *old,
+		  double pct, struct pb_buf *why);
 
 #endif

@@ -1,0 +1,133 @@
+/*
+ * json.c - report --json: the summary model, for scripts.
+ */
+#include <math.h>
+
+#include "report_int.h"
+
+/* ---- report --json: the summary model, for scripts ---- */
+
+static void verdict_json(const char *line, void *arg)
+{
+	json_array_append_new(arg, json_string(line));
+}
+
+static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
+{
+	char st[160];
+	json_t *o;
+
+	rp_steady_text(st, sizeof(st), g);
+	o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:{s:I,s:I,s:I,s:I},s:s}",
+		      "target", g->target_name, "point", (json_int_t)g->point,
+		      "workload", g->workload, "mode", g->mode, "applied_mode",
+		      g->applied, "status", rp_group_status(g), "reps",
+		      "planned", (json_int_t)g->nreps, "ok", (json_int_t)g->nok,
+		      "failed", (json_int_t)g->nfailed, "skipped",
+		      (json_int_t)g->nskipped, "error", g->first_error);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "first_mib_s",
+			    json_pack("{s:o,s:o,s:o}", "median",
+				      rp_jnum(g->first_med), "lo",
+				      rp_jnum(g->first_lo), "hi",
+				      rp_jnum(g->first_hi)));
+	json_object_set_new(o, "rewrite_mib_s",
+			    json_pack("{s:o,s:o,s:o}", "median",
+				      rp_jnum(g->rewrite_med), "lo",
+				      rp_jnum(g->rewrite_lo), "hi",
+				      rp_jnum(g->rewrite_hi)));
+	json_object_set_new(o, "read_mib_s", rp_jnum(g->read_med));
+	json_object_set_new(o, "warmup_penalty_frac",
+			    json_pack("{s:o,s:o,s:o}", "value",
+				      rp_jnum(g->penalty), "lo",
+				      rp_jnum(g->penalty_lo), "hi",
+				      rp_jnum(g->penalty_hi)));
+	json_object_set_new(o, "first_vs_baseline",
+			    json_pack("{s:o,s:o,s:o,s:b}", "value",
+				      rp_jnum(g->first_vs_base), "lo",
+				      rp_jnum(g->first_vs_base_lo), "hi",
+				      rp_jnum(g->first_vs_base_hi),
+				      "within_noise",
+				      rp_ratio_noise(g->first_vs_base_lo,
+						     g->first_vs_base_hi)));
+	json_object_set_new(o, "rewrite_vs_baseline",
+			    json_pack("{s:o,s:o,s:o,s:b}", "value",
+				      rp_jnum(g->rewrite_vs_base), "lo",
+				      rp_jnum(g->rewrite_vs_base_lo), "hi",
+				      rp_jnum(g->rewrite_vs_base_hi),
+				      "within_noise",
+				      rp_ratio_noise(g->rewrite_vs_base_lo,
+						     g->rewrite_vs_base_hi)));
+	json_object_set_new(
+		o, "steady_state",
+		json_pack("{s:I,s:I,s:I,s:I,s:I,s:o,s:s}", "settled",
+			  (json_int_t)g->nsettled, "never",
+			  (json_int_t)g->nnever, "too_short",
+			  (json_int_t)g->nshort, "too_noisy",
+			  (json_int_t)g->nnoisy, "window",
+			  (json_int_t)(g->steady_window ? g->steady_window
+							: RP_STEADY_WINDOW),
+			  "median_bytes",
+			  rp_jnum(g->nsettled ? g->steady_med : NAN), "text",
+			  st));
+	json_object_set_new(o, "provision_s", rp_jnum(g->prov_med));
+	/* never paying back is a word, not a negative number */
+	json_object_set_new(o, "breakeven_vs_lazy_bytes",
+			    g->be_lazy < 0 ? json_string("never")
+					   : rp_jnum(g->be_lazy));
+	json_object_set_new(o, "breakeven_vs_thin_bytes",
+			    g->be_thin < 0 ? json_string("never")
+					   : rp_jnum(g->be_thin));
+	json_object_set_new(o, "p99_first_us", rp_jnum(g->p99_first_med));
+	json_object_set_new(o, "p99_rewrite_us", rp_jnum(g->p99_rewrite_med));
+	json_object_set_new(o, "qd_kept_min", rp_jnum(g->qd_kept_min));
+	json_object_set_new(o, "rewrite_spread", rp_jnum(g->rw_spread_med));
+	json_object_set_new(
+		o, "penalty_method",
+		json_string(g->penalty_paired ? "stripe pairs" : "passes"));
+	json_object_set_new(o, "mkfs_s", rp_jnum(g->mkfs_med));
+	json_object_set_new(o, "command_s", rp_jnum(g->cmd_med));
+	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));
+	(void)m;
+	return o;
+}
+
+json_t *rp_model_json(const struct rp_model *m)
+{
+	json_t *doc, *groups = json_array(), *verdict = json_array(),
+		     *findings = json_array(), *fails = json_array();
+	size_t i;
+
+	for (i = 0; groups && i < m->ng; i++)
+		json_array_append_new(groups, group_json(m, &m->g[i]));
+	for (i = 0; fails && i < m->nfail; i++) {
+		const struct rp_failure *f = &m->fail[i];
+
+		json_array_append_new(
+			fails,
+			json_pack("{s:s,s:s,s:I,s:I,s:s,s:s,s:s,s:s}", "target",
+				  f->target_name, "mode", pb_mode_name(f->mode),
+				  "rep", (json_int_t)f->rep, "point",
+				  (json_int_t)f->point, "workload", f->workload,
+				  "status", rj_status_name(f->status), "step",
+				  f->step, "error", f->error));
+	}
+	rp_verdict(m, verdict_json, verdict);
+	rp_findings(m, verdict_json, findings);
+	doc = json_pack(
+		"{s:i,s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:b},"
+		"s:{s:s,s:b,s:s},s:o,s:o,s:o,s:o}",
+		"format", RP_JSON_FORMAT, "tool", "provbench-report", "run",
+		"id", m->run, "profile", m->profile_name, "started_at",
+		m->started_at, "updated_at", m->updated_at ? m->updated_at : "",
+		"version", m->version, "commit", m->commit, "backend",
+		m->backend, "accel", m->accel, "vm", m->vm, "datastore",
+		m->datastore, "finished", m->finished, "interrupted",
+		m->interrupted, "baseline", "mode", m->baseline, "have_figures",
+		m->have_baseline, "note", m->base_note, "groups", groups,
+		"verdict", verdict, "findings", findings, "failures", fails);
+	if (doc && m->fleet.nrow)
+		json_object_set_new(doc, "at_once", rp_fleet_json(m));
+	return doc;
+}

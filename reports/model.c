@@ -1,0 +1,987 @@
+/*
+ * model.c - run.json, read one item at a time through runjson/, grouped
+ * by target, workload point and mode, with each group's statistics: the
+ * report's model, which every format renders (report.c writes them).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_int.h"
+
+/* the document a model reads from, for decoding its strings */
+static struct jl_doc *cur_doc;
+
+static const char *str(struct jl *o, const char *k)
+{
+	return jl_str(cur_doc, jl_get(o, k));
+}
+
+static double num(struct jl *o, const char *k)
+{
+	return jl_num(jl_get(o, k));
+}
+
+/* Within a run, a group is a target, a point (its index and its
+ * description: the description alone could be shared, and was once cut)
+ * and a mode. Two groups at the same place differ only in mode. */
+bool rp_same_place(const struct rp_group *g, long long target,
+		       long long point, const char *w)
+{
+	return g->target == target && g->point == point &&
+	       !strcmp(g->workload, w);
+}
+
+static bool same_group(const struct rp_group *g, long long target,
+		       long long point, const char *w, enum pb_mode mode)
+{
+	return rp_same_place(g, target, point, w) && g->pmode == mode;
+}
+
+/* "nfs, bs=64K", "nfs", "bs=64K" or "" */
+static char *where_text(const char *target, const char *w)
+{
+	size_t n = strlen(target) + strlen(w) + 3;
+	char *s = malloc(n);
+
+	if (s)
+		snprintf(s, n, "%s%s%s", target, *target && *w ? ", " : "", w);
+	return s;
+}
+
+static struct rp_group *group_for(struct rp_model *m,
+				  const struct rj_item *item)
+{
+	struct rp_group *g;
+	size_t i;
+
+	for (i = 0; i < m->ng; i++)
+		if (same_group(&m->g[i], item->target, item->point,
+			       item->workload, item->mode))
+			return &m->g[i];
+	if (pb_array_grow(&m->g, &m->gcap, m->ng, sizeof(*m->g)))
+		return NULL;
+	g = &m->g[m->ng];
+	memset(g, 0, sizeof(*g));
+	g->workload = strdup(item->workload);
+	g->target_name = strdup(item->target_name);
+	g->where = where_text(item->target_name, item->workload);
+	m->ng++; /* disposed as it is, whatever failed */
+	if (!g->workload || !g->target_name || !g->where)
+		return NULL;
+	g->target = item->target;
+	g->doc = cur_doc;
+	g->point = item->point;
+	g->pmode = item->mode;
+	g->mode = pb_mode_name(item->mode);
+	g->applied = "";
+	g->qd_kept_min = NAN;
+	return g;
+}
+
+/* The same point of this model in another mode. */
+const struct rp_group *
+rp_sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (same_group(&m->g[i], g->target, g->point, g->workload,
+			       mode))
+			return &m->g[i];
+	return NULL;
+}
+
+/* Room for one more item in every per-item array (doubling). */
+static enum pb_error group_grow(struct rp_group *g)
+{
+	double **arrs[] = {&g->first,	    &g->rewrite,
+			   &g->read,	    &g->prov,
+			   &g->steady,	    &g->p99_first,
+			   &g->mkfs,	    &g->cmd,
+			   &g->pair_first,  &g->pair_rewrite,
+			   &g->span_target, &g->rw_spread,
+			   &g->paired,	    &g->stripe_vs_pass,
+			   &g->ref_target};
+	size_t cap, i;
+	void *q;
+
+	if (g->nreps < g->cap)
+		return PB_OK;
+	cap = g->cap ? g->cap * 2 : 16;
+	for (i = 0; i < sizeof(arrs) / sizeof(arrs[0]); i++) {
+		if (!(q = realloc(*arrs[i], cap * sizeof(double))))
+			return PB_ERR_NOMEM;
+		*arrs[i] = q;
+	}
+	for (i = 0; i < RP_MAX_REWRITES; i++) {
+		if (!(q = realloc(g->conv[i], cap * sizeof(double))))
+			return PB_ERR_NOMEM;
+		g->conv[i] = q;
+	}
+	/* every rewrite pass of an item has its p99 */
+	if (!(q = realloc(g->p99_rewrite,
+			  cap * RP_MAX_REWRITES * sizeof(double))))
+		return PB_ERR_NOMEM;
+	g->p99_rewrite = q;
+	if (!(q = realloc(g->span, cap * sizeof(*g->span))))
+		return PB_ERR_NOMEM;
+	g->span = q;
+	if (!(q = realloc(g->span_len, cap * sizeof(*g->span_len))))
+		return PB_ERR_NOMEM;
+	g->span_len = q;
+	if (!(q = realloc(g->ref_span, cap * sizeof(*g->ref_span))))
+		return PB_ERR_NOMEM;
+	g->ref_span = q;
+	if (!(q = realloc(g->ref_span_len, cap * sizeof(*g->ref_span_len))))
+		return PB_ERR_NOMEM;
+	g->ref_span_len = q;
+	g->cap = cap;
+	return PB_OK;
+}
+
+/* One successful repetition of a group: at most one value per item in
+ * each per-item array (several reads of an item count as their median). */
+static void add_item(struct rp_model *m, struct rp_group *g,
+		     const struct rj_item *item)
+{
+	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
+	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN,
+	       settle_to;
+	unsigned nrw = 0, nrd = 0, ncmd = 0;
+	const struct jl *ref = NULL, *stripes = NULL;
+	bool first = false, spanned = false;
+	enum pb_mode applied;
+	struct rj_pass ps;
+	struct jl *fs = item->filesystem, *p;
+
+	if (fs) {
+		g->mkfs[g->nmkfs++] = num(fs, RUNNER_K_MKFS_SECONDS);
+		if (!m->fs_note[0])
+			snprintf(m->fs_note, sizeof(m->fs_note),
+				 "%s, lazy init %s", str(fs, RUNNER_K_FS_TYPE),
+				 str(fs, RUNNER_K_LAZY_INIT));
+	}
+
+	g->prov[g->nprov++] = item->provision_s;
+	if (*str(item->readback, RJ_K_RB_BACKING) &&
+	    !strncmp(str(item->readback, RJ_K_RB_DEVICE), "/dev/loop", 9))
+		g->nloop++;
+	/* its disk, as the runner found it: a matrix may vary it */
+	if (!(g->disk_bytes > 0))
+		g->disk_bytes = jl_num(
+			jl_get(jl_get(item->runner, "target"), "device_bytes"));
+	if (*item->applied) {
+		/* a mode's name (static), or the server's own word for one
+		 * no mode matches: a mismatch either way */
+		if (pb_mode_parse(&applied, item->applied)) {
+			g->applied = pb_mode_name(applied);
+			if (applied != g->pmode)
+				g->mismatch = true;
+		} else {
+			g->applied = "?";
+			g->mismatch = true;
+		}
+	}
+	jl_foreach(item->passes, p)
+	{
+		double p99;
+
+		rj_pass_read(m->cur, &ps, p);
+		if (!ps.complete)
+			continue;
+		p99 = jl_num(ps.lat[RJ_L_P99]);
+		if (ps.k[RJ_P_RAMP_S] && ps.kind != RUNNER_PASS_COMMAND) {
+			double ramp = jl_num(ps.k[RJ_P_RAMP_S]);
+
+			if (ramp > 0 && g->nramped++ == 0)
+				g->ramp_s = ramp; /* a point's one ramp_ms */
+			else if (!(ramp > 0))
+				g->nunramped++;
+		}
+		/* a paired first write drains its queue after each stripe,
+		 * as it should: not a depth the device waited for */
+		if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND &&
+		    !ps.k[RJ_P_PAIRED]) {
+			double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
+
+			if (!(g->qd_kept_min <= kept))
+				g->qd_kept_min = kept;
+			g->qd_asked = jl_num(ps.k[RJ_P_QD]);
+		}
+		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
+			struct jl *pr = ps.k[RJ_P_PAIRED];
+			double pen = jl_num(jl_get(pr, RUNNER_K_PENALTY)),
+			       npairs = jl_num(jl_get(pr, RUNNER_K_PAIRS));
+
+			if (pr && !isnan(pen) && npairs >= 1) {
+				g->paired[g->npaired++] = pen;
+				if (!g->pairs_min ||
+				    (size_t)npairs < g->pairs_min)
+					g->pairs_min = (size_t)npairs;
+				g->pair_stripe =
+					jl_num(jl_get(pr, RUNNER_K_STRIPE));
+				stripes_mib = jl_num(
+					jl_get(pr, RUNNER_K_WRITTEN_MIB_PER_S));
+				stripes = jl_get(pr, RUNNER_K_WRITTEN_SERIES);
+			}
+			first = true;
+			first_mib = ps.mib_per_s;
+			g->first[g->nfirst++] = ps.mib_per_s;
+			g->p99_first[g->np99f++] = p99;
+			if (ps.k[RJ_P_SERIES] &&
+			    ps.k[RJ_P_SERIES]->type == JL_RAW) {
+				g->span[g->nspan] = ps.k[RJ_P_SERIES]->s;
+				g->span_len[g->nspan++] =
+					ps.k[RJ_P_SERIES]->slen;
+				spanned = true;
+			}
+		} else if (ps.kind == RUNNER_PASS_REWRITE &&
+			   nrw < RP_MAX_REWRITES) {
+			if (!nrw) {
+				ref = ps.k[RJ_P_SERIES];
+				ref_mib = ps.mib_per_s;
+			}
+			g->conv[nrw][g->nconv[nrw]++] = ps.mib_per_s;
+			rw[nrw++] = ps.mib_per_s;
+			g->p99_rewrite[g->np99r++] = p99;
+		} else if (ps.kind == RUNNER_PASS_READ &&
+			   nrd < RP_MAX_REWRITES) {
+			rd[nrd++] = ps.mib_per_s;
+		} else if (ps.kind == RUNNER_PASS_COMMAND &&
+			   ncmd < RP_MAX_REWRITES) {
+			cmd[ncmd++] = ps.seconds;
+			if (!m->command)
+				m->command = strdup(
+					jl_str(cur_doc, ps.k[RJ_P_COMMAND]));
+		}
+	}
+	if (nrw)
+		rw_med = rp_median(rw, nrw);
+	settle_to = rw_med;
+	if (nrw >= 2 && rw_med > 0) {
+		double lo = rw[0], hi = rw[0];
+
+		for (unsigned k = 1; k < nrw; k++) {
+			lo = fmin(lo, rw[k]);
+			hi = fmax(hi, rw[k]);
+		}
+		g->rw_spread[g->nrw_spread++] = (hi - lo) / rw_med;
+	}
+	/*
+	 * A paired first write settles against its own rewritten stripes:
+	 * each stripe drains the queue at its end, as its fresh ones do,
+	 * where a rewrite pass streams; the passes' median would hold even
+	 * the baseline's fresh stripes a few percent under it.
+	 */
+	if (stripes_mib > 0) {
+		ref = stripes;
+		ref_mib = stripes_mib;
+		settle_to = stripes_mib;
+	}
+	if (spanned) {
+		bool raw = ref && ref->type == JL_RAW;
+
+		g->span_target[g->nspan - 1] = settle_to;
+		/* the reference is judged against its own rate: whether it
+		 * holds still, not whether rewrites converge */
+		g->ref_target[g->nspan - 1] = ref_mib;
+		g->ref_span[g->nspan - 1] = raw ? ref->s : NULL;
+		g->ref_span_len[g->nspan - 1] = raw ? ref->slen : 0;
+	}
+	if (stripes_mib > 0 && rw_med > 0)
+		g->stripe_vs_pass[g->nstripe_vs_pass++] = stripes_mib / rw_med;
+	if (first || nrw) {
+		g->pair_first[g->npair] = first_mib;
+		g->pair_rewrite[g->npair++] = rw_med;
+	}
+	if (nrw) {
+		g->rewrite[g->nrewrite++] = rw_med;
+		if (nrw > g->max_rewrites)
+			g->max_rewrites = nrw;
+	}
+	if (nrd)
+		g->read[g->nread++] = rp_median(rd, nrd);
+	if (ncmd)
+		g->cmd[g->ncmd++] = rp_median(cmd, ncmd);
+}
+
+/* A series' points, parsed from its span and dropped again. */
+struct series {
+	uint64_t *bytes;
+	double *mib;
+	size_t n, have;
+};
+
+static enum pb_error series_load(struct series *out, struct jl_doc *doc,
+				 const char *span, uint32_t len)
+{
+	struct jl *series, *pt;
+	struct jl_mark mark;
+	enum pb_error err = PB_OK;
+	size_t n;
+
+	out->n = 0;
+	jl_mark(doc, &mark);
+	series = jl_parse_span(doc, span, len);
+	n = series ? series->n : 0;
+	if (n + 1 > out->have) {
+		uint64_t *b2 = realloc(out->bytes, (n + 1) * sizeof(*b2));
+		double *m2;
+
+		if (b2)
+			out->bytes = b2;
+		m2 = realloc(out->mib, (n + 1) * sizeof(*m2));
+		if (m2)
+			out->mib = m2;
+		if (!b2 || !m2) {
+			err = PB_ERR_NOMEM;
+			goto out;
+		}
+		out->have = n + 1;
+	}
+	jl_foreach(series, pt)
+	{
+		/* a point is an object; a paired pass's rewritten stripes
+		 * are bare rates, of one stripe each */
+		if (pt->type == JL_NUM) {
+			out->bytes[out->n] = 1;
+			out->mib[out->n++] = jl_num(pt);
+			continue;
+		}
+		out->bytes[out->n] = rp_u64(num(pt, RUNNER_K_BYTES));
+		out->mib[out->n++] = num(pt, RUNNER_K_MIB_PER_S);
+	}
+out:
+	jl_reset(doc, &mark);
+	return err;
+}
+
+/*
+ * Where each repetition's first write settled, against its rewrite. A
+ * host whose throughput wanders from one interval to the next makes a
+ * rewrite itself leave the 10% band, and then where a first write
+ * "settles" is noise: it is told over the window its own rep's reference
+ * holds still over (rp_steady_window), or said to be too noisy to tell.
+ * A rep without a reference series is told at RP_STEADY_WINDOW.
+ */
+static enum pb_error steady_points(struct rp_group *g)
+{
+	struct series first = {0}, ref = {0};
+	uint64_t before;
+	enum pb_error err = PB_OK;
+	size_t i, w;
+
+	for (i = 0; i < g->nspan && !err; i++) {
+		double target = g->span_target[i];
+
+		err = series_load(&first, g->doc, g->span[i], g->span_len[i]);
+		if (err)
+			break;
+		w = RP_STEADY_WINDOW;
+		if (g->ref_span[i] && !isnan(target) &&
+		    first.n >= RP_STEADY_MIN_INTERVALS) {
+			err = series_load(&ref, g->doc, g->ref_span[i],
+					  g->ref_span_len[i]);
+			if (err)
+				break;
+			w = rp_steady_window(ref.bytes, ref.mib, ref.n,
+					     g->ref_target[i], RP_STEADY_WINDOW);
+			if (!w) {
+				g->nnoisy++;
+				continue;
+			}
+		}
+		/* against that rep's own rewrite: disks differ */
+		switch (rp_steady_after(&before, first.bytes, first.mib,
+					first.n, target, w)) {
+		case RP_STEADY_SETTLED:
+			g->steady[g->nsteady++] = (double)before;
+			g->nsettled++;
+			if (w > g->steady_window)
+				g->steady_window = w;
+			break;
+		case RP_STEADY_NEVER:
+			g->nnever++;
+			if (w > g->steady_window)
+				g->steady_window = w;
+			break;
+		case RP_STEADY_TOO_SHORT:
+			if (isnan(target))
+				break; /* no rewrite to settle to */
+			if (!g->nshort || first.n < g->short_intervals)
+				g->short_intervals = first.n;
+			g->nshort++;
+			break;
+		}
+	}
+	free(first.bytes);
+	free(first.mib);
+	free(ref.bytes);
+	free(ref.mib);
+	return err;
+}
+
+static void finish_group(struct rp_group *g)
+{
+	unsigned k;
+
+	g->first_med = rp_median(g->first, g->nfirst);
+	rp_median_ci(&g->first_lo, &g->first_hi, g->first, g->nfirst);
+	g->rewrite_med = rp_median(g->rewrite, g->nrewrite);
+	rp_median_ci(&g->rewrite_lo, &g->rewrite_hi, g->rewrite, g->nrewrite);
+	g->read_med = rp_median(g->read, g->nread);
+	g->prov_med = rp_median(g->prov, g->nprov);
+	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
+	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
+		      g->pair_rewrite, g->npair);
+	if (g->npaired && g->npaired == g->nfirst) {
+		/*
+		 * Each rep's first write paired stripe by stripe with
+		 * rewrites milliseconds after: its own penalty, free of the
+		 * host's drift between passes. The penalty is their median,
+		 * its interval theirs; the passes' figures stay as they are.
+		 */
+		g->penalty = rp_median(g->paired, g->npaired);
+		rp_median_ci(&g->penalty_lo, &g->penalty_hi, g->paired,
+			     g->npaired);
+		g->penalty_paired = true;
+	}
+	g->p99_first_med = rp_median(g->p99_first, g->np99f);
+	g->p99_rewrite_med = rp_median(g->p99_rewrite, g->np99r);
+	for (k = 0; k < g->max_rewrites; k++)
+		g->conv_med[k] = rp_median(g->conv[k], g->nconv[k]);
+	steady_points(g);
+	g->steady_med = rp_median(g->steady, g->nsteady);
+	g->mkfs_med = rp_median(g->mkfs, g->nmkfs);
+	g->rw_spread_med = rp_median(g->rw_spread, g->nrw_spread);
+	g->stripe_vs_pass_med =
+		rp_median(g->stripe_vs_pass, g->nstripe_vs_pass);
+	g->cmd_med = rp_median(g->cmd, g->ncmd);
+	rp_median_ci(&g->cmd_lo, &g->cmd_hi, g->cmd, g->ncmd);
+	/* the page draws one rep's curve: that one series stays parsed */
+	if (g->nspan)
+		g->curve = jl_parse_span(g->doc, g->span[0], g->span_len[0]);
+}
+
+/*
+ * The baseline asked for, unless the run has no figures of it (rdm
+ * skipped without root for a loop device): then eager, the other mode
+ * with nothing to zero, said as such, so ratios are still shown.
+ */
+static void choose_baseline(struct rp_model *m)
+{
+	const struct rp_group *g = NULL;
+	size_t i;
+	bool have = false, eager = false;
+
+	if (!m->have_base_mode)
+		return;
+	for (i = 0; i < m->ng; i++) {
+		if (m->g[i].pmode == m->base_mode && m->g[i].first_med > 0)
+			have = true;
+		if (m->g[i].pmode == m->base_mode && !g)
+			g = &m->g[i];
+		if (m->g[i].pmode == PB_MODE_EAGER && m->g[i].first_med > 0)
+			eager = true;
+	}
+	if (have || !eager || m->base_mode == PB_MODE_EAGER)
+		return;
+	snprintf(m->base_note, sizeof(m->base_note),
+		 "%s has no figures in this run%s%s%s: eager, which has "
+		 "nothing left to zero either, is the baseline instead",
+		 m->baseline, g && g->first_error[0] ? " (" : "",
+		 g && g->first_error[0] ? g->first_error : "",
+		 g && g->first_error[0] ? ")" : "");
+	m->base_mode = PB_MODE_EAGER;
+	m->baseline = pb_mode_name(PB_MODE_EAGER);
+}
+
+/* Ratios to the baseline and eager's break-even need every group done. */
+static void cross_group(struct rp_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ng; i++) {
+		struct rp_group *g = &m->g[i];
+		const struct rp_group *b =
+			m->have_base_mode ? rp_sibling(m, g, m->base_mode) : NULL;
+		const struct rp_group *lz = rp_sibling(m, g, PB_MODE_LAZY);
+		const struct rp_group *th = rp_sibling(m, g, PB_MODE_THIN);
+
+		g->first_vs_base = g->rewrite_vs_base = g->cmd_vs_base = NAN;
+		g->first_vs_base_lo = g->first_vs_base_hi = NAN;
+		g->rewrite_vs_base_lo = g->rewrite_vs_base_hi = NAN;
+		/* a command's time against the baseline's: 2.0 = twice as
+		 * long */
+		if (b && b->cmd_med > 0)
+			g->cmd_vs_base = g->cmd_med / b->cmd_med;
+		if (b && b->first_med > 0 && b->rewrite_med > 0) {
+			m->have_baseline = true;
+			g->first_vs_base = g->first_med / b->first_med;
+			g->rewrite_vs_base = g->rewrite_med / b->rewrite_med;
+			/* the baseline against itself is 1 by definition:
+			 * no interval, nothing to call noise */
+			if (g != b) {
+				rp_ratio_ci(&g->first_vs_base_lo,
+					    &g->first_vs_base_hi, g->first,
+					    g->nfirst, b->first, b->nfirst);
+				rp_ratio_ci(&g->rewrite_vs_base_lo,
+					    &g->rewrite_vs_base_hi, g->rewrite,
+					    g->nrewrite, b->rewrite,
+					    b->nrewrite);
+			}
+		}
+		g->be_lazy = g->be_thin = NAN;
+		if (g->pmode != PB_MODE_EAGER || isnan(g->first_med))
+			continue;
+		if (lz)
+			g->be_lazy =
+				rp_breakeven_bytes(g->prov_med, g->first_med,
+						   lz->prov_med, lz->first_med);
+		if (th)
+			g->be_thin =
+				rp_breakeven_bytes(g->prov_med, g->first_med,
+						   th->prov_med, th->first_med);
+	}
+}
+
+const char *rp_mode_colour(enum pb_mode mode)
+{
+	static const char *const c[PB_MODE__COUNT] = {
+		[PB_MODE_THIN] = "#E69F00",  /* orange */
+		[PB_MODE_LAZY] = "#CC79A7",  /* reddish purple */
+		[PB_MODE_EAGER] = "#009E73", /* bluish green */
+		[PB_MODE_RDM] = "#0072B2",   /* blue */
+		[PB_MODE_RDMP] = "#56B4E9",  /* sky blue */
+	};
+
+	return (unsigned)mode < PB_MODE__COUNT ? c[mode] : "#555555";
+}
+
+const char *rp_group_status(const struct rp_group *g)
+{
+	if (g->nok)
+		return g->nfailed ? "partial" : "ok";
+	if (g->nskipped && !g->nfailed)
+		return "skipped";
+	return "failed";
+}
+
+size_t rp_across(const struct rp_model *m, const struct rp_group *g,
+		 const struct rp_group **out, size_t max)
+{
+	size_t i, n = 0;
+
+	/* groups are sorted by target: out comes in target order */
+	for (i = 0; i < m->ng && n < max; i++) {
+		const struct rp_group *h = &m->g[i];
+
+		if (h->point == g->point && h->pmode == g->pmode &&
+		    !strcmp(h->workload, g->workload))
+			out[n++] = h;
+	}
+	return n;
+}
+
+const struct rp_group *rp_model_find(const struct rp_model *m,
+				     const char *target, const char *workload,
+				     const char *mode)
+{
+	size_t i;
+
+	for (i = 0; i < m->ng; i++)
+		if (!strcmp(m->g[i].target_name, target) &&
+		    !strcmp(m->g[i].workload, workload) &&
+		    !strcmp(m->g[i].mode, mode))
+			return &m->g[i];
+	return NULL;
+}
+
+/* An item that did not measure, kept for the page's list. */
+static enum pb_error add_failure(struct rp_model *m, const struct rj_item *item)
+{
+	struct rp_failure *f;
+
+	if (pb_array_grow(&m->fail, &m->failcap, m->nfail, sizeof(*m->fail)))
+		return PB_ERR_NOMEM;
+	f = &m->fail[m->nfail];
+	f->mode = item->mode;
+	f->rep = item->rep;
+	f->point = item->point;
+	f->status = item->status;
+	f->target_name = strdup(item->target_name);
+	f->workload = strdup(item->workload);
+	f->step = strdup(item->step);
+	f->error = strdup(item->error);
+	m->nfail++;
+	return f->target_name && f->workload && f->step && f->error
+		       ? PB_OK
+		       : PB_ERR_NOMEM;
+}
+
+/* The order of the page and the files: by point, then in the profile's
+ * "modes" order, so rows and colours stay put however the plan was
+ * shuffled. */
+static int mode_rank(const struct rp_model *m, enum pb_mode mode)
+{
+	json_t *modes = json_object_get(m->profile, "modes"), *v;
+	size_t i;
+
+	json_array_foreach(modes, i, v)
+	{
+		enum pb_mode pm;
+
+		if (json_is_string(v) &&
+		    pb_mode_parse(&pm, json_string_value(v)) && pm == mode)
+			return (int)i;
+	}
+	return PB_MODE__COUNT + (int)mode; /* not in the profile: after */
+}
+
+static int group_cmp(const void *a, const void *b, void *model)
+{
+	const struct rp_group *x = a, *y = b;
+	int rx = mode_rank(model, x->pmode);
+	int ry = mode_rank(model, y->pmode);
+
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	if (x->point != y->point)
+		return x->point < y->point ? -1 : 1;
+	if (strcmp(x->workload, y->workload))
+		return strcmp(x->workload, y->workload);
+	return rx < ry ? -1 : rx > ry;
+}
+
+/* A place named in the environment: an object's "name", or a string. */
+static void env_name(char *out, size_t len, json_t *env, const char *key)
+{
+	json_t *v = json_object_get(env, key);
+
+	if (json_is_object(v))
+		v = json_object_get(v, "name");
+	snprintf(out, len, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+/* One result item: its group's counts and values, and its CSV rows. */
+static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
+			       struct pb_buf *csv)
+{
+	struct rp_group *g;
+	enum pb_error err;
+
+	g = group_for(m, item);
+	if (!g || group_grow(g))
+		return PB_ERR_NOMEM;
+	g->nreps++;
+	err = csv ? rp_csv_item(m, csv, item) : PB_OK;
+	if (!err && item->status != RJ_STATUS_OK)
+		err = add_failure(m, item);
+	if (item->status == RJ_STATUS_SKIPPED) {
+		g->nskipped++;
+		if (!g->first_error[0])
+			snprintf(g->first_error, sizeof(g->first_error), "%s",
+				 item->error);
+	} else if (item->status != RJ_STATUS_OK || !item->runner) {
+		g->nfailed++;
+		m->failed_items++;
+		if (!g->first_error[0])
+			snprintf(g->first_error, sizeof(g->first_error),
+				 "%s: %s", rj_status_name(item->status),
+				 item->error);
+	} else {
+		g->nok++;
+		add_item(m, g, item);
+		if (!err)
+			err = rp_fleet_add(m, item, g->workload);
+	}
+	return err;
+}
+
+/* The i-th run of the model: the first, or one merged with it. */
+static struct rj_reader *run_reader(struct rp_model *m, size_t i)
+{
+	return i ? &m->more[i - 1] : &m->rd;
+}
+
+/* Is name already a target's, before target n? */
+static bool name_taken(const struct rp_model *m, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(m->tinfo[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * A run's targets as the report names them: the head's "targets", or (a
+ * run before them) one, the run's environment. Merged with other runs,
+ * each target stays its own, never pooled with another run's: one without
+ * a name is named by its run's id, a name already taken gets "@run id".
+ */
+static enum pb_error load_targets(struct rp_model *m, struct rj_reader *rd,
+				  size_t *base)
+{
+	size_t n = json_array_size(rd->targets), k = n ? n : 1, i;
+	void *q = realloc(m->tinfo, (m->ntinfo + k) * sizeof(*m->tinfo));
+
+	if (!q)
+		return PB_ERR_NOMEM;
+	m->tinfo = q;
+	*base = m->ntinfo;
+	for (i = 0; i < k; i++) {
+		struct rp_target_info *t = &m->tinfo[m->ntinfo];
+		json_t *env =
+			n ? json_object_get(json_array_get(rd->targets, i),
+					    RJ_K_ENVIRONMENT)
+			  : rd->environment;
+		const char *name = rj_target_name(rd, (long long)i);
+
+		memset(t, 0, sizeof(*t));
+		t->prefix = (struct pb_buf)PB_BUF_INIT(4096);
+		t->rd = rd;
+		if (m->nmore && !*name)
+			snprintf(t->name, sizeof(t->name), "%s", rd->run);
+		else if (name_taken(m, m->ntinfo, name))
+			snprintf(t->name, sizeof(t->name), "%s@%s", name,
+				 rd->run);
+		else
+			snprintf(t->name, sizeof(t->name), "%s", name);
+		t->places = n ? json_object_get(json_array_get(rd->targets, i),
+						RJ_K_PLACES)
+			      : NULL;
+		env_name(t->vm, sizeof(t->vm), env, "vm");
+		env_name(t->datastore, sizeof(t->datastore), env, "datastore");
+		m->ntinfo++;
+	}
+	return PB_OK;
+}
+
+/* Every item of one run into the model. */
+static enum pb_error load_run(struct rp_model *m, struct rj_reader *rd,
+			      struct pb_buf *csv, char *errbuf)
+{
+	struct rj_item item;
+	enum pb_error err;
+	bool more = true;
+	size_t base = 0, t;
+	long long n;
+
+	err = load_targets(m, rd, &base);
+	n = (long long)(m->ntinfo - base);
+	m->cur = rd;
+	cur_doc = &rd->jd;
+	for (t = base; !err && csv && t < m->ntinfo; t++)
+		rp_csv_run_fields(m, &m->tinfo[t].prefix, (long long)t);
+	while (!err) {
+		err = rj_reader_next(rd, &item, &more, errbuf);
+		if (!err && more && item.target >= n)
+			err = pb_fail(errbuf, PB_ERR_INPUT,
+				      "%s: results[%zu]: target %lld: not in "
+				      "\"targets\"",
+				      rd->path, item.index, item.target);
+		if (err || !more)
+			break;
+		item.target += (long long)base;
+		item.target_name = m->tinfo[item.target].name;
+		err = load_item(m, &item, csv);
+		if (err)
+			pb_fail(errbuf, err, "%s: results[%zu]: %s", rd->path,
+				item.index, pb_strerror(err));
+	}
+	for (t = base; !err && t < m->ntinfo; t++)
+		err = pb_buf_error(&m->tinfo[t].prefix);
+	if (err == PB_ERR_NOMEM && !errbuf[0])
+		pb_fail(errbuf, err, "out of memory");
+	return err;
+}
+
+enum pb_error rp_model_load(struct rp_model *m, const char *dir,
+			    const char *baseline, struct pb_buf *csv,
+			    char *errbuf)
+{
+	return rp_model_load_many(m, &dir, 1, false, baseline, csv, errbuf);
+}
+
+enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
+				 size_t ndirs, bool force, const char *baseline,
+				 struct pb_buf *csv, char *errbuf)
+{
+	enum pb_error err;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->baseline = baseline;
+	m->have_base_mode = pb_mode_parse(&m->base_mode, baseline);
+	if (ndirs > 1) {
+		m->more = calloc(ndirs - 1, sizeof(*m->more));
+		if (!m->more)
+			return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	err = rj_reader_open(&m->rd, dirs[0], errbuf);
+	/* every run is checked against the first before anything is read:
+	 * a merge of different experiments is refused, naming why */
+	for (i = 1; !err && i < ndirs; i++) {
+		char differ[1024];
+
+		err = rj_reader_open(&m->more[i - 1], dirs[i], errbuf);
+		if (err)
+			break;
+		m->nmore = i;
+		rp_runs_differ(differ, sizeof(differ), &m->rd, &m->more[i - 1],
+			 false);
+		if (differ[0] && !force)
+			err = pb_fail(errbuf, PB_ERR_INPUT,
+				      "will not merge %s with %s: %s (--force "
+				      "merges anyway)",
+				      m->more[i - 1].run, m->rd.run, differ);
+		else if (differ[0])
+			rp_list_add(m->merge_note, sizeof(m->merge_note), "%s: %s",
+				 m->more[i - 1].run, differ);
+	}
+	if (err)
+		goto out;
+	m->env = m->rd.environment;
+	m->profile = m->rd.profile;
+	m->run = m->rd.run;
+	m->profile_name = m->rd.profile_name;
+	m->backend = m->rd.backend;
+	m->accel = m->rd.accel;
+	m->version = m->rd.version;
+	m->commit = m->rd.commit;
+	m->started_at = m->rd.started_at;
+	env_name(m->vm, sizeof(m->vm), m->env, "vm");
+	env_name(m->datastore, sizeof(m->datastore), m->env, "datastore");
+	if (csv)
+		err = rp_csv_start(csv);
+	for (i = 0; !err && i < ndirs; i++)
+		err = load_run(m, run_reader(m, i), csv, errbuf);
+	if (err)
+		goto out;
+	/* finished and uninterrupted only if every merged run was */
+	m->updated_at = m->rd.updated_at;
+	m->finished = true;
+	for (i = 0; i < ndirs; i++) {
+		m->finished &= run_reader(m, i)->finished;
+		m->interrupted |= run_reader(m, i)->interrupted;
+	}
+	for (i = 0; i < m->ng; i++)
+		finish_group(&m->g[i]);
+	if (m->ng > 1)
+		qsort_r(m->g, m->ng, sizeof(*m->g), group_cmp, m);
+	choose_baseline(m);
+	cross_group(m);
+	err = rp_fleet_build(m);
+	if (err)
+		pb_fail(errbuf, err, "out of memory");
+out:
+	/* a model that failed to load holds nothing */
+	if (err)
+		rp_model_dispose(m);
+	return err;
+}
+
+void rp_model_dispose(struct rp_model *m)
+{
+	size_t i, k;
+
+	for (i = 0; m->tinfo && i < m->ntinfo; i++)
+		pb_buf_dispose(&m->tinfo[i].prefix);
+	free(m->tinfo);
+	for (i = 0; m->more && i < m->nmore; i++)
+		rj_reader_dispose(&m->more[i]);
+	free(m->more);
+	for (i = 0; m->g && i < m->ng; i++) {
+		struct rp_group *g = &m->g[i];
+
+		free(g->first);
+		free(g->rewrite);
+		free(g->read);
+		free(g->prov);
+		free(g->steady);
+		free(g->pair_first);
+		free(g->pair_rewrite);
+		free(g->span_target);
+		free(g->rw_spread);
+		free(g->paired);
+		free(g->stripe_vs_pass);
+		free(g->ref_target);
+		free(g->p99_first);
+		free(g->p99_rewrite);
+		for (k = 0; k < RP_MAX_REWRITES; k++)
+			free(g->conv[k]);
+		free(g->span);
+		free(g->span_len);
+		free(g->ref_span);
+		free(g->ref_span_len);
+		free(g->mkfs);
+		free(g->cmd);
+		free(g->workload);
+		free(g->target_name);
+		free(g->where);
+	}
+	free(m->g);
+	for (i = 0; m->fail && i < m->nfail; i++) {
+		free(m->fail[i].workload);
+		free(m->fail[i].target_name);
+		free(m->fail[i].step);
+		free(m->fail[i].error);
+	}
+	free(m->fail);
+	free(m->command);
+	rp_fleet_dispose(&m->fleet);
+	rj_reader_dispose(&m->rd);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- CSV ---- */
+
+/* Why two runs' figures do not compare: "" when they do. */
+/*
+ * How two runs differ in what makes their figures comparable ("" when
+ * they do not): for a comparison also the profile's name, for a merge
+ * its modes (a merge's targets differ by design).
+ */
+void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
+		     const struct rj_reader *old, bool compare)
+{
+	static const char *const keys[] = {"disk_size", "workload",   "matrix",
+					   "command",	"filesystem", "modes"};
+	size_t i, nkeys = sizeof(keys) / sizeof(keys[0]) - (compare ? 1 : 0);
+
+	out[0] = '\0';
+	if (strcmp(m->backend, old->backend))
+		rp_list_add(out, len, "backend %s, then %s", m->backend,
+			 old->backend);
+	if (strcmp(m->accel, old->accel))
+		rp_list_add(out, len, "accelerator %s, then %s",
+			 *m->accel ? m->accel : "none",
+			 *old->accel ? old->accel : "none");
+	if (compare && strcmp(m->profile_name, old->profile_name))
+		rp_list_add(out, len, "profile %s, then %s", m->profile_name,
+			 old->profile_name);
+	for (i = 0; i < nkeys; i++) {
+		json_t *a = json_object_get(m->profile, keys[i]);
+		json_t *b = json_object_get(old->profile, keys[i]);
+
+		if (!(a == b || (a && b && json_equal(a, b))))
+			rp_list_add(out, len, "the profile's %s differs", keys[i]);
+	}
+}
+
+/* One more item of a "; "-separated list in out (cut at len). */
+void rp_list_add(char *out, size_t len, const char *fmt, ...)
+{
+	size_t n = strnlen(out, len);
+	va_list ap;
+
+	if (n && n + 2 < len) {
+		memcpy(out + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	if (n < len)
+		vsnprintf(out + n, len - n, fmt, ap);
+	va_end(ap);
+}
