@@ -84,7 +84,8 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
 REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
-	      reports/findings.c reports/csv.c reports/text.c reports/compare.c \
+	      reports/findings.c reports/words.c reports/columns.c \
+	      reports/csv.c reports/text.c reports/compare.c \
 	      reports/json.c reports/report.c reports/html.c reports/trend.c \
 	      reports/fleet.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
@@ -112,7 +113,8 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_opts.c tests/unit/test_data.c \
 	      tests/unit/test_target.c tests/unit/test_output.c \
 	      tests/unit/test_vsphere.c tests/unit/test_profile.c \
-	      tests/unit/test_report.c tests/unit/test_jlite.c \
+	      tests/unit/test_report.c tests/unit/test_findings.c \
+	      tests/unit/test_jlite.c \
 	      tests/unit/test_child.c tests/unit/test_cli.c \
 	      tests/unit/test_identity.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \

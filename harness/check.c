@@ -154,12 +154,72 @@ static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
 
 /* Every target's check; its findings under its name when there are
  * several. *why: the failure's message. */
+/* a disk that writes this fast is the fastest a pass is likely to meet:
+ * a pass shorter than the settling's intervals at it is short anywhere */
+#define CHECK_FAST_MIB_S 1024.0
+/* the fewest intervals a first write's settling within a pass needs
+ * (reports: RP_STEADY_MIN_INTERVALS) */
+#define CHECK_MIN_INTERVALS 20
+
+/*
+ * What the profile can tell, said before anything runs: with fewer than
+ * 3 repetitions no interval can be had, so no difference is told from
+ * noise; a pass shorter than the settling's intervals cannot say where a
+ * first write settles within it. Warnings: the run is still worth having.
+ */
+static void check_power(struct pb_check_out *out, const struct pb_profile *p)
+{
+	char sz[32], need[32];
+	unsigned i, k;
+
+	if (p->repetitions < 3)
+		pb_check_warn(out, "repetitions",
+			      "repetitions %u: a 95%% interval of a median "
+			      "needs 3 or "
+			      "more, so no difference can be told from noise "
+			      "with fewer; 5 tell a difference of 10%% on a "
+			      "disk whose passes vary by 5%% or less, and the "
+			      "report of a first run says how many would on "
+			      "this one",
+			      p->repetitions);
+	for (i = 0; i < p->npoints; i++) {
+		const struct runner_opts *w = &p->points[i];
+		double s = (double)w->size / 1048576.0 / CHECK_FAST_MIB_S;
+		/* unset, the runner sizes its intervals to the pass, 10 ms
+		 * the shortest */
+		double iv = (w->interval_ms ? w->interval_ms : 10) / 1000.0;
+		bool writes = false;
+
+		for (k = 0; k < w->npasses; k++)
+			writes |= runner_pass_writes(w->passes[k]);
+		if (!writes || s / iv >= CHECK_MIN_INTERVALS)
+			continue;
+		pb_check_warn(
+			out, "pass length",
+			"%s%s%s: a pass of %s lasts %.2f s at %.0f MiB/s, "
+			"under the %d intervals of %.0f ms that tell "
+			"where a first write settles within a pass; %s "
+			"or more would (the warm-up across passes is "
+			"told whatever their length)",
+			pb_point_desc(p, i), *pb_point_desc(p, i) ? ", " : "",
+			*pb_point_desc(p, i) ? "" : "the workload",
+			pb_size_format(sz, sizeof(sz), w->size), s,
+			CHECK_FAST_MIB_S, CHECK_MIN_INTERVALS, iv * 1000,
+			pb_size_format(need, sizeof(need),
+				       (uint64_t)(CHECK_MIN_INTERVALS * iv *
+						  CHECK_FAST_MIB_S *
+						  1048576.0)));
+	}
+}
+
 enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 			    const char **why)
 {
 	enum pb_error err = PB_OK;
 	unsigned t;
 
+	out->target = NULL;
+	check_power(out, r->p);
 	for (t = 0; !err && t < r->nt; t++) {
 		out->target = r->nt > 1 ? r->p->targets[t].name : NULL;
 		if (out->target && !out->items)

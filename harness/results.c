@@ -123,24 +123,37 @@ enum pb_error run_results_start(struct run_state *r, const char *parent)
 	return run_results_save(r, r->errbuf);
 }
 
-/*
- * parent/latest names the newest run (relative, so the root can move), for
- * `report --compare previous ROOT/latest` after a nightly run. Replaced
- * atomically; a failure is said and changes nothing else.
- */
-void run_results_latest(const struct run_state *r)
+/* parent/NAME -> base, replaced atomically; a failure is said and
+ * changes nothing else */
+static void link_to(const char *parent, const char *name, const char *base)
 {
-	char tmp[1300], link[1300], parent[1200];
-	const char *base = strrchr(r->dir, '/') + 1;
+	char tmp[1300], link[1300];
 
-	snprintf(parent, sizeof(parent), "%.*s", (int)(base - 1 - r->dir),
-		 r->dir);
-	snprintf(link, sizeof(link), "%s/latest", parent);
-	snprintf(tmp, sizeof(tmp), "%s/.latest.%ld", parent, (long)getpid());
+	snprintf(link, sizeof(link), "%s/%s", parent, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.%ld", parent, name, (long)getpid());
 	unlink(tmp);
 	if (symlink(base, tmp) || rename(tmp, link)) {
 		fprintf(stderr, "provbench: run: %s: cannot update: %s\n", link,
 			strerror(errno));
 		unlink(tmp);
 	}
+}
+
+/*
+ * parent/latest names the newest complete run (relative, so the root can
+ * move), for `report --compare previous ROOT/latest` after a nightly run
+ * and for whoever looks at the last result: an interrupted run, or one
+ * with failed items, never takes its place. parent/latest-attempt names
+ * the newest run whatever became of it.
+ */
+void run_results_latest(const struct run_state *r)
+{
+	char parent[1200];
+	const char *base = strrchr(r->dir, '/') + 1;
+
+	snprintf(parent, sizeof(parent), "%.*s", (int)(base - 1 - r->dir),
+		 r->dir);
+	link_to(parent, "latest-attempt", base);
+	if (!r->interrupted && !r->failed)
+		link_to(parent, "latest", base);
 }

@@ -1,57 +1,37 @@
 /*
- * compare.c - a run against an older one of the same experiment: each
- * group's change, and the nightly gate.
+ * compare.c - the nightly gate's words: every fall the findings judged a
+ * regression (past the limit and beyond noise), and every fall past the
+ * limit that was within noise, said as not one. The judging is
+ * findings.c's (RP_F_CHANGE), once, for every form.
  */
+#include <stdio.h>
+
 #include "report_int.h"
 
-static bool outside(double m, double lo, double hi)
+bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
+	     struct pb_buf *why, struct pb_buf *noise)
 {
-	return m < lo || m > hi;
-}
-
-bool rp_compare(struct rp_change *c, const struct rp_model *old,
-		const struct rp_group *g)
-{
-	const struct rp_group *o =
-		rp_model_find(old, g->target_name, g->workload, g->mode);
-
-	if (!o)
-		return false;
-	c->first_pct = (g->first_med / o->first_med - 1) * 100;
-	c->rewrite_pct = (g->rewrite_med / o->rewrite_med - 1) * 100;
-	/* each median outside the other run's interval: a real change */
-	c->first_outside = outside(g->first_med, o->first_lo, o->first_hi) &&
-			   outside(o->first_med, g->first_lo, g->first_hi);
-	c->rewrite_outside =
-		outside(g->rewrite_med, o->rewrite_lo, o->rewrite_hi) &&
-		outside(o->rewrite_med, g->rewrite_lo, g->rewrite_hi);
-	return true;
-}
-
-/* Did any mode's first-write or rewrite fall by more than pct? */
-bool rp_regressed(const struct rp_model *m, const struct rp_model *old,
-		      double pct, struct pb_buf *why)
-{
-	bool any = false;
+	char l[512];
 	size_t i;
 
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-		struct rp_change c;
-		double f, r;
+	for (i = fs->nheadline; i < fs->n; i++) {
+		const struct rp_finding *f = &fs->f[i];
+		struct pb_buf *to = f->regressed	  ? why
+				    : f->past_limit_noise ? noise
+							  : NULL;
 
-		if (!rp_compare(&c, old, g))
+		if (f->kind != RP_F_CHANGE || !to)
 			continue;
-		/* a fall, in percent of the old figure */
-		f = -c.first_pct;
-		r = -c.rewrite_pct;
-		if (f > pct || r > pct) {
-			pb_buf_printf(why, "%s%s %s fell %.1f%%",
-				      any ? "; " : "", g->mode,
-				      f > pct ? "first-write" : "rewrite",
-				      f > pct ? f : r);
-			any = true;
-		}
+		rp_group_label(l, sizeof(l), f->g, true);
+		pb_buf_printf(to, "%s%s %s fell %.1f%% (%.1f -> %.1f MiB/s)",
+			      to->len ? "; " : "", l, f->metric, -f->x, f->v,
+			      f->v2);
+		if (to == noise)
+			pb_buf_addstr(to, f->sig == RP_SIG_FEW
+						  ? ", one repetition on a "
+						    "side: too few to tell"
+						  : ", within noise");
 	}
-	return any;
+	(void)m;
+	return fs->nregressed > 0;
 }

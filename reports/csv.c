@@ -52,7 +52,7 @@ static enum pb_error raw_num(struct pb_buf *b, struct jl *n, bool comma)
 /* The fields that start every row of both files: which run, where (the
  * row's target). */
 void rp_csv_run_fields(const struct rp_model *m, struct pb_buf *b,
-			   long long target)
+		       long long target)
 {
 	const struct rp_target_info *t = &m->tinfo[target];
 	const struct rj_reader *rd = t->rd;
@@ -101,7 +101,7 @@ static void whole_field(struct pb_buf *b, long long v)
  * fields empty for an item that ran none (failed, skipped), so every item
  * is in the file with its status and error. */
 enum pb_error rp_csv_item(struct rp_model *m, struct pb_buf *b,
-			      const struct rj_item *item)
+			  const struct rj_item *item)
 {
 	const struct pb_buf *prefix = &m->tinfo[item->target].prefix;
 	/* the number columns in order */
@@ -161,102 +161,92 @@ enum pb_error rp_csv_item(struct rp_model *m, struct pb_buf *b,
 	return pb_buf_error(b);
 }
 
-/* A break-even in words when it is not a number of bytes. */
-static const char *breakeven_note(double be)
-{
-	return isnan(be) ? "" : be < 0 ? "never" : "";
-}
-
-/* summary.csv's note: what a number column leaves empty, said. */
+/* summary.csv's note: the group's own findings that a number column
+ * cannot say (a mode made as another, a break-even that is not a number,
+ * the warm-up across passes), and the within-pass settling. */
 static void summary_note(char *out, size_t len, const struct rp_model *m,
-			 const struct rp_group *g)
+			 const struct rp_findings *fs, const struct rp_group *g)
 {
-	char st[160];
+	char st[160], t[2048];
+	size_t i;
 
 	out[0] = '\0';
-	rp_steady_text(st, sizeof(st), g);
-	if (*st)
-		rp_list_add(out, len, "steady state: %s", st);
-	if (*breakeven_note(g->be_lazy))
-		rp_list_add(out, len, "break-even vs lazy: %s",
-			 breakeven_note(g->be_lazy));
-	if (*breakeven_note(g->be_thin))
-		rp_list_add(out, len, "break-even vs thin: %s",
-			 breakeven_note(g->be_thin));
-	if (g->mismatch)
-		rp_list_add(out, len, "applied as %s, not as requested",
-			 g->applied);
+	for (i = fs->nheadline; i < fs->n; i++) {
+		const struct rp_finding *f = &fs->f[i];
+
+		if (f->g != g ||
+		    (f->kind != RP_F_APPLIED_AS && f->kind != RP_F_BREAKEVEN &&
+		     f->kind != RP_F_WARMUP && f->kind != RP_F_QD_KEPT &&
+		     f->kind != RP_F_UNRAMPED))
+			continue;
+		rp_finding_text(t, sizeof(t), m, f);
+		rp_list_add(out, len, "%s", t);
+	}
+	if (rp_steady_told(g)) {
+		rp_steady_text(st, sizeof(st), g);
+		rp_list_add(out, len, "within a pass: %s", st);
+	}
 	if (g->pmode == m->base_mode && m->base_note[0])
 		rp_list_add(out, len, "%s", m->base_note);
 	if (g->penalty_paired)
 		rp_list_add(out, len,
-			 "penalty from stripe pairs (%zu or more per rep)",
-			 g->pairs_min);
+			    "penalty from stripe pairs (%zu or more per rep)",
+			    g->pairs_min);
 	if (!m->have_baseline)
 		rp_list_add(out, len, "no baseline figures: ratios empty");
 }
 
-/* summary.csv's "baseline" column stands before the tenth number */
-#define BASELINE_COL 10
-
-enum pb_error rp_summary_csv(const struct rp_model *m, struct pb_buf *b)
+/* a column's fields: the figure, and its interval's ends when it has
+ * them */
+static void csv_column(struct pb_buf *b, const struct rp_model *m,
+		       const struct rp_group *g, const struct rp_column *c)
 {
-	size_t i, k;
+	double v[3];
+
+	c->get(v, m, g);
+	pb_buf_add(b, ",", 1);
+	csv_num(b, v[0], c->csv_decimals);
+	if (c->csv_lo) {
+		pb_buf_add(b, ",", 1);
+		csv_num(b, v[1], c->csv_decimals);
+		pb_buf_add(b, ",", 1);
+		csv_num(b, v[2], c->csv_decimals);
+	}
+}
+
+static void csv_header(struct pb_buf *b, bool after_note)
+{
+	const struct rp_column *c;
+
+	for (c = rp_columns; c->csv; c++) {
+		if (!(c->show & RP_COL_CSV) ||
+		    !(c->show & RP_COL_AFTER_NOTE) != !after_note)
+			continue;
+		/* the baseline's name before the ratios to it */
+		if (!strcmp(c->csv, "first_vs_baseline"))
+			pb_buf_addstr(b, ",baseline");
+		pb_buf_printf(b, ",%s", c->csv);
+		if (c->csv_lo)
+			pb_buf_printf(b, ",%s,%s", c->csv_lo, c->csv_hi);
+	}
+}
+
+enum pb_error rp_summary_csv(const struct rp_model *m,
+			     const struct rp_findings *fs, struct pb_buf *b)
+{
+	const struct rp_column *c;
+	size_t i;
 
 	pb_buf_addstr(b, CSV_RUN_COLUMNS
 		      "point,workload,mode,applied_mode,status,reps,reps_ok,"
-		      "reps_failed,reps_skipped,error,"
-		      "first_mib_s,first_lo_mib_s,first_hi_mib_s,"
-		      "rewrite_mib_s,rewrite_lo_mib_s,rewrite_hi_mib_s,"
-		      "read_mib_s,warmup_penalty_frac,warmup_penalty_lo_frac,"
-		      "warmup_penalty_hi_frac,baseline,first_vs_baseline,"
-		      "first_vs_baseline_lo,first_vs_baseline_hi,"
-		      "rewrite_vs_baseline,rewrite_vs_baseline_lo,"
-		      "rewrite_vs_baseline_hi,steady_after_bytes,"
-		      "steady_settled_reps,steady_reps,provision_s,"
-		      "breakeven_vs_lazy_bytes,breakeven_vs_thin_bytes,"
-		      "p99_first_us,p99_rewrite_us,qd_kept_min,mkfs_s,"
-		      "command_s,note\r\n");
+		      "reps_failed,reps_skipped,error");
+	csv_header(b, false);
+	pb_buf_addstr(b, ",note");
+	csv_header(b, true);
+	pb_buf_addstr(b, "\r\n");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		/* the number columns in order, each with its decimals; a
-		 * NaN is an empty field, said in the note */
-		const struct {
-			double v;
-			int d;
-		} nums[] = {
-			{g->first_med, 3},
-			{g->first_lo, 3},
-			{g->first_hi, 3},
-			{g->rewrite_med, 3},
-			{g->rewrite_lo, 3},
-			{g->rewrite_hi, 3},
-			{g->read_med, 3},
-			{g->penalty, 4},
-			{g->penalty_lo, 4},
-			{g->penalty_hi, 4},
-			/* the baseline's name goes here (BASELINE_COL) */
-			{g->first_vs_base, 4},
-			{g->first_vs_base_lo, 4},
-			{g->first_vs_base_hi, 4},
-			{g->rewrite_vs_base, 4},
-			{g->rewrite_vs_base_lo, 4},
-			{g->rewrite_vs_base_hi, 4},
-			{g->steady_med, 0},
-			{(double)g->nsettled, 0},
-			{(double)(g->nsettled + g->nnever + g->nshort +
-				  g->nnoisy),
-			 0},
-			{g->prov_med, 3},
-			{g->be_lazy < 0 ? NAN : g->be_lazy, 0},
-			{g->be_thin < 0 ? NAN : g->be_thin, 0},
-			{g->p99_first_med, 0},
-			{g->p99_rewrite_med, 0},
-			{g->qd_kept_min, 2},
-			{g->mkfs_med, 3},
-			{g->cmd_med, 3},
-		};
-		char note[1024];
+		char note[4096];
 
 		rp_csv_run_fields(m, b, g->target);
 		if (g->point >= 0)
@@ -269,18 +259,24 @@ enum pb_error rp_summary_csv(const struct rp_model *m, struct pb_buf *b)
 		pb_buf_printf(b, ",%s,%zu,%zu,%zu,%zu,", rp_group_status(g),
 			      g->nreps, g->nok, g->nfailed, g->nskipped);
 		rp_csv_field(b, g->first_error);
-		for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
-			if (k == BASELINE_COL) {
+		for (c = rp_columns; c->csv; c++) {
+			if (!(c->show & RP_COL_CSV) ||
+			    (c->show & RP_COL_AFTER_NOTE))
+				continue;
+			if (!strcmp(c->csv, "first_vs_baseline")) {
 				pb_buf_add(b, ",", 1);
 				rp_csv_field(b, m->have_baseline ? m->baseline
 								 : "");
 			}
-			pb_buf_add(b, ",", 1);
-			csv_num(b, nums[k].v, nums[k].d);
+			csv_column(b, m, g, c);
 		}
-		summary_note(note, sizeof(note), m, g);
+		summary_note(note, sizeof(note), m, fs, g);
 		pb_buf_add(b, ",", 1);
 		rp_csv_field(b, note);
+		for (c = rp_columns; c->csv; c++)
+			if ((c->show & RP_COL_CSV) &&
+			    (c->show & RP_COL_AFTER_NOTE))
+				csv_column(b, m, g, c);
 		pb_buf_addstr(b, "\r\n");
 	}
 	return pb_buf_error(b);

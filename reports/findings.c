@@ -1,49 +1,692 @@
 /*
- * findings.c - what the report concludes from the model: the verdict and
- * the findings, each line from the numbers.
+ * findings.c - what the report concludes from the model, computed once
+ * as data (struct rp_finding: its figures, interval, significance and the
+ * rule that made it): the headline's clauses first, then each group's,
+ * each place's (a target and workload point: the modes set side by side)
+ * and the run's, and each group's change against an older run with the
+ * gate's verdict. words.c says each one way; the terminal table,
+ * summary.txt, report.html, report --json, the gate and trend only lay
+ * them out. docs/reports.md lists every rule.
+ *
+ * Consistency is kept here, where every conclusion is drawn: a break-even
+ * is drawn once per pair; one repetition gives figures and no interval,
+ * and no verdict on noise or ratios; a mode the server made as another is
+ * named by what it became, is never the baseline, and is left out of
+ * claims about the mode asked for, with one finding saying why.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_int.h"
 
-void rp_steady_text(char *out, size_t len, const struct rp_group *g)
-{
-	size_t told = g->nsettled + g->nnever;
-	size_t n = told + g->nshort + g->nnoisy;
-	char sz[32], more[96] = "";
+/* a difference of this size is the one a lab wants told (10%): an
+ * interval narrower than twice this half-width tells it */
+#define RP_TELL_HALF 0.05
 
+static struct rp_finding *add(struct rp_findings *fs, enum rp_fkind kind)
+{
+	struct rp_finding *f;
+
+	if (pb_array_grow(&fs->f, &fs->cap, fs->n, sizeof(*fs->f)))
+		return NULL;
+	f = &fs->f[fs->n++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->v = f->lo = f->hi = f->v2 = f->lo2 = f->hi2 = f->x = NAN;
+	return f;
+}
+
+/* ---- what a group's figures say ---- */
+
+/* The first-write penalty's verdict: one repetition tells nothing of
+ * noise; an interval holding 0 is within it. */
+static enum rp_sig penalty_sig(const struct rp_group *g)
+{
+	if (!g->nok || isnan(g->penalty))
+		return RP_SIG_NA;
+	if (isnan(g->penalty_lo) || isnan(g->penalty_hi))
+		return RP_SIG_FEW;
+	return g->penalty_lo <= 0 && g->penalty_hi >= 0 ? RP_SIG_NOISE
+							: RP_SIG_YES;
+}
+
+static enum rp_sig ratio_sig(double v, double lo, double hi)
+{
+	if (isnan(v))
+		return RP_SIG_NA;
+	if (isnan(lo) || isnan(hi))
+		return RP_SIG_FEW;
+	return rp_ratio_noise(lo, hi) ? RP_SIG_NOISE : RP_SIG_YES;
+}
+
+static bool is_base(const struct rp_model *m, const struct rp_group *g)
+{
+	return m->have_base_mode && g->pmode == m->base_mode && !g->mismatch;
+}
+
+/* The groups at g's place (target and point), in the model's order. */
+static size_t place(const struct rp_model *m, const struct rp_group *g,
+		    const struct rp_group **out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->ng && n < max; i++)
+		if (rp_same_place(&m->g[i], g->target, g->point, g->workload))
+			out[n++] = &m->g[i];
+	return n;
+}
+
+/* Is g the first group of its place (its place's findings said once)? */
+static bool first_at_place(const struct rp_model *m, const struct rp_group *g)
+{
+	const struct rp_group *p[1];
+
+	return place(m, g, p, 1) == 1 && p[0] == g;
+}
+
+/* The disk a break-even is set against: the runner's target, or the
+ * profile's disk_size */
+static double disk_bytes(const struct rp_model *m, const struct rp_group *g)
+{
+	const char *dsz =
+		json_string_value(json_object_get(m->profile, "disk_size"));
+	char ebuf[PB_ERRBUF_SIZE];
+	uint64_t disk = 0;
+
+	if (g->disk_bytes > 0)
+		return g->disk_bytes;
+	if (dsz && !pb_size_parse_as(&disk, dsz, PB_SIZE_DISK, NULL, ebuf))
+		return (double)disk;
+	return NAN;
+}
+
+/* ---- the headline ---- */
+
+static void set_add(struct rp_finding *f, const struct rp_group *g)
+{
+	if (f->nset < RP_MAX_SET)
+		f->set[f->nset++] = g;
+}
+
+static int by_penalty(const void *a, const void *b);
+
+/*
+ * Split g (sorted by penalty) into runs whose penalties cannot be told
+ * apart: a group joins the run before it when its interval overlaps every
+ * member's. at[k] is the start of run k; how many runs.
+ */
+static size_t runs_of(size_t *at, const struct rp_group *const *g, size_t n)
+{
+	size_t i, k, nr = 0;
+
+	for (i = 0; i < n; i++) {
+		bool joins = nr > 0;
+
+		for (k = nr ? at[nr - 1] : 0; joins && k < i; k++)
+			joins = rp_overlap(g[i]->penalty_lo, g[i]->penalty_hi,
+					   g[k]->penalty_lo, g[k]->penalty_hi);
+		if (!joins)
+			at[nr++] = i;
+	}
+	return nr;
+}
+
+/* A clause over a set of groups, its figures the range of their
+ * penalties (as the tables show them); dropped when empty. */
+static void clause(struct rp_findings *fs, enum rp_fkind kind,
+		   const struct rp_group *const *g, size_t n, enum rp_sig want,
+		   int sign)
+{
+	struct rp_finding *f = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		enum rp_sig s = penalty_sig(g[i]);
+
+		if (s != want || (sign > 0 && !(g[i]->penalty > 0)) ||
+		    (sign < 0 && !(g[i]->penalty < 0)))
+			continue;
+		if (!f && !(f = add(fs, kind)))
+			return;
+		set_add(f, g[i]);
+		f->g = f->g ? f->g : g[i];
+		f->sig = want;
+		f->v = isnan(f->v) ? g[i]->penalty : fmin(f->v, g[i]->penalty);
+		f->v2 = isnan(f->v2) ? g[i]->penalty
+				     : fmax(f->v2, g[i]->penalty);
+		/* the widest interval's half-width: how flat "flat" is */
+		if (!isnan(g[i]->penalty_hi))
+			f->x = isnan(f->x)
+				       ? (g[i]->penalty_hi - g[i]->penalty_lo) /
+						 2
+				       : fmax(f->x, (g[i]->penalty_hi -
+						     g[i]->penalty_lo) /
+							    2);
+		f->n = g[i]->nok;
+	}
+}
+
+/* eager's provisioning and its fate, from the place's break-evens in
+ * body: one clause, against lazy and thin alike */
+static void headline_breakeven(struct rp_findings *fs,
+			       const struct rp_findings *body,
+			       const struct rp_group *const *g, size_t n)
+{
+	struct rp_finding *h = NULL;
+	size_t i, k;
+
+	for (i = 0; i < body->n; i++) {
+		const struct rp_finding *b = &body->f[i];
+		bool here = false;
+
+		for (k = 0; k < n; k++)
+			here |= b->g == g[k];
+		if (b->kind != RP_F_BREAKEVEN || !here)
+			continue;
+		if (!h) {
+			if (!(h = add(fs, RP_F_H_BREAKEVEN)))
+				return;
+			*h = *b;
+			h->kind = RP_F_H_BREAKEVEN;
+			h->nset = 0;
+		} else if (b->sig != h->sig || (b->x < 0) != (h->x < 0) ||
+			   (b->x > b->hi) != (h->x > h->hi)) {
+			/* two fates: said as two clauses */
+			if (!(h = add(fs, RP_F_H_BREAKEVEN)))
+				return;
+			*h = *b;
+			h->kind = RP_F_H_BREAKEVEN;
+			h->nset = 0;
+		}
+		set_add(h, b->h);
+	}
+}
+
+/*
+ * The place's answer: which modes write slower on first write beyond
+ * noise (and by how much: the range of their penalties), which show none,
+ * which had one repetition, eager's provisioning; inconclusive when
+ * nothing is beyond noise and the intervals are too wide to tell a 10%
+ * difference, with the repetitions that would.
+ */
+static void headline_place(struct rp_findings *fs,
+			   const struct rp_findings *body,
+			   const struct rp_group *const *g, size_t n)
+{
+	size_t i, yes = 0, noise = 0, measured = 0, reps = 0;
+	double widest = 0;
+	struct rp_finding *f;
+
+	for (i = 0; i < n; i++) {
+		enum rp_sig s = penalty_sig(g[i]);
+
+		measured += g[i]->nok > 0;
+		yes += s == RP_SIG_YES;
+		if (s == RP_SIG_NOISE) {
+			noise++;
+			if ((g[i]->penalty_hi - g[i]->penalty_lo) / 2 >
+			    widest) {
+				widest = (g[i]->penalty_hi - g[i]->penalty_lo) /
+					 2;
+				reps = g[i]->nok;
+			}
+		}
+	}
+	if (!measured) {
+		if ((f = add(fs, RP_F_H_NONE)))
+			f->g = g[0];
+		return;
+	}
+	/* modes slower beyond noise, a clause per set that cannot be told
+	 * apart, the largest penalty first: "thin and lazy write 36-47%
+	 * slower ...; eager writes 3% slower ..." */
+	{
+		const struct rp_group *y[RP_MAX_SET];
+		size_t at[RP_MAX_SET], ny = 0, nr, r;
+
+		for (i = 0; i < n && ny < RP_MAX_SET; i++)
+			if (penalty_sig(g[i]) == RP_SIG_YES &&
+			    g[i]->penalty > 0)
+				y[ny++] = g[i];
+		qsort(y, ny, sizeof(*y), by_penalty);
+		nr = runs_of(at, y, ny);
+		for (r = nr; r-- > 0;)
+			clause(fs, RP_F_H_SLOWER, y + at[r],
+			       (r + 1 < nr ? at[r + 1] : ny) - at[r],
+			       RP_SIG_YES, 1);
+	}
+	clause(fs, RP_F_H_FASTER, g, n, RP_SIG_YES, -1);
+	clause(fs, RP_F_H_FLAT, g, n, RP_SIG_NOISE, 0);
+	clause(fs, RP_F_H_FEW, g, n, RP_SIG_FEW, 0);
+	headline_breakeven(fs, body, g, n);
+	/* nothing told apart, and intervals too wide to tell a 10% one */
+	if (!yes && noise && widest > RP_TELL_HALF &&
+	    (f = add(fs, RP_F_H_INCONCLUSIVE))) {
+		f->g = g[0];
+		f->v = widest;
+		f->n = reps;
+		f->x = rp_reps_needed(widest, reps, RP_TELL_HALF);
+	}
+}
+
+/* ---- a group's findings ---- */
+
+static const char *datastore_why(const struct rp_model *m,
+				 const struct rp_group *g, char *out,
+				 size_t len)
+{
+	json_t *env = m->env, *ds = json_object_get(env, "datastore");
+	const char *type = json_string_value(json_object_get(ds, "type"));
+	const char *vaai = json_string_value(json_object_get(ds, "vaai"));
+	const char *fs =
+		json_string_value(json_object_get(env, "datastore_fs"));
+
+	(void)g;
 	out[0] = '\0';
-	if (!n)
-		return;
-	if (!told && !g->nnoisy) {
-		snprintf(out, len, "too short to tell (%zu interval%s)",
-			 g->short_intervals,
-			 g->short_intervals == 1 ? "" : "s");
-		return;
-	}
-	if (!told) {
+	if (type && !strcmp(type, "NFS") && vaai &&
+	    strcmp(vaai, "vStorageSupported"))
 		snprintf(out, len,
-			 "too noisy to tell (the rewrite itself strays over "
-			 "10%% in %zu of %zu reps)",
-			 g->nnoisy, n);
+			 "the datastore %s is NFS without the VAAI-NAS plugin "
+			 "(%s), which makes thin disks whatever is asked",
+			 json_string_value(json_object_get(ds, "name")), vaai);
+	else if (type && (!strcmp(type, "vsan") || !strcmp(type, "vvol") ||
+			  !strcmp(type, "VVOL") || !strcmp(type, "VSAN")))
+		snprintf(out, len,
+			 "the datastore %s is %s, where the storage policy, "
+			 "not the disk's flags, sets provisioning",
+			 json_string_value(json_object_get(ds, "name")), type);
+	else if (type)
+		snprintf(out, len,
+			 "the server made it so on the %s datastore %s", type,
+			 json_string_value(json_object_get(ds, "name")));
+	else if (fs)
+		snprintf(out, len,
+			 "its file on the host's %s filesystem read back so "
+			 "(FIEMAP)",
+			 fs);
+	return out;
+}
+
+static void group_findings(struct rp_findings *fs, const struct rp_model *m,
+			   const struct rp_group *g)
+{
+	const struct rp_group *b =
+		m->have_base_mode ? rp_sibling(m, g, m->base_mode) : NULL;
+	struct rp_finding *f;
+
+	if (b && b->mismatch)
+		b = NULL;
+	if (!g->nok) {
+		if ((f = add(fs, RP_F_NOT_MEASURED)))
+			f->g = g;
 		return;
 	}
-	if (g->steady_window > RP_STEADY_WINDOW)
-		snprintf(more, sizeof(more), "; smoothed over %zu intervals",
-			 g->steady_window);
-	if (g->nnoisy)
-		snprintf(more + strlen(more), sizeof(more) - strlen(more),
-			 "; %zu too noisy to tell", g->nnoisy);
-	if (!g->nsettled) {
-		snprintf(out, len, "never settled (%zu of %zu reps%s)",
-			 g->nnever, n, more);
-		return;
+	if (g->mismatch && (f = add(fs, RP_F_APPLIED_AS))) {
+		f->g = g;
+		f->warning = true;
+		datastore_why(m, g, f->detail, sizeof(f->detail));
 	}
-	snprintf(out, len, "%zu of %zu settled, median %s%s%s%s", g->nsettled,
-		 n, pb_size_format(sz, sizeof(sz), rp_u64(g->steady_med)),
-		 *more ? " (" : "", *more ? more + 2 : "", *more ? ")" : "");
+	if (isnan(g->penalty)) {
+		if ((f = add(fs, RP_F_NO_PENALTY)))
+			f->g = g;
+	} else if ((f = add(fs, RP_F_PENALTY))) {
+		f->g = g;
+		f->sig = penalty_sig(g);
+		f->v = g->penalty;
+		f->lo = g->penalty_lo;
+		f->hi = g->penalty_hi;
+		f->n = g->nok;
+	}
+	/* against the baseline: not the baseline itself */
+	if (b && b != g && !isnan(g->first_vs_base) &&
+	    (f = add(fs, RP_F_VS_BASELINE))) {
+		f->g = g;
+		f->h = b;
+		f->v = g->first_vs_base;
+		f->lo = g->first_vs_base_lo;
+		f->hi = g->first_vs_base_hi;
+		f->v2 = g->rewrite_vs_base;
+		f->lo2 = g->rewrite_vs_base_lo;
+		f->hi2 = g->rewrite_vs_base_hi;
+		f->sig = ratio_sig(f->v, f->lo, f->hi);
+	}
+	/* warm-up across passes, as the model judged it */
+	if (g->pts_n >= 2 && (f = add(fs, RP_F_WARMUP))) {
+		f->g = g;
+		f->n = g->pts_n;
+		f->x = g->pts_at;
+		f->v = g->pts_firstv;
+		f->v2 = g->pts_lastv;
+		f->lo = (double)g->pts_from;
+		f->sig = g->pts_at == -2 ? RP_SIG_FEW
+			 : g->pts_at < 0 ? RP_SIG_NOISE
+					 : RP_SIG_YES;
+		snprintf(f->detail, sizeof(f->detail), "%u", g->pts_window);
+	}
+	if (is_base(m, g) && g->penalty > 0.10 &&
+	    (f = add(fs, RP_F_BASELINE_WARMS))) {
+		f->g = g;
+		f->v = g->penalty;
+		f->warning = true;
+	}
+	/* two rewrites of one disk are the same measurement twice: how far
+	 * apart they come is the noise every single-pass figure carries */
+	if (is_base(m, g) && g->rw_spread_med > 0.10 &&
+	    (f = add(fs, RP_F_NOISE))) {
+		f->g = g;
+		f->v = g->rw_spread_med;
+		f->n = g->nrw_spread;
+	}
+	/* rewrites faster than the baseline's beyond noise: ratios to it
+	 * flatter the mode */
+	if (b && b != g && g->rewrite_vs_base_lo > 1.0 &&
+	    (f = add(fs, RP_F_ABOVE_BASELINE))) {
+		f->g = g;
+		f->h = b;
+		f->v = g->rewrite_vs_base;
+		f->lo = g->rewrite_vs_base_lo;
+		f->hi = g->rewrite_vs_base_hi;
+		f->n = b->nok && b->nloop == b->nok; /* a loop device */
+	}
+	if (g->qd_asked > 1 && g->qd_kept_min < 0.8 * g->qd_asked &&
+	    (f = add(fs, RP_F_QD_KEPT))) {
+		f->g = g;
+		f->v = g->qd_kept_min;
+		f->v2 = g->qd_asked;
+		f->warning = true;
+	}
+	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
+		f->g = g;
+		f->x = (double)g->nunramped;
+	}
+}
+
+/* ---- a place's: modes set side by side ---- */
+
+/* Modes whose penalties cannot be told apart, in sets (runs_of: sorted
+ * by penalty, each member's interval overlapping every other's, so a
+ * chain A~B~C with A and C apart is two sets), each of two or more said
+ * once. */
+static int by_penalty(const void *a, const void *b)
+{
+	const struct rp_group *x = *(const struct rp_group *const *)a;
+	const struct rp_group *y = *(const struct rp_group *const *)b;
+
+	return (x->penalty > y->penalty) - (x->penalty < y->penalty);
+}
+
+static void same_penalty(struct rp_findings *fs,
+			 const struct rp_group *const *all, size_t n)
+{
+	const struct rp_group *g[RP_MAX_SET];
+	size_t at[RP_MAX_SET], i, ng = 0, nr, r, end;
+	struct rp_finding *f;
+
+	for (i = 0; i < n && ng < RP_MAX_SET; i++) {
+		enum rp_sig s = penalty_sig(all[i]);
+
+		if (s == RP_SIG_YES || s == RP_SIG_NOISE)
+			g[ng++] = all[i];
+	}
+	qsort(g, ng, sizeof(*g), by_penalty);
+	nr = runs_of(at, g, ng);
+	for (r = 0; r < nr; r++) {
+		end = r + 1 < nr ? at[r + 1] : ng;
+		if (end - at[r] < 2 || !(f = add(fs, RP_F_SAME_PENALTY)))
+			continue;
+		f->sig = RP_SIG_NOISE;
+		f->g = g[at[r]];
+		for (i = at[r]; i < end; i++)
+			set_add(f, g[i]);
+	}
+}
+
+/*
+ * Eager's longer provisioning against lazy and thin, once per pair: not
+ * significant when their first writes are within noise, too few to tell
+ * with one repetition, never paid back when eager's first write is no
+ * faster, not within the disk when the bytes of new blocks needed exceed
+ * it (blocks are new only once), else paid back after those bytes.
+ */
+static void breakevens(struct rp_findings *fs, const struct rp_model *m,
+		       const struct rp_group *g)
+{
+	const struct rp_group *other[2] = {rp_sibling(m, g, PB_MODE_LAZY),
+					   rp_sibling(m, g, PB_MODE_THIN)};
+	const double be[2] = {g->be_lazy, g->be_thin};
+	struct rp_finding *f;
+	size_t j;
+
+	if (g->pmode != PB_MODE_EAGER || g->mismatch || isnan(g->prov_med))
+		return;
+	for (j = 0; j < 2; j++) {
+		const struct rp_group *h = other[j];
+		double disk = disk_bytes(m, g);
+
+		if (!h || h->mismatch || isnan(h->prov_med) || isnan(be[j]) ||
+		    !(f = add(fs, RP_F_BREAKEVEN)))
+			continue;
+		f->g = g;
+		f->h = h;
+		f->v = g->prov_med;
+		f->v2 = h->prov_med;
+		f->x = be[j];
+		f->hi = disk;
+		if (g->nfirst < 2 || h->nfirst < 2)
+			f->sig = RP_SIG_FEW;
+		else if (rp_overlap(g->first_lo, g->first_hi, h->first_lo,
+				    h->first_hi))
+			f->sig = RP_SIG_NOISE;
+		else
+			f->sig = RP_SIG_YES;
+	}
+}
+
+/* One mode and point on several targets: each target's penalty, and
+ * whether they differ beyond noise. */
+static void across(struct rp_findings *fs, const struct rp_model *m,
+		   const struct rp_group *g)
+{
+	const struct rp_group *t[PB_MAX_ACROSS];
+	size_t n = rp_across(m, g, t, PB_MAX_ACROSS), i, j;
+	struct rp_finding *f;
+	bool few = false, apart = false;
+
+	if (n < 2 || t[0] != g || !(f = add(fs, RP_F_ACROSS)))
+		return;
+	f->g = g;
+	for (i = 0; i < n; i++) {
+		set_add(f, t[i]);
+		few |= penalty_sig(t[i]) == RP_SIG_FEW;
+		for (j = 0; j < i; j++)
+			if (!isnan(t[j]->penalty) && !isnan(t[i]->penalty) &&
+			    !rp_overlap(t[i]->penalty_lo, t[i]->penalty_hi,
+					t[j]->penalty_lo, t[j]->penalty_hi))
+				apart = true;
+	}
+	f->sig = few ? RP_SIG_FEW : apart ? RP_SIG_YES : RP_SIG_NOISE;
+}
+
+/* ---- the run's ---- */
+
+static void fleet_line(const char *line, void *arg)
+{
+	struct rp_finding *f = add(arg, RP_F_FLEET_PLACE);
+
+	if (f) {
+		snprintf(f->detail, sizeof(f->detail), "%s", line);
+		f->warning = true;
+	}
+}
+
+static void run_findings(struct rp_findings *fs, const struct rp_model *m)
+{
+	json_t *shared = json_object_get(m->env, "shared_with_other_runs");
+	const struct rp_group *pg = NULL, *ref = NULL;
+	double lo = INFINITY, hi = 0;
+	bool told = false;
+	struct rp_finding *f;
+	size_t i;
+
+	for (i = 0; i < json_array_size(shared); i++)
+		if ((f = add(fs, RP_F_SHARED))) {
+			snprintf(f->detail, sizeof(f->detail), "%s",
+				 json_string_value(json_array_get(shared, i)));
+			f->warning = true;
+		}
+	if (m->base_note[0] && (f = add(fs, RP_F_BASELINE_NOTE)))
+		snprintf(f->detail, sizeof(f->detail), "%s", m->base_note);
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *h = &m->g[i];
+
+		if (h->nramped) {
+			lo = fmin(lo, h->ramp_s);
+			hi = fmax(hi, h->ramp_s);
+		}
+		if (h->penalty_paired && !pg)
+			pg = h;
+		/* what a stripe's drain costs: the baseline's, else the
+		 * first group's that knows */
+		if (h->stripe_vs_pass_med > 0 &&
+		    (!ref || (is_base(m, h) && !is_base(m, ref))))
+			ref = h;
+		told |= rp_steady_told(h);
+	}
+	if (hi > 0 && (f = add(fs, RP_F_RAMP))) {
+		f->v = lo;
+		f->v2 = hi;
+	}
+	if (pg && (f = add(fs, RP_F_PAIRS))) {
+		f->g = pg;
+		f->h = ref;
+	}
+	/* within a pass: said once when no mode can tell */
+	if (!told && m->ng && (f = add(fs, RP_F_STEADY_WITHIN)))
+		f->g = &m->g[0];
+	rp_fleet_findings(m, fleet_line, fs);
+	if (m->failed_items && (f = add(fs, RP_F_FAILED_ITEMS)))
+		f->x = (double)m->failed_items;
+}
+
+/* ---- against an older run ---- */
+
+/*
+ * A group's figure now against then: a change beyond noise when the two
+ * runs' intervals do not overlap (each has two repetitions or more); the
+ * gate fails a fall past its limit only when it is beyond noise, and says
+ * a fall past it within noise as such.
+ */
+static void change(struct rp_findings *fs, const struct rp_group *g,
+		   const struct rp_group *o, const char *metric, double now,
+		   double lo, double hi, double then, double olo, double ohi)
+{
+	struct rp_finding *f;
+
+	if (isnan(now) || isnan(then) || !(then > 0) ||
+	    !(f = add(fs, RP_F_CHANGE)))
+		return;
+	f->g = g;
+	f->h = o;
+	f->metric = metric;
+	f->v = then;
+	f->lo = olo;
+	f->hi = ohi;
+	f->v2 = now;
+	f->lo2 = lo;
+	f->hi2 = hi;
+	f->x = (now / then - 1) * 100;
+	if (isnan(lo) || isnan(olo))
+		f->sig = RP_SIG_FEW;
+	else
+		f->sig = rp_overlap(lo, hi, olo, ohi) ? RP_SIG_NOISE
+						      : RP_SIG_YES;
+	fs->nchanges++;
+	f->limit = fs->rules.gate_pct;
+	if (fs->rules.gate_pct >= 0 && -f->x > fs->rules.gate_pct) {
+		f->regressed = f->sig == RP_SIG_YES;
+		f->past_limit_noise = !f->regressed;
+		f->warning = f->regressed;
+		fs->nregressed += f->regressed;
+	}
+}
+
+static void changes(struct rp_findings *fs, const struct rp_model *m,
+		    const struct rp_model *old)
+{
+	size_t i;
+
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+		const struct rp_group *o = rp_model_find(old, g->target_name,
+							 g->workload, g->mode);
+
+		if (!o)
+			continue;
+		change(fs, g, o, "first-write", g->first_med, g->first_lo,
+		       g->first_hi, o->first_med, o->first_lo, o->first_hi);
+		change(fs, g, o, "rewrite", g->rewrite_med, g->rewrite_lo,
+		       g->rewrite_hi, o->rewrite_med, o->rewrite_lo,
+		       o->rewrite_hi);
+	}
+}
+
+enum pb_error rp_findings_build(struct rp_findings *fs,
+				const struct rp_model *m,
+				const struct rp_model *old,
+				const struct rp_rules *rules)
+{
+	struct rp_findings body = {0};
+	const struct rp_group *p[RP_MAX_SET];
+	struct rp_finding *f;
+	enum pb_error err = PB_OK;
+	size_t i, n;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->rules = rules ? *rules : (struct rp_rules)RP_RULES_INIT;
+	body.rules = fs->rules;
+	/* the body first: the headline draws on its break-evens */
+	for (i = 0; i < m->ng; i++)
+		group_findings(&body, m, &m->g[i]);
+	for (i = 0; i < m->ng; i++) {
+		if (first_at_place(m, &m->g[i])) {
+			n = place(m, &m->g[i], p, RP_MAX_SET);
+			same_penalty(&body, p, n);
+		}
+		breakevens(&body, m, &m->g[i]);
+	}
+	for (i = 0; m->ntinfo > 1 && i < m->ng; i++)
+		across(&body, m, &m->g[i]);
+	run_findings(&body, m);
+	if (old)
+		changes(&body, m, old);
+	/* the headline: a partial run says so first; then each place's
+	 * answer */
+	if ((m->interrupted || !m->finished || m->failed_items) &&
+	    (f = add(fs, RP_F_H_PARTIAL))) {
+		f->x = (double)m->failed_items;
+		f->n = m->interrupted ? 1 : !m->finished ? 2 : 0;
+		f->warning = true;
+	}
+	for (i = 0; i < m->ng; i++)
+		if (first_at_place(m, &m->g[i])) {
+			n = place(m, &m->g[i], p, RP_MAX_SET);
+			headline_place(fs, &body, p, n);
+		}
+	fs->nheadline = fs->n;
+	fs->nchanges = body.nchanges;
+	fs->nregressed = body.nregressed;
+	for (i = 0; i < body.n && !err; i++) {
+		if (!(f = add(fs, body.f[i].kind)))
+			err = PB_ERR_NOMEM;
+		else
+			*f = body.f[i];
+	}
+	free(body.f);
+	if (err)
+		rp_findings_dispose(fs);
+	return err;
 }
 
 bool rp_ratio_noise(double lo, double hi)
@@ -51,430 +694,15 @@ bool rp_ratio_noise(double lo, double hi)
 	return !isnan(lo) && !isnan(hi) && lo <= 1.0 && hi >= 1.0;
 }
 
-void rp_findings(const struct rp_model *m,
-		 void (*fn)(const char *line, void *arg), void *arg)
+bool rp_steady_told(const struct rp_group *g)
 {
-	json_t *shared = json_object_get(m->env, "shared_with_other_runs");
-	char line[768];
-	size_t i, j;
-
-	/* another run on the same datastore, LUN or host filesystem */
-	for (i = 0; i < json_array_size(shared); i++) {
-		snprintf(line, sizeof(line),
-			 "warning: another provbench run was using %s when "
-			 "this one started: the figures include its load",
-			 json_string_value(json_array_get(shared, i)));
-		fn(line, arg);
-	}
-
-	/* figures that leave out each pass's start say so, once (with the
-	 * range, when a matrix varies ramp_ms), and a pass too short for its
-	 * ramp is never said to have had one */
-	{
-		double lo = INFINITY, hi = 0;
-		char span[48] = "";
-
-		for (i = 0; i < m->ng; i++)
-			if (m->g[i].nramped) {
-				lo = fmin(lo, m->g[i].ramp_s);
-				hi = fmax(hi, m->g[i].ramp_s);
-			}
-		if (lo < hi)
-			snprintf(span, sizeof(span), "%.0f to ", lo * 1e3);
-		if (hi > 0) {
-			snprintf(line, sizeof(line),
-				 "each pass's first %s%.0f ms are left out of "
-				 "its throughput and latency (ramp_ms, as "
-				 "fio's ramp_time): its blocks are written, "
-				 "its start-up is not measured",
-				 span, hi * 1e3);
-			fn(line, arg);
-		}
-	}
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-
-		if (g->nunramped) {
-			snprintf(line, sizeof(line),
-				 "%s%s%s: %zu pass(es) no longer than their "
-				 "ramp: their figures are the whole pass's",
-				 g->mode, *g->where ? ", " : "", g->where,
-				 g->nunramped);
-			fn(line, arg);
-		}
-	}
-	/*
-	 * How the penalties were had, said once (the first paired group's
-	 * stripe), with what the stripes cost a pass's MiB/s: the
-	 * baseline's, else the first group's that knows.
-	 */
-	{
-		const struct rp_group *pg = NULL, *ref = NULL;
-		char sz[32], drain[256] = "";
-
-		for (i = 0; i < m->ng; i++) {
-			const struct rp_group *h = &m->g[i];
-
-			if (h->penalty_paired && !pg)
-				pg = h;
-			if (h->stripe_vs_pass_med > 0 &&
-			    (!ref ||
-			     (m->have_base_mode && h->pmode == m->base_mode &&
-			      ref->pmode != m->base_mode)))
-				ref = h;
-		}
-		if (pg && ref)
-			snprintf(drain, sizeof(drain),
-				 "; each stripe drains the queue at its end "
-				 "(%s's rewritten stripes ran at %.0f%% of "
-				 "its rewrite passes' rate): the first-write "
-				 "column is the fresh stripes', to compare "
-				 "with first writes rather than with "
-				 "rewrites",
-				 ref->mode, ref->stripe_vs_pass_med * 100.0);
-		if (pg) {
-			snprintf(line, sizeof(line),
-				 "penalties from stripe pairs: each rep's "
-				 "first write in %s stripes, each fresh one "
-				 "followed by a rewrite of the one before it; "
-				 "a rep's penalty is the median of its pairs' "
-				 "(%zu or more), so what the host does between "
-				 "passes cancels%s",
-				 pb_size_format(sz, sizeof(sz),
-						(uint64_t)pg->pair_stripe),
-				 pg->pairs_min, drain);
-			fn(line, arg);
-		}
-	}
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-		bool base = m->have_base_mode && g->pmode == m->base_mode;
-
-		/* ratios against a moving baseline are suspect */
-		if (base && g->penalty > 0.10) {
-			snprintf(line, sizeof(line),
-				 "warning: the baseline %s%s%s itself warms up "
-				 "by %.0f%% (first write against rewrite): "
-				 "ratios against it move with it",
-				 g->mode, *g->where ? ", " : "", g->where,
-				 g->penalty * 100.0);
-			fn(line, arg);
-		}
-		/*
-		 * Two rewrites of one disk are the same measurement twice:
-		 * how far apart they come is the noise every single-pass
-		 * figure carries (a cloud VM's disk varied 578-1793 MiB/s
-		 * over eight identical 1 GiB fio passes). Said of the
-		 * baseline, the mode every ratio leans on.
-		 */
-		if (base && g->rw_spread_med > 0.10) {
-			snprintf(
-				line, sizeof(line),
-				"noise: one disk's rewrites differ by a median "
-				"of %.0f%% (%zu reps) for the baseline %s%s%s, "
-				"with no first-write cost between them: the "
-				"host's pass-to-pass noise; differences of "
-				"that size are within it, and the intervals "
-				"say which are not (%s)",
-				g->rw_spread_med * 100.0, g->nrw_spread,
-				g->mode, *g->where ? ", " : "", g->where,
-				g->penalty_paired
-					? "the penalties, from stripe pairs "
-					  "milliseconds apart, do not carry it"
-					: "more repetitions or longer passes "
-					  "narrow them");
-			fn(line, arg);
-		}
-		/*
-		 * Rewrites faster than the baseline's beyond noise: written
-		 * blocks cost the baseline's path more than this mode's, and
-		 * every ratio to it flatters the mode. The qemu backend's
-		 * raw device is a loop device over a file, a driver and a
-		 * filesystem under every write that a disk file qemu writes
-		 * itself does not have: said, when it is that.
-		 */
-		if (!base && m->have_base_mode && g->rewrite_vs_base_lo > 1.0) {
-			const struct rp_group *b = rp_sibling(m, g, m->base_mode);
-			char loop[320] = "";
-
-			if (b && b->nok && b->nloop == b->nok)
-				snprintf(loop, sizeof(loop),
-					 "; %s here is a loop device over a "
-					 "file (the qemu backend's raw-device "
-					 "analog): every write passes the loop "
-					 "driver's queue and then the host "
-					 "filesystem, where %s's disk file is "
-					 "written by qemu itself, so part of "
-					 "the difference is the analog's cost, "
-					 "which a LUN does not have",
-					 b->mode, g->mode);
-			snprintf(line, sizeof(line),
-				 "%s%s%s: rewrites %.2fx the baseline %s's "
-				 "[%.2f-%.2f], beyond noise: written blocks "
-				 "cost the baseline's path more than this "
-				 "mode's, so ratios to it flatter %s%s",
-				 g->mode, *g->where ? ", " : "", g->where,
-				 g->rewrite_vs_base, pb_mode_name(m->base_mode),
-				 g->rewrite_vs_base_lo, g->rewrite_vs_base_hi,
-				 g->mode, loop);
-			fn(line, arg);
-		}
-		/* a pass that did not keep its depth measured the guest */
-		if (g->qd_asked > 1 && g->qd_kept_min < 0.8 * g->qd_asked) {
-			snprintf(line, sizeof(line),
-				 "%s%s%s: a pass kept a queue depth of %.1f of "
-				 "the %.0f asked (the device waited on the "
-				 "guest): its figures understate the disk",
-				 g->mode, *g->where ? ", " : "", g->where,
-				 g->qd_kept_min, g->qd_asked);
-			fn(line, arg);
-		}
-		for (j = i + 1; j < m->ng; j++) {
-			const struct rp_group *h = &m->g[j];
-
-			if (!rp_same_place(h, g->target, g->point, g->workload) ||
-			    !rp_overlap(g->penalty_lo, g->penalty_hi,
-					h->penalty_lo, h->penalty_hi))
-				continue;
-			snprintf(line, sizeof(line),
-				 "%s and %s%s%s: first-write penalties within "
-				 "noise of each other (%.0f%% [%.0f-%.0f] and "
-				 "%.0f%% [%.0f-%.0f]): not ranked",
-				 g->mode, h->mode, *g->where ? ", " : "",
-				 g->where, g->penalty * 100,
-				 g->penalty_lo * 100, g->penalty_hi * 100,
-				 h->penalty * 100, h->penalty_lo * 100,
-				 h->penalty_hi * 100);
-			fn(line, arg);
-		}
-	}
-	rp_fleet_findings(m, fn, arg);
+	return g->nsettled + g->nnever > 0;
 }
 
-/* "thin" or "thin (bs=64K)": a group named in a sentence */
-static void group_name(char *out, size_t len, const struct rp_group *g)
+void rp_findings_dispose(struct rp_findings *fs)
 {
-	if (*g->where)
-		snprintf(out, len, "%s (%s)", g->mode, g->where);
-	else
-		snprintf(out, len, "%s", g->mode);
-}
-
-/* Is a's first-write rate within noise of b's (intervals overlap)? */
-static bool first_same(const struct rp_group *a, const struct rp_group *b)
-{
-	return rp_overlap(a->first_lo, a->first_hi, b->first_lo, b->first_hi);
-}
-
-/*
- * One mode on several targets: "thin: first-write penalty 46% [40-52] on
- * nfs01, 12% [8-15] on local; differs beyond noise (highest on nfs01)".
- * A pair whose intervals overlap is within noise, never ranked.
- */
-static void across_line(const struct rp_model *m, const struct rp_group *g,
-			void (*fn)(const char *line, void *arg), void *arg)
-{
-	const struct rp_group *t[PB_MAX_ACROSS];
-	size_t n = rp_across(m, g, t, PB_MAX_ACROSS), i, j, hi = 0, lo = 0;
-	bool apart = false, told = true, few = false;
-	char line[2048];
-	double plo;
-	size_t len;
-
-	if (n < 2 || t[0] != g)
-		return; /* said once, at the first target */
-	len = (size_t)snprintf(
-		line, sizeof(line), "%s%s%s%s: first-write penalty", g->mode,
-		*g->workload ? " (" : "", g->workload, *g->workload ? ")" : "");
-	for (i = 0; i < n && len < sizeof(line); i++) {
-		if (isnan(t[i]->penalty)) {
-			len += (size_t)snprintf(line + len, sizeof(line) - len,
-						"%s no figure on %s",
-						i ? "," : "",
-						t[i]->target_name);
-			told = false;
-			continue;
-		}
-		/* whole percent, "-3 to 5" when the interval crosses 0 */
-		plo = round(t[i]->penalty_lo * 100) + 0.0;
-		len += (size_t)snprintf(
-			line + len, sizeof(line) - len,
-			"%s %.0f%% [%.0f%s%.0f] on %s", i ? "," : "",
-			round(t[i]->penalty * 100) + 0.0, plo,
-			plo < 0 ? " to " : "-",
-			round(t[i]->penalty_hi * 100) + 0.0, t[i]->target_name);
-		if (t[i]->penalty > t[hi]->penalty || isnan(t[hi]->penalty))
-			hi = i;
-		if (t[i]->penalty < t[lo]->penalty || isnan(t[lo]->penalty))
-			lo = i;
-		for (j = 0; j < i; j++)
-			if (!isnan(t[j]->penalty) &&
-			    !rp_overlap(t[i]->penalty_lo, t[i]->penalty_hi,
-					t[j]->penalty_lo, t[j]->penalty_hi))
-				apart = true;
-	}
-	for (i = 0; i < n; i++)
-		few |= !isnan(t[i]->penalty) && t[i]->nok < 2;
-	if (len < sizeof(line) && few)
-		snprintf(line + len, sizeof(line) - len,
-			 "; too few repetitions to tell noise: not ranked");
-	else if (len < sizeof(line) && apart)
-		snprintf(line + len, sizeof(line) - len,
-			 "; %s beyond noise (highest on %s, lowest on %s)",
-			 n == 2 ? "they differ" : "some differ",
-			 t[hi]->target_name, t[lo]->target_name);
-	else if (len < sizeof(line) && told)
-		snprintf(line + len, sizeof(line) - len,
-			 "; within noise of each other: not ranked");
-	fn(line, arg);
-}
-
-void rp_verdict(const struct rp_model *m,
-		void (*fn)(const char *line, void *arg), void *arg)
-{
-	char line[768], n[320], a[32], t[32], ebuf[PB_ERRBUF_SIZE];
-	const char *dsz =
-		json_string_value(json_object_get(m->profile, "disk_size"));
-	uint64_t disk = 0;
-	size_t i, j;
-
-	/* blocks are new only once: a break-even past the disk is never */
-	if (dsz && pb_size_parse_as(&disk, dsz, PB_SIZE_DISK, NULL, ebuf))
-		disk = 0;
-
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-		double p = g->penalty * 100, lo = g->penalty_lo * 100,
-		       hi = g->penalty_hi * 100;
-		int k;
-
-		group_name(n, sizeof(n), g);
-		if (!g->nok) {
-			snprintf(line, sizeof(line), "%s: not measured (%s)", n,
-				 g->first_error);
-			fn(line, arg);
-			continue;
-		}
-		if (isnan(g->penalty)) {
-			snprintf(line, sizeof(line),
-				 "%s: no first-write penalty (it needs a "
-				 "first write and a rewrite)",
-				 n);
-			fn(line, arg);
-			continue;
-		}
-		if (isnan(g->penalty_lo) || g->npair < 2)
-			k = snprintf(line, sizeof(line),
-				     "%s: first write %.0f%% %s than rewrite "
-				     "(one repetition: no interval, too few "
-				     "to tell noise)",
-				     n, fabs(p), p >= 0 ? "slower" : "faster");
-		else if (lo <= 0 && hi >= 0)
-			k = snprintf(line, sizeof(line),
-				     "%s: first write within noise of rewrite "
-				     "(penalty %.0f%% [%.0f to %.0f%%])",
-				     n, p, lo, hi);
-		else
-			k = snprintf(line, sizeof(line),
-				     "%s: first write %.0f%% %s than rewrite "
-				     "[%.0f-%.0f%%]",
-				     n, fabs(p), p > 0 ? "slower" : "faster",
-				     p > 0 ? lo : -hi, p > 0 ? hi : -lo);
-		/* against the baseline, when there is one and it is not g */
-		if (k > 0 && (size_t)k < sizeof(line) &&
-		    !isnan(g->first_vs_base) && g->pmode != m->base_mode)
-			snprintf(line + k, sizeof(line) - (size_t)k,
-				 "; against %s: first write %.2fx "
-				 "[%.2f-%.2f]%s, rewrite %.2fx [%.2f-%.2f]%s",
-				 m->baseline, g->first_vs_base,
-				 g->first_vs_base_lo, g->first_vs_base_hi,
-				 rp_ratio_noise(g->first_vs_base_lo,
-						g->first_vs_base_hi)
-					 ? " (within noise)"
-					 : "",
-				 g->rewrite_vs_base, g->rewrite_vs_base_lo,
-				 g->rewrite_vs_base_hi,
-				 rp_ratio_noise(g->rewrite_vs_base_lo,
-						g->rewrite_vs_base_hi)
-					 ? " (within noise)"
-					 : "");
-		fn(line, arg);
-	}
-	/* modes whose penalties cannot be told apart: not ranked */
-	for (i = 0; i < m->ng; i++)
-		for (j = i + 1; j < m->ng; j++) {
-			const struct rp_group *g = &m->g[i], *h = &m->g[j];
-
-			if (!rp_same_place(h, g->target, g->point, g->workload) ||
-			    !rp_overlap(g->penalty_lo, g->penalty_hi,
-					h->penalty_lo, h->penalty_hi))
-				continue;
-			snprintf(line, sizeof(line),
-				 "%s and %s%s%s%s: first-write penalties "
-				 "within noise of each other",
-				 g->mode, h->mode, *g->where ? " (" : "",
-				 g->where, *g->where ? ")" : "");
-			fn(line, arg);
-		}
-	/* what eager's provisioning costs, and when it is paid back */
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-		const struct rp_group *others[2] = {
-			rp_sibling(m, g, PB_MODE_LAZY),
-			rp_sibling(m, g, PB_MODE_THIN)};
-		const double be[2] = {g->be_lazy, g->be_thin};
-
-		if (g->pmode != PB_MODE_EAGER || isnan(g->prov_med))
-			continue;
-		group_name(n, sizeof(n), g);
-		for (j = 0; j < 2; j++) {
-			const struct rp_group *h = others[j];
-
-			if (!h || isnan(h->prov_med) || isnan(be[j]))
-				continue;
-			if (first_same(g, h))
-				snprintf(line, sizeof(line),
-					 "%s: %.1f s to provision against "
-					 "%s's %.1f s; their first writes are "
-					 "within noise of each other, so a "
-					 "break-even is not significant",
-					 n, g->prov_med, h->mode, h->prov_med);
-			else if (be[j] < 0)
-				snprintf(line, sizeof(line),
-					 "%s: %.1f s to provision against "
-					 "%s's %.1f s, never paid back (its "
-					 "first write is no faster)",
-					 n, g->prov_med, h->mode, h->prov_med);
-			else if ((g->disk_bytes > 0 || disk) &&
-				 be[j] > (g->disk_bytes > 0 ? g->disk_bytes
-							    : (double)disk))
-				snprintf(line, sizeof(line),
-					 "%s: %.1f s to provision against "
-					 "%s's %.1f s, not paid back within "
-					 "the disk (%s of new blocks would be "
-					 "needed)",
-					 n, g->prov_med, h->mode, h->prov_med,
-					 pb_size_format(j ? t : a, 32,
-							rp_u64(be[j])));
-			else
-				snprintf(line, sizeof(line),
-					 "%s: %.1f s to provision against "
-					 "%s's %.1f s, paid back after %s "
-					 "written",
-					 n, g->prov_med, h->mode, h->prov_med,
-					 pb_size_format(j ? t : a, 32,
-							rp_u64(be[j])));
-			fn(line, arg);
-		}
-	}
-	/* the same mode on other targets (datastores, hosts, VMs) */
-	for (i = 0; m->ntinfo > 1 && i < m->ng; i++)
-		across_line(m, &m->g[i], fn, arg);
-	if (m->failed_items) {
-		snprintf(line, sizeof(line),
-			 "%zu item%s failed: the figures above are from what "
-			 "did run (see the list of failed items)",
-			 m->failed_items, m->failed_items == 1 ? "" : "s");
-		fn(line, arg);
-	}
+	if (!fs)
+		return;
+	free(fs->f);
+	memset(fs, 0, sizeof(*fs));
 }

@@ -66,11 +66,10 @@ static void td_iv(struct pb_buf *b, double v, double lo, double hi,
 
 static void label(struct pb_buf *b, const struct rp_group *g)
 {
-	rp_html_text(b, g->mode);
-	if (*g->where) {
-		pb_buf_addstr(b, " ");
-		rp_html_text(b, g->where);
-	}
+	char l[512];
+
+	rp_group_label(l, sizeof(l), g, true);
+	rp_html_text(b, l);
 }
 
 /* Runs that differ, read together only because of --force: said in red. */
@@ -90,51 +89,46 @@ static void swatch(struct pb_buf *b, enum pb_mode mode)
 		      rp_mode_colour(mode));
 }
 
-/* a ratio to the baseline, and "within noise" when its interval holds 1 */
-static void ratio_cell(struct pb_buf *b, double v, double lo, double hi)
+static void li(struct pb_buf *b, const struct rp_model *m,
+	       const struct rp_finding *f)
 {
-	if (isnan(v)) {
-		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
-		return;
-	}
-	pb_buf_printf(b, "<td class=n>%.2f", v);
-	if (!isnan(lo))
-		pb_buf_printf(b, "<br><small>%.2f&ndash;%.2f%s</small>", lo, hi,
-			      rp_ratio_noise(lo, hi) ? " (noise)" : "");
-	pb_buf_addstr(b, "</td>");
-}
+	char t[4096];
 
-static void li(const char *line, void *arg)
-{
-	struct pb_buf *b = arg;
-
-	pb_buf_addstr(b, "<li>");
-	rp_html_text(b, line);
+	rp_finding_text(t, sizeof(t), m, f);
+	pb_buf_printf(b, "<li%s>", f->warning ? " class=warn" : "");
+	rp_html_text(b, t);
 	pb_buf_addstr(b, "</li>\n");
 }
 
-/* the verdict first, then what the intervals say; no heading when there
- * is nothing to say */
-static void verdict(struct pb_buf *b, const struct rp_model *m)
+/* the answer first: the headline's clauses */
+static void answer(struct pb_buf *b, const struct rp_model *m,
+		   const struct rp_findings *fs)
 {
-	struct pb_buf items = PB_BUF_INIT(1u << 20);
+	size_t i;
 
-	rp_verdict(m, li, &items);
-	if (items.len) {
-		pb_buf_addstr(b, "<h2>Verdict</h2><ul class=verdict>\n");
-		pb_buf_add(b, items.data, items.len);
-		pb_buf_addstr(b, "</ul>\n");
+	if (!fs->nheadline)
+		return;
+	pb_buf_addstr(b, "<h2>Answer</h2><ul class=answer>\n");
+	for (i = 0; i < fs->nheadline; i++)
+		li(b, m, &fs->f[i]);
+	pb_buf_addstr(b, "</ul>\n");
+}
+
+/* what the intervals say beyond the table, below it */
+static void findings(struct pb_buf *b, const struct rp_model *m,
+		     const struct rp_findings *fs)
+{
+	size_t i, n = 0;
+
+	for (i = fs->nheadline; i < fs->n; i++) {
+		if (!rp_finding_listed(&fs->f[i]))
+			continue;
+		if (!n++)
+			pb_buf_addstr(b, "<h2>Findings</h2><ul>\n");
+		li(b, m, &fs->f[i]);
 	}
-	pb_buf_reset(&items);
-	rp_findings(m, li, &items);
-	if (items.len) {
-		pb_buf_addstr(b, "<h2>Findings</h2><ul>\n");
-		pb_buf_add(b, items.data, items.len);
+	if (n)
 		pb_buf_addstr(b, "</ul>\n");
-	}
-	if (pb_buf_error(&items))
-		pb_buf_addstr(b, "<p class=bad>verdict: out of memory</p>\n");
-	pb_buf_dispose(&items);
 }
 
 /* UTC as run.json says it, and the same moment in the reader's zone */
@@ -187,6 +181,11 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 
 	pb_buf_addstr(b, "<table class=head>");
 	head_row(b, "profile", m->profile_name);
+	/* what was measured, before where and when */
+	head_row(b, "description",
+		 json_string_value(json_object_get(m->profile, "description")));
+	rp_measured_text(t, sizeof(t), m);
+	head_row(b, "measured", t);
 	head_row(b, "run", m->run);
 	pb_buf_addstr(b, "<tr><th>started</th><td>");
 	when(b, m->started_at);
@@ -276,34 +275,35 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 
 static void summary_table(struct pb_buf *b, const struct rp_model *m)
 {
-	bool reads = false;
+	const struct rp_column *c;
 	size_t i;
 
 	/* a column nobody has is left out: the table fits one column */
-	for (i = 0; i < m->ng; i++)
-		reads |= !isnan(m->g[i].read_med);
-	pb_buf_printf(b,
-		      "<h2>Summary</h2><table class=sum><tr><th>mode</th>"
-		      "<th>applied</th><th>reps</th><th>first write "
-		      "MiB/s</th><th>rewrite MiB/s</th>%s"
-		      "<th>warm-up penalty</th><th>first / base&shy;line</th>"
-		      "<th>rewrite / base&shy;line</th><th>steady state</th>"
-		      "<th>provision s</th><th>p99 &micro;s first / "
-		      "rewrite</th></tr>\n",
-		      reads ? "<th>read MiB/s</th>" : "");
+	pb_buf_addstr(b, "<h2>Summary</h2><table class=sum><tr><th>mode</th>"
+			 "<th>reps</th>");
+	for (c = rp_columns; c->csv; c++) {
+		const char *u = rp_unit_name(c->unit);
+
+		if (!rp_column_shown(c, m, RP_COL_HTML))
+			continue;
+		pb_buf_printf(b, "<th>%s", c->head);
+		if (c->unit == RP_UNIT_RATE || c->unit == RP_UNIT_S ||
+		    c->unit == RP_UNIT_PCT)
+			pb_buf_printf(b, " %s", u);
+		pb_buf_addstr(b, "</th>");
+	}
+	pb_buf_addstr(b, "</tr>\n");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		char st[160];
 
 		pb_buf_addstr(b, "<tr><td>");
 		swatch(b, g->pmode);
-		label(b, g);
-		/* a server that ignored the requested flags is shown, in red */
-		pb_buf_printf(b, "</td><td%s>",
-			      g->mismatch ? " class=bad" : "");
-		rp_html_text(b, *g->applied ? g->applied : "?");
+		/* a mode the server made as another is named by it, red */
 		if (g->mismatch)
-			pb_buf_addstr(b, " (not as requested)");
+			pb_buf_addstr(b, "<span class=bad>");
+		label(b, g);
+		if (g->mismatch)
+			pb_buf_addstr(b, "</span>");
 		pb_buf_printf(b, "</td><td class=n>%zu", g->nok);
 		if (g->nfailed)
 			pb_buf_printf(b, " <span class=bad>+%zu failed</span>",
@@ -312,30 +312,25 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 			pb_buf_printf(b, " <span class=warn>%zu skipped</span>",
 				      g->nskipped);
 		pb_buf_addstr(b, "</td>");
-		td_iv(b, g->first_med, g->first_lo, g->first_hi, 1, 1, "");
-		td_iv(b, g->rewrite_med, g->rewrite_lo, g->rewrite_hi, 1, 1,
-		      "");
-		if (reads)
-			td_num(b, g->read_med, 1, "");
-		td_iv(b, g->penalty, g->penalty_lo, g->penalty_hi, 100, 0, "%");
-		ratio_cell(b, g->first_vs_base, g->first_vs_base_lo,
-			   g->first_vs_base_hi);
-		ratio_cell(b, g->rewrite_vs_base, g->rewrite_vs_base_lo,
-			   g->rewrite_vs_base_hi);
-		rp_steady_text(st, sizeof(st), g);
-		pb_buf_addstr(b, "<td>");
-		rp_html_text(b, *st ? st : "\u2013");
-		pb_buf_addstr(b, "</td>");
-		td_num(b, g->prov_med, 2, "");
-		if (isnan(g->p99_first_med) && isnan(g->p99_rewrite_med))
-			pb_buf_addstr(b, "<td class=n>&ndash;</td>");
-		else
-			pb_buf_printf(b, "<td class=n>%.0f / %.0f</td>",
-				      g->p99_first_med, g->p99_rewrite_med);
+		for (c = rp_columns; c->csv; c++) {
+			char t[160], iv[64];
+
+			if (!rp_column_shown(c, m, RP_COL_HTML))
+				continue;
+			rp_cell(t, sizeof(t), iv, sizeof(iv), c, m, g);
+			pb_buf_printf(b, "<td%s>", c->text ? "" : " class=n");
+			rp_html_text(b, t);
+			if (*iv)
+				pb_buf_printf(b, "<br><small>%s</small>", iv);
+			pb_buf_addstr(b, "</td>");
+		}
 		pb_buf_addstr(b, "</tr>\n");
 	}
 	pb_buf_addstr(b, "</table>\n<p class=note>Medians over repetitions, "
-			 "with their 95% interval below.</p>\n");
+			 "with their 95% interval below (none with one "
+			 "repetition). Penalty: 1 &minus; first write / "
+			 "rewrite. Steady from: where rewrites hold steady "
+			 "across passes (SNIA PTS's test).</p>\n");
 }
 
 /*
@@ -696,106 +691,138 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 		   "first write and rewrite MiB/s per mode", &body);
 }
 
-/* Throughput against bytes written during the first write, per group. */
-static void warmup_curves(struct pb_buf *out, const struct rp_model *m)
+/*
+ * The first write, a panel per mode (one repetition's pass): throughput
+ * so far (all bytes written over all the time taken: a smooth line that
+ * reads as "how fast has it been"), each interval's own rate faint behind
+ * it, and the mode's rewrite median marked, on one x (data written) and
+ * one y (MiB/s) for every panel, so the modes compare at a glance.
+ */
+static void warmup_panels(struct pb_buf *out, const struct rp_model *m)
 {
 	struct pb_buf body = PB_BUF_INIT(1u << 28), *b = &body;
-	const double W = 760, H = 240, left = 64, top = 30;
-	double maxx = 1, maxy = 1, ymax, xstep, xt, v;
+	const double W = 760, PH = 84, GAP = 30, left = 64, top = 24;
+	double maxx = 1, maxy = 1, y0, unit, xstep, xt;
 	struct legend lg;
-	size_t i;
+	size_t i, np = 0, k;
 	struct jl *pt;
 
 	for (i = 0; i < m->ng; i++) {
 		double cum = 0;
 
+		if (!m->g[i].curve)
+			continue;
+		np++;
 		jl_foreach(m->g[i].curve, pt)
 		{
 			cum += jl_num(jl_get(pt, RUNNER_K_BYTES));
-			if (jl_num(jl_get(pt, RUNNER_K_MIB_PER_S)) > maxy)
-				maxy = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
+			maxy = fmax(maxy,
+				    jl_num(jl_get(pt, RUNNER_K_MIB_PER_S)));
 		}
-		if (cum > maxx)
-			maxx = cum;
+		maxx = fmax(maxx, cum);
 		if (m->g[i].rewrite_med > maxy)
 			maxy = m->g[i].rewrite_med;
 	}
-	ymax = y_axis(b, left, W - 10, top, H, maxy * 1.1, "MiB/s");
-	/* the x axis in GiB (MiB for small disks), ticks and gridlines */
-	{
-		double unit = maxx >= 1073741824.0 ? 1073741824.0 : 1048576.0;
-
-		int k;
-
-		xstep = rp_nice_step(maxx / unit, 6);
-		for (k = 0, xt = 0; k <= 12 && xt * unit <= maxx * 1.0001;
-		     k++, xt = (double)k * xstep) {
-			double x = left + (W - left - 10) * xt * unit / maxx;
-
-			pb_buf_printf(b,
-				      "<line class=grid x1=%.1f x2=%.1f "
-				      "y1=%.0f y2=%.0f stroke=#eee />"
-				      "<text class=tick x=%.1f y=%.0f "
-				      "text-anchor=middle>%g</text>\n",
-				      x, x, top, top + H, x, top + H + 18, xt);
-		}
-		pb_buf_printf(b,
-			      "<text class=unit x=%.0f y=%.0f "
-			      "text-anchor=end>%s written</text>\n",
-			      W - 10, top + H + 34,
-			      unit > 1048576.0 ? "GiB" : "MiB");
-	}
-	for (i = 0; i < m->ng; i++) {
+	if (!np)
+		return;
+	maxy = rp_nice_step(maxy * 1.1, 1) *
+	       ceil(maxy * 1.1 / rp_nice_step(maxy * 1.1, 1));
+	unit = maxx >= 1073741824.0 ? 1073741824.0 : 1048576.0;
+	for (i = 0, k = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		const char *c = rp_mode_colour(g->pmode);
-		double cum = 0;
+		double cum = 0, secs = 0, v, x, y;
+		char t[512];
 
 		if (!g->curve)
 			continue;
+		y0 = top + (double)k++ * (PH + GAP);
+		rp_group_label(t, sizeof(t), g, true);
+		pb_buf_printf(b, "<text class=lbl x=%.0f y=%.0f>", left,
+			      y0 - 6);
+		rp_html_text(b, t);
+		pb_buf_addstr(b, "</text>\n");
+		pb_buf_printf(b,
+			      "<rect x=%.0f y=%.0f width=%.0f height=%.0f "
+			      "fill=none stroke=#ccc />\n"
+			      "<text class=tick x=%.0f y=%.0f "
+			      "text-anchor=end>%g</text>"
+			      "<text class=tick x=%.0f y=%.0f "
+			      "text-anchor=end>0</text>\n",
+			      left, y0, W - 10 - left, PH, left - 4, y0 + 4,
+			      maxy, left - 4, y0 + PH);
+		/* each interval's own rate, faint */
 		pb_buf_printf(b,
 			      "<polyline fill=none stroke=\"%s\" "
-			      "stroke-width=1.6 stroke-dasharray=\"%s\" "
-			      "points=\"",
-			      c, point_dash(g));
-		/* steps: each interval's rate across the bytes it wrote, so
-		 * a pass of a single interval still shows */
+			      "stroke-opacity=0.3 stroke-width=1 points=\"",
+			      c);
 		jl_foreach(g->curve, pt)
 		{
 			v = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
-			pb_buf_printf(b, "%.1f,%.1f ",
-				      left + (W - left - 10) * cum / maxx,
-				      top + H - H * v / ymax);
+			x = left + (W - 10 - left) * cum / maxx;
+			y = y0 + PH - PH * fmin(v, maxy) / maxy;
+			pb_buf_printf(b, "%.1f,%.1f ", x, y);
 			cum += jl_num(jl_get(pt, RUNNER_K_BYTES));
 			pb_buf_printf(b, "%.1f,%.1f ",
-				      left + (W - left - 10) * cum / maxx,
-				      top + H - H * v / ymax);
+				      left + (W - 10 - left) * cum / maxx, y);
+		}
+		pb_buf_addstr(b, "\" />\n");
+		/* throughput so far */
+		cum = 0;
+		pb_buf_printf(b,
+			      "<polyline fill=none stroke=\"%s\" "
+			      "stroke-width=2 points=\"",
+			      c);
+		jl_foreach(g->curve, pt)
+		{
+			double bytes = jl_num(jl_get(pt, RUNNER_K_BYTES));
+
+			v = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
+			if (!(v > 0) || !(bytes > 0))
+				continue;
+			cum += bytes;
+			secs += bytes / 1048576.0 / v;
+			v = cum / 1048576.0 / secs;
+			pb_buf_printf(b, "%.1f,%.1f ",
+				      left + (W - 10 - left) * cum / maxx,
+				      y0 + PH - PH * fmin(v, maxy) / maxy);
 		}
 		pb_buf_addstr(b, "\"><title>");
-		label(b, g);
-		pb_buf_addstr(b, "</title></polyline>\n");
-		if (!isnan(g->rewrite_med))
+		rp_html_text(b, t);
+		pb_buf_addstr(b, ": throughput so far</title></polyline>\n");
+		/* the rewrite's level */
+		if (!isnan(g->rewrite_med)) {
+			y = y0 + PH - PH * fmin(g->rewrite_med, maxy) / maxy;
 			pb_buf_printf(b,
 				      "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
-				      "stroke=\"%s\" stroke-opacity=0.6 "
-				      "stroke-dasharray=\"1 3\" />\n",
-				      left, W - 10,
-				      top + H - H * g->rewrite_med / ymax,
-				      top + H - H * g->rewrite_med / ymax, c);
+				      "stroke=#333 stroke-dasharray=\"4 3\" />"
+				      "<text class=val x=%.0f y=%.1f "
+				      "text-anchor=end>rewrite %.1f</text>\n",
+				      left, W - 10, y, y, W - 12, y - 3,
+				      g->rewrite_med);
+		}
 	}
-	lg = (struct legend){b, left, left, top + H + 56, W - 10};
-	for (i = 0; i < m->ng; i++) {
-		char t[300];
-
-		if (!m->g[i].curve)
-			continue;
-		group_text(t, sizeof(t), &m->g[i]);
-		legend_add(&lg, rp_mode_colour(m->g[i].pmode),
-			   point_dash(&m->g[i]), false, 1, t);
-	}
-	legend_add(&lg, "#555", "1 3", false, 1,
-		   "dotted: that mode's rewrite median");
-	chart_emit(out, "Warm-up during the first write", "curves", W,
-		   lg.y + 12, "first-write throughput against data written",
+	y0 = top + (double)np * (PH + GAP) - GAP;
+	xstep = rp_nice_step(maxx / unit, 6);
+	for (k = 0, xt = 0; k <= 12 && xt * unit <= maxx * 1.0001;
+	     k++, xt = (double)k * xstep)
+		pb_buf_printf(b,
+			      "<text class=tick x=%.1f y=%.0f "
+			      "text-anchor=middle>%g</text>\n",
+			      left + (W - 10 - left) * xt * unit / maxx,
+			      y0 + 14, xt);
+	pb_buf_printf(b,
+		      "<text class=unit x=%.0f y=%.0f text-anchor=end>%s "
+		      "written; MiB/s</text>\n",
+		      W - 10, y0 + 30, unit > 1048576.0 ? "GiB" : "MiB");
+	lg = (struct legend){b, left, left, y0 + 50, W - 10};
+	legend_add(&lg, "#555", "", false, 1, "throughput so far");
+	legend_add(&lg, "#bbb", "", false, 1, "each interval's");
+	legend_add(&lg, "#333", "4 3", false, 1, "the mode's rewrite median");
+	y0 = lg.y - 40;
+	chart_emit(out, "Warm-up during the first write", "curves", W, y0 + 52,
+		   "first-write throughput against data written, a panel per "
+		   "mode",
 		   &body);
 }
 
@@ -989,25 +1016,41 @@ static void environment(struct pb_buf *b, const struct rp_model *m)
 	pb_buf_addstr(b, "</pre>\n");
 }
 
-/* a change: worse red, better green, within both intervals neutral */
-static void change_cell(struct pb_buf *b, double now, double then, double pct,
-			bool outside)
+/* a change: worse red, better green, within noise neutral */
+static void change_cell(struct pb_buf *b, const struct rp_finding *f)
 {
-	const char *cls = !outside ? "n" : pct < 0 ? "n bad" : "n good";
+	const char *cls;
 
-	if (isnan(pct)) {
+	if (!f) {
 		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
 		return;
 	}
+	cls = f->sig != RP_SIG_YES ? "n" : f->x < 0 ? "n bad" : "n good";
 	pb_buf_printf(b,
 		      "<td class=\"%s\">%.1f &rarr; %.1f (%+.1f%%)<br>"
-		      "<small>%s</small></td>",
-		      cls, then, now, pct,
-		      outside ? "outside both intervals" : "within noise");
+		      "<small>%s%s</small></td>",
+		      cls, f->v, f->v2, f->x,
+		      f->sig == RP_SIG_YES   ? "beyond noise"
+		      : f->sig == RP_SIG_FEW ? "too few to tell"
+					     : "within noise",
+		      f->regressed ? ": a regression" : "");
 }
 
+/* The change of a group's figure (metric) against the older run. */
+static const struct rp_finding *change_of(const struct rp_findings *fs,
+					  const struct rp_group *g,
+					  const char *metric)
+{
+	for (size_t i = fs->nheadline; i < fs->n; i++)
+		if (fs->f[i].kind == RP_F_CHANGE && fs->f[i].g == g &&
+		    !strcmp(fs->f[i].metric, metric))
+			return &fs->f[i];
+	return NULL;
+}
+
+/* With --compare, right after the answer: each group then and now. */
 static void comparison(struct pb_buf *b, const struct rp_model *m,
-		       const struct rp_model *old)
+		       const struct rp_model *old, const struct rp_findings *fs)
 {
 	size_t i;
 
@@ -1015,30 +1058,27 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 	rp_html_text(b, old->run);
 	pb_buf_addstr(b, "</h2>");
 	differ_note(b, m->compare_note, "compared");
-	pb_buf_addstr(b, "<p class=note>MiB/s then &rarr; now; a change "
-			 "is marked (red: slower, green: faster) only when "
-			 "each run's median is outside the other's "
-			 "interval.</p><table><tr><th>mode</th><th>first "
-			 "write</th><th>rewrite</th></tr>");
+	pb_buf_addstr(b, "<p class=note>MiB/s then &rarr; now; a change is "
+			 "marked (red: slower, green: faster) only when the "
+			 "two runs' intervals do not overlap.</p><table><tr>"
+			 "<th>mode</th><th>first write</th><th>rewrite</th>"
+			 "</tr>");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o = rp_model_find(old, g->target_name,
-							 g->workload, g->mode);
-		struct rp_change c;
+		const struct rp_finding *fw = change_of(fs, g, "first-write");
+		const struct rp_finding *rw = change_of(fs, g, "rewrite");
 
 		pb_buf_addstr(b, "<tr><td>");
 		swatch(b, g->pmode);
 		label(b, g);
 		pb_buf_addstr(b, "</td>");
-		if (!o || !rp_compare(&c, old, g)) {
+		if (!fw && !rw) {
 			pb_buf_addstr(b, "<td colspan=2>not in that run</td>"
 					 "</tr>");
 			continue;
 		}
-		change_cell(b, g->first_med, o->first_med, c.first_pct,
-			    c.first_outside);
-		change_cell(b, g->rewrite_med, o->rewrite_med, c.rewrite_pct,
-			    c.rewrite_outside);
+		change_cell(b, fw);
+		change_cell(b, rw);
 		pb_buf_addstr(b, "</tr>");
 	}
 	pb_buf_addstr(b, "</table>\n");
@@ -1067,8 +1107,15 @@ const char rp_html_style[] =
 	"margin:0;max-width:none}.chart,table{page-break-inside:avoid}}";
 
 enum pb_error rp_write_html(const struct rp_model *m,
-			    const struct rp_model *old, struct pb_buf *b)
+			    const struct rp_model *old,
+			    const struct rp_findings *fs, struct pb_buf *b)
 {
+	const char *partial =
+		!(fs->nheadline && fs->f[0].kind == RP_F_H_PARTIAL) ? ""
+		: m->interrupted ? " (INTERRUPTED: partial)"
+		: !m->finished	 ? " (UNFINISHED: partial)"
+				 : " (INCOMPLETE: items failed)";
+
 	pb_buf_addstr(b, "<!DOCTYPE html>\n<html lang=en><head><meta "
 			 "charset=utf-8><meta name=viewport content=\"width="
 			 "device-width\"><title>provbench report: ");
@@ -1076,11 +1123,12 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	pb_buf_addstr(b, " ");
 	rp_html_text(b, m->run);
 	pb_buf_printf(b,
-		      "</title><style>%s</style></head><body>\n<h1>"
+		      "%s</title><style>%s</style></head><body>\n<h1>"
 		      "provbench: ",
-		      rp_html_style);
+		      partial, rp_html_style);
 	rp_html_text(b, m->profile_name);
-	pb_buf_addstr(b, "</h1>\n");
+	pb_buf_printf(b, "%s%s%s</h1>\n", *partial ? "<span class=bad>" : "",
+		      partial, *partial ? "</span>" : "");
 	header(b, m);
 	if (*m->accel && strcmp(m->accel, "kvm")) {
 		/* run.json's words are text, never markup */
@@ -1101,40 +1149,40 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		pb_buf_addstr(b, "; each run's targets are its own.</p>\n");
 	}
 	differ_note(b, m->merge_note, "merged");
-	if (m->base_note[0]) {
-		pb_buf_addstr(b, "<p class=warn>Baseline: ");
-		rp_html_text(b, m->base_note);
-		pb_buf_addstr(b, ".</p>\n");
-	}
-	verdict(b, m);
+	answer(b, m, fs);
+	/* with --compare, the comparison follows the answer */
+	if (old)
+		comparison(b, m, old, fs);
 	summary_table(b, m);
 	across_table(b, m);
 	rp_fleet_html(m, b);
 	failures(b, m);
+	findings(b, m, fs);
 	bar_chart(b, m);
-	warmup_curves(b, m);
+	warmup_panels(b, m);
 	convergence(b, m);
 	fs_commands(b, m);
-	if (old)
-		comparison(b, m, old);
 	pb_buf_printf(b,
 		      "<h2>How to read this</h2><p class=note>Medians over "
 		      "repetitions; intervals are 95%% percentile-bootstrap "
 		      "intervals of the median (2000 resamples, fixed seed; "
-		      "above 50 repetitions the order-statistic interval). "
-		      "Baseline: %s%s. Warm-up penalty = 1 &minus; first "
-		      "write / rewrite (medians; its interval resamples disks "
-		      "with both their passes). Ratios to the baseline whose "
-		      "interval holds 1 are within noise. &ldquo;Steady "
-		      "state&rdquo;: per repetition, the bytes written before "
-		      "the first write's throughput stays within 10%% of that "
-		      "repetition's rewrite (rolling window of 3 intervals) "
-		      "for the rest of the pass; a pass of fewer than 20 "
-		      "intervals is too short to tell.</p>\n",
+		      "above 50 repetitions the order-statistic interval); "
+		      "one repetition gives no interval. Baseline: %s%s. "
+		      "Warm-up penalty = 1 &minus; first write / rewrite "
+		      "(medians; its interval resamples disks with both their "
+		      "passes). Ratios to the baseline whose interval holds 1 "
+		      "are within noise. Steady from: the first pass of a "
+		      "window of %u passes (2 for a mode with 3 passes or "
+		      "fewer; each pass's median over "
+		      "repetitions) whose range is within %.0f%% of their "
+		      "mean and whose least-squares slope moves them by no "
+		      "more than %.0f%% of it (SNIA PTS's steady-state test). "
+		      "Every rule is in docs/reports.md.</p>\n",
 		      m->baseline,
 		      m->have_baseline ? ""
 				       : " &mdash; <span class=bad>absent from "
-					 "this run: ratios not shown</span>");
+					 "this run: ratios not shown</span>",
+		      m->pts.window, m->pts.range * 100, m->pts.slope * 100);
 	environment(b, m);
 	return pb_buf_addstr(b, "</body></html>\n");
 }

@@ -5,13 +5,6 @@
 
 #include "report_int.h"
 
-/* ---- report --json: the summary model, for scripts ---- */
-
-static void verdict_json(const char *line, void *arg)
-{
-	json_array_append_new(arg, json_string(line));
-}
-
 static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 {
 	char st[160];
@@ -71,6 +64,16 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 			  "median_bytes",
 			  rp_jnum(g->nsettled ? g->steady_med : NAN), "text",
 			  st));
+	json_object_set_new(
+		o, "warmup_across_passes",
+		json_pack("{s:I,s:I,s:o,s:i,s:o,s:o}", "passes",
+			  (json_int_t)g->pts_n, "first_pass",
+			  (json_int_t)g->pts_from, "steady_from_pass",
+			  g->pts_pass >= 0 ? json_integer(g->pts_pass)
+					   : json_null(),
+			  "window", (int)g->pts_window, "first_mib_s",
+			  rp_jnum(g->pts_firstv), "last_mib_s",
+			  rp_jnum(g->pts_lastv)));
 	json_object_set_new(o, "provision_s", rp_jnum(g->prov_med));
 	/* never paying back is a word, not a negative number */
 	json_object_set_new(o, "breakeven_vs_lazy_bytes",
@@ -93,10 +96,11 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 	return o;
 }
 
-json_t *rp_model_json(const struct rp_model *m)
+json_t *rp_model_json(const struct rp_model *m, const struct rp_findings *fs)
 {
-	json_t *doc, *groups = json_array(), *verdict = json_array(),
+	json_t *doc, *groups = json_array(), *headline = json_array(),
 		     *findings = json_array(), *fails = json_array();
+	char text[2048];
 	size_t i;
 
 	for (i = 0; groups && i < m->ng; i++)
@@ -113,8 +117,14 @@ json_t *rp_model_json(const struct rp_model *m)
 				  "status", rj_status_name(f->status), "step",
 				  f->step, "error", f->error));
 	}
-	rp_verdict(m, verdict_json, verdict);
-	rp_findings(m, verdict_json, findings);
+	/* the headline's words, then every finding as data */
+	for (i = 0; i < fs->n; i++) {
+		if (i < fs->nheadline) {
+			rp_finding_text(text, sizeof(text), m, &fs->f[i]);
+			json_array_append_new(headline, json_string(text));
+		}
+		json_array_append_new(findings, rp_finding_json(m, &fs->f[i]));
+	}
 	doc = json_pack(
 		"{s:i,s:s,s:{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:b},"
 		"s:{s:s,s:b,s:s},s:o,s:o,s:o,s:o}",
@@ -126,7 +136,24 @@ json_t *rp_model_json(const struct rp_model *m)
 		m->datastore, "finished", m->finished, "interrupted",
 		m->interrupted, "baseline", "mode", m->baseline, "have_figures",
 		m->have_baseline, "note", m->base_note, "groups", groups,
-		"verdict", verdict, "findings", findings, "failures", fails);
+		"headline", headline, "findings", findings, "failures", fails);
+	if (doc)
+		json_object_set_new(
+			doc, "rules",
+			json_pack("{s:{s:i,s:f,s:f},s:o}",
+				  "warmup_across_passes", "window",
+				  (int)m->pts.window, "range", m->pts.range,
+				  "slope", m->pts.slope, "max_regression_pct",
+				  rp_jnum(fs->rules.gate_pct < 0
+						  ? NAN
+						  : fs->rules.gate_pct)));
+	if (doc && fs->nchanges)
+		json_object_set_new(
+			doc, "compared_with",
+			json_pack("{s:s,s:I,s:I}", "run",
+				  m->compare_run ? m->compare_run : "",
+				  "changes", (json_int_t)fs->nchanges,
+				  "regressions", (json_int_t)fs->nregressed));
 	if (doc && m->fleet.nrow)
 		json_object_set_new(doc, "at_once", rp_fleet_json(m));
 	return doc;

@@ -27,8 +27,8 @@ static double num(struct jl *o, const char *k)
 /* Within a run, a group is a target, a point (its index and its
  * description: the description alone could be shared, and was once cut)
  * and a mode. Two groups at the same place differ only in mode. */
-bool rp_same_place(const struct rp_group *g, long long target,
-		       long long point, const char *w)
+bool rp_same_place(const struct rp_group *g, long long target, long long point,
+		   const char *w)
 {
 	return g->target == target && g->point == point &&
 	       !strcmp(g->workload, w);
@@ -82,8 +82,8 @@ static struct rp_group *group_for(struct rp_model *m,
 }
 
 /* The same point of this model in another mode. */
-const struct rp_group *
-rp_sibling(const struct rp_model *m, const struct rp_group *g, enum pb_mode mode)
+const struct rp_group *rp_sibling(const struct rp_model *m,
+				  const struct rp_group *g, enum pb_mode mode)
 {
 	for (size_t i = 0; i < m->ng; i++)
 		if (same_group(&m->g[i], g->target, g->point, g->workload,
@@ -386,7 +386,8 @@ static enum pb_error steady_points(struct rp_group *g)
 			if (err)
 				break;
 			w = rp_steady_window(ref.bytes, ref.mib, ref.n,
-					     g->ref_target[i], RP_STEADY_WINDOW);
+					     g->ref_target[i],
+					     RP_STEADY_WINDOW);
 			if (!w) {
 				g->nnoisy++;
 				continue;
@@ -459,6 +460,16 @@ static void finish_group(struct rp_group *g)
 		rp_median(g->stripe_vs_pass, g->nstripe_vs_pass);
 	g->cmd_med = rp_median(g->cmd, g->ncmd);
 	rp_median_ci(&g->cmd_lo, &g->cmd_hi, g->cmd, g->ncmd);
+	/* one repetition gives a figure, never an interval: nothing can be
+	 * said of noise with one value */
+	if (g->nfirst < 2)
+		g->first_lo = g->first_hi = NAN;
+	if (g->nrewrite < 2)
+		g->rewrite_lo = g->rewrite_hi = NAN;
+	if (g->ncmd < 2)
+		g->cmd_lo = g->cmd_hi = NAN;
+	if (g->penalty_paired ? g->npaired < 2 : g->npair < 2)
+		g->penalty_lo = g->penalty_hi = NAN;
 	/* the page draws one rep's curve: that one series stays parsed */
 	if (g->nspan)
 		g->curve = jl_parse_span(g->doc, g->span[0], g->span_len[0]);
@@ -473,26 +484,51 @@ static void choose_baseline(struct rp_model *m)
 {
 	const struct rp_group *g = NULL;
 	size_t i;
-	bool have = false, eager = false;
+	bool have = false, eager = false, made_other = false;
 
 	if (!m->have_base_mode)
 		return;
 	for (i = 0; i < m->ng; i++) {
-		if (m->g[i].pmode == m->base_mode && m->g[i].first_med > 0)
+		const struct rp_group *h = &m->g[i];
+
+		/* a baseline is a mode that applied as asked: a raw-device
+		 * mapping the server made as something else is not one */
+		if (h->pmode == m->base_mode && h->first_med > 0 &&
+		    !h->mismatch)
 			have = true;
-		if (m->g[i].pmode == m->base_mode && !g)
-			g = &m->g[i];
-		if (m->g[i].pmode == PB_MODE_EAGER && m->g[i].first_med > 0)
+		if (h->pmode == m->base_mode && h->mismatch)
+			made_other = true;
+		if (h->pmode == m->base_mode && !g)
+			g = h;
+		if (h->pmode == PB_MODE_EAGER && h->first_med > 0 &&
+		    !h->mismatch)
 			eager = true;
 	}
-	if (have || !eager || m->base_mode == PB_MODE_EAGER)
+	if (have)
 		return;
-	snprintf(m->base_note, sizeof(m->base_note),
-		 "%s has no figures in this run%s%s%s: eager, which has "
-		 "nothing left to zero either, is the baseline instead",
-		 m->baseline, g && g->first_error[0] ? " (" : "",
-		 g && g->first_error[0] ? g->first_error : "",
-		 g && g->first_error[0] ? ")" : "");
+	if (!eager || m->base_mode == PB_MODE_EAGER) {
+		if (made_other) {
+			snprintf(m->base_note, sizeof(m->base_note),
+				 "%s was made as %s, not as asked: no "
+				 "baseline, no ratios",
+				 m->baseline, g->applied);
+			m->have_base_mode = false;
+		}
+		return;
+	}
+	if (made_other)
+		snprintf(m->base_note, sizeof(m->base_note),
+			 "%s was made as %s, not as asked: eager, which has "
+			 "nothing left to zero either, is the baseline instead",
+			 m->baseline, g->applied);
+	else
+		snprintf(m->base_note, sizeof(m->base_note),
+			 "%s has no figures in this run%s%s%s: eager, which "
+			 "has nothing left to zero either, is the baseline "
+			 "instead",
+			 m->baseline, g && g->first_error[0] ? " (" : "",
+			 g && g->first_error[0] ? g->first_error : "",
+			 g && g->first_error[0] ? ")" : "");
 	m->base_mode = PB_MODE_EAGER;
 	m->baseline = pb_mode_name(PB_MODE_EAGER);
 }
@@ -505,7 +541,8 @@ static void cross_group(struct rp_model *m)
 	for (i = 0; i < m->ng; i++) {
 		struct rp_group *g = &m->g[i];
 		const struct rp_group *b =
-			m->have_base_mode ? rp_sibling(m, g, m->base_mode) : NULL;
+			m->have_base_mode ? rp_sibling(m, g, m->base_mode)
+					  : NULL;
 		const struct rp_group *lz = rp_sibling(m, g, PB_MODE_LAZY);
 		const struct rp_group *th = rp_sibling(m, g, PB_MODE_THIN);
 
@@ -516,13 +553,16 @@ static void cross_group(struct rp_model *m)
 		 * long */
 		if (b && b->cmd_med > 0)
 			g->cmd_vs_base = g->cmd_med / b->cmd_med;
+		if (b && b->mismatch)
+			b = NULL; /* not a baseline: choose_baseline said */
 		if (b && b->first_med > 0 && b->rewrite_med > 0) {
 			m->have_baseline = true;
 			g->first_vs_base = g->first_med / b->first_med;
 			g->rewrite_vs_base = g->rewrite_med / b->rewrite_med;
 			/* the baseline against itself is 1 by definition:
-			 * no interval, nothing to call noise */
-			if (g != b) {
+			 * no interval, nothing to call noise; one
+			 * repetition on a side gives no interval either */
+			if (g != b && g->nfirst >= 2 && b->nfirst >= 2) {
 				rp_ratio_ci(&g->first_vs_base_lo,
 					    &g->first_vs_base_hi, g->first,
 					    g->nfirst, b->first, b->nfirst);
@@ -533,8 +573,15 @@ static void cross_group(struct rp_model *m)
 			}
 		}
 		g->be_lazy = g->be_thin = NAN;
-		if (g->pmode != PB_MODE_EAGER || isnan(g->first_med))
+		/* eager's provisioning against the others', each as asked:
+		 * a disk made as another mode says nothing of either */
+		if (g->pmode != PB_MODE_EAGER || isnan(g->first_med) ||
+		    g->mismatch)
 			continue;
+		if (lz && lz->mismatch)
+			lz = NULL;
+		if (th && th->mismatch)
+			th = NULL;
 		if (lz)
 			g->be_lazy =
 				rp_breakeven_bytes(g->prov_med, g->first_med,
@@ -830,15 +877,15 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 			break;
 		m->nmore = i;
 		rp_runs_differ(differ, sizeof(differ), &m->rd, &m->more[i - 1],
-			 false);
+			       false);
 		if (differ[0] && !force)
 			err = pb_fail(errbuf, PB_ERR_INPUT,
 				      "will not merge %s with %s: %s (--force "
 				      "merges anyway)",
 				      m->more[i - 1].run, m->rd.run, differ);
 		else if (differ[0])
-			rp_list_add(m->merge_note, sizeof(m->merge_note), "%s: %s",
-				 m->more[i - 1].run, differ);
+			rp_list_add(m->merge_note, sizeof(m->merge_note),
+				    "%s: %s", m->more[i - 1].run, differ);
 	}
 	if (err)
 		goto out;
@@ -872,6 +919,16 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 		qsort_r(m->g, m->ng, sizeof(*m->g), group_cmp, m);
 	choose_baseline(m);
 	cross_group(m);
+	rp_model_warmup(m, NULL);
+	/* one place (a target and workload point): sentences and tables
+	 * need not name it in every line */
+	for (i = 1; i < m->ng; i++)
+		if (!rp_same_place(&m->g[i], m->g[0].target, m->g[0].point,
+				   m->g[0].workload))
+			break;
+	if (m->ng && i == m->ng)
+		for (i = 0; i < m->ng; i++)
+			m->g[i].where[0] = '\0';
 	err = rp_fleet_build(m);
 	if (err)
 		pb_fail(errbuf, err, "out of memory");
@@ -944,7 +1001,7 @@ void rp_model_dispose(struct rp_model *m)
  * its modes (a merge's targets differ by design).
  */
 void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
-		     const struct rj_reader *old, bool compare)
+		    const struct rj_reader *old, bool compare)
 {
 	static const char *const keys[] = {"disk_size", "workload",   "matrix",
 					   "command",	"filesystem", "modes"};
@@ -953,20 +1010,21 @@ void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
 	out[0] = '\0';
 	if (strcmp(m->backend, old->backend))
 		rp_list_add(out, len, "backend %s, then %s", m->backend,
-			 old->backend);
+			    old->backend);
 	if (strcmp(m->accel, old->accel))
 		rp_list_add(out, len, "accelerator %s, then %s",
-			 *m->accel ? m->accel : "none",
-			 *old->accel ? old->accel : "none");
+			    *m->accel ? m->accel : "none",
+			    *old->accel ? old->accel : "none");
 	if (compare && strcmp(m->profile_name, old->profile_name))
 		rp_list_add(out, len, "profile %s, then %s", m->profile_name,
-			 old->profile_name);
+			    old->profile_name);
 	for (i = 0; i < nkeys; i++) {
 		json_t *a = json_object_get(m->profile, keys[i]);
 		json_t *b = json_object_get(old->profile, keys[i]);
 
 		if (!(a == b || (a && b && json_equal(a, b))))
-			rp_list_add(out, len, "the profile's %s differs", keys[i]);
+			rp_list_add(out, len, "the profile's %s differs",
+				    keys[i]);
 	}
 }
 
@@ -984,4 +1042,34 @@ void rp_list_add(char *out, size_t len, const char *fmt, ...)
 	if (n < len)
 		vsnprintf(out + n, len - n, fmt, ap);
 	va_end(ap);
+}
+
+void rp_model_warmup(struct rp_model *m, const struct rp_pts *rules)
+{
+	static const struct rp_pts def = RP_PTS_INIT;
+	size_t i, k;
+
+	m->pts = rules ? *rules : def;
+	for (i = 0; i < m->ng; i++) {
+		struct rp_group *g = &m->g[i];
+		double series[RP_MAX_REWRITES + 1];
+		size_t n = 0;
+
+		/* the first write, then each rewrite (each pass's median
+		 * over repetitions); a first write in stripe pairs drains
+		 * its queue after each stripe, so its rate is not a pass's
+		 * and the series starts at rewrite 1 */
+		g->pts_from = g->penalty_paired ? 1 : 0;
+		if (!isnan(g->first_med) && !g->penalty_paired)
+			series[n++] = g->first_med;
+		for (k = 0; k < g->max_rewrites && n <= RP_MAX_REWRITES; k++)
+			series[n++] = g->conv_med[k];
+		g->pts_n = n;
+		g->pts_window = rp_pts_window(&m->pts, n);
+		g->pts_at = n >= 2 ? rp_pts_steady(series, n, &m->pts) : -2;
+		g->pts_pass =
+			g->pts_at >= 0 ? g->pts_at + (int)g->pts_from : -1;
+		g->pts_firstv = n ? series[0] : NAN;
+		g->pts_lastv = n ? series[n - 1] : NAN;
+	}
 }

@@ -115,7 +115,11 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	struct rp_model m, old;
 	struct pb_buf csv = PB_BUF_INIT(1u << 30), sum = PB_BUF_INIT(1u << 26),
 		      txt = PB_BUF_INIT(1u << 26), html = PB_BUF_INIT(1u << 30),
-		      why = PB_BUF_INIT(4096), fleet = PB_BUF_INIT(1u << 26);
+		      why = PB_BUF_INIT(1u << 20),
+		      noise = PB_BUF_INIT(1u << 20),
+		      fleet = PB_BUF_INIT(1u << 26);
+	struct rp_findings fs = {0};
+	struct rp_rules rules = {.gate_pct = o->max_regression};
 	const char *dir = o->out_dir ? o->out_dir : o->results_dir;
 	const char *compare = o->compare_dir;
 	char prev[PATH_MAX], differ[1024] = "";
@@ -180,13 +184,22 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 			      "%s/run.json: no results yet", o->results_dir);
 	if (err)
 		goto out;
+	/* every conclusion, once: each format lays them out */
+	rp_model_warmup(&m, &o->pts);
+	if (have_old)
+		m.compare_run = old.run;
+	err = rp_findings_build(&fs, &m, have_old ? &old : NULL, &rules);
+	if (err) {
+		pb_fail(errbuf, err, "report: out of memory");
+		goto out;
+	}
 	if (!err)
-		err = rp_summary_csv(&m, &sum);
+		err = rp_summary_csv(&m, &fs, &sum);
 	if (!err && m.fleet.nrow)
 		err = rp_fleet_csv(&m, &fleet);
 	if (!err) {
-		rp_text_table(&m, have_old ? &old : NULL, &txt);
-		err = rp_write_html(&m, have_old ? &old : NULL, &html);
+		rp_text_table(&m, &fs, &txt);
+		err = rp_write_html(&m, have_old ? &old : NULL, &fs, &html);
 	}
 	/* made only now: a refused report leaves nothing behind */
 	if (!err && o->out_dir && mkdir(o->out_dir, 0755) && errno != EEXIST)
@@ -205,7 +218,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	if (err)
 		goto out; /* write_out's message names the file */
 	if (o->json) {
-		json_t *j = rp_model_json(&m);
+		json_t *j = rp_model_json(&m, &fs);
 
 		if (!j || json_dumpf(j, stdout,
 				     JSON_INDENT(1) | JSON_PRESERVE_ORDER |
@@ -220,11 +233,19 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	} else if (!o->quiet) {
 		fputs(txt.data, stdout);
 	}
-	if (have_old && o->max_regression >= 0 &&
-	    rp_regressed(&m, &old, o->max_regression, &why)) {
-		*reg = true;
-		pb_fail(errbuf, PB_ERR_REGRESSED, "regression over %.1f%%: %s",
-			o->max_regression, why.data);
+	/* the gate: a fall past the limit beyond noise fails; one within
+	 * noise is said, and does not */
+	if (have_old && o->max_regression >= 0) {
+		*reg = rp_gate(&m, &fs, &why, &noise);
+		if (noise.len)
+			fprintf(stderr,
+				"provbench: report: past %g%% but within "
+				"noise, not regressions: %s\n",
+				o->max_regression, noise.data);
+		if (*reg)
+			pb_fail(errbuf, PB_ERR_REGRESSED,
+				"regression past %g%%, beyond noise: %s",
+				o->max_regression, why.data);
 	}
 out:
 	pb_buf_dispose(&csv);
@@ -232,7 +253,9 @@ out:
 	pb_buf_dispose(&txt);
 	pb_buf_dispose(&html);
 	pb_buf_dispose(&why);
+	pb_buf_dispose(&noise);
 	pb_buf_dispose(&fleet);
+	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 	rp_model_dispose(&old); /* zeroed, or loaded */
 	return err;

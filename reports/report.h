@@ -111,6 +111,50 @@ enum rp_agg {
 enum rp_agg rp_aggregate(double *mib_s, double *window_s,
 			 const struct rp_agg_pass *p, size_t n);
 
+/*
+ * Warm-up across passes, SNIA PTS's steady-state test on a series of
+ * passes (each pass's median over repetitions: the first write, then each
+ * rewrite): the first pass k from which a window of `window` consecutive
+ * passes has a range within `range` of their mean and a least-squares
+ * line whose excursion across the window (|slope| x (window - 1)) is
+ * within `slope` of it. PTS asks 5 rounds, 20% and 10%; a provisioning
+ * run has a few passes, so 3 (2 when the series has 3 or fewer).
+ */
+struct rp_pts {
+	unsigned window;
+	double range, slope; /* fractions of the window's mean */
+};
+#define RP_PTS_INIT                                                            \
+	{                                                                      \
+		.window = 3, .range = 0.20, .slope = 0.10                      \
+	}
+/* The window used for a series of n passes: c's, or 2 when n <= c's. */
+unsigned rp_pts_window(const struct rp_pts *c, size_t n);
+/* k (0-based), or -1 when no window is steady; -2 when the series is
+ * shorter than its window (too short to tell). */
+int rp_pts_steady(const double *v, size_t n, const struct rp_pts *c);
+
+/*
+ * Change points in a series in time order (a figure night after night):
+ * the split that maximises Welch's t between the means before and after
+ * it, kept when its two-sided p-value is under alpha and each side has at
+ * least min_seg points, then the same on each side (the t-test split of
+ * Hunter / Apache Otava, itself E-Divisive's, for nightly performance
+ * data). The indices of the first point of each new level, ascending,
+ * into out (at most max); how many.
+ */
+size_t rp_change_points(size_t *out, size_t max, const double *v, size_t n,
+			double alpha, size_t min_seg);
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+double rp_t_pvalue(double t, double df);
+
+/*
+ * Repetitions that would narrow an interval of half-width h, had from n,
+ * to half-width target (intervals shrink as one over the square root of
+ * the repetitions): ceil(n (h / target)^2), at least n + 1.
+ */
+unsigned rp_reps_needed(double h, size_t n, double target);
+
 /* ---- the report ---- */
 
 struct rp_opts {
@@ -126,6 +170,7 @@ struct rp_opts {
 	bool quiet;		 /* no table on stdout */
 	bool json;		 /* the summary model on stdout, no table */
 	bool force;		 /* compare runs that differ, warned */
+	struct rp_pts pts;	 /* the warm-up rule across passes */
 };
 
 /* compare_dir's word for the newest earlier complete run of the same
@@ -143,7 +188,7 @@ enum pb_error rp_find_previous(char *out, size_t len, const char *root,
 
 #define RP_OPTS_INIT                                                           \
 	{                                                                      \
-		.baseline = "rdm", .max_regression = -1                        \
+		.baseline = "rdm", .max_regression = -1, .pts = RP_PTS_INIT    \
 	}
 
 /*

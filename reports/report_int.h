@@ -113,21 +113,28 @@ struct rp_group {
 	/* reps whose disk the backend read back as a loop device over a
 	 * file (the qemu backend's rdm): a path of its own */
 	size_t nloop;
+	/* warm-up across passes (rp_model_warmup): the series' length and
+	 * first pass (1: it starts at rewrite 1), the PTS window, where a
+	 * window holds steady (its index in the series; -1 never, -2 too
+	 * short), as a pass (0 the first write; -1 none), its first and
+	 * last figures */
+	size_t pts_n, pts_from;
+	unsigned pts_window;
+	int pts_at, pts_pass;
+	double pts_firstv, pts_lastv;
 };
 
 struct rp_model;
 
 /* "2 of 3 settled, median 64 MiB", "too short to tell (12 intervals)",
- * "never settled (3 reps)", or "" when there is nothing to say. */
+ * "never settled (3 reps)", or "" when there is nothing to say: the
+ * within-pass settling, the table's cell. */
 void rp_steady_text(char *out, size_t len, const struct rp_group *g);
+/* Can any group tell where its first write settles within a pass? */
+bool rp_steady_told(const struct rp_group *g);
 /* An interval that includes 1: no difference from the baseline beyond
  * noise. */
 bool rp_ratio_noise(double lo, double hi);
-/* The report's findings in words, one per line ("eager and rdm: first-
- * write penalties within noise of each other"; a baseline that warms up
- * by more than 10%): each line passed to fn. */
-void rp_findings(const struct rp_model *m,
-		 void (*fn)(const char *line, void *arg), void *arg);
 
 /* An item that did not measure: listed with where and why. */
 struct rp_failure {
@@ -224,8 +231,10 @@ struct rp_model {
 	/* why the baseline is not the one asked: "rdm has no figures in
 	 * this run (skipped: ...): eager instead" */
 	char base_note[384];
-	/* how a compared run differs (--force), "" when it does not */
+	/* how a compared run differs (--force), "" when it does not, and
+	 * the compared run's id */
 	char compare_note[1024];
+	const char *compare_run;
 	const char *baseline;
 	enum pb_mode base_mode;
 	bool have_base_mode; /* baseline names a mode */
@@ -234,16 +243,12 @@ struct rp_model {
 	struct rp_failure *fail;
 	size_t nfail, failcap;
 	struct rp_fleet fleet; /* targets at once */
+	struct rp_pts pts;     /* the warm-up rule the groups were judged by */
 };
 
 /* A mode's colour, the same in every report (Okabe and Ito's palette,
  * told apart with the common colour-vision deficiencies). */
 const char *rp_mode_colour(enum pb_mode m);
-
-/* The verdict in words, computed from the numbers: each sentence passed
- * to fn (the page's and the terminal's first lines). */
-void rp_verdict(const struct rp_model *m,
-		void (*fn)(const char *line, void *arg), void *arg);
 
 /* A group's status over its items: "ok", "partial" (some failed),
  * "failed" (none measured) or "skipped". */
@@ -270,9 +275,13 @@ static inline json_t *rp_jnum(double v)
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
-/* The summary model as JSON (report --json; format RP_JSON_FORMAT). */
-#define RP_JSON_FORMAT 1
-json_t *rp_model_json(const struct rp_model *m);
+/* The summary model as JSON (report --json; format RP_JSON_FORMAT): the
+ * groups' figures, the headline's words and every finding as data. 2:
+ * "headline" and "findings" as objects replace format 1's "verdict" and
+ * "findings" lines. */
+#define RP_JSON_FORMAT 2
+struct rp_findings;
+json_t *rp_model_json(const struct rp_model *m, const struct rp_findings *fs);
 
 /*
  * Read results_dir/run.json into m, one result item at a time; with csv,
@@ -287,6 +296,9 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 				 size_t ndirs, bool force, const char *baseline,
 				 struct pb_buf *csv, char *errbuf);
 void rp_model_dispose(struct rp_model *m);
+/* Each group's warm-up across passes by rules (NULL: RP_PTS_INIT); the
+ * load does it with the defaults. */
+void rp_model_warmup(struct rp_model *m, const struct rp_pts *rules);
 /* The groups of g's mode and workload point on each target (g among
  * them), in target order; how many. */
 #define PB_MAX_ACROSS 64
@@ -296,16 +308,6 @@ size_t rp_across(const struct rp_model *m, const struct rp_group *g,
 const struct rp_group *rp_model_find(const struct rp_model *m,
 				     const char *target, const char *workload,
 				     const char *mode);
-
-/* One mode against the same mode of an older run. */
-struct rp_change {
-	double first_pct, rewrite_pct;	     /* change of the medians, % */
-	bool first_outside, rewrite_outside; /* outside both runs' intervals */
-};
-
-/* false when old has no such group */
-bool rp_compare(struct rp_change *c, const struct rp_model *old,
-		const struct rp_group *g);
 
 /* A byte count read as a double from run.json, as uint64_t: NaN and
  * negatives are 0, and nothing past the type's range (casting those is
@@ -317,8 +319,10 @@ static inline uint64_t rp_u64(double v)
 	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
 }
 
+struct rp_findings;
 enum pb_error rp_write_html(const struct rp_model *m,
-			    const struct rp_model *old, struct pb_buf *out);
+			    const struct rp_model *old,
+			    const struct rp_findings *fs, struct pb_buf *out);
 
 /* model.c: groups at one place (target and point) differ only in mode */
 bool rp_same_place(const struct rp_group *g, long long target, long long point,
@@ -341,14 +345,199 @@ void rp_csv_run_fields(const struct rp_model *m, struct pb_buf *b,
 		       long long target);
 enum pb_error rp_csv_item(struct rp_model *m, struct pb_buf *b,
 			  const struct rj_item *item);
-enum pb_error rp_summary_csv(const struct rp_model *m, struct pb_buf *b);
+struct rp_findings;
+enum pb_error rp_summary_csv(const struct rp_model *m,
+			     const struct rp_findings *fs, struct pb_buf *b);
 
 /* text.c: the terminal table and summary.txt */
-void rp_text_table(const struct rp_model *m, const struct rp_model *old,
+struct rp_findings;
+void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 		   struct pb_buf *b);
+/* Is f listed below a page's table (the table has penalties, ratios)? */
+struct rp_finding;
+bool rp_finding_listed(const struct rp_finding *f);
 
-/* compare.c: did a mode's figure fall past pct against old? why says */
-bool rp_regressed(const struct rp_model *m, const struct rp_model *old,
-		  double pct, struct pb_buf *why);
+/* compare.c: the gate. True when a figure fell past the limit beyond
+ * noise; why lists every such fall, noise every fall past the limit
+ * within noise. */
+bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
+	     struct pb_buf *why, struct pb_buf *noise);
+
+/* ---- the summary's columns, one table for every format (columns.c) ---- */
+
+enum rp_unit {
+	RP_UNIT_RATE,  /* MiB/s */
+	RP_UNIT_PCT,   /* a fraction shown as a whole percent */
+	RP_UNIT_RATIO, /* against the baseline: 0.65x */
+	RP_UNIT_S,
+	RP_UNIT_US,
+	RP_UNIT_BYTES,
+	RP_UNIT_COUNT,
+	RP_UNIT_PASS, /* 0: the first write, k: rewrite k */
+};
+
+#define RP_COL_CSV	  0x1u
+#define RP_COL_TEXT	  0x2u
+#define RP_COL_HTML	  0x4u
+#define RP_COL_ALL	  (RP_COL_CSV | RP_COL_TEXT | RP_COL_HTML)
+#define RP_COL_AFTER_NOTE 0x8u /* summary.csv: after the note column */
+
+struct rp_column {
+	const char *csv, *csv_lo, *csv_hi; /* summary.csv's names */
+	const char *head;		   /* the pages' heading */
+	enum rp_unit unit;
+	unsigned show;	   /* RP_COL_* */
+	int csv_decimals;  /* in summary.csv */
+	int page_decimals; /* on the pages */
+	/* the figure, its interval's ends (NaN: none) */
+	void (*get)(double v[3], const struct rp_model *m,
+		    const struct rp_group *g);
+	/* on the pages only when it says something (NULL: always) */
+	bool (*any)(const struct rp_model *m);
+	/* a column of words rather than a figure (get NULL) */
+	void (*text)(char *out, size_t len, const struct rp_group *g);
+};
+
+extern const struct rp_column rp_columns[]; /* NULL-ended, CSV order */
+bool rp_column_shown(const struct rp_column *c, const struct rp_model *m,
+		     unsigned where);
+const char *rp_unit_name(enum rp_unit u);
+/* a cell as the pages print it: "1803.6", "24%", "0.65x", "rewrite 1";
+ * a column of words says its own (rp_cell) */
+void rp_cell_text(char *out, size_t len, const struct rp_column *c,
+		  const double v[3]);
+/* the cell of any column: its figure's text and its interval's */
+void rp_cell(char *out, size_t len, char *iv, size_t ivlen,
+	     const struct rp_column *c, const struct rp_model *m,
+	     const struct rp_group *g);
+/* its interval: "[1776.9-1830.3]", "[-21 to 34%]", or "" */
+void rp_cell_interval(char *out, size_t len, const struct rp_column *c,
+		      const double v[3]);
+
+/* ---- the findings: every conclusion, once, as data (findings.c) ---- */
+
+/* What a figure's interval says. */
+enum rp_sig {
+	RP_SIG_NA,    /* no figure to judge */
+	RP_SIG_YES,   /* beyond noise: the interval leaves out the null */
+	RP_SIG_NOISE, /* within noise: the interval holds the null */
+	RP_SIG_FEW,   /* one repetition (or none to compare): no interval */
+};
+
+/*
+ * The kinds of finding. Each has a rule (rp_finding_rule(): its name in
+ * docs/reports.md and report --json) and one wording (rp_finding_text());
+ * no renderer says a conclusion of its own.
+ */
+enum rp_fkind {
+	/* the headline's clauses, the first lines of every form */
+	RP_F_H_PARTIAL,	     /* the run was interrupted, or items failed */
+	RP_F_H_SLOWER,	     /* set: modes slower on first write, v..v2 */
+	RP_F_H_FASTER,	     /* set: faster on first write, v..v2 */
+	RP_F_H_FLAT,	     /* set: no first-write penalty beyond noise */
+	RP_F_H_FEW,	     /* set: one repetition, figures only */
+	RP_F_H_BREAKEVEN,    /* g eager: x s of provisioning, and its fate */
+	RP_F_H_INCONCLUSIVE, /* v: widest interval, n reps, x reps needed */
+	RP_F_H_NONE,	     /* nothing measured at this place */
+	/* a group's own */
+	RP_F_NOT_MEASURED, /* g */
+	RP_F_NO_PENALTY,   /* g: no first write and rewrite to set apart */
+	RP_F_PENALTY,	   /* g: v [lo, hi], sig */
+	RP_F_VS_BASELINE,  /* g against h: v [lo, hi] first, v2 rewrite */
+	RP_F_APPLIED_AS,   /* g asked, made as g->applied; detail: why */
+	/* g: steady from pass x (PTS; -1 never, -2 too short), of n
+	 * passes, v the first's MiB/s, v2 the last's; lo 1 when the series
+	 * starts at rewrite 1 (stripe pairs); detail the window */
+	RP_F_WARMUP,
+	RP_F_BASELINE_WARMS, /* g the baseline: v its own penalty */
+	RP_F_NOISE,	     /* g the baseline: v its rewrites' spread */
+	RP_F_ABOVE_BASELINE, /* g against h: v [lo, hi] rewrite ratio */
+	RP_F_QD_KEPT,	     /* g: v kept of v2 asked */
+	RP_F_UNRAMPED,	     /* g: x passes no longer than their ramp */
+	/* a place's modes */
+	RP_F_SAME_PENALTY, /* set: penalties within noise of each other */
+	RP_F_BREAKEVEN,	   /* g eager against h: x bytes, sig */
+	RP_F_ACROSS,	   /* set: one mode on several targets */
+	/* the run's */
+	RP_F_SHARED,	    /* detail: a place another run was using */
+	RP_F_RAMP,	    /* v..v2: ramp_ms left out */
+	RP_F_PAIRS,	    /* g: penalties from stripe pairs; h drain */
+	RP_F_STEADY_WITHIN, /* within a pass: nothing can tell */
+	RP_F_BASELINE_NOTE, /* detail: why the baseline is not the one asked */
+	RP_F_FAILED_ITEMS,  /* x items failed */
+	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
+	/* against an older run */
+	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
+};
+
+/* The rules' parameters, recorded with what they decided (the warm-up
+ * rule's are the model's: rp_model_warmup). */
+struct rp_rules {
+	double gate_pct; /* --max-regression; < 0: no gate */
+};
+
+#define RP_MAX_SET 16
+
+struct rp_finding {
+	enum rp_fkind kind;
+	enum rp_sig sig;
+	bool warning; /* said as a warning: the figures are not clean */
+	/* a gate's verdict on a change: a fall past the limit, beyond
+	 * noise (the run regressed), or past it within noise (it did not) */
+	bool regressed, past_limit_noise;
+	double limit; /* the gate's, percent */
+	const struct rp_group *g, *h;
+	const struct rp_group *set[RP_MAX_SET];
+	size_t nset;
+	double v, lo, hi, v2, lo2, hi2, x;
+	/* RP_F_CHANGE: "first-write" or "rewrite"; RP_F_WARMUP: the
+	 * series' length */
+	const char *metric;
+	size_t n;
+	char detail[512];
+};
+
+struct rp_findings {
+	struct rp_finding *f; /* the headline's first, then the rest */
+	size_t n, cap;
+	size_t nheadline;
+	struct rp_rules rules;
+	size_t nchanges, nregressed; /* against an older run */
+};
+
+#define RP_RULES_INIT                                                          \
+	{                                                                      \
+		.gate_pct = -1                                                 \
+	}
+
+/*
+ * Every conclusion of m, computed once: the headline's clauses, then each
+ * group's, each place's and the run's; with old, each group's change
+ * against it and the gate's verdict. The renderers only lay them out.
+ */
+enum pb_error rp_findings_build(struct rp_findings *out,
+				const struct rp_model *m,
+				const struct rp_model *old,
+				const struct rp_rules *rules);
+void rp_findings_dispose(struct rp_findings *f);
+/* The one wording of a finding (words.c). */
+void rp_finding_text(char *out, size_t len, const struct rp_model *m,
+		     const struct rp_finding *f);
+/* What was measured, from the profile the run recorded: "1G disks;
+ * first-write, rewrite, rewrite; seq 1M writes at qd 4, direct; 5
+ * repetitions; baseline rdm". */
+void rp_measured_text(char *out, size_t len, const struct rp_model *m);
+/* Its rule's name, as docs/reports.md lists it. */
+const char *rp_finding_rule(const struct rp_finding *f);
+/* A finding as data, for report --json and the exports. */
+json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f);
+/* A group as sentences and tables name it: "eager", "thin (bs=64K)",
+ * "eager (applied as thin)". */
+void rp_group_label(char *out, size_t len, const struct rp_group *g,
+		    bool where);
+/* The report's one percent format: "24%", "-3%"; an interval "[21-27%]"
+ * or "[-21 to 34%]". */
+void rp_pct_text(char *out, size_t len, double v);
+void rp_pct_interval(char *out, size_t len, double lo, double hi);
 
 #endif

@@ -406,3 +406,183 @@ enum rp_agg rp_aggregate(double *mib_s, double *window_s,
 	*mib_s = sum / 1048576.0 / *window_s;
 	return RP_AGG_OK;
 }
+
+unsigned rp_pts_window(const struct rp_pts *c, size_t n)
+{
+	return n <= c->window && c->window > 2 ? 2 : c->window;
+}
+
+int rp_pts_steady(const double *v, size_t n, const struct rp_pts *c)
+{
+	unsigned w = rp_pts_window(c, n);
+	size_t k, i;
+
+	if (w < 2 || n < w)
+		return -2;
+	for (k = 0; k + w <= n; k++) {
+		double lo = v[k], hi = v[k], sum = 0, sx = 0, sxy = 0, sxx = 0;
+		double mean, slope, xm;
+		bool ok = true;
+
+		for (i = 0; i < w; i++) {
+			ok &= !isnan(v[k + i]);
+			lo = fmin(lo, v[k + i]);
+			hi = fmax(hi, v[k + i]);
+			sum += v[k + i];
+		}
+		if (!ok)
+			continue;
+		mean = sum / w;
+		xm = (w - 1) / 2.0;
+		for (i = 0; i < w; i++) {
+			sx += (double)i - xm;
+			sxy += ((double)i - xm) * (v[k + i] - mean);
+			sxx += ((double)i - xm) * ((double)i - xm);
+		}
+		(void)sx;
+		slope = sxx > 0 ? sxy / sxx : 0;
+		if (mean > 0 && hi - lo <= c->range * mean &&
+		    fabs(slope) * (w - 1) <= c->slope * mean)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* The continued fraction of the incomplete beta function (Lentz). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d, h, del, aa;
+	int m;
+
+	d = 1 - qab * x / qap;
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		int m2 = 2 * m;
+
+		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-12)
+			break;
+	}
+	return h;
+}
+
+/* The regularized incomplete beta function I_x(a, b). */
+static double betai(double a, double b, double x)
+{
+	double bt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		 b * log(1 - x));
+	if (x < (a + 1) / (a + b + 2))
+		return bt * betacf(a, b, x) / a;
+	return 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+double rp_t_pvalue(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	return betai(df / 2, 0.5, df / (df + t * t));
+}
+
+/* Welch's t of v[a..s) against v[s..b), and its degrees of freedom;
+ * prefix sums of the values and their squares give each side's mean and
+ * variance in constant time. */
+static double welch(double *df, const double *sum, const double *sq, size_t a,
+		    size_t s, size_t b)
+{
+	double n1 = (double)(s - a), n2 = (double)(b - s);
+	double m1 = (sum[s] - sum[a]) / n1, m2 = (sum[b] - sum[s]) / n2;
+	double v1 = (sq[s] - sq[a] - n1 * m1 * m1) / (n1 - 1);
+	double v2 = (sq[b] - sq[s] - n2 * m2 * m2) / (n2 - 1);
+	double se2 = fmax(v1, 0) / n1 + fmax(v2, 0) / n2, q1, q2;
+
+	if (!(se2 > 0)) {
+		*df = n1 + n2 - 2;
+		return m1 == m2 ? 0 : INFINITY;
+	}
+	q1 = fmax(v1, 0) / n1;
+	q2 = fmax(v2, 0) / n2;
+	*df = se2 * se2 / (q1 * q1 / (n1 - 1) + q2 * q2 / (n2 - 1) + 1e-300);
+	return (m2 - m1) / sqrt(se2);
+}
+
+static size_t split(size_t *out, size_t max, size_t nout, const double *sum,
+		    const double *sq, size_t a, size_t b, double alpha,
+		    size_t min_seg)
+{
+	double best = 0, best_df = 0, t, df;
+	size_t s, at = 0;
+
+	if (b - a < 2 * min_seg || nout >= max)
+		return nout;
+	for (s = a + min_seg; s + min_seg <= b; s++) {
+		t = fabs(welch(&df, sum, sq, a, s, b));
+		if (t > best) {
+			best = t;
+			best_df = df;
+			at = s;
+		}
+	}
+	if (!at || !(rp_t_pvalue(best, best_df) < alpha))
+		return nout;
+	nout = split(out, max, nout, sum, sq, a, at, alpha, min_seg);
+	if (nout < max)
+		out[nout++] = at;
+	return split(out, max, nout, sum, sq, at, b, alpha, min_seg);
+}
+
+size_t rp_change_points(size_t *out, size_t max, const double *v, size_t n,
+			double alpha, size_t min_seg)
+{
+	double *sum = calloc(n + 1, sizeof(*sum));
+	double *sq = calloc(n + 1, sizeof(*sq));
+	size_t i, k = 0;
+
+	if (min_seg < 2)
+		min_seg = 2;
+	if (sum && sq) {
+		for (i = 0; i < n; i++) {
+			sum[i + 1] = sum[i] + v[i];
+			sq[i + 1] = sq[i] + v[i] * v[i];
+		}
+		k = split(out, max, 0, sum, sq, 0, n, alpha, min_seg);
+	}
+	free(sum);
+	free(sq);
+	return k;
+}
+
+unsigned rp_reps_needed(double h, size_t n, double target)
+{
+	double k;
+
+	if (!(h > 0) || !(target > 0) || !n)
+		return 0;
+	k = ceil((double)n * (h / target) * (h / target));
+	if (k <= (double)n)
+		k = (double)n + 1;
+	return k > 1e6 ? 1000000u : (unsigned)k;
+}

@@ -64,156 +64,160 @@ static void fs_command_table(const struct rp_model *m, struct pb_buf *b)
 	}
 }
 
-static void finding_line(const char *line, void *arg)
+/* Findings a page lists below its table: the table has each group's
+ * penalty and ratios already. */
+bool rp_finding_listed(const struct rp_finding *f)
 {
-	pb_buf_printf(arg, "  %s\n", line);
+	/* a mode steady from its first write is the table's "steady from"
+	 * cell alone: nothing warmed up */
+	if (f->kind == RP_F_WARMUP && f->sig == RP_SIG_YES && f->x + f->lo == 0)
+		return false;
+	return f->kind != RP_F_PENALTY && f->kind != RP_F_VS_BASELINE &&
+	       f->kind != RP_F_CHANGE;
 }
 
-void rp_text_table(const struct rp_model *m, const struct rp_model *old,
-		       struct pb_buf *b)
+/* "first MiB/s", "penalty %", "provision s" */
+static void heading(char *out, size_t len, const struct rp_column *c)
 {
-	int ww = where_width(m);
-	size_t i;
+	const char *u = rp_unit_name(c->unit);
 
-	pb_buf_printf(b, "provbench report: %s (%s%s%s)\n", m->profile_name,
-		      m->backend, *m->accel ? ", " : "", m->accel);
-	pb_buf_printf(b,
-		      "medians over repetitions; [95%% interval: bootstrap "
-		      "of the median]; baseline %s%s%s%s\n\n",
-		      m->baseline,
-		      m->have_baseline ? ""
-				       : " (absent: ratios "
-					 "not shown)",
-		      m->base_note[0] ? "\n" : "", m->base_note);
+	snprintf(out, len, "%s%s%s", c->head,
+		 *u && c->unit != RP_UNIT_RATIO && c->unit != RP_UNIT_COUNT &&
+				 c->unit != RP_UNIT_BYTES
+			 ? " "
+			 : "",
+		 c->unit != RP_UNIT_RATIO && c->unit != RP_UNIT_COUNT &&
+				 c->unit != RP_UNIT_BYTES
+			 ? u
+			 : "");
+}
+
+/* the table's columns as widths: the widest of the heading and cells */
+struct tcol {
+	const struct rp_column *c;
+	int w, wi; /* the figure's width, its interval's (0: none) */
+};
+
+static size_t text_columns(struct tcol *t, size_t max, const struct rp_model *m)
+{
+	const struct rp_column *c;
+	size_t n = 0, i;
+
+	for (c = rp_columns; c->csv && n < max; c++) {
+		char h[64], v[160], iv[64];
+
+		if (!rp_column_shown(c, m, RP_COL_TEXT))
+			continue;
+		heading(h, sizeof(h), c);
+		t[n] = (struct tcol){c, (int)strlen(h), 0};
+		for (i = 0; i < m->ng; i++) {
+			rp_cell(v, sizeof(v), iv, sizeof(iv), c, m, &m->g[i]);
+			if ((int)strlen(v) > t[n].w)
+				t[n].w = (int)strlen(v);
+			if ((int)strlen(iv) > t[n].wi)
+				t[n].wi = (int)strlen(iv);
+		}
+		n++;
+	}
+	return n;
+}
+
+void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
+		   struct pb_buf *b)
+{
+	struct tcol t[32];
+	size_t nt = text_columns(t, 32, m), i, k;
+	int ww = 4;
+	char line[4096];
+	bool partial = fs->nheadline && fs->f[0].kind == RP_F_H_PARTIAL;
+
+	/* an interrupted or failed run says so in its first line */
+	pb_buf_printf(b, "provbench report: %s (%s%s%s)%s\n", m->profile_name,
+		      m->backend, *m->accel ? ", " : "", m->accel,
+		      !partial	       ? ""
+		      : m->interrupted ? ": INTERRUPTED, partial results"
+		      : !m->finished   ? ": UNFINISHED, partial results"
+				       : ": INCOMPLETE, items failed");
+	rp_measured_text(line, sizeof(line), m);
+	if (*line)
+		pb_buf_printf(b, "measured: %s\n", line);
 	if (m->nmore) {
 		pb_buf_printf(b, "merged runs: %s", m->run);
-		for (size_t k = 0; k < m->nmore; k++)
+		for (k = 0; k < m->nmore; k++)
 			pb_buf_printf(b, ", %s", m->more[k].run);
 		pb_buf_addstr(b, " (each run's targets its own)\n");
 	}
 	if (m->merge_note[0])
 		pb_buf_printf(b, "WARNING: the runs differ (%s)\n",
 			      m->merge_note);
-	{
-		struct pb_buf v = PB_BUF_INIT(1u << 20);
-
-		rp_verdict(m, finding_line, &v);
-		if (v.len)
-			pb_buf_printf(b, "verdict:\n%s\n", v.data);
-		pb_buf_dispose(&v);
+	pb_buf_addstr(b, "\nanswer:\n");
+	for (i = 0; i < fs->nheadline; i++) {
+		rp_finding_text(line, sizeof(line), m, &fs->f[i]);
+		pb_buf_printf(b, "  %s\n", line);
 	}
+	/* with --compare, the comparison follows the answer */
+	if (fs->nchanges) {
+		pb_buf_printf(b, "\ncompared with %s:\n", m->compare_run);
+		if (m->compare_note[0])
+			pb_buf_printf(b, "  WARNING: the runs differ (%s)\n",
+				      m->compare_note);
+		for (i = fs->nheadline; i < fs->n; i++)
+			if (fs->f[i].kind == RP_F_CHANGE) {
+				rp_finding_text(line, sizeof(line), m,
+						&fs->f[i]);
+				pb_buf_printf(b, "  %s\n", line);
+			}
+	}
+	for (i = 0; i < m->ng; i++) {
+		char l[512];
+
+		rp_group_label(l, sizeof(l), &m->g[i], true);
+		if ((int)strlen(l) > ww)
+			ww = (int)strlen(l);
+	}
+	ww = ww > 48 ? 48 : ww;
 	pb_buf_printf(b,
-		      "%-*s %-6s %8s %19s %8s %19s %8s %9s %7s  %7s  %7s  "
-		      "%s\n",
-		      ww, "workload", "mode", "first", "[interval]", "rewrite",
-		      "[interval]", "penalty", "[interval]", "f/base", "r/base",
-		      "prov s", "steady state; notes");
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-		char iv[64], st[160];
+		      "\nmedians over repetitions, [95%% interval: bootstrap "
+		      "of the median]; penalty: 1 - first / rewrite\n");
+	pb_buf_printf(b, "%-*s", ww, "mode");
+	for (k = 0; k < nt; k++) {
+		char h[64];
 
-		pb_buf_printf(b, "%-*.*s %-6s", ww, ww,
-			      *g->where ? g->where : "-", g->mode);
-		cell(b, g->first_med, 1, "", 9);
-		snprintf(iv, sizeof(iv), "[%.1f-%.1f]", g->first_lo,
-			 g->first_hi);
-		pb_buf_printf(b, " %19s", isnan(g->first_lo) ? "-" : iv);
-		cell(b, g->rewrite_med, 1, "", 9);
-		snprintf(iv, sizeof(iv), "[%.1f-%.1f]", g->rewrite_lo,
-			 g->rewrite_hi);
-		pb_buf_printf(b, " %19s", isnan(g->rewrite_lo) ? "-" : iv);
-		cell(b, g->penalty * 100.0, 1, "%", 9);
-		snprintf(iv, sizeof(iv), "[%.0f-%.0f]", g->penalty_lo * 100.0,
-			 g->penalty_hi * 100.0);
-		pb_buf_printf(b, " %9s", isnan(g->penalty_lo) ? "-" : iv);
-		cell(b, g->first_vs_base, 2, "", 8);
-		pb_buf_addstr(b, rp_ratio_noise(g->first_vs_base_lo,
-						g->first_vs_base_hi)
-					 ? "~"
-					 : " ");
-		cell(b, g->rewrite_vs_base, 2, "", 7);
-		pb_buf_addstr(b, rp_ratio_noise(g->rewrite_vs_base_lo,
-						g->rewrite_vs_base_hi)
-					 ? "~"
-					 : " ");
-		cell(b, g->prov_med, 2, "", 7);
-		rp_steady_text(st, sizeof(st), g);
-		pb_buf_printf(b, "  %s%s%s%s%s%s\n", st,
-			      *st && (g->mismatch || g->nfailed || g->nskipped)
-				      ? ";"
-				      : "",
-			      g->mismatch ? "APPLIED AS " : "",
-			      g->mismatch ? g->applied : "",
-			      g->nfailed ? " FAILED " : "",
-			      g->nfailed || g->nskipped ? g->first_error : "");
+		heading(h, sizeof(h), t[k].c);
+		pb_buf_printf(b, "  %*s", t[k].c->text ? -t[k].w : t[k].w, h);
+		if (t[k].wi)
+			pb_buf_printf(b, " %-*s", t[k].wi, "");
 	}
+	pb_buf_addstr(b, "  notes\n");
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		char a[32], t[32];
+		char l[512];
 
-		if (isnan(g->be_lazy) && isnan(g->be_thin))
-			continue;
-		pb_buf_printf(
-			b,
-			"\neager pays for its provisioning%s%s%s: vs lazy "
-			"%s%s, vs thin %s%s\n",
-			*g->where ? " (" : "", g->where, *g->where ? ")" : "",
-			isnan(g->be_lazy) ? "-"
-			: g->be_lazy < 0  ? "never"
-					  : "after ",
-			isnan(g->be_lazy) || g->be_lazy < 0
-				? ""
-				: pb_size_format(a, sizeof(a),
-						 rp_u64(g->be_lazy)),
-			isnan(g->be_thin) ? "-"
-			: g->be_thin < 0  ? "never"
-					  : "after ",
-			isnan(g->be_thin) || g->be_thin < 0
-				? ""
-				: pb_size_format(t, sizeof(t),
-						 rp_u64(g->be_thin)));
+		rp_group_label(l, sizeof(l), g, true);
+		pb_buf_printf(b, "%-*.*s", ww, ww, l);
+		for (k = 0; k < nt; k++) {
+			char v[160], iv[64];
+
+			rp_cell(v, sizeof(v), iv, sizeof(iv), t[k].c, m, g);
+			/* words read left to right: left-aligned */
+			pb_buf_printf(b, "  %*s",
+				      t[k].c->text ? -t[k].w : t[k].w, v);
+			if (t[k].wi)
+				pb_buf_printf(b, " %-*s", t[k].wi, iv);
+		}
+		pb_buf_printf(b, "  %s%s%s%s\n", rp_group_status(g),
+			      g->nfailed || g->nskipped ? ": " : "",
+			      g->nfailed || g->nskipped ? g->first_error : "",
+			      "");
 	}
 	rp_fleet_text(m, b);
-	{
-		struct pb_buf f = PB_BUF_INIT(1u << 20);
-
-		rp_findings(m, finding_line, &f);
-		if (f.len)
-			pb_buf_printf(b,
-				      "\nfindings (~: a ratio within noise "
-				      "of 1):\n%s",
-				      f.data);
-		pb_buf_dispose(&f);
+	for (i = fs->nheadline, k = 0; i < fs->n; i++) {
+		if (!rp_finding_listed(&fs->f[i]))
+			continue;
+		if (!k++)
+			pb_buf_addstr(b, "\nfindings:\n");
+		rp_finding_text(line, sizeof(line), m, &fs->f[i]);
+		pb_buf_printf(b, "  %s\n", line);
 	}
 	fs_command_table(m, b);
-	if (!old)
-		return;
-	pb_buf_printf(b, "\ncompared with %s:\n", old->run);
-	if (m->compare_note[0])
-		pb_buf_printf(b, "  WARNING: the runs differ (%s)\n",
-			      m->compare_note);
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i], *o;
-		struct rp_change c;
-
-		if (!rp_compare(&c, old, g)) {
-			/* a workload the older run did not have (or named
-			 * otherwise): said, never compared with another */
-			pb_buf_printf(b, "  %-*.*s %-6s not in that run\n", ww,
-				      ww, *g->where ? g->where : "-", g->mode);
-			continue;
-		}
-		o = rp_model_find(old, g->target_name, g->workload, g->mode);
-		pb_buf_printf(
-			b,
-			"  %-*.*s %-6s first %.1f -> %.1f MiB/s %+.1f%%%s, "
-			"rewrite %.1f -> %.1f %+.1f%%%s\n",
-			ww, ww, *g->where ? g->where : "-", g->mode,
-			o->first_med, g->first_med, c.first_pct,
-			c.first_outside ? " (outside both intervals)"
-					: " (within noise)",
-			o->rewrite_med, g->rewrite_med, c.rewrite_pct,
-			c.rewrite_outside ? " (outside both intervals)"
-					  : " (within noise)");
-	}
 }

@@ -45,7 +45,11 @@ struct trow {
 	const char *status;
 	double v[9]; /* first, lo, hi; rewrite, lo, hi; penalty, lo, hi */
 	double dfirst, drewrite; /* % change against the series' last run */
-	bool regressed;
+	/* a change point: the series' level changed at this run (its
+	 * figure's first of a new level), by this much (percent of the
+	 * level before); NaN: none here */
+	double lfirst, lrewrite;
+	bool regressed; /* a level change that fell past the limit */
 };
 
 struct trend {
@@ -266,10 +270,73 @@ static int time_cmp(const void *a, const void *b, void *t)
 	return c ? c : ord(x->mode, y->mode);
 }
 
+/* a change point is kept when its t-test says under one in a thousand,
+ * and each level holds for at least this many runs */
+#define RP_TREND_ALPHA	 0.001
+#define RP_TREND_MIN_SEG 3
+
+/*
+ * The series rows [a, b) (one target, point and mode, in time order):
+ * the change points of its figure at v[at] (0 first write, 3 rewrite),
+ * each marked on the row where the new level starts with the change of
+ * the level's mean; a fall past the limit is a regression.
+ */
+static enum pb_error levels(struct trend *t, size_t a, size_t b, int at)
+{
+	double *v = malloc((b - a + 1) * sizeof(*v));
+	size_t *idx = malloc((b - a + 1) * sizeof(*idx));
+	size_t *cp = malloc((b - a + 1) * sizeof(*cp));
+	size_t n = 0, ncp, i, c;
+
+	if (!v || !idx || !cp) {
+		free(v);
+		free(idx);
+		free(cp);
+		return PB_ERR_NOMEM;
+	}
+	for (i = a; i < b; i++) {
+		if (at == 0)
+			t->row[i].lfirst = NAN;
+		else
+			t->row[i].lrewrite = NAN;
+		if (!isnan(t->row[i].v[at])) {
+			v[n] = t->row[i].v[at];
+			idx[n++] = i;
+		}
+	}
+	ncp = rp_change_points(cp, n, v, n, RP_TREND_ALPHA, RP_TREND_MIN_SEG);
+	for (c = 0; c < ncp; c++) {
+		size_t s0 = c ? cp[c - 1] : 0, s1 = cp[c];
+		size_t e1 = c + 1 < ncp ? cp[c + 1] : n;
+		double before = 0, after = 0, pct;
+		struct trow *w = &t->row[idx[s1]];
+
+		for (i = s0; i < s1; i++)
+			before += v[i];
+		for (i = s1; i < e1; i++)
+			after += v[i];
+		before /= (double)(s1 - s0);
+		after /= (double)(e1 - s1);
+		pct = (after / before - 1) * 100;
+		if (at == 0)
+			w->lfirst = pct;
+		else
+			w->lrewrite = pct;
+		w->regressed |=
+			t->max_regression >= 0 && -pct > t->max_regression;
+	}
+	free(v);
+	free(idx);
+	free(cp);
+	return PB_OK;
+}
+
 /*
  * Runs in time order, each row's change against the last run of its series
- * that had the figure, regressions marked, and each run's change of
- * environment against the run of its profile before it.
+ * that had the figure, the change points of each series (where its level
+ * changed, found as nightly performance data is: rp_change_points), a
+ * level change that fell past the limit marked a regression, and each
+ * run's change of environment against the run of its profile before it.
  */
 static enum pb_error analyse(struct trend *t)
 {
@@ -311,9 +378,13 @@ static enum pb_error analyse(struct trend *t)
 			continue;
 		w->dfirst = (w->v[0] / prev->v[0] - 1) * 100;
 		w->drewrite = (w->v[3] / prev->v[3] - 1) * 100;
-		w->regressed = t->max_regression >= 0 &&
-			       (-w->dfirst > t->max_regression ||
-				-w->drewrite > t->max_regression);
+	}
+	for (k = 0; k < t->nrow; k = j) {
+		for (j = k + 1;
+		     j < t->nrow && same_series(t, &t->row[k], &t->row[j]); j++)
+			;
+		if (levels(t, k, j, 0) || levels(t, k, j, 3))
+			return PB_ERR_NOMEM;
 	}
 	/* the files read by time within each profile and point */
 	if (t->nrow > 1)
@@ -393,7 +464,8 @@ static enum pb_error trend_csv(const struct trend *t, struct pb_buf *b)
 			 "rewrite_mib_s,rewrite_lo_mib_s,rewrite_hi_mib_s,"
 			 "warmup_penalty_frac,warmup_penalty_lo_frac,"
 			 "warmup_penalty_hi_frac,first_change_pct,"
-			 "rewrite_change_pct,regressed,environment_change\r\n");
+			 "rewrite_change_pct,regressed,environment_change,"
+			 "first_level_change_pct,rewrite_level_change_pct\r\n");
 	for (k = 0; k < t->nrow; k++) {
 		const struct trow *w = &t->row[k];
 		const struct trun *r = &t->run[w->run];
@@ -416,6 +488,8 @@ static enum pb_error trend_csv(const struct trend *t, struct pb_buf *b)
 		csv_n(b, w->drewrite, 2);
 		pb_buf_printf(b, ",%s,", w->regressed ? "true" : "false");
 		rp_csv_field(b, r->change);
+		csv_n(b, w->lfirst, 2);
+		csv_n(b, w->lrewrite, 2);
 		pb_buf_addstr(b, "\r\n");
 	}
 	return pb_buf_error(b);
@@ -458,29 +532,44 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		      "<h3>%s</h3><svg class=chart width=%.0f height=%.0f "
 		      "viewBox=\"0 0 %.0f %.0f\" role=img aria-label=\"%s "
 		      "over time\">\n",
-		      title, W, H + 112, W, H + 112, title);
+		      title, W, H + 122, W, H + 122, title);
 	hi = rp_y_axis(h, left, W - 16, top, H, &lo, hi * 1.05,
 		       metric == 2 ? "penalty %" : "MiB/s");
 #define X(run) (left + (W - left - 16) * (double)(run) / (double)nr)
 #define Y(val) (top + H - H * ((val)-lo) / (hi - lo))
-	/* the time axis: a date every few runs */
-	every = t->nrun / 8 + 1;
+	/* the time axis: the date and time of a run every few runs, on two
+	 * lines, the last kept inside the chart */
+	every = t->nrun / 6 + 1;
 	for (j = 0; j < t->nrun; j += every) {
-		char day[11];
+		char day[11] = "", hm[6] = "";
+		const char *st = t->run[j].started;
+		const char *anchor = "middle";
 
-		snprintf(day, sizeof(day), "%s", t->run[j].started);
+		snprintf(day, sizeof(day), "%s", st);
+		if (strlen(st) >= 16)
+			snprintf(hm, sizeof(hm), "%s", st + 11);
+		if (X(j) > W - 60)
+			anchor = "end";
+		else if (X(j) < left + 30)
+			anchor = "start";
 		pb_buf_printf(h,
 			      "<line class=grid x1=%.1f x2=%.1f y1=%.0f "
 			      "y2=%.0f stroke=#f0f0f0 /><text class=tick "
-			      "x=%.1f y=%.0f text-anchor=middle>",
-			      X(j), X(j), top, top + H, X(j), top + H + 18);
+			      "x=%.1f y=%.0f text-anchor=%s>",
+			      X(j), X(j), top, top + H, X(j), top + H + 16,
+			      anchor);
 		rp_html_text(h, day);
+		pb_buf_printf(h,
+			      "</text><text class=tick x=%.1f y=%.0f "
+			      "text-anchor=%s>",
+			      X(j), top + H + 28, anchor);
+		rp_html_text(h, hm);
 		pb_buf_addstr(h, "</text>\n");
 	}
 	pb_buf_printf(h,
 		      "<text class=unit x=%.0f y=%.0f text-anchor=end>run "
-		      "(start date, UTC)</text>\n",
-		      W - 16, top + H + 34);
+		      "(start, UTC)</text>\n",
+		      W - 16, top + H + 42);
 	/* runs that failed or changed environment, on this chart's runs */
 	for (j = first_run; j <= last_run && first_run != SIZE_MAX; j++) {
 		const struct trun *r = &t->run[j];
@@ -549,30 +638,36 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		free(bx);
 		free(bhi);
 		free(blo);
+		/* where the level changed: ringed, red when it fell
+		 * past the limit */
 		for (k = a; k < b && metric < 2; k++) {
 			const struct trow *w = &t->row[k];
 			const double *q = &w->v[metric * 3];
-			double d = metric ? w->drewrite : w->dfirst;
+			double d = metric ? w->lrewrite : w->lfirst;
+			bool fell = t->max_regression >= 0 &&
+				    -d > t->max_regression;
 
-			if ((int)w->mode != mi || !w->regressed ||
-			    isnan(q[0]) || !(-d > t->max_regression))
+			if ((int)w->mode != mi || isnan(d) || isnan(q[0]))
 				continue;
 			any_reg = true;
 			x = X(w->run);
 			y = Y(q[0] * scale);
 			pb_buf_printf(h,
-				      "<circle class=regressed cx=%.1f "
-				      "cy=%.1f r=6 fill=none stroke=#b00 "
-				      "stroke-width=2><title>",
-				      x, y);
+				      "<circle class=%s cx=%.1f cy=%.1f r=6 "
+				      "fill=none stroke=%s stroke-width=2>"
+				      "<title>",
+				      fell ? "regressed" : "levelchange", x, y,
+				      fell ? "#b00" : "#333");
 			rp_html_text(h, t->run[w->run].id);
-			pb_buf_printf(h, " %s: %+.1f%%</title></circle>\n",
+			pb_buf_printf(h,
+				      " %s: the level changed by %+.1f%%"
+				      "</title></circle>\n",
 				      pb_mode_name(w->mode), d);
 		}
 	}
 	/* the legend, below the axis labels */
 	lx = left;
-	y = top + H + 52;
+	y = top + H + 62;
 	for (mi = 0; mi < PB_MODE__COUNT; mi++) {
 		if (!seen[mi])
 			continue;
@@ -594,11 +689,10 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 	lx = left;
 	pb_buf_printf(h,
 		      "<circle class=lgk cx=%.0f cy=%.0f r=5 fill=none "
-		      "stroke=#b00 stroke-width=2 /><text class=lg x=%.0f "
-		      "y=%.0f>fell more than %g%% since the run before%s"
-		      "</text>\n",
-		      lx + 9, y - 4, lx + 24, y, t->max_regression,
-		      any_reg ? "" : " (none here)");
+		      "stroke=#333 stroke-width=2 /><text class=lg x=%.0f "
+		      "y=%.0f>level changed here (red: fell past the "
+		      "limit)%s</text>\n",
+		      lx + 9, y - 4, lx + 24, y, any_reg ? "" : " (none here)");
 	pb_buf_printf(h,
 		      "<line class=lgk x1=%.0f x2=%.0f y1=%.0f y2=%.0f "
 		      "stroke=#b00 stroke-dasharray=\"3 3\" /><text class=lg "
@@ -634,13 +728,17 @@ static enum pb_error trend_html(const struct trend *t, struct pb_buf *h)
 		pb_buf_addstr(h, ". ");
 	}
 	pb_buf_printf(h,
-		      "%u figure%s fell more than %g%% against the run "
-		      "before (ringed in red). Each line is a mode's median "
+		      "Where a figure's level changed is ringed: a change "
+		      "point of the series (Welch's t-test split, as Apache "
+		      "Otava finds them in nightly performance data: under "
+		      "one in a thousand by chance, each level held for %d "
+		      "runs or more); %u fell more than %g%% (red). Each line "
+		      "is a mode's median "
 		      "over its repetitions, the band its 95%% interval; "
 		      "runs of different backends, accelerators or "
 		      "environments are marked where they change and are "
 		      "not comparable across the mark.</p>\n",
-		      nreg, nreg == 1 ? "" : "s", t->max_regression);
+		      RP_TREND_MIN_SEG, nreg, t->max_regression);
 	for (a = 0; a < t->nrow; a = b) {
 		const struct trow *w = &t->row[a];
 		char title[512];

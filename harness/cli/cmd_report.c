@@ -17,6 +17,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct rp_opts o = RP_OPTS_INIT;
 	const char *maxreg = NULL, *baseline = NULL, **dirs = NULL;
+	const char *swin = NULL, *srange = NULL, *sslope = NULL;
 	struct cli_args rest = {0};
 	char errbuf[PB_ERRBUF_SIZE] = "";
 	enum pb_mode m;
@@ -36,12 +37,21 @@ int cmd_report(int argc, char **argv)
 		CLI_SWITCH("json", 0, &o.json,
 			   "print the summary (the page's numbers) as JSON "
 			   "instead of the table"),
-		CLI_VALUE(
-			"max-regression", 0, &maxreg, "PCT",
-			"exit 1 when a median fell more than PCT percent (with "
-			"--compare)"),
+		CLI_VALUE("max-regression", 0, &maxreg, "PCT",
+			  "exit 1 when a figure fell more than PCT percent, "
+			  "beyond noise (the two runs' intervals apart; with "
+			  "--compare)"),
 		CLI_VALUE("baseline", 'b', &baseline, "MODE",
 			  "the mode others are compared with (default: rdm)"),
+		CLI_VALUE("steady-window", 0, &swin, "N",
+			  "warm-up across passes: passes in the window "
+			  "(default 3, 2 for a mode with 3 passes or fewer)"),
+		CLI_VALUE("steady-range", 0, &srange, "PCT",
+			  "the window's range within PCT of its mean (default "
+			  "20)"),
+		CLI_VALUE("steady-slope", 0, &sslope, "PCT",
+			  "its least-squares line moving it by at most PCT of "
+			  "its mean (default 10)"),
 		CLI_SWITCH("quiet", 'q', &o.quiet, "no table on stdout"),
 		CLI_ARG("RESULTS_DIR", &o.results_dir,
 			"a run's results directory (holds run.json)",
@@ -77,6 +87,31 @@ int cmd_report(int argc, char **argv)
 		if (!o.compare_dir)
 			return pb_cli_fail(PB_ERR_USAGE, "--max-regression",
 					   "needs --compare OLD_RESULTS");
+	}
+	if (swin) {
+		char *end;
+		unsigned long w = strtoul(swin, &end, 10);
+
+		if (*end || !*swin || w < 2 || w > 32) {
+			snprintf(errbuf, sizeof(errbuf),
+				 "'%s': give a number of passes, 2 to 32",
+				 swin);
+			return pb_cli_fail(PB_ERR_USAGE, "--steady-window",
+					   errbuf);
+		}
+		o.pts.window = (unsigned)w;
+	}
+	if (srange) {
+		rc = cli_percent(&o.pts.range, "--steady-range", srange);
+		if (rc)
+			return rc;
+		o.pts.range /= 100;
+	}
+	if (sslope) {
+		rc = cli_percent(&o.pts.slope, "--steady-slope", sslope);
+		if (rc)
+			return rc;
+		o.pts.slope /= 100;
 	}
 	if (baseline) {
 		if (!pb_mode_parse(&m, baseline)) {

@@ -127,7 +127,8 @@ char *it_newest_dir(const char *results)
 	FILE *fp;
 
 	snprintf(cmd, sizeof(cmd),
-		 "ls -d '%s'/*/ 2>/dev/null | grep -v '/latest/$' | tail -1",
+		 "ls -d '%s'/*/ 2>/dev/null | grep -v '/latest[-a-z]*/$' | "
+		 "tail -1",
 		 results);
 	fp = popen(cmd, "r");
 	if (!fp || !fgets(path, sizeof(path), fp)) {

@@ -116,6 +116,11 @@ static void host_all_modes(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "runner: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "disks: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "check: ok, nothing was created"));
+	/* what one repetition of 8 MiB passes cannot tell, said first */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "warning: repetitions 1: a 95% "
+					     "interval of a median needs 3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "warning: the workload: a pass "
+					     "of 8 MiB lasts"));
 	if (root)
 		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "rdm: a loop device"));
 	it_result_dispose(&r);
@@ -584,23 +589,36 @@ static void host_shared_places(void)
 	CU_ASSERT(nothing_left(dir, "") && nothing_left(dir2, ""));
 }
 
-/* SIGINT while the runner runs: it is asked to stop, the partial result
- * kept, the disk removed, exit 130. */
+/*
+ * SIGINT while the runner runs: it is asked to stop, the partial result
+ * kept, the disk removed, exit 130; its report says so in its first line,
+ * and the root's "latest" stays on the last complete run while
+ * "latest-attempt" follows this one.
+ */
 static void host_sigint(void)
 {
 	struct it_env e;
+	struct it_result r;
 	SCRATCH(prof, "h-int.json");
 	SCRATCH(state, "h-state9");
 	SCRATCH(res, "h-res9");
 	SCRATCH(dir, "h-disks9");
 	SCRATCH(journal, "h-state9/journal.jsonl");
+	SCRATCH(sum, "h-res9/latest-attempt/summary.txt");
+	char *whole, *text;
 	json_t *doc, *item;
 	pid_t pid;
 	int st;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
-	write_profile(prof, "h-int", dir, "\"lazy\", \"thin\"", "", WL_STAYS);
+	write_profile(prof, "h-int", dir, "\"lazy\", \"thin\"", "", WL_FAST);
 	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	it_result_dispose(&r);
+	whole = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(whole);
+	write_profile(prof, "h-int", dir, "\"lazy\", \"thin\"", "", WL_STAYS);
+	sleep(1); /* a results directory of its own second */
 	pid = it_spawn_run(&e, res, prof);
 	CU_ASSERT_FATAL(
 		it_wait_journal(journal, "\"op\":\"created\"", 1, 20000));
@@ -620,6 +638,25 @@ static void host_sigint(void)
 	CU_ASSERT(nothing_left(dir, ""));
 	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
 			it_count(journal, "\"op\":\"destroyed\""));
+	/* latest: the complete run; latest-attempt: this one, saying so */
+	CU_ASSERT_EQUAL(it_sh("test \"$(readlink '%s/latest')/\" = "
+			      "\"$(basename '%s')/\"",
+			      res, whole),
+			0);
+	CU_ASSERT_EQUAL(it_sh("test \"$(readlink '%s/latest-attempt')\" != "
+			      "\"$(readlink '%s/latest')\"",
+			      res, res),
+			0);
+	text = pb_slurp_file(sum, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_EQUAL(strncmp(text,
+				"provbench report: h-int (host): "
+				"INTERRUPTED",
+				strlen("provbench report: h-int (host): "
+				       "INTERRUPTED")),
+			0);
+	free(text);
+	free(whole);
 }
 
 /* The watchdog: a runner past timeout_s is killed, the item failed with

@@ -190,22 +190,28 @@ static void matrix_order_and_verdict(void)
 	snprintf(path, sizeof(path), "%s/report.html", out);
 	html = pb_slurp_file(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(html);
-	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>Verdict</h2>"));
-	CU_ASSERT_EQUAL(it_sh("grep -Eq 'thin \\(bs=64K\\): first write "
-			      "3[0-9]%% slower than rewrite \\[3[0-9]-3[0-9]"
-			      "%%\\]' '%s'",
+	/* the answer first, a clause per point: what each mode's first
+	 * write costs, and eager's provisioning */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>Answer</h2>"));
+	CU_ASSERT(strstr(html, "<h2>Answer</h2>") <
+		  strstr(html, "<h2>Summary</h2>"));
+	CU_ASSERT_EQUAL(it_sh("grep -Eq 'bs=64K: thin writes 3[0-9]%% slower "
+			      "on first write than on rewrite' '%s'",
 			      path),
 			0);
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(html, "eager and rdm (bs=1M): first-write penalties "
-			     "within noise of each other"));
+		strstr(html, "bs=64K: eager and rdm show no first-write "
+			     "penalty beyond noise"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "not repaid within this disk"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "not paid back within the disk"));
+	/* what was measured heads the page */
+	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<tr><th>measured</th>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "0.2.0 (commit 0123456789ab)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "2026-11-30T02:52:10Z"));
 	/* thin's colour is thin's in every report */
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(html, "<span class=sw style=\"background:#E69F00\">"
-			     "</span>thin bs=64K"));
+			     "</span>thin (bs=64K)"));
 	/* each point named once under its modes in the bar chart */
 	CU_ASSERT_PTR_NOT_NULL(strstr(html, "<title>bs=1M</title>bs=1M"));
 	free(html);
@@ -315,12 +321,14 @@ static void report_json(void)
 		      "j = json.load(open('%s/report.json'))\n"
 		      "s = list(csv.DictReader(open('%s/summary.csv')))\n"
 		      "g = j['groups']\n"
-		      "ok = j['format'] == 1 and len(g) == 8 and "
+		      "ok = j['format'] == 2 and len(g) == 8 and "
 		      "j['run']['commit'] == '0123456789ab' and "
 		      "all(abs(a['first_mib_s']['median'] - "
 		      "float(b['first_mib_s'])) < 0.001 and a['mode'] == "
 		      "b['mode'] and a['read_mib_s'] is None for a, b in "
-		      "zip(g, s)) and len(j['verdict']) >= 8\n"
+		      "zip(g, s)) and len(j['headline']) >= 4 and "
+		      "all(f['rule'] and f['text'] for f in j['findings']) "
+		      "and j['rules']['warmup_across_passes']['window'] == 3\n"
 		      "sys.exit(not ok)\"",
 		      it_dir(), out),
 		0);
@@ -356,7 +364,8 @@ static void compare_previous(void)
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(r.out, "compared with 20261001T023000Z-golden:"));
 	/* both values shown, not only the change */
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "first 55.0 -> 55.0 MiB/s"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "thin first-write: 55.0 -> 55.0 MiB/s"));
 	it_result_dispose(&r);
 	/* the first night has nothing before it: said, not an error */
 	snprintf(lone, sizeof(lone), "%s/20261001T023000Z-golden", root);
@@ -500,12 +509,16 @@ static void compare_and_regression(void)
 			1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "thin first-write fell 20.0%"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "compared with"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "-20.0%"));
-	/* 44 vs 55 MiB/s with intervals 40-48 and 50-60: a real change */
+	/* 44 vs 55 MiB/s with intervals 40-48 and 50-60: a real change,
+	 * and the comparison follows the answer */
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(r.out, "-20.0% (outside both intervals)"));
+		strstr(r.out, "(-20.0%), beyond noise (the runs' intervals do "
+			      "not overlap): a regression past the 10% "
+			      "limit"));
+	CU_ASSERT(strstr(r.out, "answer:") < strstr(r.out, "compared with") &&
+		  strstr(r.out, "compared with") < strstr(r.out, "medians"));
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(it_sh("grep -q 'outside both intervals' "
+	CU_ASSERT_EQUAL(it_sh("grep -q 'beyond noise: a regression' "
 			      "'%s/report.html'",
 			      out),
 			0);
@@ -735,15 +748,15 @@ static void targets_and_merge(void)
 	snprintf(out, sizeof(out), "%s/targets-report", it_dir());
 	CU_ASSERT_EQUAL(report(&r, "-o", out, in, NULL, NULL, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(
-		r.out, "thin: first-write penalty 62% [62-62] on nfs01, 38% "
-		       "[37-38] on local; they differ beyond noise (highest "
+		r.out, "thin: first-write penalty 62% [62-62%] on nfs01, 38% "
+		       "[37-38%] on local; they differ beyond noise (highest "
 		       "on nfs01, lowest on local)"));
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(r.out, "eager: first-write penalty 0% [0-1] on nfs01, "
-			      "0% [0-0] on local; within noise of each other: "
+		strstr(r.out, "eager: first-write penalty 0% [0-1%] on nfs01, "
+			      "0% [0-0%] on local; within noise of each other: "
 			      "not ranked"));
 	/* the table names each row's target */
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nnfs01            thin"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nthin (nfs01) "));
 	it_result_dispose(&r);
 	/* a row per target x mode, each with its target's VM and datastore */
 	snprintf(path, sizeof(path), "%s/summary.csv", out);

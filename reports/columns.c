@@ -1,0 +1,248 @@
+/*
+ * columns.c - the summary's columns, one table for every format: each
+ * figure of a group with its interval, its summary.csv names, its heading
+ * and unit on the pages (terminal, summary.txt, report.html), and how the
+ * pages print it. A figure a page shows is printed by rp_cell_text, so the
+ * headline's figures and the tables' read the same.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_int.h"
+
+static void first(double v[3], const struct rp_model *m,
+		  const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->first_med, v[1] = g->first_lo, v[2] = g->first_hi;
+}
+
+static void rewrite(double v[3], const struct rp_model *m,
+		    const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->rewrite_med, v[1] = g->rewrite_lo, v[2] = g->rewrite_hi;
+}
+
+static void rd(double v[3], const struct rp_model *m, const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->read_med, v[1] = v[2] = NAN;
+}
+
+static void penalty(double v[3], const struct rp_model *m,
+		    const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->penalty, v[1] = g->penalty_lo, v[2] = g->penalty_hi;
+}
+
+static void fbase(double v[3], const struct rp_model *m,
+		  const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->first_vs_base, v[1] = g->first_vs_base_lo,
+	v[2] = g->first_vs_base_hi;
+}
+
+static void rbase(double v[3], const struct rp_model *m,
+		  const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->rewrite_vs_base, v[1] = g->rewrite_vs_base_lo,
+	v[2] = g->rewrite_vs_base_hi;
+}
+
+#define ONE(name, expr)                                                        \
+	static void name(double v[3], const struct rp_model *m,                \
+			 const struct rp_group *g)                             \
+	{                                                                      \
+		(void)m;                                                       \
+		v[0] = (expr), v[1] = v[2] = NAN;                              \
+	}
+
+ONE(steady_bytes, g->steady_med)
+ONE(steady_settled, (double)g->nsettled)
+ONE(steady_reps,
+    (double)(g->nsettled + g->nnever + g->nshort + g->nnoisy))
+ONE(prov, g->prov_med)
+ONE(be_lazy, g->be_lazy < 0 ? NAN : g->be_lazy)
+ONE(be_thin, g->be_thin < 0 ? NAN : g->be_thin)
+ONE(p99_first, g->p99_first_med)
+ONE(p99_rewrite, g->p99_rewrite_med)
+ONE(qd_kept, g->qd_kept_min)
+ONE(mkfs, g->mkfs_med)
+ONE(cmd, g->cmd_med)
+ONE(pts_pass, g->pts_pass >= 0 ? (double)g->pts_pass : NAN)
+
+#undef ONE
+
+static bool any_read(const struct rp_model *m)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (!isnan(m->g[i].read_med))
+			return true;
+	return false;
+}
+
+static bool any_base(const struct rp_model *m)
+{
+	return m->have_baseline;
+}
+
+/* within a pass, only when some group's passes can tell (else one
+ * finding says so: RP_F_STEADY_WITHIN) */
+static bool any_told(const struct rp_model *m)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (rp_steady_told(&m->g[i]))
+			return true;
+	return false;
+}
+
+/* summary.csv's number columns in their order, each figure once */
+const struct rp_column rp_columns[] = {
+	{.csv = "first_mib_s", .csv_lo = "first_lo_mib_s",
+	 .csv_hi = "first_hi_mib_s", .head = "first", .unit = RP_UNIT_RATE,
+	 .show = RP_COL_ALL, .csv_decimals = 3, .page_decimals = 1,
+	 .get = first},
+	{.csv = "rewrite_mib_s", .csv_lo = "rewrite_lo_mib_s",
+	 .csv_hi = "rewrite_hi_mib_s", .head = "rewrite", .unit = RP_UNIT_RATE,
+	 .show = RP_COL_ALL, .csv_decimals = 3, .page_decimals = 1,
+	 .get = rewrite},
+	{.csv = "read_mib_s", .head = "read", .unit = RP_UNIT_RATE,
+	 .show = RP_COL_ALL, .csv_decimals = 3, .page_decimals = 1,
+	 .get = rd, .any = any_read},
+	{.csv = "warmup_penalty_frac", .csv_lo = "warmup_penalty_lo_frac",
+	 .csv_hi = "warmup_penalty_hi_frac", .head = "penalty",
+	 .unit = RP_UNIT_PCT, .show = RP_COL_ALL, .csv_decimals = 4,
+	 .get = penalty},
+	/* the baseline's name stands here in summary.csv (rp_summary_csv) */
+	{.csv = "first_vs_baseline", .csv_lo = "first_vs_baseline_lo",
+	 .csv_hi = "first_vs_baseline_hi", .head = "first/base",
+	 .unit = RP_UNIT_RATIO, .show = RP_COL_ALL, .csv_decimals = 4,
+	 .page_decimals = 2, .get = fbase, .any = any_base},
+	{.csv = "rewrite_vs_baseline", .csv_lo = "rewrite_vs_baseline_lo",
+	 .csv_hi = "rewrite_vs_baseline_hi", .head = "rewrite/base",
+	 .unit = RP_UNIT_RATIO, .show = RP_COL_ALL, .csv_decimals = 4,
+	 .page_decimals = 2, .get = rbase, .any = any_base},
+	{.csv = "steady_after_bytes", .unit = RP_UNIT_BYTES,
+	 .show = RP_COL_CSV, .get = steady_bytes},
+	{.csv = "steady_settled_reps", .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV, .get = steady_settled},
+	{.csv = "steady_reps", .unit = RP_UNIT_COUNT, .show = RP_COL_CSV,
+	 .get = steady_reps},
+	{.csv = "provision_s", .head = "provision", .unit = RP_UNIT_S,
+	 .show = RP_COL_ALL, .csv_decimals = 3, .page_decimals = 2,
+	 .get = prov},
+	{.csv = "breakeven_vs_lazy_bytes", .unit = RP_UNIT_BYTES,
+	 .show = RP_COL_CSV, .get = be_lazy},
+	{.csv = "breakeven_vs_thin_bytes", .unit = RP_UNIT_BYTES,
+	 .show = RP_COL_CSV, .get = be_thin},
+	{.csv = "p99_first_us", .unit = RP_UNIT_US, .show = RP_COL_CSV,
+	 .get = p99_first},
+	{.csv = "p99_rewrite_us", .unit = RP_UNIT_US, .show = RP_COL_CSV,
+	 .get = p99_rewrite},
+	{.csv = "qd_kept_min", .unit = RP_UNIT_COUNT, .show = RP_COL_CSV,
+	 .csv_decimals = 2, .get = qd_kept},
+	{.csv = "mkfs_s", .unit = RP_UNIT_S, .show = RP_COL_CSV,
+	 .csv_decimals = 3, .get = mkfs},
+	{.csv = "command_s", .unit = RP_UNIT_S, .show = RP_COL_CSV,
+	 .csv_decimals = 3, .get = cmd},
+	/* after the note: appended, so older readers keep their places */
+	{.csv = "warmup_steady_pass", .head = "steady from",
+	 .unit = RP_UNIT_PASS, .show = RP_COL_ALL | RP_COL_AFTER_NOTE,
+	 .get = pts_pass},
+	/* the pages' only column of words; summary.csv has its figures */
+	{.csv = "-", .head = "within a pass", .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_TEXT | RP_COL_HTML, .any = any_told,
+	 .text = rp_steady_text},
+	{.csv = NULL},
+};
+
+bool rp_column_shown(const struct rp_column *c, const struct rp_model *m,
+		     unsigned where)
+{
+	return (c->show & where) && (!c->any || c->any(m));
+}
+
+const char *rp_unit_name(enum rp_unit u)
+{
+	switch (u) {
+	case RP_UNIT_RATE:
+		return "MiB/s";
+	case RP_UNIT_PCT:
+		return "%";
+	case RP_UNIT_RATIO:
+		return "x";
+	case RP_UNIT_S:
+		return "s";
+	case RP_UNIT_US:
+		return "\u00b5s";
+	case RP_UNIT_BYTES:
+		return "bytes";
+	default:
+		return "";
+	}
+}
+
+void rp_cell_text(char *out, size_t len, const struct rp_column *c,
+		  const double v[3])
+{
+	if (isnan(v[0])) {
+		snprintf(out, len, "-");
+		return;
+	}
+	switch (c->unit) {
+	case RP_UNIT_PCT:
+		rp_pct_text(out, len, v[0]);
+		break;
+	case RP_UNIT_RATIO:
+		snprintf(out, len, "%.2fx", v[0]);
+		break;
+	case RP_UNIT_PASS:
+		if (v[0] == 0)
+			snprintf(out, len, "first write");
+		else
+			snprintf(out, len, "rewrite %.0f", v[0]);
+		break;
+	default:
+		snprintf(out, len, "%.*f", c->page_decimals, v[0]);
+	}
+}
+
+void rp_cell_interval(char *out, size_t len, const struct rp_column *c,
+		      const double v[3])
+{
+	if (isnan(v[1]) || isnan(v[2])) {
+		out[0] = '\0';
+		return;
+	}
+	if (c->unit == RP_UNIT_PCT)
+		rp_pct_interval(out, len, v[1], v[2]);
+	else if (v[1] < 0)
+		snprintf(out, len, "[%.*f to %.*f]", c->page_decimals, v[1],
+			 c->page_decimals, v[2]);
+	else
+		snprintf(out, len, "[%.*f-%.*f]", c->page_decimals, v[1],
+			 c->page_decimals, v[2]);
+}
+
+void rp_cell(char *out, size_t len, char *iv, size_t ivlen,
+	     const struct rp_column *c, const struct rp_model *m,
+	     const struct rp_group *g)
+{
+	double v[3];
+
+	iv[0] = '\0';
+	if (c->text) {
+		c->text(out, len, g);
+		if (!*out)
+			snprintf(out, len, "-");
+		return;
+	}
+	c->get(v, m, g);
+	rp_cell_text(out, len, c, v);
+	rp_cell_interval(iv, ivlen, c, v);
+}

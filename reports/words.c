@@ -1,0 +1,737 @@
+/*
+ * words.c - the one wording of every finding (findings.c draws them), and
+ * the formats every page shares: a group's label, a percentage and its
+ * interval, the within-pass settling. A sentence says only what its
+ * finding's figures support: one repetition gets figures and no interval,
+ * "within noise" is said of an interval that holds the null, a ratio
+ * verdict only where there is an interval.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_int.h"
+
+/* out += printf, never past len */
+static void cat(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void cat(char *out, size_t len, const char *fmt, ...)
+{
+	size_t n = strnlen(out, len);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* a whole percent, never "-0%" */
+void rp_pct_text(char *out, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, "%.0f%%", round(v * 100) + 0.0);
+}
+
+void rp_pct_interval(char *out, size_t len, double lo, double hi)
+{
+	double a = round(lo * 100) + 0.0, b = round(hi * 100) + 0.0;
+
+	if (isnan(lo) || isnan(hi))
+		snprintf(out, len, "-");
+	else if (a < 0)
+		snprintf(out, len, "[%.0f to %.0f%%]", a, b);
+	else
+		snprintf(out, len, "[%.0f-%.0f%%]", a, b);
+}
+
+void rp_group_label(char *out, size_t len, const struct rp_group *g,
+		    bool where)
+{
+	bool w = where && *g->where;
+
+	snprintf(out, len, "%s", g->mode);
+	if (g->mismatch && w)
+		cat(out, len, " (applied as %s; %s)", g->applied, g->where);
+	else if (g->mismatch)
+		cat(out, len, " (applied as %s)", g->applied);
+	else if (w)
+		cat(out, len, " (%s)", g->where);
+}
+
+/* "thin", "thin and lazy", "thin, lazy and eager" */
+static void set_names(char *out, size_t len, const struct rp_finding *f)
+{
+	char l[320];
+	size_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < f->nset; i++) {
+		rp_group_label(l, sizeof(l), f->set[i], false);
+		cat(out, len, "%s%s",
+		    !i		       ? ""
+		    : i + 1 == f->nset ? " and "
+				       : ", ",
+		    l);
+	}
+}
+
+/* "bs=64K: " before a headline clause when the place has a name */
+static void place_prefix(char *out, size_t len, const struct rp_group *g)
+{
+	out[0] = '\0';
+	if (g && *g->where)
+		snprintf(out, len, "%s: ", g->where);
+}
+
+void rp_steady_text(char *out, size_t len, const struct rp_group *g)
+{
+	size_t told = g->nsettled + g->nnever;
+	size_t n = told + g->nshort + g->nnoisy;
+	char sz[32], more[96] = "";
+
+	out[0] = '\0';
+	if (!n)
+		return;
+	if (!told && !g->nnoisy) {
+		snprintf(out, len, "too short to tell (%zu interval%s)",
+			 g->short_intervals,
+			 g->short_intervals == 1 ? "" : "s");
+		return;
+	}
+	if (!told) {
+		snprintf(out, len,
+			 "too noisy to tell (the rewrite itself strays over "
+			 "10%% in %zu of %zu reps)",
+			 g->nnoisy, n);
+		return;
+	}
+	if (g->steady_window > RP_STEADY_WINDOW)
+		snprintf(more, sizeof(more), "; smoothed over %zu intervals",
+			 g->steady_window);
+	if (g->nnoisy)
+		cat(more, sizeof(more), "; %zu too noisy to tell", g->nnoisy);
+	if (!g->nsettled) {
+		snprintf(out, len, "never settled (%zu of %zu reps%s)",
+			 g->nnever, n, more);
+		return;
+	}
+	snprintf(out, len, "%zu of %zu settled, median %s%s%s%s", g->nsettled,
+		 n, pb_size_format(sz, sizeof(sz), rp_u64(g->steady_med)),
+		 *more ? " (" : "", *more ? more + 2 : "", *more ? ")" : "");
+}
+
+/* ---- the headline ---- */
+
+static void headline(char *out, size_t len, const struct rp_model *m,
+		     const struct rp_finding *f)
+{
+	char names[1024], pre[512], a[32], b[32], sz[32];
+	size_t i;
+
+	set_names(names, sizeof(names), f);
+	place_prefix(pre, sizeof(pre), f->g);
+	switch (f->kind) {
+	case RP_F_H_PARTIAL:
+		snprintf(out, len, "%s",
+			 f->n == 1   ? "INTERRUPTED: the run was stopped before "
+				       "its plan ended"
+			 : f->n == 2 ? "UNFINISHED: run.json does not say the "
+				       "run ended (it is still going, or it "
+				       "crashed)"
+				     : "INCOMPLETE");
+		if (f->x > 0)
+			cat(out, len, "%s %.0f item%s failed (listed below)",
+			    f->n ? ";" : ":", f->x, f->x == 1 ? "" : "s");
+		cat(out, len, "; what follows is what it measured");
+		return;
+	case RP_F_H_SLOWER:
+	case RP_F_H_FASTER:
+		rp_pct_text(a, sizeof(a), fabs(f->v));
+		rp_pct_text(b, sizeof(b), fabs(f->v2));
+		if (f->kind == RP_F_H_FASTER) {
+			char t[32];
+
+			snprintf(t, sizeof(t), "%s", a);
+			snprintf(a, sizeof(a), "%s", b);
+			snprintf(b, sizeof(b), "%s", t);
+		}
+		if (!strcmp(a, b))
+			snprintf(out, len, "%s%s write%s %s %s on first write "
+					   "than on rewrite",
+				 pre, names, f->nset == 1 ? "s" : "", a,
+				 f->kind == RP_F_H_SLOWER ? "slower" : "faster");
+		else
+			snprintf(out, len,
+				 "%s%s write %.*s-%s %s on first write than "
+				 "on rewrite",
+				 pre, names, (int)(strlen(a) - 1), a, b,
+				 f->kind == RP_F_H_SLOWER ? "slower" : "faster");
+		return;
+	case RP_F_H_FLAT:
+		snprintf(out, len,
+			 "%s%s show%s no first-write penalty beyond noise", pre,
+			 names, f->nset == 1 ? "s" : "");
+		if (!isnan(f->x))
+			cat(out, len, " (to within \u00b1%.0f%%)",
+			    round(f->x * 100) + 0.0);
+		return;
+	case RP_F_H_FEW:
+		snprintf(out, len,
+			 "%sone repetition, so no interval and no verdict on "
+			 "noise: first-write penalty ",
+			 pre);
+		for (i = 0; i < f->nset; i++) {
+			char l[320];
+
+			rp_group_label(l, sizeof(l), f->set[i], false);
+			rp_pct_text(a, sizeof(a), f->set[i]->penalty);
+			cat(out, len, "%s%s %s", i ? ", " : "", l, a);
+		}
+		return;
+	case RP_F_H_BREAKEVEN:
+		snprintf(out, len, "%seager's %.2f s of provisioning ", pre,
+			 f->v);
+		if (!(f->v > f->v2))
+			cat(out, len, "takes no longer than %s's: nothing "
+				      "to repay",
+			    names);
+		else if (f->sig == RP_SIG_FEW)
+			cat(out, len, "against %s's: one repetition, too few "
+				      "to tell whether it is repaid",
+			    names);
+		else if (f->sig == RP_SIG_NOISE)
+			cat(out, len,
+			    "cannot be weighed against %s's: their first "
+			    "writes are within noise of each other",
+			    names);
+		else if (f->x < 0)
+			cat(out, len,
+			    "is never repaid against %s: its first write is "
+			    "no faster",
+			    names);
+		else if (!isnan(f->hi) && f->x > f->hi)
+			cat(out, len,
+			    "is not repaid within this disk against %s", names);
+		else
+			cat(out, len,
+			    "is repaid against %s after %s of new blocks",
+			    names,
+			    pb_size_format(sz, sizeof(sz), rp_u64(f->x)));
+		return;
+	case RP_F_H_INCONCLUSIVE:
+		snprintf(out, len,
+			 "%sinconclusive: with %zu repetition%s the penalty "
+			 "intervals are up to \u00b1%.0f%% wide; about %.0f "
+			 "repetitions would tell a 10%% difference",
+			 pre, f->n, f->n == 1 ? "" : "s",
+			 round(f->v * 100) + 0.0, f->x);
+		return;
+	case RP_F_H_NONE:
+		snprintf(out, len, "%snothing was measured", pre);
+		return;
+	default:
+		break;
+	}
+	(void)m;
+}
+
+/* ---- a group's, a place's, the run's ---- */
+
+static void penalty(char *out, size_t len, const struct rp_finding *f,
+		    const char *l)
+{
+	char p[32], iv[48];
+
+	rp_pct_text(p, sizeof(p), fabs(f->v));
+	rp_pct_interval(iv, sizeof(iv), f->v > 0 ? f->lo : -f->hi,
+			f->v > 0 ? f->hi : -f->lo);
+	switch (f->sig) {
+	case RP_SIG_FEW:
+		snprintf(out, len,
+			 "%s: first write %s %s than rewrite (one repetition: "
+			 "no interval, too few to tell noise)",
+			 l, p, f->v >= 0 ? "slower" : "faster");
+		break;
+	case RP_SIG_NOISE:
+		rp_pct_text(p, sizeof(p), f->v);
+		rp_pct_interval(iv, sizeof(iv), f->lo, f->hi);
+		snprintf(out, len,
+			 "%s: first write within noise of rewrite (penalty %s "
+			 "%s)",
+			 l, p, iv);
+		break;
+	default:
+		snprintf(out, len, "%s: first write %s %s than rewrite %s", l,
+			 p, f->v > 0 ? "slower" : "faster", iv);
+	}
+}
+
+static void ratio(char *out, size_t len, const char *what, double v,
+		  double lo, double hi)
+{
+	cat(out, len, "%s %.2fx", what, v);
+	if (!isnan(lo))
+		cat(out, len, " [%.2f-%.2f]%s", lo, hi,
+		    rp_ratio_noise(lo, hi) ? " (within noise)" : "");
+}
+
+static void warmup(char *out, size_t len, const struct rp_finding *f,
+		   const char *l)
+{
+	int at = (int)f->x + (int)f->lo;
+	const char *from = f->lo > 0 ? "rewrite 1" : "the first write";
+
+	switch (f->sig) {
+	case RP_SIG_FEW:
+		snprintf(out, len,
+			 "%s across passes: %zu passes, too few to tell where "
+			 "rewrites hold steady (a window of %s)",
+			 l, f->n, f->detail);
+		break;
+	case RP_SIG_NOISE:
+		snprintf(out, len,
+			 "%s across passes: not steady after %zu passes (%.1f "
+			 "MiB/s at %s, %.1f at the last)",
+			 l, f->n, f->v, from, f->v2);
+		break;
+	default:
+		if (at == 0)
+			snprintf(out, len,
+				 "%s across passes: steady from the first "
+				 "write (%.1f then %.1f MiB/s)",
+				 l, f->v, f->v2);
+		else
+			snprintf(out, len,
+				 "%s across passes: steady from rewrite %d "
+				 "(%.1f MiB/s at %s, %.1f at the last)",
+				 l, at, f->v, from, f->v2);
+	}
+}
+
+static void breakeven(char *out, size_t len, const struct rp_finding *f)
+{
+	char sz[32];
+
+	snprintf(out, len, "eager against %s: %.2f s to provision against "
+			   "%.2f s, ",
+		 f->h->mode, f->v, f->v2);
+	if (!(f->v > f->v2))
+		cat(out, len, "no longer: nothing to repay");
+	else if (f->sig == RP_SIG_FEW)
+		cat(out, len, "one repetition: too few to tell a break-even");
+	else if (f->sig == RP_SIG_NOISE)
+		cat(out, len,
+		    "no break-even beyond noise: their first writes are "
+		    "within noise of each other");
+	else if (f->x < 0)
+		cat(out, len, "never paid back: eager's first write is no "
+			      "faster");
+	else if (!isnan(f->hi) && f->x > f->hi)
+		cat(out, len,
+		    "not paid back within the disk (%s of new blocks would "
+		    "be needed)",
+		    pb_size_format(sz, sizeof(sz), rp_u64(f->x)));
+	else
+		cat(out, len, "paid back after %s of new blocks",
+		    pb_size_format(sz, sizeof(sz), rp_u64(f->x)));
+}
+
+static void across(char *out, size_t len, const struct rp_finding *f)
+{
+	const struct rp_group *g = f->g;
+	size_t i, hi = 0, lo = 0;
+	char iv[48], p[32];
+
+	snprintf(out, len, "%s%s%s%s: first-write penalty", g->mode,
+		 *g->workload ? " (" : "", g->workload,
+		 *g->workload ? ")" : "");
+	for (i = 0; i < f->nset; i++) {
+		const struct rp_group *t = f->set[i];
+
+		if (isnan(t->penalty)) {
+			cat(out, len, "%s no figure on %s", i ? "," : "",
+			    t->target_name);
+			continue;
+		}
+		rp_pct_text(p, sizeof(p), t->penalty);
+		rp_pct_interval(iv, sizeof(iv), t->penalty_lo, t->penalty_hi);
+		cat(out, len, "%s %s %s on %s", i ? "," : "", p,
+		    isnan(t->penalty_lo) ? "" : iv, t->target_name);
+		if (t->penalty > f->set[hi]->penalty ||
+		    isnan(f->set[hi]->penalty))
+			hi = i;
+		if (t->penalty < f->set[lo]->penalty ||
+		    isnan(f->set[lo]->penalty))
+			lo = i;
+	}
+	if (f->sig == RP_SIG_FEW)
+		cat(out, len, "; too few repetitions to tell noise: not ranked");
+	else if (f->sig == RP_SIG_YES)
+		cat(out, len, "; %s beyond noise (highest on %s, lowest on %s)",
+		    f->nset == 2 ? "they differ" : "some differ",
+		    f->set[hi]->target_name, f->set[lo]->target_name);
+	else
+		cat(out, len, "; within noise of each other: not ranked");
+}
+
+static void change(char *out, size_t len, const struct rp_finding *f,
+		   const char *l)
+{
+	snprintf(out, len, "%s %s: %.1f -> %.1f MiB/s (%+.1f%%), ", l,
+		 f->metric, f->v, f->v2, f->x);
+	if (f->sig == RP_SIG_FEW)
+		cat(out, len, "one repetition on a side: too few to tell "
+			      "noise");
+	else if (f->sig == RP_SIG_NOISE)
+		cat(out, len, "within noise (the runs' intervals overlap)");
+	else
+		cat(out, len, "beyond noise (the runs' intervals do not "
+			      "overlap)");
+	if (f->regressed)
+		cat(out, len, ": a regression past the %g%% limit", f->limit);
+	else if (f->past_limit_noise)
+		cat(out, len, ": past the %g%% limit, but not a regression",
+		    f->limit);
+}
+
+void rp_finding_text(char *out, size_t len, const struct rp_model *m,
+		     const struct rp_finding *f)
+{
+	char l[512] = "", o[320] = "", names[1024], sz[32];
+
+	out[0] = '\0';
+	if (f->kind <= RP_F_H_NONE) {
+		headline(out, len, m, f);
+		return;
+	}
+	if (f->g)
+		rp_group_label(l, sizeof(l), f->g, true);
+	if (f->h)
+		rp_group_label(o, sizeof(o), f->h, false);
+	set_names(names, sizeof(names), f);
+	switch (f->kind) {
+	case RP_F_NOT_MEASURED:
+		snprintf(out, len, "%s: not measured (%s)", l,
+			 f->g->first_error);
+		break;
+	case RP_F_NO_PENALTY:
+		snprintf(out, len,
+			 "%s: no first-write penalty (it needs a first write "
+			 "and a rewrite)",
+			 l);
+		break;
+	case RP_F_PENALTY:
+		penalty(out, len, f, l);
+		break;
+	case RP_F_VS_BASELINE:
+		snprintf(out, len, "%s against %s: ", l, o);
+		ratio(out, len, "first write", f->v, f->lo, f->hi);
+		ratio(out, len, ", rewrite", f->v2, f->lo2, f->hi2);
+		if (f->sig == RP_SIG_FEW)
+			cat(out, len, " (one repetition: no interval)");
+		break;
+	case RP_F_APPLIED_AS:
+		snprintf(out, len, "%s was asked for and the server made %s",
+			 f->g->mode, f->g->applied);
+		if (*f->detail)
+			cat(out, len, ": %s", f->detail);
+		cat(out, len,
+		    "; its figures are a %s disk's, it is named %s, never the "
+		    "baseline, and left out of what is said of %s",
+		    f->g->applied, l, f->g->mode);
+		break;
+	case RP_F_WARMUP:
+		warmup(out, len, f, l);
+		break;
+	case RP_F_BASELINE_WARMS:
+		snprintf(out, len,
+			 "warning: the baseline %s itself warms up by %.0f%% "
+			 "(first write against rewrite): ratios against it "
+			 "move with it",
+			 l, round(f->v * 100) + 0.0);
+		break;
+	case RP_F_NOISE:
+		snprintf(out, len,
+			 "noise: one disk's rewrites differ by a median of "
+			 "%.0f%% (%zu reps) for the baseline %s, with no "
+			 "first-write cost between them: the host's "
+			 "pass-to-pass noise; differences of that size are "
+			 "within it, and the intervals say which are not (%s)",
+			 round(f->v * 100) + 0.0, f->n, l,
+			 f->g->penalty_paired
+				 ? "the penalties, from stripe pairs "
+				   "milliseconds apart, do not carry it"
+				 : "more repetitions or longer passes narrow "
+				   "them");
+		break;
+	case RP_F_ABOVE_BASELINE:
+		snprintf(out, len,
+			 "%s: rewrites %.2fx the baseline %s's [%.2f-%.2f], "
+			 "beyond noise: written blocks cost the baseline's "
+			 "path more than this mode's, so ratios to it flatter "
+			 "%s",
+			 l, f->v, o, f->lo, f->hi, f->g->mode);
+		if (f->n)
+			cat(out, len,
+			    "; %s here is a loop device over a file (the qemu "
+			    "backend's raw-device analog): every write passes "
+			    "the loop driver's queue and then the host "
+			    "filesystem, where %s's disk file is written by "
+			    "qemu itself, so part of the difference is the "
+			    "analog's cost, which a LUN does not have",
+			    o, f->g->mode);
+		break;
+	case RP_F_QD_KEPT:
+		snprintf(out, len,
+			 "%s: a pass kept a queue depth of %.1f of the %.0f "
+			 "asked (the device waited on the guest): its figures "
+			 "understate the disk",
+			 l, f->v, f->v2);
+		break;
+	case RP_F_UNRAMPED:
+		snprintf(out, len,
+			 "%s: %.0f pass(es) no longer than their ramp: their "
+			 "figures are the whole pass's",
+			 l, f->x);
+		break;
+	case RP_F_SAME_PENALTY: {
+		size_t i;
+
+		snprintf(out, len, "%s%s%s%s: first-write penalties within "
+				   "noise of each other (",
+			 names, *f->g->where ? " (" : "", f->g->where,
+			 *f->g->where ? ")" : "");
+		for (i = 0; i < f->nset; i++) {
+			char p[32], iv[48];
+
+			rp_pct_text(p, sizeof(p), f->set[i]->penalty);
+			rp_pct_interval(iv, sizeof(iv), f->set[i]->penalty_lo,
+					f->set[i]->penalty_hi);
+			cat(out, len, "%s%s %s", i ? ", " : "", p, iv);
+		}
+		cat(out, len, "): not ranked");
+		break;
+	}
+	case RP_F_BREAKEVEN:
+		breakeven(out, len, f);
+		if (*f->g->where)
+			cat(out, len, " (%s)", f->g->where);
+		break;
+	case RP_F_ACROSS:
+		across(out, len, f);
+		break;
+	case RP_F_SHARED:
+		snprintf(out, len,
+			 "warning: another provbench run was using %s when "
+			 "this one started: the figures include its load",
+			 f->detail);
+		break;
+	case RP_F_RAMP:
+		snprintf(out, len, "each pass's first ");
+		if (f->v < f->v2)
+			cat(out, len, "%.0f to ", f->v * 1e3);
+		cat(out, len,
+		    "%.0f ms are left out of its throughput and latency "
+		    "(ramp_ms, as fio's ramp_time): its blocks are written, "
+		    "its start-up is not measured",
+		    f->v2 * 1e3);
+		break;
+	case RP_F_PAIRS:
+		snprintf(out, len,
+			 "penalties from stripe pairs: each rep's first write "
+			 "in %s stripes, each fresh one followed by a rewrite "
+			 "of the one before it; a rep's penalty is the median "
+			 "of its pairs' (%zu or more), so what the host does "
+			 "between passes cancels",
+			 pb_size_format(sz, sizeof(sz),
+					(uint64_t)f->g->pair_stripe),
+			 f->g->pairs_min);
+		if (f->h)
+			cat(out, len,
+			    "; each stripe drains the queue at its end (%s's "
+			    "rewritten stripes ran at %.0f%% of its rewrite "
+			    "passes' rate): the first-write column is the "
+			    "fresh stripes', to compare with first writes "
+			    "rather than with rewrites",
+			    f->h->mode, f->h->stripe_vs_pass_med * 100.0);
+		break;
+	case RP_F_STEADY_WITHIN:
+		snprintf(out, len,
+			 "within a pass, where a first write settles cannot be "
+			 "told for any mode: a pass needs %d intervals, and a "
+			 "rewrite that holds still within 10%% to judge it "
+			 "against; the warm-up across passes is said per mode",
+			 RP_STEADY_MIN_INTERVALS);
+		break;
+	case RP_F_BASELINE_NOTE:
+		snprintf(out, len, "baseline: %s", f->detail);
+		break;
+	case RP_F_FAILED_ITEMS:
+		snprintf(out, len,
+			 "%.0f item%s failed: the figures are from what did "
+			 "run (see the list of failed items)",
+			 f->x, f->x == 1 ? "" : "s");
+		break;
+	case RP_F_FLEET_PLACE:
+		snprintf(out, len, "%s", f->detail);
+		break;
+	case RP_F_CHANGE:
+		change(out, len, f, l);
+		break;
+	default:
+		break;
+	}
+}
+
+const char *rp_finding_rule(const struct rp_finding *f)
+{
+	static const char *const names[] = {
+		[RP_F_H_PARTIAL] = "headline-partial",
+		[RP_F_H_SLOWER] = "headline-slower",
+		[RP_F_H_FASTER] = "headline-faster",
+		[RP_F_H_FLAT] = "headline-flat",
+		[RP_F_H_FEW] = "headline-one-repetition",
+		[RP_F_H_BREAKEVEN] = "headline-breakeven",
+		[RP_F_H_INCONCLUSIVE] = "headline-inconclusive",
+		[RP_F_H_NONE] = "headline-nothing-measured",
+		[RP_F_NOT_MEASURED] = "not-measured",
+		[RP_F_NO_PENALTY] = "no-penalty",
+		[RP_F_PENALTY] = "penalty",
+		[RP_F_VS_BASELINE] = "vs-baseline",
+		[RP_F_APPLIED_AS] = "applied-as",
+		[RP_F_WARMUP] = "warmup-across-passes",
+		[RP_F_BASELINE_WARMS] = "baseline-warms-up",
+		[RP_F_NOISE] = "baseline-noise",
+		[RP_F_ABOVE_BASELINE] = "rewrite-above-baseline",
+		[RP_F_QD_KEPT] = "queue-depth-kept",
+		[RP_F_UNRAMPED] = "shorter-than-ramp",
+		[RP_F_SAME_PENALTY] = "penalties-within-noise",
+		[RP_F_BREAKEVEN] = "breakeven",
+		[RP_F_ACROSS] = "across-targets",
+		[RP_F_SHARED] = "shared-with-other-runs",
+		[RP_F_RAMP] = "ramp",
+		[RP_F_PAIRS] = "stripe-pairs",
+		[RP_F_STEADY_WITHIN] = "steady-within-pass",
+		[RP_F_BASELINE_NOTE] = "baseline-fallback",
+		[RP_F_FAILED_ITEMS] = "failed-items",
+		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
+		[RP_F_CHANGE] = "change",
+	};
+
+	return (size_t)f->kind < sizeof(names) / sizeof(names[0]) &&
+			       names[f->kind]
+		       ? names[f->kind]
+		       : "?";
+}
+
+static const char *sig_name(enum rp_sig s)
+{
+	switch (s) {
+	case RP_SIG_YES:
+		return "beyond noise";
+	case RP_SIG_NOISE:
+		return "within noise";
+	case RP_SIG_FEW:
+		return "too few to tell";
+	default:
+		return "none";
+	}
+}
+
+json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f)
+{
+	char text[2048];
+	json_t *o = json_object(), *set = json_array();
+	size_t i;
+
+	rp_finding_text(text, sizeof(text), m, f);
+	json_object_set_new(o, "rule", json_string(rp_finding_rule(f)));
+	json_object_set_new(o, "significance", json_string(sig_name(f->sig)));
+	json_object_set_new(o, "warning", json_boolean(f->warning));
+	if (f->g) {
+		json_object_set_new(o, "mode", json_string(f->g->mode));
+		json_object_set_new(o, "applied_mode",
+				    json_string(f->g->applied));
+		json_object_set_new(o, "target",
+				    json_string(f->g->target_name));
+		json_object_set_new(o, "workload",
+				    json_string(f->g->workload));
+	}
+	if (f->h)
+		json_object_set_new(o, "other_mode", json_string(f->h->mode));
+	for (i = 0; i < f->nset; i++)
+		json_array_append_new(set, json_string(f->set[i]->mode));
+	json_object_set_new(o, "modes", set);
+	if (f->metric)
+		json_object_set_new(o, "metric", json_string(f->metric));
+	json_object_set_new(o, "value", rp_jnum(f->v));
+	json_object_set_new(o, "lo", rp_jnum(f->lo));
+	json_object_set_new(o, "hi", rp_jnum(f->hi));
+	json_object_set_new(o, "value2", rp_jnum(f->v2));
+	json_object_set_new(o, "lo2", rp_jnum(f->lo2));
+	json_object_set_new(o, "hi2", rp_jnum(f->hi2));
+	json_object_set_new(o, "x", rp_jnum(f->x));
+	if (f->kind == RP_F_CHANGE)
+		json_object_set_new(o, "regressed", json_boolean(f->regressed));
+	json_object_set_new(o, "text", json_string(text));
+	return o;
+}
+
+/* a profile value as text: "1G", 4, true */
+static const char *pval(json_t *o, const char *k, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, k);
+
+	buf[0] = '\0';
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	return buf;
+}
+
+void rp_measured_text(char *out, size_t len, const struct rp_model *m)
+{
+	json_t *p = m->profile, *w = json_object_get(p, "workload");
+	json_t *passes = json_object_get(w, "passes"), *x;
+	char a[64], b[64];
+	size_t i;
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	if (*pval(p, "disk_size", a, sizeof(a)))
+		cat(out, len, "%s disks", a);
+	if (*pval(w, "file_size", a, sizeof(a)))
+		cat(out, len, ", a %s file", a);
+	if (*pval(w, "filesystem", a, sizeof(a)) && strcmp(a, "none"))
+		cat(out, len, " on %s", a);
+	if (json_array_size(passes)) {
+		cat(out, len, "%s", *out ? "; " : "");
+		json_array_foreach(passes, i, x)
+			cat(out, len, "%s%s", i ? ", " : "",
+			    json_string_value(x) ? json_string_value(x) : "?");
+	}
+	cat(out, len, "%s%s %s writes", *out ? "; " : "",
+	    *pval(w, "pattern", a, sizeof(a)) ? a : "seq",
+	    *pval(w, "bs", b, sizeof(b)) ? b : "1M");
+	if (*pval(w, "qd", a, sizeof(a)))
+		cat(out, len, " at qd %s", a);
+	pval(w, "direct", a, sizeof(a));
+	cat(out, len, ", %s", !strcmp(a, "false") ? "buffered" : "direct");
+	if (*pval(w, "pair_stripe", a, sizeof(a)))
+		cat(out, len, ", first write in %s stripe pairs", a);
+	if (*pval(p, "repetitions", a, sizeof(a)))
+		cat(out, len, "; %s repetition%s", a, strcmp(a, "1") ? "s" : "");
+	if (m->nmore)
+		cat(out, len, " per run, %zu runs merged", m->nmore + 1);
+	cat(out, len, "; baseline %s", m->have_baseline ? m->baseline : "none");
+}

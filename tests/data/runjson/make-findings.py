@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""make-findings.py - the run.json files the findings' unit tests read
+(tests/unit/test_report.c), shaped as provbench writes them (format 2):
+
+  demo-like.json   5 reps, rdm and eager flat, lazy and thin slower on
+                   first write, eager 2.6 s to provision on 1 GiB disks
+  one-rep.json     the same experiment with one repetition
+  applied-as.json  a vSphere run on an NFS datastore without VAAI: eager
+                   and lazy read back as thin
+
+Rates are fixed per repetition (no randomness), so each figure can be
+worked out by hand from this file.
+
+usage: tests/data/runjson/make-findings.py   (writes beside itself)
+"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WL = "bs=1M qd=4 pattern=seq passes=first-write,rewrite,rewrite"
+
+
+def passes(first, rw1, rw2):
+    out = []
+    for i, (name, mib) in enumerate((("first-write", first),
+                                     ("rewrite", rw1), ("rewrite", rw2))):
+        out.append({"name": name, "index": i, "pattern": "seq",
+                    "bs": 1048576, "qd": 4, "direct": True,
+                    "complete": True, "bytes": 1073741824, "ios": 1024,
+                    "seconds": 1024.0 / mib, "sync_seconds": 0.0,
+                    "mib_per_s": mib, "iops": mib,
+                    "lat_us": {"p50": 400.0, "p90": 600.0, "p99": 900.0,
+                               "p999": 1500.0, "max": 3000.0,
+                               "min": 90.0},
+                    "qd_achieved": 3.9})
+    return out
+
+
+def item(rep, mode, applied, prov, first, rw1, rw2):
+    return {"rep": rep, "mode": mode, "point": 0, "workload": WL,
+            "status": "ok",
+            "disk": {"id": "pb-%d-%s" % (rep, mode), "file": "f",
+                     "uuid": "u", "provision_s": prov,
+                     "provision_source": "server task",
+                     "provision_wall_s": prov,
+                     "readback": {"mode": applied}},
+            "timing": {"total_s": 40.0},
+            "runner": {"tool": "provbench-runner", "version": "0.1.0",
+                       "target": {"path": "/dev/sdb", "kind": "block",
+                                  "size_bytes": 1073741824,
+                                  "device_bytes": 1073741824},
+                       "passes": passes(first, rw1, rw2),
+                       "interrupted": False}}
+
+
+def doc(name, env, results, modes, reps):
+    return {"format": 2, "tool": "provbench", "version": "0.1.0",
+            "started_at": "2026-12-03T08:00:00Z",
+            "profile": {"name": name, "backend": env["backend"],
+                        "modes": modes, "disk_size": "1G",
+                        "repetitions": reps,
+                        "workload": {"bs": "1M", "qd": 4,
+                                     "pattern": "seq",
+                                     "passes": ["first-write", "rewrite",
+                                                "rewrite"]}},
+            "run": "20261203T080000Z-" + name,
+            "plan": {"order": "fixed", "seed": 1, "items": len(results)},
+            "points": [{"index": 0, "description": WL}],
+            "environment": env, "updated_at": "2026-12-03T08:30:00Z",
+            "interrupted": False, "finished": True, "results": results}
+
+
+# per mode: (provisioning s, first-write and two rewrites per rep)
+DEMO = {
+    "rdm": (0.0, [(200, 200, 202), (198, 200, 199), (202, 201, 200),
+                  (199, 198, 200), (201, 202, 201)]),
+    "eager": (2.6, [(196, 198, 197), (199, 197, 198), (197, 199, 198),
+                    (195, 196, 197), (198, 197, 199)]),
+    "lazy": (0.1, [(152, 196, 197), (150, 198, 196), (154, 197, 198),
+                   (149, 195, 197), (151, 196, 198)]),
+    "thin": (0.05, [(148, 195, 196), (150, 197, 195), (146, 196, 197),
+                    (151, 194, 196), (147, 196, 195)]),
+}
+MODES = ["rdm", "eager", "lazy", "thin"]
+
+
+def write(name, d):
+    with open(os.path.join(HERE, name), "w") as f:
+        json.dump(d, f, indent=1)
+        f.write("\n")
+
+
+def main():
+    qemu = {"backend": "qemu", "accelerator": "tcg"}
+    res = [item(r + 1, m, m, DEMO[m][0], *DEMO[m][1][r])
+           for r in range(5) for m in MODES]
+    write("demo-like.json", doc("demo-like", qemu, res, MODES, 5))
+    res = [item(1, m, m, DEMO[m][0], *DEMO[m][1][0]) for m in MODES]
+    write("one-rep.json", doc("one-rep", qemu, res, MODES, 1))
+    nfs = {"backend": "vsphere",
+           "datastore": {"name": "nfs01", "type": "NFS",
+                         "vaai": "vStorageUnsupported"}}
+    made = {"rdm": "rdm", "eager": "thin", "lazy": "thin", "thin": "thin"}
+    res = [item(r + 1, m, made[m], DEMO[m][0],
+                *(DEMO["thin"][1][r] if made[m] == "thin" and m != "thin"
+                  else DEMO[m][1][r]))
+           for r in range(3) for m in MODES]
+    write("applied-as.json", doc("applied-as", nfs, res, MODES, 3))
+
+
+main()

@@ -1,0 +1,478 @@
+/*
+ * test_findings.c - the report's conclusions as data (reports/findings.c):
+ * the headline of a demo-like run and of a one-repetition run, each
+ * consistency rule, the warm-up across passes on hand-made series, the
+ * nightly gate on generated pairs of nights, and change points in a
+ * generated year of nights. Fixtures: tests/data/runjson/make-findings.py
+ * (every figure worked out by hand there).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_int.h"
+#include "unit.h"
+
+static void load(struct rp_model *m, const char *name, const char *base)
+{
+	char path[256], err[PB_ERRBUF_SIZE] = "";
+
+	snprintf(path, sizeof(path), "tests/data/runjson/%s", name);
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(m, path, base, NULL, err), PB_OK);
+}
+
+static const struct rp_group *group(const struct rp_model *m,
+				    const char *mode)
+{
+	const struct rp_group *g = rp_model_find(m, "", m->g[0].workload, mode);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	return g;
+}
+
+/* How many findings of kind there are about g (NULL: any) against h
+ * (NULL: any); the first into *out. */
+static size_t count(const struct rp_findings *fs, enum rp_fkind kind,
+		    const struct rp_group *g, const struct rp_group *h,
+		    const struct rp_finding **out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < fs->n; i++) {
+		const struct rp_finding *f = &fs->f[i];
+
+		if (f->kind != kind || (g && f->g != g) || (h && f->h != h))
+			continue;
+		if (!n++ && out)
+			*out = f;
+	}
+	return n;
+}
+
+static bool in_set(const struct rp_finding *f, const struct rp_group *g)
+{
+	for (size_t i = 0; i < f->nset; i++)
+		if (f->set[i] == g)
+			return true;
+	return false;
+}
+
+/* Does any finding's wording hold needle? */
+static bool said(const struct rp_findings *fs, const struct rp_model *m,
+		 const char *needle)
+{
+	char t[4096];
+
+	for (size_t i = 0; i < fs->n; i++) {
+		rp_finding_text(t, sizeof(t), m, &fs->f[i]);
+		if (strstr(t, needle))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The demo's shape: lazy 23% (1 - 151/197) and thin 24% (1 - 148/195.5)
+ * slower, one set; rdm and eager flat; eager's 2.6 s against lazy's 0.1
+ * repaid only after 2.5 / (1/151 - 1/197) = 1617 MiB of new blocks, past
+ * the 1 GiB disk. Each figure is one the table prints.
+ */
+static void headline_demo(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_group *rdm, *eager, *lazy, *thin;
+	const struct rp_finding *h = NULL;
+	char t[2048], a[32];
+
+	load(&m, "demo-like.json", "rdm");
+	rdm = group(&m, "rdm");
+	eager = group(&m, "eager");
+	lazy = group(&m, "lazy");
+	thin = group(&m, "thin");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(fs.nheadline, 3);
+	h = &fs.f[0];
+	CU_ASSERT_EQUAL(h->kind, RP_F_H_SLOWER);
+	CU_ASSERT_EQUAL(h->nset, 2);
+	CU_ASSERT(in_set(h, lazy) && in_set(h, thin));
+	CU_ASSERT_DOUBLE_EQUAL(h->v, 1 - 151.0 / 197.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(h->v2, 1 - 148.0 / 195.5, 1e-9);
+	rp_finding_text(t, sizeof(t), &m, h);
+	CU_ASSERT_STRING_EQUAL(t, "lazy and thin write 23-24% slower on "
+				  "first write than on rewrite");
+	/* the headline's figure is the table's */
+	rp_pct_text(a, sizeof(a), lazy->penalty);
+	CU_ASSERT_STRING_EQUAL(a, "23%");
+	h = &fs.f[1];
+	CU_ASSERT_EQUAL(h->kind, RP_F_H_FLAT);
+	CU_ASSERT(h->nset == 2 && in_set(h, rdm) && in_set(h, eager));
+	h = &fs.f[2];
+	CU_ASSERT_EQUAL(h->kind, RP_F_H_BREAKEVEN);
+	CU_ASSERT_EQUAL(h->g, eager);
+	CU_ASSERT_EQUAL(h->sig, RP_SIG_YES);
+	CU_ASSERT_DOUBLE_EQUAL(h->x / 1048576,
+			       2.5 / (1 / 151.0 - 1 / 197.0), 1e-6);
+	CU_ASSERT(h->x > h->hi); /* past the disk */
+	rp_finding_text(t, sizeof(t), &m, h);
+	CU_ASSERT_STRING_EQUAL(t, "eager's 2.60 s of provisioning is not "
+				  "repaid within this disk against lazy and "
+				  "thin");
+	/* each mode's penalty once, with its verdict */
+	CU_ASSERT_EQUAL(count(&fs, RP_F_PENALTY, NULL, NULL, NULL), 4);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_PENALTY, lazy, NULL, &h), 1);
+	CU_ASSERT_EQUAL(h->sig, RP_SIG_YES);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_PENALTY, rdm, NULL, &h), 1);
+	CU_ASSERT_EQUAL(h->sig, RP_SIG_NOISE);
+	/* pairs within noise collapse into sets: one for rdm and eager,
+	 * one for lazy and thin */
+	CU_ASSERT_EQUAL(count(&fs, RP_F_SAME_PENALTY, NULL, NULL, NULL), 2);
+	/* lazy across passes: 151 then 197 and 197.5: steady from rewrite 1
+	 * (the window of two passes, 197/197.5) */
+	CU_ASSERT_EQUAL(count(&fs, RP_F_WARMUP, lazy, NULL, &h), 1);
+	CU_ASSERT_EQUAL(h->sig, RP_SIG_YES);
+	CU_ASSERT_DOUBLE_EQUAL(h->x, 1, 0);
+	CU_ASSERT_EQUAL(lazy->pts_pass, 1);
+	CU_ASSERT_EQUAL(rdm->pts_pass, 0);
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
+/* One repetition: figures, never an interval, no verdict on noise, no
+ * ratio called within noise, no break-even told. */
+static void headline_one_repetition(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_finding *h = NULL;
+	char t[2048];
+	size_t i;
+
+	load(&m, "one-rep.json", "rdm");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(fs.nheadline, 2);
+	CU_ASSERT_EQUAL(fs.f[0].kind, RP_F_H_FEW);
+	CU_ASSERT_EQUAL(fs.f[0].nset, 4);
+	rp_finding_text(t, sizeof(t), &m, &fs.f[0]);
+	CU_ASSERT_STRING_EQUAL(t, "one repetition, so no interval and no "
+				  "verdict on noise: first-write penalty rdm "
+				  "0%, eager 1%, lazy 23%, thin 24%");
+	CU_ASSERT_EQUAL(fs.f[1].kind, RP_F_H_BREAKEVEN);
+	CU_ASSERT_EQUAL(fs.f[1].sig, RP_SIG_FEW);
+	for (i = 0; i < m.ng; i++) {
+		CU_ASSERT(isnan(m.g[i].first_lo) && isnan(m.g[i].penalty_lo));
+		CU_ASSERT(isnan(m.g[i].first_vs_base_lo));
+	}
+	CU_ASSERT_EQUAL(count(&fs, RP_F_H_SLOWER, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_SAME_PENALTY, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_VS_BASELINE, NULL, NULL, &h), 3);
+	CU_ASSERT_EQUAL(h->sig, RP_SIG_FEW);
+	CU_ASSERT(!said(&fs, &m, "within noise"));
+	CU_ASSERT(!said(&fs, &m, "x ["));
+	CU_ASSERT(!said(&fs, &m, "paid back after"));
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
+/*
+ * One break-even per pair, and nothing contradicting it: when eager's and
+ * lazy's first writes are within noise of each other, the break-even is
+ * not significant, said once, and no sentence anywhere says it pays.
+ */
+static void breakeven_once_per_pair(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_group *eager, *lazy;
+	const struct rp_finding *f = NULL;
+
+	load(&m, "demo-like.json", "rdm");
+	eager = group(&m, "eager");
+	lazy = group(&m, "lazy");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_BREAKEVEN, eager, lazy, &f), 1);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_BREAKEVEN, eager, NULL, NULL), 2);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_BREAKEVEN, lazy, NULL, NULL), 0);
+	rp_findings_dispose(&fs);
+	/* lazy's first writes reach eager's: no break-even beyond noise */
+	((struct rp_group *)lazy)->first_hi = eager->first_lo + 1;
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_BREAKEVEN, eager, lazy, &f), 1);
+	CU_ASSERT_EQUAL(f->sig, RP_SIG_NOISE);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_H_BREAKEVEN, eager, NULL, &f), 2);
+	CU_ASSERT(!said(&fs, &m, "paid back after"));
+	CU_ASSERT(!said(&fs, &m, "repaid after"));
+	CU_ASSERT(!said(&fs, &m, "pays for its provisioning"));
+	CU_ASSERT(said(&fs, &m, "eager against lazy: 2.60 s to provision "
+				"against 0.10 s, no break-even beyond noise"));
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
+/*
+ * A mode the datastore made as another (NFS without VAAI makes thin):
+ * named by what it became, one finding says why, never the baseline, and
+ * no claim about the mode asked for (no break-even for eager).
+ */
+static void applied_as_named_and_left_out(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_group *eager, *lazy;
+	const struct rp_finding *f = NULL;
+	char t[512];
+
+	load(&m, "applied-as.json", "rdm");
+	eager = group(&m, "eager");
+	lazy = group(&m, "lazy");
+	CU_ASSERT(eager->mismatch && lazy->mismatch);
+	rp_group_label(t, sizeof(t), eager, true);
+	CU_ASSERT_STRING_EQUAL(t, "eager (applied as thin)");
+	CU_ASSERT_STRING_EQUAL(m.baseline, "rdm");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_APPLIED_AS, eager, NULL, &f), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(f->detail, "NFS without the VAAI-NAS "
+						 "plugin (vStorageUnsupported)"));
+	CU_ASSERT_EQUAL(count(&fs, RP_F_APPLIED_AS, lazy, NULL, NULL), 1);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_BREAKEVEN, NULL, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_H_BREAKEVEN, NULL, NULL, NULL), 0);
+	CU_ASSERT(isnan(eager->be_lazy) && isnan(eager->be_thin));
+	/* the headline names it by what it became */
+	CU_ASSERT(said(&fs, &m, "eager (applied as thin), lazy (applied as "
+				"thin) and thin write 24% slower"));
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+	/* asked for as the baseline: not one, and said why */
+	load(&m, "applied-as.json", "eager");
+	CU_ASSERT_FALSE(m.have_base_mode);
+	CU_ASSERT_FALSE(m.have_baseline);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.base_note, "eager was made as thin"));
+	rp_model_dispose(&m);
+}
+
+/* A run that stopped says so first. */
+static void partial_run_first(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	char t[512];
+
+	load(&m, "demo-like.json", "rdm");
+	m.interrupted = true;
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(fs.f[0].kind, RP_F_H_PARTIAL);
+	rp_finding_text(t, sizeof(t), &m, &fs.f[0]);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "INTERRUPTED"));
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
+/*
+ * SNIA PTS's test on hand-made series (window 3, range 20%, slope 10%):
+ * 50, 70, 90, 100, 102, 101 is steady from the fourth pass (90, 100, 102
+ * spans 12% but its line climbs 12 of 97: over 10%); a climb is never
+ * steady; 100, 130, 100, 130 has a flat line but a 27% range; one pass is
+ * too short to tell; three passes are judged over two.
+ */
+static void warmup_pts_window(void)
+{
+	static const struct {
+		const char *name;
+		double v[8];
+		size_t n;
+		int want;
+	} cases[] = {
+		{"steady at pass 4", {50, 70, 90, 100, 102, 101}, 6, 3},
+		{"never steady", {50, 80, 110, 140}, 4, -1},
+		{"flat slope, wide range", {100, 130, 100, 130}, 4, -1},
+		{"range within, slope beyond", {90, 100, 110, 120}, 4, -1},
+		{"too short", {100}, 1, -2},
+		{"three passes, a window of two", {60, 100, 102}, 3, 1},
+		{"steady from the first", {100, 101, 99, 100}, 4, 0},
+	};
+	const struct rp_pts c = RP_PTS_INIT;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (rp_pts_steady(cases[i].v, cases[i].n, &c) !=
+		    cases[i].want) {
+			fprintf(stderr, "\n  %s: %d", cases[i].name,
+				rp_pts_steady(cases[i].v, cases[i].n, &c));
+			CU_FAIL(cases[i].name);
+		}
+	CU_ASSERT_EQUAL(rp_pts_window(&c, 3), 2);
+	CU_ASSERT_EQUAL(rp_pts_window(&c, 6), 3);
+}
+
+/* a reproducible normal deviate (Box-Muller over an LCG) */
+static double gauss(uint64_t *s)
+{
+	double u1, u2;
+
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	u1 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	u2 = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* A model of one thin group from its repetitions' first writes (the
+ * rewrites 200 each), its figures as the model computes them. */
+static void night(struct rp_model *m, struct rp_group *g, double *first,
+		  size_t n)
+{
+	static double rw[64];
+
+	memset(m, 0, sizeof(*m));
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < n; i++)
+		rw[i] = 200;
+	g->pmode = PB_MODE_THIN;
+	g->mode = "thin";
+	g->applied = "thin";
+	g->target_name = g->workload = g->where = (char *)"";
+	g->nok = g->nfirst = g->nrewrite = n;
+	g->first = first;
+	g->rewrite = rw;
+	g->first_med = rp_median(first, n);
+	g->rewrite_med = 200;
+	rp_median_ci(&g->first_lo, &g->first_hi, first, n);
+	rp_median_ci(&g->rewrite_lo, &g->rewrite_hi, rw, n);
+	if (n < 2)
+		g->first_lo = g->first_hi = g->rewrite_lo = g->rewrite_hi =
+			NAN;
+	g->penalty = 1 - g->first_med / 200;
+	g->penalty_lo = g->penalty_hi = NAN;
+	g->prov_med = g->be_lazy = g->be_thin = NAN;
+	g->first_vs_base = g->rewrite_vs_base = NAN;
+	g->pts_at = g->pts_pass = -1;
+	m->g = g;
+	m->ng = 1;
+	m->ntinfo = 1;
+	m->finished = true;
+	m->baseline = "rdm";
+}
+
+/*
+ * The gate on generated nights (5 repetitions of thin's first write): a
+ * night whose repetitions scatter widely, its median 15% under the last
+ * night's but its interval overlapping it, is past a 10% limit within
+ * noise: no regression (exit 0); a night uniformly 60% slower is one
+ * (exit 1); one repetition is too few to tell either way.
+ */
+static void gate_on_significance(void)
+{
+	double then[5], scatter[5], slower[5], one[1];
+	struct rp_model old, now;
+	struct rp_group og, ng;
+	struct rp_findings fs;
+	struct rp_rules rules = {.gate_pct = 10};
+	struct pb_buf why = PB_BUF_INIT(4096), noise = PB_BUF_INIT(4096);
+	const struct rp_finding *f = NULL;
+	uint64_t s = 7;
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		then[i] = 100 + 2 * gauss(&s);
+	/* median 85, spread 60..125 */
+	scatter[0] = 60, scatter[1] = 125, scatter[2] = 85, scatter[3] = 70,
+	scatter[4] = 120;
+	for (i = 0; i < 5; i++)
+		slower[i] = then[i] * 0.4;
+	one[0] = 40;
+	night(&old, &og, then, 5);
+
+	night(&now, &ng, scatter, 5);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &now, &old, &rules),
+			      PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_CHANGE, &ng, &og, &f), 2);
+	CU_ASSERT(f->x < -10);
+	CU_ASSERT_EQUAL(f->sig, RP_SIG_NOISE);
+	CU_ASSERT(!f->regressed && f->past_limit_noise);
+	CU_ASSERT_FALSE(rp_gate(&now, &fs, &why, &noise));
+	CU_ASSERT_EQUAL(why.len, 0);
+	CU_ASSERT_PTR_NOT_NULL(noise.data &&
+			       strstr(noise.data, "thin first-write fell"));
+	rp_findings_dispose(&fs);
+	pb_buf_reset(&noise);
+
+	night(&now, &ng, slower, 5);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &now, &old, &rules),
+			      PB_OK);
+	count(&fs, RP_F_CHANGE, &ng, &og, &f);
+	CU_ASSERT_EQUAL(f->sig, RP_SIG_YES);
+	CU_ASSERT(f->regressed);
+	CU_ASSERT_EQUAL(fs.nregressed, 1);
+	CU_ASSERT_TRUE(rp_gate(&now, &fs, &why, &noise));
+	CU_ASSERT_PTR_NOT_NULL(why.data &&
+			       strstr(why.data, "thin first-write fell 60.0%"));
+	rp_findings_dispose(&fs);
+
+	night(&now, &ng, one, 1);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &now, &old, &rules),
+			      PB_OK);
+	count(&fs, RP_F_CHANGE, &ng, &og, &f);
+	CU_ASSERT_EQUAL(f->sig, RP_SIG_FEW);
+	CU_ASSERT_FALSE(f->regressed);
+	rp_findings_dispose(&fs);
+	pb_buf_dispose(&why);
+	pb_buf_dispose(&noise);
+}
+
+/*
+ * Change points in generated nightly series: 60 nights at 100 MiB/s
+ * (sd 4) whose level drops to 80 from night 40 are split there and only
+ * there; a stationary series as noisy (sd 10) has none; a year of it
+ * still none.
+ */
+static void trend_change_points(void)
+{
+	double v[365];
+	size_t cp[16], n, i;
+	uint64_t s = 42;
+
+	for (i = 0; i < 60; i++)
+		v[i] = (i < 40 ? 100 : 80) + 4 * gauss(&s);
+	n = rp_change_points(cp, 16, v, 60, 0.001, 3);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_EQUAL(n ? cp[0] : 0, 40);
+	for (i = 0; i < 60; i++)
+		v[i] = 100 + 10 * gauss(&s);
+	CU_ASSERT_EQUAL(rp_change_points(cp, 16, v, 60, 0.001, 3), 0);
+	for (i = 0; i < 365; i++)
+		v[i] = 100 + 10 * gauss(&s);
+	CU_ASSERT_EQUAL(rp_change_points(cp, 16, v, 365, 0.001, 3), 0);
+	/* two changes: up at 100, back down at 200 */
+	for (i = 0; i < 300; i++)
+		v[i] = (i >= 100 && i < 200 ? 130 : 100) + 5 * gauss(&s);
+	n = rp_change_points(cp, 16, v, 300, 0.001, 3);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT(n == 2 && cp[0] == 100 && cp[1] == 200);
+	/* Student's t: the two-sided p of t = 2.228 at 10 df is 0.05 */
+	CU_ASSERT_DOUBLE_EQUAL(rp_t_pvalue(2.228, 10), 0.05, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(rp_t_pvalue(0, 10), 1, 1e-9);
+}
+
+/* The repetitions that would tell a 10% difference: an interval of
+ * +-15% from 5 reps narrows as 1/sqrt(n) to +-5% at 45. */
+static void reps_needed(void)
+{
+	CU_ASSERT_EQUAL(rp_reps_needed(0.15, 5, 0.05), 45);
+	CU_ASSERT_EQUAL(rp_reps_needed(0.02, 5, 0.05), 6);
+	CU_ASSERT_EQUAL(rp_reps_needed(NAN, 5, 0.05), 0);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(headline_demo),
+	PB_CASE(headline_one_repetition),
+	PB_CASE(breakeven_once_per_pair),
+	PB_CASE(applied_as_named_and_left_out),
+	PB_CASE(partial_run_first),
+	PB_CASE(warmup_pts_window),
+	PB_CASE(gate_on_significance),
+	PB_CASE(trend_change_points),
+	PB_CASE(reps_needed),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_findings = {"findings", NULL, NULL, cases};
