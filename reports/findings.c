@@ -22,8 +22,16 @@
 #include "report_int.h"
 
 /* a difference of this size is the one a lab wants told (10%): an
- * interval narrower than twice this half-width tells it */
+ * interval narrower than twice this half-width tells it, and a penalty
+ * whose whole interval lies within it either way is too small to matter */
 #define RP_TELL_HALF 0.05
+
+/* A penalty beyond noise, yet too small to matter: its interval within
+ * +-5%. */
+static bool negligible(const struct rp_group *g)
+{
+	return g->penalty_lo > -RP_TELL_HALF && g->penalty_hi < RP_TELL_HALF;
+}
 
 static struct rp_finding *add(struct rp_findings *fs, enum rp_fkind kind)
 {
@@ -144,8 +152,14 @@ static void clause(struct rp_findings *fs, enum rp_fkind kind,
 
 	for (i = 0; i < n; i++) {
 		enum rp_sig s = penalty_sig(g[i]);
+		/* flat: within noise, or beyond it by too little to matter */
+		bool small = kind == RP_F_H_FLAT && s == RP_SIG_YES &&
+			     negligible(g[i]);
 
-		if (s != want || (sign > 0 && !(g[i]->penalty > 0)) ||
+		if ((s != want && !small) ||
+		    (s == RP_SIG_YES && kind != RP_F_H_FLAT &&
+		     negligible(g[i])) ||
+		    (sign > 0 && !(g[i]->penalty > 0)) ||
 		    (sign < 0 && !(g[i]->penalty < 0)))
 			continue;
 		if (!f && !(f = add(fs, kind)))
@@ -165,6 +179,9 @@ static void clause(struct rp_findings *fs, enum rp_fkind kind,
 						     g[i]->penalty_lo) /
 							    2);
 		f->n = g[i]->nok;
+		/* metric: "beyond" when a member is beyond noise, if small */
+		if (small)
+			f->metric = "small";
 	}
 }
 
@@ -226,6 +243,7 @@ static void headline_place(struct rp_findings *fs,
 		yes += s == RP_SIG_YES;
 		if (s == RP_SIG_NOISE) {
 			noise++;
+			yes -= 0;
 			if ((g[i]->penalty_hi - g[i]->penalty_lo) / 2 >
 			    widest) {
 				widest = (g[i]->penalty_hi - g[i]->penalty_lo) /
@@ -248,7 +266,7 @@ static void headline_place(struct rp_findings *fs,
 
 		for (i = 0; i < n && ny < RP_MAX_SET; i++)
 			if (penalty_sig(g[i]) == RP_SIG_YES &&
-			    g[i]->penalty > 0)
+			    g[i]->penalty > 0 && !negligible(g[i]))
 				y[ny++] = g[i];
 		qsort(y, ny, sizeof(*y), by_penalty);
 		nr = runs_of(at, y, ny);
@@ -389,13 +407,6 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->lo = g->rewrite_vs_base_lo;
 		f->hi = g->rewrite_vs_base_hi;
 		f->n = b->nok && b->nloop == b->nok; /* a loop device */
-	}
-	if (g->qd_asked > 1 && g->qd_kept_min < 0.8 * g->qd_asked &&
-	    (f = add(fs, RP_F_QD_KEPT))) {
-		f->g = g;
-		f->v = g->qd_kept_min;
-		f->v2 = g->qd_asked;
-		f->warning = true;
 	}
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
@@ -565,6 +576,26 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 	/* within a pass: said once when no mode can tell */
 	if (!told && m->ng && (f = add(fs, RP_F_STEADY_WITHIN)))
 		f->g = &m->g[0];
+	/* passes that did not keep their depth: one finding for the modes
+	 * at a depth asked, the lowest and highest kept */
+	f = NULL;
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+
+		if (!(g->qd_asked > 1 && g->qd_kept_min < 0.8 * g->qd_asked))
+			continue;
+		if (!f && !(f = add(fs, RP_F_QD_KEPT)))
+			break;
+		if (!f->g) {
+			f->g = g;
+			f->v = f->v2 = g->qd_kept_min;
+			f->x = g->qd_asked;
+			f->warning = true;
+		}
+		set_add(f, g);
+		f->v = fmin(f->v, g->qd_kept_min);
+		f->v2 = fmax(f->v2, g->qd_kept_min);
+	}
 	rp_fleet_findings(m, fleet_line, fs);
 	if (m->failed_items && (f = add(fs, RP_F_FAILED_ITEMS)))
 		f->x = (double)m->failed_items;

@@ -117,8 +117,10 @@ enum rp_agg rp_aggregate(double *mib_s, double *window_s,
  * rewrite): the first pass k from which a window of `window` consecutive
  * passes has a range within `range` of their mean and a least-squares
  * line whose excursion across the window (|slope| x (window - 1)) is
- * within `slope` of it. PTS asks 5 rounds, 20% and 10%; a provisioning
- * run has a few passes, so 3 (2 when the series has 3 or fewer).
+ * within `slope` of it (a window of two: the range alone, a line through
+ * two points being the points). PTS asks 5 rounds, 20% and 10%; a
+ * provisioning run has a few passes, so 3 (2 when the series has 3 or
+ * fewer).
  */
 struct rp_pts {
 	unsigned window;

@@ -130,6 +130,9 @@ struct rp_model;
  * "never settled (3 reps)", or "" when there is nothing to say: the
  * within-pass settling, the table's cell. */
 void rp_steady_text(char *out, size_t len, const struct rp_group *g);
+/* The same as a table's cell: "4/5 at 544 MiB", "never (4/5)", "too
+ * noisy", "too short" (the notes and docs say the rest). */
+void rp_steady_cell(char *out, size_t len, const struct rp_group *g);
 /* Can any group tell where its first write settles within a pass? */
 bool rp_steady_told(const struct rp_group *g);
 /* An interval that includes 1: no difference from the baseline beyond

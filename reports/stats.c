@@ -44,6 +44,59 @@ double rp_median(const double *v, size_t n)
 	return m;
 }
 
+/* The median of s[0..n) (reordered in place): insertion sort, for the
+ * few values a bootstrap resample has (no allocation, no qsort call). */
+static double small_median(double *s, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		double x = s[i];
+
+		for (j = i; j > 0 && s[j - 1] > x; j--)
+			s[j] = s[j - 1];
+		s[j] = x;
+	}
+	return sorted_median(s, n);
+}
+
+/* The k-th smallest of a[0..n) (reordered): Hoare's selection, the
+ * pivot a median of three, expected linear time. */
+static double select_k(double *a, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+		double x = a[lo], y = a[mid], z = a[hi], piv, t;
+
+		piv = x < y ? (y < z ? y : (x < z ? z : x))
+			    : (x < z ? x : (y < z ? z : y));
+		while (i <= j) {
+			while (a[i] < piv)
+				i++;
+			while (a[j] > piv)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return a[k];
+	}
+	return a[k];
+}
+
 static uint64_t next_rand(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -96,12 +149,11 @@ void rp_median_ci(double *lo, double *hi, const double *v, size_t n)
 	for (k = 0; k < BOOT_RESAMPLES; k++) {
 		for (i = 0; i < n; i++)
 			sample[i] = v[next_rand(&seed) % n];
-		qsort(sample, n, sizeof(*sample), cmp_double);
-		meds[k] = sorted_median(sample, n);
+		meds[k] = small_median(sample, n);
 	}
-	qsort(meds, BOOT_RESAMPLES, sizeof(*meds), cmp_double);
-	*lo = meds[(size_t)(0.025 * BOOT_RESAMPLES)];
-	*hi = meds[(size_t)(0.975 * BOOT_RESAMPLES) - 1];
+	*lo = select_k(meds, BOOT_RESAMPLES, (size_t)(0.025 * BOOT_RESAMPLES));
+	*hi = select_k(meds, BOOT_RESAMPLES,
+		       (size_t)(0.975 * BOOT_RESAMPLES) - 1);
 out:
 	free(meds);
 	free(sample);
@@ -208,9 +260,8 @@ static void percentiles(double *lo, double *hi, double *stat, size_t k)
 		*lo = *hi = NAN;
 		return;
 	}
-	qsort(stat, k, sizeof(*stat), cmp_double);
-	*lo = stat[(size_t)(0.025 * (double)k)];
-	*hi = stat[(size_t)(0.975 * (double)k) - (k > 1)];
+	*lo = select_k(stat, k, (size_t)(0.025 * (double)k));
+	*hi = select_k(stat, k, (size_t)(0.975 * (double)k) - (k > 1));
 }
 
 void rp_penalty_ci(double *lo, double *hi, const double *first,
@@ -271,7 +322,7 @@ void rp_penalty_ci(double *lo, double *hi, const double *first,
 			sf[i] = f[j];
 			sr[i] = r[j];
 		}
-		p = rp_warmup_penalty(rp_median(sf, m), rp_median(sr, m));
+		p = rp_warmup_penalty(small_median(sf, m), small_median(sr, m));
 		if (!isnan(p))
 			stat[ns++] = p;
 		if (m == 1)
@@ -317,9 +368,9 @@ void rp_ratio_ci(double *lo, double *hi, const double *a, size_t na,
 			sa[i] = a[next_rand(&seed) % na];
 		for (i = 0; i < nb; i++)
 			sb[i] = b[next_rand(&seed) % nb];
-		den = rp_median(sb, nb);
+		den = small_median(sb, nb);
 		if (den > 0)
-			stat[ns++] = rp_median(sa, na) / den;
+			stat[ns++] = small_median(sa, na) / den;
 		if (na == 1 && nb == 1)
 			break;
 	}
@@ -441,8 +492,10 @@ int rp_pts_steady(const double *v, size_t n, const struct rp_pts *c)
 		}
 		(void)sx;
 		slope = sxx > 0 ? sxy / sxx : 0;
+		/* a line through two passes is the two passes: the slope
+		 * says something from three on */
 		if (mean > 0 && hi - lo <= c->range * mean &&
-		    fabs(slope) * (w - 1) <= c->slope * mean)
+		    (w < 3 || fabs(slope) * (w - 1) <= c->slope * mean))
 			return (int)k;
 	}
 	return -1;

@@ -50,8 +50,7 @@ void rp_pct_interval(char *out, size_t len, double lo, double hi)
 		snprintf(out, len, "[%.0f-%.0f%%]", a, b);
 }
 
-void rp_group_label(char *out, size_t len, const struct rp_group *g,
-		    bool where)
+void rp_group_label(char *out, size_t len, const struct rp_group *g, bool where)
 {
 	bool w = where && *g->where;
 
@@ -126,6 +125,24 @@ void rp_steady_text(char *out, size_t len, const struct rp_group *g)
 		 *more ? " (" : "", *more ? more + 2 : "", *more ? ")" : "");
 }
 
+void rp_steady_cell(char *out, size_t len, const struct rp_group *g)
+{
+	size_t told = g->nsettled + g->nnever;
+	size_t n = told + g->nshort + g->nnoisy;
+	char sz[32];
+
+	out[0] = '\0';
+	if (!n)
+		return;
+	if (!told)
+		snprintf(out, len, "%s", g->nnoisy ? "too noisy" : "too short");
+	else if (!g->nsettled)
+		snprintf(out, len, "never (%zu/%zu)", g->nnever, n);
+	else
+		snprintf(out, len, "%zu/%zu at %s", g->nsettled, n,
+			 pb_size_format(sz, sizeof(sz), rp_u64(g->steady_med)));
+}
+
 /* ---- the headline ---- */
 
 static void headline(char *out, size_t len, const struct rp_model *m,
@@ -139,8 +156,8 @@ static void headline(char *out, size_t len, const struct rp_model *m,
 	switch (f->kind) {
 	case RP_F_H_PARTIAL:
 		snprintf(out, len, "%s",
-			 f->n == 1   ? "INTERRUPTED: the run was stopped before "
-				       "its plan ended"
+			 f->n == 1 ? "INTERRUPTED: the run was stopped before "
+				     "its plan ended"
 			 : f->n == 2 ? "UNFINISHED: run.json does not say the "
 				       "run ended (it is still going, or it "
 				       "crashed)"
@@ -162,21 +179,24 @@ static void headline(char *out, size_t len, const struct rp_model *m,
 			snprintf(b, sizeof(b), "%s", t);
 		}
 		if (!strcmp(a, b))
-			snprintf(out, len, "%s%s write%s %s %s on first write "
-					   "than on rewrite",
+			snprintf(out, len,
+				 "%s%s write%s %s %s on first write "
+				 "than on rewrite",
 				 pre, names, f->nset == 1 ? "s" : "", a,
-				 f->kind == RP_F_H_SLOWER ? "slower" : "faster");
+				 f->kind == RP_F_H_SLOWER ? "slower"
+							  : "faster");
 		else
 			snprintf(out, len,
 				 "%s%s write %.*s-%s %s on first write than "
 				 "on rewrite",
 				 pre, names, (int)(strlen(a) - 1), a, b,
-				 f->kind == RP_F_H_SLOWER ? "slower" : "faster");
+				 f->kind == RP_F_H_SLOWER ? "slower"
+							  : "faster");
 		return;
 	case RP_F_H_FLAT:
-		snprintf(out, len,
-			 "%s%s show%s no first-write penalty beyond noise", pre,
-			 names, f->nset == 1 ? "s" : "");
+		snprintf(out, len, "%s%s show%s no first-write penalty %s", pre,
+			 names, f->nset == 1 ? "s" : "",
+			 f->metric ? "of 5% or more" : "beyond noise");
 		if (!isnan(f->x))
 			cat(out, len, " (to within \u00b1%.0f%%)",
 			    round(f->x * 100) + 0.0);
@@ -198,12 +218,14 @@ static void headline(char *out, size_t len, const struct rp_model *m,
 		snprintf(out, len, "%seager's %.2f s of provisioning ", pre,
 			 f->v);
 		if (!(f->v > f->v2))
-			cat(out, len, "takes no longer than %s's: nothing "
-				      "to repay",
+			cat(out, len,
+			    "takes no longer than %s's: nothing "
+			    "to repay",
 			    names);
 		else if (f->sig == RP_SIG_FEW)
-			cat(out, len, "against %s's: one repetition, too few "
-				      "to tell whether it is repaid",
+			cat(out, len,
+			    "against %s's: one repetition, too few "
+			    "to tell whether it is repaid",
 			    names);
 		else if (f->sig == RP_SIG_NOISE)
 			cat(out, len,
@@ -272,8 +294,8 @@ static void penalty(char *out, size_t len, const struct rp_finding *f,
 	}
 }
 
-static void ratio(char *out, size_t len, const char *what, double v,
-		  double lo, double hi)
+static void ratio(char *out, size_t len, const char *what, double v, double lo,
+		  double hi)
 {
 	cat(out, len, "%s %.2fx", what, v);
 	if (!isnan(lo))
@@ -318,8 +340,9 @@ static void breakeven(char *out, size_t len, const struct rp_finding *f)
 {
 	char sz[32];
 
-	snprintf(out, len, "eager against %s: %.2f s to provision against "
-			   "%.2f s, ",
+	snprintf(out, len,
+		 "eager against %s: %.2f s to provision against "
+		 "%.2f s, ",
 		 f->h->mode, f->v, f->v2);
 	if (!(f->v > f->v2))
 		cat(out, len, "no longer: nothing to repay");
@@ -330,8 +353,9 @@ static void breakeven(char *out, size_t len, const struct rp_finding *f)
 		    "no break-even beyond noise: their first writes are "
 		    "within noise of each other");
 	else if (f->x < 0)
-		cat(out, len, "never paid back: eager's first write is no "
-			      "faster");
+		cat(out, len,
+		    "never paid back: eager's first write is no "
+		    "faster");
 	else if (!isnan(f->hi) && f->x > f->hi)
 		cat(out, len,
 		    "not paid back within the disk (%s of new blocks would "
@@ -371,7 +395,8 @@ static void across(char *out, size_t len, const struct rp_finding *f)
 			lo = i;
 	}
 	if (f->sig == RP_SIG_FEW)
-		cat(out, len, "; too few repetitions to tell noise: not ranked");
+		cat(out, len,
+		    "; too few repetitions to tell noise: not ranked");
 	else if (f->sig == RP_SIG_YES)
 		cat(out, len, "; %s beyond noise (highest on %s, lowest on %s)",
 		    f->nset == 2 ? "they differ" : "some differ",
@@ -386,13 +411,15 @@ static void change(char *out, size_t len, const struct rp_finding *f,
 	snprintf(out, len, "%s %s: %.1f -> %.1f MiB/s (%+.1f%%), ", l,
 		 f->metric, f->v, f->v2, f->x);
 	if (f->sig == RP_SIG_FEW)
-		cat(out, len, "one repetition on a side: too few to tell "
-			      "noise");
+		cat(out, len,
+		    "one repetition on a side: too few to tell "
+		    "noise");
 	else if (f->sig == RP_SIG_NOISE)
 		cat(out, len, "within noise (the runs' intervals overlap)");
 	else
-		cat(out, len, "beyond noise (the runs' intervals do not "
-			      "overlap)");
+		cat(out, len,
+		    "beyond noise (the runs' intervals do not "
+		    "overlap)");
 	if (f->regressed)
 		cat(out, len, ": a regression past the %g%% limit", f->limit);
 	else if (f->past_limit_noise)
@@ -488,11 +515,19 @@ void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 			    o, f->g->mode);
 		break;
 	case RP_F_QD_KEPT:
-		snprintf(out, len,
-			 "%s: a pass kept a queue depth of %.1f of the %.0f "
-			 "asked (the device waited on the guest): its figures "
-			 "understate the disk",
-			 l, f->v, f->v2);
+		if (f->v2 - f->v < 0.05)
+			snprintf(out, len,
+				 "%s: a pass kept a queue depth of %.1f of the "
+				 "%.0f asked (the device waited on the guest): "
+				 "its figures understate the disk",
+				 f->nset > 1 ? names : l, f->v, f->x);
+		else
+			snprintf(
+				out, len,
+				"%s: a pass kept a queue depth of %.1f to "
+				"%.1f of the %.0f asked (the device waited on "
+				"the guest): their figures understate the disk",
+				names, f->v, f->v2, f->x);
 		break;
 	case RP_F_UNRAMPED:
 		snprintf(out, len,
@@ -503,8 +538,9 @@ void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 	case RP_F_SAME_PENALTY: {
 		size_t i;
 
-		snprintf(out, len, "%s%s%s%s: first-write penalties within "
-				   "noise of each other (",
+		snprintf(out, len,
+			 "%s%s%s%s: first-write penalties within "
+			 "noise of each other (",
 			 names, *f->g->where ? " (" : "", f->g->where,
 			 *f->g->where ? ")" : "");
 		for (i = 0; i < f->nset; i++) {
@@ -660,8 +696,7 @@ json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f)
 				    json_string(f->g->applied));
 		json_object_set_new(o, "target",
 				    json_string(f->g->target_name));
-		json_object_set_new(o, "workload",
-				    json_string(f->g->workload));
+		json_object_set_new(o, "workload", json_string(f->g->workload));
 	}
 	if (f->h)
 		json_object_set_new(o, "other_mode", json_string(f->h->mode));
@@ -730,7 +765,8 @@ void rp_measured_text(char *out, size_t len, const struct rp_model *m)
 	if (*pval(w, "pair_stripe", a, sizeof(a)))
 		cat(out, len, ", first write in %s stripe pairs", a);
 	if (*pval(p, "repetitions", a, sizeof(a)))
-		cat(out, len, "; %s repetition%s", a, strcmp(a, "1") ? "s" : "");
+		cat(out, len, "; %s repetition%s", a,
+		    strcmp(a, "1") ? "s" : "");
 	if (m->nmore)
 		cat(out, len, " per run, %zu runs merged", m->nmore + 1);
 	cat(out, len, "; baseline %s", m->have_baseline ? m->baseline : "none");

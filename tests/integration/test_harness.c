@@ -1178,12 +1178,14 @@ static void failed_mode_others_run(void)
 	}
 	CU_ASSERT_EQUAL(ok, 4);
 	CU_ASSERT_EQUAL(failed, 1);
-	/* the root's "latest" names this run, relative; the build's
-	 * commit is recorded */
+	/* the root's "latest-attempt" names this run, relative; "latest"
+	 * waits for a complete one; the build's commit is recorded */
 	CU_ASSERT_EQUAL(
-		it_sh("test \"$(readlink '%s/latest')\" = "
-		      "\"%s\" && test -f '%s/latest/run.json'",
-		      res, json_string_value(json_object_get(doc, "run")), res),
+		it_sh("test \"$(readlink '%s/latest-attempt')\" = "
+		      "\"%s\" && test -f '%s/latest-attempt/run.json' && "
+		      "test ! -e '%s/latest'",
+		      res, json_string_value(json_object_get(doc, "run")), res,
+		      res),
 		0);
 	CU_ASSERT_PTR_NOT_NULL(json_object_get(doc, "commit"));
 	json_decref(doc);

@@ -22,8 +22,7 @@ static void load(struct rp_model *m, const char *name, const char *base)
 	CU_ASSERT_EQUAL_FATAL(rp_model_load(m, path, base, NULL, err), PB_OK);
 }
 
-static const struct rp_group *group(const struct rp_model *m,
-				    const char *mode)
+static const struct rp_group *group(const struct rp_model *m, const char *mode)
 {
 	const struct rp_group *g = rp_model_find(m, "", m->g[0].workload, mode);
 
@@ -112,8 +111,8 @@ static void headline_demo(void)
 	CU_ASSERT_EQUAL(h->kind, RP_F_H_BREAKEVEN);
 	CU_ASSERT_EQUAL(h->g, eager);
 	CU_ASSERT_EQUAL(h->sig, RP_SIG_YES);
-	CU_ASSERT_DOUBLE_EQUAL(h->x / 1048576,
-			       2.5 / (1 / 151.0 - 1 / 197.0), 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(h->x / 1048576, 2.5 / (1 / 151.0 - 1 / 197.0),
+			       1e-6);
 	CU_ASSERT(h->x > h->hi); /* past the disk */
 	rp_finding_text(t, sizeof(t), &m, h);
 	CU_ASSERT_STRING_EQUAL(t, "eager's 2.60 s of provisioning is not "
@@ -204,8 +203,9 @@ static void breakeven_once_per_pair(void)
 	CU_ASSERT(!said(&fs, &m, "paid back after"));
 	CU_ASSERT(!said(&fs, &m, "repaid after"));
 	CU_ASSERT(!said(&fs, &m, "pays for its provisioning"));
-	CU_ASSERT(said(&fs, &m, "eager against lazy: 2.60 s to provision "
-				"against 0.10 s, no break-even beyond noise"));
+	CU_ASSERT(said(&fs, &m,
+		       "eager against lazy: 2.60 s to provision "
+		       "against 0.10 s, no break-even beyond noise"));
 	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 }
@@ -232,15 +232,17 @@ static void applied_as_named_and_left_out(void)
 	CU_ASSERT_STRING_EQUAL(m.baseline, "rdm");
 	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
 	CU_ASSERT_EQUAL(count(&fs, RP_F_APPLIED_AS, eager, NULL, &f), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(f->detail, "NFS without the VAAI-NAS "
-						 "plugin (vStorageUnsupported)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(f->detail,
+				      "NFS without the VAAI-NAS "
+				      "plugin (vStorageUnsupported)"));
 	CU_ASSERT_EQUAL(count(&fs, RP_F_APPLIED_AS, lazy, NULL, NULL), 1);
 	CU_ASSERT_EQUAL(count(&fs, RP_F_BREAKEVEN, NULL, NULL, NULL), 0);
 	CU_ASSERT_EQUAL(count(&fs, RP_F_H_BREAKEVEN, NULL, NULL, NULL), 0);
 	CU_ASSERT(isnan(eager->be_lazy) && isnan(eager->be_thin));
 	/* the headline names it by what it became */
-	CU_ASSERT(said(&fs, &m, "eager (applied as thin), lazy (applied as "
-				"thin) and thin write 24% slower"));
+	CU_ASSERT(said(&fs, &m,
+		       "eager (applied as thin), lazy (applied as "
+		       "thin) and thin write 24% slower"));
 	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 	/* asked for as the baseline: not one, and said why */
@@ -339,8 +341,7 @@ static void night(struct rp_model *m, struct rp_group *g, double *first,
 	rp_median_ci(&g->first_lo, &g->first_hi, first, n);
 	rp_median_ci(&g->rewrite_lo, &g->rewrite_hi, rw, n);
 	if (n < 2)
-		g->first_lo = g->first_hi = g->rewrite_lo = g->rewrite_hi =
-			NAN;
+		g->first_lo = g->first_hi = g->rewrite_lo = g->rewrite_hi = NAN;
 	g->penalty = 1 - g->first_med / 200;
 	g->penalty_lo = g->penalty_hi = NAN;
 	g->prov_med = g->be_lazy = g->be_thin = NAN;

@@ -72,6 +72,164 @@ static void values_and_raw_spans(void)
 	unlink(path);
 }
 
+/*
+ * A long raw span (past the 16 bytes the skip looks at once): escaped
+ * quotes and backslashes, brackets inside strings at every offset, and
+ * the span ends where its own bracket closes.
+ */
+static void long_raw_spans(void)
+{
+	static const char *const raw[] = {"series", NULL};
+	struct pb_buf b = PB_BUF_INIT(1 << 20);
+	char err[PB_ERRBUF_SIZE] = "";
+	struct jl_doc d;
+	struct jl *sr;
+	const char *path;
+	int i;
+
+	pb_buf_addstr(&b, "{\"series\": [");
+	for (i = 0; i < 40; i++)
+		pb_buf_printf(
+			&b,
+			"%s{\"t_s\": %d.25, \"note\": \"%.*s]\\\"}[\\\\\", "
+			"\"bytes\": %d}",
+			i ? ", " : "", i, i % 17, "aaaaaaaaaaaaaaaaa", i);
+	pb_buf_addstr(&b, "], \"after\": 7}");
+	CU_ASSERT_FATAL(!pb_buf_error(&b));
+	path = write_tmp(b.data, b.len);
+	CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, raw, NULL, err), PB_OK);
+	CU_ASSERT_DOUBLE_EQUAL(jl_num(jl_get(d.root, "after")), 7, 0);
+	sr = jl_get(d.root, "series");
+	CU_ASSERT_EQUAL_FATAL(sr->type, JL_RAW);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(jl_expand(&d, sr));
+	CU_ASSERT_EQUAL(sr->n, 40);
+	{
+		struct jl *it;
+		double sum = 0;
+
+		jl_foreach(sr, it) sum += jl_num(jl_get(it, "bytes"));
+		CU_ASSERT_DOUBLE_EQUAL(sum, 39 * 40 / 2, 0);
+	}
+	jl_free(&d);
+	unlink(path);
+	pb_buf_dispose(&b);
+}
+
+/* Numbers read exactly as strtod reads them, on the fast path (up to 15
+ * digits, no exponent) and off it. */
+static void numbers_as_strtod(void)
+{
+	static const char *const nums[] = {
+		"0",
+		"-0",
+		"0.1",
+		"123.4567890",
+		"2155.8",
+		"1e5",
+		"-1.5e3",
+		"9007199254740993",
+		"12345678901234567",
+		"3.14159265358979",
+		"0.0000000000000000000001",
+		"-0.000001234",
+		"18446744073709551615",
+		"1073741824",
+		"0.30000000000000004",
+		"999999999999999.9",
+	};
+	char doc[256], err[PB_ERRBUF_SIZE] = "";
+	struct jl_doc d;
+	size_t i;
+
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		const char *path;
+
+		snprintf(doc, sizeof(doc), "{\"v\": %s}", nums[i]);
+		path = write_tmp(doc, strlen(doc));
+		CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, NULL, NULL, err),
+				      PB_OK);
+		if (jl_num(jl_get(d.root, "v")) != strtod(nums[i], NULL)) {
+			fprintf(stderr, "\n  %s read as %.17g", nums[i],
+				jl_num(jl_get(d.root, "v")));
+			CU_FAIL(nums[i]);
+		}
+		jl_free(&d);
+		unlink(path);
+	}
+}
+
+/*
+ * 100,000 numbers as the runner writes them (%.10g) and as people type
+ * them (up to 19 digits, a point anywhere, exponents): the fast path must
+ * agree with strtod bit for bit, and hand the rest to it.
+ */
+static void random_numbers_as_strtod(void)
+{
+	enum { N = 100000 };
+	char err[PB_ERRBUF_SIZE] = "", num[64], *text = NULL;
+	size_t len = 0, cap = (size_t)N * 40 + 16;
+	unsigned int seed = 20261203;
+	struct jl_doc d;
+	struct jl *it;
+	size_t i = 0, bad = 0;
+	const char *path, *p;
+
+	text = malloc(cap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	text[len++] = '[';
+	for (i = 0; i < N; i++) {
+		int digits = 1 + rand_r(&seed) % 19, k, n = 0;
+		int point = rand_r(&seed) % (digits + 1);
+
+		if (i % 2 == 0) {
+			double x = (double)rand_r(&seed) / RAND_MAX *
+				   pow(10, rand_r(&seed) % 40 - 20);
+			n = snprintf(num, sizeof(num), "%.10g", x);
+		} else {
+			if (rand_r(&seed) % 4 == 0)
+				num[n++] = '-';
+			for (k = 0; k < digits; k++) {
+				if (k == point && k > 0)
+					num[n++] = '.';
+				num[n++] =
+					(char)('0' +
+					       (k == 0 && digits > 1
+							? 1 + rand_r(&seed) % 9
+							: rand_r(&seed) % 10));
+			}
+			if (rand_r(&seed) % 3 == 0)
+				n += snprintf(num + n, sizeof(num) - (size_t)n,
+					      "e%d", rand_r(&seed) % 50 - 25);
+			num[n] = '\0';
+		}
+		len += (size_t)snprintf(text + len, cap - len, "%s%s",
+					i ? "," : "", num);
+	}
+	text[len++] = ']';
+	path = write_tmp(text, len);
+	CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, NULL, NULL, err), PB_OK);
+	/* walk the numbers and the text side by side */
+	p = text + 1;
+	i = 0;
+	jl_foreach(d.root, it)
+	{
+		char *end;
+		double want = strtod(p, &end);
+
+		if (memcmp(&want, &(double){jl_num(it)}, sizeof(want)) != 0 &&
+		    bad++ < 5)
+			fprintf(stderr, "\n  %.*s read as %.17g",
+				(int)(end - p), p, jl_num(it));
+		p = end + 1;
+		i++;
+	}
+	CU_ASSERT_EQUAL(i, N);
+	CU_ASSERT_EQUAL(bad, 0);
+	jl_free(&d);
+	unlink(path);
+	free(text);
+}
+
 static void every_truncation_refused(void)
 {
 	static const char *const raw[] = {"series", NULL};
@@ -186,9 +344,15 @@ static void stream_truncations_refused(void)
 }
 
 static const struct pb_case cases[] = {
-	PB_CASE(values_and_raw_spans),	     PB_CASE(every_truncation_refused),
-	PB_CASE(errors_say_where),	     PB_CASE(stream_items),
-	PB_CASE(stream_truncations_refused), PB_CASES_END,
+	PB_CASE(values_and_raw_spans),
+	PB_CASE(every_truncation_refused),
+	PB_CASE(errors_say_where),
+	PB_CASE(stream_items),
+	PB_CASE(stream_truncations_refused),
+	PB_CASE(long_raw_spans),
+	PB_CASE(numbers_as_strtod),
+	PB_CASE(random_numbers_as_strtod),
+	PB_CASES_END,
 };
 
 const struct pb_suite suite_jlite = {"jlite", NULL, NULL, cases};
