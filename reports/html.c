@@ -1104,7 +1104,9 @@ const char rp_html_style[] =
 	"fill:#222}.chart{display:block;margin:1em 0;max-width:100%;height:"
 	"auto}pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;"
 	"overflow-wrap:anywhere}@page{size:A4;margin:12mm}@media print{body{"
-	"margin:0;max-width:none}.chart,table{page-break-inside:avoid}}";
+	"margin:0;max-width:none;padding:0;font-size:12px}.sum{font-size:"
+	"10px}.sum td,.sum th{padding:1px 3px}.chart,table{page-break-"
+	"inside:avoid}}";
 
 enum pb_error rp_write_html(const struct rp_model *m,
 			    const struct rp_model *old,

@@ -3,6 +3,7 @@
  * with known numbers (tests/data/golden), on broken ones, against an older
  * run, and rendered by a real browser (Debian's chromium, headless).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -613,10 +614,12 @@ static void renders_in_chromium(void)
 
 /*
  * The pages as a reader sees them, measured in headless Chromium at 900
- * px: a copy of each with tests/data/reports/layout-check.js added (the
- * pages carry no script) is rendered, and check-layout.py reads what it
- * measured: no horizontal overflow, ticks and a legend on every chart, no
- * legend or label over another.
+ * px and as printed: a copy of each with tests/data/reports/layout-check.js
+ * added (the pages carry no script) is rendered, and check-layout.py reads
+ * what it measured: no horizontal overflow, ticks and a legend on every
+ * chart, no legend or label over another. For print the page's print rules
+ * apply in a window 703 px wide, A4 inside the page's 12 mm margins at 96
+ * px an inch; and Chromium's own --print-to-pdf makes A4 pages of it.
  */
 static void pages_layout(void)
 {
@@ -649,7 +652,9 @@ static void pages_layout(void)
 	/* targets at once: its table too fits the column */
 	snprintf(p3, sizeof(p3), "%s/lay-a/report.html", var);
 	pages[3] = p3;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 8; i++) {
+		const char *page = pages[i / 2];
+		bool print = i % 2;
 		int rc = it_sh(
 			"{ sed 's#</body></html>##' '%s'; printf '<script>'; "
 			"cat tests/data/reports/layout-check.js; printf "
@@ -657,18 +662,33 @@ static void pages_layout(void)
 			"timeout 120 chromium --headless --no-sandbox "
 			"--disable-gpu --hide-scrollbars --no-first-run "
 			"--disable-background-networking "
-			"--window-size=900,2400 --virtual-time-budget=3000 "
+			"--window-size=%d,2400 --virtual-time-budget=3000 "
 			"--user-data-dir='%s/chr-lay' --dump-dom "
-			"'file://%s.check.html' > '%s.dom' 2>/dev/null && "
+			"'file://%s.check.html%s' > '%s.dom' 2>/dev/null && "
 			"python3 tests/data/reports/check-layout.py '%s.dom' "
-			"%d >&2",
-			pages[i], pages[i], it_dir(), pages[i], pages[i],
-			pages[i], charts[i]);
+			"%d %s >&2",
+			page, page, print ? 703 : 900, it_dir(), page,
+			print ? "#print" : "", page, page, charts[i / 2],
+			print ? "print" : "");
 
 		if (rc)
-			fprintf(stderr, "\n  layout: %s\n", pages[i]);
+			fprintf(stderr, "\n  layout%s: %s\n",
+				print ? " in print" : "", page);
 		CU_ASSERT_EQUAL(rc, 0);
 	}
+	/* printed by Chromium itself: A4 pages (595 x 842 pt), not Letter */
+	CU_ASSERT_EQUAL(
+		it_sh("timeout 120 chromium --headless --no-sandbox "
+		      "--disable-gpu --no-first-run "
+		      "--disable-background-networking "
+		      "--user-data-dir='%s/chr-pdf' --no-pdf-header-footer "
+		      "--print-to-pdf='%s/page.pdf' 'file://%s' >/dev/null "
+		      "2>&1 && n=$(grep -ac '/Type /Page\\b' '%s/page.pdf') "
+		      "&& test \"$n\" -ge 1 && test $(grep -aEo '/MediaBox "
+		      "\\[0 0 59[45][.0-9]* 84[12][.0-9]*\\]' '%s/page.pdf' "
+		      "| wc -l) -eq \"$n\"",
+		      it_dir(), it_dir(), p0, it_dir(), it_dir()),
+		0);
 }
 
 /*

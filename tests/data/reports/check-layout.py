@@ -2,7 +2,7 @@
 """check-layout.py - read layout-check.js's line from a dumped DOM and say
 what is wrong with the page, one line each; exit 1 when anything is.
 
-usage: check-layout.py DOM_FILE MIN_CHARTS
+usage: check-layout.py DOM_FILE MIN_CHARTS [print]
 """
 import html
 import json
@@ -16,9 +16,12 @@ if not m:
     sys.exit(1)
 r = json.loads(html.unescape(m.group(1)))
 bad = []
+if len(sys.argv) > 3 and sys.argv[3] == "print" and not r.get("printRules"):
+    bad.append("laid out for print, but the page has no print rules")
 if r["overflow"] > 0:
     bad.append("horizontal overflow of %d px at %d px" %
                (r["overflow"], r["width"]))
+    bad += ["  wider than the window: " + w for w in r.get("wide", [])]
 if r["charts"] < int(sys.argv[2]):
     bad.append("%d charts, expected at least %s" % (r["charts"], sys.argv[2]))
 bad += ["no axis ticks: " + c for c in r["noTicks"]]

@@ -2,13 +2,33 @@
  * layout-check.js - added by the report tests to a copy of a page (the
  * pages themselves carry no script): measures in the browser what a reader
  * would see, and writes it into the page as one JSON line for --dump-dom.
- * Checked: no horizontal overflow at the window's width; every chart has
- * axis ticks and a legend; no legend entry, value label or axis label
- * overlaps another; legends stay inside their chart.
+ * With '#print' it measures the printed layout instead. Checked: no
+ * horizontal overflow at the window's width; every chart has axis ticks
+ * and a legend; no legend entry, value label or axis label overlaps
+ * another; legends stay inside their chart.
  */
 (function () {
+	/*
+	 * '#print': lay the page out as printed, the print rules applied as
+	 * screen rules, in a window as wide as the A4 page inside its margins
+	 * (the caller's --window-size).
+	 */
+	var css = '';
+	if (location.hash === '#print') {
+		Array.prototype.forEach.call(document.styleSheets, function (sh) {
+			Array.prototype.forEach.call(sh.cssRules, function (r) {
+				if (r.media && r.media.mediaText.indexOf('print') >= 0)
+					Array.prototype.forEach.call(r.cssRules,
+						function (x) { css += x.cssText; });
+			});
+		});
+		var st = document.createElement('style');
+		st.textContent = css;
+		document.head.appendChild(st);
+	}
 	var out = {
 		width: window.innerWidth,
+		printRules: css.length,
 		overflow: document.documentElement.scrollWidth - window.innerWidth,
 		charts: 0,
 		noTicks: [],
@@ -45,6 +65,15 @@
 				out.overlaps.push(id + ': legend outside: ' +
 					l.textContent);
 		});
+	});
+	/* what sticks out, outermost first, to say where to look */
+	out.wide = [];
+	all(document, 'body *').forEach(function (e) {
+		if (out.wide.length < 3 && box(e).right > window.innerWidth + 0.5)
+			out.wide.push(e.tagName.toLowerCase() +
+				(e.className && e.className.baseVal === undefined &&
+				 e.className ? '.' + e.className : '') + ': ' +
+				e.textContent.slice(0, 40));
 	});
 	var pre = document.createElement('pre');
 	pre.textContent = 'PB' + 'CHECK ' + JSON.stringify(out) + ' PB' + 'END';
