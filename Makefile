@@ -81,7 +81,8 @@ WIN_SRC    := $(filter-out common/child.c,$(COMMON_SRC)) runner/options.c \
 WIN_CC     ?= x86_64-w64-mingw32-gcc
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
-	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c
+	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c \
+	      vsphere/lab.c vsphere/pbm.c
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
 REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
 	      reports/findings.c reports/words.c reports/columns.c \
@@ -96,6 +97,7 @@ HOST_BE_SRC := harness/backends/host/backend.c harness/backends/host/disks.c \
 VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/guest.c \
 	       harness/backends/vsphere/settings.c \
+	       harness/backends/vsphere/storage.c \
 	       harness/backends/vsphere/options.c
 CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
@@ -121,6 +123,7 @@ IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \
 	      tests/integration/test_harness.c tests/integration/test_host.c \
+	      tests/integration/test_labs.c \
 	      tests/integration/test_report.c tests/integration/lab.c \
 	      tests/integration/test_qemu.c tests/integration/test_install.c
 

@@ -77,6 +77,9 @@ struct pb_disk {
 	double provision_wall_s;      /* as the harness waited for it */
 	const char *provision_source; /* "server task", "client wall" */
 	json_t *readback;	      /* the provisioning the backend reports */
+	/* what plan_disk expects of it when that is not the mode's usual
+	 * (" (the datastore makes it thin)"), said as it is created */
+	char note[200];
 };
 
 struct pb_run_ctx {
@@ -98,6 +101,24 @@ struct pb_run_ctx {
 /* ---- the ops ---- */
 
 struct pb_check_out; /* pb_check_say's, below */
+
+/*
+ * What prepare is handed. A change it makes to the target that must be
+ * undone should the run die half way (a VM shut down for a power cycle:
+ * left off, it is the lab's VM that is down) is journaled with begin
+ * before it is made, fields holding "change" and what the backend's cleanup
+ * needs, and closed with end once undone or done; cleanup after a crash
+ * hands the open entry to ops->cleanup like a leftover disk. step(name):
+ * where a test may stop the run (PROVBENCH_STOP_AT).
+ */
+struct pb_prep_ctx {
+	enum pb_error (*begin)(const struct pb_prep_ctx *c, const char *id,
+			       json_t *fields, char *errbuf);
+	enum pb_error (*end)(const struct pb_prep_ctx *c, const char *id,
+			     char *errbuf);
+	void (*step)(const char *name);
+	void *arg;
+};
 
 #define PB_MODE_BIT(m) (1u << (m))
 
@@ -129,8 +150,11 @@ struct pb_backend_ops {
 	/* environment for run.json: versions, host, datastore, ... */
 	enum pb_error (*describe)(struct pb_backend *b, json_t *env,
 				  char *errbuf);
-	/* once per run: upload the runner, settings */
-	enum pb_error (*prepare)(struct pb_backend *b, char *errbuf);
+	/* once per run, after check found nothing wrong: upload the
+	 * runner, make settings live; a change to the target that must not
+	 * outlive a crash is journaled through c first */
+	enum pb_error (*prepare)(struct pb_backend *b,
+				 const struct pb_prep_ctx *c, char *errbuf);
 	/* name the disk about to be made; its journal fields into j */
 	enum pb_error (*plan_disk)(struct pb_backend *b, enum pb_mode mode,
 				   unsigned seq, struct pb_disk *d, json_t *j,
@@ -146,7 +170,9 @@ struct pb_backend_ops {
 	enum pb_error (*destroy_disk)(struct pb_backend *b,
 				      const struct pb_disk *d, char *errbuf);
 	/*
-	 * Remove a leftover the journal names; PB_ERR_NOTFOUND if gone.
+	 * Remove a leftover the journal names; PB_ERR_NOTFOUND if gone. An
+	 * entry with a "change" is one prepare journaled: undone (its
+	 * errbuf then says what was done, for the log).
 	 * mine: the entry's target is this backend's (the harness compares
 	 * the journal's "target" with target_key). Of another target's
 	 * entry, a backend with PB_CAP_CLEANUP_GONE says whether that target
@@ -197,6 +223,16 @@ void pb_check_say(struct pb_check_out *out, const char *name, const char *fmt,
 		  ...) __attribute__((format(printf, 3, 4)));
 void pb_check_warn(struct pb_check_out *out, const char *name, const char *fmt,
 		   ...) __attribute__((format(printf, 3, 4)));
+/*
+ * A problem that stops a run, said at once and counted, so one check
+ * names every problem it can see, not only the first: what to do goes in
+ * the text. Returns err. The check then ends with pb_check_result, which
+ * makes the first problem its error (and says how many more there were).
+ */
+enum pb_error pb_check_problem(struct pb_check_out *out, enum pb_error err,
+			       const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+enum pb_error pb_check_result(struct pb_check_out *out, char *errbuf);
 
 /* ---- saying what takes time ---- */
 

@@ -82,13 +82,23 @@ static void check_vsay(struct pb_check_out *o, const char *level,
 	if (!o)
 		return;
 	vsnprintf(text, sizeof(text), fmt, ap);
+	if (!strcmp(level, "problem") && !o->problems++)
+		snprintf(o->first_msg, sizeof(o->first_msg), "%s", text);
 	if (o->items)
 		json_array_append_new(o->items,
 				      json_pack("{s:s,s:s,s:s,s:s?}", "name",
 						name, "level", level, "detail",
 						text, "target", o->target));
+	else if (o->run && !strcmp(level, "warning"))
+		fprintf(stderr, "provbench: warning: %s%s%s\n",
+			o->target ? o->target : "", o->target ? ": " : "",
+			text);
+	else if (o->run)
+		; /* ok is not said; problems are pb_check_result's */
 	else if (!strcmp(level, "warning"))
 		fprintf(o->fp, "warning: %s\n", text);
+	else if (!strcmp(level, "problem"))
+		fprintf(o->fp, "problem: %s\n", text);
 	else
 		fprintf(o->fp, "%s: %s\n", name, text);
 }
@@ -111,6 +121,44 @@ void pb_check_warn(struct pb_check_out *out, const char *name, const char *fmt,
 	va_start(ap, fmt);
 	check_vsay(out, "warning", name, fmt, ap);
 	va_end(ap);
+}
+
+enum pb_error pb_check_problem(struct pb_check_out *out, enum pb_error err,
+			       const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!out)
+		return err;
+	if (!out->problems)
+		out->first = err;
+	else if (out->run) {
+		/* said now: the first is the run's error line, at the end */
+		char text[2048];
+
+		va_start(ap, fmt);
+		vsnprintf(text, sizeof(text), fmt, ap);
+		va_end(ap);
+		fprintf(stderr, "provbench: problem: %s%s%s\n",
+			out->target ? out->target : "", out->target ? ": " : "",
+			text);
+	}
+	va_start(ap, fmt);
+	check_vsay(out, "problem", name, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+enum pb_error pb_check_result(struct pb_check_out *out, char *errbuf)
+{
+	if (!out || !out->problems)
+		return PB_OK;
+	if (out->problems == 1)
+		return pb_fail(errbuf, out->first, "%s", out->first_msg);
+	return pb_fail(errbuf, out->first, "%s (and %u more problem%s %s)",
+		       out->first_msg, out->problems - 1,
+		       out->problems > 2 ? "s" : "",
+		       out->run ? "above" : "listed");
 }
 
 /* The plan as check --json prints it: what print_plan says, as data. */
@@ -219,10 +267,15 @@ enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 	unsigned t;
 
 	out->target = NULL;
-	check_power(out, r->p);
+	/* what a profile can tell is the report's to say after a run */
+	if (!out->run)
+		check_power(out, r->p);
 	for (t = 0; !err && t < r->nt; t++) {
 		out->target = r->nt > 1 ? r->p->targets[t].name : NULL;
-		if (out->target && !out->items)
+		out->problems = 0;
+		out->first = PB_OK;
+		out->first_msg[0] = '\0';
+		if (out->target && !out->items && !out->run)
 			fprintf(out->fp, "target %s:\n", out->target);
 		err = r->ops->check(r->t[t].b, &r->plan, out,
 				    run_reset_fail(r->berr));
@@ -236,7 +289,7 @@ enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
  * the exit code as without --json */
 static int check_json(struct run_state *r, const char *profile)
 {
-	struct pb_check_out out = {stdout, json_array(), NULL};
+	struct pb_check_out out = {.fp = stdout, .items = json_array()};
 	enum pb_error err = pb_profile_load(r->p, profile, r->errbuf);
 	const char *why = r->errbuf;
 	json_t *doc;
@@ -277,7 +330,7 @@ int pb_check(const char *profile, bool json)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .j = {.fd = -1}};
-	struct pb_check_out out = {stdout, NULL, NULL};
+	struct pb_check_out out = {.fp = stdout};
 	const char *why = NULL;
 	enum pb_error err;
 	int rc;

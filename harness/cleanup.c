@@ -21,7 +21,7 @@ int pb_cleanup(const char *arg, bool dry)
 	struct run_state r = {.p = &p, .j = {.fd = -1}};
 	struct rj_reader rd = {0};
 	char run_id[256] = "", name[1200];
-	unsigned n = 0;
+	unsigned n[2] = {0, 0};
 	enum pb_error err;
 	struct stat st;
 	int rc;
@@ -60,11 +60,15 @@ int pb_cleanup(const char *arg, bool dry)
 	err = run_state_open(&r, true);
 	if (!err)
 		err = run_recover_all(&r, run_id[0] ? run_id : NULL, dry, false,
-				      &n);
+				      n);
 	if (err)
 		rc = pb_cli_fail(err, "cleanup", r.errbuf);
+	else if (n[1])
+		printf("cleanup: %u disk(s) %s, %u change(s) to a target %s\n",
+		       n[0], dry ? "would be removed" : "removed", n[1],
+		       dry ? "would be undone" : "undone");
 	else
-		printf("cleanup: %u disk(s) %s\n", n,
+		printf("cleanup: %u disk(s) %s\n", n[0],
 		       dry ? "would be removed" : "removed");
 out:
 	rj_reader_dispose(&rd);

@@ -156,12 +156,13 @@ enum pb_error pb_journal_open_disks(json_t **out, const char *dir,
 /*
  * Remove what the journal says a crashed run left on the target of b
  * (ops): every open disk whose target is b's, or with run_id only that
- * run's; with dry_run only say what would go. *count: how many.
+ * run's; with dry_run only say what would go. count[0]: how many disks,
+ * count[1]: how many changes to the target undone (a VM powered on again).
  */
 enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
 				 struct pb_backend *b, struct pb_journal *j,
 				 const char *state, const char *run_id,
-				 bool dry_run, bool quiet, unsigned *count,
+				 bool dry_run, bool quiet, unsigned count[2],
 				 char *errbuf);
 
 /* Print "provbench: what: why" and return the exit code for err. */

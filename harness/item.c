@@ -54,7 +54,7 @@ static void summarize(const struct run_state *r, const struct rj_result *res)
  * progress), destroying (the run is over, the disk not yet removed),
  * destroyed (removed, not yet journaled as such).
  */
-static void stop_at(const char *step)
+void run_stop_at(const char *step)
 {
 	const char *s = getenv("PROVBENCH_STOP_AT");
 
@@ -73,7 +73,7 @@ static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 	char done[32], total[32];
 	uint64_t now = pb_now_ns();
 
-	stop_at("running");
+	run_stop_at("running");
 	if (r->quiet)
 		return;
 
@@ -132,7 +132,7 @@ static void gate_pass(struct run_worker *w, bool wait)
 }
 
 /* A journal record, appended and fsynced, whichever worker writes it. */
-static enum pb_error journal_add(struct run_state *r, json_t *e, char *errbuf)
+enum pb_error run_journal_add(struct run_state *r, json_t *e, char *errbuf)
 {
 	enum pb_error err;
 
@@ -153,7 +153,7 @@ static enum pb_error journal_note(const struct pb_run_ctx *ctx, json_t *fields)
 		return pb_fail(w->errbuf, PB_ERR_NOMEM, "out of memory");
 	json_object_set_new(e, "op", json_string("started"));
 	json_object_set_new(e, "id", json_string(ctx->disk_id));
-	err = journal_add(w->r, e, w->errbuf);
+	err = run_journal_add(w->r, e, w->errbuf);
 	json_decref(e);
 	return err;
 }
@@ -265,16 +265,17 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 	json_object_set_new(intent, "backend", json_string(r->ops->name));
 	if (!err) {
 		step = RJ_STEP_JOURNAL;
-		err = journal_add(r, intent, ebuf);
+		err = run_journal_add(r, intent, ebuf);
 		/* no journal, no disk: and none for the items after this */
 		if (err)
 			jerr = pb_fail(wk->errbuf, err, "%s", ebuf);
 	}
 	json_decref(intent);
 	if (!err) {
-		stop_at("journaled");
+		run_stop_at("journaled");
 		run_say(r->quiet, "  creating %s disk%s",
-			pb_mode_name(it->mode), create_note(it->mode));
+			pb_mode_name(it->mode),
+			d.note[0] ? d.note : create_note(it->mode));
 		step = RJ_STEP_CREATE;
 		err = r->ops->create_disk(b, &d, run_reset_fail(wk->berr));
 		created = err == PB_OK;
@@ -287,10 +288,10 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 				      "id", d.id, "uuid", d.uuid, "readback",
 				      d.readback ? d.readback : json_null());
 
-		stop_at("created");
-		err = journal_add(r, c, ebuf);
+		run_stop_at("created");
+		err = run_journal_add(r, c, ebuf);
 		json_decref(c);
-		stop_at("attached");
+		run_stop_at("attached");
 	}
 	/* the wave starts its runners together; an item that failed
 	 * before arrives without waiting, so the others go on */
@@ -320,11 +321,11 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 	if (created) {
 		uint64_t t_destroy = pb_now_ns();
 
-		stop_at("destroying");
+		run_stop_at("destroying");
 		derr = r->ops->destroy_disk(b, &d, run_reset_fail(wk->berr));
 		destroy_ns = pb_now_ns() - t_destroy;
 		if (!derr)
-			stop_at("destroyed");
+			run_stop_at("destroyed");
 		if (derr) {
 			/* the first failure is the one told; a destroy
 			 * after a good run is the item's failure */
@@ -343,7 +344,7 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 			json_t *x = json_pack("{s:s,s:s}", "op", "destroyed",
 					      "id", d.id);
 
-			derr = journal_add(r, x, ebuf);
+			derr = run_journal_add(r, x, ebuf);
 			json_decref(x);
 		}
 	}

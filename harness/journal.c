@@ -7,6 +7,9 @@
  * guest process writing it starts (cleanup stops it first), "destroyed"
  * after it is gone. A crashed run leaves intents without "destroyed"; cleanup
  * removes exactly those disks and never anything the journal does not name.
+ * An intent with a "change" is a change to the target a backend's prepare
+ * made (a VM shut down for a power cycle), closed by "done": cleanup
+ * undoes an open one through the same backend op.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -166,7 +169,7 @@ enum pb_error pb_journal_open_disks(json_t **out, const char *dir, char *errbuf)
 		else if ((!strcmp(op, "created") || !strcmp(op, "started")) &&
 			 json_object_get(open_by_id, id))
 			json_object_update(json_object_get(open_by_id, id), e);
-		else if (!strcmp(op, "destroyed"))
+		else if (!strcmp(op, "destroyed") || !strcmp(op, "done"))
 			json_object_del(open_by_id, id);
 		json_decref(e);
 	}
@@ -185,7 +188,7 @@ enum pb_error pb_journal_open_disks(json_t **out, const char *dir, char *errbuf)
 enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
 				 struct pb_backend *b, struct pb_journal *j,
 				 const char *state, const char *run_id,
-				 bool dry_run, bool quiet, unsigned *count,
+				 bool dry_run, bool quiet, unsigned count[2],
 				 char *errbuf)
 {
 	char berr[PB_ERRBUF_SIZE];
@@ -194,7 +197,7 @@ enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
 	enum pb_error err, rc = PB_OK;
 	size_t i;
 
-	*count = 0;
+	count[0] = count[1] = 0;
 	err = pb_journal_open_disks(&open_disks, state, errbuf);
 	if (err)
 		return err;
@@ -207,6 +210,8 @@ enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
 		const char *rid = json_string_value(json_object_get(e, "run"));
 		const char *be =
 			json_string_value(json_object_get(e, "backend"));
+		const char *kind =
+			json_string_value(json_object_get(e, "change"));
 		bool mine = t && !strcmp(t, target);
 
 		/* another target of this backend: a backend that can tells
@@ -219,8 +224,12 @@ enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
 		if (run_id && (!rid || strcmp(rid, run_id)))
 			continue;
 		if (dry_run) {
-			printf("would remove %s (%s)\n", file ? file : "?", id);
-			(*count)++;
+			if (kind)
+				printf("would undo %s (%s)\n", kind, id);
+			else
+				printf("would remove %s (%s)\n",
+				       file ? file : "?", id);
+			count[kind != NULL]++;
 			continue;
 		}
 		berr[0] = '\0';
@@ -230,17 +239,24 @@ enum pb_error pb_journal_recover(const struct pb_backend_ops *ops,
 		if (!mine && err == PB_ERR_NOTFOUND && !quiet)
 			pb_progress("journal entry %s: %s", id, berr);
 		if (err && err != PB_ERR_NOTFOUND) {
-			pb_fail(errbuf, err, "cleanup of %s: %s", file, berr);
+			pb_fail(errbuf, err, "cleanup of %s: %s",
+				file   ? file
+				: kind ? kind
+				       : id,
+				berr);
 			rc = err;
 			continue;
 		}
 		if (!err) {
-			(*count)++;
-			if (!quiet)
+			count[kind != NULL]++;
+			if (!quiet && kind)
+				pb_progress("%s", berr);
+			else if (!quiet)
 				pb_progress("removed leftover disk %s", file);
 		}
-		json_t *done = json_pack("{s:s,s:s,s:s}", "op", "destroyed",
-					 "id", id, "by", "cleanup");
+		json_t *done = json_pack("{s:s,s:s,s:s}", "op",
+					 kind ? "done" : "destroyed", "id", id,
+					 "by", "cleanup");
 
 		err = pb_journal_append(j, done, errbuf);
 		json_decref(done);

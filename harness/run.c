@@ -210,18 +210,19 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 
 /* What crashed runs left, on every target (each key once). */
 enum pb_error run_recover_all(struct run_state *r, const char *run_id, bool dry,
-			      bool quiet, unsigned *count)
+			      bool quiet, unsigned count[2])
 {
 	enum pb_error err = PB_OK;
-	unsigned t, n;
+	unsigned t, n[2];
 
-	*count = 0;
+	count[0] = count[1] = 0;
 	for (t = 0; !err && t < r->nt; t++) {
 		if (run_same_key(r, t) != t)
 			continue;
 		err = pb_journal_recover(r->ops, r->t[t].b, &r->j, r->state,
-					 run_id, dry, quiet, &n, r->errbuf);
-		*count += n;
+					 run_id, dry, quiet, n, r->errbuf);
+		count[0] += n[0];
+		count[1] += n[1];
 	}
 	return err;
 }
@@ -252,13 +253,54 @@ void run_dispose(struct run_state *r)
 	pb_profile_dispose(r->p);
 }
 
+/* prepare's journal (struct pb_prep_ctx): its entries are the target's */
+struct prep_arg {
+	struct run_state *r;
+	unsigned t;
+};
+
+static enum pb_error run_journal_begin(const struct pb_prep_ctx *c,
+				       const char *id, json_t *fields,
+				       char *errbuf)
+{
+	const struct prep_arg *a = c->arg;
+	struct run_state *r = a->r;
+	json_t *e = json_deep_copy(fields);
+	enum pb_error err;
+
+	if (!e)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	json_object_set_new(e, "op", json_string("intent"));
+	json_object_set_new(e, "target",
+			    json_string(r->ops->target_key(r->t[a->t].b)));
+	json_object_set_new(e, "id", json_string(id));
+	json_object_set_new(e, "backend", json_string(r->ops->name));
+	err = run_journal_add(r, e, errbuf);
+	json_decref(e);
+	return err;
+}
+
+static enum pb_error run_journal_end(const struct pb_prep_ctx *c,
+				     const char *id, char *errbuf)
+{
+	const struct prep_arg *a = c->arg;
+	json_t *e = json_pack("{s:s,s:s}", "op", "done", "id", id);
+	enum pb_error err;
+
+	if (!e)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	err = run_journal_add(a->r, e, errbuf);
+	json_decref(e);
+	return err;
+}
+
 int pb_run(const struct pb_run_args *a)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .j = {.fd = -1}};
 	const char *parent = a->out_dir ? a->out_dir : "results";
 	const char *why = NULL;
-	unsigned leftovers = 0, t;
+	unsigned leftovers[2] = {0, 0}, t;
 	enum pb_error err = PB_OK;
 	int rc;
 
@@ -273,7 +315,7 @@ int pb_run(const struct pb_run_args *a)
 	if (rc)
 		goto out;
 	if (a->dry_run) {
-		struct pb_check_out out = {stdout, NULL, NULL};
+		struct pb_check_out out = {.fp = stdout};
 
 		run_plan_print(&p, &r.plan);
 		err = run_check_all(&r, &out, &why);
@@ -289,13 +331,28 @@ int pb_run(const struct pb_run_args *a)
 	if (!err)
 		err = run_places_lock(&r, r.errbuf);
 	if (!err)
-		err = run_recover_all(&r, NULL, false, r.quiet, &leftovers);
+		err = run_recover_all(&r, NULL, false, r.quiet, leftovers);
 	if (!err)
 		err = run_places_foreign(&r, r.errbuf);
+	/* everything check checks, before anything is changed: a problem
+	 * found after a power cycle has cost the lab its VM for nothing */
+	if (!err) {
+		struct pb_check_out out = {.fp = stderr, .run = true};
+
+		err = run_check_all(&r, &out, &why);
+		if (err)
+			pb_fail(r.errbuf, err, "%s", why);
+	}
 	/* prepared first: what it finds (the accelerator a probe boot
 	 * chose, say) belongs in the environment run.json records */
 	for (t = 0; !err && t < r.nt; t++) {
-		err = r.ops->prepare(r.t[t].b, run_reset_fail(r.berr));
+		struct prep_arg pa = {&r, t};
+		struct pb_prep_ctx c = {.begin = run_journal_begin,
+					.end = run_journal_end,
+					.step = run_stop_at,
+					.arg = &pa};
+
+		err = r.ops->prepare(r.t[t].b, &c, run_reset_fail(r.berr));
 		if (err)
 			pb_fail(r.errbuf, err, "%s",
 				run_target_msg(&r, t, r.berr));

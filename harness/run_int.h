@@ -115,9 +115,9 @@ int run_profile_load(struct run_state *r, const char *path, const char *modes,
  * at_once), said, and the plan made again for it (same seed). */
 enum pb_error run_limit_at_once(struct run_state *r);
 /* What crashed runs left, on every target (each key once); run_id: only
- * that run's. */
+ * that run's. count: disks, changes undone (pb_journal_recover). */
 enum pb_error run_recover_all(struct run_state *r, const char *run_id, bool dry,
-			      bool quiet, unsigned *count);
+			      bool quiet, unsigned count[2]);
 void run_dispose(struct run_state *r);
 
 /* say.c: a timestamped progress line on stderr unless quiet; the target
@@ -141,6 +141,10 @@ void run_results_latest(const struct run_state *r);
 
 /* item.c, waves.c */
 enum pb_error run_item(struct run_worker *wk, size_t idx);
+/* one journal line, under the run's lock */
+enum pb_error run_journal_add(struct run_state *r, json_t *e, char *errbuf);
+/* PROVBENCH_STOP_AT=step: stop here (SIGSTOP), for the kill tests */
+void run_stop_at(const char *step);
 enum pb_error run_waves(struct run_state *r);
 
 /* check.c: what check found, as lines or check --json's entries */
@@ -148,6 +152,13 @@ struct pb_check_out {
 	FILE *fp;	    /* lines, or */
 	json_t *items;	    /* entries {name, level, detail[, target]} */
 	const char *target; /* the target checked, when there are several */
+	/* a run's own check: only warnings and problems, on stderr as
+	 * "provbench: warning: ..." lines */
+	bool run;
+	/* the target's problems: how many, the first's error and text */
+	unsigned problems;
+	enum pb_error first;
+	char first_msg[PB_ERRBUF_SIZE];
 };
 
 void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan);

@@ -13,7 +13,10 @@
 
 int pb_cli_fail(int err, const char *what, const char *why)
 {
-	pb_error_print("provbench", what, why);
+	/* a failure that lost its detail on the way still says its kind:
+	 * never "provbench: run: " and nothing */
+	pb_error_print("provbench", what,
+		       why && *why ? why : pb_strerror((enum pb_error)err));
 	return pb_exit_code((enum pb_error)err);
 }
 

@@ -301,10 +301,12 @@ static const char *datastore_why(const struct rp_model *m,
 	const char *fs =
 		json_string_value(json_object_get(env, "datastore_fs"));
 
-	(void)g;
 	out[0] = '\0';
-	if (type && !strcmp(type, "NFS") && vaai &&
-	    strcmp(vaai, "vStorageSupported"))
+	/* the backend's own word, recorded with the disk, comes first */
+	if (g->applied_why && *g->applied_why)
+		snprintf(out, len, "%s", g->applied_why);
+	else if (type && !strcmp(type, "NFS") && vaai &&
+		 strcmp(vaai, "vStorageSupported"))
 		snprintf(out, len,
 			 "the datastore %s is NFS without the VAAI-NAS plugin "
 			 "(%s), which makes thin disks whatever is asked",

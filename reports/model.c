@@ -182,6 +182,8 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			g->applied = "?";
 			g->mismatch = true;
 		}
+		if (g->mismatch && !g->applied_why && *item->applied_why)
+			g->applied_why = strdup(item->applied_why);
 	}
 	jl_foreach(item->passes, p)
 	{
@@ -977,6 +979,7 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->workload);
 		free(g->target_name);
 		free(g->where);
+		free(g->applied_why);
 	}
 	free(m->g);
 	for (i = 0; m->fail && i < m->nfail; i++) {

@@ -64,7 +64,8 @@ struct rp_group {
 	/* what the server applied, and whether it is what was asked */
 	const char *applied; /* a mode's name, "" when not read back */
 	bool mismatch;
-	struct jl *curve; /* first-write series of the first good rep */
+	char *applied_why; /* the backend's reason, NULL when none said */
+	struct jl *curve;  /* first-write series of the first good rep */
 	/* each good rep's first-write series, as spans of run.json, parsed
 	 * again for the steady-state point once the rewrite median is known */
 	const char **span;

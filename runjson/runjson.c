@@ -326,6 +326,9 @@ static enum pb_error item_read(struct rj_reader *r, struct rj_item *o,
 	o->applied = o->readback && o->readback->type == JL_OBJ
 			     ? rj_str(r, o->readback, RJ_K_MODE)
 			     : "";
+	o->applied_why = o->readback && o->readback->type == JL_OBJ
+				 ? rj_str(r, o->readback, RJ_K_RB_WHY)
+				 : "";
 	o->runner = jl_get(item, RJ_K_RUNNER);
 	if (o->runner && o->runner->type != JL_OBJ)
 		o->runner = NULL;

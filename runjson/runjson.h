@@ -87,6 +87,9 @@
  * a loop device over a file, a path of its own the report names */
 #define RJ_K_RB_DEVICE	"device"
 #define RJ_K_RB_BACKING "backing"
+/* why the server made another mode than asked (the backend's word: the
+ * datastore's type and VAAI, its storage policy) */
+#define RJ_K_RB_WHY "why"
 /* its timing */
 #define RJ_K_TOTAL_S	     "total_s"
 #define RJ_K_RUNNER_S	     "runner_s"
@@ -259,8 +262,9 @@ struct rj_item {
 	enum rj_status status;
 	struct jl *disk, *readback, *timing;
 	double provision_s;
-	const char *applied; /* the read-back's mode, "" when none */
-	struct jl *runner;   /* the runner's document (an object) or NULL */
+	const char *applied;	 /* the read-back's mode, "" when none */
+	const char *applied_why; /* and why, "" when not said */
+	struct jl *runner;	 /* the runner's document (an object) or NULL */
 	struct jl *passes, *filesystem;
 };
 

@@ -67,13 +67,30 @@ struct vm_devices {
 	/* SCSI controllers and the units in use on each */
 	struct {
 		int key;
+		int bus;
 		int own_unit;
-		unsigned used; /* bit per unit number */
+		char type[48];
+		char label[64];
+		uint64_t used; /* bit per unit number */
 	} ctl[8];
 	size_t nctl;
+	unsigned other_ctl;	  /* NVMe, SATA, IDE: no disk provbench adds */
 	char datastore_path[512]; /* "[ds] vm/vm.vmx" */
+	char hw_version[16];	  /* config.version: "vmx-19" */
 	struct vs_moref host;
 };
+
+/*
+ * The units a SCSI controller offers: 16 (0-15) on every type; 64 (0-63)
+ * on a VMware Paravirtual controller from virtual hardware 14 (vSphere
+ * 6.7, "Configuration Maximums": 64 targets per PVSCSI adapter).
+ */
+static int units_of(const char *type, const char *hw)
+{
+	int v = !strncmp(hw, "vmx-", 4) ? atoi(hw + 4) : 0;
+
+	return !strcmp(type, "ParaVirtualSCSIController") && v >= 14 ? 64 : 16;
+}
 
 static enum pb_error on_devices(struct vs_session *s,
 				const struct vs_objcontent *oc, void *arg)
@@ -89,6 +106,8 @@ static enum pb_error on_devices(struct vs_session *s,
 		return PB_OK;
 	vs_node_text(v->datastore_path, sizeof(v->datastore_path),
 		     vs_prop(oc, "summary.config.vmPathName"));
+	vs_node_text(v->hw_version, sizeof(v->hw_version),
+		     vs_prop(oc, "config.version"));
 	vs_moref_read(&v->host, vs_prop(oc, "runtime.host"));
 	for (dev = vs_child(list, NULL); dev; dev = vs_next(dev, NULL))
 		n++;
@@ -105,11 +124,22 @@ static enum pb_error on_devices(struct vs_session *s,
 
 			v->ctl[v->nctl].key =
 				atoi(vs_text(b, sizeof(b), dev, "key"));
+			v->ctl[v->nctl].bus =
+				atoi(vs_text(b, sizeof(b), dev, "busNumber"));
 			v->ctl[v->nctl].own_unit = atoi(vs_text(
 				b, sizeof(b), dev, "scsiCtlrUnitNumber"));
+			snprintf(v->ctl[v->nctl].type,
+				 sizeof(v->ctl[v->nctl].type), "%s", type);
+			vs_text(v->ctl[v->nctl].label,
+				sizeof(v->ctl[v->nctl].label),
+				vs_child(dev, "deviceInfo"), "label");
 			v->nctl++;
 			continue;
 		}
+		if (!strcmp(type, "VirtualNVMEController") ||
+		    !strcmp(type, "VirtualAHCIController") ||
+		    !strcmp(type, "VirtualNVDIMMController"))
+			v->other_ctl++;
 		if (!strcmp(type, "VirtualDisk"))
 			disk_read(&v->disks[v->ndisks++], dev);
 		/* a unit is taken by whatever sits on it: a disk, a SCSI
@@ -130,8 +160,8 @@ static enum pb_error on_devices(struct vs_session *s,
 
 		for (c = 0; c < v->nctl; c++)
 			if (v->ctl[c].key == v->units[i].ctl &&
-			    v->units[i].unit >= 0 && v->units[i].unit < 32)
-				v->ctl[c].used |= 1u << v->units[i].unit;
+			    v->units[i].unit >= 0 && v->units[i].unit < 64)
+				v->ctl[c].used |= 1ull << v->units[i].unit;
 	}
 	return PB_OK;
 }
@@ -168,9 +198,9 @@ static enum pb_error read_devices(struct vs_session *s,
 				  const struct vs_moref *vm,
 				  struct vm_devices *v)
 {
-	static const char *const paths[] = {"config.hardware.device",
-					    "summary.config.vmPathName",
-					    "runtime.host", NULL};
+	static const char *const paths[] = {
+		"config.hardware.device", "summary.config.vmPathName",
+		"runtime.host", "config.version", NULL};
 
 	memset(v, 0, sizeof(*v));
 	return vs_retrieve_one(s, vm, paths, on_devices, v);
@@ -253,7 +283,29 @@ static enum pb_error build_add(struct vs_session *s, struct vs_req *r,
 	if (vs_api_at_least(s, "5.5") &&
 	    !vs_addf(dev, "capacityInBytes", "%llu", (unsigned long long)bytes))
 		return PB_ERR_NOMEM;
+	/* VirtualDeviceConfigSpec.profile follows device (schema order) */
+	if (sp->policy_id) {
+		xmlNodePtr pr =
+			vs_add_typed(r, dc, "profile",
+				     "VirtualMachineDefinedProfileSpec", NULL);
+
+		if (!vs_add(pr, "profileId", sp->policy_id))
+			return PB_ERR_NOMEM;
+	}
 	return PB_OK;
+}
+
+/* Free units on controller c: never its own unit, nor 7. */
+static unsigned units_free(const struct vm_devices *v, size_t c)
+{
+	int u, n = units_of(v->ctl[c].type, v->hw_version);
+	unsigned k = 0;
+
+	for (u = 0; u < n; u++)
+		if (u != v->ctl[c].own_unit && u != 7 &&
+		    !(v->ctl[c].used & (1ull << u)))
+			k++;
+	return k;
 }
 
 /* The first free unit on the first SCSI controller with room (or the one
@@ -267,9 +319,9 @@ static bool free_unit(const struct vm_devices *v, int want_ctl, int *ctl,
 	for (c = 0; c < v->nctl; c++) {
 		if (want_ctl >= 0 && v->ctl[c].key != want_ctl)
 			continue;
-		for (u = 0; u < 16; u++) {
+		for (u = 0; u < units_of(v->ctl[c].type, v->hw_version); u++) {
 			if (u == v->ctl[c].own_unit || u == 7 ||
-			    (v->ctl[c].used & (1u << u)))
+			    (v->ctl[c].used & (1ull << u)))
 				continue;
 			*ctl = v->ctl[c].key;
 			*unit = u;
@@ -277,6 +329,100 @@ static bool free_unit(const struct vm_devices *v, int want_ctl, int *ctl,
 		}
 	}
 	return false;
+}
+
+struct recent {
+	struct vs_moref tasks[16];
+	size_t n;
+};
+
+static enum pb_error on_recent(struct vs_session *s,
+			       const struct vs_objcontent *oc, void *arg)
+{
+	struct recent *r = arg;
+	xmlNodePtr t;
+
+	(void)s;
+	for (t = vs_child(vs_prop(oc, "recentTask"), NULL);
+	     t && r->n < sizeof(r->tasks) / sizeof(r->tasks[0]);
+	     t = vs_next(t, NULL))
+		vs_moref_read(&r->tasks[r->n++], t);
+	return PB_OK;
+}
+
+static enum pb_error on_running(struct vs_session *s,
+				const struct vs_objcontent *oc, void *arg)
+{
+	bool *running = arg;
+	char id[96], state[16];
+
+	(void)s;
+	vs_node_text(id, sizeof(id), vs_prop(oc, "info.descriptionId"));
+	vs_node_text(state, sizeof(state), vs_prop(oc, "info.state"));
+	*running = !strcmp(id, "VirtualMachine.reconfigure") &&
+		   (!strcmp(state, "queued") || !strcmp(state, "running"));
+	return PB_OK;
+}
+
+/*
+ * A ReconfigVM_Task sent whose reply never came: the server may have made
+ * the disk or not. Never sent again blindly: the VM's reconfiguration
+ * tasks still running are waited for, then its devices read; the disk is
+ * there by its file name (made), or nothing happened and it is sent once
+ * more. Without a file name there is no telling: an error that says so.
+ */
+static enum pb_error add_lost(struct vs_session *s, const struct vs_moref *vm,
+			      struct vs_req *r, const char *file)
+{
+	static const char *const rpaths[] = {"recentTask", NULL};
+	static const char *const tpaths[] = {"info.descriptionId", "info.state",
+					     NULL};
+	char why[PB_ERRBUF_SIZE];
+	struct recent rec = {.n = 0};
+	struct vm_devices v;
+	enum pb_error err;
+	size_t i;
+
+	snprintf(why, sizeof(why), "%s", s->errbuf);
+	if (!file)
+		return PB_ERR_CONNECT;
+	s->errbuf[0] = '\0';
+	err = vs_retrieve_one(s, vm, rpaths, on_recent, &rec);
+	for (i = 0; !err && i < rec.n; i++) {
+		bool running = false;
+
+		if (vs_retrieve_one(s, &rec.tasks[i], tpaths, on_running,
+				    &running)) {
+			s->errbuf[0] = '\0'; /* gone since: done */
+			continue;
+		}
+		/* ours, most likely: its end is the disk's */
+		if (running)
+			vs_task_wait(s, &rec.tasks[i], s->task_timeout_s);
+		s->errbuf[0] = '\0';
+	}
+	if (!err)
+		err = read_devices(s, vm, &v);
+	if (err)
+		return err;
+	for (i = 0; i < v.ndisks; i++)
+		if (!strcmp(v.disks[i].file, file))
+			break;
+	free(v.disks);
+	free(v.units);
+	if (i < v.ndisks) {
+		fprintf(stderr,
+			"provbench: warning: ReconfigVM_Task: the reply was "
+			"lost (%s), but the VM has the disk %s: made\n",
+			why, file);
+		return PB_OK;
+	}
+	fprintf(stderr,
+		"provbench: warning: ReconfigVM_Task: the reply was lost (%s) "
+		"and the VM has no disk %s and no reconfiguration running: "
+		"sending it once more\n",
+		why, file);
+	return vs_call_task(s, r);
 }
 
 enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
@@ -350,7 +496,10 @@ enum pb_error vs_disk_add(struct vs_session *s, const struct vs_moref *vm,
 		pb_fail(s->errbuf, err, "out of memory");
 		goto out;
 	}
+	s->no_reply = false;
 	err = vs_call_task(s, &r);
+	if (err && s->no_reply)
+		err = add_lost(s, vm, &r, sp->file);
 	if (err)
 		goto out;
 	/* read back: the server's word on what it created; the task's
@@ -445,6 +594,34 @@ enum pb_error vs_devices_free_unit(struct vs_session *s, xmlNodePtr returnval,
 	err = vs_each_object(s, returnval, on_devices, &v);
 	if (!err && !free_unit(&v, want_ctl, ctl, unit))
 		err = PB_ERR_NOTFOUND;
+	free(v.disks);
+	free(v.units);
+	return err;
+}
+
+enum pb_error vs_vm_controllers(struct vs_session *s, const struct vs_moref *vm,
+				struct vs_vm_hw *out)
+{
+	struct vm_devices v;
+	enum pb_error err = read_devices(s, vm, &v);
+	size_t c;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; !err && c < v.nctl && c < VS_MAX_CONTROLLERS; c++) {
+		struct vs_controller *o = &out->ctl[out->nctl++];
+
+		o->key = v.ctl[c].key;
+		o->bus = v.ctl[c].bus;
+		snprintf(o->type, sizeof(o->type), "%s", v.ctl[c].type);
+		snprintf(o->label, sizeof(o->label), "%s", v.ctl[c].label);
+		o->units = (unsigned)units_of(v.ctl[c].type, v.hw_version) - 2;
+		o->free = units_free(&v, c);
+	}
+	if (!err) {
+		snprintf(out->hw_version, sizeof(out->hw_version), "%s",
+			 v.hw_version);
+		out->other_controllers = v.other_ctl;
+	}
 	free(v.disks);
 	free(v.units);
 	return err;

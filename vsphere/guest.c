@@ -555,6 +555,7 @@ enum pb_error vs_guest_start(struct vs_session *s, const struct vs_vm_info *vm,
 		vs_req_dispose(&r);
 		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
 	}
+	r.once = true; /* a second runner would write the disk too */
 	err = guest_call(s, &r, &doc, &ret);
 	if (!err)
 		*pid = strtoll(vs_text(buf, sizeof(buf), ret, "returnval"),

@@ -182,14 +182,31 @@ static enum pb_error destroy_view(struct vs_session *s,
 	return err;
 }
 
-enum pb_error vs_retrieve_all(struct vs_session *s, const char *type,
-			      const char *const *paths, vs_object_fn fn,
-			      void *arg)
+/* fn's calls counted: a listing is tried again only when none was told */
+struct counted {
+	vs_object_fn fn;
+	void *arg;
+	unsigned n;
+};
+
+static enum pb_error count_one(struct vs_session *s,
+			       const struct vs_objcontent *oc, void *arg)
+{
+	struct counted *c = arg;
+
+	c->n++;
+	return c->fn(s, oc, c->arg);
+}
+
+static enum pb_error retrieve_view(struct vs_session *s, const char *type,
+				   const char *const *paths, vs_object_fn fn,
+				   void *arg)
 {
 	struct vs_moref view = {"ContainerView", ""};
 	struct vs_req r;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr ret, spec, os, sel;
+	unsigned logins = 0;
 	enum pb_error err, err2;
 
 	err = vs_req_new(&r, "CreateContainerView", &s->sc.view_manager);
@@ -204,6 +221,7 @@ enum pb_error vs_retrieve_all(struct vs_session *s, const char *type,
 		goto out;
 	vs_node_text(view.value, sizeof(view.value),
 		     vs_child(ret, "returnval"));
+	logins = s->logins; /* the session the view belongs to */
 	xmlFreeDoc(doc);
 	doc = NULL;
 
@@ -227,14 +245,43 @@ enum pb_error vs_retrieve_all(struct vs_session *s, const char *type,
 	if (!err)
 		err = retrieve(s, &r, fn, arg);
 	vs_req_dispose(&r);
-	/* a view left behind costs the server memory until logout */
-	err2 = destroy_view(s, &view);
-	if (!err)
-		err = err2;
+	/* a view left behind costs the server memory until logout; one a
+	 * lost session took along is gone already */
+	if (s->logins == logins) {
+		err2 = destroy_view(s, &view);
+		/* lost while destroying it: gone with its session */
+		if (!err && s->logins == logins)
+			err = err2;
+	}
 out:
 	if (err == PB_ERR_NOMEM)
 		pb_fail(s->errbuf, err, "out of memory");
 	xmlFreeDoc(doc);
+	return err;
+}
+
+/*
+ * A view lives in the session that made it (vSphere API reference,
+ * ViewManager: "views ... are destroyed when the session ends"): when the
+ * session was lost between CreateContainerView and its use, the call is
+ * retried logged in again, but the view it names is gone
+ * (ManagedObjectNotFound). So the whole listing is made again, once, in
+ * the new session, when nothing of it was told yet.
+ */
+enum pb_error vs_retrieve_all(struct vs_session *s, const char *type,
+			      const char *const *paths, vs_object_fn fn,
+			      void *arg)
+{
+	struct counted c = {fn, arg, 0};
+	unsigned logins = s->logins;
+	enum pb_error err;
+
+	err = retrieve_view(s, type, paths, count_one, &c);
+	if (err && s->logins != logins && !c.n) {
+		s->errbuf[0] = '\0';
+		s->fault[0] = '\0';
+		err = retrieve_view(s, type, paths, count_one, &c);
+	}
 	return err;
 }
 

@@ -19,6 +19,7 @@
 struct lun_list {
 	struct vs_lun *luns;
 	size_t n;
+	struct vs_moref vsan; /* the host's HostVsanSystem */
 };
 
 static enum pb_error on_storage(struct vs_session *s,
@@ -32,6 +33,7 @@ static enum pb_error on_storage(struct vs_session *s,
 
 	if (r->luns) /* one host was asked for */
 		return PB_OK;
+	vs_moref_read(&r->vsan, vs_prop(oc, "configManager.vsanSystem"));
 	for (l = vs_child(info, "scsiLun"); l; l = vs_next(l, "scsiLun"))
 		cnt++;
 	r->luns = calloc(cnt ? cnt : 1, sizeof(*r->luns));
@@ -83,6 +85,41 @@ static enum pb_error on_storage(struct vs_session *s,
 		}
 	}
 	return PB_OK;
+}
+
+/*
+ * vSAN's own word on the host's disks (HostVsanSystem.QueryDisksForVsan):
+ * "inUse" is claimed. On vSphere 8 a claimed disk no longer carries
+ * vsanDiskInfo in the storage device list, so this is what tells; a host
+ * without vSAN answers nothing or a fault, which is no error here.
+ */
+static void mark_vsan(struct vs_session *s, struct lun_list *r)
+{
+	struct vs_req q;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret, d;
+	char state[24], name[128];
+	size_t i;
+
+	if (!r->vsan.value[0] || vs_req_new(&q, "QueryDisksForVsan", &r->vsan))
+		return;
+	if (!vs_call(s, &q, true, &doc, &ret))
+		for (d = vs_child(ret, "returnval"); d;
+		     d = vs_next(d, "returnval")) {
+			vs_text(state, sizeof(state), d, "state");
+			vs_text(name, sizeof(name), vs_child(d, "disk"),
+				"canonicalName");
+			for (i = 0; i < r->n; i++)
+				if (!strcmp(state, "inUse") &&
+				    !strcmp(r->luns[i].canonical_name, name))
+					snprintf(r->luns[i].why,
+						 sizeof(r->luns[i].why),
+						 "claimed by vSAN");
+		}
+	s->errbuf[0] = '\0';
+	s->fault[0] = '\0';
+	vs_req_dispose(&q);
+	xmlFreeDoc(doc);
 }
 
 /* Mark LUNs some VM already maps as an RDM (by lunUuid or device path). */
@@ -195,14 +232,17 @@ enum pb_error vs_host_luns(struct vs_session *s, const struct vs_moref *host,
 			   struct vs_lun **out, size_t *n)
 {
 	static const char *const paths[] = {"config.storageDevice",
-					    "config.fileSystemVolume", NULL};
+					    "config.fileSystemVolume",
+					    "configManager.vsanSystem", NULL};
 	static const char *const vm_paths[] = {"config.hardware.device", NULL};
-	struct lun_list r = {NULL, 0};
+	struct lun_list r = {NULL, 0, {"", ""}};
 	xmlDocPtr doc = NULL;
 	xmlNodePtr target;
 	enum pb_error err;
 
 	err = vs_retrieve_one(s, host, paths, on_storage, &r);
+	if (!err)
+		mark_vsan(s, &r);
 	/* a LUN mapped into any VM is in use: benchmark writes would
 	 * destroy that VM's data */
 	if (!err)

@@ -136,7 +136,7 @@ static void discover_version(struct vs_session *s)
 	long code = 0;
 
 	snprintf(url, sizeof(url), "%s/vimServiceVersions.xml", s->sdk_url);
-	if (!vs_http(s, url, "vimServiceVersions", NULL, 0, true, &res,
+	if (!vs_http(s, url, "vimServiceVersions", NULL, NULL, 0, true, &res,
 		     &code) &&
 	    code == 200)
 		vs_versions_pick(s->api_version, sizeof(s->api_version),
@@ -168,6 +168,7 @@ static enum pb_error retrieve_service_content(struct vs_session *s)
 		{"virtualDiskManager", &s->sc.virtual_disk_manager},
 		{"guestOperationsManager", &s->sc.guest_operations_manager},
 		{"licenseManager", &s->sc.license_manager},
+		{"datastoreNamespaceManager", &s->sc.namespace_manager},
 	};
 	struct vs_req r;
 	xmlDocPtr doc = NULL;

@@ -10,8 +10,8 @@
 
 #include "vs_int.h"
 
-enum pb_error vs_req_new(struct vs_req *r, const char *op,
-			 const struct vs_moref *this_ref)
+enum pb_error vs_req_new_ns(struct vs_req *r, const char *op,
+			    const struct vs_moref *this_ref, const char *ns)
 {
 	xmlNodePtr env, body;
 	xmlNsPtr soap;
@@ -33,7 +33,7 @@ enum pb_error vs_req_new(struct vs_req *r, const char *op,
 	xmlSetNs(env, soap);
 	body = xmlNewChild(env, soap, BAD_CAST "Body", NULL);
 	r->op = body ? xmlNewChild(body, NULL, BAD_CAST op, NULL) : NULL;
-	if (!r->op || !xmlNewNs(r->op, BAD_CAST VS_NS_VIM, NULL))
+	if (!r->op || !xmlNewNs(r->op, BAD_CAST ns, NULL))
 		goto nomem;
 	xmlSetNs(r->op, r->op->nsDef);
 	if (this_ref && !vs_add_moref(r->op, "_this", this_ref))
@@ -42,6 +42,12 @@ enum pb_error vs_req_new(struct vs_req *r, const char *op,
 nomem:
 	vs_req_dispose(r);
 	return PB_ERR_NOMEM;
+}
+
+enum pb_error vs_req_new(struct vs_req *r, const char *op,
+			 const struct vs_moref *this_ref)
+{
+	return vs_req_new_ns(r, op, this_ref, VS_NS_VIM);
 }
 
 void vs_req_dispose(struct vs_req *r)
@@ -263,6 +269,7 @@ static enum pb_error call_once(struct vs_session *s, struct vs_req *r,
 {
 	struct pb_buf body = PB_BUF_INIT(VS_REPLY_CAP);
 	struct pb_buf res = PB_BUF_INIT(VS_REPLY_CAP);
+	char url[1100];
 	xmlChar *mem = NULL;
 	int memlen = 0;
 	long code = 0;
@@ -278,11 +285,25 @@ static enum pb_error call_once(struct vs_session *s, struct vs_req *r,
 	if (s->hook)
 		s->hook(r->name, (const char *)mem, (size_t)memlen,
 			s->hook_arg);
-	err = vs_http(s, NULL, r->name, (const char *)mem, (size_t)memlen,
-		      idempotent, &res, &code);
+	if (r->pbm) {
+		/* https://vc/sdk -> https://vc/pbm (govc and pyVmomi's
+		 * path for SPBM) */
+		size_t n = strlen(s->sdk_url);
+
+		snprintf(url, sizeof(url), "%.*s/pbm",
+			 (int)(n > 4 && !strcmp(s->sdk_url + n - 4, "/sdk")
+				       ? n - 4
+				       : n),
+			 s->sdk_url);
+	}
+	s->fresh = r->once;
+	err = vs_http(s, r->pbm ? url : NULL, r->name,
+		      r->pbm ? "urn:pbm/2.0" : NULL, (const char *)mem,
+		      (size_t)memlen, idempotent, &res, &code);
 	/* a Login body holds the password: no copy lingers in freed memory */
 	explicit_bzero(mem, (size_t)memlen);
 	xmlFree(mem);
+	s->no_reply = err == PB_ERR_CONNECT || err == PB_ERR_TIMEOUT;
 	if (err)
 		goto out;
 	vs_trace(s, r->name, "res", res.data, res.len);

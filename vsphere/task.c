@@ -295,6 +295,55 @@ enum pb_error vs_task_read(struct vs_session *s, xmlNodePtr returnval,
 	return err;
 }
 
+/*
+ * A task past its time is cancelled, not left running: a disk it goes on
+ * making would appear on the VM after the run gave up on it (vSphere API
+ * reference, Task.CancelTask: asynchronous, the task then ends in error
+ * with RequestCanceled; NotSupported when it is not cancelable). The
+ * message says whether what it was making may still appear.
+ */
+static enum pb_error cancel(struct vs_session *s, const struct vs_moref *task,
+			    long timeout_s, struct task_state *t)
+{
+	char was[64];
+	struct vs_req r;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret;
+	enum pb_error err;
+
+	snprintf(was, sizeof(was), "%s, %d%%", t->state, t->progress);
+	err = vs_req_new(&r, "CancelTask", task);
+	if (!err)
+		err = vs_call(s, &r, false, &doc, &ret);
+	vs_req_dispose(&r);
+	xmlFreeDoc(doc);
+	if (!err) {
+		/* a cancel is asynchronous: wait for the task to say so */
+		t->s = NULL;
+		err = vs_wait_props(s, task, task_paths, on_task_change, t, 60);
+	}
+	s->errbuf[0] = '\0';
+	if (!err && !strcmp(t->state, "success"))
+		return PB_OK; /* it finished before the cancel took */
+	if (!err && !strcmp(t->state, "error")) {
+		snprintf(s->fault, sizeof(s->fault), "%s", t->fault);
+		return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
+			       "task %s: not done after %ld s (%s): "
+			       "cancelled, %s; nothing it was making remains",
+			       task->value, timeout_s, was,
+			       t->fault[0] ? t->fault : "ended");
+	}
+	return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
+		       "task %s: not done after %ld s (%s) and %s: what it is "
+		       "making may still appear (a disk on the VM); "
+		       "`provbench cleanup` removes it by its journaled name "
+		       "once it does",
+		       task->value, timeout_s, was,
+		       !strcmp(s->fault, "NotSupported")
+			       ? "the server cannot cancel it (NotSupported)"
+			       : "its cancel did not finish within 60 s");
+}
+
 enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
 			   long timeout_s)
 {
@@ -314,9 +363,7 @@ enum pb_error vs_task_wait(struct vs_session *s, const struct vs_moref *task,
 	tt->have_server = !isnan(a) && !isnan(b) && b >= a;
 	tt->server_s = tt->have_server ? b - a : NAN;
 	if (err == PB_ERR_TIMEOUT)
-		return pb_fail(s->errbuf, PB_ERR_TIMEOUT,
-			       "task %s: not done after %ld s (state %s, %d%%)",
-			       task->value, timeout_s, t.state, t.progress);
+		return cancel(s, task, timeout_s, &t);
 	if (err)
 		return err;
 	return task_result(s, task, &t);
@@ -329,6 +376,7 @@ enum pb_error vs_call_task(struct vs_session *s, struct vs_req *r)
 	xmlNodePtr ret;
 	enum pb_error err;
 
+	r->once = true; /* a task is a change: never twice */
 	err = vs_call(s, r, false, &doc, &ret);
 	if (err)
 		return err;

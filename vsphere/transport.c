@@ -139,6 +139,10 @@ static enum pb_error tls_setup(struct vs_session *s, CURL *h)
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
 		curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, s);
+		/* the pin decides alone: no CA bundle parsed for every new
+		 * connection (OpenSSL 3 takes ~20 ms of CPU a time) */
+		curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
+		curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
 	} else if (c->ca_file) {
 		err = load_cas(s, &pem);
 		if (!err) {
@@ -244,8 +248,8 @@ static void redact_tokens(char *body)
 /*
  * The trace keeps what diagnosis needs (device keys, extraConfig keys,
  * every property) and loses the secrets only: passwords in requests, the
- * session key in Login's reply (UserSession.key: a live session), and
- * transfer tickets.
+ * session key in Login's reply (UserSession.key: a live session), the
+ * session cookie SPBM requests carry, and transfer tickets.
  */
 void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 	      const char *body, size_t len)
@@ -263,6 +267,7 @@ void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 	    !strcmp(op, "CloneSession"))
 		redact(copy, "key");
 	redact(copy, "sessionId");
+	redact(copy, "vcSessionCookie"); /* SPBM's copy of the session */
 	redact_tokens(copy);
 	mkdir(s->cfg.debug_dir, 0700);
 	snprintf(path, sizeof(path), "%s/%04u-%s.%s.xml", s->cfg.debug_dir,
@@ -278,11 +283,19 @@ void vs_trace(struct vs_session *s, const char *op, const char *suffix,
 	free(copy);
 }
 
-static bool retryable(CURLcode rc)
+/*
+ * What is worth another try of an idempotent call: the connection failed,
+ * was reset or timed out, or a proxy or the server said it is busy for
+ * now (502, 503, 504: vCenter's reverse proxy answers 503 while vpxd
+ * restarts or is overloaded). Never a write: its task may have begun.
+ */
+static bool retryable(CURLcode rc, long code)
 {
+	if (rc == CURLE_OK)
+		return code == 502 || code == 503 || code == 504;
 	return rc == CURLE_COULDNT_CONNECT || rc == CURLE_SEND_ERROR ||
 	       rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ||
-	       rc == CURLE_PARTIAL_FILE;
+	       rc == CURLE_PARTIAL_FILE || rc == CURLE_OPERATION_TIMEDOUT;
 }
 
 /* the probe's callback: note the certificate, accept it (nothing is sent
@@ -444,8 +457,8 @@ static size_t discard(char *ptr, size_t size, size_t nmemb, void *arg)
 }
 
 enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
-		      const char *body, size_t len, bool idempotent,
-		      struct pb_buf *reply, long *http_code)
+		      const char *action_for, const char *body, size_t len,
+		      bool idempotent, struct pb_buf *reply, long *http_code)
 {
 	char action[128];
 	struct curl_slist *hdr = NULL;
@@ -456,7 +469,7 @@ enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 	*http_code = 0;
 	if (body) {
 		snprintf(action, sizeof(action), "SOAPAction: %s",
-			 s->soap_action);
+			 action_for ? action_for : s->soap_action);
 		hdr = curl_slist_append(NULL, action);
 		if (!hdr || !curl_slist_append(hdr, "Content-Type: text/xml; "
 						    "charset=utf-8")) {
@@ -476,24 +489,48 @@ enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 	}
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, reply);
-	for (attempt = 0; attempt < 4; attempt++) {
-		if (attempt) {
-			/* 0.25 s, 0.5 s, 1 s */
-			struct timespec ts = {0, 250000000L << (attempt - 1)};
-
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec = ts.tv_nsec / 1000000000L;
-				ts.tv_nsec %= 1000000000L;
-			}
-			nanosleep(&ts, NULL);
-		}
+	/* libcurl sends a request again by itself when a reused connection
+	 * turns out dead before any reply ("Connection died, retrying a fresh
+	 * connect"): for a write that already reached the server, that is a
+	 * second disk. Such a write goes over a connection of its own, so a
+	 * lost reply is ours to look into (disk.c), never resent unseen. */
+	curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, s->fresh ? 1L : 0L);
+	for (attempt = 1;; attempt++) {
 		pb_buf_reset(reply);
 		s->round_trips++;
+		*http_code = 0;
 		rc = curl_easy_perform(h);
-		if (rc == CURLE_OK || !idempotent || !retryable(rc))
+		if (rc == CURLE_OK)
+			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, http_code);
+		if (rc == CURLE_OK)
+			s->answered = true;
+		/* a server that never answered is a wrong URL or a host that
+		 * is down: said at once, not after seconds of retries */
+		if (!idempotent || !s->answered || attempt == VS_HTTP_TRIES ||
+		    !retryable(rc, *http_code))
 			break;
+		/* bounded: 0.5 s, then 1 s; said, so a slow run is explained */
+		{
+			struct timespec ts = {attempt - 1,
+					      attempt == 1 ? 500000000L : 0};
+			char why[64];
+
+			if (rc == CURLE_OK)
+				snprintf(why, sizeof(why), "HTTP %ld",
+					 *http_code);
+			else
+				snprintf(why, sizeof(why), "%s",
+					 curl_easy_strerror(rc));
+			fprintf(stderr,
+				"provbench: warning: %s: %s from %s; trying "
+				"again in %s s (try %u of %u)\n",
+				op, why, s->sdk_url, attempt == 1 ? "0.5" : "1",
+				attempt + 1, VS_HTTP_TRIES);
+			nanosleep(&ts, NULL);
+		}
 	}
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, s->headers);
+	curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 0L);
 	/* nothing of this call's frame stays in the handle */
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, discard);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, NULL);
@@ -501,8 +538,6 @@ enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 	curl_slist_free_all(hdr);
 	if (rc != CURLE_OK)
 		return vs_curl_error(s, rc, url ? url : s->sdk_url);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, http_code);
-	(void)op;
 	return PB_OK;
 }
 

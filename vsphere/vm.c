@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vs_int.h"
 
@@ -96,6 +97,8 @@ static enum pb_error on_state(struct vs_session *s,
 		     vs_prop(oc, "runtime.powerState"));
 	vs_node_text(v->tools, sizeof(v->tools),
 		     vs_prop(oc, "guest.toolsRunningStatus"));
+	vs_node_text(v->tools_status, sizeof(v->tools_status),
+		     vs_prop(oc, "guest.toolsStatus"));
 	vs_node_text(v->guest_family, sizeof(v->guest_family),
 		     vs_prop(oc, "guest.guestFamily"));
 	vs_node_text(v->guest_full_name, sizeof(v->guest_full_name),
@@ -111,6 +114,7 @@ enum pb_error vs_vm_state_get(struct vs_session *s, const struct vs_moref *vm,
 {
 	static const char *const paths[] = {"runtime.powerState",
 					    "guest.toolsRunningStatus",
+					    "guest.toolsStatus",
 					    "guest.guestFamily",
 					    "guest.guestFullName",
 					    "runtime.bootTime",
@@ -163,23 +167,74 @@ static enum pb_error call_void(struct vs_session *s, const char *op,
 
 	if (err)
 		return pb_fail(s->errbuf, err, "out of memory");
+	r.once = true; /* a power operation */
 	err = vs_call(s, &r, false, &doc, &ret);
 	xmlFreeDoc(doc);
 	vs_req_dispose(&r);
 	return err;
 }
 
+static enum pb_error power_on_once(struct vs_session *s,
+				   const struct vs_moref *vm)
+{
+	struct vs_req r;
+	enum pb_error err = vs_req_new(&r, "PowerOnVM_Task", vm);
+
+	if (err)
+		return pb_fail(s->errbuf, err, "out of memory");
+	err = vs_call_task(s, &r);
+	vs_req_dispose(&r);
+	return err;
+}
+
+enum pb_error vs_vm_power_on(struct vs_session *s, const struct vs_moref *vm,
+			     long timeout_s)
+{
+	struct vs_vm_state st;
+	enum pb_error err = PB_OK;
+	unsigned tries;
+
+	for (tries = 1;; tries++) {
+		err = vs_vm_state_get(s, vm, &st);
+		if (!err && strcmp(st.power_state, "poweredOn"))
+			err = power_on_once(s, vm);
+		/* a fault that says why it cannot (a host in maintenance
+		 * mode, a licence) will not change in seconds */
+		if (!err || tries == 3 ||
+		    (err == PB_ERR_FAULT &&
+		     strcmp(s->fault, "SystemError") != 0) ||
+		    err == PB_ERR_LICENSE || err == PB_ERR_LOGIN)
+			break;
+		sleep(2);
+	}
+	if (!err)
+		err = wait_until(s, vm, "guest.toolsRunningStatus",
+				 "guestToolsRunning", timeout_s,
+				 "boot after the power cycle");
+	return err;
+}
+
 enum pb_error vs_vm_power_cycle(struct vs_session *s, const struct vs_moref *vm,
 				const char *const *keys,
 				const char *const *values, size_t n,
-				long timeout_s)
+				struct vs_power_cycle *pc)
 {
+	char first[PB_ERRBUF_SIZE] = "", fault[sizeof(s->fault)];
+	const char *name = pc->name ? pc->name : vm->value;
 	struct vs_vm_state st;
-	struct vs_req r;
-	enum pb_error err;
+	enum pb_error err, on;
+	uint64_t t_off;
 
+	pc->went_off = pc->on_again = false;
 	err = vs_vm_state_get(s, vm, &st);
-	if (!err && !strcmp(st.power_state, "poweredOn")) {
+	if (err)
+		return err;
+	if (strcmp(st.power_state, "poweredOn") &&
+	    strcmp(st.power_state, "poweredOff"))
+		return pb_fail(s->errbuf, PB_ERR_INPUT,
+			       "VM %s is %s: power it on first", name,
+			       st.power_state);
+	if (!strcmp(st.power_state, "poweredOn")) {
 		/* a clean shutdown through Tools: the guest's filesystems
 		 * stay whole. Never a hard power-off unasked. */
 		if (strcmp(st.tools, "guestToolsRunning"))
@@ -187,27 +242,57 @@ enum pb_error vs_vm_power_cycle(struct vs_session *s, const struct vs_moref *vm,
 				       "VM %s: VMware Tools not running (%s): "
 				       "cannot shut the guest down cleanly "
 				       "for the power cycle",
-				       vm->value, st.tools);
+				       name, st.tools);
 		err = call_void(s, "ShutdownGuest", vm);
 		if (!err)
 			err = wait_until(s, vm, "runtime.powerState",
-					 "poweredOff", timeout_s,
+					 "poweredOff", pc->timeout_s,
 					 "guest shutdown");
-	}
-	if (!err)
-		err = vs_vm_set_extra_config(s, vm, keys, values, n);
-	if (!err) {
-		err = vs_req_new(&r, "PowerOnVM_Task", vm);
-		if (!err) {
-			err = vs_call_task(s, &r);
-			vs_req_dispose(&r);
+		/* the guest may still be on its way down: what it is now
+		 * decides whether there is anything to put back */
+		if (err) {
+			snprintf(first, sizeof(first), "%s", s->errbuf);
+			if (vs_vm_state_get(s, vm, &st) ||
+			    !strcmp(st.power_state, "poweredOn"))
+				return pb_fail(s->errbuf, err,
+					       "%s; VM %s left as it was",
+					       first, name);
 		}
 	}
-	if (!err)
-		err = wait_until(s, vm, "guest.toolsRunningStatus",
-				 "guestToolsRunning", timeout_s,
-				 "boot after the power cycle");
-	return err;
+	pc->went_off = true;
+	t_off = pb_now_ns();
+	if (pc->off)
+		pc->off(pc->arg);
+	if (!err) {
+		err = vs_vm_set_extra_config(s, vm, keys, values, n);
+		if (err)
+			snprintf(first, sizeof(first), "%s", s->errbuf);
+	}
+	memcpy(fault, s->fault, sizeof(fault));
+	/* off now, whatever went wrong: it is the lab's VM, on again */
+	on = vs_vm_power_on(s, vm, pc->timeout_s);
+	pc->on_again = on == PB_OK;
+	if (on) {
+		char why[PB_ERRBUF_SIZE];
+
+		snprintf(why, sizeof(why), "%s", s->errbuf);
+		s->errbuf[0] = '\0';
+		return pb_fail(s->errbuf, err ? err : on,
+			       "VM %s is powered off: provbench could not "
+			       "power it on again (%s)%s%s; power it on by "
+			       "hand",
+			       name, why, err ? " after: " : "", first);
+	}
+	if (err) {
+		s->errbuf[0] = '\0';
+		memcpy(s->fault, fault, sizeof(fault));
+		return pb_fail(s->errbuf, err,
+			       "VM %s powered on again after %.0f s off, "
+			       "the settings not made: %s",
+			       name, (double)(pb_now_ns() - t_off) / 1e9,
+			       first);
+	}
+	return PB_OK;
 }
 
 /* ---- datastores ---- */
@@ -241,6 +326,18 @@ static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
 	f->out->accessible = !strcmp(
 		vs_node_text(b, sizeof(b), vs_prop(oc, "summary.accessible")),
 		"true");
+	f->out->ref = oc->obj;
+	vs_node_text(f->out->url, sizeof(f->out->url),
+		     vs_prop(oc, "summary.url"));
+	/* absent flags read as what a VMFS datastore says */
+	f->out->per_file_thin =
+		vs_bool(vs_prop(oc, "capability"),
+			"perFileThinProvisioningSupported") != 0;
+	f->out->rdm_files = vs_bool(vs_prop(oc, "capability"),
+				    "rawDiskMappingsSupported") != 0;
+	f->out->top_level_dirs =
+		vs_bool(vs_prop(oc, "capability"),
+			"topLevelDirectoryCreateSupported") != 0;
 	/* VmfsDatastoreInfo.vmfs.version: "6.82"; absent for NFS */
 	vs_text(f->out->vmfs_version, sizeof(f->out->vmfs_version),
 		vs_child(vs_prop(oc, "info"), "vmfs"), "version");
@@ -256,7 +353,9 @@ enum pb_error vs_datastore_detail(struct vs_session *s,
 					    "summary.capacity",
 					    "summary.freeSpace",
 					    "summary.accessible",
+					    "summary.url",
 					    "info",
+					    "capability",
 					    NULL};
 	struct ds_find f = {name, out, {"", ""}};
 	xmlDocPtr doc = NULL;
@@ -278,7 +377,10 @@ enum pb_error vs_datastore_detail(struct vs_session *s,
 				    name))
 				vs_text(out->vaai, sizeof(out->vaai), d,
 					"vStorageSupport");
-	s->errbuf[0] = '\0'; /* VAAI is a detail: its absence is not an error */
+	/* VAAI is a detail: its absence is not an error (the datastore's
+	 * own failure keeps its message) */
+	if (!err)
+		s->errbuf[0] = '\0';
 	xmlFreeDoc(doc);
 	return err;
 }

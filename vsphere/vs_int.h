@@ -29,6 +29,7 @@ struct vs_service {
 	struct vs_moref virtual_disk_manager;
 	struct vs_moref guest_operations_manager;
 	struct vs_moref license_manager;
+	struct vs_moref namespace_manager; /* vCenter and ESXi 5.5+ */
 };
 
 struct vs_session {
@@ -56,6 +57,11 @@ struct vs_session {
 	struct vs_moref collector;
 	bool own_collector;
 	unsigned round_trips;
+	bool answered; /* the server has answered once: retries make sense */
+	/* the last call got no reply at all (connection lost, timed out):
+	 * a write may have been done or not */
+	bool no_reply;
+	bool fresh; /* the call under way is a vs_req.once write */
 	unsigned trace_seq;
 	/* TLS pinning: what the peer showed, for the mismatch message */
 	char peer_sha1[41];
@@ -79,6 +85,7 @@ struct vs_session {
 	} routes[8];
 	unsigned nroutes;
 	char transfer_note[300];
+	struct vs_moref pbm_profiles; /* SPBM's profile manager, once read */
 	char fault[64];
 	char errbuf[PB_ERRBUF_SIZE];
 };
@@ -93,14 +100,19 @@ enum pb_error vs_session_renew(struct vs_session *s);
 
 enum pb_error vs_transport_init(struct vs_session *s);
 void vs_transport_cleanup(struct vs_session *s);
+/* tries of an idempotent call in all (vs_http) */
+#define VS_HTTP_TRIES 3u
+
 /*
  * POST body to the SDK endpoint (or GET url when body is NULL) into reply.
- * idempotent calls are retried with backoff after a connection error.
+ * idempotent calls are tried VS_HTTP_TRIES times with backoff after a
+ * connection error, a timeout or HTTP 502/503/504, each retry said on
+ * stderr; a write never is.
  * *http_code gets the status. Errors: PB_ERR_CONNECT, PB_ERR_TLS, _TIMEOUT.
  */
 enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
-		      const char *body, size_t len, bool idempotent,
-		      struct pb_buf *reply, long *http_code);
+		      const char *action, const char *body, size_t len,
+		      bool idempotent, struct pb_buf *reply, long *http_code);
 /* A libcurl failure as the project's error, with the detail on s. */
 enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url);
 /* url without its query (where a transfer's ticket is), for messages */
@@ -136,10 +148,24 @@ struct vs_req {
 	 * that session's filters): after a new login it is not resent, and
 	 * the call returns PB_OK with no reply */
 	bool session_bound;
+	/* SPBM's: vCenter's /pbm endpoint, urn:pbm, the session's cookie
+	 * in the SOAP header (pbm.c) */
+	bool pbm;
+	/* a write that must not happen twice (a disk, a power operation, a
+	 * guest process): sent over a connection of its own, so libcurl
+	 * never resends it unseen (vs_http) */
+	bool once;
 };
+
+/* A request to vCenter's storage policy service (SPBM). */
+enum pb_error vs_req_new_pbm(struct vs_session *s, struct vs_req *r,
+			     const char *op, const struct vs_moref *this_ref);
 
 enum pb_error vs_req_new(struct vs_req *r, const char *op,
 			 const struct vs_moref *this_ref);
+/* the same in another namespace than urn:vim25 (urn:pbm) */
+enum pb_error vs_req_new_ns(struct vs_req *r, const char *op,
+			    const struct vs_moref *this_ref, const char *ns);
 void vs_req_dispose(struct vs_req *r);
 /* Text child (escaped by libxml2); returns the node or NULL (no memory). */
 xmlNodePtr vs_add(xmlNodePtr parent, const char *name, const char *text);

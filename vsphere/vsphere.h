@@ -222,6 +222,7 @@ struct vs_disk_spec {
 	const char *lun;       /* rdm: canonical name (naa.xxx) */
 	const char *host;      /* rdm: where the LUN is; NULL = VM's host */
 	int controller_key;    /* -1: the first SCSI controller with room */
+	const char *policy_id; /* a storage policy's id (SPBM), or NULL */
 	/* the datastore path to create ("[ds] dir/name.vmdk"); NULL lets
 	 * the server choose. A caller that journals disks names them, so
 	 * the record exists before the disk does. */
@@ -257,6 +258,26 @@ struct vs_disk {
 
 enum pb_error vs_disk_list(struct vs_session *s, const struct vs_moref *vm,
 			   struct vs_disk **out, size_t *n);
+
+/* A VM's SCSI controllers, for "is there a unit for one more disk". */
+#define VS_MAX_CONTROLLERS 8
+struct vs_controller {
+	int key, bus;
+	char type[48];	/* ParaVirtualSCSIController, VirtualLsiLogic... */
+	char label[64]; /* "SCSI controller 0" */
+	unsigned units; /* units a disk may take: 14, or 62 (PVSCSI, vmx-14) */
+	unsigned free;	/* of those, free (any device holds its unit) */
+};
+struct vs_vm_hw {
+	char hw_version[16]; /* "vmx-19" */
+	struct vs_controller ctl[VS_MAX_CONTROLLERS];
+	size_t nctl;
+	/* NVMe, SATA (AHCI) and NVDIMM controllers: disks provbench does
+	 * not add there (an RDM needs SCSI) */
+	unsigned other_controllers;
+};
+enum pb_error vs_vm_controllers(struct vs_session *s, const struct vs_moref *vm,
+				struct vs_vm_hw *out);
 /*
  * ReconfigVM_Task with fileOperation create, wait for the task, then read
  * the disk back: out holds what the server really applied, which may
@@ -310,7 +331,8 @@ enum pb_error vs_vm_extra_config_get(struct vs_session *s,
 
 struct vs_vm_state {
 	char power_state[24];
-	char tools[32]; /* guest.toolsRunningStatus */
+	char tools[32];	       /* guest.toolsRunningStatus */
+	char tools_status[32]; /* guest.toolsStatus: toolsNotInstalled... */
 	char guest_family[32];
 	char guest_full_name[128];
 	char boot_time[40];
@@ -325,11 +347,85 @@ enum pb_error vs_vm_state_get(struct vs_session *s, const struct vs_moref *vm,
  * off, set them, power on, and wait for Tools to run again. Each step
  * waits at most timeout_s; a guest that does not shut down is not
  * powered off hard (PB_ERR_TIMEOUT, saying so).
+ *
+ * Once the VM is off it is powered on again whatever fails after (a
+ * fault, an HTTP 503, a timeout): the error is the first failure, its
+ * message saying "VM X powered on again after ..." or, when even that
+ * failed, "VM X is powered off: ...". off(arg) is called with the VM off,
+ * before anything is set (a test stops the run there).
  */
+struct vs_power_cycle {
+	const char *name; /* the VM's name, for the messages */
+	long timeout_s;
+	void (*off)(void *arg);
+	void *arg;
+	/* out: the VM went off; it is on again with Tools running */
+	bool went_off, on_again;
+};
 enum pb_error vs_vm_power_cycle(struct vs_session *s, const struct vs_moref *vm,
 				const char *const *keys,
 				const char *const *values, size_t n,
-				long timeout_s);
+				struct vs_power_cycle *pc);
+/*
+ * Power the VM on unless it is on, and wait for its Tools to run: what
+ * puts a VM back after a power cycle that failed or was killed. A
+ * PowerOnVM_Task that fails is tried again (three times in all) after the
+ * state is read again: the VM is never powered on twice.
+ */
+enum pb_error vs_vm_power_on(struct vs_session *s, const struct vs_moref *vm,
+			     long timeout_s);
+
+/* ---- storage policies (pbm.c: vCenter's SPBM service) ---- */
+
+struct vs_policy {
+	char id[64];
+	char name[128];
+	/* VSAN.proportionalCapacity, the object space reservation in %;
+	 * -1 when the policy says nothing of it (0 is vSAN's default) */
+	int reserve;
+};
+/* A storage policy by name: PB_ERR_NOTFOUND names the ones there are. */
+enum pb_error vs_pbm_policy_find(struct vs_session *s, const char *name,
+				 struct vs_policy *out);
+/* The policy a datastore gives disks that ask for none. */
+enum pb_error vs_pbm_default_policy(struct vs_session *s,
+				    const struct vs_moref *datastore,
+				    struct vs_policy *out);
+/* The policy a VM's disk (its device key) has now. */
+enum pb_error vs_pbm_disk_policy(struct vs_session *s,
+				 const struct vs_moref *vm, int disk_key,
+				 struct vs_policy *out);
+
+/* ---- the lab around the VM (lab.c) ---- */
+
+struct vs_ds_detail;
+
+/* A host as a run depends on it. */
+struct vs_host_state {
+	char name[256];
+	char connection[24];	   /* connected, disconnected, notResponding */
+	bool in_maintenance;	   /* runtime.inMaintenanceMode */
+	bool entering_maintenance; /* an EnterMaintenanceMode task runs */
+};
+enum pb_error vs_host_state_get(struct vs_session *s,
+				const struct vs_moref *host,
+				struct vs_host_state *out);
+/*
+ * A datastore cluster (StoragePod) named name: PB_OK and its datastores'
+ * names, comma-separated, into members; PB_ERR_NOTFOUND when there is
+ * none by that name.
+ */
+enum pb_error vs_storage_pod_find(struct vs_session *s, const char *name,
+				  char *members, size_t len);
+/*
+ * A folder at the top of a datastore whose folders are namespace objects
+ * (vSAN, vVols: DatastoreCapability.topLevelDirectoryCreateSupported
+ * false): made with DatastoreNamespaceManager.CreateDirectory unless it
+ * is there (FileAlreadyExists). *made says which.
+ */
+enum pb_error vs_datastore_namespace(struct vs_session *s,
+				     const struct vs_ds_detail *ds,
+				     const char *folder, bool *made);
 
 /* A datastore as a storage engineer asks about it. */
 struct vs_ds_detail {
@@ -340,6 +436,12 @@ struct vs_ds_detail {
 	uint64_t capacity;
 	uint64_t free_space;
 	bool accessible;
+	struct vs_moref ref;
+	/* DatastoreCapability: thin per file (false on NAS, where the
+	 * server decides), RDM mapping files, top-level directories (false
+	 * on vSAN and vVols: folders are namespace objects there) */
+	bool per_file_thin, rdm_files, top_level_dirs;
+	char url[512]; /* summary.url: "ds:///vmfs/volumes/..." */
 };
 /* name as the VM's host sees it (the host's ConfigTarget gives VAAI) */
 enum pb_error vs_datastore_detail(struct vs_session *s,

@@ -37,6 +37,19 @@ struct vcsim {
 
 int vcsim_start(struct vcsim *v, const char *const *flags);
 void vcsim_stop(struct vcsim *v);
+struct it_env;
+/* The environment a lab would set for this fixture, its state in state. */
+void it_vcsim_env(struct it_env *e, const struct vcsim *v, const char *state);
+/* A fixture's own page (/provbench-stats, /provbench-expire?after=N) as
+ * JSON; NULL if none. */
+json_t *it_vcsim_get(const struct vcsim *v, const char *path);
+/* How many calls of op (all SOAP calls: NULL) the fixture answered. */
+long it_soap_calls(const struct vcsim *v, const char *op);
+/* A VM's disks as the server lists them, "key:file;..." (allocated). */
+char *it_vm_disk_keys(const struct vcsim *v, const char *name);
+/* A VM's power state (24 bytes) and Tools (32) as the server says. */
+void it_vm_power(const struct vcsim *v, const char *name, char *power,
+		 char *tools);
 int it_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *it_dir(void);
 const char *it_bin(const char *name);

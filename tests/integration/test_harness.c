@@ -19,23 +19,6 @@
 
 #include <curl/curl.h>
 
-/* The environment a lab would set, pointed at this simulator: no
- * transfer-host override (the client finds its way as with a real
- * server), the server pinned. */
-static void env_for(struct it_env *e, const struct vcsim *v, const char *state)
-{
-	e->n = 0;
-	it_env_add(e, "PROVBENCH_URL", v->url);
-	it_env_add(e, "PROVBENCH_THUMBPRINT", v->thumbprint);
-	it_env_add(e, "PROVBENCH_USERNAME", "user");
-	it_env_add(e, "PROVBENCH_PASSWORD", "secret");
-	it_env_add(e, "PROVBENCH_GUEST_USERNAME", "bench");
-	it_env_add(e, "PROVBENCH_GUEST_PASSWORD", "guestpw");
-	it_env_add(e, "PROVBENCH_STATE_DIR", state);
-	it_env_add(e, "PROVBENCH_RUNNER", it_bin("provbench-runner-static"));
-	it_env_add(e, "PATH", "/usr/bin:/bin");
-}
-
 /* The server a case runs against: vCenter, or a standalone ESXi. */
 static bool lab_esx;
 
@@ -88,7 +71,7 @@ static int lab_start(struct vcsim *v, struct it_env *e, char *root,
 	write_profile(prof, text);
 	if (vcsim_start(v, f))
 		return -1;
-	env_for(e, v, state);
+	it_vcsim_env(e, v, state);
 	return 0;
 }
 
@@ -103,39 +86,6 @@ static int start_lab(struct vcsim *v, struct it_env *e, char *root,
 			 more);
 }
 
-static size_t to_buf(char *p, size_t size, size_t n, void *arg)
-{
-	pb_buf_add(arg, p, size * n);
-	return size * n;
-}
-
-/* Fixture statistics: how many calls of op the server answered. */
-static long soap_calls(const struct vcsim *v, const char *op)
-{
-	struct pb_buf b = PB_BUF_INIT(1 << 20);
-	char url[400];
-	CURL *h = curl_easy_init();
-	long n = -1;
-	json_t *j;
-
-	snprintf(url, sizeof(url), "%.*s/provbench-stats",
-		 (int)(strstr(v->url, "/sdk") - v->url), v->url);
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
-	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_buf);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-	if (curl_easy_perform(h) == CURLE_OK && b.data) {
-		j = json_loads(b.data, 0, NULL);
-		n = (long)json_integer_value(
-			json_object_get(json_object_get(j, "ops"), op));
-		json_decref(j);
-	}
-	curl_easy_cleanup(h);
-	pb_buf_dispose(&b);
-	return n;
-}
-
 #define PROFILE_ALL                                                            \
 	"{\"name\": \"it-all\", \"backend\": \"vsphere\",\n"                   \
 	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"lun\": "                     \
@@ -147,35 +97,9 @@ static long soap_calls(const struct vcsim *v, const char *op)
 	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", "  \
 	"\"passes\": [\"first-write\", \"rewrite\", \"read\"]}}\n"
 
-/* A VM's disk keys as the server lists them, for "exactly its own". */
-static char *vm_disk_keys(const struct vcsim *v, const char *name)
-{
-	struct vs_config c = VS_CONFIG_INIT;
-	struct vs_session *s = NULL;
-	struct vs_vm_info vm;
-	struct vs_disk *d = NULL;
-	struct pb_buf out = PB_BUF_INIT(4096);
-	char tp[80], err[PB_ERRBUF_SIZE] = "";
-	size_t n = 0, i;
-
-	c.url = (char *)v->url;
-	c.username = (char *)"user";
-	c.password = (char *)"secret";
-	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
-	c.thumbprint = tp;
-	if (vs_session_open(&s, &c, NULL, NULL, err) ||
-	    vs_vm_find(s, &vm, name) || vs_disk_list(s, &vm.ref, &d, &n))
-		pb_buf_addstr(&out, "error");
-	for (i = 0; i < n; i++)
-		pb_buf_printf(&out, "%d:%s;", d[i].key, d[i].file);
-	free(d);
-	vs_session_free(s);
-	return pb_buf_steal(&out, NULL);
-}
-
 static char *disk_keys(const struct vcsim *v)
 {
-	return vm_disk_keys(v, lab_vm());
+	return it_vm_disk_keys(v, lab_vm());
 }
 
 static void run_all_modes(void)
@@ -444,8 +368,8 @@ static void targets_on_two_datastores(void)
 					"guest-targets", state, prof,
 					PROFILE_TARGETS, true, more),
 			      0);
-	b0 = vm_disk_keys(&v, "DC0_H0_VM0");
-	b1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	b0 = it_vm_disk_keys(&v, "DC0_H0_VM0");
+	b1 = it_vm_disk_keys(&v, "DC0_H0_VM1");
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "x 3 targets = 12 disks"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "target vm1-ds1:\n"));
@@ -505,8 +429,8 @@ static void targets_on_two_datastores(void)
 			      "test $(grep -c ',vm1-ds1,DC0_H0_VM1,' '%s') = 2",
 			      sum, sum),
 			0);
-	a0 = vm_disk_keys(&v, "DC0_H0_VM0");
-	a1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	a0 = it_vm_disk_keys(&v, "DC0_H0_VM0");
+	a1 = it_vm_disk_keys(&v, "DC0_H0_VM1");
 	CU_ASSERT_STRING_EQUAL(b0, a0);
 	CU_ASSERT_STRING_EQUAL(b1, a1);
 	free(a0);
@@ -578,7 +502,7 @@ static void targets_on_two_datastores(void)
 			struct it_env e2;
 
 			it_sh("mkdir -p '%s'", state2);
-			env_for(&e2, &v, state2);
+			it_vcsim_env(&e2, &v, state2);
 			it_write_file(prof2, OTHER_RUN(""));
 			CU_ASSERT_EQUAL(
 				it_pbn(&r, &e2,
@@ -610,7 +534,7 @@ static void targets_on_two_datastores(void)
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
-	a1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	a1 = it_vm_disk_keys(&v, "DC0_H0_VM1");
 	CU_ASSERT_STRING_NOT_EQUAL(b1, a1); /* the disk is left */
 	free(a1);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
@@ -618,8 +542,8 @@ static void targets_on_two_datastores(void)
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
-	a0 = vm_disk_keys(&v, "DC0_H0_VM0");
-	a1 = vm_disk_keys(&v, "DC0_H0_VM1");
+	a0 = it_vm_disk_keys(&v, "DC0_H0_VM0");
+	a1 = it_vm_disk_keys(&v, "DC0_H0_VM1");
 	CU_ASSERT_STRING_EQUAL(b0, a0);
 	CU_ASSERT_STRING_EQUAL(b1, a1);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
@@ -664,7 +588,7 @@ static const char *const at_once_vms[] = {"DC0_H0_VM0", "DC0_H0_VM1",
 static void at_once_disks(const struct vcsim *v, char *out[3])
 {
 	for (int i = 0; i < 3; i++)
-		out[i] = vm_disk_keys(v, at_once_vms[i]);
+		out[i] = it_vm_disk_keys(v, at_once_vms[i]);
 }
 
 static void at_once_same(char *a[3], char *b[3])
@@ -720,17 +644,17 @@ static void targets_at_once(void)
 					PROFILE_AT_ONCE, true, more),
 			      0);
 	at_once_disks(&v, before);
-	logins = soap_calls(&v, "Login");
-	logouts = soap_calls(&v, "Logout");
+	logins = it_soap_calls(&v, "Login");
+	logouts = it_soap_calls(&v, "Logout");
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	/* one session on the server for the three targets: one login, one
 	 * logout, a collector of its own for each of the two sharing it */
-	CU_ASSERT_EQUAL(soap_calls(&v, "Login") - logins, 1);
-	CU_ASSERT_EQUAL(soap_calls(&v, "Logout") - logouts, 1);
-	CU_ASSERT_EQUAL(soap_calls(&v, "CreatePropertyCollector"), 2);
-	CU_ASSERT_EQUAL(soap_calls(&v, "DestroyPropertyCollector"), 2);
+	CU_ASSERT_EQUAL(it_soap_calls(&v, "Login") - logins, 1);
+	CU_ASSERT_EQUAL(it_soap_calls(&v, "Logout") - logouts, 1);
+	CU_ASSERT_EQUAL(it_soap_calls(&v, "CreatePropertyCollector"), 2);
+	CU_ASSERT_EQUAL(it_soap_calls(&v, "DestroyPropertyCollector"), 2);
 	/* a worker's lines carry its target */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " [c]   creating "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 3 per "
@@ -904,7 +828,7 @@ static void shared_login_renewed(void)
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(soap_calls(&v, "Login"), 2);
+	CU_ASSERT_EQUAL(it_soap_calls(&v, "Login"), 2);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 12);
@@ -1587,7 +1511,7 @@ static void faults_survived(void)
 		/* a fresh guest: the runner is uploaded every time */
 		it_sh("rm -rf '%s/opt'", root);
 		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
-		env_for(&e, &v, state);
+		it_vcsim_env(&e, &v, state);
 		it_write_file(prof, text);
 		before = disk_keys(&v);
 		it_pb(&r, &e, "run", "-o", res, prof);
@@ -1806,7 +1730,7 @@ static void guest_polls_sparse(void)
 			"\"passes\": [\"command\"], \"command\": \"sleep 6\"}}",
 			NULL, NULL),
 		0);
-	before = soap_calls(&v, "ListProcessesInGuest");
+	before = it_soap_calls(&v, "ListProcessesInGuest");
 	{
 		char *argv[] = {(char *)it_bin("provbench"),
 				"run",
@@ -1819,7 +1743,7 @@ static void guest_polls_sparse(void)
 		CU_ASSERT_EQUAL(it_run_env(&r, argv, e.vars, 0, 0), 0);
 		it_result_dispose(&r);
 	}
-	polls = soap_calls(&v, "ListProcessesInGuest") - before;
+	polls = it_soap_calls(&v, "ListProcessesInGuest") - before;
 	/* from 0.25 s doubling: 6 polls in 6 s, not a dozen */
 	CU_ASSERT(polls >= 2 && polls <= 8);
 	if (polls > 8)
@@ -2140,7 +2064,7 @@ static void bad_profiles_exit_2(void)
 	SCRATCH(results, "results5");
 
 	CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, NULL), 0);
-	env_for(&e, &v, state);
+	it_vcsim_env(&e, &v, state);
 	for (i = 0; i < sizeof(bad_profiles) / sizeof(bad_profiles[0]); i++) {
 		snprintf(path, sizeof(path), "%s/bad-%s.json", it_dir(),
 			 bad_profiles[i].name);

@@ -723,10 +723,11 @@ static bool hits(const char *op, int mode, char *errbuf)
 	return true;
 }
 
-static enum pb_error f_prepare(struct pb_backend *b, char *errbuf)
+static enum pb_error f_prepare(struct pb_backend *b,
+			       const struct pb_prep_ctx *c, char *errbuf)
 {
 	return hits("prepare", -1, errbuf) ? fault.err
-					   : host->prepare(b, errbuf);
+					   : host->prepare(b, c, errbuf);
 }
 
 static enum pb_error f_plan_disk(struct pb_backend *b, enum pb_mode mode,

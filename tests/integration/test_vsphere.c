@@ -63,6 +63,8 @@ static int setup(void)
  * Every request every case above sent, judged by the schema: run last.
  * (Each case also checks its own requests, so a failure names its case.)
  */
+static unsigned pbm_requests;
+
 static void requests_valid_vim25(void)
 {
 	if (!schema)
@@ -102,6 +104,11 @@ static void validate(const char *op, const char *body, size_t len, void *arg)
 	req = vs_child(vs_child(root, "Body"), NULL);
 	if (!req) {
 		invalid++;
+		goto out;
+	}
+	/* SPBM's requests are urn:pbm: not vim25's schema to judge */
+	if (req->ns && !strcmp((const char *)req->ns->href, "urn:pbm")) {
+		pbm_requests++;
 		goto out;
 	}
 	copy = xmlDocCopyNode(req, one, 1);
@@ -994,8 +1001,14 @@ static void enable_uuid_needs_power_cycle(void)
 	/* configured, not live */
 	CU_ASSERT_EQUAL(
 		it_sh("test -e '%s/dev/disk/by-id/wwn-0x%s'", root, hex), 1);
-	CU_ASSERT_EQUAL(vs_vm_power_cycle(s, &vm.ref, keys, vals, 1, 30),
+	{
+		struct vs_power_cycle pc = {.name = vm.name, .timeout_s = 30};
+
+		CU_ASSERT_EQUAL(
+			vs_vm_power_cycle(s, &vm.ref, keys, vals, 1, &pc),
 			PB_OK);
+		CU_ASSERT(pc.went_off && pc.on_again);
+	}
 	CU_ASSERT_EQUAL(vs_vm_state_get(s, &vm.ref, &st), PB_OK);
 	CU_ASSERT_STRING_EQUAL(st.power_state, "poweredOn");
 	CU_ASSERT_STRING_EQUAL(st.tools, "guestToolsRunning");
@@ -1013,6 +1026,100 @@ static void enable_uuid_needs_power_cycle(void)
 	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
 	vs_session_free(s);
 	vcsim_stop(&v);
+}
+
+/*
+ * The lab around the VM, through the library (every request validated
+ * against vim25 where the schema is there): controllers and their free
+ * units, a host entering maintenance mode, a datastore cluster and its
+ * members, a vSAN datastore's capabilities and namespace folder, a disk
+ * made under a storage policy and its policy read back through SPBM,
+ * vSAN's disks on vSphere 8, and a slow task cancelled.
+ */
+static void lab_calls(void)
+{
+	struct vcsim v;
+	struct vs_session *s = NULL;
+	struct vs_vm_info vm;
+	struct vs_vm_hw hw;
+	struct vs_host_state hs;
+	struct vs_ds_detail ds;
+	struct vs_policy pol, got;
+	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
+	struct vs_disk d;
+	struct vs_lun *luns = NULL;
+	char members[256];
+	size_t n = 0, i;
+	bool made = true;
+	unsigned before = invalid, pbm_before = pbm_requests;
+
+	START(&v, "-datastores", "3", "-vsan", "LocalDS_1", "-pod",
+	      "-maintenance", "DC0_H0_VM0", "-esx8", "-task-delay", "2s", NULL);
+	CU_ASSERT_EQUAL_FATAL(open_session(&s, &v, "secret"), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_vm_find(s, &vm, "DC0_H0_VM0"), PB_OK);
+	CU_ASSERT_EQUAL(vs_vm_controllers(s, &vm.ref, &hw), PB_OK);
+	CU_ASSERT_EQUAL(hw.nctl, 1);
+	/* 16 units but 7 and the controller's own; a CD-ROM holds one */
+	CU_ASSERT_EQUAL(hw.ctl[0].units, 14);
+	CU_ASSERT_EQUAL(hw.ctl[0].free, 13);
+	CU_ASSERT_EQUAL(vs_host_state_get(s, &vm.host, &hs), PB_OK);
+	CU_ASSERT(hs.entering_maintenance && !hs.in_maintenance);
+	CU_ASSERT_EQUAL(
+		vs_storage_pod_find(s, "DC0_POD0", members, sizeof(members)),
+		PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(members, "LocalDS_1"));
+	CU_ASSERT_EQUAL(
+		vs_storage_pod_find(s, "LocalDS_0", members, sizeof(members)),
+		PB_ERR_NOTFOUND);
+	CU_ASSERT_EQUAL(vs_datastore_detail(s, &vm.host, "LocalDS_1", &ds),
+			PB_OK);
+	CU_ASSERT_STRING_EQUAL(ds.type, "vsan");
+	CU_ASSERT(!ds.top_level_dirs && !ds.rdm_files);
+	CU_ASSERT_EQUAL(vs_datastore_namespace(s, &ds, "provbench", &made),
+			PB_OK);
+	CU_ASSERT(made);
+	CU_ASSERT_EQUAL(vs_datastore_namespace(s, &ds, "provbench", &made),
+			PB_OK);
+	CU_ASSERT(!made); /* there already: FileAlreadyExists */
+	CU_ASSERT_EQUAL(vs_pbm_policy_find(s, "Thick 100%", &pol), PB_OK);
+	CU_ASSERT_EQUAL(pol.reserve, 100);
+	CU_ASSERT_EQUAL(vs_pbm_policy_find(s, "Gold", &got), PB_ERR_NOTFOUND);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "\"Thick 100%\""));
+	CU_ASSERT_EQUAL(vs_pbm_default_policy(s, &ds.ref, &got), PB_OK);
+	CU_ASSERT_EQUAL(got.reserve, 0);
+	sp.mode = PB_MODE_LAZY;
+	sp.size_bytes = 1 << 20;
+	sp.datastore = "LocalDS_1";
+	sp.file = "[LocalDS_1] provbench/provbench-lab-1.vmdk";
+	sp.policy_id = pol.id;
+	CU_ASSERT_EQUAL_FATAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_OK);
+	CU_ASSERT_EQUAL(vs_pbm_disk_policy(s, &vm.ref, d.key, &got), PB_OK);
+	CU_ASSERT_STRING_EQUAL(got.name, "Thick 100%");
+	CU_ASSERT_EQUAL(vs_disk_remove(s, &vm.ref, &d, false), PB_OK);
+	/* vSAN keeps no file at its top level */
+	sp.file = "[LocalDS_1] provbench-lab-2.vmdk";
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_FAULT);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(vs_session_error(s), "Function not implemented"));
+	/* vSphere 8: vSAN's disk told by QueryDisksForVsan */
+	CU_ASSERT_EQUAL(vs_host_luns(s, &vm.host, &luns, &n), PB_OK);
+	for (i = 0; i < n; i++)
+		if (!strcmp(luns[i].canonical_name,
+			    "naa.6000c290000000000000000000000004"))
+			CU_ASSERT_STRING_EQUAL(luns[i].why, "claimed by vSAN");
+	free(luns);
+	/* a task past its time: cancelled, nothing left */
+	vs_session_set_task_timeout(s, 1);
+	sp.mode = PB_MODE_THIN;
+	sp.datastore = NULL;
+	sp.policy_id = NULL;
+	sp.file = NULL;
+	CU_ASSERT_EQUAL(vs_disk_add(s, &vm.ref, &sp, &d), PB_ERR_TIMEOUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(vs_session_error(s), "cancelled"));
+	vs_session_free(s);
+	vcsim_stop(&v);
+	CU_ASSERT_EQUAL(invalid, before);
+	CU_ASSERT(pbm_requests > pbm_before);
 }
 
 /* ---- the command line: exit codes, TLS, the trace ---- */
@@ -1405,6 +1512,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(free_license_said_plainly),
 	PB_CASE(gone_vm_not_found),
 	PB_CASE(enable_uuid_needs_power_cycle),
+	PB_CASE(lab_calls),
 	PB_CASE(guest_upload_run_download),
 	PB_CASE(guest_login_refused),
 	PB_CASE(transfer_routes_and_errors),

@@ -1,7 +1,9 @@
 /*
  * vcsim.c - start and stop the vCenter simulator fixture: it prints
  * "URL THUMBPRINT" on its first line and serves until its stdin closes.
- * The password it accepts is "secret", passed in its environment.
+ * The password it accepts is "secret", passed in its environment. And
+ * what tests ask of it: the environment a lab would set for it, its call
+ * counts, a VM's disks and power as the server says.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -11,7 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
+
 #include "it.h"
+#include "vs_int.h"
 
 int vcsim_start(struct vcsim *v, const char *const *flags)
 {
@@ -80,4 +85,110 @@ void vcsim_stop(struct vcsim *v)
 	kill(v->pid, SIGKILL);
 	waitpid(v->pid, &st, 0);
 	v->pid = -1;
+}
+
+/* The environment a lab would set, pointed at this simulator: no
+ * transfer-host override (the client finds its way as with a real
+ * server), the server pinned. */
+void it_vcsim_env(struct it_env *e, const struct vcsim *v, const char *state)
+{
+	e->n = 0;
+	it_env_add(e, "PROVBENCH_URL", v->url);
+	it_env_add(e, "PROVBENCH_THUMBPRINT", v->thumbprint);
+	it_env_add(e, "PROVBENCH_USERNAME", "user");
+	it_env_add(e, "PROVBENCH_PASSWORD", "secret");
+	it_env_add(e, "PROVBENCH_GUEST_USERNAME", "bench");
+	it_env_add(e, "PROVBENCH_GUEST_PASSWORD", "guestpw");
+	it_env_add(e, "PROVBENCH_STATE_DIR", state);
+	it_env_add(e, "PROVBENCH_RUNNER", it_bin("provbench-runner-static"));
+	it_env_add(e, "PATH", "/usr/bin:/bin");
+}
+
+static size_t to_buf(char *p, size_t size, size_t n, void *arg)
+{
+	pb_buf_add(arg, p, size * n);
+	return size * n;
+}
+
+json_t *it_vcsim_get(const struct vcsim *v, const char *path)
+{
+	struct pb_buf b = PB_BUF_INIT(1 << 20);
+	char url[400];
+	CURL *h = curl_easy_init();
+	json_t *j = NULL;
+
+	snprintf(url, sizeof(url), "%.*s%s",
+		 (int)(strstr(v->url, "/sdk") - v->url), v->url, path);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_buf);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+	if (curl_easy_perform(h) == CURLE_OK && b.data)
+		j = json_loads(b.data, 0, NULL);
+	curl_easy_cleanup(h);
+	pb_buf_dispose(&b);
+	return j;
+}
+
+long it_soap_calls(const struct vcsim *v, const char *op)
+{
+	json_t *j = it_vcsim_get(v, "/provbench-stats");
+	long n = j ? (long)(op ? json_integer_value(json_object_get(
+					 json_object_get(j, "ops"), op))
+			       : json_integer_value(
+					 json_object_get(j, "soap_calls")))
+		   : -1;
+
+	json_decref(j);
+	return n;
+}
+
+/* A session of the test's own, to ask the server what it has. */
+static struct vs_session *session(const struct vcsim *v)
+{
+	struct vs_config c = VS_CONFIG_INIT;
+	struct vs_session *s = NULL;
+	char tp[80], err[PB_ERRBUF_SIZE] = "";
+
+	c.url = (char *)v->url;
+	c.username = (char *)"user";
+	c.password = (char *)"secret";
+	vs_thumbprint_normalize(tp, sizeof(tp), v->thumbprint, err);
+	c.thumbprint = tp;
+	return vs_session_open(&s, &c, NULL, NULL, err) ? NULL : s;
+}
+
+char *it_vm_disk_keys(const struct vcsim *v, const char *name)
+{
+	struct vs_session *s = session(v);
+	struct vs_vm_info vm;
+	struct vs_disk *d = NULL;
+	struct pb_buf out = PB_BUF_INIT(4096);
+	size_t n = 0, i;
+
+	if (!s || vs_vm_find(s, &vm, name) || vs_disk_list(s, &vm.ref, &d, &n))
+		pb_buf_addstr(&out, "error");
+	for (i = 0; i < n; i++)
+		pb_buf_printf(&out, "%d:%s;", d[i].key, d[i].file);
+	free(d);
+	vs_session_free(s);
+	return pb_buf_steal(&out, NULL);
+}
+
+void it_vm_power(const struct vcsim *v, const char *name, char *power,
+		 char *tools)
+{
+	struct vs_session *s = session(v);
+	struct vs_vm_info vm;
+	struct vs_vm_state st;
+
+	strcpy(power, "error");
+	strcpy(tools, "error");
+	if (s && !vs_vm_find(s, &vm, name) &&
+	    !vs_vm_state_get(s, &vm.ref, &st)) {
+		snprintf(power, 24, "%s", st.power_state);
+		snprintf(tools, 32, "%s", st.tools);
+	}
+	vs_session_free(s);
 }

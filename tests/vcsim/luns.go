@@ -21,6 +21,9 @@ import (
 
 const gib = int64(1) << 30
 
+// the disk vSAN has claimed (LUN 4)
+const vsanClaimed = "naa.6000c290000000000000000000000004"
+
 // lun is one SCSI disk of an array, as ESXi describes it.
 func lun(n int, sizeGiB int64) *types.HostScsiDisk {
 	naa := fmt.Sprintf("naa.6000c29000000000000000000000%04x", n)
@@ -59,9 +62,13 @@ func addLUNs() {
 		sd.ScsiLun = append(sd.ScsiLun, lun(n, int64(8*n)))
 	}
 	vsan := lun(4, 16)
-	vsan.VsanDiskInfo = &types.VsanHostVsanDiskInfo{
-		VsanUuid: "52a1f2a4-0000-0000-0000-000000000004", FormatVersion: 10}
+	if !esx8 {
+		// vSphere 8 lists a claimed disk without it (lab.go)
+		vsan.VsanDiskInfo = &types.VsanHostVsanDiskInfo{
+			VsanUuid: "52a1f2a4-0000-0000-0000-000000000004", FormatVersion: 10}
+	}
 	vsan.Ssd = types.NewBool(true)
+	vsan.LocalDisk = types.NewBool(true) // vSAN claims a host's own disks
 	boot := lun(5, 32)
 	boot.LocalDisk = types.NewBool(true)
 	boot.Vendor, boot.Model = "ATA", "Boot SSD"
@@ -135,6 +142,7 @@ func rdmCandidates(h *simulator.HostSystem) []types.VirtualMachineScsiDiskDevice
 	for i, l := range h.Config.StorageDevice.ScsiLun {
 		d, ok := l.(*types.HostScsiDisk)
 		if !ok || d.LunType != "disk" || d.VsanDiskInfo != nil ||
+			d.CanonicalName == vsanClaimed ||
 			(d.LocalDisk != nil && *d.LocalDisk) ||
 			extents[d.CanonicalName] || mapped(d) {
 			continue
@@ -184,6 +192,16 @@ func (b *configTarget) QueryConfigTarget(ctx *simulator.Context, req *types.Quer
 		if h, ok := simulator.Map.Get(ref).(*simulator.HostSystem); ok {
 			body.Res.Returnval.ScsiDisk = append(body.Res.Returnval.ScsiDisk,
 				rdmCandidates(h)...)
+		}
+	}
+	// hardware acceleration as each datastore has it (storage.go); the
+	// packaged simulator says vStorageUnsupported of all
+	for i := range body.Res.Returnval.Datastore {
+		d := &body.Res.Returnval.Datastore[i]
+		d.VStorageSupport = vaaiOf(d.Name)
+		if ds, ok := simulator.Map.Get(*d.Datastore.Datastore).(*simulator.Datastore); ok {
+			d.Datastore = ds.Summary
+			d.Capability = ds.Capability
 		}
 	}
 	return body

@@ -63,6 +63,7 @@
 //     eager, rdm, rdmp) fails its task with InsufficientStorageSpace;
 //   - -expire-after N: from the Nth SOAP call on, the session of that call
 //     is gone (NotAuthenticated), as when a session times out mid-run;
+//     GET /provbench-expire?after=N arms it again: the Nth call from then;
 //   - -drop-after N [-drop-count K]: K SOAP calls from the Nth have their
 //     connection closed unanswered;
 //   - -fault-op OP -fault KIND [-fault-skip K] [-fault-count N]: faults
@@ -73,7 +74,16 @@
 //     way) instead of finishing before its call returns;
 //   - -page-size K: RetrievePropertiesEx answers K objects at a time with
 //     a token for ContinueRetrievePropertiesEx (paging.go), as vCenter
-//     does with large inventories.
+//     does with large inventories;
+//   - -nfs NAME [-nfs-vaai], -vsan NAME, -pod: datastores as labs have
+//     them (storage.go), with SPBM's policies for vSAN (pbm.go);
+//   - -nvme-only VM, -full-scsi VM, -no-tools VM, -maintenance VM: VMs and
+//     hosts a run must not start on (lab.go);
+//   - -esx8: vSphere 8's storage device list, vSAN's disks told only by
+//     HostVsanSystem.QueryDisksForVsan (lab.go);
+//   - -task-delay tasks are cancelable (CancelTask: RequestCanceled, no
+//     disk made); -task-uncancelable: NotSupported, the disk appears when
+//     the task ends (lab.go).
 package main
 
 import (
@@ -91,6 +101,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -120,11 +131,25 @@ var (
 )
 
 // faults wraps the SOAP endpoint to count calls and inject faults.
-func faults(inner http.Handler, expireAt, dropAt, dropCount int64) http.Handler {
+func faults(inner http.Handler, expireFirst, dropAt, dropCount int64) http.Handler {
 	var calls int64
 	var expired atomic.Value // the session cookie the server "forgot"
 	expired.Store("")
+	expireAt := expireFirst
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/provbench-expire" {
+			// re-arm -expire-after without a restart: the Nth SOAP
+			// call from now on loses its session (a test loops over
+			// every call of a run against one server)
+			n, err := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+			if err != nil || n < 1 {
+				http.Error(w, "after=N, N >= 1", http.StatusBadRequest)
+				return
+			}
+			atomic.StoreInt64(&expireAt, atomic.LoadInt64(&calls)+n)
+			fmt.Fprintf(w, "{\"expire_at\": %d}\n", atomic.LoadInt64(&expireAt))
+			return
+		}
 		if r.URL.Path == "/provbench-stats" {
 			// benchmarks and tests count round trips here, for every
 			// client alike, in all and per method
@@ -149,7 +174,7 @@ func faults(inner http.Handler, expireAt, dropAt, dropCount int64) http.Handler 
 			}
 			n := atomic.AddInt64(&calls, 1)
 			cookie := r.Header.Get("Cookie")
-			if n == expireAt {
+			if n == atomic.LoadInt64(&expireAt) {
 				expired.Store(cookie)
 			}
 			if e := expired.Load().(string); e != "" && cookie == e {
@@ -225,9 +250,19 @@ func main() {
 	vms := flag.Int("vms", 2, "VMs per resource pool (vCenter: the standalone host's and the cluster's)")
 	var of opFault
 	flag.StringVar(&of.op, "fault-op", "", "the SOAP method -fault aims at")
-	flag.StringVar(&of.kind, "fault", "drop", "drop, 500, 503, cut, expire or refuse-url")
+	flag.StringVar(&of.kind, "fault", "drop", "drop, lost, 500, 503, cut, expire or refuse-url")
 	flag.Int64Var(&of.skip, "fault-skip", 0, "calls of -fault-op answered normally first")
 	flag.Int64Var(&of.count, "fault-count", 1, "calls of -fault-op that get the fault")
+	flag.StringVar(&nfsName, "nfs", "", "this datastore is NFS 3, without the VAAI-NAS plugin unless -nfs-vaai")
+	flag.BoolVar(&nfsVAAI, "nfs-vaai", false, "the -nfs datastore has the VAAI-NAS plugin")
+	flag.StringVar(&vsanName, "vsan", "", "this datastore is vSAN")
+	flag.BoolVar(&withPod, "pod", false, "a datastore cluster DC0_POD0 holds every datastore but LocalDS_0")
+	flag.StringVar(&nvmeOnly, "nvme-only", "", "this VM's disks are on an NVMe controller, and it has no SCSI one")
+	flag.StringVar(&fullSCSI, "full-scsi", "", "this VM's SCSI controller has a device on every unit")
+	flag.StringVar(&noTools, "no-tools", "", "this VM's guest has no VMware Tools installed")
+	flag.StringVar(&maintenance, "maintenance", "", "this VM's host is entering maintenance mode, waiting for its VMs to go")
+	flag.BoolVar(&esx8, "esx8", false, "hosts list vSAN-claimed disks without vsanDiskInfo (vSphere 8); HostVsanSystem.QueryDisksForVsan tells")
+	flag.BoolVar(&taskUncancelable, "task-uncancelable", false, "a slow -task-delay task cannot be cancelled (NotSupported)")
 	certFile := flag.String("tls-cert", "", "serve this certificate (PEM) instead of the built-in one")
 	keyFile := flag.String("tls-key", "", "the key of -tls-cert")
 	flag.Parse()
@@ -240,6 +275,9 @@ func main() {
 	}
 	model.Datastore = *datastores
 	model.Machine = *vms
+	if withPod && !esxMode {
+		model.Pod = 1
+	}
 	if err := model.Create(); err != nil {
 		log.Fatal(err)
 	}
@@ -251,8 +289,13 @@ func main() {
 		}
 		guestRoot = abs
 	}
+	installDatastores()
 	installVMs(*snapshot)
 	installConfigTargets()
+	installNamespaces()
+	installVsanSystems()
+	installMaintenance()
+	installPBM(model.Service)
 	if freeLicense {
 		installFreeLicense()
 	}
@@ -294,7 +337,7 @@ func main() {
 	if *versions != "" {
 		h = serveVersions(h, *versions)
 	}
-	h = faults(h, *expireAt, *dropAt, *dropCount)
+	h = faults(cancels(h), *expireAt, *dropAt, *dropCount)
 	if freeLicense {
 		h = restrictWrites(h)
 	}

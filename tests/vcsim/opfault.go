@@ -3,6 +3,8 @@
 // get KIND instead of their normal reply:
 //
 //   - drop:       the connection is closed without a reply
+//   - lost:       the call is done, then its connection closed without a
+//     reply (a write the client cannot know went through)
 //   - 500, 503:   that HTTP status with an HTML body, as a proxy sends
 //   - cut:        the reply's headers and half its XML, then the end
 //   - expire:     the session is forgotten for this call (NotAuthenticated)
@@ -56,6 +58,14 @@ func (f *opFault) wrap(inner http.Handler) http.Handler {
 		}
 		switch f.kind {
 		case "drop":
+			if hj, ok := w.(http.Hijacker); ok {
+				if conn, _, err := hj.Hijack(); err == nil {
+					conn.Close()
+					return
+				}
+			}
+		case "lost":
+			inner.ServeHTTP(httptest.NewRecorder(), r)
 			if hj, ok := w.(http.Hijacker); ok {
 				if conn, _, err := hj.Hijack(); err == nil {
 					conn.Close()

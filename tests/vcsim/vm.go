@@ -94,13 +94,33 @@ func (vm *benchVM) unitTaken(d *types.VirtualDevice) bool {
 	return false
 }
 
+// localized: the message a real server puts in a task's error (the
+// packaged simulator puts the Go type's name there).
+func localized(f types.BaseMethodFault) string {
+	switch e := f.(type) {
+	case *types.SystemError:
+		return "A general system error occurred: " + e.Reason
+	case *types.InsufficientStorageSpace:
+		return "Insufficient disk space on datastore ''."
+	case *types.InvalidDeviceBacking:
+		return "Incompatible device backing specified for device '0'."
+	case *types.InvalidHostState:
+		return "The operation is not allowed in the current state of the host."
+	}
+	return ""
+}
+
 func failedTask(ref types.ManagedObjectReference, f types.BaseMethodFault) soap.HasFault {
 	task := simulator.CreateTask(ref, "reconfigVm",
 		func(*simulator.Task) (types.AnyType, types.BaseMethodFault) {
 			return nil, f
 		})
+	done := task.Run()
+	if msg := localized(f); msg != "" && task.Info.Error != nil {
+		task.Info.Error.LocalizedMessage = msg
+	}
 	return &methods.ReconfigVM_TaskBody{
-		Res: &types.ReconfigVM_TaskResponse{Returnval: task.Run()},
+		Res: &types.ReconfigVM_TaskResponse{Returnval: done},
 	}
 }
 
@@ -136,6 +156,10 @@ func (vm *benchVM) ReconfigVMTask(ctx *simulator.Context, req *types.ReconfigVM_
 			restore(rdms)
 			return failedTask(req.This, &types.InsufficientStorageSpace{})
 		}
+		if f := storageAdd(spec, disk); f != nil {
+			restore(rdms)
+			return failedTask(req.This, f)
+		}
 		switch b := disk.Backing.(type) {
 		case *types.VirtualDiskFlatVer2BackingInfo:
 			if b.Uuid == "" {
@@ -160,12 +184,24 @@ func (vm *benchVM) ReconfigVMTask(ctx *simulator.Context, req *types.ReconfigVM_
 	}
 	// A slow task, as eager-zeroing on real storage is: queued, running
 	// at 50%, then done; clients must wait on it, not find it finished.
+	var cancel chan struct{}
 	task := simulator.CreateTask(req.This, "reconfigVm",
 		func(t *simulator.Task) (types.AnyType, types.BaseMethodFault) {
-			time.Sleep(taskDelay / 2)
+			defer taskEnded(t.Self)
+			select {
+			case <-time.After(taskDelay / 2):
+			case <-cancel:
+				restore(rdms)
+				return nil, &types.RequestCanceled{}
+			}
 			simulator.Map.Update(t, []types.PropertyChange{
 				{Name: "info.progress", Val: int32(50)}})
-			time.Sleep(taskDelay / 2)
+			select {
+			case <-time.After(taskDelay / 2):
+			case <-cancel:
+				restore(rdms)
+				return nil, &types.RequestCanceled{}
+			}
 			body := vm.VirtualMachine.ReconfigVMTask(ctx, req).(*methods.ReconfigVM_TaskBody)
 			done()
 			inner := simulator.Map.Get(body.Res.Returnval).(*simulator.Task)
@@ -174,6 +210,8 @@ func (vm *benchVM) ReconfigVMTask(ctx *simulator.Context, req *types.ReconfigVM_
 			}
 			return nil, nil
 		})
+	task.Info.Cancelable = !taskUncancelable
+	cancel = taskStarted(task.Self)
 	go task.Run()
 	return &methods.ReconfigVM_TaskBody{
 		Res: &types.ReconfigVM_TaskResponse{Returnval: task.Self},
@@ -249,6 +287,7 @@ func (vm *benchVM) ShutdownGuest(ctx *simulator.Context, req *types.ShutdownGues
 	vm.setPower(types.VirtualMachinePowerStatePoweredOn, toolsNotRunning)
 	vm.later(bootDelay, func() {
 		vm.setPower(types.VirtualMachinePowerStatePoweredOff, toolsNotRunning)
+		hostOff(vm)
 	})
 	body.Res = new(types.ShutdownGuestResponse)
 	return body
@@ -256,6 +295,19 @@ func (vm *benchVM) ShutdownGuest(ctx *simulator.Context, req *types.ShutdownGues
 
 // PowerOnVMTask boots the VM with its extraConfig as it is now.
 func (vm *benchVM) PowerOnVMTask(ctx *simulator.Context, req *types.PowerOnVM_Task) soap.HasFault {
+	if inMaintenance(vm) {
+		f := &types.InvalidHostState{Host: vm.Runtime.Host}
+		task := simulator.CreateTask(req.This, "powerOn",
+			func(*simulator.Task) (types.AnyType, types.BaseMethodFault) {
+				return nil, f
+			})
+		done := task.Run()
+		if task.Info.Error != nil {
+			task.Info.Error.LocalizedMessage = localized(f)
+		}
+		return &methods.PowerOnVM_TaskBody{
+			Res: &types.PowerOnVM_TaskResponse{Returnval: done}}
+	}
 	body := vm.VirtualMachine.PowerOnVMTask(ctx, req).(*methods.PowerOnVM_TaskBody)
 	if body.Res != nil {
 		t := simulator.Map.Get(body.Res.Returnval).(*simulator.Task)
@@ -272,6 +324,7 @@ func (vm *benchVM) PowerOnVMTask(ctx *simulator.Context, req *types.PowerOnVM_Ta
 func (vm *benchVM) PowerOffVMTask(ctx *simulator.Context, req *types.PowerOffVM_Task) soap.HasFault {
 	body := vm.VirtualMachine.PowerOffVMTask(ctx, req)
 	vm.setPower(vm.Runtime.PowerState, toolsNotRunning)
+	hostOff(vm)
 	return body
 }
 
@@ -341,6 +394,7 @@ func installVMs(snapshot bool) {
 			vm.Guest.ToolsRunningStatus = string(types.VirtualMachineToolsRunningStatusGuestToolsRunning)
 			vm.Guest.ToolsStatus = types.VirtualMachineToolsStatusToolsOk
 		}
+		labVM(vm)
 		simulator.Map.Put(vm)
 	}
 }

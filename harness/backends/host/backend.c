@@ -235,8 +235,10 @@ static enum pb_error hb_describe(struct pb_backend *be, json_t *env,
 	return PB_OK;
 }
 
-static enum pb_error hb_prepare(struct pb_backend *be, char *errbuf)
+static enum pb_error hb_prepare(struct pb_backend *be,
+				const struct pb_prep_ctx *c, char *errbuf)
 {
+	(void)c; /* nothing it changes outlives the run */
 	return runner_version(hb_of(be), errbuf);
 }
 

@@ -147,11 +147,13 @@ enum pb_error qb_accel_choose(struct qb *b, char *errbuf)
 	return PB_OK;
 }
 
-enum pb_error qb_prepare(struct pb_backend *be, char *errbuf)
+enum pb_error qb_prepare(struct pb_backend *be, const struct pb_prep_ctx *c,
+			 char *errbuf)
 {
 	struct qb *b = qb_of(be);
 	enum pb_error err = qb_load_manifest(b, errbuf);
 
+	(void)c; /* its guests are its own: nothing to put back */
 	if (!err)
 		err = pb_local_check_direct(b->loc.dir, "qemu.dir",
 					    "the disks' cache=none", errbuf);

@@ -123,7 +123,8 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 /* KVM or TCG, once per run: the profile's, or a probe boot's verdict
  * (kept for the host boot); b->accel and b->accel_note say which and why */
 enum pb_error qb_accel_choose(struct qb *b, char *errbuf);
-enum pb_error qb_prepare(struct pb_backend *be, char *errbuf);
+enum pb_error qb_prepare(struct pb_backend *be, const struct pb_prep_ctx *c,
+			 char *errbuf);
 /* the guest image's manifest, loaded once (and the image's files there) */
 enum pb_error qb_load_manifest(struct qb *b, char *errbuf);
 

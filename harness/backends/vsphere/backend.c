@@ -117,6 +117,11 @@ static enum pb_error vsb_open(struct pb_backend **out,
 			 "vsphere %s host %s", b->url, b->vm.host.value);
 	snprintf(b->run_id, sizeof(b->run_id), "%llx",
 		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)));
+	/* as asked, until check reads the datastore (storage.c) */
+	for (int m = 0; m < PB_MODE__COUNT; m++) {
+		b->made[m].made = (enum pb_mode)m;
+		b->made[m].reserve = -1;
+	}
 	b->base.ops = &vsphere_backend;
 	pool_set(NULL, b); /* a full pool: the next target logs in itself */
 	*out = &b->base;
@@ -172,8 +177,7 @@ static const char *vsb_shared_key(struct pb_backend *be, unsigned i)
 
 /* ---- check ---- */
 
-static enum pb_error check_lun(struct vsb *b, struct pb_check_out *out,
-			       char *errbuf)
+static void check_lun(struct vsb *b, struct pb_check_out *out)
 {
 	const struct pb_profile *p = b->p;
 	const struct vsphere_opts *o = b->o;
@@ -184,23 +188,127 @@ static enum pb_error check_lun(struct vsb *b, struct pb_check_out *out,
 
 	h.ref = b->vm.host;
 	if (o->host)
-		err = vsb_sess_err(b, vs_host_find(b->s, &h, o->host), errbuf);
+		err = vs_host_find(b->s, &h, o->host);
 	if (!err)
-		err = vsb_sess_err(b, vs_lun_find(b->s, &h.ref, o->lun, &lun),
-				   errbuf);
+		err = vs_lun_find(b->s, &h.ref, o->lun, &lun);
+	if (err) {
+		pb_check_problem(out, err, "LUN", "%s", vs_session_error(b->s));
+		return;
+	}
 	/* the passes cover disk_size bytes of the LUN */
-	if (!err && lun.capacity_bytes < p->disk_size)
-		err = pb_fail(
-			errbuf, PB_ERR_INPUT,
+	if (lun.capacity_bytes < p->disk_size)
+		pb_check_problem(
+			out, PB_ERR_INPUT, "LUN",
 			"LUN %s: %s, smaller than disk_size %s", o->lun,
 			pb_size_format(sz, sizeof(sz), lun.capacity_bytes),
 			pb_size_format(dsz, sizeof(dsz), p->disk_size));
-	if (!err)
+	else
 		pb_check_say(out, "LUN", "%s: %s %s, %s, free, VAAI %s", o->lun,
 			     lun.vendor, lun.model,
 			     pb_size_format(sz, sizeof(sz), lun.capacity_bytes),
 			     lun.vaai[0] ? lun.vaai : "unknown");
-	return err;
+}
+
+/*
+ * The VM's host: one in maintenance mode (or entering it, waiting for
+ * its VMs to go) powers no VM on, so a power cycle there would leave the
+ * lab's VM off; one not connected answers nothing.
+ */
+static void check_host(struct vsb *b, struct pb_check_out *out, bool cycle)
+{
+	struct vs_host_state h;
+
+	if (!b->vm.host.value[0])
+		return;
+	if (vs_host_state_get(b->s, &b->vm.host, &h)) {
+		pb_check_problem(out, PB_ERR_INPUT, "host", "%s",
+				 vs_session_error(b->s));
+		return;
+	}
+	if (strcmp(h.connection, "connected") && h.connection[0])
+		pb_check_problem(out, PB_ERR_INPUT, "host",
+				 "host %s of VM %s is %s: nothing can be made "
+				 "there",
+				 h.name, b->vm.name, h.connection);
+	else if ((h.in_maintenance || h.entering_maintenance) && cycle)
+		pb_check_problem(
+			out, PB_ERR_INPUT, "host",
+			"host %s of VM %s is %s maintenance mode: a VM shut "
+			"down there for the power cycle could not be powered "
+			"on again; wait for it to leave maintenance mode, move "
+			"the VM, or make the settings live yourself",
+			h.name, b->vm.name,
+			h.in_maintenance ? "in" : "entering");
+	else if (h.in_maintenance || h.entering_maintenance)
+		pb_check_warn(out, "host",
+			      "host %s of VM %s is %s maintenance mode: the "
+			      "VM may be moved or shut down during the run",
+			      h.name, b->vm.name,
+			      h.in_maintenance ? "in" : "entering");
+	else
+		pb_check_say(out, "host",
+			     "%s: connected, not in maintenance "
+			     "mode",
+			     h.name);
+}
+
+/*
+ * A unit for the disk: provbench adds its disks on a SCSI controller (an
+ * RDM needs one; NVMe and SATA are not where labs measure RDM against
+ * VMDK). One disk at a time, so one free unit is enough.
+ */
+static void check_controllers(struct vsb *b, struct pb_check_out *out)
+{
+	struct vs_vm_hw hw;
+	char list[600] = "";
+	size_t i, at = 0;
+	unsigned free = 0;
+
+	if (vs_vm_controllers(b->s, &b->vm.ref, &hw)) {
+		pb_check_problem(out, PB_ERR_INPUT, "controller", "%s",
+				 vs_session_error(b->s));
+		return;
+	}
+	for (i = 0; i < hw.nctl; i++) {
+		if (b->o->controller >= 0 && hw.ctl[i].key != b->o->controller)
+			continue;
+		free += hw.ctl[i].free;
+		if (at < sizeof(list))
+			at += (size_t)snprintf(list + at, sizeof(list) - at,
+					       "%s%s (%s, key %d) "
+					       "%u of %u units free",
+					       at ? "; " : "", hw.ctl[i].label,
+					       hw.ctl[i].type, hw.ctl[i].key,
+					       hw.ctl[i].free, hw.ctl[i].units);
+	}
+	if (b->o->controller >= 0 && !list[0])
+		pb_check_problem(out, PB_ERR_INPUT, "controller",
+				 "vsphere.controller %d: VM %s has no SCSI "
+				 "controller with that key",
+				 b->o->controller, b->vm.name);
+	else if (!hw.nctl)
+		pb_check_problem(
+			out, PB_ERR_INPUT, "controller",
+			"VM %s has no SCSI controller%s: provbench adds its "
+			"disks on SCSI (a raw device mapping needs it); add a "
+			"VMware Paravirtual SCSI controller to the VM (its "
+			"guest needs the pvscsi driver) and run again",
+			b->vm.name,
+			hw.other_controllers ? " (its disks are on NVMe or "
+					       "SATA)"
+					     : "");
+	else if (!free)
+		pb_check_problem(
+			out, PB_ERR_INPUT, "controller",
+			"VM %s: no free unit on %s: every unit but 7 holds a "
+			"device; add a SCSI controller (VMware Paravirtual "
+			"offers 64 units from virtual hardware 14, VM %s has "
+			"%s) or remove a device",
+			b->vm.name, list, b->vm.name,
+			hw.hw_version[0] ? hw.hw_version
+					 : "an unknown version");
+	else
+		pb_check_say(out, "controller", "%s", list);
 }
 
 /*
@@ -276,6 +384,12 @@ check_family_workload(struct vsb *b, const struct pb_profile *p, char *errbuf)
 	return PB_OK;
 }
 
+/*
+ * Everything a run needs, creating nothing; every problem found is said,
+ * not only the first (pb_check_problem), and a run checks this before it
+ * changes anything: a problem found after a power cycle has cost the lab
+ * its VM for nothing.
+ */
 static enum pb_error vsb_check(struct pb_backend *be,
 			       const struct pb_plan *plan,
 			       struct pb_check_out *out, char *errbuf)
@@ -283,11 +397,9 @@ static enum pb_error vsb_check(struct pb_backend *be,
 	struct vsb *b = vsb_of(be);
 	const struct pb_profile *p = b->p;
 	const struct vsphere_opts *o = b->o;
-	char later_why[PB_ERRBUF_SIZE] = "";
-	struct vs_ds_detail ds;
-	bool flat = false, raw = false;
-	char sz[32], fr[32], change[1024];
-	enum pb_error err, later = PB_OK;
+	bool raw = false, on, tools, cycle = false;
+	char change[1024], why[PB_ERRBUF_SIZE];
+	enum pb_error err;
 	size_t i;
 	int code;
 
@@ -298,15 +410,16 @@ static enum pb_error vsb_check(struct pb_backend *be,
 	/* what a run uploads hours later: the guest family's runner */
 	vsb_guest_family(b);
 	if (access(b->runner, R_OK))
-		return pb_fail(
-			errbuf, PB_ERR_INPUT, "runner %s: %s (%s, or set %s)",
-			b->runner, strerror(errno),
-			!pb_in_source_tree() ? "reinstall provbench"
-			: b->windows	     ? "build it with `make "
-					       "runner-windows`"
-				     : "build it with `make runner-static`",
-			b->windows ? "PROVBENCH_RUNNER_WINDOWS"
-				   : "PROVBENCH_RUNNER");
+		pb_check_problem(out, PB_ERR_INPUT, "runner",
+				 "runner %s: %s (%s, or set %s)", b->runner,
+				 strerror(errno),
+				 !pb_in_source_tree() ? "reinstall provbench"
+				 : b->windows
+					 ? "build it with `make "
+					   "runner-windows`"
+					 : "build it with `make runner-static`",
+				 b->windows ? "PROVBENCH_RUNNER_WINDOWS"
+					    : "PROVBENCH_RUNNER");
 	pb_check_say(out, "server", "%s, API %s (speaking %s)",
 		     vs_session_about(b->s)->full_name,
 		     vs_session_about(b->s)->api_version,
@@ -315,14 +428,28 @@ static enum pb_error vsb_check(struct pb_backend *be,
 		     b->vm.ref.value, b->state.power_state, b->state.tools,
 		     b->state.guest_full_name[0] ? b->state.guest_full_name
 						 : "guest OS unknown");
-	if (strcmp(b->state.power_state, "poweredOn"))
-		return pb_fail(errbuf, PB_ERR_INPUT, "VM %s is %s, not on",
-			       b->vm.name, b->state.power_state);
-	if (strcmp(b->state.tools, "guestToolsRunning"))
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "VM %s: VMware Tools not running (%s): the "
-			       "runner cannot be started",
-			       b->vm.name, b->state.tools);
+	on = !strcmp(b->state.power_state, "poweredOn");
+	tools = on && !strcmp(b->state.tools, "guestToolsRunning");
+	if (!on)
+		pb_check_problem(out, PB_ERR_INPUT, "VM",
+				 "VM %s is %s, not on: power it on (with "
+				 "VMware Tools running in its guest)",
+				 b->vm.name, b->state.power_state);
+	else if (!strcmp(b->state.tools_status, "toolsNotInstalled"))
+		pb_check_problem(out, PB_ERR_INPUT, "VM",
+				 "VM %s: VMware Tools are not installed in "
+				 "its guest (toolsNotInstalled): install "
+				 "open-vm-tools (Linux) or VMware Tools; the "
+				 "runner is started and fetched through them",
+				 b->vm.name);
+	else if (!tools)
+		pb_check_problem(out, PB_ERR_INPUT, "VM",
+				 "VM %s: VMware Tools installed but not "
+				 "running (%s): start them in the guest "
+				 "(systemctl start vmtoolsd, or the VMware "
+				 "Tools service); the runner cannot be "
+				 "started without them",
+				 b->vm.name, b->state.tools);
 	if (b->state.has_snapshot)
 		pb_check_warn(out, "snapshots",
 			      "VM %s has snapshots: every disk write goes to a "
@@ -342,74 +469,62 @@ static enum pb_error vsb_check(struct pb_backend *be,
 				     b->state.boot_time[0] ? " at " : "",
 				     b->state.boot_time);
 	if (vsb_settings_to_change(b, change, sizeof(change))) {
+		cycle = o->power_cycle;
+		why[0] = '\0';
 		if (o->power_cycle)
 			pb_check_warn(out, "settings",
 				      "%s; a run power-cycles the VM to make "
-				      "them live (vsphere.power_cycle)",
+				      "them live (vsphere.power_cycle): it "
+				      "is shut down through Tools and powered "
+				      "on again whatever fails",
 				      change);
 		else
-			later = vsb_settings_refuse(b, change, later_why);
+			pb_check_problem(out,
+					 vsb_settings_refuse(b, change, why),
+					 "settings", "%s", why);
 	}
-	for (i = 0; i < plan->n; i++) {
-		if (pb_mode_is_raw_mapping(plan->items[i].mode))
-			raw = true;
-		else
-			flat = true;
-	}
-	if (flat) {
-		err = vsb_sess_err(
-			b, vs_datastore_detail(b->s, &b->vm.host, b->ds, &ds),
-			errbuf);
-		/* one disk at a time, and eager allocates all of it */
-		if (!err && ds.free_space < p->disk_size)
-			err = pb_fail(
-				errbuf, PB_ERR_INPUT,
-				"datastore %s: %s free, a %s disk does "
-				"not fit",
-				b->ds,
-				pb_size_format(fr, sizeof(fr), ds.free_space),
-				pb_size_format(sz, sizeof(sz), p->disk_size));
-		if (!err)
-			pb_check_say(
-				out, "datastore",
-				"%s: %s%s%s, %s free of %s, VAAI %s; "
-				"disks are created one at a time",
-				b->ds, ds.type, ds.vmfs_version[0] ? " " : "",
-				ds.vmfs_version,
-				pb_size_format(fr, sizeof(fr), ds.free_space),
-				pb_size_format(sz, sizeof(sz), ds.capacity),
-				ds.vaai[0] ? ds.vaai : "unknown");
-	}
-	if (!err && raw)
-		err = check_lun(b, out, errbuf);
-	if (!err) {
+	check_host(b, out, cycle);
+	check_controllers(b, out);
+	for (i = 0; i < plan->n; i++)
+		raw |= pb_mode_is_raw_mapping(plan->items[i].mode);
+	vsb_storage_check(b, plan, out);
+	if (raw)
+		check_lun(b, out);
+	/* the guest: only through running Tools */
+	if (tools) {
 		/* the guest login, without creating anything */
 		err = vs_guest_wait(b->s, &b->vm, 0, 1, NULL, &code);
 		if (err == PB_ERR_NOTFOUND) /* no pid 0: the login worked */
 			err = PB_OK;
-		err = vsb_sess_err(b, err, errbuf);
-		if (!err)
+		if (err)
+			pb_check_problem(out, err, "guest login", "%s",
+					 vs_session_error(b->s));
+		else
 			pb_check_say(out, "guest login", "accepted");
+		if (!err)
+			pb_check_say(
+				out, "guest",
+				"%s (%s): runner %s, directory %s%s",
+				b->windows ? "Windows" : "Linux",
+				b->state.guest_family[0] ? b->state.guest_family
+							 : "family unknown",
+				b->runner, b->gdir,
+				b->windows ? ", disks found by their device "
+					     "identifiers"
+					   : "");
+		why[0] = '\0';
+		if (!err && check_family_workload(b, p, why))
+			pb_check_problem(out, PB_ERR_INPUT, "workload", "%s",
+					 why);
+		why[0] = '\0';
+		if (!err && b->windows &&
+		    (err = check_windows_admin(b, out, why)))
+			pb_check_problem(out, err, "guest user", "%s", why);
+		why[0] = '\0';
+		if (!err && (err = vsb_transfer_round_trip(b, out, why)))
+			pb_check_problem(out, err, "guest transfer", "%s", why);
 	}
-	if (!err)
-		pb_check_say(out, "guest", "%s (%s): runner %s, directory %s%s",
-			     b->windows ? "Windows" : "Linux",
-			     b->state.guest_family[0] ? b->state.guest_family
-						      : "family unknown",
-			     b->runner, b->gdir,
-			     b->windows ? ", disks found by their device "
-					  "identifiers"
-					: "");
-	if (!err)
-		err = check_family_workload(b, p, errbuf);
-	if (!err && b->windows)
-		err = check_windows_admin(b, out, errbuf);
-	if (!err)
-		err = vsb_transfer_round_trip(b, out, errbuf);
-	/* a setting that is not live is said once the rest is known */
-	if (!err && later)
-		return pb_fail(errbuf, later, "%s", later_why);
-	return err ? err : later;
+	return pb_check_result(out, errbuf);
 }
 
 /* ---- describe ---- */
@@ -438,12 +553,16 @@ static enum pb_error vsb_describe(struct pb_backend *be, json_t *env,
 	/* free space at the start: a full datastore slows thin disks */
 	if (!vs_datastore_detail(b->s, &b->vm.host, b->ds, &ds)) {
 		json_decref(store);
-		store = json_pack("{s:s,s:s,s:s?,s:I,s:I,s:s?}", "name",
-				  ds.name, "type", ds.type, "vmfs_version",
-				  ds.vmfs_version[0] ? ds.vmfs_version : NULL,
-				  "capacity", (json_int_t)ds.capacity,
-				  "free_at_start", (json_int_t)ds.free_space,
-				  "vaai", ds.vaai[0] ? ds.vaai : NULL);
+		store = json_pack(
+			"{s:s,s:s,s:s?,s:I,s:I,s:s?,s:b,s:b,s:o,s:s?}", "name",
+			ds.name, "type", ds.type, "vmfs_version",
+			ds.vmfs_version[0] ? ds.vmfs_version : NULL, "capacity",
+			(json_int_t)ds.capacity, "free_at_start",
+			(json_int_t)ds.free_space, "vaai",
+			ds.vaai[0] ? ds.vaai : NULL, "thin_per_file",
+			ds.per_file_thin, "rdm_files", ds.rdm_files, "modes",
+			vsb_storage_json(b), "disks_folder",
+			b->ns_folder[0] ? b->ns_folder : NULL);
 	}
 	if (b->o->lun && !vs_lun_find(b->s, &b->vm.host, b->o->lun, &lun)) {
 		json_decref(jl);
@@ -496,6 +615,14 @@ static enum pb_error vsb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 	else
 		snprintf(d->file, sizeof(d->file), "[%s] provbench-%s.vmdk",
 			 b->ds, d->id);
+	/* said as it is made: not the mode's usual note when the
+	 * datastore makes something else (vsphere.unapplied: measure) */
+	if (b->made[mode].made != mode)
+		snprintf(d->note, sizeof(d->note),
+			 " (the datastore makes it %s: measured as that)",
+			 b->made[mode].made == PB_MODE_UNKNOWN
+				 ? "whatever its policy says"
+				 : pb_mode_name(b->made[mode].made));
 	json_object_set_new(j, "vm", json_string(b->vm.ref.value));
 	json_object_set_new(j, "vm_name", json_string(b->vm.name));
 	json_object_set_new(j, "file", json_string(d->file));
@@ -527,6 +654,9 @@ static enum pb_error vsb_create(struct pb_backend *be, struct pb_disk *d,
 	sp.host = b->o->host;
 	sp.controller_key = b->o->controller;
 	sp.file = d->file;
+	sp.policy_id = b->made[d->mode].policy_id[0]
+			       ? b->made[d->mode].policy_id
+			       : NULL;
 	t0 = pb_now_ns();
 	err = vsb_sess_err(b, vs_disk_add(b->s, &b->vm.ref, &sp, &b->cur),
 			   errbuf);
@@ -559,6 +689,9 @@ static enum pb_error vsb_create(struct pb_backend *be, struct pb_disk *d,
 		"compatibility_mode",
 		b->cur.compat_mode[0] ? b->cur.compat_mode : NULL, "lun",
 		b->cur.lun_name[0] ? b->cur.lun_name : NULL);
+	/* what the datastore made of it, and why, with the policy */
+	if (d->readback)
+		vsb_storage_readback(b, d, d->readback);
 	if (!d->uuid[0])
 		return pb_fail(errbuf, PB_ERR_PROTOCOL,
 			       "disk %s: the server reported no uuid, so the "
@@ -589,6 +722,8 @@ static enum pb_error vsb_cleanup(struct pb_backend *be, json_t *entry,
 	struct vsb *b = vsb_of(be);
 	const char *file = json_string_value(json_object_get(entry, "file"));
 	const char *vm = json_string_value(json_object_get(entry, "vm"));
+	const char *change =
+		json_string_value(json_object_get(entry, "change"));
 	json_t *jpid = json_object_get(entry, "guest_pid");
 	struct vs_vm_info info;
 	struct vs_disk *disks = NULL;
@@ -597,6 +732,16 @@ static enum pb_error vsb_cleanup(struct pb_backend *be, json_t *entry,
 	enum pb_error err;
 	int code;
 
+	/* a power cycle cut short: the VM on again (another target's is
+	 * that target's to restore) */
+	if (change && !strcmp(change, "power") && vm)
+		return mine ? vsb_power_restore(
+				      b, vm,
+				      json_string_value(
+					      json_object_get(entry, "vm_name"))
+					      ?: vm,
+				      errbuf)
+			    : PB_ERR_UNSAFE;
 	if (!file || !vm || !strstr(file, "provbench-"))
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "journal entry without a provbench disk file");

@@ -170,7 +170,8 @@ enum pb_error vsb_transfer_round_trip(struct vsb *b, struct pb_check_out *out,
 	return err;
 }
 
-enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
+enum pb_error vsb_prepare(struct pb_backend *be, const struct pb_prep_ctx *c,
+			  char *errbuf)
 {
 	struct vsb *b = vsb_of(be);
 	const struct pb_profile *p = b->p;
@@ -187,13 +188,16 @@ enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf)
 			   errbuf);
 	if (!err)
 		err = vsb_settings_read(b, errbuf);
+	/* vSAN, vVols: the disks' folder, before any disk is named */
+	if (!err)
+		err = vsb_storage_prepare(b, errbuf);
 	if (err)
 		return err;
 	/* nothing is measured with a setting that is not live */
 	if (vsb_settings_to_change(b, change, sizeof(change))) {
 		if (!o->power_cycle)
 			return vsb_settings_refuse(b, change, errbuf);
-		err = vsb_settings_apply(b, errbuf);
+		err = vsb_settings_apply(b, c, errbuf);
 		if (!err)
 			err = vsb_sess_err(
 				b, vs_vm_state_get(b->s, &b->vm.ref, &b->state),

@@ -13,6 +13,8 @@
 
 #define OFF(f) offsetof(struct vsphere_opts, f)
 
+static const char *const unapplied_choices[] = {"refuse", "measure", NULL};
+
 const struct pb_opt_def vsb_options[] = {
 	{.key = "vm",
 	 .type = PB_OPT_STR,
@@ -76,6 +78,21 @@ const struct pb_opt_def vsb_options[] = {
 	 .type = PB_OPT_BOOL,
 	 .off = OFF(power_cycle),
 	 .help = "allow a power cycle of the VM to make settings live"},
+	{.key = "unapplied",
+	 .type = PB_OPT_CHOICE,
+	 .off = OFF(unapplied),
+	 .choices = unapplied_choices,
+	 .def = "refuse",
+	 .help = "a mode the datastore will not make as asked (NFS without "
+		 "VAAI-NAS makes only thin; vSAN and vVols follow the "
+		 "storage policy): refuse it before anything is made, or "
+		 "measure it as what it becomes, named so in the report"},
+	{.key = "storage_policy",
+	 .type = PB_OPT_KV,
+	 .off = OFF(storage_policy),
+	 .help = "vSAN, vVols: the storage policy each mode's disks get, by "
+		 "name ({\"lazy\": \"Thick 100%\"}); read back through SPBM "
+		 "after each disk is made"},
 	{.key = NULL},
 };
 
@@ -90,6 +107,17 @@ enum pb_error vsb_options_check(void *opts, const struct pb_profile *p,
 
 	if (!o->vm)
 		return pb_fail(errbuf, PB_ERR_INPUT, "vsphere.vm: required");
+	for (i = 0; i < o->storage_policy.n; i++) {
+		enum pb_mode m;
+
+		if (!pb_mode_parse(&m, o->storage_policy.key[i]) ||
+		    pb_mode_is_raw_mapping(m))
+			return pb_fail(errbuf, PB_ERR_INPUT,
+				       "vsphere.storage_policy: %s: not a "
+				       "mode with a virtual disk (thin, lazy, "
+				       "eager)",
+				       o->storage_policy.key[i]);
+	}
 	for (i = 0; i < p->nmodes; i++)
 		if (pb_mode_is_raw_mapping(p->modes[i]) && !o->lun)
 			return pb_fail(errbuf, PB_ERR_INPUT,

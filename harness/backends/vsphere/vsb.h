@@ -31,6 +31,15 @@ struct vsb_setting {
 	bool change;
 };
 
+/* what the datastore will make of one mode (storage.c) */
+struct vsb_made {
+	enum pb_mode made; /* PB_MODE_UNKNOWN: the server cannot say */
+	char why[400];	   /* "" when as asked */
+	char policy[128];  /* the storage policy its disks get, if any */
+	char policy_id[64];
+	int reserve; /* its object space reservation, %; -1 unknown */
+};
+
 struct vsb {
 	struct pb_backend base; /* first: what the harness holds */
 	const struct pb_profile *p;
@@ -57,6 +66,12 @@ struct vsb {
 	unsigned nset;
 	bool power_cycled;
 	char power_cycled_at[32];
+	/* the datastore for new disks, read by check (storage.c) */
+	struct vs_ds_detail dsd;
+	bool have_dsd;
+	bool policy_driven; /* vSAN, vVols: the policy sets provisioning */
+	struct vsb_made made[PB_MODE__COUNT];
+	char ns_folder[64]; /* a namespace folder made for the disks */
 };
 
 extern const struct pb_backend_ops vsphere_backend;
@@ -83,19 +98,37 @@ static inline enum pb_error vsb_sess_err(struct vsb *b, enum pb_error err,
 	return err;
 }
 
+/* storage.c */
+/* The datastore (a datastore cluster named instead is a problem) and what
+ * it makes of each of the plan's modes, said, into b. */
+enum pb_error vsb_storage_check(struct vsb *b, const struct pb_plan *plan,
+				struct pb_check_out *out);
+/* A folder for the disks where folders are namespace objects (vSAN,
+ * vVols) and the VM's own is elsewhere. */
+enum pb_error vsb_storage_prepare(struct vsb *b, char *errbuf);
+/* The disk's storage facts into its read-back: what it applied as and
+ * why, the policy read back through SPBM. */
+void vsb_storage_readback(struct vsb *b, struct pb_disk *d, json_t *rb);
+json_t *vsb_storage_json(const struct vsb *b);
+
 /* settings.c */
 enum pb_error vsb_settings_read(struct vsb *b, char *errbuf);
 /* The settings to change, as one line ("" and 0 when none). */
 unsigned vsb_settings_to_change(const struct vsb *b, char *out, size_t len);
 enum pb_error vsb_settings_refuse(const struct vsb *b, const char *what,
 				  char *errbuf);
-enum pb_error vsb_settings_apply(struct vsb *b, char *errbuf);
+enum pb_error vsb_settings_apply(struct vsb *b, const struct pb_prep_ctx *c,
+				 char *errbuf);
+/* A journaled power cycle left unfinished: the VM on again (cleanup). */
+enum pb_error vsb_power_restore(struct vsb *b, const char *moref,
+				const char *name, char *errbuf);
 json_t *vsb_settings_json(const struct vsb *b);
 
 /* guest.c */
 enum pb_error vsb_transfer_round_trip(struct vsb *b, struct pb_check_out *out,
 				      char *errbuf);
-enum pb_error vsb_prepare(struct pb_backend *be, char *errbuf);
+enum pb_error vsb_prepare(struct pb_backend *be, const struct pb_prep_ctx *c,
+			  char *errbuf);
 enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      const char *args, long timeout_s,
 		      const struct pb_run_ctx *ctx, const char *local_out,

@@ -25,6 +25,13 @@ struct vsphere_opts {
 	/* settings that take effect at power-on may be made live by a
 	 * power cycle of the VM (shutdown through Tools, set, power on) */
 	bool power_cycle;
+	/* a mode the datastore will not make as asked (NFS without
+	 * VAAI-NAS, vSAN without a thick policy): "refuse" it before
+	 * anything is made, or "measure" it as what it becomes */
+	char *unapplied;
+	/* vSAN, vVols: the storage policy (by name) each mode's disks get,
+	 * mode -> name */
+	struct pb_kv storage_policy;
 };
 
 extern const struct pb_opt_def vsb_options[];

@@ -1,0 +1,714 @@
+/*
+ * test_labs.c - the storage and VMs real labs have, end to end against the
+ * fixture (tests/vcsim: storage.go, pbm.go, lab.go): NFS without VAAI,
+ * vSAN with its policies and namespace folders, a datastore cluster, VMs
+ * with no SCSI unit to spare or no Tools, a host entering maintenance
+ * mode, a power cycle that fails or is killed half way, sessions lost at
+ * every call of a run, HTTP 503 on reads, replies lost after a write, and
+ * tasks slower than their timeout. Each case says what the server does
+ * and what provbench must make of it; nothing is changed on the lab when
+ * check finds a problem.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "it.h"
+#include "unit.h"
+
+#define VM "DC0_H0_VM0"
+
+/* The fixture with a guest sandbox (VMs powered on with
+ * disk.EnableUUID=TRUE unless flags say -no-uuid), more flags after. */
+static int lab(struct vcsim *v, struct it_env *e, const char *name,
+	       const char *const *flags)
+{
+	char root[600], state[600];
+	const char *f[24] = {"-guest-root", root};
+	int n = 2;
+	bool uuid = true;
+
+	snprintf(root, sizeof(root), "%s/%s-guest", it_dir(), name);
+	snprintf(state, sizeof(state), "%s/%s-state", it_dir(), name);
+	if (it_sh("rm -rf '%s' '%s' && mkdir -p '%s' '%s'", root, state, root,
+		  state))
+		return -1;
+	for (; flags && *flags && n < 22; flags++) {
+		if (!strcmp(*flags, "-no-uuid"))
+			uuid = false;
+		else
+			f[n++] = *flags;
+	}
+	if (uuid)
+		f[n++] = "-enable-uuid";
+	f[n] = NULL;
+	if (vcsim_start(v, f))
+		return -1;
+	it_vcsim_env(e, v, state);
+	return 0;
+}
+
+/* A profile: modes (a JSON list's inside), the vsphere section's extra
+ * keys (", ..."), written to the scratch file name; its path in out. */
+static void profile(char *out, size_t len, const char *name, const char *modes,
+		    const char *extra)
+{
+	char text[2048];
+
+	snprintf(out, len, "%s/%s.json", it_dir(), name);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"%s\", \"backend\": \"vsphere\", \"vsphere\": "
+		 "{\"vm\": \"" VM "\", \"guest_dir\": \"/opt/pb\"%s}, "
+		 "\"disk_size\": \"1M\", \"modes\": [%s], \"workload\": "
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+		 "\"rewrite\"]}}",
+		 name, extra, modes);
+	it_write_file(out, text);
+}
+
+/* The journal of a lab's state directory. */
+static void journal(char *out, size_t len, const char *name)
+{
+	snprintf(out, len, "%s/%s-state/journal.jsonl", it_dir(), name);
+}
+
+/* The lines of text that start with prefix. */
+static int lines(const char *text, const char *prefix)
+{
+	const char *p = text;
+	int n = 0;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			n++;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return n;
+}
+
+/*
+ * Refused before anything changes: check exits 2 with one "problem:" line
+ * per problem (and the count in its last line), a run exits 2 with the
+ * first as its one line, and neither makes a disk, journals one or talks
+ * to the VM's power.
+ */
+static void refused(struct vcsim *v, struct it_env *e, const char *name,
+		    const char *prof, const char *want, int problems)
+{
+	struct it_result r;
+	char j[700], res[700], *before = it_vm_disk_keys(v, VM), *after;
+
+	journal(j, sizeof(j), name);
+	snprintf(res, sizeof(res), "%s/%s-results", it_dir(), name);
+	CU_ASSERT_EQUAL(it_pb(&r, e, "check", prof, NULL, NULL), 2);
+	if (!strstr(r.err, want) || lines(r.out, "problem: ") != problems) {
+		fprintf(stderr, "\n  %s: check said:\n%s%s", name, r.out,
+			r.err);
+		CU_FAIL(name);
+	}
+	CU_ASSERT_EQUAL(lines(r.err, "provbench: "), 1);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, e, "run", "-o", res, prof), 2);
+	if (!strstr(r.err, want)) {
+		fprintf(stderr, "\n  %s: run said:\n%s", name, r.err);
+		CU_FAIL(name);
+	}
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_count(j, "\"op\":\"intent\""), 0);
+	CU_ASSERT_EQUAL(it_soap_calls(v, "ShutdownGuest"), 0);
+	CU_ASSERT_EQUAL(it_soap_calls(v, "PowerOnVM_Task"), 0);
+	after = it_vm_disk_keys(v, VM);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	free(before);
+	free(after);
+}
+
+/* The first result of mode m in the newest run.json under res. */
+static json_t *result_of(json_t *doc, const char *m)
+{
+	json_t *it;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "results"), i, it)
+	{
+		if (!strcmp(json_string_value(json_object_get(it, "mode")), m))
+			return it;
+	}
+	return NULL;
+}
+
+static const char *rb(json_t *item, const char *key)
+{
+	return json_string_value(json_object_get(
+		json_object_get(json_object_get(item, "disk"), "readback"),
+		key));
+}
+
+/*
+ * NFS without the VAAI-NAS plugin makes thin disks whatever is asked
+ * (vSphere Storage: "only thin format is available"), and cannot hold an
+ * RDM's mapping file: check names all three problems and a run refuses;
+ * with vsphere.unapplied "measure" the run measures lazy and eager as
+ * thin, says so as it creates them, records why with each disk, and the
+ * report names them by what they became. With the plugin, as asked.
+ */
+static void nfs_without_vaai(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700];
+	json_t *doc;
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "nfs",
+				  (const char *[]){"-datastores", "2", "-nfs",
+						   "LocalDS_1", NULL}),
+			      0);
+	profile(prof, sizeof(prof), "nfs",
+		"\"thin\", \"lazy\", \"eager\", \"rdm\"",
+		", \"datastore\": \"LocalDS_1\", \"lun\": "
+		"\"naa.6000c290000000000000000000000001\"");
+	refused(&v, &e, "nfs", prof, "NFS", 3);
+	/* measured as what they become */
+	profile(prof, sizeof(prof), "nfs-measure",
+		"\"thin\", \"lazy\", \"eager\"",
+		", \"datastore\": \"LocalDS_1\", \"unapplied\": \"measure\"");
+	snprintf(res, sizeof(res), "%s/nfs-results", it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.err, "creating eager disk (the datastore makes it "
+			      "thin"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "eager (applied as thin)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "lazy (applied as thin)"));
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_STRING_EQUAL(rb(result_of(doc, "lazy"), "mode"), "thin");
+	CU_ASSERT_PTR_NOT_NULL(strstr(rb(result_of(doc, "eager"), "why"),
+				      "without the VAAI-NAS plugin"));
+	CU_ASSERT_PTR_NULL(rb(result_of(doc, "thin"), "why"));
+	json_decref(doc);
+	vcsim_stop(&v);
+	/* the plugin: lazy and eager as asked */
+	CU_ASSERT_EQUAL_FATAL(
+		lab(&v, &e, "nfs-vaai",
+		    (const char *[]){"-datastores", "2", "-nfs", "LocalDS_1",
+				     "-nfs-vaai", NULL}),
+		0);
+	profile(prof, sizeof(prof), "nfs-vaai", "\"lazy\", \"eager\"",
+		", \"datastore\": \"LocalDS_1\"");
+	snprintf(res, sizeof(res), "%s/nfs-vaai-results", it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_STRING_EQUAL(rb(result_of(doc, "eager"), "mode"), "eager");
+	json_decref(doc);
+	vcsim_stop(&v);
+}
+
+/*
+ * vSAN: the storage policy sets provisioning, not the disk's flags; the
+ * default reserves nothing (thin), "Thick 100%" reserves all (lazy), and
+ * nothing zeroes ahead (never eager). Without policies check refuses lazy
+ * and eager; with one for lazy, measured, each disk's policy is read back
+ * through SPBM. Disks go in a namespace folder: a file at vSAN's top
+ * level fails its task in the fixture, as on vSAN.
+ */
+static void vsan_policies(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700];
+	json_t *doc, *it;
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "vsan",
+				  (const char *[]){"-datastores", "2", "-vsan",
+						   "LocalDS_1", NULL}),
+			      0);
+	profile(prof, sizeof(prof), "vsan", "\"thin\", \"lazy\", \"eager\"",
+		", \"datastore\": \"LocalDS_1\"");
+	refused(&v, &e, "vsan", prof, "vSAN", 2);
+	profile(prof, sizeof(prof), "vsan-policy",
+		"\"thin\", \"lazy\", \"eager\"",
+		", \"datastore\": \"LocalDS_1\", \"unapplied\": \"measure\", "
+		"\"storage_policy\": {\"lazy\": \"Thick 100%\"}");
+	snprintf(res, sizeof(res), "%s/vsan-results", it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	it = result_of(doc, "lazy");
+	CU_ASSERT_STRING_EQUAL(rb(it, "mode"), "lazy");
+	CU_ASSERT_STRING_EQUAL(rb(it, "storage_policy"), "Thick 100%");
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(
+			       json_object_get(it, "disk"), "file")),
+		       "[LocalDS_1] provbench/provbench-"));
+	it = result_of(doc, "thin");
+	CU_ASSERT_STRING_EQUAL(rb(it, "storage_policy"),
+			       "vSAN Default Storage Policy");
+	/* the flags say eager; the policy made it thin */
+	it = result_of(doc, "eager");
+	CU_ASSERT_STRING_EQUAL(rb(it, "flags_mode"), "eager");
+	CU_ASSERT_STRING_EQUAL(rb(it, "mode"), "thin");
+	CU_ASSERT_PTR_NOT_NULL(strstr(rb(it, "why"), "never zeroes"));
+	json_decref(doc);
+	vcsim_stop(&v);
+}
+
+/*
+ * What check names before anything changes: a datastore cluster named as
+ * the datastore (with its members), a VM whose disks are all on NVMe, a
+ * VM whose SCSI controller is full, a guest without Tools, every problem
+ * of a VM at once.
+ */
+static void lab_problems_checked(void)
+{
+	static const struct {
+		const char *name, *flags[8], *modes, *extra, *want;
+		int problems;
+	} cases[] = {
+		{"pod",
+		 {"-pod", "-datastores", "3", NULL},
+		 "\"thin\"",
+		 ", \"datastore\": \"DC0_POD0\"",
+		 "DC0_POD0 is a datastore cluster (Storage DRS), where vSphere "
+		 "places each disk itself: name one of its datastores",
+		 1},
+		{"nvme",
+		 {"-nvme-only", VM, NULL},
+		 "\"thin\"",
+		 "",
+		 "has no SCSI controller (its disks are on NVMe or SATA)",
+		 1},
+		{"full",
+		 {"-full-scsi", VM, NULL},
+		 "\"thin\"",
+		 "",
+		 "no free unit on",
+		 1},
+		{"no-tools",
+		 {"-no-tools", VM, NULL},
+		 "\"thin\"",
+		 "",
+		 "VMware Tools are not installed",
+		 1},
+		/* all at once: a full controller, thick on NFS, no Tools */
+		{"all",
+		 {"-no-tools", VM, "-full-scsi", VM, "-nfs", "LocalDS_0", NULL},
+		 "\"lazy\"",
+		 "",
+		 "(and 2 more problems",
+		 3},
+	};
+	struct vcsim v;
+	struct it_env e;
+	char prof[700];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(
+			lab(&v, &e, cases[i].name, cases[i].flags), 0);
+		profile(prof, sizeof(prof), cases[i].name, cases[i].modes,
+			cases[i].extra);
+		refused(&v, &e, cases[i].name, prof, cases[i].want,
+			cases[i].problems);
+		vcsim_stop(&v);
+	}
+}
+
+/*
+ * A host entering maintenance mode powers no VM on once its VMs are off:
+ * a run that needs a power cycle is refused before the guest is shut
+ * down (ShutdownGuest never called); without a power cycle it is said.
+ */
+static void maintenance_before_power_cycle(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], power[24], tools[32];
+
+	CU_ASSERT_EQUAL_FATAL(
+		lab(&v, &e, "mm",
+		    (const char *[]){"-no-uuid", "-maintenance", VM, NULL}),
+		0);
+	profile(prof, sizeof(prof), "mm", "\"thin\"",
+		", \"power_cycle\": true");
+	refused(&v, &e, "mm", prof,
+		"is entering maintenance mode: a VM shut down there for the "
+		"power cycle could not be powered on again",
+		1);
+	it_vm_power(&v, VM, power, tools);
+	CU_ASSERT_STRING_EQUAL(power, "poweredOn");
+	/* physical RDMs alone need no power cycle: measured, said */
+	profile(prof, sizeof(prof), "mm-rdmp", "\"rdmp\"",
+		", \"lun\": \"naa.6000c290000000000000000000000001\"");
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "warning: host DC0_H0 of VM " VM
+					     " is entering maintenance"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "disk.EnableUUID"));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
+/*
+ * A physical RDM shows the LUN's own identity to the guest: a profile of
+ * rdmp alone runs on a VM without disk.EnableUUID, power_cycle off,
+ * without a power cycle.
+ */
+static void rdmp_needs_no_enable_uuid(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700];
+
+	CU_ASSERT_EQUAL_FATAL(
+		lab(&v, &e, "rdmp", (const char *[]){"-no-uuid", NULL}), 0);
+	profile(prof, sizeof(prof), "rdmp", "\"rdmp\"",
+		", \"lun\": \"naa.6000c290000000000000000000000001\"");
+	snprintf(res, sizeof(res), "%s/rdmp-results", it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_soap_calls(&v, "ShutdownGuest"), 0);
+	vcsim_stop(&v);
+}
+
+/*
+ * A power cycle that fails once the VM is off (an HTTP 503 on the
+ * reconfiguration) powers it on again and says so; killed with the VM
+ * off, the journal lets cleanup power it on.
+ */
+static void power_cycle_ends_on(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700], j[700], power[24], tools[32];
+	pid_t pid;
+
+	CU_ASSERT_EQUAL_FATAL(
+		lab(&v, &e, "cycle",
+		    (const char *[]){"-no-uuid", "-fault-op", "ReconfigVM_Task",
+				     "-fault", "503", NULL}),
+		0);
+	profile(prof, sizeof(prof), "cycle", "\"thin\"",
+		", \"power_cycle\": true");
+	snprintf(res, sizeof(res), "%s/cycle-results", it_dir());
+	journal(j, sizeof(j), "cycle");
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.err, "VM " VM " powered on again after"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "HTTP 503"));
+	it_result_dispose(&r);
+	it_vm_power(&v, VM, power, tools);
+	CU_ASSERT_STRING_EQUAL(power, "poweredOn");
+	CU_ASSERT_STRING_EQUAL(tools, "guestToolsRunning");
+	CU_ASSERT_EQUAL(it_count(j, "\"change\":\"power\""), 1);
+	CU_ASSERT_EQUAL(it_count(j, "\"op\":\"done\""), 1);
+	vcsim_stop(&v);
+
+	/* killed with the VM off: cleanup powers it on */
+	CU_ASSERT_EQUAL_FATAL(
+		lab(&v, &e, "cycle9", (const char *[]){"-no-uuid", NULL}), 0);
+	profile(prof, sizeof(prof), "cycle9", "\"thin\"",
+		", \"power_cycle\": true");
+	snprintf(res, sizeof(res), "%s/cycle9-results", it_dir());
+	journal(j, sizeof(j), "cycle9");
+	it_env_add(&e, "PROVBENCH_STOP_AT", "powered-off");
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_stopped(pid, 20000));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	e.vars[--e.n] = NULL; /* no stop for cleanup */
+	it_vm_power(&v, VM, power, tools);
+	CU_ASSERT_STRING_EQUAL(power, "poweredOff");
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", "--dry-run", prof, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "would undo power"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "VM " VM " powered on again: a "
+					     "run was stopped inside its "
+					     "power cycle"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 change(s) to a target undone"));
+	it_result_dispose(&r);
+	it_vm_power(&v, VM, power, tools);
+	CU_ASSERT_STRING_EQUAL(power, "poweredOn");
+	CU_ASSERT_STRING_EQUAL(tools, "guestToolsRunning");
+	vcsim_stop(&v);
+}
+
+/*
+ * Half of session_lost_at_every_call: call numbers first, first + 2, ...
+ * of the run, each a run of its own against this half's fixture. Returns
+ * how many runs failed; *tried: the call numbers tried.
+ */
+static int expire_half(long first, long *tried)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char name[32], prof[700], res[700], path[64], *before, *after;
+	long n, last, calls;
+	int failed = 0;
+	json_t *j;
+
+	*tried = 0;
+	snprintf(name, sizeof(name), "expire%ld", first);
+	if (lab(&v, &e, name, NULL))
+		return 1;
+	profile(prof, sizeof(prof), name, "\"thin\", \"rdm\"",
+		", \"lun\": \"naa.6000c290000000000000000000000001\"");
+	snprintf(res, sizeof(res), "%s/%s-results", it_dir(), name);
+	before = it_vm_disk_keys(&v, VM);
+	for (n = first; n <= 400; n += 2) {
+		snprintf(path, sizeof(path), "/provbench-expire?after=%ld", n);
+		j = it_vcsim_get(&v, path);
+		json_decref(j);
+		last = it_soap_calls(&v, NULL);
+		if (!j || it_pbn(&r, &e,
+				 (const char *[]){"run", "-q", "-o", res, prof,
+						  NULL})) {
+			fprintf(stderr, "\n  session lost at call %ld: %s", n,
+				j ? r.err : "no fixture");
+			failed++;
+		}
+		if (j)
+			it_result_dispose(&r);
+		(*tried)++;
+		calls = it_soap_calls(&v, NULL) - last;
+		/* the run made fewer calls than n: every one was tried */
+		if (calls < n)
+			break;
+	}
+	after = it_vm_disk_keys(&v, VM);
+	if (strcmp(before, after)) {
+		fprintf(stderr, "\n  %s: disks %s -> %s", name, before, after);
+		failed++;
+	}
+	free(before);
+	free(after);
+	vcsim_stop(&v);
+	return failed;
+}
+
+/*
+ * The session lost at every SOAP call of a whole run (two modes, a
+ * virtual disk and an RDM), one run per call number against a fixture
+ * re-armed between runs, odd and even numbers in two processes at once:
+ * each run ends well and leaves the VM's disks as they were. Views,
+ * filters and collectors die with their session; provbench makes them
+ * again.
+ */
+static void session_lost_at_every_call(void)
+{
+	long tried[2] = {0, 0};
+	int failed, st = 0;
+	int fd[2];
+	pid_t pid;
+
+	CU_ASSERT_EQUAL_FATAL(pipe(fd), 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		long t;
+		int f = expire_half(2, &t);
+		ssize_t w = write(fd[1], &t, sizeof(t));
+
+		_exit(w == (ssize_t)sizeof(t) && f < 100 ? f : 100);
+	}
+	close(fd[1]);
+	failed = expire_half(1, &tried[0]);
+	if (read(fd[0], &tried[1], sizeof(tried[1])) != sizeof(tried[1]))
+		tried[1] = 0;
+	close(fd[0]);
+	waitpid(pid, &st, 0);
+	CU_ASSERT_EQUAL(failed, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* a whole run: every one of its calls, some 90 */
+	CU_ASSERT(tried[0] + tried[1] > 60);
+}
+
+/*
+ * Transient failures: an HTTP 503 on a read is tried again (three tries,
+ * said), a third is the run's error; a write whose reply was lost is
+ * looked for on the VM before anything is sent again (lost after it was
+ * done: found; dropped before: sent once more), never made twice.
+ */
+static void transient_failures(void)
+{
+	static const struct {
+		const char *name, *flags[10];
+		int code;
+		const char *want;
+		int disks_made;
+	} cases[] = {
+		/* the test's own look at the VM's disks makes the first two
+		 * RetrievePropertiesEx */
+		{"503-twice",
+		 {"-fault-op", "RetrievePropertiesEx", "-fault", "503",
+		  "-fault-skip", "7", "-fault-count", "2", NULL},
+		 0,
+		 "(try 3 of 3)",
+		 1},
+		/* the VM's own lookup: nothing to go on without it */
+		{"503-thrice",
+		 {"-fault-op", "RetrievePropertiesEx", "-fault", "503",
+		  "-fault-skip", "2", "-fault-count", "3", NULL},
+		 1,
+		 "RetrievePropertiesEx: HTTP 503",
+		 0},
+		{"write-reply-lost",
+		 {"-fault-op", "ReconfigVM_Task", "-fault", "lost", NULL},
+		 0,
+		 "the reply was lost (",
+		 1},
+		{"write-dropped",
+		 {"-fault-op", "ReconfigVM_Task", "-fault", "drop", NULL},
+		 0,
+		 "sending it once more",
+		 1},
+	};
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700], *before, *after;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(
+			lab(&v, &e, cases[i].name, cases[i].flags), 0);
+		profile(prof, sizeof(prof), cases[i].name, "\"thin\"", "");
+		snprintf(res, sizeof(res), "%s/%s-results", it_dir(),
+			 cases[i].name);
+		before = it_vm_disk_keys(&v, VM);
+		it_pbn(&r, &e,
+		       (const char *[]){"run", "-q", "-o", res, prof, NULL});
+		if (r.status != cases[i].code ||
+		    !strstr(r.err, cases[i].want)) {
+			fprintf(stderr, "\n  %s: exit %d: %s", cases[i].name,
+				r.status, r.err);
+			CU_FAIL(cases[i].name);
+		}
+		it_result_dispose(&r);
+		/* one add and one remove when a disk was made: never two */
+		CU_ASSERT_EQUAL(it_soap_calls(&v, "ReconfigVM_Task"),
+				cases[i].disks_made ? 2 : 0);
+		after = it_vm_disk_keys(&v, VM);
+		CU_ASSERT_STRING_EQUAL(before, after);
+		free(before);
+		free(after);
+		vcsim_stop(&v);
+	}
+}
+
+/*
+ * A disk task slower than vsphere.task_timeout_s is cancelled
+ * (RequestCanceled: no disk appears); one the server cannot cancel says
+ * the disk may still appear, and cleanup removes it by its journaled name
+ * once it has.
+ */
+static void slow_task_cancelled(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700], *before, *after;
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "slow",
+				  (const char *[]){"-task-delay", "3s", NULL}),
+			      0);
+	profile(prof, sizeof(prof), "slow", "\"thin\"",
+		", \"task_timeout_s\": 1");
+	snprintf(res, sizeof(res), "%s/slow-results", it_dir());
+	before = it_vm_disk_keys(&v, VM);
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e,
+		       (const char *[]){"run", "-q", "-o", res, prof, NULL}),
+		1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cancelled, RequestCanceled; "
+					     "nothing it was making remains"));
+	it_result_dispose(&r);
+	sleep(3);
+	after = it_vm_disk_keys(&v, VM);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	free(after);
+	vcsim_stop(&v);
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "slow2",
+				  (const char *[]){"-task-delay", "3s",
+						   "-task-uncancelable", NULL}),
+			      0);
+	profile(prof, sizeof(prof), "slow2", "\"thin\"",
+		", \"task_timeout_s\": 1");
+	snprintf(res, sizeof(res), "%s/slow2-results", it_dir());
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e,
+		       (const char *[]){"run", "-q", "-o", res, prof, NULL}),
+		1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cannot cancel it (NotSupported)"
+					     ": what it is making may still "
+					     "appear"));
+	it_result_dispose(&r);
+	sleep(3);
+	after = it_vm_disk_keys(&v, VM);
+	CU_ASSERT_STRING_NOT_EQUAL(before, after); /* it appeared */
+	free(after);
+	/* removing takes the fixture's 3 s too: a profile that waits */
+	profile(prof, sizeof(prof), "slow2", "\"thin\"",
+		", \"task_timeout_s\": 20");
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1 disk(s) removed"));
+	it_result_dispose(&r);
+	after = it_vm_disk_keys(&v, VM);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	free(before);
+	free(after);
+	vcsim_stop(&v);
+}
+
+/* vSphere 8 lists a disk vSAN claimed without vsanDiskInfo: vSAN's own
+ * answer (QueryDisksForVsan "inUse") names it, not "a local disk". */
+static void vsan_disks_on_vsphere8(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+
+	CU_ASSERT_EQUAL_FATAL(
+		lab(&v, &e, "esx8", (const char *[]){"-esx8", NULL}), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "vsphere", "luns", "DC0_H0", "--json"),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "\"canonical_name\": "
+			      "\"naa.6000c290000000000000000000000004\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"claimed by vSAN\""));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
+static const struct pb_case cases[] = {
+	PB_CASE(nfs_without_vaai),
+	PB_CASE(vsan_policies),
+	PB_CASE(lab_problems_checked),
+	PB_CASE(maintenance_before_power_cycle),
+	PB_CASE(rdmp_needs_no_enable_uuid),
+	PB_CASE(power_cycle_ends_on),
+	PB_CASE(session_lost_at_every_call),
+	PB_CASE(transient_failures),
+	PB_CASE(slow_task_cancelled),
+	PB_CASE(vsan_disks_on_vsphere8),
+	PB_CASES_END,
+};
+
+const struct pb_suite suite_labs_it = {"labs", NULL, NULL, cases};
