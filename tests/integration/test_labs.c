@@ -154,7 +154,8 @@ static const char *rb(json_t *item, const char *key)
  * RDM's mapping file: check names all three problems and a run refuses;
  * with vsphere.unapplied "measure" the run measures lazy and eager as
  * thin, says so as it creates them, records why with each disk, and the
- * report names them by what they became. With the plugin, as asked.
+ * report names them by what they became; with "skip" a fleet over VMFS
+ * and NFS measures lazy on VMFS alone. With the plugin, as asked.
  */
 static void nfs_without_vaai(void)
 {
@@ -192,6 +193,41 @@ static void nfs_without_vaai(void)
 				      "without the VAAI-NAS plugin"));
 	CU_ASSERT_PTR_NULL(rb(result_of(doc, "thin"), "why"));
 	json_decref(doc);
+	/* a fleet over both datastores: lazy skipped on NFS alone */
+	{
+		char text[1024];
+		json_t *it;
+		size_t i;
+		int skipped = 0, ok = 0;
+
+		snprintf(prof, sizeof(prof), "%s/nfs-skip.json", it_dir());
+		snprintf(text, sizeof(text),
+			 "{\"name\": \"nfs-skip\", \"backend\": \"vsphere\", "
+			 "\"vsphere\": {\"vm\": \"" VM "\", \"guest_dir\": "
+			 "\"/opt/pb\", \"unapplied\": \"skip\"}, "
+			 "\"disk_size\": \"1M\", \"modes\": [\"lazy\"], "
+			 "\"workload\": {\"bs\": \"64K\", \"passes\": "
+			 "[\"first-write\", \"rewrite\"]}, \"matrix\": "
+			 "{\"datastore\": [\"LocalDS_0\", \"LocalDS_1\"]}}");
+		it_write_file(prof, text);
+		snprintf(res, sizeof(res), "%s/nfs-skip-results", it_dir());
+		CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(the datastore makes it "
+						     "thin: skipped)"));
+		it_result_dispose(&r);
+		doc = it_load_run_json(res);
+		json_array_foreach(json_object_get(doc, "results"), i, it)
+		{
+			const char *st = json_string_value(
+				json_object_get(it, "status"));
+
+			skipped += !strcmp(st, "skipped");
+			ok += !strcmp(st, "ok");
+		}
+		CU_ASSERT_EQUAL(skipped, 1);
+		CU_ASSERT_EQUAL(ok, 1);
+		json_decref(doc);
+	}
 	vcsim_stop(&v);
 	/* the plugin: lazy and eager as asked */
 	CU_ASSERT_EQUAL_FATAL(

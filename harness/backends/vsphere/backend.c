@@ -617,7 +617,14 @@ static enum pb_error vsb_plan_disk(struct pb_backend *be, enum pb_mode mode,
 			 b->ds, d->id);
 	/* said as it is made: not the mode's usual note when the
 	 * datastore makes something else (vsphere.unapplied: measure) */
-	if (b->made[mode].made != mode)
+	if (b->made[mode].made != mode && b->o->unapplied &&
+	    !strcmp(b->o->unapplied, "skip"))
+		snprintf(d->note, sizeof(d->note),
+			 " (the datastore makes it %s: skipped)",
+			 b->made[mode].made == PB_MODE_UNKNOWN
+				 ? "whatever its policy says"
+				 : pb_mode_name(b->made[mode].made));
+	else if (b->made[mode].made != mode)
 		snprintf(d->note, sizeof(d->note),
 			 " (the datastore makes it %s: measured as that)",
 			 b->made[mode].made == PB_MODE_UNKNOWN
@@ -647,6 +654,8 @@ static enum pb_error vsb_create(struct pb_backend *be, struct pb_disk *d,
 	enum pb_error err;
 	uint64_t t0;
 
+	if (vsb_storage_skips(b, d->mode, errbuf))
+		return PB_ERR_UNSUPPORTED;
 	sp.mode = d->mode;
 	sp.size_bytes = d->size;
 	sp.datastore = b->ds;

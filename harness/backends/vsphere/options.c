@@ -13,7 +13,8 @@
 
 #define OFF(f) offsetof(struct vsphere_opts, f)
 
-static const char *const unapplied_choices[] = {"refuse", "measure", NULL};
+static const char *const unapplied_choices[] = {"refuse", "measure", "skip",
+						NULL};
 
 const struct pb_opt_def vsb_options[] = {
 	{.key = "vm",
@@ -85,8 +86,9 @@ const struct pb_opt_def vsb_options[] = {
 	 .def = "refuse",
 	 .help = "a mode the datastore will not make as asked (NFS without "
 		 "VAAI-NAS makes only thin; vSAN and vVols follow the "
-		 "storage policy): refuse it before anything is made, or "
-		 "measure it as what it becomes, named so in the report"},
+		 "storage policy): refuse the run before anything is made, "
+		 "measure it as what it becomes (named so in the report), or "
+		 "skip it on that datastore (a fleet over mixed storage)"},
 	{.key = "storage_policy",
 	 .type = PB_OPT_KV,
 	 .off = OFF(storage_policy),

@@ -19,8 +19,9 @@
  *                not say what it made: thin only is taken as asked
  *
  * A mode that will not apply as asked is refused before anything is made
- * (vsphere.unapplied "refuse"), or measured as what it becomes and named
- * so ("measure"); the reason goes into run.json with the disk.
+ * (vsphere.unapplied "refuse"), measured as what it becomes and named so
+ * ("measure"), or skipped on that datastore ("skip", a fleet over mixed
+ * storage); the reason goes into run.json with the disk or the skip.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,7 @@ enum pb_error vsb_storage_check(struct vsb *b, const struct pb_plan *plan,
 	const struct vs_ds_detail *ds = &b->dsd;
 	bool want[PB_MODE__COUNT] = {false}, flat = false, raw = false;
 	bool measure = b->o->unapplied && !strcmp(b->o->unapplied, "measure");
+	bool skip = b->o->unapplied && !strcmp(b->o->unapplied, "skip");
 	char members[1024], fr[32], sz[32];
 	enum pb_error err;
 	size_t i;
@@ -238,7 +240,13 @@ enum pb_error vsb_storage_check(struct vsb *b, const struct pb_plan *plan,
 				     x->reserve < 0 ? 0 : x->reserve);
 		if (x->made == (enum pb_mode)m)
 			continue;
-		if (measure)
+		if (skip)
+			pb_check_warn(
+				out, "mode",
+				"%s: %s; skipped on %s (vsphere.unapplied: "
+				"skip)",
+				pb_mode_name(m), x->why, b->ds);
+		else if (measure)
 			pb_check_warn(out, "mode",
 				      "%s: %s; measured as %s and named so "
 				      "(vsphere.unapplied: measure)",
@@ -361,4 +369,13 @@ json_t *vsb_storage_json(const struct vsb *b)
 						  : json_null()));
 	}
 	return modes;
+}
+
+bool vsb_storage_skips(const struct vsb *b, enum pb_mode m, char *errbuf)
+{
+	if (!b->o->unapplied || strcmp(b->o->unapplied, "skip") ||
+	    b->made[m].made == m)
+		return false;
+	pb_fail(errbuf, PB_ERR_UNSUPPORTED, "%s", b->made[m].why);
+	return true;
 }

@@ -1,9 +1,11 @@
 /*
  * vsb.h - the vsphere backend's parts: disks of each mode created on and
- * attached to a test VM with ReconfigVM_Task (backend.c), the settings a
- * run needs live (settings.c), and the static runner uploaded once and
- * run inside the guest through VMware Tools against the disk's identity
- * (guest.c). Its profile section, "vsphere" (options.c).
+ * attached to a test VM with ReconfigVM_Task (backend.c), what the
+ * datastore makes of each mode and why (storage.c), the settings a run
+ * needs live and the power cycle that makes them so (settings.c), and the
+ * static runner uploaded once and run inside the guest through VMware
+ * Tools against the disk's identity (guest.c). Its profile section,
+ * "vsphere" (options.c).
  *
  * What real servers make necessary:
  *   - settings such as disk.EnableUUID take effect at power-on only: they
@@ -110,6 +112,9 @@ enum pb_error vsb_storage_prepare(struct vsb *b, char *errbuf);
  * why, the policy read back through SPBM. */
 void vsb_storage_readback(struct vsb *b, struct pb_disk *d, json_t *rb);
 json_t *vsb_storage_json(const struct vsb *b);
+/* vsphere.unapplied "skip" and a mode the datastore will not make: true,
+ * the reason in errbuf (PB_ERR_UNSUPPORTED: the item is skipped). */
+bool vsb_storage_skips(const struct vsb *b, enum pb_mode m, char *errbuf);
 
 /* settings.c */
 enum pb_error vsb_settings_read(struct vsb *b, char *errbuf);

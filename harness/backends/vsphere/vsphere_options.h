@@ -27,7 +27,8 @@ struct vsphere_opts {
 	bool power_cycle;
 	/* a mode the datastore will not make as asked (NFS without
 	 * VAAI-NAS, vSAN without a thick policy): "refuse" it before
-	 * anything is made, or "measure" it as what it becomes */
+	 * anything is made, "measure" it as what it becomes, or "skip" it
+	 * on that datastore */
 	char *unapplied;
 	/* vSAN, vVols: the storage policy (by name) each mode's disks get,
 	 * mode -> name */
