@@ -1,8 +1,10 @@
 /*
  * fuzz_runjson.c - libFuzzer target: a run.json (the report's only input,
  * often an old file or one edited by hand) through the streaming reader,
- * the model with its statistics, report.csv's rows, the comparison and
- * the HTML page.
+ * the model with its statistics, report.csv's rows, the findings (against
+ * itself as the older run, so every comparison and the gate are computed),
+ * every form that renders them: summary.csv, the terminal table, the HTML
+ * page and report --json.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,11 +20,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char dir[] = "/tmp/pb-fuzz-runjson-XXXXXX";
 	static char path[64];
 	struct pb_buf csv = PB_BUF_INIT(1 << 24), html = PB_BUF_INIT(1 << 24);
+	struct pb_buf sum = PB_BUF_INIT(1 << 24);
+	struct rp_rules rules = {.gate_pct = 10};
+	struct rp_findings fs;
 	struct rp_model m;
-	struct rp_change c;
 	char err[PB_ERRBUF_SIZE];
+	json_t *j;
 	FILE *fp;
-	size_t i;
 
 	if (!path[0]) {
 		if (!mkdtemp(dir))
@@ -34,13 +38,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, fp);
 	fclose(fp);
-	if (rp_model_load(&m, dir, "rdm", &csv, err) == PB_OK) {
-		rp_write_html(&m, &m, &html);
-		for (i = 0; i < m.ng; i++)
-			rp_compare(&c, &m, &m.g[i]);
+	if (rp_model_load(&m, dir, "rdm", &csv, err) == PB_OK &&
+	    rp_findings_build(&fs, &m, &m, &rules) == PB_OK) {
+		rp_summary_csv(&m, &fs, &sum);
+		rp_write_html(&m, &m, &fs, &html);
+		rp_text_table(&m, &fs, &sum);
+		j = rp_model_json(&m, &fs);
+		json_decref(j);
+		rp_findings_dispose(&fs);
 	}
 	rp_model_dispose(&m);
 	pb_buf_dispose(&csv);
 	pb_buf_dispose(&html);
+	pb_buf_dispose(&sum);
 	return 0;
 }
