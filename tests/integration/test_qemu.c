@@ -94,7 +94,8 @@ static bool nothing_left(const char *dir, const char *res)
 		ok = false;
 	}
 	if (!it_sh("ls -A '%s' | grep -q .", dir)) {
-		fprintf(stderr, "\n  files remain in %s", dir);
+		fprintf(stderr, "\n  files remain in %s:", dir);
+		it_sh("ls -A '%s' >&2", dir);
 		ok = false;
 	}
 	return ok;
@@ -395,8 +396,10 @@ static void qemu_named_device_refused(void)
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "signature"));
 	it_result_dispose(&r);
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "signature"));
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "signature"));
+	if (!strstr(r.err, "signature"))
+		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
 	/* not a byte changed, and the device is still there */
 	CU_ASSERT_EQUAL(it_sh("sha256sum -c --quiet '%s.sum'", img), 0);
@@ -780,7 +783,8 @@ static void qemu_disk_full(void)
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_sh("ls '%s' | grep -q provbench-", disks), 1);
 	it_sh("umount '%s'", state);
-	it_sh("rm -rf '%s'/*-q-full '%s/latest'", disks, disks);
+	it_sh("rm -rf '%s'/*-q-full '%s/latest' '%s/latest-attempt'", disks,
+	      disks, disks);
 	CU_ASSERT(nothing_left(disks, full));
 }
 
@@ -821,11 +825,20 @@ static void qemu_host_fs_full(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "console's last lines"));
 	CU_ASSERT_PTR_NULL(strstr(r.err, "watchdog"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "Input/output error"));
+	/* check said so first, and let it run: thin overcommits */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "may fill mid-pass"));
 	if (!strstr(r.err, "host filesystem is full"))
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_sh("ls '%s'/*/runner-1.console.log >/dev/null", res),
 			0);
+	CU_ASSERT(nothing_left(disks, res));
+	/* a preallocated disk that cannot fit is refused before anything */
+	write_profile(prof, "q-hostfull", disks, "\"lazy\"", "64M",
+		      ", \"accel\": \"tcg\"", WL_SMALL);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "a preallocated disk needs 64"));
+	it_result_dispose(&r);
 	CU_ASSERT(nothing_left(disks, res));
 	it_sh("umount '%s'; rm -f '%s'", disks, img);
 }

@@ -107,11 +107,14 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 	struct pb_buf ver = PB_BUF_INIT(4096);
 	struct statvfs sv;
 	enum pb_error err;
-	bool rdm = false;
+	uint64_t free_b = UINT64_MAX;
+	bool rdm = false, thin_only = true;
 	size_t i;
 
-	for (i = 0; i < plan->n; i++)
+	for (i = 0; i < plan->n; i++) {
 		rdm |= plan->items[i].mode == PB_MODE_RDM;
+		thin_only &= plan->items[i].mode == PB_MODE_THIN;
+	}
 	err = qb_run_cmd(b, ver_argv, &ver, errbuf);
 	if (!err)
 		err = qb_run_cmd(b, img_argv, NULL, errbuf);
@@ -120,14 +123,22 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 	if (!err)
 		err = pb_local_check_direct(b->loc.dir, "qemu.dir",
 					    "the disks' cache=none", errbuf);
-	if (!err && !statvfs(b->loc.dir, &sv) &&
-	    (uint64_t)sv.f_bavail * sv.f_frsize < b->p->disk_size)
+	if (!err && !statvfs(b->loc.dir, &sv))
+		free_b = (uint64_t)sv.f_bavail * sv.f_frsize;
+	/* A thin disk larger than the space under it is what thin is for (a
+	 * pass that fills it ends with "the host filesystem is full"); a
+	 * preallocated one cannot be made at all. */
+	if (!err && free_b < b->p->disk_size && !thin_only)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "%s: %llu MiB free, a disk needs %llu MiB",
-			      b->loc.dir,
-			      (unsigned long long)((uint64_t)sv.f_bavail *
-							   sv.f_frsize >>
-						   20),
+			      "%s: %llu MiB free, a preallocated disk needs "
+			      "%llu MiB",
+			      b->loc.dir, (unsigned long long)(free_b >> 20),
+			      (unsigned long long)(b->p->disk_size >> 20));
+	else if (!err && free_b < b->p->disk_size)
+		pb_check_warn(out, "space",
+			      "%s: %llu MiB free, less than a thin disk's %llu "
+			      "MiB: the host filesystem may fill mid-pass",
+			      b->loc.dir, (unsigned long long)(free_b >> 20),
 			      (unsigned long long)(b->p->disk_size >> 20));
 	if (!err && rdm && b->o->rdm_device) {
 		char why[PB_ERRBUF_SIZE] = "";
