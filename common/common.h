@@ -192,21 +192,17 @@ enum pb_error pb_jw_finish(struct pb_jw *w);
 void pb_jw_quoted(struct pb_buf *b, const char *s);
 
 /*
- * Sizes: plain bytes, or a number with K, M, G, T, P (powers of 1024, as dd
- * and fio read them), KiB/MiB/GiB/TiB/PiB (the same), or kB/KB/MB/GB/TB/PB
- * (powers of 1000, as disk vendors and hdparm write them). Case-insensitive
- * apart from that distinction; an optional trailing "B" is accepted after a
- * binary letter ("4KB" is 4000, "4K" and "4KiB" are 4096).
+ * Sizes: plain bytes, or a number with K, M, G, T, P, the same with B
+ * (KB, MB, GB...) or with iB (KiB, MiB, GiB...): all powers of 1024, one
+ * rule for every size (as vSphere and govc read a disk's size, and fio its
+ * sizes by default). Case-insensitive. Decimals ("1.5G") when the bytes
+ * come out whole.
  */
 enum pb_error pb_size_parse(uint64_t *out, const char *s, char *errbuf);
-
-/* A size may have decimals ("1.5G") when the bytes come out whole. A disk's
- * size is read as vSphere and govc read it: KB, MB, GB, TB are powers of
- * 1024 there (*si_read_binary says one was, for a note). */
-enum pb_size_dialect { PB_SIZE_PLAIN, PB_SIZE_DISK };
-enum pb_error pb_size_parse_as(uint64_t *out, const char *s,
-			       enum pb_size_dialect dialect,
-			       bool *si_read_binary, char *errbuf);
+/* The same; *si_read_binary says s wrote KB, MB, GB... (which some read
+ * as powers of 1000), for a note saying how it was read. */
+enum pb_error pb_size_parse_noted(uint64_t *out, const char *s,
+				  bool *si_read_binary, char *errbuf);
 /* "1.5 GiB", "512 KiB", "123 B" into buf. Returns buf. */
 char *pb_size_format(char *buf, size_t len, uint64_t bytes);
 

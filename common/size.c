@@ -8,31 +8,39 @@
 
 #include "common.h"
 
+/*
+ * One rule for every size provbench reads, the profile's and the runner's
+ * options alike: K, KB and KiB are all 1024 (and so on up), as vSphere and
+ * govc read a disk's size and as fio reads its sizes (kb_base=1024, its
+ * default, where "kb" is "k"). A disk made of "10GB" is 10 GiB in vSphere;
+ * the file on it must be measured in the same unit, or "an 8GB file on a
+ * 10GB disk" would mean two different things.
+ */
 struct unit {
 	const char *suffix;
 	uint64_t mult;
-	uint64_t disk_mult; /* what vSphere and govc take it for */
+	bool si_looking; /* KB, MB...: read as binary, said in a note */
 };
 
 /* Longest suffixes first so "KiB" is not taken as "K" + junk. */
 static const struct unit units[] = {
-	{"kib", 1ull << 10, 1ull << 10},
-	{"mib", 1ull << 20, 1ull << 20},
-	{"gib", 1ull << 30, 1ull << 30},
-	{"tib", 1ull << 40, 1ull << 40},
-	{"pib", 1ull << 50, 1ull << 50},
-	{"kb", 1000ull, 1ull << 10},
-	{"mb", 1000000ull, 1ull << 20},
-	{"gb", 1000000000ull, 1ull << 30},
-	{"tb", 1000000000000ull, 1ull << 40},
-	{"pb", 1000000000000000ull, 1ull << 50},
-	{"k", 1ull << 10, 1ull << 10},
-	{"m", 1ull << 20, 1ull << 20},
-	{"g", 1ull << 30, 1ull << 30},
-	{"t", 1ull << 40, 1ull << 40},
-	{"p", 1ull << 50, 1ull << 50},
-	{"b", 1, 1},
-	{"", 1, 1},
+	{"kib", 1ull << 10, false},
+	{"mib", 1ull << 20, false},
+	{"gib", 1ull << 30, false},
+	{"tib", 1ull << 40, false},
+	{"pib", 1ull << 50, false},
+	{"kb", 1ull << 10, true},
+	{"mb", 1ull << 20, true},
+	{"gb", 1ull << 30, true},
+	{"tb", 1ull << 40, true},
+	{"pb", 1ull << 50, true},
+	{"k", 1ull << 10, false},
+	{"m", 1ull << 20, false},
+	{"g", 1ull << 30, false},
+	{"t", 1ull << 40, false},
+	{"p", 1ull << 50, false},
+	{"b", 1, false},
+	{"", 1, false},
 };
 
 /* (whole + frac / div) * mult, exactly: false unless whole bytes that fit */
@@ -51,9 +59,8 @@ static bool scaled(uint64_t *out, uint64_t whole, uint64_t frac, uint64_t div,
 	return true;
 }
 
-enum pb_error pb_size_parse_as(uint64_t *out, const char *s,
-			       enum pb_size_dialect dialect,
-			       bool *si_read_binary, char *errbuf)
+enum pb_error pb_size_parse_noted(uint64_t *out, const char *s,
+				  bool *si_read_binary, char *errbuf)
 {
 	const char *p = s;
 	uint64_t v = 0, frac = 0, div = 1, mult;
@@ -98,12 +105,8 @@ enum pb_error pb_size_parse_as(uint64_t *out, const char *s,
 		if (strcasecmp(p, units[i].suffix))
 			continue;
 		mult = units[i].mult;
-		/* vSphere and govc read 8GB as 8 GiB: for disks, so do we */
-		if (dialect == PB_SIZE_DISK && units[i].disk_mult != mult) {
-			mult = units[i].disk_mult;
-			if (si_read_binary)
-				*si_read_binary = true;
-		}
+		if (si_read_binary)
+			*si_read_binary = units[i].si_looking;
 		if (digits && mult == 1)
 			return pb_fail(errbuf, PB_ERR_INPUT,
 				       "'%s': bytes come whole", s);
@@ -124,7 +127,7 @@ enum pb_error pb_size_parse_as(uint64_t *out, const char *s,
 
 enum pb_error pb_size_parse(uint64_t *out, const char *s, char *errbuf)
 {
-	return pb_size_parse_as(out, s, PB_SIZE_PLAIN, NULL, errbuf);
+	return pb_size_parse_noted(out, s, NULL, errbuf);
 }
 
 char *pb_size_format(char *buf, size_t len, uint64_t bytes)

@@ -45,10 +45,12 @@ void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan)
 		       "workload point on them\n",
 		       p->concurrency);
 	if (p->disk_size_si)
-		printf("note: disk_size is read as vSphere and govc read it: "
-		       "GB means GiB, so %s (%llu bytes)\n",
+		printf("note: sizes are read as vSphere and govc read a "
+		       "disk's: GB means GiB, so disk_size is %s (%llu "
+		       "bytes)\n",
 		       pb_size_format(sz, sizeof(sz), p->disk_size),
 		       (unsigned long long)p->disk_size);
+	pb_notes_print(stdout, p->notes);
 	/* a rough guide at 100 MiB/s; eager provisioning comes on top */
 	printf("data to write: %s; about %.0f minutes at 100 MiB/s, plus "
 	       "provisioning\n",

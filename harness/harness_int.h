@@ -45,7 +45,11 @@ struct pb_profile {
 	/* the largest disk of the plan (what space checks need); each
 	 * point's own is point_disk[] ("matrix": {"disk_size": [...]}) */
 	uint64_t disk_size;
-	bool disk_size_si; /* written 8GB, read as 8 GiB (as vSphere does) */
+	bool disk_size_si; /* a size written 8GB, read as 8 GiB (as vSphere
+			    * does): said in a note */
+	/* what loading adjusted and a person should know ("file_size 10000
+	 * MiB rounded down to whole 3 MiB blocks"), a line each */
+	char notes[1024];
 	enum pb_mode modes[PB_MODE__COUNT];
 	unsigned nmodes;
 	unsigned repetitions;

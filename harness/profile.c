@@ -152,7 +152,7 @@ static enum pb_error size_of(struct ld *l, json_t *v, const char *p,
 	err = resolve_env(l, p, &s);
 	if (err)
 		return err;
-	if (pb_size_parse_as(out, s, PB_SIZE_DISK, si_binary, why))
+	if (pb_size_parse_noted(out, s, si_binary, why))
 		return bad(l, p, why);
 	if (!*out)
 		return bad(l, p, "must be more than 0");
@@ -283,6 +283,13 @@ static enum pb_error workload_key(struct ld *l, struct pb_profile *pr,
 	}
 	if (opt->type == RUNNER_OT_FLAG && !json_is_boolean(v))
 		return bad(l, p, "must be true or false");
+	if (opt->type == RUNNER_OT_SIZE || opt->type == RUNNER_OT_SIZE32) {
+		uint64_t ignored;
+		bool si = false;
+
+		if (!pb_size_parse_noted(&ignored, text, &si, why))
+			pr->disk_size_si |= si;
+	}
 	if (runner_option_set(w, opt, text, why))
 		/* "workload.passes[1]: unknown pass ..." */
 		return pb_fail(l->errbuf, PB_ERR_INPUT, "%s: %s%s%s", l->file,
@@ -831,10 +838,29 @@ static const struct {
 		 "'.' (required)"},
 	{"description", "a sentence for the report"},
 	{"backend", "qemu (this machine, the default) or vsphere"},
-	{"disk_size", "each disk's size: \"8G\" (binary units; \"8GB\" is "
-		      "decimal) or bytes (required, unless the matrix varies "
-		      "it)"},
-	{"modes", "a list of thin, lazy, eager, rdm, rdmp (required)"},
+	{"disk_size", "each disk's size: \"10G\" or bytes (required, unless "
+		      "the matrix varies it). Every size (disk_size, "
+		      "file_size, bs, pair_stripe) is read by one rule: K, "
+		      "KB and KiB are all 1024, M, MB and MiB 1024^2, and so "
+		      "on, as vSphere and govc size a disk (\"10GB\" is 10 "
+		      "GiB) and as fio reads sizes; decimals when the bytes "
+		      "come out whole (\"1.5G\")"},
+	{"modes", "a list of: thin (allocated and zeroed on first write), "
+		  "lazy (allocated in full, zeroed on first write), eager "
+		  "(allocated and zeroed in full when made), rdm (a LUN "
+		  "mapped in virtual compatibility: the hypervisor's SCSI "
+		  "layer in between, snapshots possible), rdmp (a LUN mapped "
+		  "in physical compatibility: commands pass to the LUN, which "
+		  "shows its own identity; the field notes' \"physical "
+		  "RDM\"). Required"},
+	{"baseline", "the mode the report compares the others with: rdm "
+		     "(the default), or another of modes (rdmp for a "
+		     "physical RDM, as seed 001's Case 1); report "
+		     "--baseline overrides it"},
+	{"units", "the rate the pages print: \"MiB\" (MiB/s, the default) "
+		  "or \"MB\" (MB/s, 10^6 bytes a second, as dd, hdparm and "
+		  "the field notes print them); summary.csv and run.json stay "
+		  "MiB/s, named so"},
 	{"repetitions", "how many times each mode x point runs; 1 to 10000, "
 			"default 1"},
 	{"order", "fixed, or shuffle (the items within each repetition, by "
@@ -1025,6 +1051,24 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		err = get_uint(l, root, "", "seed", 0, INT64_MAX, &p->seed);
 		p->seed_set = true;
 	}
+	v = json_object_get(root, "baseline");
+	if (!err && v) {
+		enum pb_mode bm;
+		unsigned bi;
+
+		if (!json_is_string(v) ||
+		    !pb_mode_parse(&bm, json_string_value(v)))
+			err = bad(l, "baseline", "must be a mode");
+		for (bi = 0; !err && bi < p->nmodes && p->modes[bi] != bm; bi++)
+			;
+		if (!err && bi == p->nmodes)
+			err = bad(l, "baseline", "must be one of modes");
+	}
+	v = json_object_get(root, "units");
+	if (!err && v &&
+	    (!json_is_string(v) || (strcmp(json_string_value(v), "MiB") &&
+				    strcmp(json_string_value(v), "MB"))))
+		err = bad(l, "units", "must be \"MiB\" or \"MB\"");
 	v = json_object_get(root, "exclusive");
 	if (!err && v && !json_is_boolean(v))
 		err = bad(l, "exclusive", "must be true or false");
@@ -1064,9 +1108,17 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		struct runner_opts *w = &p->points[i], chk;
 		uint64_t disk = p->point_disk[i];
 
+		char ds[32], bs[32], fs[32];
+
+		pb_size_format(ds, sizeof(ds), disk);
+		pb_size_format(bs, sizeof(bs), w->bs);
 		if (disk % w->bs)
-			return bad(l, "disk_size",
-				   "must be a multiple of workload.bs");
+			return pb_fail(
+				l->errbuf, PB_ERR_INPUT,
+				"%s: disk_size: %s (%llu bytes) is not a "
+				"whole number of workload.bs blocks "
+				"(%s)",
+				l->file, ds, (unsigned long long)disk, bs);
 		if (w->filesystem == RUNNER_FS_NONE) {
 			if (w->size)
 				return bad(l, "workload.file_size",
@@ -1077,11 +1129,42 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 			/* the file leaves room for the filesystem's data */
 			if (!w->size)
 				w->size = disk / 4 * 3 / w->bs * w->bs;
-			if (!w->size || w->size % w->bs ||
-			    w->size > disk / 10 * 9)
-				return bad(l, "workload.file_size",
-					   "must be a multiple of workload.bs "
-					   "and at most 90% of disk_size");
+			pb_size_format(fs, sizeof(fs), w->size);
+			if (w->size < w->bs)
+				return pb_fail(l->errbuf, PB_ERR_INPUT,
+					       "%s: workload.file_size: %s is "
+					       "less than one workload.bs "
+					       "block (%s)",
+					       l->file, fs, bs);
+			if (w->size % w->bs) {
+				/* whole blocks: what dd count= would write */
+				char to[32], line[256];
+				size_t at = strlen(p->notes);
+				uint64_t was = w->size;
+
+				w->size = w->size / w->bs * w->bs;
+				snprintf(
+					line, sizeof(line),
+					"workload.file_size %s (%llu bytes) "
+					"rounded down to %s (%llu bytes), "
+					"whole workload.bs blocks of %s\n",
+					fs, (unsigned long long)was,
+					pb_size_format(to, sizeof(to), w->size),
+					(unsigned long long)w->size, bs);
+				if (!strstr(p->notes, line))
+					snprintf(p->notes + at,
+						 sizeof(p->notes) - at, "%s",
+						 line);
+				pb_size_format(fs, sizeof(fs), w->size);
+			}
+			if (w->size > disk / 10 * 9)
+				return pb_fail(l->errbuf, PB_ERR_INPUT,
+					       "%s: workload.file_size: %s "
+					       "(%llu bytes) is more than 90%% "
+					       "of disk_size %s: the "
+					       "filesystem needs the rest",
+					       l->file, fs,
+					       (unsigned long long)w->size, ds);
 			if (w->filesystem == RUNNER_FS_XFS &&
 			    disk < (300u << 20))
 				return bad(l, "disk_size",

@@ -334,6 +334,8 @@ int pb_run(const struct pb_run_args *a)
 		err = run_recover_all(&r, NULL, false, r.quiet, leftovers);
 	if (!err)
 		err = run_places_foreign(&r, r.errbuf);
+	if (!err && !r.quiet)
+		pb_notes_print(stderr, p.notes);
 	/* everything check checks, before anything is changed: a problem
 	 * found after a power cycle has cost the lab its VM for nothing */
 	if (!err) {

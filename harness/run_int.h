@@ -125,6 +125,8 @@ void run_dispose(struct run_state *r);
 void run_say(bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void run_say_quiet(bool quiet);
+/* the profile's notes (lines), each as "note: ..." on fp */
+void pb_notes_print(FILE *fp, const char *notes);
 extern _Thread_local const char *run_say_target;
 
 /* lock.c */

@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "run_int.h"
@@ -64,6 +65,21 @@ void pb_progress(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay(quiet_run, fmt, ap);
 	va_end(ap);
+}
+
+void pb_notes_print(FILE *fp, const char *notes)
+{
+	const char *p = notes, *nl;
+
+	while (p && *p) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(fp, "note: %s\n", p);
+			break;
+		}
+		fprintf(fp, "note: %.*s\n", (int)(nl - p), p);
+		p = nl + 1;
+	}
 }
 
 void run_say_quiet(bool quiet)

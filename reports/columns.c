@@ -302,9 +302,14 @@ void rp_cell(char *out, size_t len, char *iv, size_t ivlen,
 		c->text(out, len, g);
 		if (!*out)
 			snprintf(out, len, "-");
+		rp_later_words(out, len, m);
 		return;
 	}
 	c->get(v, m, g);
+	if (c->unit == RP_UNIT_RATE)
+		for (int k = 0; k < 3; k++)
+			v[k] = rp_rate(m, v[k]);
 	rp_cell_text(out, len, c, v);
+	rp_later_words(out, len, m);
 	rp_cell_interval(iv, ivlen, c, v);
 }

@@ -23,15 +23,16 @@ bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
 		if (f->kind != RP_F_CHANGE || !to)
 			continue;
 		rp_group_label(l, sizeof(l), f->g, true);
-		pb_buf_printf(to, "%s%s %s fell %.1f%% (%.1f -> %.1f MiB/s)",
-			      to->len ? "; " : "", l, f->metric, -f->x, f->v,
-			      f->v2);
+		pb_buf_printf(to, "%s%s %s fell %.1f%% (%.1f -> %.1f %s)",
+			      to->len ? "; " : "", l, f->metric, -f->x,
+			      rp_rate(m, f->v), rp_rate(m, f->v2),
+			      m->rate_unit);
 		if (to == noise)
 			pb_buf_addstr(to, f->sig == RP_SIG_FEW
 						  ? ", one repetition on a "
 						    "side: too few to tell"
 						  : ", within noise");
 	}
-	(void)m;
+
 	return fs->nregressed > 0;
 }

@@ -105,7 +105,7 @@ static double disk_bytes(const struct rp_model *m, const struct rp_group *g)
 
 	if (g->disk_bytes > 0)
 		return g->disk_bytes;
-	if (dsz && !pb_size_parse_as(&disk, dsz, PB_SIZE_DISK, NULL, ebuf))
+	if (dsz && !pb_size_parse(&disk, dsz, ebuf))
 		return (double)disk;
 	return NAN;
 }
@@ -551,6 +551,8 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 		}
 	if (m->base_note[0] && (f = add(fs, RP_F_BASELINE_NOTE)))
 		snprintf(f->detail, sizeof(f->detail), "%s", m->base_note);
+	if (m->unpooled && (f = add(fs, RP_F_UNPOOLED)))
+		f->x = (double)m->unpooled;
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *h = &m->g[i];
 

@@ -282,11 +282,15 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 	pb_buf_addstr(b, "<h2>Summary</h2><table class=sum><tr><th>mode</th>"
 			 "<th>reps</th>");
 	for (c = rp_columns; c->csv; c++) {
-		const char *u = rp_unit_name(c->unit);
+		const char *u = c->unit == RP_UNIT_RATE ? m->rate_unit
+							: rp_unit_name(c->unit);
+		char head[64];
 
 		if (!rp_column_shown(c, m, RP_COL_HTML))
 			continue;
-		pb_buf_printf(b, "<th>%s", c->head);
+		snprintf(head, sizeof(head), "%s", c->head);
+		rp_later_words(head, sizeof(head), m);
+		pb_buf_printf(b, "<th>%s", head);
 		if (c->unit == RP_UNIT_RATE || c->unit == RP_UNIT_S ||
 		    c->unit == RP_UNIT_PCT)
 			pb_buf_printf(b, " %s", u);
@@ -326,11 +330,17 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 		}
 		pb_buf_addstr(b, "</tr>\n");
 	}
-	pb_buf_addstr(b, "</table>\n<p class=note>Medians over repetitions, "
-			 "with their 95% interval below (none with one "
-			 "repetition). Penalty: 1 &minus; first write / "
-			 "rewrite. Steady from: where rewrites hold steady "
-			 "across passes (SNIA PTS's test).</p>\n");
+	pb_buf_printf(b,
+		      "</table>\n<p class=note>Medians over repetitions, "
+		      "with their 95%% interval below (none with one "
+		      "repetition). Penalty: 1 &minus; first write / %s. "
+		      "Steady from: where %ss hold steady across passes "
+		      "(SNIA PTS's test).%s</p>\n",
+		      rp_later_name(m), rp_later_name(m),
+		      m->later_set && m->later == RUNNER_PASS_RECREATE
+			      ? " A recreate deletes the file and writes a new "
+				"one; a rewrite overwrites it in place."
+			      : "");
 }
 
 /*
@@ -570,14 +580,16 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 {
 	struct pb_buf body = PB_BUF_INIT(1u << 26), *b = &body;
 	const double H = 240, top = 30, left = 64, gw = 96, bw = 34;
+	const double u = rp_rate(m, 1.0); /* the run's rate unit */
 	double max = 1, w, ymax, x, base = NAN, y;
 	struct legend lg;
+	char t2[96];
 	size_t i, j;
 
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const double v[] = {g->first_hi, g->rewrite_hi, g->first_med,
-				    g->rewrite_med};
+		const double v[] = {g->first_hi * u, g->rewrite_hi * u,
+				    g->first_med * u, g->rewrite_med * u};
 
 		for (j = 0; j < 4; j++)
 			if (v[j] > max)
@@ -585,17 +597,17 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 		if (g->pmode == m->base_mode && m->have_baseline &&
 		    !isnan(g->first_med) && g->point == m->g[0].point &&
 		    g->target == m->g[0].target)
-			base = g->first_med;
+			base = g->first_med * u;
 	}
 	w = left + gw * (double)m->ng + 20;
 	if (w < 480)
 		w = 480;
-	ymax = y_axis(b, left, w - 10, top, H, max * 1.12, "MiB/s");
+	ymax = y_axis(b, left, w - 10, top, H, max * 1.12, m->rate_unit);
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
-		const double v[2] = {g->first_med, g->rewrite_med};
-		const double lo[2] = {g->first_lo, g->rewrite_lo};
-		const double hi[2] = {g->first_hi, g->rewrite_hi};
+		const double v[2] = {g->first_med * u, g->rewrite_med * u};
+		const double lo[2] = {g->first_lo * u, g->rewrite_lo * u};
+		const double hi[2] = {g->first_hi * u, g->rewrite_hi * u};
 		const char *c = rp_mode_colour(g->pmode);
 		unsigned k;
 
@@ -613,8 +625,9 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 				      bx, top + H - h, bw, h, c,
 				      k ? "1" : "0.35", c);
 			label(b, g);
-			pb_buf_printf(b, " %s %.1f MiB/s</title></rect>\n",
-				      k ? "rewrite" : "first write", v[k]);
+			pb_buf_printf(b, " %s %.1f %s</title></rect>\n",
+				      k ? rp_later_name(m) : "first write",
+				      v[k], m->rate_unit);
 			y = top + H - h;
 			if (!isnan(lo[k])) {
 				pb_buf_printf(b,
@@ -678,7 +691,8 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 				   1, m->g[i].mode);
 	}
 	legend_add(&lg, "#777", "", true, 0.35, "first write (light)");
-	legend_add(&lg, "#777", "", true, 1, "rewrite (solid)");
+	snprintf(t2, sizeof(t2), "%s (solid)", rp_later_name(m));
+	legend_add(&lg, "#777", "", true, 1, t2);
 	legend_add(&lg, "#222", "", false, 1, "whisker: 95% interval");
 	if (!isnan(base)) {
 		char t[96];
@@ -687,8 +701,15 @@ static void bar_chart(struct pb_buf *out, const struct rp_model *m)
 			 m->baseline);
 		legend_add(&lg, "#333", "6 4", false, 1, t);
 	}
-	chart_emit(out, "First write against rewrite", "bars", w, lg.y + 12,
-		   "first write and rewrite MiB/s per mode", &body);
+	{
+		char title[64], alt[96];
+
+		snprintf(title, sizeof(title), "First write against %s",
+			 rp_later_name(m));
+		snprintf(alt, sizeof(alt), "first write and %s %s per mode",
+			 rp_later_name(m), m->rate_unit);
+		chart_emit(out, title, "bars", w, lg.y + 12, alt, &body);
+	}
 }
 
 /*
@@ -702,8 +723,10 @@ static void warmup_panels(struct pb_buf *out, const struct rp_model *m)
 {
 	struct pb_buf body = PB_BUF_INIT(1u << 28), *b = &body;
 	const double W = 760, PH = 84, GAP = 30, left = 64, top = 24;
+	const double u = rp_rate(m, 1.0); /* the run's rate unit */
 	double maxx = 1, maxy = 1, y0, unit, xstep, xt;
 	struct legend lg;
+	char t2[96];
 	size_t i, np = 0, k;
 	struct jl *pt;
 
@@ -717,11 +740,11 @@ static void warmup_panels(struct pb_buf *out, const struct rp_model *m)
 		{
 			cum += jl_num(jl_get(pt, RUNNER_K_BYTES));
 			maxy = fmax(maxy,
-				    jl_num(jl_get(pt, RUNNER_K_MIB_PER_S)));
+				    u * jl_num(jl_get(pt, RUNNER_K_MIB_PER_S)));
 		}
 		maxx = fmax(maxx, cum);
-		if (m->g[i].rewrite_med > maxy)
-			maxy = m->g[i].rewrite_med;
+		if (m->g[i].rewrite_med * u > maxy)
+			maxy = m->g[i].rewrite_med * u;
 	}
 	if (!np)
 		return;
@@ -758,7 +781,7 @@ static void warmup_panels(struct pb_buf *out, const struct rp_model *m)
 			      c);
 		jl_foreach(g->curve, pt)
 		{
-			v = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
+			v = u * jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
 			x = left + (W - 10 - left) * cum / maxx;
 			y = y0 + PH - PH * fmin(v, maxy) / maxy;
 			pb_buf_printf(b, "%.1f,%.1f ", x, y);
@@ -782,7 +805,7 @@ static void warmup_panels(struct pb_buf *out, const struct rp_model *m)
 				continue;
 			cum += bytes;
 			secs += bytes / 1048576.0 / v;
-			v = cum / 1048576.0 / secs;
+			v = u * cum / 1048576.0 / secs;
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + (W - 10 - left) * cum / maxx,
 				      y0 + PH - PH * fmin(v, maxy) / maxy);
@@ -792,14 +815,15 @@ static void warmup_panels(struct pb_buf *out, const struct rp_model *m)
 		pb_buf_addstr(b, ": throughput so far</title></polyline>\n");
 		/* the rewrite's level */
 		if (!isnan(g->rewrite_med)) {
-			y = y0 + PH - PH * fmin(g->rewrite_med, maxy) / maxy;
+			y = y0 + PH -
+			    PH * fmin(g->rewrite_med * u, maxy) / maxy;
 			pb_buf_printf(b,
 				      "<line x1=%.0f x2=%.0f y1=%.1f y2=%.1f "
 				      "stroke=#333 stroke-dasharray=\"4 3\" />"
 				      "<text class=val x=%.0f y=%.1f "
-				      "text-anchor=end>rewrite %.1f</text>\n",
+				      "text-anchor=end>%s %.1f</text>\n",
 				      left, W - 10, y, y, W - 12, y - 3,
-				      g->rewrite_med);
+				      rp_later_name(m), g->rewrite_med * u);
 		}
 	}
 	y0 = top + (double)np * (PH + GAP) - GAP;
@@ -813,12 +837,14 @@ static void warmup_panels(struct pb_buf *out, const struct rp_model *m)
 			      y0 + 14, xt);
 	pb_buf_printf(b,
 		      "<text class=unit x=%.0f y=%.0f text-anchor=end>%s "
-		      "written; MiB/s</text>\n",
-		      W - 10, y0 + 30, unit > 1048576.0 ? "GiB" : "MiB");
+		      "written; %s</text>\n",
+		      W - 10, y0 + 30, unit > 1048576.0 ? "GiB" : "MiB",
+		      m->rate_unit);
 	lg = (struct legend){b, left, left, y0 + 50, W - 10};
 	legend_add(&lg, "#555", "", false, 1, "throughput so far");
 	legend_add(&lg, "#bbb", "", false, 1, "each interval's");
-	legend_add(&lg, "#333", "4 3", false, 1, "the mode's rewrite median");
+	snprintf(t2, sizeof(t2), "the mode's %s median", rp_later_name(m));
+	legend_add(&lg, "#333", "4 3", false, 1, t2);
 	y0 = lg.y - 40;
 	chart_emit(out, "Warm-up during the first write", "curves", W, y0 + 52,
 		   "first-write throughput against data written, a panel per "
@@ -831,6 +857,7 @@ static void convergence(struct pb_buf *out, const struct rp_model *m)
 {
 	struct pb_buf body = PB_BUF_INIT(1u << 26), *b = &body;
 	const double W = 640, H = 200, left = 64, top = 30;
+	const double u = rp_rate(m, 1.0); /* the run's rate unit */
 	unsigned maxk = 1;
 	double maxy = 1, step, ymax;
 	struct legend lg;
@@ -839,19 +866,19 @@ static void convergence(struct pb_buf *out, const struct rp_model *m)
 	for (i = 0; i < m->ng; i++) {
 		if (m->g[i].max_rewrites > maxk)
 			maxk = m->g[i].max_rewrites;
-		if (m->g[i].first_med > maxy)
-			maxy = m->g[i].first_med;
+		if (m->g[i].first_med * u > maxy)
+			maxy = m->g[i].first_med * u;
 		for (k = 0; k < m->g[i].max_rewrites; k++)
-			if (m->g[i].conv_med[k] > maxy)
-				maxy = m->g[i].conv_med[k];
+			if (m->g[i].conv_med[k] * u > maxy)
+				maxy = m->g[i].conv_med[k] * u;
 	}
 	step = (W - left - 60) / (double)maxk; /* room for the last label */
-	ymax = y_axis(b, left, W - 10, top, H, maxy * 1.1, "MiB/s");
+	ymax = y_axis(b, left, W - 10, top, H, maxy * 1.1, m->rate_unit);
 	for (k = 0; k <= maxk; k++) {
-		char t[16];
+		char t[24];
 
 		if (k)
-			snprintf(t, sizeof(t), "rewrite %zu", k);
+			snprintf(t, sizeof(t), "%s %zu", rp_later_name(m), k);
 		else
 			snprintf(t, sizeof(t), "first");
 		pb_buf_printf(b,
@@ -877,22 +904,23 @@ static void convergence(struct pb_buf *out, const struct rp_model *m)
 			      "stroke-width=2 stroke-dasharray=\"%s\" "
 			      "points=\"%.1f,%.1f ",
 			      c, point_dash(g), left,
-			      top + H - H * g->first_med / ymax);
+			      top + H - H * g->first_med * u / ymax);
 		for (k = 0; k < g->max_rewrites; k++)
 			pb_buf_printf(b, "%.1f,%.1f ",
 				      left + step * (double)(k + 1),
-				      top + H - H * g->conv_med[k] / ymax);
+				      top + H - H * g->conv_med[k] * u / ymax);
 		pb_buf_addstr(b, "\"><title>");
 		label(b, g);
 		pb_buf_addstr(b, "</title></polyline>\n");
 		pb_buf_printf(b, "<circle cx=%.1f cy=%.1f r=3 fill=\"%s\" />",
-			      left, top + H - H * g->first_med / ymax, c);
+			      left, top + H - H * g->first_med * u / ymax, c);
 		for (k = 0; k < g->max_rewrites; k++)
 			pb_buf_printf(b,
 				      "<circle cx=%.1f cy=%.1f r=3 "
 				      "fill=\"%s\" />",
 				      left + step * (double)(k + 1),
-				      top + H - H * g->conv_med[k] / ymax, c);
+				      top + H - H * g->conv_med[k] * u / ymax,
+				      c);
 		pb_buf_addstr(b, "\n");
 	}
 	lg = (struct legend){b, left, left, top + H + 56, W - 10};
@@ -905,8 +933,14 @@ static void convergence(struct pb_buf *out, const struct rp_model *m)
 		legend_add(&lg, rp_mode_colour(m->g[i].pmode),
 			   point_dash(&m->g[i]), false, 1, t);
 	}
-	chart_emit(out, "Convergence over rewrites", "conv", W, lg.y + 12,
-		   "median throughput per pass", &body);
+	{
+		char title[64];
+
+		snprintf(title, sizeof(title), "Convergence over %ss",
+			 rp_later_name(m));
+		chart_emit(out, title, "conv", W, lg.y + 12,
+			   "median throughput per pass", &body);
+	}
 }
 
 /* Filesystem workloads and timed commands: per mode, like the passes. */
@@ -1017,7 +1051,8 @@ static void environment(struct pb_buf *b, const struct rp_model *m)
 }
 
 /* a change: worse red, better green, within noise neutral */
-static void change_cell(struct pb_buf *b, const struct rp_finding *f)
+static void change_cell(struct pb_buf *b, const struct rp_model *m,
+			const struct rp_finding *f)
 {
 	const char *cls;
 
@@ -1029,7 +1064,7 @@ static void change_cell(struct pb_buf *b, const struct rp_finding *f)
 	pb_buf_printf(b,
 		      "<td class=\"%s\">%.1f &rarr; %.1f (%+.1f%%)<br>"
 		      "<small>%s%s</small></td>",
-		      cls, f->v, f->v2, f->x,
+		      cls, rp_rate(m, f->v), rp_rate(m, f->v2), f->x,
 		      f->sig == RP_SIG_YES   ? "beyond noise"
 		      : f->sig == RP_SIG_FEW ? "too few to tell"
 					     : "within noise",
@@ -1058,11 +1093,12 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 	rp_html_text(b, old->run);
 	pb_buf_addstr(b, "</h2>");
 	differ_note(b, m->compare_note, "compared");
-	pb_buf_addstr(b, "<p class=note>MiB/s then &rarr; now; a change is "
-			 "marked (red: slower, green: faster) only when the "
-			 "two runs' intervals do not overlap.</p><table><tr>"
-			 "<th>mode</th><th>first write</th><th>rewrite</th>"
-			 "</tr>");
+	pb_buf_printf(b,
+		      "<p class=note>%s then &rarr; now; a change is "
+		      "marked (red: slower, green: faster) only when the "
+		      "two runs' intervals do not overlap.</p><table><tr>"
+		      "<th>mode</th><th>first write</th><th>%s</th></tr>",
+		      m->rate_unit, rp_later_name(m));
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		const struct rp_finding *fw = change_of(fs, g, "first-write");
@@ -1077,8 +1113,8 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 					 "</tr>");
 			continue;
 		}
-		change_cell(b, fw);
-		change_cell(b, rw);
+		change_cell(b, m, fw);
+		change_cell(b, m, rw);
 		pb_buf_addstr(b, "</tr>");
 	}
 	pb_buf_addstr(b, "</table>\n");
@@ -1170,7 +1206,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		      "intervals of the median (2000 resamples, fixed seed; "
 		      "above 50 repetitions the order-statistic interval); "
 		      "one repetition gives no interval. Baseline: %s%s. "
-		      "Warm-up penalty = 1 &minus; first write / rewrite "
+		      "Warm-up penalty = 1 &minus; first write / %s "
 		      "(medians; its interval resamples disks with both their "
 		      "passes). Ratios to the baseline whose interval holds 1 "
 		      "are within noise. Steady from: the first pass of a "
@@ -1184,7 +1220,8 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		      m->have_baseline ? ""
 				       : " &mdash; <span class=bad>absent from "
 					 "this run: ratios not shown</span>",
-		      m->pts.window, m->pts.range * 100, m->pts.slope * 100);
+		      rp_later_name(m), m->pts.window, m->pts.range * 100,
+		      m->pts.slope * 100);
 	environment(b, m);
 	return pb_buf_addstr(b, "</body></html>\n");
 }

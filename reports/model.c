@@ -185,6 +185,20 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		if (g->mismatch && !g->applied_why && *item->applied_why)
 			g->applied_why = strdup(item->applied_why);
 	}
+	/* the later writes: rewrites where the run has any, else recreates;
+	 * decided once, by the first item that has either */
+	if (!m->later_set) {
+		jl_foreach(item->passes, p)
+		{
+			rj_pass_read(m->cur, &ps, p);
+			if (ps.kind == RUNNER_PASS_REWRITE ||
+			    (ps.kind == RUNNER_PASS_RECREATE &&
+			     !m->later_set)) {
+				m->later = ps.kind;
+				m->later_set = true;
+			}
+		}
+	}
 	jl_foreach(item->passes, p)
 	{
 		double p99;
@@ -238,8 +252,11 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 					ps.k[RJ_P_SERIES]->slen;
 				spanned = true;
 			}
-		} else if (ps.kind == RUNNER_PASS_REWRITE &&
-			   nrw < RP_MAX_REWRITES) {
+		} else if ((ps.kind == RUNNER_PASS_REWRITE ||
+			    ps.kind == RUNNER_PASS_RECREATE) &&
+			   (!m->later_set || ps.kind != m->later)) {
+			m->unpooled++;
+		} else if (ps.kind == m->later && nrw < RP_MAX_REWRITES) {
 			if (!nrw) {
 				ref = ps.k[RJ_P_SERIES];
 				ref_mib = ps.mib_per_s;
@@ -861,8 +878,6 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
-	m->baseline = baseline;
-	m->have_base_mode = pb_mode_parse(&m->base_mode, baseline);
 	if (ndirs > 1) {
 		m->more = calloc(ndirs - 1, sizeof(*m->more));
 		if (!m->more)
@@ -893,6 +908,26 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 		goto out;
 	m->env = m->rd.environment;
 	m->profile = m->rd.profile;
+	/* the baseline asked on the command line, else the profile's (seed
+	 * 001 compares with a physical RDM), else rdm */
+	if (!baseline)
+		baseline = json_string_value(
+			json_object_get(m->profile, "baseline"));
+	m->baseline = baseline ? baseline : pb_mode_name(PB_MODE_RDM);
+	m->have_base_mode = pb_mode_parse(&m->base_mode, m->baseline);
+	/* "units": "MB" prints rates as the field notes do (10^6 bytes a
+	 * second); the figures underneath stay MiB/s */
+	if (!strcmp(json_string_value(json_object_get(m->profile, "units"))
+			    ? json_string_value(
+				      json_object_get(m->profile, "units"))
+			    : "",
+		    "MB")) {
+		m->rate_unit = "MB/s";
+		m->rate_per_mib = 1.048576;
+	} else {
+		m->rate_unit = "MiB/s";
+		m->rate_per_mib = 1.0;
+	}
 	m->run = m->rd.run;
 	m->profile_name = m->rd.profile_name;
 	m->backend = m->rd.backend;
@@ -939,6 +974,31 @@ out:
 	if (err)
 		rp_model_dispose(m);
 	return err;
+}
+
+double rp_rate(const struct rp_model *m, double mib_per_s)
+{
+	return mib_per_s * (m->rate_per_mib > 0 ? m->rate_per_mib : 1.0);
+}
+
+const char *rp_later_name(const struct rp_model *m)
+{
+	return m->later_set && m->later == RUNNER_PASS_RECREATE ? "recreate"
+								: "rewrite";
+}
+
+void rp_later_words(char *text, size_t len, const struct rp_model *m)
+{
+	char *p = text;
+
+	if (!m->later_set || m->later != RUNNER_PASS_RECREATE)
+		return;
+	/* "rewrite" and "recreate" are one letter apart in length */
+	while ((p = strstr(p, "rewrite")) && strlen(text) + 1 < len) {
+		memmove(p + 8, p + 7, strlen(p + 7) + 1);
+		memcpy(p, "recreate", 8);
+		p += 8;
+	}
 }
 
 void rp_model_dispose(struct rp_model *m)

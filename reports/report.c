@@ -160,7 +160,10 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 				m.profile_name, o->results_dir);
 	}
 	if (!err && compare) {
-		err = rp_model_load(&old, compare, o->baseline, NULL, errbuf);
+		/* judged against the same mode as this run */
+		err = rp_model_load(&old, compare,
+				    o->baseline ? o->baseline : m.baseline,
+				    NULL, errbuf);
 		have_old = !err;
 	}
 	if (have_old) {

@@ -167,12 +167,14 @@ struct rp_opts {
 	size_t nresults;
 	const char *out_dir;	 /* NULL: results_dir */
 	const char *compare_dir; /* an older results directory, or NULL */
-	const char *baseline;	 /* mode to compare against; "rdm" */
-	double max_regression;	 /* percent; < 0: no limit */
-	bool quiet;		 /* no table on stdout */
-	bool json;		 /* the summary model on stdout, no table */
-	bool force;		 /* compare runs that differ, warned */
-	struct rp_pts pts;	 /* the warm-up rule across passes */
+	/* mode to compare against; NULL: the profile's "baseline", else
+	 * rdm */
+	const char *baseline;
+	double max_regression; /* percent; < 0: no limit */
+	bool quiet;	       /* no table on stdout */
+	bool json;	       /* the summary model on stdout, no table */
+	bool force;	       /* compare runs that differ, warned */
+	struct rp_pts pts;     /* the warm-up rule across passes */
 };
 
 /* compare_dir's word for the newest earlier complete run of the same
@@ -190,7 +192,7 @@ enum pb_error rp_find_previous(char *out, size_t len, const char *root,
 
 #define RP_OPTS_INIT                                                           \
 	{                                                                      \
-		.baseline = "rdm", .max_regression = -1, .pts = RP_PTS_INIT    \
+		.baseline = NULL, .max_regression = -1, .pts = RP_PTS_INIT     \
 	}
 
 /*

@@ -248,7 +248,25 @@ struct rp_model {
 	size_t nfail, failcap;
 	struct rp_fleet fleet; /* targets at once */
 	struct rp_pts pts;     /* the warm-up rule the groups were judged by */
+	/* the write passes after the first: rewrites (in place) or, in a
+	 * run that has none, recreates (the file deleted and written anew);
+	 * never the two pooled: the other kind's passes are counted here */
+	int later; /* enum runner_pass_kind */
+	bool later_set;
+	size_t unpooled;
+	/* rates as the profile's "units" asks: MiB/s, or MB/s (10^6) as the
+	 * field notes print them; per_mib converts the model's MiB/s */
+	const char *rate_unit;
+	double rate_per_mib;
 };
+
+/* The later write passes' name, "rewrite" or "recreate". */
+const char *rp_later_name(const struct rp_model *m);
+/* text as written for rewrites, said of the passes that ran: "rewrite"
+ * becomes "recreate" in a run whose later writes are recreates */
+void rp_later_words(char *text, size_t len, const struct rp_model *m);
+/* a MiB/s figure in the run's unit */
+double rp_rate(const struct rp_model *m, double mib_per_s);
 
 /* A mode's colour, the same in every report (Okabe and Ito's palette,
  * told apart with the common colour-vision deficiencies). */
@@ -470,6 +488,7 @@ enum rp_fkind {
 	RP_F_BASELINE_NOTE, /* detail: why the baseline is not the one asked */
 	RP_F_FAILED_ITEMS,  /* x items failed */
 	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
+	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };

@@ -77,9 +77,11 @@ bool rp_finding_listed(const struct rp_finding *f)
 }
 
 /* "first MiB/s", "penalty %", "provision s" */
-static void heading(char *out, size_t len, const struct rp_column *c)
+static void heading(char *out, size_t len, const struct rp_column *c,
+		    const struct rp_model *m)
 {
-	const char *u = rp_unit_name(c->unit);
+	const char *u =
+		c->unit == RP_UNIT_RATE ? m->rate_unit : rp_unit_name(c->unit);
 
 	snprintf(out, len, "%s%s%s", c->head,
 		 *u && c->unit != RP_UNIT_RATIO && c->unit != RP_UNIT_COUNT &&
@@ -90,6 +92,7 @@ static void heading(char *out, size_t len, const struct rp_column *c)
 				 c->unit != RP_UNIT_BYTES
 			 ? u
 			 : "");
+	rp_later_words(out, len, m);
 }
 
 /* the table's columns as widths: the widest of the heading and cells */
@@ -108,7 +111,7 @@ static size_t text_columns(struct tcol *t, size_t max, const struct rp_model *m)
 
 		if (!rp_column_shown(c, m, RP_COL_TEXT))
 			continue;
-		heading(h, sizeof(h), c);
+		heading(h, sizeof(h), c, m);
 		t[n] = (struct tcol){c, (int)strlen(h), 0};
 		for (i = 0; i < m->ng; i++) {
 			rp_cell(v, sizeof(v), iv, sizeof(iv), c, m, &m->g[i]);
@@ -178,12 +181,13 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 	ww = ww > 48 ? 48 : ww;
 	pb_buf_printf(b,
 		      "\nmedians over repetitions, [95%% interval: bootstrap "
-		      "of the median]; penalty: 1 - first / rewrite\n");
+		      "of the median]; penalty: 1 - first / %s\n",
+		      rp_later_name(m));
 	pb_buf_printf(b, "%-*s", ww, "mode");
 	for (k = 0; k < nt; k++) {
 		char h[64];
 
-		heading(h, sizeof(h), t[k].c);
+		heading(h, sizeof(h), t[k].c, m);
 		pb_buf_printf(b, "  %*s", t[k].c->text ? -t[k].w : t[k].w, h);
 		if (t[k].wi)
 			pb_buf_printf(b, " %-*s", t[k].wi, "");

@@ -303,9 +303,10 @@ static void ratio(char *out, size_t len, const char *what, double v, double lo,
 		    rp_ratio_noise(lo, hi) ? " (within noise)" : "");
 }
 
-static void warmup(char *out, size_t len, const struct rp_finding *f,
-		   const char *l)
+static void warmup(char *out, size_t len, const struct rp_model *m,
+		   const struct rp_finding *f, const char *l)
 {
+	double v = rp_rate(m, f->v), v2 = rp_rate(m, f->v2);
 	int at = (int)f->x + (int)f->lo;
 	const char *from = f->lo > 0 ? "rewrite 1" : "the first write";
 
@@ -319,20 +320,20 @@ static void warmup(char *out, size_t len, const struct rp_finding *f,
 	case RP_SIG_NOISE:
 		snprintf(out, len,
 			 "%s across passes: not steady after %zu passes (%.1f "
-			 "MiB/s at %s, %.1f at the last)",
-			 l, f->n, f->v, from, f->v2);
+			 "%s at %s, %.1f at the last)",
+			 l, f->n, v, m->rate_unit, from, v2);
 		break;
 	default:
 		if (at == 0)
 			snprintf(out, len,
 				 "%s across passes: steady from the first "
-				 "write (%.1f then %.1f MiB/s)",
-				 l, f->v, f->v2);
+				 "write (%.1f then %.1f %s)",
+				 l, v, v2, m->rate_unit);
 		else
 			snprintf(out, len,
 				 "%s across passes: steady from rewrite %d "
-				 "(%.1f MiB/s at %s, %.1f at the last)",
-				 l, at, f->v, from, f->v2);
+				 "(%.1f %s at %s, %.1f at the last)",
+				 l, at, v, m->rate_unit, from, v2);
 	}
 }
 
@@ -405,11 +406,11 @@ static void across(char *out, size_t len, const struct rp_finding *f)
 		cat(out, len, "; within noise of each other: not ranked");
 }
 
-static void change(char *out, size_t len, const struct rp_finding *f,
-		   const char *l)
+static void change(char *out, size_t len, const struct rp_model *m,
+		   const struct rp_finding *f, const char *l)
 {
-	snprintf(out, len, "%s %s: %.1f -> %.1f MiB/s (%+.1f%%), ", l,
-		 f->metric, f->v, f->v2, f->x);
+	snprintf(out, len, "%s %s: %.1f -> %.1f %s (%+.1f%%), ", l, f->metric,
+		 rp_rate(m, f->v), rp_rate(m, f->v2), m->rate_unit, f->x);
 	if (f->sig == RP_SIG_FEW)
 		cat(out, len,
 		    "one repetition on a side: too few to tell "
@@ -427,8 +428,19 @@ static void change(char *out, size_t len, const struct rp_finding *f,
 		    f->limit);
 }
 
+static void finding_text(char *out, size_t len, const struct rp_model *m,
+			 const struct rp_finding *f);
+
 void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 		     const struct rp_finding *f)
+{
+	finding_text(out, len, m, f);
+	if (f->kind != RP_F_UNPOOLED) /* it names both kinds itself */
+		rp_later_words(out, len, m);
+}
+
+static void finding_text(char *out, size_t len, const struct rp_model *m,
+			 const struct rp_finding *f)
 {
 	char l[512] = "", o[320] = "", names[1024], sz[32];
 
@@ -474,7 +486,7 @@ void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 		    f->g->applied, l, f->g->mode);
 		break;
 	case RP_F_WARMUP:
-		warmup(out, len, f, l);
+		warmup(out, len, m, f, l);
 		break;
 	case RP_F_BASELINE_WARMS:
 		snprintf(out, len,
@@ -608,6 +620,18 @@ void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 	case RP_F_BASELINE_NOTE:
 		snprintf(out, len, "baseline: %s", f->detail);
 		break;
+	case RP_F_UNPOOLED:
+		snprintf(out, len,
+			 "%.0f %s pass%s not in these figures: the later "
+			 "writes here are %ss, and a %s is another workload "
+			 "(run.json keeps each pass)",
+			 f->x,
+			 m->later == RUNNER_PASS_REWRITE ? "recreate"
+							 : "rewrite",
+			 f->x == 1 ? " is" : "es are", rp_later_name(m),
+			 m->later == RUNNER_PASS_REWRITE ? "recreate"
+							 : "rewrite");
+		break;
 	case RP_F_FAILED_ITEMS:
 		snprintf(out, len,
 			 "%.0f item%s failed: the figures are from what did "
@@ -618,7 +642,7 @@ void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 		snprintf(out, len, "%s", f->detail);
 		break;
 	case RP_F_CHANGE:
-		change(out, len, f, l);
+		change(out, len, m, f, l);
 		break;
 	default:
 		break;
@@ -657,6 +681,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_BASELINE_NOTE] = "baseline-fallback",
 		[RP_F_FAILED_ITEMS] = "failed-items",
 		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
+		[RP_F_UNPOOLED] = "later-writes-not-pooled",
 		[RP_F_CHANGE] = "change",
 	};
 

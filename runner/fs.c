@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -110,6 +112,39 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 	fs->mounted = true;
 	snprintf(fs->file, sizeof(fs->file), "%s/provbench.dat", fs->mnt);
 	return PB_OK;
+}
+
+enum pb_error runner_fs_recreate(struct runner_fs *fs, bool trim,
+				 struct runner_pass_result *r, char *errbuf)
+{
+	struct fstrim_range range = {.start = 0, .len = UINT64_MAX};
+	enum pb_error err = PB_OK;
+	uint64_t t0 = pb_now_ns();
+	int dfd = open(fs->mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", fs->mnt,
+			       strerror(errno));
+	/* the blocks are free once the delete is on disk, not before */
+	if (unlink(fs->file) || syncfs(dfd)) {
+		err = pb_fail(errbuf, PB_ERR_IO, "deleting %s: %s", fs->file,
+			      strerror(errno));
+		goto out;
+	}
+	r->delete_ns = pb_now_ns() - t0;
+	if (!trim)
+		goto out;
+	t0 = pb_now_ns();
+	if (ioctl(dfd, FITRIM, &range))
+		snprintf(r->trim_error, sizeof(r->trim_error), "%s",
+			 errno == EOPNOTSUPP ? "the device does not discard"
+					     : strerror(errno));
+	else
+		r->trimmed = true, r->trim_bytes = range.len;
+	r->trim_ns = pb_now_ns() - t0;
+out:
+	close(dfd);
+	return err;
 }
 
 void runner_fs_teardown(struct runner_fs *fs)

@@ -21,6 +21,7 @@ static const char *const pass_names[] = {
 	[RUNNER_PASS_READ] = "read",
 	[RUNNER_PASS_FSYNC_WRITE] = "fsync-write",
 	[RUNNER_PASS_COMMAND] = "command",
+	[RUNNER_PASS_RECREATE] = "recreate",
 	NULL,
 };
 static const char *const patterns[] = {
@@ -87,7 +88,8 @@ const struct runner_option runner_options[] = {
 	 .arg = "LIST",
 	 .flags = M,
 	 .help = "the passes in order: first-write (first, once), rewrite, "
-		 "read, fsync-write, command"},
+		 "read, fsync-write, command, recreate (on a filesystem: the "
+		 "file deleted and a new one written)"},
 	{.name = "filesystem",
 	 .type = RUNNER_OT_ENUM,
 	 .off = OFF(filesystem),
@@ -106,6 +108,14 @@ const struct runner_option runner_options[] = {
 	 .help = "ntfs: a full format (every block written, so a thin disk is "
 		 "allocated in full), timed as the mkfs step, instead of a "
 		 "quick one"},
+	{.name = "trim",
+	 .key = "fstrim",
+	 .type = RUNNER_OT_FLAG,
+	 .off = OFF(trim),
+	 .flags = M,
+	 .help = "recreate passes: once the file is deleted, discard the "
+		 "filesystem's free blocks (fstrim's FITRIM), timed and "
+		 "recorded, before the new file is written"},
 	{.name = "command",
 	 .type = RUNNER_OT_STRING,
 	 .off = OFF(command),
@@ -278,12 +288,12 @@ const struct runner_option runner_options[] = {
 
 const char *runner_pass_name(enum runner_pass_kind kind)
 {
-	return (unsigned)kind <= RUNNER_PASS_COMMAND ? pass_names[kind] : "?";
+	return (unsigned)kind <= RUNNER_PASS_LAST ? pass_names[kind] : "?";
 }
 
 bool runner_pass_parse(enum runner_pass_kind *out, const char *name)
 {
-	for (unsigned k = 0; k <= RUNNER_PASS_COMMAND; k++)
+	for (unsigned k = 0; k <= RUNNER_PASS_LAST; k++)
 		if (!strcmp(pass_names[k], name)) {
 			*out = (enum runner_pass_kind)k;
 			return true;
@@ -650,6 +660,21 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 			       "--full-format: only with --filesystem ntfs "
 			       "(mkfs.ext4 and mkfs.xfs write no data blocks "
 			       "either way)");
+	/* a raw target has no file to delete: overwriting it is rewrite */
+	if (has_pass(o, RUNNER_PASS_RECREATE) &&
+	    o->filesystem == RUNNER_FS_NONE)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: recreate deletes the file and writes a new "
+			       "one, so it needs %s (on a raw target, use "
+			       "rewrite)",
+			       said(a, sizeof(a), "passes", profile),
+			       said(b, sizeof(b), "filesystem", profile));
+	if (o->trim && !has_pass(o, RUNNER_PASS_RECREATE))
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: trims after a recreate pass's delete, and "
+			       "%s has none",
+			       said(a, sizeof(a), "trim", profile),
+			       said(b, sizeof(b), "passes", profile));
 	if (o->filesystem != RUNNER_FS_NONE && !o->size)
 		return pb_fail(errbuf, PB_ERR_USAGE,
 			       "--filesystem: give --size, the size of the "

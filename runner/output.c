@@ -126,6 +126,29 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		pb_jw_str(w, "output_tail", r->output ? r->output : "");
 		goto error;
 	}
+	if (r->kind == RUNNER_PASS_RECREATE) {
+		/* what came before the write, outside its figures */
+		pb_jw_obj_open(w, RUNNER_K_RECREATE);
+		pb_jw_real(w, RUNNER_K_DELETE_SECONDS,
+			   (double)r->delete_ns / 1e9);
+		if (ctx->opts->trim) {
+			pb_jw_obj_open(w, RUNNER_K_TRIM);
+			pb_jw_bool(w, "done", r->trimmed);
+			pb_jw_real(w, RUNNER_K_SECONDS,
+				   (double)r->trim_ns / 1e9);
+			pb_jw_int(w, RUNNER_K_TRIM_BYTES,
+				  (int64_t)r->trim_bytes);
+			if (r->trim_error[0])
+				pb_jw_str(w, "why_not", r->trim_error);
+			pb_jw_obj_close(w);
+		}
+		pb_jw_obj_close(w);
+	}
+	if (!r->hist) {
+		/* stopped before its first I/O (a recreate's delete) */
+		pb_jw_bool(w, RUNNER_K_COMPLETE, false);
+		goto error;
+	}
 	/* Little's law: the depth the pass really kept, from its rate and
 	 * its mean latency; below --qd, the device waited on the runner */
 	runner_pass_rates(&mib_s, &iops, r);

@@ -750,6 +750,8 @@ static void print_summary(const struct runner_ctx *ctx)
 				runner_pass_name(r->kind), r->exit_status, s);
 			continue;
 		}
+		if (!r->hist)
+			continue;
 		runner_pass_rates(&mib_s, &iops, r);
 		pb_size_format(sz, sizeof(sz), r->bytes);
 		fprintf(stderr,
@@ -761,6 +763,13 @@ static void print_summary(const struct runner_ctx *ctx)
 			(double)r->hist->max / 1e3,
 			r->ramp_ns ? "  (after its ramp)" : "",
 			r->complete ? "" : "  (incomplete)");
+		if (r->kind == RUNNER_PASS_RECREATE)
+			fprintf(stderr,
+				"%-11s after a delete of %.2f s%s%s%s\n", "",
+				(double)r->delete_ns / 1e9,
+				r->trimmed ? " and a trim" : "",
+				r->trim_error[0] ? "; not trimmed: " : "",
+				r->trim_error);
 		if (r->pairs && r->pairs->n)
 			fprintf(stderr,
 				"%-11s %u pairs of %s stripes: penalty %.1f%% "
@@ -909,6 +918,36 @@ static enum pb_error run_command_pass(struct runner_ctx *ctx, unsigned index)
 							: NULL);
 }
 
+/*
+ * Delete the file, trim if asked, and write a new one of the same size:
+ * the field notes' "delete and re-write", which a filesystem may place on
+ * other blocks than the file it replaces (a rewrite overwrites in place).
+ */
+static enum pb_error run_recreate(struct runner_ctx *ctx, unsigned index)
+{
+	struct runner_pass_result *r = &ctx->passes[index];
+	enum pb_error err;
+
+	r->kind = RUNNER_PASS_RECREATE;
+	r->index = index;
+	/* io_uring holds the old file registered: a new engine for the new
+	 * file, as the first pass had */
+	if (ctx->engine.ops)
+		ctx->engine.ops->cleanup(&ctx->engine);
+	memset(&ctx->engine, 0, sizeof(ctx->engine));
+	runner_target_close(&ctx->target);
+	err = runner_fs_recreate(ctx->fs, ctx->opts->trim, r, r->error);
+	if (!err)
+		err = runner_target_open(&ctx->target, ctx->opts, true,
+					 r->error);
+	if (!err)
+		err = engine_start(ctx);
+	if (err)
+		return err;
+	ctx->depth = ctx->engine.depth;
+	return run_pass(ctx, index, RUNNER_PASS_RECREATE);
+}
+
 static void ctx_dispose(struct runner_ctx *ctx)
 {
 	unsigned i;
@@ -1017,6 +1056,8 @@ passes:
 	for (i = 0; i < o->npasses && !run_err; i++) {
 		if (o->passes[i] == RUNNER_PASS_COMMAND)
 			run_err = run_command_pass(ctx, i);
+		else if (o->passes[i] == RUNNER_PASS_RECREATE)
+			run_err = run_recreate(ctx, i);
 		else
 			run_err = run_pass(ctx, i, o->passes[i]);
 		ctx->npasses_done = i + 1;

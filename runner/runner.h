@@ -26,7 +26,10 @@ enum runner_pass_kind {
 	RUNNER_PASS_READ,
 	RUNNER_PASS_FSYNC_WRITE,
 	RUNNER_PASS_COMMAND, /* a shell command, timed (--command) */
+	/* on a filesystem: delete the file (and --trim), write a new one */
+	RUNNER_PASS_RECREATE,
 };
+#define RUNNER_PASS_LAST RUNNER_PASS_RECREATE
 
 /* --filesystem: passes on one file of a fresh filesystem, not the device */
 enum runner_fs_type {
@@ -76,8 +79,9 @@ struct runner_opts {
 	uint64_t seed;
 	bool verify;
 	bool force;
-	bool full_format;	   /* ntfs: a full format, not a quick one */
-	bool quiet;		   /* no progress or summary on stderr */
+	bool full_format; /* ntfs: a full format, not a quick one */
+	bool trim;  /* recreate passes: FITRIM the filesystem once deleted */
+	bool quiet; /* no progress or summary on stderr */
 	const char *output;	   /* NULL or "-" = stdout */
 	const char *progress_file; /* progress as JSON, rewritten each second */
 	const char *stop_file;	   /* stop as on SIGINT once it exists */
@@ -228,6 +232,10 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_WRITTEN_MIB_PER_S "written_mib_per_s"
 #define RUNNER_K_PAIRS		   "pairs"
 #define RUNNER_K_STRIPE		   "stripe"
+#define RUNNER_K_RECREATE	   "recreate"
+#define RUNNER_K_DELETE_SECONDS	   "delete_seconds"
+#define RUNNER_K_TRIM		   "trim"
+#define RUNNER_K_TRIM_BYTES	   "trimmed_bytes"
 
 /*
  * Run the passes and write the JSON document. Returns PB_OK, or the error

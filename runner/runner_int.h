@@ -209,6 +209,11 @@ struct runner_pass_result {
 	/* --pair-stripe's first write: the figures above are its fresh
 	 * stripes' (one series point each), these the rewritten ones' */
 	struct runner_pairs *pairs;
+	/* recreate passes: the delete (unlink and the filesystem's sync)
+	 * and, with --trim, the discard of free blocks before the write */
+	uint64_t delete_ns, trim_ns, trim_bytes;
+	bool trimmed;
+	char trim_error[160]; /* asked for and not done: why */
 };
 
 /* A pass's throughput and IOPS: over what came after its ramp (the whole
@@ -275,6 +280,15 @@ const char *runner_fs_name(enum runner_fs_type t);
  * the passes use. On error nothing stays mounted. */
 enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			      char *errbuf);
+/*
+ * A recreate pass's first half: delete fs->file (the caller has closed
+ * it), sync the filesystem so the blocks are free, and with trim discard
+ * the free blocks (FITRIM); times and what was trimmed go in r. A trim the
+ * device cannot do is said in r->trim_error, not an error: the write that
+ * follows is still the note's "delete and write again".
+ */
+enum pb_error runner_fs_recreate(struct runner_fs *fs, bool trim,
+				 struct runner_pass_result *r, char *errbuf);
 /* Unmount (waiting out a busy mount briefly) and remove the mount point. */
 void runner_fs_teardown(struct runner_fs *fs);
 /* Run cmd with sh -c in cwd; r gets time, status, output tail, error.

@@ -543,8 +543,7 @@ static int disk_add(struct vctx *v, int argc, char **argv)
 					 pb_mode_names()));
 		return pb_cli_fail(PB_ERR_USAGE, "--mode", why);
 	}
-	if (size &&
-	    pb_size_parse_as(&sp.size_bytes, size, PB_SIZE_DISK, NULL, errbuf))
+	if (size && pb_size_parse(&sp.size_bytes, size, errbuf))
 		return pb_cli_fail(PB_ERR_USAGE, "--size", errbuf);
 	if (!pb_mode_is_raw_mapping(sp.mode) && !size)
 		return pb_cli_fail(PB_ERR_USAGE, "vsphere disk add",

@@ -456,6 +456,85 @@ static void trend_change_points(void)
 
 /* The repetitions that would tell a 10% difference: an interval of
  * +-15% from 5 reps narrows as 1/sqrt(n) to +-5% at 45. */
+/*
+ * The demo's figures from recreate passes in a profile with "units":
+ * "MB": the same statistics as rewrites (recreate is the later write),
+ * every word and heading says recreate, rates print in MB/s (10^6 bytes:
+ * rdm's 200 MiB/s first write is 209.7 MB/s) and summary.csv stays MiB/s.
+ */
+static void recreate_named_and_mb(void)
+{
+	struct rp_model m, d;
+	struct rp_findings fs;
+	struct pb_buf b = PB_BUF_INIT(1u << 20);
+	char v[64], iv[64];
+	const struct rp_column *c;
+	size_t i;
+
+	load(&m, "recreate-mb.json", "rdm");
+	load(&d, "demo-like.json", "rdm");
+	CU_ASSERT(m.later_set && m.later == RUNNER_PASS_RECREATE);
+	CU_ASSERT_STRING_EQUAL(rp_later_name(&m), "recreate");
+	CU_ASSERT_STRING_EQUAL(rp_later_name(&d), "rewrite");
+	CU_ASSERT_EQUAL(m.unpooled, 0);
+	for (i = 0; i < m.ng; i++) {
+		CU_ASSERT_DOUBLE_EQUAL(m.g[i].rewrite_med, d.g[i].rewrite_med,
+				       1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(m.g[i].penalty, d.g[i].penalty, 1e-9);
+	}
+	CU_ASSERT_STRING_EQUAL(m.rate_unit, "MB/s");
+	CU_ASSERT_DOUBLE_EQUAL(rp_rate(&m, 200), 209.7152, 1e-9);
+	for (c = rp_columns; c->csv && strcmp(c->csv, "first_mib_s"); c++)
+		;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c->csv);
+	rp_cell(v, sizeof(v), iv, sizeof(iv), c, &m, group(&m, "rdm"));
+	CU_ASSERT_STRING_EQUAL(v, "209.7");
+	rp_cell(v, sizeof(v), iv, sizeof(iv), c, &d, group(&d, "rdm"));
+	CU_ASSERT_STRING_EQUAL(v, "200.0");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT(said(&fs, &m, "recreate"));
+	CU_ASSERT(!said(&fs, &m, "rewrite"));
+	rp_text_table(&m, &fs, &b);
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "recreate MB/s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "1 - first / recreate"));
+	CU_ASSERT_PTR_NULL(strstr(b.data, "MiB/s"));
+	CU_ASSERT_PTR_NULL(strstr(b.data, "rewrite"));
+	pb_buf_dispose(&b);
+	CU_ASSERT_EQUAL(rp_summary_csv(&m, &fs, &b), PB_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "first_mib_s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, ",200.0"));
+	pb_buf_dispose(&b);
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&d);
+	rp_model_dispose(&m);
+}
+
+/* rewrites and recreates in one run: two workloads, never pooled; the
+ * rewrites are the later writes and one finding counts the recreates */
+static void later_writes_not_pooled(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_finding *f = NULL;
+	char t[512];
+
+	load(&m, "mixed-later.json", "rdm");
+	CU_ASSERT(m.later_set && m.later == RUNNER_PASS_REWRITE);
+	/* 3 reps x 4 modes, one recreate pass each */
+	CU_ASSERT_EQUAL(m.unpooled, 12);
+	/* lazy's rewrite is its first rewrite alone: 196, 198, 197 */
+	CU_ASSERT_DOUBLE_EQUAL(group(&m, "lazy")->rewrite_med, 197, 1e-9);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(count(&fs, RP_F_UNPOOLED, NULL, NULL, &f), 1);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_STRING_EQUAL(t, "12 recreate passes are not in these "
+				  "figures: the later writes here are "
+				  "rewrites, and a recreate is another "
+				  "workload (run.json keeps each pass)");
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
 static void reps_needed(void)
 {
 	CU_ASSERT_EQUAL(rp_reps_needed(0.15, 5, 0.05), 45);
@@ -473,6 +552,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(gate_on_significance),
 	PB_CASE(trend_change_points),
 	PB_CASE(reps_needed),
+	PB_CASE(recreate_named_and_mb),
+	PB_CASE(later_writes_not_pooled),
 	PB_CASES_END,
 };
 

@@ -285,7 +285,7 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"passes\": "
 	       "[\"first-write\", \"rewite\"]}}",
 	 "workload.passes[1]: unknown pass 'rewite' (did you mean rewrite? "
-	 "one of first-write, rewrite, read, fsync-write, command)"},
+	 "one of first-write, rewrite, read, fsync-write, command, recreate)"},
 	{QHEAD "\"modes\": [\"thin\", \"eagr\"]}",
 	 "modes[1]: unknown mode 'eagr' (did you mean eager? one of thin, "
 	 "lazy, eager, rdm, rdmp)"},
@@ -311,7 +311,21 @@ static const struct {
 	 "workload.file_size: only with workload.filesystem"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"ext4\", \"file_size\": \"63M\"}}",
-	 "workload.file_size: must be a multiple"},
+	 "workload.file_size: 63 MiB (66060288 bytes) is more than 90% of "
+	 "disk_size 64 MiB"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
+	       "\"ext4\", \"file_size\": \"512K\", \"bs\": \"1M\"}}",
+	 "workload.file_size: 512 KiB is less than one workload.bs block "
+	 "(1 MiB)"},
+	/* a raw target has no file to delete and write anew */
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"passes\": "
+	       "[\"first-write\", \"recreate\"]}}",
+	 "workload.passes: recreate deletes the file and writes a new one, so "
+	 "it needs workload.filesystem (on a raw target, use rewrite)"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
+	       "\"ext4\", \"fstrim\": true}}",
+	 "workload.fstrim: trims after a recreate pass's delete, and "
+	 "workload.passes has none"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"btrfs\"}}",
 	 "workload.filesystem: unknown value 'btrfs' (one of none, ext4, xfs, "
@@ -366,7 +380,8 @@ static const struct {
 	 "matrix.disk_size[1]: must be more than 0"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"bs\": \"1M\"}, "
 	       "\"matrix\": {\"disk_size\": [\"1536K\"]}}",
-	 "disk_size: must be a multiple of workload.bs"},
+	 "disk_size: 1.5 MiB (1572864 bytes) is not a whole number of "
+	 "workload.bs blocks (1 MiB)"},
 	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 0}",
 	 "concurrency: 0 is out of range"},
 	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 65}",
@@ -374,6 +389,51 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"concurrency\": 2.5}",
 	 "concurrency: must be a whole number"},
 };
+
+/*
+ * One size rule: the field note's "an 8 GB file" on a 10 GB disk is 8 GiB
+ * on 10 GiB, as vSphere makes the disk, and fits; a file that is not whole
+ * blocks is rounded down, with a note, not refused.
+ */
+static void sizes_one_rule(void)
+{
+	struct pb_profile p;
+	char err[PB_ERRBUF_SIZE] = "";
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp("{\"name\": \"s\", \"disk_size\": \"10GB\", "
+				  "\"modes\": [\"thin\"], \"workload\": "
+				  "{\"filesystem\": \"ext4\", \"file_size\": "
+				  "\"8GB\", \"bs\": \"1MB\"}}"),
+			err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.disk_size, 10ull << 30);
+	CU_ASSERT_EQUAL(p.points[0].size, 8ull << 30);
+	CU_ASSERT_EQUAL(p.points[0].bs, 1u << 20);
+	CU_ASSERT(p.disk_size_si);
+	CU_ASSERT_STRING_EQUAL(p.notes, "");
+	pb_profile_dispose(&p);
+
+	/* dd's count= of whole blocks: 10000001 bytes at 1M is 9 MiB */
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp("{\"name\": \"s\", \"disk_size\": \"64M\", "
+				  "\"modes\": [\"thin\"], \"workload\": "
+				  "{\"filesystem\": \"ext4\", \"file_size\": "
+				  "10000001, \"bs\": \"1M\"}}"),
+			err),
+		PB_OK);
+	CU_ASSERT_EQUAL(p.points[0].size, 9ull << 20);
+	CU_ASSERT_STRING_EQUAL(p.notes,
+			       "workload.file_size 9.5 MiB (10000001 bytes) "
+			       "rounded down to 9 MiB (9437184 bytes), whole "
+			       "workload.bs blocks of 1 MiB\n");
+	CU_ASSERT_FALSE(p.disk_size_si);
+	pb_profile_dispose(&p);
+}
 
 static void filesystem_and_command_keys(void)
 {
@@ -629,6 +689,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(matrix_expands),
 	PB_CASE(matrix_points_named_in_full),
 	PB_CASE(filesystem_and_command_keys),
+	PB_CASE(sizes_one_rule),
 	PB_CASE(shuffle_complete_and_replayable),
 	PB_CASE(runner_args_follow_workload),
 	PB_CASE(targets_expand),

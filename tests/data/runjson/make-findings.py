@@ -7,6 +7,10 @@
   one-rep.json     the same experiment with one repetition
   applied-as.json  a vSphere run on an NFS datastore without VAAI: eager
                    and lazy read back as thin
+  recreate-mb.json the demo's figures from first-write, recreate,
+                   recreate passes, in a profile with "units": "MB"
+  mixed-later.json the demo's figures from first-write, rewrite,
+                   recreate passes: the recreates are not pooled
 
 Rates are fixed per repetition (no randomness), so each figure can be
 worked out by hand from this file.
@@ -20,10 +24,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WL = "bs=1M qd=4 pattern=seq passes=first-write,rewrite,rewrite"
 
 
-def passes(first, rw1, rw2):
+NAMES = ("first-write", "rewrite", "rewrite")
+
+
+def passes(first, rw1, rw2, names=NAMES):
     out = []
-    for i, (name, mib) in enumerate((("first-write", first),
-                                     ("rewrite", rw1), ("rewrite", rw2))):
+    for i, (name, mib) in enumerate(zip(names, (first, rw1, rw2))):
         out.append({"name": name, "index": i, "pattern": "seq",
                     "bs": 1048576, "qd": 4, "direct": True,
                     "complete": True, "bytes": 1073741824, "ios": 1024,
@@ -33,10 +39,12 @@ def passes(first, rw1, rw2):
                                "p999": 1500.0, "max": 3000.0,
                                "min": 90.0},
                     "qd_achieved": 3.9})
+        if name == "recreate":
+            out[-1]["recreate"] = {"delete_seconds": 0.04}
     return out
 
 
-def item(rep, mode, applied, prov, first, rw1, rw2):
+def item(rep, mode, applied, prov, first, rw1, rw2, names=NAMES):
     return {"rep": rep, "mode": mode, "point": 0, "workload": WL,
             "status": "ok",
             "disk": {"id": "pb-%d-%s" % (rep, mode), "file": "f",
@@ -49,25 +57,26 @@ def item(rep, mode, applied, prov, first, rw1, rw2):
                        "target": {"path": "/dev/sdb", "kind": "block",
                                   "size_bytes": 1073741824,
                                   "device_bytes": 1073741824},
-                       "passes": passes(first, rw1, rw2),
+                       "passes": passes(first, rw1, rw2, names),
                        "interrupted": False}}
 
 
-def doc(name, env, results, modes, reps):
-    return {"format": 2, "tool": "provbench", "version": "0.1.0",
-            "started_at": "2026-12-03T08:00:00Z",
-            "profile": {"name": name, "backend": env["backend"],
-                        "modes": modes, "disk_size": "1G",
-                        "repetitions": reps,
-                        "workload": {"bs": "1M", "qd": 4,
-                                     "pattern": "seq",
-                                     "passes": ["first-write", "rewrite",
-                                                "rewrite"]}},
-            "run": "20261203T080000Z-" + name,
-            "plan": {"order": "fixed", "seed": 1, "items": len(results)},
-            "points": [{"index": 0, "description": WL}],
-            "environment": env, "updated_at": "2026-12-03T08:30:00Z",
-            "interrupted": False, "finished": True, "results": results}
+def doc(name, env, results, modes, reps, names=NAMES, units=None):
+    d = {"format": 2, "tool": "provbench", "version": "0.1.0",
+         "started_at": "2026-12-03T08:00:00Z",
+         "profile": {"name": name, "backend": env["backend"],
+                     "modes": modes, "disk_size": "1G",
+                     "repetitions": reps,
+                     "workload": {"bs": "1M", "qd": 4, "pattern": "seq",
+                                  "passes": list(names)}},
+         "run": "20261203T080000Z-" + name,
+         "plan": {"order": "fixed", "seed": 1, "items": len(results)},
+         "points": [{"index": 0, "description": WL}],
+         "environment": env, "updated_at": "2026-12-03T08:30:00Z",
+         "interrupted": False, "finished": True, "results": results}
+    if units:
+        d["profile"]["units"] = units
+    return d
 
 
 # per mode: (provisioning s, first-write and two rewrites per rep)
@@ -106,6 +115,15 @@ def main():
                   else DEMO[m][1][r]))
            for r in range(3) for m in MODES]
     write("applied-as.json", doc("applied-as", nfs, res, MODES, 3))
+    rc = ("first-write", "recreate", "recreate")
+    res = [item(r + 1, m, m, DEMO[m][0], *DEMO[m][1][r], names=rc)
+           for r in range(5) for m in MODES]
+    write("recreate-mb.json",
+          doc("recreate-mb", qemu, res, MODES, 5, rc, "MB"))
+    mix = ("first-write", "rewrite", "recreate")
+    res = [item(r + 1, m, m, DEMO[m][0], *DEMO[m][1][r], names=mix)
+           for r in range(3) for m in MODES]
+    write("mixed-later.json", doc("mixed-later", qemu, res, MODES, 3, mix))
 
 
 main()
