@@ -200,6 +200,12 @@ struct pb_backend_ops {
 	enum pb_error (*place_disks)(struct pb_backend *b, unsigned i,
 				     json_t *files, char *errbuf);
 	void (*close)(struct pb_backend *b);
+	/* "host_baseline": the host backend's section ({"dir", "device"})
+	 * for the place this target's disks are backed by, so the host
+	 * measures the same workload on what the guest's disks sit on.
+	 * NULL: this backend has no host beside it to measure. */
+	enum pb_error (*host_twin)(const void *bopts, json_t *host_section,
+				   char *errbuf);
 };
 
 /* The registry (backends.c). */

@@ -279,8 +279,8 @@ enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 		out->first_msg[0] = '\0';
 		if (out->target && !out->items && !out->run)
 			fprintf(out->fp, "target %s:\n", out->target);
-		err = r->ops->check(r->t[t].b, &r->plan, out,
-				    run_reset_fail(r->berr));
+		err = r->t[t].b->ops->check(r->t[t].b, &r->plan, out,
+					    run_reset_fail(r->berr));
 		if (err)
 			*why = run_target_msg(r, t, r->berr);
 	}
@@ -301,8 +301,7 @@ static int check_json(struct run_state *r, const char *profile)
 		r->ops = r->p->backend;
 		for (r->nt = 0; !err && r->nt < r->p->ntargets; r->nt++) {
 			r->t[r->nt].lock_fd = -1;
-			err = r->ops->open(&r->t[r->nt].b, r->p, r->nt,
-					   r->errbuf);
+			err = run_target_open(r, r->nt);
 			if (err)
 				why = run_target_msg(r, r->nt, r->errbuf);
 		}

@@ -29,6 +29,11 @@
 struct pb_target {
 	char *name;  /* "" for a profile's one implicit target */
 	void *bopts; /* the backend's options struct for this target */
+	/* NULL: the profile's backend. host_baseline's twins are the host
+	 * backend's, on the place of the target they mirror (twin_of) */
+	const struct pb_backend_ops *backend;
+	bool twin; /* a host twin, of the guest target twin_of */
+	unsigned twin_of;
 };
 
 struct pb_profile {
@@ -47,6 +52,11 @@ struct pb_profile {
 	uint64_t disk_size;
 	bool disk_size_si; /* a size written 8GB, read as 8 GiB (as vSphere
 			    * does): said in a note */
+	/* "host_baseline": the last ntwins targets are the host backend's
+	 * twins of the first ntwins, each item of theirs measured just
+	 * before its guest's (the seeds' host-against-guest question) */
+	bool host_baseline;
+	unsigned ntwins;
 	/* what loading adjusted and a person should know ("file_size 10000
 	 * MiB rounded down to whole 3 MiB blocks"), a line each */
 	char notes[1024];

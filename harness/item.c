@@ -248,7 +248,7 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 			pb_point_desc(r->p, it->point), el, eta);
 	}
 	/* the record exists, on disk, before the disk does */
-	err = r->ops->plan_disk(b, it->mode, (unsigned)idx + 1, &d, intent,
+	err = b->ops->plan_disk(b, it->mode, (unsigned)idx + 1, &d, intent,
 				run_reset_fail(wk->berr));
 	if (err)
 		pb_fail(ebuf, err, "plan %s disk: %s", pb_mode_name(it->mode),
@@ -256,13 +256,13 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 	json_object_set_new(intent, "op", json_string("intent"));
 	/* the target is the harness's to write: cleanup compares it */
 	json_object_set_new(intent, "target",
-			    json_string(r->ops->target_key(b)));
+			    json_string(b->ops->target_key(b)));
 	json_object_set_new(intent, "id", json_string(d.id));
 	json_object_set_new(intent, "run",
 			    json_string(strrchr(r->dir, '/') + 1));
 	json_object_set_new(intent, "mode",
 			    json_string(pb_mode_name(it->mode)));
-	json_object_set_new(intent, "backend", json_string(r->ops->name));
+	json_object_set_new(intent, "backend", json_string(b->ops->name));
 	if (!err) {
 		step = RJ_STEP_JOURNAL;
 		err = run_journal_add(r, intent, ebuf);
@@ -277,7 +277,7 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 			pb_mode_name(it->mode),
 			d.note[0] ? d.note : create_note(it->mode));
 		step = RJ_STEP_CREATE;
-		err = r->ops->create_disk(b, &d, run_reset_fail(wk->berr));
+		err = b->ops->create_disk(b, &d, run_reset_fail(wk->berr));
 		created = err == PB_OK;
 		if (err)
 			pb_fail(ebuf, err, "create %s disk: %s",
@@ -308,7 +308,7 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
 			 idx + 1);
 		t_run = pb_now_ns();
-		err = r->ops->run(b, &d, args.data, r->p->timeout_s, &ctx,
+		err = b->ops->run(b, &d, args.data, r->p->timeout_s, &ctx,
 				  local, run_reset_fail(wk->berr));
 		runner_ns = pb_now_ns() - t_run;
 		if (err)
@@ -322,7 +322,7 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 		uint64_t t_destroy = pb_now_ns();
 
 		run_stop_at("destroying");
-		derr = r->ops->destroy_disk(b, &d, run_reset_fail(wk->berr));
+		derr = b->ops->destroy_disk(b, &d, run_reset_fail(wk->berr));
 		destroy_ns = pb_now_ns() - t_destroy;
 		if (!derr)
 			run_stop_at("destroyed");

@@ -63,7 +63,8 @@ enum pb_error run_state_open(struct run_state *r, bool lock)
 		if (run_same_key(r, t) != t)
 			continue;
 		r->t[t].lock_fd = take_lock(
-			r->state, r->ops->target_key(r->t[t].b), r->errbuf);
+			r->state, r->t[t].b->ops->target_key(r->t[t].b),
+			r->errbuf);
 		if (r->t[t].lock_fd < 0)
 			err = PB_ERR_INPUT;
 	}
@@ -87,8 +88,8 @@ enum pb_error run_places_lock(struct run_state *r, char *errbuf)
 	const char *key;
 
 	for (t = 0; t < r->nt; t++)
-		for (i = 0; r->ops->shared_key &&
-			    (key = r->ops->shared_key(r->t[t].b, i));
+		for (i = 0; r->t[t].b->ops->shared_key &&
+			    (key = r->t[t].b->ops->shared_key(r->t[t].b, i));
 		     i++) {
 			int fd;
 
@@ -169,20 +170,23 @@ enum pb_error run_places_foreign(struct run_state *r, char *errbuf)
 	unsigned k;
 	enum pb_error err = PB_OK;
 
-	if (!r->ops->place_disks)
-		return PB_OK;
 	err = pb_journal_open_disks(&open_disks, r->state, errbuf);
 	/* each place once, through the first target on it (lock_places') */
 	for (k = 0; !err && k < r->nplaces; k++) {
 		/* in full: r->place[] holds it cut to its size */
-		const char *key = r->ops->shared_key(r->t[r->place_t[k]].b,
-						     r->place_i[k]);
+		struct pb_backend *b = r->t[r->place_t[k]].b;
+		const char *key;
 		json_t *files = json_array(), *f;
 		char list[1024] = "", line[1600];
 		size_t x, n = 0, len = 0;
 
-		if (r->ops->place_disks(r->t[r->place_t[k]].b, r->place_i[k],
-					files, run_reset_fail(r->berr))) {
+		if (!b->ops->place_disks) {
+			json_decref(files);
+			continue;
+		}
+		key = b->ops->shared_key(b, r->place_i[k]);
+		if (b->ops->place_disks(b, r->place_i[k], files,
+					run_reset_fail(r->berr))) {
 			fprintf(stderr,
 				"provbench: run: warning: %s: cannot look for "
 				"other runs' disks: %s\n",

@@ -554,10 +554,10 @@ static void opts_dispose(const struct pb_backend_ops *be, void *opts)
  * failure.
  */
 static enum pb_error fill_opts(struct ld *l, const struct pb_profile *p,
-			       json_t *sec, json_t *tgt, const char *tpath,
-			       json_t *mx, bool rules, void **out)
+			       const struct pb_backend_ops *be, json_t *sec,
+			       json_t *tgt, const char *tpath, json_t *mx,
+			       bool rules, void **out)
 {
-	const struct pb_backend_ops *be = p->backend;
 	const struct pb_opt_def *d;
 	char why[PB_ERRBUF_SIZE] = "";
 	enum pb_error err = PB_OK;
@@ -704,8 +704,8 @@ static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
 
 			if (err)
 				break;
-			err = fill_opts(l, p, sec, tgt, path, t, true,
-					&to->bopts);
+			err = fill_opts(l, p, p->backend, sec, tgt, path, t,
+					true, &to->bopts);
 			if (!err && name && json_array_size(combos) > 1) {
 				/* "nfs datastore=nfs01" */
 				to->name = strdup(json_string_value(name));
@@ -732,6 +732,77 @@ static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
 			}
 out:
 	json_decref(combos);
+	return err;
+}
+
+/*
+ * "host_baseline": each target gets a twin, the host backend on the place
+ * its disks are backed by (the backend says where: host_twin), measured
+ * with the same workload just before it (the plan puts each twin's item
+ * first). The seeds' question, hdparm on the host against the guest: what
+ * does virtualization cost here.
+ */
+static enum pb_error load_twins(struct ld *l, struct pb_profile *p,
+				json_t *root)
+{
+	const struct pb_backend_ops *host = pb_backend_find("host");
+	json_t *v = json_object_get(root, "host_baseline");
+	unsigned n = p->ntargets, i;
+	enum pb_error err = PB_OK;
+	char why[PB_ERRBUF_SIZE] = "";
+
+	if (v && !json_is_boolean(v))
+		return bad(l, "host_baseline", "must be true or false");
+	if (!json_is_true(v))
+		return PB_OK;
+	if (!p->backend->host_twin) {
+		snprintf(why, sizeof(why),
+			 "backend %s has no host beside it to measure (qemu "
+			 "has; the host backend is the host alone)",
+			 p->backend->name);
+		return bad(l, "host_baseline", why);
+	}
+	if (p->concurrency > 1)
+		return bad(l, "host_baseline",
+			   "with concurrency 1 only: the host's passes and "
+			   "the guest's would share the disks' filesystem");
+	if (2 * n > PB_MAX_TARGETS)
+		return bad(l, "host_baseline", "too many targets (32 at most)");
+	p->host_baseline = true;
+	for (i = 0; !err && i < n; i++) {
+		struct pb_target *g = &p->targets[i], *to = &p->targets[n + i];
+		json_t *sec = json_object();
+		char name[160];
+
+		if (!sec)
+			return PB_ERR_NOMEM;
+		err = p->backend->host_twin(g->bopts, sec, why);
+		if (err)
+			err = pb_fail(l->errbuf, err, "%s: host_baseline: %s",
+				      l->file, why);
+		if (!err)
+			err = fill_opts(l, p, host, sec, NULL, NULL, NULL,
+					false, &to->bopts);
+		json_decref(sec);
+		if (err)
+			break;
+		/* "guest" and "host", or "fast guest" and "fast host" */
+		if (!*g->name) {
+			free(g->name);
+			g->name = strdup("guest");
+		}
+		snprintf(name, sizeof(name), "%s%shost",
+			 strcmp(g->name, "guest") ? g->name : "",
+			 strcmp(g->name, "guest") ? " " : "");
+		to->name = strdup(name);
+		to->backend = host;
+		to->twin = true;
+		to->twin_of = i;
+		p->ntargets++;
+		p->ntwins++;
+		if (!g->name || !to->name)
+			err = PB_ERR_NOMEM;
+	}
 	return err;
 }
 
@@ -790,8 +861,11 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 	/* the section alone; the backend's rules across keys are the
 	 * targets' to meet (with targets, each may name its own VM) */
 	if (!err)
-		err = fill_opts(l, p, sec, NULL, NULL, NULL, false, &p->bopts);
-	return err ? err : load_targets(l, p, root, sec);
+		err = fill_opts(l, p, be, sec, NULL, NULL, NULL, false,
+				&p->bopts);
+	if (!err)
+		err = load_targets(l, p, root, sec);
+	return err ? err : load_twins(l, p, root);
 }
 
 enum pb_error pb_options_help(struct pb_buf *out,
@@ -857,6 +931,12 @@ static const struct {
 		     "(the default), or another of modes (rdmp for a "
 		     "physical RDM, as seed 001's Case 1); report "
 		     "--baseline overrides it"},
+	{"host_baseline", "true (qemu): before each item, the same workload "
+			  "on this host against a disk made the same way in "
+			  "the same directory (the host backend's disk), so "
+			  "the report sets host and guest side by side per "
+			  "mode, as the field notes set hdparm on the host "
+			  "beside the guest; concurrency 1"},
 	{"units", "the rate the pages print: \"MiB\" (MiB/s, the default) "
 		  "or \"MB\" (MB/s, 10^6 bytes a second, as dd, hdparm and "
 		  "the field notes print them); summary.csv and run.json stay "
@@ -1251,7 +1331,7 @@ enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
 void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t)
 {
 	if (p->backend)
-		opts_dispose(p->backend, t->bopts);
+		opts_dispose(t->backend ? t->backend : p->backend, t->bopts);
 	t->bopts = NULL;
 }
 
@@ -1264,7 +1344,10 @@ void pb_profile_dispose(struct pb_profile *p)
 	if (p->backend) {
 		opts_dispose(p->backend, p->bopts);
 		for (unsigned i = 0; i < p->ntargets; i++)
-			opts_dispose(p->backend, p->targets[i].bopts);
+			opts_dispose(p->targets[i].backend
+					     ? p->targets[i].backend
+					     : p->backend,
+				     p->targets[i].bopts);
 	}
 	for (unsigned i = 0; i < p->ntargets; i++)
 		free(p->targets[i].name);
@@ -1355,11 +1438,35 @@ static enum pb_error plan_waves(struct pb_plan *plan,
 	return PB_OK;
 }
 
+/* host_baseline: each item's twin on the host, just before it (the same
+ * order, shuffled or not, so host and guest see the same conditions) */
+static enum pb_error plan_twins(struct pb_plan *plan,
+				const struct pb_profile *p, char *errbuf)
+{
+	unsigned guests = p->ntargets - p->ntwins;
+	struct pb_plan_item *two = calloc(2 * plan->n, sizeof(*two));
+	size_t i;
+
+	if (!two)
+		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+	for (i = 0; i < plan->n; i++) {
+		two[2 * i] = plan->items[i];
+		two[2 * i].target += guests;
+		two[2 * i + 1] = plan->items[i];
+	}
+	free(plan->items);
+	plan->items = two;
+	plan->n *= 2;
+	for (i = 0; i < plan->n; i++)
+		plan->items[i].wave = (unsigned)i + 1;
+	return PB_OK;
+}
+
 enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 			    char *errbuf)
 {
 	size_t cell = (size_t)p->nmodes * p->npoints;
-	size_t per = cell * p->ntargets, r, k, i;
+	size_t per = cell * (p->ntargets - p->ntwins), r, k, i;
 	uint64_t s;
 
 	plan->n = per * p->repetitions;
@@ -1393,7 +1500,7 @@ enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 	}
 	for (i = 0; i < plan->n; i++)
 		plan->items[i].wave = (unsigned)i + 1;
-	return PB_OK;
+	return p->ntwins ? plan_twins(plan, p, errbuf) : PB_OK;
 }
 
 void pb_plan_dispose(struct pb_plan *plan)

@@ -87,17 +87,19 @@ enum pb_error run_results_start(struct run_state *r, const char *parent)
 
 		tg[t] = (struct rj_target){
 			.name = r->p->targets[t].name,
-			.key = r->ops->target_key(r->t[t].b),
+			.key = r->t[t].b->ops->target_key(r->t[t].b),
 			.environment = json_object(),
 			.places = json_array(),
+			.is_twin = r->p->targets[t].twin,
+			.twin_of = r->p->targets[t].twin_of,
 		};
-		for (i = 0; r->ops->shared_key &&
-			    (key = r->ops->shared_key(r->t[t].b, i));
+		for (i = 0; r->t[t].b->ops->shared_key &&
+			    (key = r->t[t].b->ops->shared_key(r->t[t].b, i));
 		     i++)
 			json_array_append_new(tg[t].places, json_string(key));
-		if (!err &&
-		    (err = r->ops->describe(r->t[t].b, tg[t].environment,
-					    run_reset_fail(r->berr))))
+		if (!err && (err = r->t[t].b->ops->describe(
+				     r->t[t].b, tg[t].environment,
+				     run_reset_fail(r->berr))))
 			pb_fail(r->errbuf, err, "%s",
 				run_target_msg(r, t, r->berr));
 	}

@@ -55,10 +55,11 @@ const char *run_target_msg(struct run_state *r, unsigned t, const char *msg)
 /* The first target before t with target t's key, or t itself. */
 unsigned run_same_key(const struct run_state *r, unsigned t)
 {
-	const char *key = r->ops->target_key(r->t[t].b);
+	const char *key = r->t[t].b->ops->target_key(r->t[t].b);
 	unsigned k;
 
-	for (k = 0; k < t && strcmp(r->ops->target_key(r->t[k].b), key); k++)
+	for (k = 0; k < t && strcmp(r->t[k].b->ops->target_key(r->t[k].b), key);
+	     k++)
 		;
 	return k;
 }
@@ -140,14 +141,26 @@ static enum pb_error filter_targets(struct pb_profile *p, const char *list,
 	}
 	if (!n)
 		return pb_fail(errbuf, PB_ERR_USAGE, "--targets: empty list");
-	for (i = 0; i < p->ntargets; i++) {
+	/* a guest and its host twin go together: the twin is its baseline */
+	for (i = p->ntargets - p->ntwins; i < p->ntargets; i++) {
+		unsigned g = p->targets[i].twin_of;
+
+		keep[i] = keep[g] = keep[i] || keep[g];
+	}
+	for (i = 0, n = 0; i < p->ntargets; i++) {
 		if (keep[i]) {
-			p->targets[k++] = p->targets[i];
+			p->targets[k] = p->targets[i];
+			/* the guests keep their order, so a twin's guest is
+			 * the n-th kept */
+			if (p->targets[k].twin)
+				p->targets[k].twin_of = n++;
+			k++;
 			continue;
 		}
 		free(p->targets[i].name);
 		pb_profile_target_dispose(p, &p->targets[i]);
 	}
+	p->ntwins = n;
 	p->ntargets = k;
 	return PB_OK;
 }
@@ -162,10 +175,11 @@ enum pb_error run_limit_at_once(struct run_state *r)
 {
 	unsigned cap = PB_MAX_TARGETS, t, n;
 
-	if (r->p->concurrency < 2 || r->nt < 2 || !r->ops->at_once)
+	if (r->p->concurrency < 2 || r->nt < 2)
 		return PB_OK;
 	for (t = 0; t < r->nt; t++) {
-		n = r->ops->at_once(r->t[t].b);
+		n = r->t[t].b->ops->at_once ? r->t[t].b->ops->at_once(r->t[t].b)
+					    : 0;
 		if (n && n < cap)
 			cap = n;
 	}
@@ -199,7 +213,7 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 	r->ops = r->p->backend;
 	for (r->nt = 0; r->nt < r->p->ntargets; r->nt++) {
 		r->t[r->nt].lock_fd = -1;
-		err = r->ops->open(&r->t[r->nt].b, r->p, r->nt, r->errbuf);
+		err = run_target_open(r, r->nt);
 		if (err)
 			return pb_cli_fail(err, r->p->path,
 					   run_target_msg(r, r->nt, r->errbuf));
@@ -219,8 +233,9 @@ enum pb_error run_recover_all(struct run_state *r, const char *run_id, bool dry,
 	for (t = 0; !err && t < r->nt; t++) {
 		if (run_same_key(r, t) != t)
 			continue;
-		err = pb_journal_recover(r->ops, r->t[t].b, &r->j, r->state,
-					 run_id, dry, quiet, n, r->errbuf);
+		err = pb_journal_recover(r->t[t].b->ops, r->t[t].b, &r->j,
+					 r->state, run_id, dry, quiet, n,
+					 r->errbuf);
 		count[0] += n[0];
 		count[1] += n[1];
 	}
@@ -240,7 +255,7 @@ void run_dispose(struct run_state *r)
 
 	for (t = 0; t < r->nt; t++) {
 		if (r->t[t].b)
-			r->ops->close(r->t[t].b);
+			r->t[t].b->ops->close(r->t[t].b);
 		if (r->t[t].lock_fd >= 0)
 			close(r->t[t].lock_fd);
 	}
@@ -271,10 +286,11 @@ static enum pb_error run_journal_begin(const struct pb_prep_ctx *c,
 	if (!e)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	json_object_set_new(e, "op", json_string("intent"));
-	json_object_set_new(e, "target",
-			    json_string(r->ops->target_key(r->t[a->t].b)));
+	json_object_set_new(
+		e, "target",
+		json_string(r->t[a->t].b->ops->target_key(r->t[a->t].b)));
 	json_object_set_new(e, "id", json_string(id));
-	json_object_set_new(e, "backend", json_string(r->ops->name));
+	json_object_set_new(e, "backend", json_string(r->t[a->t].b->ops->name));
 	err = run_journal_add(r, e, errbuf);
 	json_decref(e);
 	return err;
@@ -354,7 +370,8 @@ int pb_run(const struct pb_run_args *a)
 					.step = run_stop_at,
 					.arg = &pa};
 
-		err = r.ops->prepare(r.t[t].b, &c, run_reset_fail(r.berr));
+		err = r.t[t].b->ops->prepare(r.t[t].b, &c,
+					     run_reset_fail(r.berr));
 		if (err)
 			pb_fail(r.errbuf, err, "%s",
 				run_target_msg(&r, t, r.berr));

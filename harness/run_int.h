@@ -125,6 +125,24 @@ void run_dispose(struct run_state *r);
 void run_say(bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void run_say_quiet(bool quiet);
+/* the backend of target t: its own (host_baseline's twins), else the
+ * profile's */
+static inline const struct pb_backend_ops *
+run_target_ops(const struct pb_profile *p, unsigned t)
+{
+	return p->targets[t].backend ? p->targets[t].backend : p->backend;
+}
+/* Open target t through its backend's table; the instance then answers
+ * through that table (a test's wrapper of a backend included). */
+static inline enum pb_error run_target_open(struct run_state *r, unsigned t)
+{
+	const struct pb_backend_ops *ops = run_target_ops(r->p, t);
+	enum pb_error err = ops->open(&r->t[t].b, r->p, t, r->errbuf);
+
+	if (!err)
+		r->t[t].b->ops = ops;
+	return err;
+}
 /* the profile's notes (lines), each as "note: ..." on fp */
 void pb_notes_print(FILE *fp, const char *notes);
 extern _Thread_local const char *run_say_target;

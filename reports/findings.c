@@ -410,6 +410,20 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->hi = g->rewrite_vs_base_hi;
 		f->n = b->nok && b->nloop == b->nok; /* a loop device */
 	}
+	/* host_baseline: what the guest gets of what the host's disk gives */
+	if (g->host && !isnan(g->host_first) && (f = add(fs, RP_F_VS_HOST))) {
+		f->g = g;
+		f->h = g->host;
+		f->v = g->host_first;
+		f->lo = g->host_first_lo;
+		f->hi = g->host_first_hi;
+		f->v2 = g->host_rewrite;
+		f->lo2 = g->host_rewrite_lo;
+		f->hi2 = g->host_rewrite_hi;
+		f->sig = isnan(f->lo)			? RP_SIG_FEW
+			 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
+							: RP_SIG_YES;
+	}
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;

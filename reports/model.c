@@ -553,6 +553,39 @@ static void choose_baseline(struct rp_model *m)
 }
 
 /* Ratios to the baseline and eager's break-even need every group done. */
+/* host_baseline: g in the guest against the same mode and point on the
+ * host twin of g's target, as shares with their intervals */
+static void host_twin(struct rp_model *m, struct rp_group *g)
+{
+	const struct rp_group *h = NULL;
+	size_t t, i;
+
+	g->host_first = g->host_rewrite = NAN;
+	g->host_first_lo = g->host_first_hi = NAN;
+	g->host_rewrite_lo = g->host_rewrite_hi = NAN;
+	for (t = 0; t < m->ntinfo && m->tinfo[t].host_of != g->target; t++)
+		;
+	for (i = 0; t < m->ntinfo && i < m->ng && !h; i++)
+		if (m->g[i].target == (long long)t &&
+		    m->g[i].point == g->point &&
+		    !strcmp(m->g[i].workload, g->workload) &&
+		    m->g[i].pmode == g->pmode)
+			h = &m->g[i];
+	g->host = h;
+	if (!h)
+		return;
+	if (h->first_med > 0 && g->first_med > 0)
+		g->host_first = g->first_med / h->first_med;
+	if (h->rewrite_med > 0 && g->rewrite_med > 0)
+		g->host_rewrite = g->rewrite_med / h->rewrite_med;
+	if (g->nfirst >= 2 && h->nfirst >= 2)
+		rp_ratio_ci(&g->host_first_lo, &g->host_first_hi, g->first,
+			    g->nfirst, h->first, h->nfirst);
+	if (g->nrewrite >= 2 && h->nrewrite >= 2)
+		rp_ratio_ci(&g->host_rewrite_lo, &g->host_rewrite_hi,
+			    g->rewrite, g->nrewrite, h->rewrite, h->nrewrite);
+}
+
 static void cross_group(struct rp_model *m)
 {
 	size_t i;
@@ -591,6 +624,7 @@ static void cross_group(struct rp_model *m)
 					    b->nrewrite);
 			}
 		}
+		host_twin(m, g);
 		g->be_lazy = g->be_thin = NAN;
 		/* eager's provisioning against the others', each as asked:
 		 * a disk made as another mode says nothing of either */
@@ -817,6 +851,9 @@ static enum pb_error load_targets(struct rp_model *m, struct rj_reader *rd,
 		t->places = n ? json_object_get(json_array_get(rd->targets, i),
 						RJ_K_PLACES)
 			      : NULL;
+		t->host_of = rj_target_host_of(rd, (long long)i);
+		if (t->host_of >= 0)
+			t->host_of += (long long)*base;
 		env_name(t->vm, sizeof(t->vm), env, "vm");
 		env_name(t->datastore, sizeof(t->datastore), env, "datastore");
 		m->ntinfo++;

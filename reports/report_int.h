@@ -20,6 +20,12 @@
  * the point's index and full description (another run's groups are
  * matched by target name and description). */
 struct rp_group {
+	/* host_baseline: the same place's group measured on the host, and
+	 * this group's first write and rewrite as shares of its (0.91 = the
+	 * guest at 91% of the host), with their intervals */
+	const struct rp_group *host;
+	double host_first, host_first_lo, host_first_hi;
+	double host_rewrite, host_rewrite_lo, host_rewrite_hi;
 	long long target;   /* index into the model's targets */
 	struct jl_doc *doc; /* the run.json its items came from */
 	char *target_name;  /* "" for a run's one implicit target */
@@ -203,6 +209,8 @@ void rp_fleet_findings(const struct rp_model *m,
 struct rp_target_info {
 	/* "" for a run's one implicit target */
 	char name[160];
+	/* host_baseline: the model's target this one is the host of, or -1 */
+	long long host_of;
 	const struct rj_reader *rd; /* the run it belongs to */
 	char vm[256], datastore[256];
 	json_t *places;	      /* the places it shares (run.json), borrowed */
@@ -489,6 +497,8 @@ enum rp_fkind {
 	RP_F_FAILED_ITEMS,  /* x items failed */
 	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
 	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
+	RP_F_VS_HOST,	    /* g in the guest against h on the host: v first, v2
+		       * rewrite (shares), sig of the first */
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };

@@ -620,6 +620,29 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 	case RP_F_BASELINE_NOTE:
 		snprintf(out, len, "baseline: %s", f->detail);
 		break;
+	case RP_F_VS_HOST: {
+		/* "thin in the guest: 0.91x the host's first write [0.88-0.93]
+		 * (1478.4 against 1633.4 MiB/s), 0.97x its rewrite" */
+		char a[64] = "", b[64] = "";
+		const char *mode = f->g->mode;
+
+		if (!isnan(f->lo))
+			snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
+		if (!isnan(f->lo2))
+			snprintf(b, sizeof(b), " [%.2f-%.2f]", f->lo2, f->hi2);
+		snprintf(out, len,
+			 "%s in the guest: %.2fx the host's first write%s "
+			 "(%.1f against %.1f %s)",
+			 mode, f->v, a, rp_rate(m, f->g->first_med),
+			 rp_rate(m, f->h->first_med), m->rate_unit);
+		if (!isnan(f->v2))
+			cat(out, len, ", %.2fx its rewrite%s", f->v2, b);
+		cat(out, len, "%s",
+		    f->sig == RP_SIG_FEW     ? " (one repetition: no interval)"
+		    : f->sig == RP_SIG_NOISE ? ": within noise of the host"
+					     : "");
+		break;
+	}
 	case RP_F_UNPOOLED:
 		snprintf(out, len,
 			 "%.0f %s pass%s not in these figures: the later "
@@ -682,6 +705,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_FAILED_ITEMS] = "failed-items",
 		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
 		[RP_F_UNPOOLED] = "later-writes-not-pooled",
+		[RP_F_VS_HOST] = "guest-against-host",
 		[RP_F_CHANGE] = "change",
 	};
 

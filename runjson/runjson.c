@@ -74,17 +74,21 @@ json_t *rj_doc_new(const struct rj_head *h)
 		const struct rj_target *t = &h->targets[i];
 		json_t *te = t->environment ? t->environment : json_object();
 
-		if (te && h->backend)
+		json_t *o;
+
+		/* a host_baseline twin says its own backend (host) */
+		if (te && h->backend && !json_object_get(te, RJ_K_BACKEND))
 			json_object_set_new(te, RJ_K_BACKEND,
 					    json_string(h->backend));
-		if (json_array_append_new(
-			    targets,
-			    json_pack("{s:I,s:s,s:s,s:o,s:o}", RJ_K_INDEX,
-				      (json_int_t)i, RJ_K_NAME,
-				      t->name ? t->name : "", RJ_K_KEY,
-				      t->key ? t->key : "", RJ_K_PLACES,
-				      t->places ? t->places : json_array(),
-				      RJ_K_ENVIRONMENT, te))) {
+		o = json_pack("{s:I,s:s,s:s,s:o,s:o}", RJ_K_INDEX,
+			      (json_int_t)i, RJ_K_NAME, t->name ? t->name : "",
+			      RJ_K_KEY, t->key ? t->key : "", RJ_K_PLACES,
+			      t->places ? t->places : json_array(),
+			      RJ_K_ENVIRONMENT, te);
+		if (o && t->is_twin)
+			json_object_set_new(o, RJ_K_HOST_OF,
+					    json_integer(t->twin_of));
+		if (json_array_append_new(targets, o)) {
 			json_decref(targets);
 			targets = NULL;
 		}
@@ -186,6 +190,14 @@ static const char *json_str_or(json_t *obj, const char *key)
 	const char *s = json_string_value(json_object_get(obj, key));
 
 	return s ? s : "";
+}
+
+long long rj_target_host_of(const struct rj_reader *r, long long t)
+{
+	json_t *o = t >= 0 ? json_array_get(r->targets, (size_t)t) : NULL;
+	json_t *v = json_object_get(o, RJ_K_HOST_OF);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
 }
 
 const char *rj_target_name(const struct rj_reader *r, long long t)

@@ -62,6 +62,8 @@
 #define RJ_K_NAME   "name"
 #define RJ_K_KEY    "key"
 #define RJ_K_PLACES "places"
+/* a host_baseline twin: the index of the target it is the host of */
+#define RJ_K_HOST_OF "host_baseline_of"
 /* a result item */
 #define RJ_K_TARGET   "target"
 #define RJ_K_WAVE     "wave"
@@ -161,6 +163,10 @@ struct rj_target {
 	/* the places it shares with whatever else uses them (datastores,
 	 * LUNs, host filesystems), strings; stolen; NULL for none */
 	json_t *places;
+	/* host_baseline: a host twin, and the guest target (an index of
+	 * targets) it is the baseline of */
+	bool is_twin;
+	unsigned twin_of;
 };
 
 /* A new document with its head and no results (NULL: out of memory). */
@@ -291,6 +297,8 @@ enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
 void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass);
 /* Target t's name from the head ("" when none). */
 const char *rj_target_name(const struct rj_reader *r, long long t);
+/* host_baseline: the target t is the host of (its index), or -1 */
+long long rj_target_host_of(const struct rj_reader *r, long long t);
 /* A string member of an object node, decoded ("" when not a string). */
 const char *rj_str(struct rj_reader *r, struct jl *obj, const char *key);
 void rj_reader_dispose(struct rj_reader *r);

@@ -843,6 +843,82 @@ static void qemu_host_fs_full(void)
 	it_sh("umount '%s'; rm -f '%s'", disks, img);
 }
 
+/*
+ * host_baseline: each item's twin on the host (the runner against a disk
+ * made the same way in the same directory) just before the guest's; the
+ * run records both targets, the report sets the guest against the host
+ * per mode, and nothing is left of either.
+ */
+static void qemu_host_baseline(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-hb.json");
+	SCRATCH(state, "q-state14");
+	SCRATCH(res, "q-results14");
+	SCRATCH(disks, "q-disks14");
+	char text[1024], *sum, *dir;
+	json_t *doc, *tg, *items, *it;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"q-hb\", \"backend\": \"qemu\",\n"
+		 " \"qemu\": {\"dir\": \"%s\", \"accel\": \"tcg\"},\n"
+		 " \"disk_size\": \"32M\", \"modes\": [\"eager\", \"thin\"],\n"
+		 " \"host_baseline\": true, \"timeout_s\": 100,\n"
+		 " \"workload\": %s}\n",
+		 disks, WL_SMALL);
+	it_write_file(prof, text);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	tg = json_object_get(doc, "targets");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(tg), 2);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+				       json_array_get(tg, 0), "name")),
+			       "guest");
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(
+			json_object_get(json_array_get(tg, 1), "environment"),
+			"backend")),
+		"host");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+				json_array_get(tg, 1), "host_baseline_of")),
+			0);
+	items = json_object_get(doc, "results");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(items), 4);
+	json_array_foreach(items, i, it)
+	{
+		/* host first, then its guest, mode by mode */
+		CU_ASSERT_EQUAL(
+			json_integer_value(json_object_get(it, "target")),
+			i % 2 ? 0 : 1);
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(it, "status")), "ok");
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(it, "mode")),
+			json_string_value(json_object_get(
+				json_array_get(items, i - i % 2), "mode")));
+	}
+	json_decref(doc);
+	dir = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	snprintf(text, sizeof(text), "%s/summary.txt", dir);
+	sum = pb_slurp_file(text, NULL);
+	CU_ASSERT_PTR_NOT_NULL(sum);
+	CU_ASSERT_PTR_NOT_NULL(sum ? strstr(sum, "thin in the guest: ") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(sum ? strstr(sum, "x the host's first write")
+				   : NULL);
+	free(sum);
+	free(dir);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_two_directories),
@@ -855,6 +931,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_filesystem_sigint),
 	PB_CASE(qemu_kvm_probe_falls_back),
 	PB_CASE(qemu_host_fs_full),
+	PB_CASE(qemu_host_baseline),
 	PB_CASE(qemu_harness_under_valgrind),
 	PB_CASE(qemu_kill9_at_every_step),
 	PB_CASE(qemu_disk_full),

@@ -535,6 +535,65 @@ static void later_writes_not_pooled(void)
 	rp_model_dispose(&m);
 }
 
+/*
+ * host_baseline: each guest group against the same mode on its host
+ * twin. The host's figures are the guest's times 1.25, so every share of
+ * medians is 1 / 1.25 = 0.80; each side is resampled on its own, so the
+ * interval spans the repetitions' spread (thin: 146-150 against
+ * 182.5-187.5, [0.78-0.82]), clear of 1: beyond noise. The host's groups
+ * get no such finding, and each keeps its own rdm baseline.
+ */
+static void guest_against_host(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_finding *f = NULL;
+	const struct rp_group *g, *h;
+	char t[512];
+	size_t i, guests = 0;
+
+	load(&m, "host-baseline.json", "rdm");
+	CU_ASSERT_EQUAL_FATAL(m.ng, 8);
+	CU_ASSERT_EQUAL(m.tinfo[1].host_of, 0);
+	CU_ASSERT_EQUAL(m.tinfo[0].host_of, -1);
+	for (i = 0; i < m.ng; i++) {
+		g = &m.g[i];
+		if (g->target == 1) {
+			CU_ASSERT_PTR_NULL(g->host);
+			continue;
+		}
+		guests++;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(g->host);
+		CU_ASSERT_EQUAL(g->host->target, 1);
+		CU_ASSERT_EQUAL(g->host->pmode, g->pmode);
+		CU_ASSERT_DOUBLE_EQUAL(g->host_first, 0.8, 1e-9);
+		CU_ASSERT(g->host_first_lo < 0.8 && g->host_first_lo > 0.75);
+		CU_ASSERT(g->host_first_hi > 0.8 && g->host_first_hi < 0.85);
+		CU_ASSERT_DOUBLE_EQUAL(g->host_rewrite, 0.8, 1e-9);
+		/* the guest's rdm baseline is the guest's own */
+		CU_ASSERT_DOUBLE_EQUAL(rp_sibling(&m, g, PB_MODE_RDM)->target,
+				       0, 0);
+	}
+	CU_ASSERT_EQUAL(guests, 4);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_VS_HOST, NULL, NULL, NULL), 4);
+	g = NULL;
+	for (i = 0; i < m.ng && !g; i++)
+		if (m.g[i].target == 0 && m.g[i].pmode == PB_MODE_THIN)
+			g = &m.g[i];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	h = g->host;
+	CU_ASSERT_EQUAL_FATAL(count(&fs, RP_F_VS_HOST, g, h, &f), 1);
+	CU_ASSERT_EQUAL(f->sig, RP_SIG_YES);
+	rp_finding_text(t, sizeof(t), &m, f);
+	/* thin's first writes 148, 150, 146: median 148, host 185 */
+	CU_ASSERT_STRING_EQUAL(t, "thin in the guest: 0.80x the host's first "
+				  "write [0.78-0.82] (148.0 against 185.0 "
+				  "MiB/s), 0.80x its rewrite [0.80-0.80]");
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
 static void reps_needed(void)
 {
 	CU_ASSERT_EQUAL(rp_reps_needed(0.15, 5, 0.05), 45);
@@ -554,6 +613,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(reps_needed),
 	PB_CASE(recreate_named_and_mb),
 	PB_CASE(later_writes_not_pooled),
+	PB_CASE(guest_against_host),
 	PB_CASES_END,
 };
 

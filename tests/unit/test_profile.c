@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness_int.h"
+#include "host_options.h"
 #include "qemu_options.h"
 #include "unit.h"
 #include "vsphere_options.h"
@@ -326,6 +327,19 @@ static const struct {
 	       "\"ext4\", \"fstrim\": true}}",
 	 "workload.fstrim: trims after a recreate pass's delete, and "
 	 "workload.passes has none"},
+	{"{\"name\": \"q\", \"backend\": \"host\", \"disk_size\": \"64M\", "
+	 "\"modes\": [\"thin\"], \"host_baseline\": true}",
+	 "host_baseline: backend host has no host beside it to measure"},
+	{QHEAD "\"modes\": [\"thin\"], \"host_baseline\": true, "
+	       "\"concurrency\": 2, \"targets\": [{\"dir\": \"/tmp\"}, "
+	       "{\"dir\": \"/var/tmp\"}]}",
+	 "host_baseline: with concurrency 1 only"},
+	{QHEAD "\"modes\": [\"thin\"], \"host_baseline\": \"yes\"}",
+	 "host_baseline: must be true or false"},
+	{QHEAD "\"modes\": [\"thin\"], \"baseline\": \"rdm\"}",
+	 "baseline: must be one of modes"},
+	{QHEAD "\"modes\": [\"thin\"], \"units\": \"GB\"}",
+	 "units: must be \"MiB\" or \"MB\""},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"btrfs\"}}",
 	 "workload.filesystem: unknown value 'btrfs' (one of none, ext4, xfs, "
@@ -432,6 +446,56 @@ static void sizes_one_rule(void)
 			       "rounded down to 9 MiB (9437184 bytes), whole "
 			       "workload.bs blocks of 1 MiB\n");
 	CU_ASSERT_FALSE(p.disk_size_si);
+	pb_profile_dispose(&p);
+}
+
+/*
+ * host_baseline: each target gets a host twin on the same directory (and
+ * device), and the plan puts each twin's item just before its guest's,
+ * shuffled or not; --targets keeps a guest and its twin together.
+ */
+static void host_baseline_twins(void)
+{
+	struct pb_profile p;
+	struct pb_plan plan;
+	char err[PB_ERRBUF_SIZE] = "";
+	const struct host_opts *ho;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp("{\"name\": \"h\", \"disk_size\": \"64M\", "
+				  "\"modes\": [\"rdm\", \"thin\"], "
+				  "\"repetitions\": 3, \"order\": \"shuffle\", "
+				  "\"seed\": 7, \"host_baseline\": true, "
+				  "\"qemu\": {\"dir\": \"/var/tmp\", "
+				  "\"rdm_device\": \"/dev/loop7\"}}"),
+			err),
+		PB_OK);
+	CU_ASSERT_EQUAL_FATAL(p.ntargets, 2);
+	CU_ASSERT_EQUAL(p.ntwins, 1);
+	CU_ASSERT(p.host_baseline);
+	CU_ASSERT_STRING_EQUAL(p.targets[0].name, "guest");
+	CU_ASSERT_STRING_EQUAL(p.targets[1].name, "host");
+	CU_ASSERT_PTR_NULL(p.targets[0].backend);
+	CU_ASSERT_FALSE(p.targets[0].twin);
+	CU_ASSERT_PTR_EQUAL(p.targets[1].backend, pb_backend_find("host"));
+	CU_ASSERT(p.targets[1].twin && p.targets[1].twin_of == 0);
+	ho = p.targets[1].bopts;
+	CU_ASSERT_STRING_EQUAL(ho->dir, "/var/tmp");
+	CU_ASSERT_STRING_EQUAL(ho->device, "/dev/loop7");
+	CU_ASSERT_EQUAL_FATAL(pb_plan_build(&plan, &p, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(plan.n, 12);
+	for (i = 0; i < plan.n; i += 2) {
+		CU_ASSERT_EQUAL(plan.items[i].target, 1);
+		CU_ASSERT_EQUAL(plan.items[i + 1].target, 0);
+		CU_ASSERT_EQUAL(plan.items[i].rep, plan.items[i + 1].rep);
+		CU_ASSERT_EQUAL(plan.items[i].mode, plan.items[i + 1].mode);
+		CU_ASSERT_EQUAL(plan.items[i].point, plan.items[i + 1].point);
+		CU_ASSERT_EQUAL(plan.items[i].wave, i + 1);
+	}
+	pb_plan_dispose(&plan);
 	pb_profile_dispose(&p);
 }
 
@@ -690,6 +754,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(matrix_points_named_in_full),
 	PB_CASE(filesystem_and_command_keys),
 	PB_CASE(sizes_one_rule),
+	PB_CASE(host_baseline_twins),
 	PB_CASE(shuffle_complete_and_replayable),
 	PB_CASE(runner_args_follow_workload),
 	PB_CASE(targets_expand),

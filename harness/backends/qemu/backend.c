@@ -383,6 +383,29 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	return PB_OK;
 }
 
+/* The host beside the guest: the same directory (the disk files' own
+ * filesystem), and the same device for rdm when the profile names one. */
+static enum pb_error qb_host_twin(const void *bopts, json_t *host, char *errbuf)
+{
+	const struct qemu_opts *o = bopts;
+	char dir[PATH_MAX];
+	enum pb_error err = PB_OK;
+
+	if (o->dir) {
+		snprintf(dir, sizeof(dir), "%s", o->dir);
+	} else {
+		err = pb_state_dir(dir, sizeof(dir), errbuf);
+		if (err)
+			return err;
+		/* pb_local_open's default for the qemu backend */
+		snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/qemu");
+	}
+	json_object_set_new(host, "dir", json_string(dir));
+	if (o->rdm_device)
+		json_object_set_new(host, "device", json_string(o->rdm_device));
+	return err;
+}
+
 const struct pb_backend_ops qemu_backend = {
 	.name = "qemu",
 	.help = "the experiment for real on this machine: disk files (or a "
@@ -405,4 +428,5 @@ const struct pb_backend_ops qemu_backend = {
 	.shared_key = qb_shared_key,
 	.at_once = qb_at_once,
 	.close = qb_close,
+	.host_twin = qb_host_twin,
 };
