@@ -54,6 +54,9 @@ struct pb_opt_def {
 	const char *const *choices; /* NULL-terminated, for PB_OPT_CHOICE */
 	const char *def;	    /* default as text; NULL: unset */
 	const char *help;	    /* one line, for `provbench help profile` */
+	/* a setting of the guest or VM (extra_config), not a place: two
+	 * targets on one place that differ in one are two arms of an A/B */
+	bool setting;
 };
 
 #define PB_MAX_KV 32
@@ -125,6 +128,9 @@ struct pb_prep_ctx {
 /* capability bits, read by the profile loader and the harness */
 #define PB_CAP_GUEST_SYSCTL 0x1u /* applies a profile's guest_sysctl */
 #define PB_CAP_CLEANUP_GONE 0x2u /* tells when another target is gone */
+/* each item starts its own guest with its target's settings (qemu boots
+ * one per item): two arms may share a place */
+#define PB_CAP_SETTINGS_PER_ITEM 0x4u
 
 struct pb_backend_ops {
 	const char *name; /* the profile's "backend", its section's key */

@@ -306,7 +306,7 @@ static int check_json(struct run_state *r, const char *profile)
 				why = run_target_msg(r, r->nt, r->errbuf);
 		}
 	}
-	if (!err && (err = run_limit_at_once(r)))
+	if (!err && ((err = run_limit_at_once(r)) || (err = run_arms_check(r))))
 		why = r->errbuf;
 	if (!err)
 		err = run_check_all(r, &out, &why);

@@ -34,7 +34,18 @@ struct pb_target {
 	const struct pb_backend_ops *backend;
 	bool twin; /* a host twin, of the guest target twin_of */
 	unsigned twin_of;
+	/* an arm's guest settings ("guest_sysctl" in the target or the
+	 * matrix); without has_sysctl, the profile's */
+	struct pb_kv sysctl;
+	bool has_sysctl;
+	/* the keys that made it (its "targets" entry over its matrix
+	 * combination): two targets on one place differ in settings */
+	json_t *spec;
 };
+
+struct pb_profile;
+/* the guest settings target t applies: its arm's, else the profile's */
+const struct pb_kv *pb_target_sysctl(const struct pb_profile *p, unsigned t);
 
 struct pb_profile {
 	char *path;

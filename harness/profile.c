@@ -384,7 +384,8 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 		bool disk = !strcmp(key, "disk_size");
 
 		join(path, sizeof(path), "matrix", key);
-		if (backend_opt(p->backend, key))
+		if (backend_opt(p->backend, key) ||
+		    !strcmp(key, "guest_sysctl"))
 			continue; /* a target key: load_targets' */
 		opt = disk ? NULL : runner_option_by_key(key);
 		if (!disk && (!opt || !(opt->flags & RUNNER_OPT_MATRIX)))
@@ -604,9 +605,29 @@ static enum pb_error target_name(char **out, json_t *tgt, json_t *mx)
 		{
 			if (!strcmp(key, "name"))
 				continue;
+			if (json_is_object(v)) {
+				/* settings: "vm.dirty_ratio=10 vm.swappiness=0" */
+				const char *k2;
+				json_t *v2;
+
+				json_object_foreach(v, k2, v2)
+				{
+					if (!err)
+						err = describe(
+							out, k2,
+							json_is_string(v2)
+								? json_string_value(
+									  v2)
+								: "?");
+				}
+				continue;
+			}
 			if (json_is_string(v))
 				snprintf(text, sizeof(text), "%s",
 					 json_string_value(v));
+			else if (json_is_boolean(v))
+				snprintf(text, sizeof(text), "%s",
+					 json_is_true(v) ? "true" : "false");
 			else
 				snprintf(text, sizeof(text), "%lld",
 					 (long long)json_integer_value(v));
@@ -635,9 +656,10 @@ static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
 	size_t n = 0, i, k, c;
 	const struct pb_opt_def *d;
 
-	for (d = be->options; d && d->key && n < 64; d++)
+	for (d = be->options; d && d->key && n < 63; d++)
 		keys[n++] = d->key;
 	keys[n++] = "name";
+	keys[n++] = "guest_sysctl";
 	keys[n] = NULL;
 	if (list && (!json_is_array(list) || !json_array_size(list)))
 		return bad(l, "targets", "must be a non-empty list of objects");
@@ -650,7 +672,7 @@ static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
 	{
 		json_t *next;
 
-		if (!backend_opt(be, key))
+		if (!backend_opt(be, key) && strcmp(key, "guest_sysctl"))
 			continue;
 		if (!json_is_array(vals) || !json_array_size(vals)) {
 			char mp[128];
@@ -706,6 +728,25 @@ static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
 				break;
 			err = fill_opts(l, p, p->backend, sec, tgt, path, t,
 					true, &to->bopts);
+			/* the guest's settings of this arm: the target's, the
+			 * matrix's, else the profile's */
+			if (!err)
+				err = get_kv(l, tgt, path, "guest_sysctl",
+					     &to->sysctl);
+			if (!err && !to->sysctl.n)
+				err = get_kv(l, t, "matrix", "guest_sysctl",
+					     &to->sysctl);
+			to->has_sysctl = to->sysctl.n > 0;
+			/* what makes it, to tell two arms on one place */
+			if (!err) {
+				to->spec = json_deep_copy(t);
+				if (tgt)
+					json_object_update(to->spec, tgt);
+				if (to->spec)
+					json_object_del(to->spec, "name");
+				else
+					err = PB_ERR_NOMEM;
+			}
 			if (!err && name && json_array_size(combos) > 1) {
 				/* "nfs datastore=nfs01" */
 				to->name = strdup(json_string_value(name));
@@ -847,7 +888,9 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 				 pb_mode_name(p->modes[i]), be->name, made);
 			return bad(l, "modes", why);
 		}
-	if (p->sysctl.n && !(be->caps & PB_CAP_GUEST_SYSCTL)) {
+	if ((p->sysctl.n || json_object_get(json_object_get(root, "matrix"),
+					    "guest_sysctl")) &&
+	    !(be->caps & PB_CAP_GUEST_SYSCTL)) {
 		snprintf(why, sizeof(why), "backend %s cannot apply it",
 			 be->name);
 		return bad(l, "guest_sysctl", why);
@@ -865,6 +908,13 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 				&p->bopts);
 	if (!err)
 		err = load_targets(l, p, root, sec);
+	for (i = 0; !err && i < p->ntargets; i++)
+		if (p->targets[i].has_sysctl &&
+		    !(be->caps & PB_CAP_GUEST_SYSCTL)) {
+			snprintf(why, sizeof(why), "backend %s cannot apply it",
+				 be->name);
+			err = bad(l, "guest_sysctl", why);
+		}
 	return err ? err : load_twins(l, p, root);
 }
 
@@ -1022,8 +1072,10 @@ static enum pb_error backend_named(struct ld *l, struct pb_profile *p,
 	p->backend = name ? pb_backend_find(name) : pb_backend_list()[0];
 	if (p->backend)
 		goto out;
-	k = (size_t)snprintf(why, sizeof(why), "%s: unknown backend (", name);
-	for (be = pb_backend_list(); *be; be++)
+	/* a long name is cut: the list of backends must fit after it */
+	k = (size_t)snprintf(why, sizeof(why), "%.64s: unknown backend (",
+			     name);
+	for (be = pb_backend_list(); *be && k < sizeof(why); be++)
 		k += (size_t)snprintf(
 			why + k, k < sizeof(why) ? sizeof(why) - k : 0, "%s%s",
 			be == pb_backend_list() ? ""
@@ -1328,11 +1380,21 @@ enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
 	return load_text(p, name, strlen(p->text), errbuf);
 }
 
+const struct pb_kv *pb_target_sysctl(const struct pb_profile *p, unsigned t)
+{
+	return t < p->ntargets && p->targets[t].has_sysctl
+		       ? &p->targets[t].sysctl
+		       : &p->sysctl;
+}
+
 void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t)
 {
 	if (p->backend)
 		opts_dispose(t->backend ? t->backend : p->backend, t->bopts);
 	t->bopts = NULL;
+	kv_dispose(&t->sysctl);
+	json_decref(t->spec);
+	t->spec = NULL;
 }
 
 void pb_profile_dispose(struct pb_profile *p)
@@ -1341,14 +1403,10 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->text);
 	free(p->name);
 	free(p->description);
-	if (p->backend) {
+	if (p->backend)
 		opts_dispose(p->backend, p->bopts);
-		for (unsigned i = 0; i < p->ntargets; i++)
-			opts_dispose(p->targets[i].backend
-					     ? p->targets[i].backend
-					     : p->backend,
-				     p->targets[i].bopts);
-	}
+	for (unsigned i = 0; i < p->ntargets; i++)
+		pb_profile_target_dispose(p, &p->targets[i]);
 	for (unsigned i = 0; i < p->ntargets; i++)
 		free(p->targets[i].name);
 	kv_dispose(&p->sysctl);

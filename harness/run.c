@@ -52,6 +52,76 @@ const char *run_target_msg(struct run_state *r, unsigned t, const char *msg)
 	return r->tmsg;
 }
 
+static bool kv_same(const struct pb_kv *a, const struct pb_kv *b)
+{
+	unsigned i, k;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		for (k = 0; k < b->n && strcmp(a->key[i], b->key[k]); k++)
+			;
+		if (k == b->n || strcmp(a->val[i], b->val[k]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Two arms of a settings A/B on one place (a VM): a backend that sets a
+ * VM up once, before the run, cannot give it two configurations; each
+ * arm needs its own VM, or its own run. A backend that starts a guest per
+ * item (qemu) applies each item's own.
+ */
+enum pb_error run_arms_check(struct run_state *r)
+{
+	const struct pb_profile *p = r->p;
+	const struct pb_opt_def *d;
+	unsigned t, k;
+
+	for (t = 1; t < r->nt; t++) {
+		const struct pb_backend_ops *ops = r->t[t].b->ops;
+
+		if (ops->caps & PB_CAP_SETTINGS_PER_ITEM)
+			continue;
+		for (k = 0; k < t; k++) {
+			const char *what = NULL;
+
+			if (r->t[k].b->ops != ops ||
+			    strcmp(ops->target_key(r->t[t].b),
+				   ops->target_key(r->t[k].b)))
+				continue;
+			if (!kv_same(pb_target_sysctl(p, t),
+				     pb_target_sysctl(p, k)))
+				what = "guest_sysctl";
+			for (d = ops->options; !what && d && d->key; d++)
+				if (d->setting &&
+				    !json_equal(
+					    json_object_get(p->targets[t].spec,
+							    d->key),
+					    json_object_get(p->targets[k].spec,
+							    d->key)) &&
+				    (json_object_get(p->targets[t].spec,
+						     d->key) ||
+				     json_object_get(p->targets[k].spec,
+						     d->key)))
+					what = d->key;
+			if (what)
+				return pb_fail(
+					r->errbuf, PB_ERR_INPUT,
+					"targets '%s' and '%s' are one %s "
+					"place "
+					"with a different %s: it is set once, "
+					"before the run; give each arm its own "
+					"VM (a clone), or run each arm on its "
+					"own and compare them (report -c)",
+					p->targets[k].name, p->targets[t].name,
+					ops->name, what);
+		}
+	}
+	return PB_OK;
+}
+
 /* The first target before t with target t's key, or t itself. */
 unsigned run_same_key(const struct run_state *r, unsigned t)
 {
@@ -219,6 +289,8 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 					   run_target_msg(r, r->nt, r->errbuf));
 	}
 	err = run_limit_at_once(r);
+	if (!err)
+		err = run_arms_check(r);
 	return err ? pb_cli_fail(err, NULL, r->errbuf) : PB_EXIT_OK;
 }
 

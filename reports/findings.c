@@ -424,6 +424,20 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 			 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
 							: RP_SIG_YES;
 	}
+	/* another target (arm, machine, datastore) against the first */
+	if (g->arm_ref && (f = add(fs, RP_F_ARM))) {
+		f->g = g;
+		f->h = g->arm_ref;
+		f->v = g->arm_first;
+		f->lo = g->arm_first_lo;
+		f->hi = g->arm_first_hi;
+		f->v2 = g->arm_rewrite;
+		f->lo2 = g->arm_rewrite_lo;
+		f->hi2 = g->arm_rewrite_hi;
+		f->sig = isnan(f->lo)			? RP_SIG_FEW
+			 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
+							: RP_SIG_YES;
+	}
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;

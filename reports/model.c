@@ -586,6 +586,41 @@ static void host_twin(struct rp_model *m, struct rp_group *g)
 			    g->rewrite, g->nrewrite, h->rewrite, h->nrewrite);
 }
 
+/* Several targets: g against the same mode and point on the first target
+ * (host twins are compared with their guests instead) */
+static void arm_of(struct rp_model *m, struct rp_group *g)
+{
+	const struct rp_group *a = NULL;
+	size_t i;
+
+	g->arm_first = g->arm_rewrite = NAN;
+	g->arm_first_lo = g->arm_first_hi = NAN;
+	g->arm_rewrite_lo = g->arm_rewrite_hi = NAN;
+	g->arm_ref = NULL;
+	if (g->target == 0 || m->ntinfo < 2 ||
+	    (g->target < (long long)m->ntinfo &&
+	     m->tinfo[g->target].host_of >= 0) ||
+	    m->tinfo[0].host_of >= 0)
+		return;
+	for (i = 0; i < m->ng && !a; i++)
+		if (m->g[i].target == 0 && m->g[i].point == g->point &&
+		    !strcmp(m->g[i].workload, g->workload) &&
+		    m->g[i].pmode == g->pmode)
+			a = &m->g[i];
+	if (!a || !(a->first_med > 0) || !(g->first_med > 0))
+		return;
+	g->arm_ref = a;
+	g->arm_first = g->first_med / a->first_med;
+	if (a->rewrite_med > 0 && g->rewrite_med > 0)
+		g->arm_rewrite = g->rewrite_med / a->rewrite_med;
+	if (g->nfirst >= 2 && a->nfirst >= 2)
+		rp_ratio_ci(&g->arm_first_lo, &g->arm_first_hi, g->first,
+			    g->nfirst, a->first, a->nfirst);
+	if (g->nrewrite >= 2 && a->nrewrite >= 2)
+		rp_ratio_ci(&g->arm_rewrite_lo, &g->arm_rewrite_hi, g->rewrite,
+			    g->nrewrite, a->rewrite, a->nrewrite);
+}
+
 static void cross_group(struct rp_model *m)
 {
 	size_t i;
@@ -625,6 +660,7 @@ static void cross_group(struct rp_model *m)
 			}
 		}
 		host_twin(m, g);
+		arm_of(m, g);
 		g->be_lazy = g->be_thin = NAN;
 		/* eager's provisioning against the others', each as asked:
 		 * a disk made as another mode says nothing of either */

@@ -26,6 +26,12 @@ struct rp_group {
 	const struct rp_group *host;
 	double host_first, host_first_lo, host_first_hi;
 	double host_rewrite, host_rewrite_lo, host_rewrite_hi;
+	/* several targets (arms of a settings A/B, machines, datastores):
+	 * the same mode and point on the first target, and this group's
+	 * first write, rewrite and read as shares of its */
+	const struct rp_group *arm_ref;
+	double arm_first, arm_first_lo, arm_first_hi;
+	double arm_rewrite, arm_rewrite_lo, arm_rewrite_hi;
 	long long target;   /* index into the model's targets */
 	struct jl_doc *doc; /* the run.json its items came from */
 	char *target_name;  /* "" for a run's one implicit target */
@@ -499,6 +505,8 @@ enum rp_fkind {
 	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
 	RP_F_VS_HOST,	    /* g in the guest against h on the host: v first, v2
 		       * rewrite (shares), sig of the first */
+	RP_F_ARM, /* g on its target against h on the first: v first, v2
+		   * rewrite (shares), sig of the first */
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };

@@ -643,6 +643,35 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 					     : "");
 		break;
 	}
+	case RP_F_ARM: {
+		/* "thin on mem_file=true: first write 0.86x mem_file=false's
+		 * [0.83-0.89] (120.2 against 140.4 MiB/s), beyond noise;
+		 * rewrite 0.95x [0.90-1.01], within noise" */
+		char a[64] = "", b[64] = "";
+
+		if (!isnan(f->lo))
+			snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
+		if (!isnan(f->lo2))
+			snprintf(b, sizeof(b), " [%.2f-%.2f]", f->lo2, f->hi2);
+		snprintf(out, len,
+			 "%s on %s: first write %.2fx %s's%s (%.1f against "
+			 "%.1f %s)%s",
+			 f->g->mode, f->g->target_name, f->v,
+			 *f->h->target_name ? f->h->target_name : "the first",
+			 a, rp_rate(m, f->g->first_med),
+			 rp_rate(m, f->h->first_med), m->rate_unit,
+			 f->sig == RP_SIG_FEW	  ? " (one repetition: no "
+						    "interval)"
+			 : f->sig == RP_SIG_NOISE ? ", within noise"
+						  : ", beyond noise");
+		if (!isnan(f->v2))
+			cat(out, len, "; rewrite %.2fx%s%s", f->v2, b,
+			    isnan(f->lo2) ? ""
+			    : f->lo2 <= 1.0 && f->hi2 >= 1.0
+				    ? ", within noise"
+				    : ", beyond noise");
+		break;
+	}
 	case RP_F_UNPOOLED:
 		snprintf(out, len,
 			 "%.0f %s pass%s not in these figures: the later "
@@ -706,6 +735,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
 		[RP_F_UNPOOLED] = "later-writes-not-pooled",
 		[RP_F_VS_HOST] = "guest-against-host",
+		[RP_F_ARM] = "target-against-first",
 		[RP_F_CHANGE] = "change",
 	};
 

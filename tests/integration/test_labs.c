@@ -361,6 +361,52 @@ static void lab_problems_checked(void)
 }
 
 /*
+ * A settings A/B on vSphere: extra_config applies to the whole VM at
+ * power-on and the run sets it once, so two arms on one VM would measure
+ * one setting twice; refused before anything (each arm needs its own VM).
+ * Arms on two VMs, or two datastores of one VM, are fine.
+ */
+static void arms_on_one_vm(void)
+{
+	static const char *const flags[] = {"-datastores", "2", NULL};
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], text[2048];
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "arms", flags), 0);
+	snprintf(prof, sizeof(prof), "%s/arms.json", it_dir());
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"arms\", \"backend\": \"vsphere\", "
+		 "\"vsphere\": {\"vm\": \"" VM "\", \"guest_dir\": "
+		 "\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
+		 "[\"thin\"], \"matrix\": {\"extra_config\": "
+		 "[{\"mainMem.useNamedFile\": \"TRUE\"}, "
+		 "{\"mainMem.useNamedFile\": \"FALSE\"}]}, \"workload\": "
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\"]}}");
+	it_write_file(prof, text);
+	refused(&v, &e, "arms", prof,
+		"targets 'mainMem.useNamedFile=TRUE' and "
+		"'mainMem.useNamedFile=FALSE' are one vsphere place with a "
+		"different extra_config",
+		0);
+	/* one VM, two datastores: places, not settings */
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"arms\", \"backend\": \"vsphere\", "
+		 "\"vsphere\": {\"vm\": \"" VM "\", \"guest_dir\": "
+		 "\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
+		 "[\"thin\"], \"matrix\": {\"datastore\": [\"LocalDS_0\", "
+		 "\"LocalDS_1\"]}, \"workload\": "
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\"]}}");
+	it_write_file(prof, text);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
+/*
  * A host entering maintenance mode powers no VM on once its VMs are off:
  * a run that needs a power cycle is refused before the guest is shut
  * down (ShutdownGuest never called); without a power cycle it is said.
@@ -737,6 +783,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(nfs_without_vaai),
 	PB_CASE(vsan_policies),
 	PB_CASE(lab_problems_checked),
+	PB_CASE(arms_on_one_vm),
 	PB_CASE(maintenance_before_power_cycle),
 	PB_CASE(rdmp_needs_no_enable_uuid),
 	PB_CASE(power_cycle_ends_on),

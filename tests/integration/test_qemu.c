@@ -919,6 +919,65 @@ static void qemu_host_baseline(void)
 	CU_ASSERT(nothing_left(disks, res));
 }
 
+/*
+ * A settings A/B: each arm boots its own guests with its own settings,
+ * applied by the guest's init and read back into run.json; a setting the
+ * guest cannot make fails that arm's item, never measured as if made.
+ */
+static void qemu_settings_ab(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-ab.json");
+	SCRATCH(state, "q-state15");
+	SCRATCH(res, "q-results15");
+	SCRATCH(disks, "q-disks15");
+	char text[1024];
+	json_t *doc, *items, *g;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"q-ab\", \"backend\": \"qemu\",\n"
+		 " \"qemu\": {\"dir\": \"%s\", \"accel\": \"tcg\"},\n"
+		 " \"disk_size\": \"32M\", \"modes\": [\"thin\"],\n"
+		 " \"timeout_s\": 100, \"targets\": [\n"
+		 "  {\"name\": \"a\", \"mem_file\": true, \"guest_sysctl\": "
+		 "{\"vm.dirty_ratio\": \"7\"}},\n"
+		 "  {\"name\": \"b\", \"guest_sysctl\": "
+		 "{\"vm.no_such_setting\": \"1\"}}],\n"
+		 " \"workload\": %s}\n",
+		 disks, WL_SMALL);
+	it_write_file(prof, text);
+	env_for(&e, state);
+	/* one arm measured, one failed: a partial run */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 4);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	items = json_object_get(doc, "results");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(items), 2);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+				       json_array_get(items, 0), "status")),
+			       "ok");
+	g = json_object_get(json_object_get(json_array_get(items, 0), "runner"),
+			    "guest");
+	CU_ASSERT(json_is_true(json_object_get(g, "mem_file")));
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(json_object_get(g, "sysctl"),
+						  "vm.dirty_ratio")),
+		"7");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+				       json_array_get(items, 1), "status")),
+			       "failed");
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		json_string_value(
+			json_object_get(json_array_get(items, 1), "error")),
+		"guest_sysctl: vm.no_such_setting: the guest could not set "
+		"it"));
+	json_decref(doc);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_two_directories),
@@ -932,6 +991,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_kvm_probe_falls_back),
 	PB_CASE(qemu_host_fs_full),
 	PB_CASE(qemu_host_baseline),
+	PB_CASE(qemu_settings_ab),
 	PB_CASE(qemu_harness_under_valgrind),
 	PB_CASE(qemu_kill9_at_every_step),
 	PB_CASE(qemu_disk_full),

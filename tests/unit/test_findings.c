@@ -594,6 +594,53 @@ static void guest_against_host(void)
 	rp_model_dispose(&m);
 }
 
+/*
+ * A settings A/B as two targets: arm B's first writes are 0.9 times arm
+ * A's, repetition by repetition, its rewrites the same. Each mode on B is
+ * set against the same mode on A: first write 0.90x beyond noise (thin:
+ * 148 * 0.9 = 133.2 against 148), rewrite 1.00x within noise.
+ */
+static void arms_against_the_first(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_finding *f = NULL;
+	const struct rp_group *g = NULL;
+	char t[512];
+	size_t i;
+
+	load(&m, "arms.json", "rdm");
+	CU_ASSERT_EQUAL_FATAL(m.ng, 8);
+	for (i = 0; i < m.ng; i++) {
+		if (m.g[i].target == 0) {
+			CU_ASSERT_PTR_NULL(m.g[i].arm_ref);
+			continue;
+		}
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m.g[i].arm_ref);
+		CU_ASSERT_EQUAL(m.g[i].arm_ref->target, 0);
+		CU_ASSERT_DOUBLE_EQUAL(m.g[i].arm_first, 0.9, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(m.g[i].arm_rewrite, 1.0, 1e-9);
+		CU_ASSERT(m.g[i].arm_first_hi < 1.0);
+		CU_ASSERT(m.g[i].arm_rewrite_lo <= 1.0 &&
+			  m.g[i].arm_rewrite_hi >= 1.0);
+		if (m.g[i].pmode == PB_MODE_THIN)
+			g = &m.g[i];
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_ARM, NULL, NULL, NULL), 4);
+	CU_ASSERT_EQUAL_FATAL(count(&fs, RP_F_ARM, g, NULL, &f), 1);
+	CU_ASSERT_EQUAL(f->sig, RP_SIG_YES);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "thin on vm.dirty_ratio=5: first "
+					 "write 0.90x vm.dirty_ratio=20's ["));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "(133.2 against 148.0 MiB/s), "
+					 "beyond noise; rewrite 1.00x ["));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "], within noise"));
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
 static void reps_needed(void)
 {
 	CU_ASSERT_EQUAL(rp_reps_needed(0.15, 5, 0.05), 45);
@@ -614,6 +661,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(recreate_named_and_mb),
 	PB_CASE(later_writes_not_pooled),
 	PB_CASE(guest_against_host),
+	PB_CASE(arms_against_the_first),
 	PB_CASES_END,
 };
 

@@ -355,9 +355,14 @@ static const struct {
 	 "eager, rdm)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"accel\": \"hvf\"}}",
 	 "qemu.accel: one of auto, kvm, tcg"},
-	{QHEAD "\"modes\": [\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": "
-	       "\"1\"}}",
-	 "guest_sysctl: backend qemu cannot apply it"},
+	{"{\"name\": \"q\", \"backend\": \"host\", \"disk_size\": \"64M\", "
+	 "\"modes\": [\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": "
+	 "\"1\"}}",
+	 "guest_sysctl: backend host cannot apply it"},
+	{"{\"name\": \"q\", \"backend\": \"host\", \"disk_size\": \"64M\", "
+	 "\"modes\": [\"thin\"], \"matrix\": {\"guest_sysctl\": "
+	 "[{\"vm.swappiness\": \"1\"}]}}",
+	 "guest_sysctl: backend host cannot apply it"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"cpus\": true}}",
 	 "qemu.cpus: must be a whole number"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"cpu\": 2}}",
@@ -496,6 +501,58 @@ static void host_baseline_twins(void)
 		CU_ASSERT_EQUAL(plan.items[i].wave, i + 1);
 	}
 	pb_plan_dispose(&plan);
+	pb_profile_dispose(&p);
+}
+
+/*
+ * A settings A/B as one experiment: the matrix's guest_sysctl and a
+ * backend setting (qemu.mem_file) make a target per combination, each
+ * named by what it sets and applying its own settings; without one, the
+ * profile's.
+ */
+static void settings_arms(void)
+{
+	struct pb_profile p;
+	char err[PB_ERRBUF_SIZE] = "";
+	const struct pb_kv *kv;
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp("{\"name\": \"ab\", \"disk_size\": \"64M\", "
+				  "\"modes\": [\"thin\"], \"guest_sysctl\": "
+				  "{\"vm.swappiness\": \"60\"}, \"matrix\": "
+				  "{\"mem_file\": [false, true], "
+				  "\"guest_sysctl\": [{\"vm.dirty_ratio\": "
+				  "\"20\"}, {\"vm.dirty_ratio\": \"5\"}]}}"),
+			err),
+		PB_OK);
+	CU_ASSERT_EQUAL_FATAL(p.ntargets, 4);
+	CU_ASSERT_STRING_EQUAL(p.targets[0].name,
+			       "mem_file=false vm.dirty_ratio=20");
+	CU_ASSERT_STRING_EQUAL(p.targets[3].name,
+			       "mem_file=true vm.dirty_ratio=5");
+	CU_ASSERT(((const struct qemu_opts *)p.targets[3].bopts)->mem_file);
+	CU_ASSERT_FALSE(
+		((const struct qemu_opts *)p.targets[0].bopts)->mem_file);
+	kv = pb_target_sysctl(&p, 1);
+	CU_ASSERT_EQUAL_FATAL(kv->n, 1);
+	CU_ASSERT_STRING_EQUAL(kv->key[0], "vm.dirty_ratio");
+	CU_ASSERT_STRING_EQUAL(kv->val[0], "5");
+	/* the arms' own settings replace the profile's */
+	CU_ASSERT_STRING_EQUAL(pb_target_sysctl(&p, 0)->val[0], "20");
+	pb_profile_dispose(&p);
+
+	CU_ASSERT_EQUAL_FATAL(
+		pb_profile_load(
+			&p,
+			write_tmp("{\"name\": \"one\", \"disk_size\": \"64M\", "
+				  "\"modes\": [\"thin\"], \"guest_sysctl\": "
+				  "{\"vm.swappiness\": \"60\"}}"),
+			err),
+		PB_OK);
+	CU_ASSERT_STRING_EQUAL(pb_target_sysctl(&p, 0)->key[0],
+			       "vm.swappiness");
 	pb_profile_dispose(&p);
 }
 
@@ -755,6 +812,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(filesystem_and_command_keys),
 	PB_CASE(sizes_one_rule),
 	PB_CASE(host_baseline_twins),
+	PB_CASE(settings_arms),
 	PB_CASE(shuffle_complete_and_replayable),
 	PB_CASE(runner_args_follow_workload),
 	PB_CASE(targets_expand),

@@ -41,6 +41,7 @@ static enum pb_error qb_open(struct pb_backend **out,
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	b->p = p;
 	b->o = p->targets[target].bopts;
+	b->sysctl = pb_target_sysctl(p, target);
 	b->loop = (struct pb_loop)PB_LOOP_INIT;
 	b->root = geteuid() == 0;
 	b->aio = "io_uring";
@@ -231,15 +232,32 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 static void annotate(const char *path, const struct qb_boot *g,
 		     const struct qb *b, const char *aio)
 {
-	json_t *doc = json_load_file(path, 0, NULL);
+	json_t *doc = json_load_file(path, 0, NULL), *gj;
+	char lines[sizeof(g->sysctl)], *line, *save = NULL;
 
 	if (!doc)
 		return;
-	json_object_set_new(doc, "guest",
-			    json_pack("{s:s,s:s,s:f,s:f}", "accelerator",
-				      b->accel, "aio", aio, "boot_to_init_s",
-				      g->t_boot, "boot_to_runner_s",
-				      g->t_start));
+	gj = json_pack("{s:s,s:s,s:f,s:f,s:b}", "accelerator", b->accel, "aio",
+		       aio, "boot_to_init_s", g->t_boot, "boot_to_runner_s",
+		       g->t_start, "mem_file", b->o->mem_file);
+	/* the settings as the guest read them back, not as asked */
+	if (gj && g->sysctl[0]) {
+		json_t *sc = json_object();
+
+		snprintf(lines, sizeof(lines), "%s", g->sysctl);
+		for (line = strtok_r(lines, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *eq = strchr(line, '=');
+
+			if (eq) {
+				*eq = '\0';
+				json_object_set_new(sc, line,
+						    json_string(eq + 1));
+			}
+		}
+		json_object_set_new(gj, "sysctl", sc);
+	}
+	json_object_set_new(doc, "guest", gj);
 	/* the passes on the host's clock: a pass started at its
 	 * started_boot_ns + host_offset_ns; the console line's delay (a pipe,
 	 * well under the 10 ms of /proc/uptime's steps) is the error */
@@ -312,12 +330,12 @@ static void disk_full_note(const struct qb *b, char *note, size_t len)
 		 b->loc.dir);
 }
 
-static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
-			    const char *args, long timeout_s,
-			    const struct pb_run_ctx *ctx, const char *local_out,
-			    char *errbuf)
+static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
+			       const char *args, long timeout_s,
+			       const struct pb_run_ctx *ctx,
+			       const char *local_out, const char *sysctl,
+			       char *errbuf)
 {
-	struct qb *b = qb_of(be);
 	char tail[PATH_MAX + 64] = "", full[PATH_MAX + 128] = "";
 	static const char *const aios[] = {"io_uring", "native", "threads"};
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
@@ -334,6 +352,8 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	unsigned a;
 
 	j.disk = k == QB_LOOP ? b->loop.dev : d->file;
+	j.mem_dir = b->o->mem_file ? b->loc.dir : NULL;
+	j.sysctl = sysctl;
 	for (a = 0; a < 3; a++) {
 		j.aio = aios[a];
 		unlink(local_out);
@@ -375,12 +395,40 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 			full, tail);
 	}
 	annotate(local_out, &g, b, j.aio);
+	/* a setting asked for and not made is not measured as if it were */
+	if (g.sysctl_fail[0])
+		return pb_fail(errbuf, PB_ERR_UNSUPPORTED,
+			       "guest_sysctl: %s: the guest could not set it",
+			       g.sysctl_fail);
 	if (g.status)
 		return pb_fail(
 			errbuf, PB_ERR_CHILD,
 			"runner in the guest exited %d: %s%s%s", g.status,
 			g.nlog ? g.log[g.nlog - 1] : "no message", full, tail);
 	return PB_OK;
+}
+
+static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
+			    const char *args, long timeout_s,
+			    const struct pb_run_ctx *ctx, const char *local_out,
+			    char *errbuf)
+{
+	struct qb *b = qb_of(be);
+	struct pb_buf sc = PB_BUF_INIT(16384);
+	enum pb_error err = PB_OK;
+	unsigned i;
+
+	/* guest_sysctl for the guest's init, a "key=value" line each */
+	for (i = 0; !err && i < b->sysctl->n; i++)
+		err = pb_buf_printf(&sc, "%s=%s\n", b->sysctl->key[i],
+				    b->sysctl->val[i]);
+	if (err)
+		err = pb_fail(errbuf, err, "out of memory");
+	else
+		err = run_guest(b, d, args, timeout_s, ctx, local_out,
+				b->sysctl->n ? sc.data : NULL, errbuf);
+	pb_buf_dispose(&sc);
+	return err;
 }
 
 /* The host beside the guest: the same directory (the disk files' own
@@ -412,7 +460,8 @@ const struct pb_backend_ops qemu_backend = {
 		"device) and a small guest under qemu",
 	.modes = PB_MODE_BIT(PB_MODE_THIN) | PB_MODE_BIT(PB_MODE_LAZY) |
 		 PB_MODE_BIT(PB_MODE_EAGER) | PB_MODE_BIT(PB_MODE_RDM),
-	.caps = 0,
+	/* each item boots its own guest, with its target's settings */
+	.caps = PB_CAP_GUEST_SYSCTL | PB_CAP_SETTINGS_PER_ITEM,
 	.options = qb_options,
 	.options_size = sizeof(struct qemu_opts),
 	.open = qb_open,

@@ -66,7 +66,23 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 
 	ARG(q->binary);
 	ARG("-machine");
-	ARGF("q35,accel=%s", j->accel);
+	/* qemu.mem_file: guest RAM in a file of the disks' directory (qemu
+	 * unlinks it at once), written back like any file: VMware's
+	 * mainMem.useNamedFile = "TRUE" (seed 002) */
+	if (j->mem_dir && j->args) {
+		ARGF("q35,accel=%s,memory-backend=pbmem", j->accel);
+		ARG("-object");
+		NEXT();
+		if (!err)
+			err = pb_buf_printf(store,
+					    "memory-backend-file,id=pbmem,"
+					    "size=%uM,share=on,",
+					    q->memory_mib);
+		if (!err)
+			err = opt_escape(store, "mem-path=", j->mem_dir, true);
+	} else {
+		ARGF("q35,accel=%s", j->accel);
+	}
 	ARG("-cpu");
 	ARG(!strcmp(j->accel, "kvm") ? "host" : "max");
 	ARG("-m");
@@ -99,6 +115,15 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 					 j->args, true);
 		ARG("-fw_cfg");
 		ARGF("name=opt/provbench/serial,string=%s", j->serial);
+		if (j->sysctl) {
+			ARG("-fw_cfg");
+			NEXT();
+			if (!err)
+				err = opt_escape(store,
+						 "name=opt/provbench/sysctl,"
+						 "string=",
+						 j->sysctl, true);
+		}
 		if (j->command) {
 			ARG("-fw_cfg");
 			NEXT();
@@ -157,6 +182,15 @@ static void console_line(struct qb_boot *g, char *line, double t,
 		g->start_uptime_ns = (int64_t)(strtod(line + 8, NULL) * 1e9);
 		g->start_host_unix_ns =
 			(int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	} else if (!strncmp(line, "PB-SYSCTL ", 10)) {
+		size_t n = strlen(g->sysctl);
+
+		snprintf(g->sysctl + n, sizeof(g->sysctl) - n, "%s\n",
+			 line + 10);
+	} else if (!strncmp(line, "PB-SYSCTL-FAIL ", 15)) {
+		if (!g->sysctl_fail[0])
+			snprintf(g->sysctl_fail, sizeof(g->sysctl_fail), "%s",
+				 line + 15);
 	} else if (!strncmp(line, "PB-EXIT ", 8)) {
 		g->exited = true;
 		g->status = atoi(line + 8);

@@ -52,6 +52,13 @@ const struct pb_opt_def qb_options[] = {
 	 .max = 64,
 	 .def = "1",
 	 .help = "guest CPUs"},
+	{.key = "mem_file",
+	 .type = PB_OPT_BOOL,
+	 .off = OFF(mem_file),
+	 .setting = true,
+	 .help = "true: the guest's RAM is a file in dir, shared and written "
+		 "back like any file (VMware's mainMem.useNamedFile = TRUE, "
+		 "seed 002's cause); default false, anonymous memory"},
 	{.key = NULL},
 };
 

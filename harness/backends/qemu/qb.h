@@ -36,6 +36,7 @@ struct qb {
 	struct pb_backend base; /* first: what the harness holds */
 	const struct pb_profile *p;
 	const struct qemu_opts *o;
+	const struct pb_kv *sysctl; /* this target's guest_sysctl */
 	struct pb_local loc; /* host, disk directory, key, places, run id */
 	char guest[PATH_MAX];
 	char kernel[PATH_MAX + 16];
@@ -88,6 +89,11 @@ struct qb_job {
 	const char *out;     /* ttyS1 goes here */
 	const char *accel;
 	const char *aio;
+	/* guest_sysctl as "key=value" lines, applied by the guest's init
+	 * before the runner starts; NULL: none */
+	const char *sysctl;
+	/* qemu.mem_file: the guest's RAM in a file in this directory */
+	const char *mem_dir;
 };
 
 /* The events a boot reports, from the console's markers. */
@@ -99,6 +105,9 @@ struct qb_boot {
 	 * host's clock when the line came: the guest's clock on the host's */
 	int64_t start_uptime_ns, start_host_unix_ns;
 	bool probe_ok, exited;
+	/* guest_sysctl as the guest read each back ("key=value" lines), and
+	 * the first key it could not set */
+	char sysctl[1024], sysctl_fail[128];
 	int status;
 	char log[5][256];
 	unsigned nlog;

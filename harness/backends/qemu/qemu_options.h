@@ -16,6 +16,7 @@ struct qemu_opts {
 	char *binary;	  /* qemu-system-x86_64 */
 	unsigned memory_mib;
 	unsigned cpus;
+	bool mem_file; /* guest RAM in a file of dir (VMware's named file) */
 };
 
 extern const struct pb_opt_def qb_options[];

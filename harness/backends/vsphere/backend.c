@@ -63,6 +63,7 @@ static enum pb_error vsb_open(struct pb_backend **out,
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	b->p = p;
 	b->o = p->targets[target].bopts;
+	b->sysctl = pb_target_sysctl(p, target);
 	err = vs_config_from_env(&cfg, env_get, NULL, errbuf);
 	if (!err) {
 		struct vs_session *with =

@@ -174,7 +174,6 @@ enum pb_error vsb_prepare(struct pb_backend *be, const struct pb_prep_ctx *c,
 			  char *errbuf)
 {
 	struct vsb *b = vsb_of(be);
-	const struct pb_profile *p = b->p;
 	const struct vsphere_opts *o = b->o;
 	char sum[2 * EVP_MAX_MD_SIZE + 1], there[2 * EVP_MAX_MD_SIZE + 1];
 	char change[1024], *data;
@@ -206,7 +205,7 @@ enum pb_error vsb_prepare(struct pb_backend *be, const struct pb_prep_ctx *c,
 			return err;
 	}
 	vsb_guest_family(b);
-	if (b->windows && p->sysctl.n)
+	if (b->windows && b->sysctl->n)
 		return pb_fail(errbuf, PB_ERR_INPUT,
 			       "sysctl: %s runs Windows (%s); sysctls are "
 			       "Linux settings",
@@ -255,12 +254,12 @@ enum pb_error vsb_prepare(struct pb_backend *be, const struct pb_prep_ctx *c,
 				      b->runner_guest, sum);
 		free(data);
 	}
-	for (i = 0; !err && i < p->sysctl.n; i++) {
+	for (i = 0; !err && i < b->sysctl->n; i++) {
 		char args[512];
 		int64_t pid;
 
-		snprintf(args, sizeof(args), "-w %s=%s", p->sysctl.key[i],
-			 p->sysctl.val[i]);
+		snprintf(args, sizeof(args), "-w %s=%s", b->sysctl->key[i],
+			 b->sysctl->val[i]);
 		err = vsb_sess_err(b,
 				   vs_guest_start(b->s, &b->vm, "/sbin/sysctl",
 						  args, NULL, &pid),

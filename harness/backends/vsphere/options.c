@@ -72,6 +72,7 @@ const struct pb_opt_def vsb_options[] = {
 	 .def = "3600",
 	 .help = "a vSphere task not done by then failed"},
 	{.key = "extra_config",
+	 .setting = true,
 	 .type = PB_OPT_KV,
 	 .off = OFF(extra_config),
 	 .help = "VMX settings the run needs live (disk.EnableUUID always)"},

@@ -46,6 +46,7 @@ struct vsb {
 	struct pb_backend base; /* first: what the harness holds */
 	const struct pb_profile *p;
 	const struct vsphere_opts *o;
+	const struct pb_kv *sysctl; /* this target's guest_sysctl */
 	struct vs_session *s;
 	struct vs_vm_info vm;
 	struct vs_vm_state state;

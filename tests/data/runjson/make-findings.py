@@ -13,6 +13,9 @@
                    recreate passes: the recreates are not pooled
   host-baseline.json  host_baseline: the demo's figures in the guest
                    (target 0), 1.25 times each on its host twin (target 1)
+  arms.json        a settings A/B: the demo's figures on arm A (target
+                   0), first writes 0.9 times as fast on arm B (target 1),
+                   rewrites the same
 
 Rates are fixed per repetition (no randomness), so each figure can be
 worked out by hand from this file.
@@ -145,6 +148,22 @@ def main():
     # the head before "results", as provbench writes it
     d["results"] = d.pop("results")
     write("host-baseline.json", d)
+    res = []
+    for r in range(3):
+        for t in range(2):
+            for m in MODES:
+                f, w1, w2 = DEMO[m][1][r]
+                it = item(r + 1, m, m, DEMO[m][0],
+                          f * (0.9 if t else 1), w1, w2)
+                it["target"] = t
+                res.append(it)
+    d = doc("arms", qemu, res, MODES, 3)
+    d["targets"] = [
+        {"index": t, "name": n, "key": "qemu:lab:/d", "places": [],
+         "environment": dict(qemu)}
+        for t, n in enumerate(("vm.dirty_ratio=20", "vm.dirty_ratio=5"))]
+    d["results"] = d.pop("results")
+    write("arms.json", d)
 
 
 main()
