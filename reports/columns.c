@@ -31,6 +31,20 @@ static void rd(double v[3], const struct rp_model *m, const struct rp_group *g)
 	v[0] = g->read_med, v[1] = v[2] = NAN;
 }
 
+static void fsy(double v[3], const struct rp_model *m, const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->fsync_med, v[1] = v[2] = NAN;
+}
+
+static bool any_fsync(const struct rp_model *m)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (!isnan(m->g[i].fsync_med))
+			return true;
+	return false;
+}
+
 static void penalty(double v[3], const struct rp_model *m,
 		    const struct rp_group *g)
 {
@@ -213,6 +227,14 @@ const struct rp_column rp_columns[] = {
 	 .unit = RP_UNIT_PASS,
 	 .show = RP_COL_ALL | RP_COL_AFTER_NOTE,
 	 .get = pts_pass},
+	{.csv = "fsync_write_mib_s",
+	 .head = "fsync-write",
+	 .unit = RP_UNIT_RATE,
+	 .show = RP_COL_ALL | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 3,
+	 .page_decimals = 1,
+	 .get = fsy,
+	 .any = any_fsync},
 	/* the pages' only column of words; summary.csv has its figures */
 	{.csv = "-",
 	 .head = "within a pass",

@@ -348,8 +348,10 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->warning = true;
 		datastore_why(m, g, f->detail, sizeof(f->detail));
 	}
+	/* a workload without later writes has no penalty to tell: said
+	 * once for the run, not per mode */
 	if (isnan(g->penalty)) {
-		if ((f = add(fs, RP_F_NO_PENALTY)))
+		if (m->later_set && (f = add(fs, RP_F_NO_PENALTY)))
 			f->g = g;
 	} else if ((f = add(fs, RP_F_PENALTY))) {
 		f->g = g;
@@ -535,7 +537,10 @@ static void across(struct rp_findings *fs, const struct rp_model *m,
 	struct rp_finding *f;
 	bool few = false, apart = false;
 
-	if (n < 2 || t[0] != g || !(f = add(fs, RP_F_ACROSS)))
+	for (i = 0, j = 0; i < n; i++)
+		j += !isnan(t[i]->penalty);
+	/* penalties to set side by side: at least two */
+	if (n < 2 || j < 2 || t[0] != g || !(f = add(fs, RP_F_ACROSS)))
 		return;
 	f->g = g;
 	for (i = 0; i < n; i++) {
@@ -577,6 +582,8 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 				 json_string_value(json_array_get(shared, i)));
 			f->warning = true;
 		}
+	if (!m->later_set && m->ng && (f = add(fs, RP_F_NO_PENALTY)))
+		f->g = NULL;
 	if (m->base_note[0] && (f = add(fs, RP_F_BASELINE_NOTE)))
 		snprintf(f->detail, sizeof(f->detail), "%s", m->base_note);
 	if (m->unpooled && (f = add(fs, RP_F_UNPOOLED)))
@@ -695,6 +702,66 @@ static void changes(struct rp_findings *fs, const struct rp_model *m,
 	}
 }
 
+/* one share into a range headline's: its range and whether beyond noise */
+static void range_add(double *a, double *b, unsigned *yes, double v, double lo,
+		      double hi)
+{
+	if (isnan(v))
+		return;
+	*a = isnan(*a) ? v : fmin(*a, v);
+	*b = isnan(*b) ? v : fmax(*b, v);
+	if (!isnan(lo) && !(lo <= 1.0 && hi >= 1.0))
+		(*yes)++;
+}
+
+/*
+ * The question of a run that compares places: with host_baseline, what
+ * the guest gets of the host (the seeds' hdparm on both); with several
+ * targets, each against the first (the arms of an A/B, machines,
+ * datastores). One line each, its shares' range over the modes.
+ */
+static void headline_compare(struct rp_findings *fs, const struct rp_model *m)
+{
+	struct rp_finding *f = NULL;
+	size_t i, t;
+
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+
+		if (!g->host || isnan(g->host_first))
+			continue;
+		if (!f && !(f = add(fs, RP_F_H_HOST)))
+			return;
+		f->n++;
+		range_add(&f->v, &f->v2, &f->yes[0], g->host_first,
+			  g->host_first_lo, g->host_first_hi);
+		range_add(&f->lo, &f->hi, &f->yes[1], g->host_read,
+			  g->host_read_lo, g->host_read_hi);
+		range_add(&f->lo2, &f->hi2, &f->yes[2], g->host_fsync,
+			  g->host_fsync_lo, g->host_fsync_hi);
+	}
+	for (t = 1; t < m->ntinfo; t++) {
+		f = NULL;
+		for (i = 0; i < m->ng; i++) {
+			const struct rp_group *g = &m->g[i];
+
+			if (g->target != (long long)t || !g->arm_ref)
+				continue;
+			if (!f && !(f = add(fs, RP_F_H_ARM)))
+				return;
+			f->g = g;
+			f->h = g->arm_ref;
+			f->n++;
+			range_add(&f->v, &f->v2, &f->yes[0], g->arm_first,
+				  g->arm_first_lo, g->arm_first_hi);
+			range_add(&f->lo, &f->hi, &f->yes[1], g->arm_read,
+				  g->arm_read_lo, g->arm_read_hi);
+			range_add(&f->lo2, &f->hi2, &f->yes[2], g->arm_fsync,
+				  g->arm_fsync_lo, g->arm_fsync_hi);
+		}
+	}
+}
+
 enum pb_error rp_findings_build(struct rp_findings *fs,
 				const struct rp_model *m,
 				const struct rp_model *old,
@@ -732,6 +799,8 @@ enum pb_error rp_findings_build(struct rp_findings *fs,
 		f->n = m->interrupted ? 1 : !m->finished ? 2 : 0;
 		f->warning = true;
 	}
+	/* what a comparison of places asks, before each place's answer */
+	headline_compare(fs, m);
 	for (i = 0; i < m->ng; i++)
 		if (first_at_place(m, &m->g[i])) {
 			n = place(m, &m->g[i], p, RP_MAX_SET);

@@ -95,13 +95,11 @@ const struct rp_group *rp_sibling(const struct rp_model *m,
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,	    &g->rewrite,
-			   &g->read,	    &g->prov,
-			   &g->steady,	    &g->p99_first,
-			   &g->mkfs,	    &g->cmd,
-			   &g->pair_first,  &g->pair_rewrite,
-			   &g->span_target, &g->rw_spread,
-			   &g->paired,	    &g->stripe_vs_pass,
+	double **arrs[] = {&g->first,	   &g->rewrite,	     &g->read,
+			   &g->fsync,	   &g->prov,	     &g->steady,
+			   &g->p99_first,  &g->mkfs,	     &g->cmd,
+			   &g->pair_first, &g->pair_rewrite, &g->span_target,
+			   &g->rw_spread,  &g->paired,	     &g->stripe_vs_pass,
 			   &g->ref_target};
 	size_t cap, i;
 	void *q;
@@ -146,6 +144,8 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		     const struct rj_item *item)
 {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
+	double fsy[RP_MAX_REWRITES];
+	unsigned nfsy = 0;
 	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN,
 	       settle_to;
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
@@ -179,8 +179,12 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			if (applied != g->pmode)
 				g->mismatch = true;
 		} else {
+			/* "unknown": read back as no mode (tmpfs cannot say
+			 * written from allocated); not confirmed is not
+			 * claimed */
 			g->applied = "?";
 			g->mismatch = true;
+			g->unread = true;
 		}
 		if (g->mismatch && !g->applied_why && *item->applied_why)
 			g->applied_why = strdup(item->applied_why);
@@ -267,6 +271,9 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		} else if (ps.kind == RUNNER_PASS_READ &&
 			   nrd < RP_MAX_REWRITES) {
 			rd[nrd++] = ps.mib_per_s;
+		} else if (ps.kind == RUNNER_PASS_FSYNC_WRITE &&
+			   nfsy < RP_MAX_REWRITES) {
+			fsy[nfsy++] = ps.mib_per_s;
 		} else if (ps.kind == RUNNER_PASS_COMMAND &&
 			   ncmd < RP_MAX_REWRITES) {
 			cmd[ncmd++] = ps.seconds;
@@ -321,6 +328,8 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	}
 	if (nrd)
 		g->read[g->nread++] = rp_median(rd, nrd);
+	if (nfsy)
+		g->fsync[g->nfsync++] = rp_median(fsy, nfsy);
 	if (ncmd)
 		g->cmd[g->ncmd++] = rp_median(cmd, ncmd);
 }
@@ -451,6 +460,7 @@ static void finish_group(struct rp_group *g)
 	g->rewrite_med = rp_median(g->rewrite, g->nrewrite);
 	rp_median_ci(&g->rewrite_lo, &g->rewrite_hi, g->rewrite, g->nrewrite);
 	g->read_med = rp_median(g->read, g->nread);
+	g->fsync_med = rp_median(g->fsync, g->nfsync);
 	g->prov_med = rp_median(g->prov, g->nprov);
 	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
 	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
@@ -553,6 +563,19 @@ static void choose_baseline(struct rp_model *m)
 }
 
 /* Ratios to the baseline and eager's break-even need every group done. */
+/* a / b of two groups' medians, and the interval of the share from each
+ * side resampled on its own (none under two values a side) */
+static void share(double *v, double *lo, double *hi, const double *a, size_t na,
+		  double ma, const double *b, size_t nb, double mb)
+{
+	*v = *lo = *hi = NAN;
+	if (!(ma > 0) || !(mb > 0))
+		return;
+	*v = ma / mb;
+	if (na >= 2 && nb >= 2)
+		rp_ratio_ci(lo, hi, a, na, b, nb);
+}
+
 /* host_baseline: g in the guest against the same mode and point on the
  * host twin of g's target, as shares with their intervals */
 static void host_twin(struct rp_model *m, struct rp_group *g)
@@ -572,18 +595,19 @@ static void host_twin(struct rp_model *m, struct rp_group *g)
 		    m->g[i].pmode == g->pmode)
 			h = &m->g[i];
 	g->host = h;
+	g->host_read = g->host_read_lo = g->host_read_hi = NAN;
+	g->host_fsync = g->host_fsync_lo = g->host_fsync_hi = NAN;
 	if (!h)
 		return;
-	if (h->first_med > 0 && g->first_med > 0)
-		g->host_first = g->first_med / h->first_med;
-	if (h->rewrite_med > 0 && g->rewrite_med > 0)
-		g->host_rewrite = g->rewrite_med / h->rewrite_med;
-	if (g->nfirst >= 2 && h->nfirst >= 2)
-		rp_ratio_ci(&g->host_first_lo, &g->host_first_hi, g->first,
-			    g->nfirst, h->first, h->nfirst);
-	if (g->nrewrite >= 2 && h->nrewrite >= 2)
-		rp_ratio_ci(&g->host_rewrite_lo, &g->host_rewrite_hi,
-			    g->rewrite, g->nrewrite, h->rewrite, h->nrewrite);
+	share(&g->host_first, &g->host_first_lo, &g->host_first_hi, g->first,
+	      g->nfirst, g->first_med, h->first, h->nfirst, h->first_med);
+	share(&g->host_rewrite, &g->host_rewrite_lo, &g->host_rewrite_hi,
+	      g->rewrite, g->nrewrite, g->rewrite_med, h->rewrite, h->nrewrite,
+	      h->rewrite_med);
+	share(&g->host_read, &g->host_read_lo, &g->host_read_hi, g->read,
+	      g->nread, g->read_med, h->read, h->nread, h->read_med);
+	share(&g->host_fsync, &g->host_fsync_lo, &g->host_fsync_hi, g->fsync,
+	      g->nfsync, g->fsync_med, h->fsync, h->nfsync, h->fsync_med);
 }
 
 /* Several targets: g against the same mode and point on the first target
@@ -597,6 +621,8 @@ static void arm_of(struct rp_model *m, struct rp_group *g)
 	g->arm_first_lo = g->arm_first_hi = NAN;
 	g->arm_rewrite_lo = g->arm_rewrite_hi = NAN;
 	g->arm_ref = NULL;
+	g->arm_read = g->arm_read_lo = g->arm_read_hi = NAN;
+	g->arm_fsync = g->arm_fsync_lo = g->arm_fsync_hi = NAN;
 	if (g->target == 0 || m->ntinfo < 2 ||
 	    (g->target < (long long)m->ntinfo &&
 	     m->tinfo[g->target].host_of >= 0) ||
@@ -610,15 +636,15 @@ static void arm_of(struct rp_model *m, struct rp_group *g)
 	if (!a || !(a->first_med > 0) || !(g->first_med > 0))
 		return;
 	g->arm_ref = a;
-	g->arm_first = g->first_med / a->first_med;
-	if (a->rewrite_med > 0 && g->rewrite_med > 0)
-		g->arm_rewrite = g->rewrite_med / a->rewrite_med;
-	if (g->nfirst >= 2 && a->nfirst >= 2)
-		rp_ratio_ci(&g->arm_first_lo, &g->arm_first_hi, g->first,
-			    g->nfirst, a->first, a->nfirst);
-	if (g->nrewrite >= 2 && a->nrewrite >= 2)
-		rp_ratio_ci(&g->arm_rewrite_lo, &g->arm_rewrite_hi, g->rewrite,
-			    g->nrewrite, a->rewrite, a->nrewrite);
+	share(&g->arm_first, &g->arm_first_lo, &g->arm_first_hi, g->first,
+	      g->nfirst, g->first_med, a->first, a->nfirst, a->first_med);
+	share(&g->arm_rewrite, &g->arm_rewrite_lo, &g->arm_rewrite_hi,
+	      g->rewrite, g->nrewrite, g->rewrite_med, a->rewrite, a->nrewrite,
+	      a->rewrite_med);
+	share(&g->arm_read, &g->arm_read_lo, &g->arm_read_hi, g->read, g->nread,
+	      g->read_med, a->read, a->nread, a->read_med);
+	share(&g->arm_fsync, &g->arm_fsync_lo, &g->arm_fsync_hi, g->fsync,
+	      g->nfsync, g->fsync_med, a->fsync, a->nfsync, a->fsync_med);
 }
 
 static void cross_group(struct rp_model *m)
@@ -1090,6 +1116,7 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->first);
 		free(g->rewrite);
 		free(g->read);
+		free(g->fsync);
 		free(g->prov);
 		free(g->steady);
 		free(g->pair_first);

@@ -26,12 +26,17 @@ struct rp_group {
 	const struct rp_group *host;
 	double host_first, host_first_lo, host_first_hi;
 	double host_rewrite, host_rewrite_lo, host_rewrite_hi;
+	double host_read, host_read_lo, host_read_hi;
+	double host_fsync, host_fsync_lo, host_fsync_hi;
 	/* several targets (arms of a settings A/B, machines, datastores):
 	 * the same mode and point on the first target, and this group's
 	 * first write, rewrite and read as shares of its */
 	const struct rp_group *arm_ref;
 	double arm_first, arm_first_lo, arm_first_hi;
 	double arm_rewrite, arm_rewrite_lo, arm_rewrite_hi;
+	double arm_read, arm_read_lo, arm_read_hi;
+	double arm_fsync, arm_fsync_lo, arm_fsync_hi;
+	bool unread; /* read back as no mode: not confirmed, so not claimed */
 	long long target;   /* index into the model's targets */
 	struct jl_doc *doc; /* the run.json its items came from */
 	char *target_name;  /* "" for a run's one implicit target */
@@ -57,6 +62,10 @@ struct rp_group {
 	/* each span's own rewrite rate: where that rep settles */
 	double *span_target;
 	size_t nfirst, nrewrite, nread, nprov, nsteady, np99f, np99r;
+	/* fsync-write passes (each write waits for the device: seed 004's
+	 * NFS question): a repetition's median, their median */
+	double *fsync, fsync_med;
+	size_t nfsync;
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
 	unsigned max_rewrites;
@@ -474,7 +483,11 @@ enum rp_fkind {
 	RP_F_H_FEW,	     /* set: one repetition, figures only */
 	RP_F_H_BREAKEVEN,    /* g eager: x s of provisioning, and its fate */
 	RP_F_H_INCONCLUSIVE, /* v: widest interval, n reps, x reps needed */
-	RP_F_H_NONE,	     /* nothing measured at this place */
+	/* the shares of a comparison, over its modes: first write v..v2,
+	 * read lo..hi, fsync-write lo2..hi2, yes[] of n beyond noise */
+	RP_F_H_HOST, /* host_baseline: the guest against the host */
+	RP_F_H_ARM,  /* target g (an arm, a datastore) against target h */
+	RP_F_H_NONE, /* nothing measured at this place */
 	/* a group's own */
 	RP_F_NOT_MEASURED, /* g */
 	RP_F_NO_PENALTY,   /* g: no first write and rewrite to set apart */
@@ -506,7 +519,8 @@ enum rp_fkind {
 	RP_F_VS_HOST,	    /* g in the guest against h on the host: v first, v2
 		       * rewrite (shares), sig of the first */
 	RP_F_ARM, /* g on its target against h on the first: v first, v2
-		   * rewrite (shares), sig of the first */
+		   * rewrite, x read (shares; x's ends in the group), sig of
+		   * the first */
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };
@@ -531,6 +545,7 @@ struct rp_finding {
 	const struct rp_group *set[RP_MAX_SET];
 	size_t nset;
 	double v, lo, hi, v2, lo2, hi2, x;
+	unsigned yes[3]; /* RP_F_H_HOST, RP_F_H_ARM: beyond noise, per kind */
 	/* RP_F_CHANGE: "first-write" or "rewrite"; RP_F_WARMUP: the
 	 * series' length */
 	const char *metric;

@@ -55,7 +55,11 @@ void rp_group_label(char *out, size_t len, const struct rp_group *g, bool where)
 	bool w = where && *g->where;
 
 	snprintf(out, len, "%s", g->mode);
-	if (g->mismatch && w)
+	if (g->unread && w)
+		cat(out, len, " (not read back; %s)", g->where);
+	else if (g->unread)
+		cat(out, len, " (not read back)");
+	else if (g->mismatch && w)
 		cat(out, len, " (applied as %s; %s)", g->applied, g->where);
 	else if (g->mismatch)
 		cat(out, len, " (applied as %s)", g->applied);
@@ -431,6 +435,20 @@ static void change(char *out, size_t len, const struct rp_model *m,
 static void finding_text(char *out, size_t len, const struct rp_model *m,
 			 const struct rp_finding *f);
 
+/* "; read 1.27x [1.19-1.34], beyond noise": one share of a pass kind,
+ * nothing when it has no figure */
+static void share_said(char *out, size_t len, const char *what, double v,
+		       double lo, double hi)
+{
+	if (isnan(v))
+		return;
+	cat(out, len, "; %s %.2fx", what, v);
+	if (isnan(lo))
+		return;
+	cat(out, len, " [%.2f-%.2f], %s", lo, hi,
+	    lo <= 1.0 && hi >= 1.0 ? "within noise" : "beyond noise");
+}
+
 void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 		     const struct rp_finding *f)
 {
@@ -439,12 +457,52 @@ void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 		rp_later_words(out, len, m);
 }
 
+/* "first write 0.05-0.33x (3 of 3 beyond noise)" */
+static void range_said(char *out, size_t len, const char *what, double a,
+		       double b, unsigned yes, size_t n, bool first)
+{
+	if (isnan(a))
+		return;
+	cat(out, len, "%s%s ", first ? "" : ", ", what);
+	if (a == b || fabs(a - b) < 0.005)
+		cat(out, len, "%.2fx", a);
+	else
+		cat(out, len, "%.2f-%.2fx", a, b);
+	if (!yes)
+		cat(out, len, " (within noise)");
+	else if (yes == n)
+		cat(out, len, " (beyond noise)");
+	else
+		cat(out, len, " (%u of %zu modes beyond noise)", yes, n);
+}
+
+/* RP_F_H_HOST, RP_F_H_ARM: a comparison's shares, over its modes */
+static void compare_line(char *out, size_t len, const struct rp_model *m,
+			 const struct rp_finding *f)
+{
+	if (f->kind == RP_F_H_HOST)
+		snprintf(out, len, "the guest against the host: ");
+	else
+		snprintf(out, len, "%s against %s: ", f->g->target_name,
+			 *f->h->target_name ? f->h->target_name : "the first");
+	range_said(out, len, "first write", f->v, f->v2, f->yes[0], f->n, true);
+	range_said(out, len, "read", f->lo, f->hi, f->yes[1], f->n,
+		   isnan(f->v));
+	range_said(out, len, "fsync-write", f->lo2, f->hi2, f->yes[2], f->n,
+		   isnan(f->v) && isnan(f->lo));
+	(void)m;
+}
+
 static void finding_text(char *out, size_t len, const struct rp_model *m,
 			 const struct rp_finding *f)
 {
 	char l[512] = "", o[320] = "", names[1024], sz[32];
 
 	out[0] = '\0';
+	if (f->kind == RP_F_H_HOST || f->kind == RP_F_H_ARM) {
+		compare_line(out, len, m, f);
+		return;
+	}
 	if (f->kind <= RP_F_H_NONE) {
 		headline(out, len, m, f);
 		return;
@@ -460,10 +518,16 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			 f->g->first_error);
 		break;
 	case RP_F_NO_PENALTY:
-		snprintf(out, len,
-			 "%s: no first-write penalty (it needs a first write "
-			 "and a rewrite)",
-			 l);
+		if (!f->g)
+			snprintf(out, len,
+				 "no first-write penalty is measured: the "
+				 "workload has no rewrite or recreate pass to "
+				 "set the first write against");
+		else
+			snprintf(out, len,
+				 "%s: no first-write penalty (it needs a first "
+				 "write and a rewrite)",
+				 l);
 		break;
 	case RP_F_PENALTY:
 		penalty(out, len, f, l);
@@ -476,6 +540,18 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			cat(out, len, " (one repetition: no interval)");
 		break;
 	case RP_F_APPLIED_AS:
+		if (f->g->unread) {
+			snprintf(out, len,
+				 "%s was asked for and could not be read back "
+				 "as any mode (its filesystem cannot tell "
+				 "written blocks from allocated ones)",
+				 f->g->mode);
+			cat(out, len,
+			    "; not confirmed, it is named %s, never the "
+			    "baseline, and left out of what is said of %s",
+			    l, f->g->mode);
+			break;
+		}
 		snprintf(out, len, "%s was asked for and the server made %s",
 			 f->g->mode, f->g->applied);
 		if (*f->detail)
@@ -641,6 +717,10 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		    f->sig == RP_SIG_FEW     ? " (one repetition: no interval)"
 		    : f->sig == RP_SIG_NOISE ? ": within noise of the host"
 					     : "");
+		share_said(out, len, "read", f->g->host_read,
+			   f->g->host_read_lo, f->g->host_read_hi);
+		share_said(out, len, "fsync-write", f->g->host_fsync,
+			   f->g->host_fsync_lo, f->g->host_fsync_hi);
 		break;
 	}
 	case RP_F_ARM: {
@@ -664,12 +744,12 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 						    "interval)"
 			 : f->sig == RP_SIG_NOISE ? ", within noise"
 						  : ", beyond noise");
-		if (!isnan(f->v2))
-			cat(out, len, "; rewrite %.2fx%s%s", f->v2, b,
-			    isnan(f->lo2) ? ""
-			    : f->lo2 <= 1.0 && f->hi2 >= 1.0
-				    ? ", within noise"
-				    : ", beyond noise");
+		(void)b;
+		share_said(out, len, "rewrite", f->v2, f->lo2, f->hi2);
+		share_said(out, len, "read", f->g->arm_read, f->g->arm_read_lo,
+			   f->g->arm_read_hi);
+		share_said(out, len, "fsync-write", f->g->arm_fsync,
+			   f->g->arm_fsync_lo, f->g->arm_fsync_hi);
 		break;
 	}
 	case RP_F_UNPOOLED:
@@ -734,6 +814,8 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_FAILED_ITEMS] = "failed-items",
 		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
 		[RP_F_UNPOOLED] = "later-writes-not-pooled",
+		[RP_F_H_HOST] = "headline-guest-against-host",
+		[RP_F_H_ARM] = "headline-target-against-first",
 		[RP_F_VS_HOST] = "guest-against-host",
 		[RP_F_ARM] = "target-against-first",
 		[RP_F_CHANGE] = "change",

@@ -577,6 +577,11 @@ static void guest_against_host(void)
 	CU_ASSERT_EQUAL(guests, 4);
 	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
 	CU_ASSERT_EQUAL(count(&fs, RP_F_VS_HOST, NULL, NULL, NULL), 4);
+	/* the answer says it first, over the modes */
+	CU_ASSERT_EQUAL_FATAL(fs.f[0].kind, RP_F_H_HOST);
+	rp_finding_text(t, sizeof(t), &m, &fs.f[0]);
+	CU_ASSERT_STRING_EQUAL(t, "the guest against the host: first write "
+				  "0.80x (beyond noise)");
 	g = NULL;
 	for (i = 0; i < m.ng && !g; i++)
 		if (m.g[i].target == 0 && m.g[i].pmode == PB_MODE_THIN)
@@ -629,6 +634,10 @@ static void arms_against_the_first(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
 	CU_ASSERT_EQUAL(count(&fs, RP_F_ARM, NULL, NULL, NULL), 4);
+	CU_ASSERT_EQUAL_FATAL(fs.f[0].kind, RP_F_H_ARM);
+	rp_finding_text(t, sizeof(t), &m, &fs.f[0]);
+	CU_ASSERT_STRING_EQUAL(t, "vm.dirty_ratio=5 against vm.dirty_ratio=20: "
+				  "first write 0.90x (beyond noise)");
 	CU_ASSERT_EQUAL_FATAL(count(&fs, RP_F_ARM, g, NULL, &f), 1);
 	CU_ASSERT_EQUAL(f->sig, RP_SIG_YES);
 	rp_finding_text(t, sizeof(t), &m, f);

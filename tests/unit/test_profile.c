@@ -71,10 +71,15 @@ static void seed_profiles_say_what_they_measure(void)
 		pb_profile_load(&p, "profiles/seed-001-rdm-vs-vmdk-8g.json",
 				err),
 		PB_OK);
+	/* as its author ran it: a physical RDM the baseline, the 8 GB file
+	 * deleted and written again, MB/s */
 	CU_ASSERT_EQUAL(p.disk_size, 10ull << 30);
+	CU_ASSERT_EQUAL(p.modes[0], PB_MODE_RDMP);
 	CU_ASSERT_EQUAL(p.points[0].filesystem, RUNNER_FS_EXT4);
 	CU_ASSERT_EQUAL(p.points[0].size, 8ull << 30);
 	CU_ASSERT_EQUAL(p.points[0].npasses, 5);
+	CU_ASSERT_EQUAL(p.points[0].passes[1], RUNNER_PASS_RECREATE);
+	CU_ASSERT_EQUAL(p.points[0].passes[3], RUNNER_PASS_RECREATE);
 	CU_ASSERT_EQUAL(p.points[0].passes[4], RUNNER_PASS_READ);
 	CU_ASSERT_STRING_EQUAL(VSO(&p)->lun,
 			       "naa.6000c290000000000000000000000001");
@@ -108,16 +113,30 @@ static void seed_profiles_say_what_they_measure(void)
 		pb_profile_load(
 			&p, "profiles/seed-000-hdparm-reads-sysctl.json", err),
 		PB_OK);
-	CU_ASSERT_EQUAL(p.sysctl.n, 3);
+	/* both arms in one run, each its own VM */
+	CU_ASSERT_EQUAL_FATAL(p.ntargets, 2);
+	CU_ASSERT_EQUAL(pb_target_sysctl(&p, 0)->n, 0);
+	CU_ASSERT_EQUAL(pb_target_sysctl(&p, 1)->n, 3);
+	CU_ASSERT_STRING_EQUAL(
+		((const struct vsphere_opts *)p.targets[1].bopts)->vm,
+		"/DC0/vm/bench-02");
 	pb_profile_dispose(&p);
 
 	CU_ASSERT_EQUAL_FATAL(
 		pb_profile_load(&p, "profiles/seed-002-hdparm-reads-vmx.json",
 				err),
 		PB_OK);
-	CU_ASSERT_EQUAL(VSO(&p)->extra_config.n, 1);
-	CU_ASSERT_STRING_EQUAL(VSO(&p)->extra_config.key[0],
-			       "mainMem.useNamedFile");
+	CU_ASSERT_EQUAL_FATAL(p.ntargets, 2);
+	{
+		const struct vsphere_opts *a = p.targets[0].bopts,
+					  *b = p.targets[1].bopts;
+
+		CU_ASSERT_EQUAL_FATAL(b->extra_config.n, 1);
+		CU_ASSERT_STRING_EQUAL(b->extra_config.key[0],
+				       "mainMem.useNamedFile");
+		CU_ASSERT_STRING_EQUAL(b->extra_config.val[0], "FALSE");
+		CU_ASSERT_STRING_EQUAL(a->extra_config.val[0], "TRUE");
+	}
 	pb_profile_dispose(&p);
 
 	CU_ASSERT_EQUAL_FATAL(
