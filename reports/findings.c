@@ -43,6 +43,7 @@ static struct rp_finding *add(struct rp_findings *fs, enum rp_fkind kind)
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	f->v = f->lo = f->hi = f->v2 = f->lo2 = f->hi2 = f->x = NAN;
+	f->cmd_a = f->cmd_b = NAN;
 	return f;
 }
 
@@ -739,6 +740,8 @@ static void headline_compare(struct rp_findings *fs, const struct rp_model *m)
 			  g->host_read_lo, g->host_read_hi);
 		range_add(&f->lo2, &f->hi2, &f->yes[2], g->host_fsync,
 			  g->host_fsync_lo, g->host_fsync_hi);
+		range_add(&f->cmd_a, &f->cmd_b, &f->yes[3], g->host_cmd,
+			  g->host_cmd_lo, g->host_cmd_hi);
 	}
 	for (t = 1; t < m->ntinfo; t++) {
 		f = NULL;
@@ -758,6 +761,8 @@ static void headline_compare(struct rp_findings *fs, const struct rp_model *m)
 				  g->arm_read_lo, g->arm_read_hi);
 			range_add(&f->lo2, &f->hi2, &f->yes[2], g->arm_fsync,
 				  g->arm_fsync_lo, g->arm_fsync_hi);
+			range_add(&f->cmd_a, &f->cmd_b, &f->yes[3], g->arm_cmd,
+				  g->arm_cmd_lo, g->arm_cmd_hi);
 		}
 	}
 }

@@ -597,6 +597,7 @@ static void host_twin(struct rp_model *m, struct rp_group *g)
 	g->host = h;
 	g->host_read = g->host_read_lo = g->host_read_hi = NAN;
 	g->host_fsync = g->host_fsync_lo = g->host_fsync_hi = NAN;
+	g->host_cmd = g->host_cmd_lo = g->host_cmd_hi = NAN;
 	if (!h)
 		return;
 	share(&g->host_first, &g->host_first_lo, &g->host_first_hi, g->first,
@@ -608,6 +609,8 @@ static void host_twin(struct rp_model *m, struct rp_group *g)
 	      g->nread, g->read_med, h->read, h->nread, h->read_med);
 	share(&g->host_fsync, &g->host_fsync_lo, &g->host_fsync_hi, g->fsync,
 	      g->nfsync, g->fsync_med, h->fsync, h->nfsync, h->fsync_med);
+	share(&g->host_cmd, &g->host_cmd_lo, &g->host_cmd_hi, g->cmd, g->ncmd,
+	      g->cmd_med, h->cmd, h->ncmd, h->cmd_med);
 }
 
 /* Several targets: g against the same mode and point on the first target
@@ -623,6 +626,7 @@ static void arm_of(struct rp_model *m, struct rp_group *g)
 	g->arm_ref = NULL;
 	g->arm_read = g->arm_read_lo = g->arm_read_hi = NAN;
 	g->arm_fsync = g->arm_fsync_lo = g->arm_fsync_hi = NAN;
+	g->arm_cmd = g->arm_cmd_lo = g->arm_cmd_hi = NAN;
 	if (g->target == 0 || m->ntinfo < 2 ||
 	    (g->target < (long long)m->ntinfo &&
 	     m->tinfo[g->target].host_of >= 0) ||
@@ -645,6 +649,8 @@ static void arm_of(struct rp_model *m, struct rp_group *g)
 	      g->read_med, a->read, a->nread, a->read_med);
 	share(&g->arm_fsync, &g->arm_fsync_lo, &g->arm_fsync_hi, g->fsync,
 	      g->nfsync, g->fsync_med, a->fsync, a->nfsync, a->fsync_med);
+	share(&g->arm_cmd, &g->arm_cmd_lo, &g->arm_cmd_hi, g->cmd, g->ncmd,
+	      g->cmd_med, a->cmd, a->ncmd, a->cmd_med);
 }
 
 static void cross_group(struct rp_model *m)

@@ -28,6 +28,8 @@ struct rp_group {
 	double host_rewrite, host_rewrite_lo, host_rewrite_hi;
 	double host_read, host_read_lo, host_read_hi;
 	double host_fsync, host_fsync_lo, host_fsync_hi;
+	/* a command's time against the host's: 10.5 = ten times as long */
+	double host_cmd, host_cmd_lo, host_cmd_hi;
 	/* several targets (arms of a settings A/B, machines, datastores):
 	 * the same mode and point on the first target, and this group's
 	 * first write, rewrite and read as shares of its */
@@ -36,6 +38,7 @@ struct rp_group {
 	double arm_rewrite, arm_rewrite_lo, arm_rewrite_hi;
 	double arm_read, arm_read_lo, arm_read_hi;
 	double arm_fsync, arm_fsync_lo, arm_fsync_hi;
+	double arm_cmd, arm_cmd_lo, arm_cmd_hi;
 	bool unread; /* read back as no mode: not confirmed, so not claimed */
 	long long target;   /* index into the model's targets */
 	struct jl_doc *doc; /* the run.json its items came from */
@@ -545,7 +548,10 @@ struct rp_finding {
 	const struct rp_group *set[RP_MAX_SET];
 	size_t nset;
 	double v, lo, hi, v2, lo2, hi2, x;
-	unsigned yes[3]; /* RP_F_H_HOST, RP_F_H_ARM: beyond noise, per kind */
+	/* RP_F_H_HOST, RP_F_H_ARM: beyond noise per kind (first write,
+	 * read, fsync-write, command), and the command's time range */
+	unsigned yes[4];
+	double cmd_a, cmd_b;
 	/* RP_F_CHANGE: "first-write" or "rewrite"; RP_F_WARMUP: the
 	 * series' length */
 	const char *metric;

@@ -209,10 +209,19 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 			if (t[k].wi)
 				pb_buf_printf(b, " %-*s", t[k].wi, iv);
 		}
-		pb_buf_printf(b, "  %s%s%s%s\n", rp_group_status(g),
-			      g->nfailed || g->nskipped ? ": " : "",
-			      g->nfailed || g->nskipped ? g->first_error : "",
-			      "");
+		{
+			const char *st = rp_group_status(g), *why = "";
+			size_t sl = strlen(st);
+
+			/* "failed: failed: ..." once: the error may already
+			 * start with the status */
+			if (g->nfailed || g->nskipped)
+				why = g->first_error;
+			if (!strncmp(why, st, sl) && why[sl] == ':')
+				why += sl + 2;
+			pb_buf_printf(b, "  %s%s%s\n", st, *why ? ": " : "",
+				      why);
+		}
 	}
 	rp_fleet_text(m, b);
 	for (i = fs->nheadline, k = 0; i < fs->n; i++) {

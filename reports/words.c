@@ -490,6 +490,18 @@ static void compare_line(char *out, size_t len, const struct rp_model *m,
 		   isnan(f->v));
 	range_said(out, len, "fsync-write", f->lo2, f->hi2, f->yes[2], f->n,
 		   isnan(f->v) && isnan(f->lo));
+	/* a time: larger is slower, said as such */
+	if (!isnan(f->cmd_a)) {
+		cat(out, len, "; the command takes ");
+		if (fabs(f->cmd_a - f->cmd_b) < 0.05)
+			cat(out, len, "%.1fx", f->cmd_a);
+		else
+			cat(out, len, "%.1f-%.1fx", f->cmd_a, f->cmd_b);
+		cat(out, len, " as long%s",
+		    !f->yes[3]		? " (within noise)"
+		    : f->yes[3] == f->n ? " (beyond noise)"
+					: " (not beyond noise for every mode)");
+	}
 	(void)m;
 }
 
@@ -715,12 +727,14 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			cat(out, len, ", %.2fx its rewrite%s", f->v2, b);
 		cat(out, len, "%s",
 		    f->sig == RP_SIG_FEW     ? " (one repetition: no interval)"
-		    : f->sig == RP_SIG_NOISE ? ": within noise of the host"
-					     : "");
+		    : f->sig == RP_SIG_NOISE ? ", within noise of the host"
+					     : ", beyond noise");
 		share_said(out, len, "read", f->g->host_read,
 			   f->g->host_read_lo, f->g->host_read_hi);
 		share_said(out, len, "fsync-write", f->g->host_fsync,
 			   f->g->host_fsync_lo, f->g->host_fsync_hi);
+		share_said(out, len, "the command's time", f->g->host_cmd,
+			   f->g->host_cmd_lo, f->g->host_cmd_hi);
 		break;
 	}
 	case RP_F_ARM: {
@@ -750,6 +764,8 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			   f->g->arm_read_hi);
 		share_said(out, len, "fsync-write", f->g->arm_fsync,
 			   f->g->arm_fsync_lo, f->g->arm_fsync_hi);
+		share_said(out, len, "the command's time", f->g->arm_cmd,
+			   f->g->arm_cmd_lo, f->g->arm_cmd_hi);
 		break;
 	}
 	case RP_F_UNPOOLED:
