@@ -88,7 +88,7 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
 	      reports/findings.c reports/words.c reports/columns.c \
 	      reports/csv.c reports/text.c reports/compare.c \
 	      reports/json.c reports/report.c reports/html.c reports/trend.c \
-	      reports/fleet.c
+	      reports/fleet.c reports/export.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c
@@ -101,7 +101,7 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/options.c
 CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
-	      harness/cli/cmd_trend.c \
+	      harness/cli/cmd_trend.c harness/cli/cmd_export.c \
 	      harness/cli/cmd_vsphere.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \

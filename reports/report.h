@@ -226,4 +226,29 @@ enum pb_error rp_trend(const struct rp_trend_opts *o, unsigned *regressed,
 enum pb_error rp_csv_field(struct pb_buf *b, const char *s);
 enum pb_error rp_html_text(struct pb_buf *b, const char *s);
 
+/* ---- provbench export: the figures where labs keep theirs ---- */
+
+enum rp_export_format {
+	RP_EXPORT_OPENMETRICS,
+	RP_EXPORT_INFLUX,
+	RP_EXPORT_JUNIT,
+	RP_EXPORT_FIO_JSON,
+};
+
+struct rp_export_opts {
+	const char *const *dirs; /* results directories, each its own run */
+	size_t ndirs;
+	enum rp_export_format format;
+	const char *compare_dir; /* junit: regressions against this run */
+	double max_regression;	 /* percent; < 0: none (the gate's rule) */
+	const char *baseline;	 /* NULL: the profile's, else rdm */
+};
+
+/* NULL-ended names, in enum order */
+const char *const *rp_export_formats(void);
+bool rp_export_format_parse(enum rp_export_format *out, const char *s);
+/* The runs' figures in the format, appended to out. */
+enum pb_error rp_export(struct pb_buf *out, const struct rp_export_opts *o,
+			char *errbuf);
+
 #endif

@@ -12,7 +12,8 @@ set -eu
 # qemu backend: qemu-system-x86, qemu-utils, busybox-static and binutils
 # (the guest image), and the kernel .deb, fetched (not installed) into
 # $B/guest/debs by guest-image.sh --fetch; fuzzing: clang and its
-# libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev).
+# libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev); export:
+# promtool (Debian's prometheus) checks and backfills the OpenMetrics.
 #
 #   scripts/deps.sh           everything make test needs (~450 MiB)
 #   scripts/deps.sh --demo    only what make demo needs (~100 MiB): the
@@ -26,7 +27,7 @@ busybox-static binutils"
 TEST_PKGS="clang-format libcunit1-dev libuuid1 golang-go
 golang-github-vmware-govmomi-dev libxml2-utils valgrind chromium fio time
 python3 python3-pyvmomi clang libclang-rt-14-dev openssl
-gcc-mingw-w64-x86-64 wine wine64 ntfs-3g"
+gcc-mingw-w64-x86-64 wine wine64 ntfs-3g prometheus"
 PKGS="$DEMO_PKGS $TEST_PKGS"
 list=false
 for a in "$@"; do

@@ -21,6 +21,7 @@ int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_vsphere(int argc, char **argv);
 int cmd_help(int argc, char **argv);

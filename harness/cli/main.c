@@ -22,6 +22,9 @@ const struct cli_command cli_commands[] = {
 	{"check", cmd_check,
 	 "validate a profile and its target, print the plan; create nothing"},
 	{"report", cmd_report, "rebuild a run's report, compare two runs"},
+	{"export", cmd_export,
+	 "a run's figures as OpenMetrics, InfluxDB lines, JUnit XML or fio "
+	 "JSON"},
 	{"trend", cmd_trend, "many runs over time: trend.csv, trend.html"},
 	{"cleanup", cmd_cleanup, "remove the disks crashed runs left"},
 	{"vsphere", cmd_vsphere, "talk to vCenter or ESXi, like govc"},

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -1022,6 +1023,162 @@ static void host_faults_through_table(void)
 	}
 }
 
+/* ---- provbench export, of a real run ---- */
+
+static int lines_of(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* A host run of three modes, three repetitions each, into res; its
+ * directory (free it) and its start in ns since 1970 into *ns. */
+static char *export_run(const char *prof, const char *state, const char *res,
+			const char *dir, char *ns, size_t len)
+{
+	struct it_env e;
+	struct it_result r;
+	struct tm tm;
+	char *run;
+	json_t *doc;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	write_profile(prof, "h-export", dir, "\"eager\", \"lazy\", \"thin\"",
+		      ", \"repetitions\": 3", WL_FAST);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL_FATAL(it_pbn(&r, &e,
+				     (const char *const[]){"run", "-q", "-o",
+							   res, prof, NULL}),
+			      0);
+	it_result_dispose(&r);
+	run = it_newest_dir(res);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	memset(&tm, 0, sizeof(tm));
+	CU_ASSERT_PTR_NOT_NULL(
+		strptime(str(doc, "started_at"), "%Y-%m-%dT%H:%M:%S", &tm));
+	snprintf(ns, len, "%lld000000000", (long long)timegm(&tm));
+	json_decref(doc);
+	return run;
+}
+
+/*
+ * export of a real run, in each form a lab's tool reads: InfluxDB line
+ * protocol (a line a mode, at the run's start in ns), JUnit XML valid
+ * against the schema CI servers read, fio's JSON as fio-plot reads it (a
+ * job a pass); bad input one line, exit 2, nothing written.
+ */
+static void host_export_formats(void)
+{
+	SCRATCH(prof, "h-export.json");
+	SCRATCH(state, "h-state12");
+	SCRATCH(res, "h-res12");
+	SCRATCH(dir, "h-disks12");
+	SCRATCH(lp, "h-export.lp");
+	SCRATCH(xml, "h-export.xml");
+	SCRATCH(fio, "h-export-fio.json");
+	struct it_env e;
+	struct it_result r;
+	char ns[40], *run = export_run(prof, state, res, dir, ns, sizeof(ns));
+
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"export", "-f", "influx",
+						     "-o", lp, run, NULL}),
+			0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("python3 tests/data/export/check-influx.py '%s' "
+			      "3 %s",
+			      lp, ns),
+			0);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"export", "-f", "junit",
+						     "-o", xml, run, NULL}),
+			0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("xmllint --noout --schema "
+			      "tests/data/junit/junit.xsd '%s' 2>/dev/null",
+			      xml),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -c '<testcase ' '%s' | grep -qx 3", xml),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -q '<failure' '%s'", xml), 1);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"export", "-f", "fio-json",
+						     "-o", fio, run, NULL}),
+			0);
+	it_result_dispose(&r);
+	/* 3 modes x 3 repetitions x first write, rewrite and read */
+	CU_ASSERT_EQUAL(
+		it_sh("python3 tests/data/export/check-fio.py '%s' 27", fio),
+		0);
+	/* bad input: one line, exit 2, nothing written */
+	it_sh("rm -f '%s'", lp);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"export", "-f", "csv",
+						     "-o", lp, run, NULL}),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "provbench: --format: 'csv': "
+					     "not a format"));
+	CU_ASSERT_EQUAL(lines_of(r.err), 1);
+	it_result_dispose(&r);
+	CU_ASSERT_NOT_EQUAL(access(lp, F_OK), 0);
+	free(run);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
+/* OpenMetrics of a real run: promtool checks it as Prometheus' parser
+ * reads it, and backfills it into a TSDB block of the run's time. */
+static void host_export_openmetrics_promtool(void)
+{
+	SCRATCH(prof, "h-export2.json");
+	SCRATCH(state, "h-state13");
+	SCRATCH(res, "h-res13");
+	SCRATCH(dir, "h-disks13");
+	SCRATCH(om, "h-export.om");
+	SCRATCH(tsdb, "h-tsdb");
+	struct it_env e;
+	struct it_result r;
+	char ns[40], *run;
+
+	if (it_sh("command -v promtool >/dev/null"))
+		PB_SKIP("promtool (Debian's prometheus, make deps) is not "
+			"installed");
+	run = export_run(prof, state, res, dir, ns, sizeof(ns));
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e,
+		       (const char *const[]){"export", "-f", "openmetrics",
+					     "-o", om, run, NULL}),
+		0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("promtool check metrics < '%s' >&2", om), 0);
+	CU_ASSERT_EQUAL(it_sh("tail -1 '%s' | grep -qx '# EOF'", om), 0);
+	/* every mode's first write, median and interval, in the file */
+	CU_ASSERT_EQUAL(it_sh("grep -c 'pass=\"first-write\",stat=' '%s' | "
+			      "grep -qx 9",
+			      om),
+			0);
+	CU_ASSERT_EQUAL(it_sh("rm -rf '%s' && promtool tsdb "
+			      "create-blocks-from openmetrics '%s' '%s' "
+			      ">/dev/null",
+			      tsdb, om, tsdb),
+			0);
+	/* one block, its samples at the run's start (ms) */
+	CU_ASSERT_EQUAL(
+		it_sh("test -s \"$(ls -d '%s'/*/ | head -1)meta.json\"", tsdb),
+		0);
+	CU_ASSERT_EQUAL(it_sh("grep -q '\"minTime\": *%.13s' "
+			      "'%s'/*/meta.json",
+			      ns, tsdb),
+			0);
+	free(run);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(host_all_modes),
 	PB_CASE(host_rdm_device),
@@ -1034,6 +1191,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_sigint),
 	PB_CASE(host_watchdog),
 	PB_CASE(host_faults_through_table),
+	PB_CASE(host_export_formats),
+	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASES_END,
 };
 

@@ -844,7 +844,64 @@ static void targets_and_merge(void)
 	it_result_dispose(&r);
 }
 
+/*
+ * export -f junit against an older run: a failure exactly where a first
+ * write fell beyond noise (thin, 40% slower in every repetition), none
+ * where the figures are the same; a limit the fall stays under fails
+ * nothing; the file is valid against the schema CI servers read.
+ */
+static void export_junit_regression(void)
+{
+	char xml[600], cmd[1600];
+	struct it_result r;
+	static const struct {
+		const char *limit;
+		int failures;
+	} cases[] = {{NULL, 1}, {"10", 1}, {"50", 0}};
+	size_t i;
+
+	snprintf(xml, sizeof(xml), "%s/regressed.xml", it_dir());
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = {(char *)it_bin("provbench"),
+				"export",
+				"-f",
+				"junit",
+				"-o",
+				xml,
+				"-c",
+				"tests/data/runjson/demo-like.json",
+				"tests/data/runjson/regressed.json",
+				cases[i].limit ? "--max-regression" : NULL,
+				(char *)cases[i].limit,
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		if (r.status)
+			fprintf(stderr, "\n%s", r.err);
+		it_result_dispose(&r);
+		snprintf(cmd, sizeof(cmd),
+			 "xmllint --noout --schema tests/data/junit/junit.xsd "
+			 "'%s' 2>/dev/null",
+			 xml);
+		CU_ASSERT_EQUAL(it_sh("%s", cmd), 0);
+		CU_ASSERT_EQUAL(it_sh("test \"$(grep -c '<failure "
+				      "type=\\\"regression' '%s')\" = %d",
+				      xml, cases[i].failures),
+				0);
+		CU_ASSERT_EQUAL(it_sh("grep -q 'failures=\"%d\"' '%s'",
+				      cases[i].failures, xml),
+				0);
+		if (cases[i].failures)
+			CU_ASSERT_EQUAL(
+				it_sh("grep -B1 '<failure type=\"regression' "
+				      "'%s' | grep -q 'name=\"thin\"'",
+				      xml),
+				0);
+	}
+}
+
 static const struct pb_case cases[] = {
+	PB_CASE(export_junit_regression),
 	PB_CASE(golden_summary),
 	PB_CASE(bad_results),
 	PB_CASE(matrix_order_and_verdict),

@@ -13,6 +13,8 @@
                    recreate passes: the recreates are not pooled
   host-baseline.json  host_baseline: the demo's figures in the guest
                    (target 0), 1.25 times each on its host twin (target 1)
+  regressed.json   demo-like.json a night later, thin's first writes 40%
+                   slower in every repetition, the rest as they were
   arms.json        a settings A/B: the demo's figures on arm A (target
                    0), first writes 0.9 times as fast on arm B (target 1),
                    rewrites the same
@@ -111,6 +113,16 @@ def main():
     write("demo-like.json", doc("demo-like", qemu, res, MODES, 5))
     res = [item(1, m, m, DEMO[m][0], *DEMO[m][1][0]) for m in MODES]
     write("one-rep.json", doc("one-rep", qemu, res, MODES, 1))
+    res = []
+    for r in range(5):
+        for m in MODES:
+            f, w1, w2 = DEMO[m][1][r]
+            res.append(item(r + 1, m, m, DEMO[m][0],
+                            f * 0.6 if m == "thin" else f, w1, w2))
+    d = doc("demo-like", qemu, res, MODES, 5)
+    d["run"] = "20261204T080000Z-demo-like"
+    d["started_at"] = "2026-12-04T08:00:00Z"
+    write("regressed.json", d)
     nfs = {"backend": "vsphere",
            "datastore": {"name": "nfs01", "type": "NFS",
                          "vaai": "vStorageUnsupported"}}
