@@ -68,6 +68,11 @@ struct pb_profile {
 	 * before its guest's (the seeds' host-against-guest question) */
 	bool host_baseline;
 	unsigned ntwins;
+	/* run --shard I/N: this run is the I-th (from 0) of N disjoint
+	 * shares of the targets; shard_tag ("-s0of3", "" unsharded) goes in
+	 * every disk's and the results directory's name */
+	unsigned shard, nshards;
+	char shard_tag[32];
 	/* what loading adjusted and a person should know ("file_size 10000
 	 * MiB rounded down to whole 3 MiB blocks"), a line each */
 	char notes[1024];
@@ -200,6 +205,10 @@ struct pb_run_args {
 	const char *out_dir; /* NULL: results */
 	const char *modes;   /* "thin,eager": only those; NULL: all */
 	const char *targets; /* "nfs,local": only those; NULL: all */
+	/* "I/N": the I-th of N shares of the targets; NULL: from
+	 * JOB_COMPLETION_INDEX and shard_count, or SLURM_ARRAY_TASK_ID and
+	 * SLURM_ARRAY_TASK_COUNT, when set; else all */
+	const char *shard, *shard_count;
 	bool dry_run;
 	bool quiet;
 };

@@ -67,6 +67,13 @@ enum pb_error pb_local_open(struct pb_local *l, const char *backend,
 	return PB_OK;
 }
 
+void pb_local_shard(struct pb_local *l, const struct pb_profile *p)
+{
+	size_t n = strlen(l->run_id);
+
+	snprintf(l->run_id + n, sizeof(l->run_id) - n, "%s", p->shard_tag);
+}
+
 void pb_local_describe(const struct pb_local *l, json_t *env)
 {
 	struct utsname u;

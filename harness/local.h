@@ -36,6 +36,10 @@ struct pb_local {
  * directory's backend/), device its device or NULL. */
 enum pb_error pb_local_open(struct pb_local *l, const char *backend,
 			    const char *dir, const char *device, char *errbuf);
+/* A shard's tag ("-s0of3") after the run id: shards on one place never
+ * name a disk alike. */
+struct pb_profile;
+void pb_local_shard(struct pb_local *l, const struct pb_profile *p);
 /* The machine and the disk directory, into run.json's environment: host,
  * host_kernel, host_cpu, datastore, datastore_fs. */
 void pb_local_describe(const struct pb_local *l, json_t *env);

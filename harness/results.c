@@ -37,10 +37,11 @@ static enum pb_error results_dir(struct run_state *r, const char *parent)
 			       strerror(errno));
 	/* two runs of a profile in the same second get their own */
 	for (i = 1;; i++) {
-		n = i == 1 ? snprintf(r->dir, sizeof(r->dir), "%s/%s-%s",
-				      parent, ts, r->p->name)
-			   : snprintf(r->dir, sizeof(r->dir), "%s/%s-%s-%d",
-				      parent, ts, r->p->name, i);
+		n = i == 1 ? snprintf(r->dir, sizeof(r->dir), "%s/%s-%s%s",
+				      parent, ts, r->p->name, r->p->shard_tag)
+			   : snprintf(r->dir, sizeof(r->dir), "%s/%s-%s%s-%d",
+				      parent, ts, r->p->name, r->p->shard_tag,
+				      i);
 		if (n < 0 || (size_t)n + sizeof("/run.json") > sizeof(r->dir))
 			return pb_fail(r->errbuf, PB_ERR_INPUT,
 				       "%s: results directory: path too long",
@@ -70,6 +71,8 @@ enum pb_error run_results_start(struct run_state *r, const char *parent)
 		.seed = r->plan.seed,
 		.items = r->plan.n,
 		.concurrency = r->nt > 1 ? r->p->concurrency : 1,
+		.shard = r->p->shard,
+		.nshards = r->p->nshards,
 		.points = (const char *const *)r->p->point_desc,
 		.npoints = r->p->npoints,
 		.environment = env,

@@ -32,6 +32,7 @@ struct run_state {
 	unsigned nplaces;
 	json_t *shared; /* those another run was using at the start */
 	struct pb_plan plan;
+	unsigned shard, nshards; /* run --shard I/N (nshards 0: none) */
 	const struct pb_backend_ops *ops;
 	struct run_target t[PB_MAX_TARGETS];
 	unsigned nt; /* opened so far */
@@ -125,6 +126,9 @@ void run_dispose(struct run_state *r);
 void run_say(bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void run_say_quiet(bool quiet);
+/* the shard a run is: --shard I/N or the scheduler's environment */
+enum pb_error run_shard_resolve(unsigned *i, unsigned *n, const char *spec,
+				const char *count, char *errbuf);
 /* two arms of a settings A/B on one place a backend sets up once */
 enum pb_error run_arms_check(struct run_state *r);
 /* the backend of target t: its own (host_baseline's twins), else the

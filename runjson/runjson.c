@@ -109,6 +109,11 @@ json_t *rj_doc_new(const struct rj_head *h)
 			(json_int_t)(h->concurrency ? h->concurrency : 1),
 			RJ_K_POINTS, points, RJ_K_TARGETS, targets,
 			RJ_K_ENVIRONMENT, env, RJ_K_RESULTS);
+	if (doc && h->nshards)
+		json_object_set_new(json_object_get(doc, RJ_K_PLAN), "shard",
+				    json_pack("{s:i,s:i}", "index",
+					      (int)h->shard, "count",
+					      (int)h->nshards));
 	return doc;
 }
 

@@ -143,7 +143,8 @@ struct rj_head {
 	bool shuffled;
 	uint64_t seed;
 	size_t items;
-	unsigned concurrency; /* targets at once, as it ran; 0: 1 */
+	unsigned concurrency;	 /* targets at once, as it ran; 0: 1 */
+	unsigned shard, nshards; /* run --shard: this of nshards; 0: none */
 	const char *const
 		*points; /* each point's full description (NULL: "") */
 	size_t npoints;

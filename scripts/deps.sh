@@ -13,7 +13,9 @@ set -eu
 # (the guest image), and the kernel .deb, fetched (not installed) into
 # $B/guest/debs by guest-image.sh --fetch; fuzzing: clang and its
 # libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev); export:
-# promtool (Debian's prometheus) checks and backfills the OpenMetrics.
+# promtool (Debian's prometheus) checks and backfills the OpenMetrics;
+# schedulers: slurm-wlm (a single-node cluster runs a shard array),
+# ansible-core and python3-yaml (the playbook, the Job's shape).
 #
 #   scripts/deps.sh           everything make test needs (~450 MiB)
 #   scripts/deps.sh --demo    only what make demo needs (~100 MiB): the
@@ -27,7 +29,8 @@ busybox-static binutils"
 TEST_PKGS="clang-format libcunit1-dev libuuid1 golang-go
 golang-github-vmware-govmomi-dev libxml2-utils valgrind chromium fio time
 python3 python3-pyvmomi clang libclang-rt-14-dev openssl
-gcc-mingw-w64-x86-64 wine wine64 ntfs-3g prometheus"
+gcc-mingw-w64-x86-64 wine wine64 ntfs-3g prometheus slurm-wlm ansible-core
+python3-yaml"
 PKGS="$DEMO_PKGS $TEST_PKGS"
 list=false
 for a in "$@"; do

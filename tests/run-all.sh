@@ -108,6 +108,7 @@ else
 	lane "integration-qemu $IT qemu" \
 		"integration-labs $IT labs" \
 		"integration-install $IT install" \
+		"integration-sched $IT sched" \
 		"fuzz-smoke tests/fuzz/smoke.sh \"\$B\" \"\${PROVBENCH_FUZZ_SECONDS:-30}\"" &
 	lane "unit-asan $san \"\$B/asan/unit-tests\"" \
 		${win:+"$win"} \
@@ -120,7 +121,7 @@ else
 		"valgrind-host env PROVBENCH_IT_VALGRIND=1 \"\$B/integration-tests\" \"\$B\" host" \
 		"format format_check" &
 	wait
-	order="unit-asan unit-windows integration-host integration-runner integration-report integration-vsphere integration-harness integration-labs integration-qemu integration-install valgrind-runner valgrind-host format fuzz-smoke"
+	order="unit-asan unit-windows integration-host integration-runner integration-report integration-vsphere integration-harness integration-labs integration-qemu integration-install integration-sched valgrind-runner valgrind-host format fuzz-smoke"
 fi
 
 passed=0 failed=0 skipped=0 rc=0 times=

@@ -17,6 +17,16 @@ int cmd_run(int argc, char **argv)
 		CLI_VALUE("targets", 't', &a.targets, "LIST",
 			  "only these of the profile's targets, by name: a "
 			  "controller's share of a fleet"),
+		CLI_VALUE(
+			"shard", 0, &a.shard, "I/N",
+			"only the I-th (from 0) of N disjoint shares of the "
+			"targets, for a scheduler's array of runs (default: "
+			"JOB_COMPLETION_INDEX, or SLURM_ARRAY_TASK_ID of "
+			"SLURM_ARRAY_TASK_COUNT, when set); merge the shards' "
+			"results with provbench report -o DIR"),
+		CLI_VALUE("shard-count", 0, &a.shard_count, "N",
+			  "with JOB_COMPLETION_INDEX (a Kubernetes Indexed "
+			  "Job): the Job's completions"),
 		CLI_SWITCH("dry-run", 'n', &a.dry_run,
 			   "check and print the plan; create nothing"),
 		CLI_SWITCH("quiet", 'q', &a.quiet,

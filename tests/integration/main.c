@@ -20,12 +20,14 @@
 
 extern const struct pb_suite suite_runner_it, suite_vsphere_it,
 	suite_harness_it, suite_report_it, suite_qemu_it, suite_install_it,
-	suite_host_it, suite_labs_it;
+	suite_host_it, suite_labs_it, suite_sched_it;
 
 static const struct pb_suite *const suites[] = {
-	&suite_runner_it, &suite_vsphere_it, &suite_harness_it,
-	&suite_host_it,	  &suite_labs_it,    &suite_report_it,
-	&suite_qemu_it,	  &suite_install_it, NULL};
+	&suite_runner_it,  &suite_vsphere_it,
+	&suite_harness_it, &suite_host_it,
+	&suite_labs_it,	   &suite_report_it,
+	&suite_qemu_it,	   &suite_install_it,
+	&suite_sched_it,   NULL};
 
 #define IT_DEADLINE_MS 120000u
 

@@ -1179,6 +1179,142 @@ static void host_export_openmetrics_promtool(void)
 	CU_ASSERT(nothing_left(dir, ""));
 }
 
+/* ---- shards for a scheduler ---- */
+
+/* the targets a results directory's run.json names, sorted, one a line */
+static char *targets_of(const char *dir)
+{
+	char cmd[1200];
+	FILE *fp;
+	static char out[4096];
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c \"import json,sys; d=json.load(open(sys.argv[1]));"
+		 "print(' '.join(sorted(t['name'] for t in d['targets'])))\" "
+		 "'%s/run.json'",
+		 dir);
+	fp = popen(cmd, "r");
+	n = fp ? fread(out, 1, sizeof(out) - 1, fp) : 0;
+	if (fp)
+		pclose(fp);
+	out[n] = '\0';
+	return out;
+}
+
+/*
+ * run --shard I/N: three shards of five targets, given as a Slurm array
+ * and a Kubernetes Indexed Job would give them and on the command line,
+ * are disjoint, cover the five, name their disks and results apart, and
+ * merged report the same (target, mode) groups as one unsharded run; a
+ * share with no target does nothing, exit 0; a bad share is one line.
+ */
+static void host_shards(void)
+{
+	SCRATCH(prof, "h-shard.json");
+	SCRATCH(state, "h-state14");
+	SCRATCH(res, "h-res14");
+	SCRATCH(one, "h-res14-one");
+	SCRATCH(merged, "h-res14-merged");
+	SCRATCH(dir, "h-disks14");
+	SCRATCH(journal, "h-state14/journal.jsonl");
+	struct it_env e;
+	struct it_result r;
+	char text[2048], all[512] = "", *d;
+	unsigned i;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"h-shard\", \"backend\": \"host\",\n"
+		 " \"host\": {\"dir\": \"%s\"},\n"
+		 " \"targets\": [{\"name\": \"a\"}, {\"name\": \"b\"}, "
+		 "{\"name\": \"c\"}, {\"name\": \"d\"}, {\"name\": \"e\"}],\n"
+		 " \"disk_size\": \"4M\", \"modes\": [\"lazy\", \"thin\"],\n"
+		 " \"workload\": %s}\n",
+		 dir, WL_FAST);
+	it_write_file(prof, text);
+	for (i = 0; i < 3; i++) {
+		env_for(&e, state);
+		if (i == 0) {
+			/* a Slurm array of 1-3 */
+			it_env_add(&e, "SLURM_ARRAY_TASK_ID", "1");
+			it_env_add(&e, "SLURM_ARRAY_TASK_MIN", "1");
+			it_env_add(&e, "SLURM_ARRAY_TASK_COUNT", "3");
+			CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof),
+					0);
+		} else if (i == 1) {
+			it_env_add(&e, "JOB_COMPLETION_INDEX", "1");
+			CU_ASSERT_EQUAL(
+				it_pbn(&r, &e,
+				       (const char *const[]){
+					       "run", "--shard-count", "3",
+					       "-o", res, prof, NULL}),
+				0);
+		} else {
+			CU_ASSERT_EQUAL(it_pbn(&r, &e,
+					       (const char *const[]){
+						       "run", "--shard", "2/3",
+						       "-o", res, prof, NULL}),
+					0);
+		}
+		if (r.status)
+			fprintf(stderr, "\n%s", r.err);
+		it_result_dispose(&r);
+		CU_ASSERT_EQUAL(
+			it_sh("ls -d '%s'/*-h-shard-s%uof3 >/dev/null", res, i),
+			0);
+	}
+	/* disjoint, and all five */
+	CU_ASSERT_EQUAL(
+		it_sh("cd '%s' && python3 -c \"import json,glob;"
+		      "n=[t['name'] for f in sorted(glob.glob('*-s?of3/"
+		      "run.json')) for t in json.load(open(f))"
+		      "['targets']]; assert sorted(n)==list('abcde'),n\"",
+		      res),
+		0);
+	/* the disks were named for their shard */
+	CU_ASSERT(it_count(journal, "-s0of3-") > 0);
+	CU_ASSERT(it_count(journal, "-s2of3-") > 0);
+	/* merged: the groups one run gives */
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_sh("'%s' report -q -o '%s' '%s'/*-s0of3 "
+			      "'%s'/*-s1of3 '%s'/*-s2of3",
+			      it_bin("provbench"), merged, res, res, res),
+			0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", one, prof), 0);
+	it_result_dispose(&r);
+	d = it_newest_dir(one);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	snprintf(all, sizeof(all), "%s", targets_of(d));
+	CU_ASSERT_STRING_EQUAL(all, "a b c d e\n");
+	CU_ASSERT_EQUAL(it_sh("cut -d, -f6,11 '%s/summary.csv' | sort > "
+			      "'%s.groups' && cut -d, -f6,11 '%s/summary.csv' "
+			      "| sort > '%s.groups1' && diff '%s.groups' "
+			      "'%s.groups1' >&2",
+			      merged, merged, d, merged, merged, merged),
+			0);
+	free(d);
+	/* a share with no target: nothing, exit 0 */
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"run", "--shard", "5/6",
+						     "-o", res, prof, NULL}),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "shard 5/6: none of the "
+					     "profile's targets"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("ls -d '%s'/*-s5of6 2>/dev/null", res), 2);
+	/* a bad share: one line, exit 2 */
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"run", "--shard", "3/3",
+						     "-o", res, prof, NULL}),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--shard: '3/3': I must be 0 to "
+					     "N - 1"));
+	CU_ASSERT_EQUAL(lines_of(r.err), 1);
+	it_result_dispose(&r);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(host_all_modes),
 	PB_CASE(host_rdm_device),
@@ -1192,6 +1328,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_watchdog),
 	PB_CASE(host_faults_through_table),
 	PB_CASE(host_export_formats),
+	PB_CASE(host_shards),
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASES_END,
 };

@@ -60,6 +60,7 @@ static enum pb_error hb_open(struct pb_backend **out,
 	err = pb_local_open(&b->loc, "host", b->o->dir, b->o->device, errbuf);
 	if (err)
 		goto out;
+	pb_local_shard(&b->loc, p);
 	find_runner(b);
 out:
 	if (err) {

@@ -49,6 +49,7 @@ static enum pb_error qb_open(struct pb_backend **out,
 			    errbuf);
 	if (err)
 		goto out;
+	pb_local_shard(&b->loc, p);
 	find_guest(b);
 	snprintf(b->kernel, sizeof(b->kernel), "%s/vmlinuz", b->guest);
 	snprintf(b->initrd, sizeof(b->initrd), "%s/initrd.gz", b->guest);

@@ -116,8 +116,11 @@ static enum pb_error vsb_open(struct pb_backend **out,
 	if (b->vm.host.value[0])
 		snprintf(b->shared[2], sizeof(b->shared[2]),
 			 "vsphere %s host %s", b->url, b->vm.host.value);
-	snprintf(b->run_id, sizeof(b->run_id), "%llx",
-		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)));
+	/* a shard's tag too: shards on one datastore never name a disk
+	 * alike */
+	snprintf(b->run_id, sizeof(b->run_id), "%llx%s",
+		 (unsigned long long)(time(NULL) ^ (pb_now_ns() << 16)),
+		 p->shard_tag);
 	/* as asked, until check reads the datastore (storage.c) */
 	for (int m = 0; m < PB_MODE__COUNT; m++) {
 		b->made[m].made = (enum pb_mode)m;
