@@ -174,7 +174,11 @@ GUEST         := $(B)/guest/initrd.gz
 	coverage \
 	test-valgrind
 
-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
+all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT) $(B)/provbench.1
+
+# the man page's SYNOPSIS from the commands' own usage lines
+$(B)/provbench.1: dist/provbench.1.in scripts/man.sh $(PROVBENCH)
+	scripts/man.sh $(PROVBENCH) dist/provbench.1.in > $@.tmp && mv $@.tmp $@
 
 deps:
 	@B=$(B) scripts/deps.sh
@@ -326,10 +330,11 @@ $(IT_ASAN): $(ASAN_LIB) $(ASAN_VS) $(call obj,$(B)/asan,$(IT_SRC)) \
 LIBDIR_PB := $(PREFIX)/lib/provbench
 SHARE_PB  := $(PREFIX)/share/provbench
 UNITDIR   ?= $(PREFIX)/lib/systemd/system
-install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST)
+install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST) $(B)/provbench.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR_PB)/guest \
 		$(DESTDIR)$(SHARE_PB)/profiles $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(PREFIX)/lib/sysusers.d \
+		$(DESTDIR)$(PREFIX)/lib/tmpfiles.d \
 		$(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/doc/provbench
@@ -349,7 +354,9 @@ install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST)
 	install -m 0644 dist/systemd/provbench@.timer $(DESTDIR)$(UNITDIR)/
 	install -m 0644 dist/systemd/provbench.sysusers \
 		$(DESTDIR)$(PREFIX)/lib/sysusers.d/provbench.conf
-	install -m 0644 dist/provbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 dist/systemd/provbench.tmpfiles \
+		$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/provbench.conf
+	install -m 0644 $(B)/provbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 dist/provbench.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/provbench
 	install -m 0644 LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/provbench/
@@ -360,6 +367,7 @@ uninstall:
 	      $(DESTDIR)$(UNITDIR)/provbench@.service \
 	      $(DESTDIR)$(UNITDIR)/provbench@.timer \
 	      $(DESTDIR)$(PREFIX)/lib/sysusers.d/provbench.conf \
+	      $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/provbench.conf \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/provbench.1 \
 	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/provbench
 	rm -rf $(DESTDIR)$(LIBDIR_PB) $(DESTDIR)$(SHARE_PB) \

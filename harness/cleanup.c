@@ -57,6 +57,7 @@ int pb_cleanup(const char *arg, bool dry)
 		goto out;
 	/* a dry run takes the lock too: a live run's disks are not
 	 * leftovers, and a dry run says what cleanup would do */
+	r.cleanup = true;
 	err = run_state_open(&r, true);
 	if (!err)
 		err = run_recover_all(&r, run_id[0] ? run_id : NULL, dry, false,

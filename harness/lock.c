@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run_int.h"
@@ -36,19 +37,39 @@ static int lock_file(char *path, size_t len, const char *state,
 	return fd;
 }
 
-static int take_lock(const char *state, const char *key, char *errbuf)
+/*
+ * The target's lock, with who holds it written in it ("pid 4242, run of
+ * nightly, since 2026-12-03T02:30:00Z on lab-ctl1"), so a refusal can say
+ * whose run is in the way: the lock is the flock, the text only says.
+ */
+static int take_lock(const char *state, const char *key, const char *who,
+		     char *errbuf)
 {
-	char path[1200];
+	char path[1200], holder[512] = "", ts[32], host[256] = "";
+	ssize_t n;
 	int fd = lock_file(path, sizeof(path), state, "lock", key, errbuf);
 
 	if (fd < 0)
 		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		n = pread(fd, holder, sizeof(holder) - 1, 0);
+		holder[n > 0 ? n : 0] = '\0';
+		holder[strcspn(holder, "\n")] = '\0';
 		pb_fail(errbuf, PB_ERR_INPUT,
-			"another provbench run holds %s (lock %s)", key, path);
+			"another provbench run holds %s: %s (lock %s)", key,
+			*holder ? holder : "who, it does not say", path);
 		close(fd);
 		return -1;
 	}
+	gethostname(host, sizeof(host) - 1);
+	n = snprintf(holder, sizeof(holder), "pid %ld, %s, since %s on %s\n",
+		     (long)getpid(), who,
+		     pb_utc_format(ts, sizeof(ts), time(NULL), PB_TIME_ISO),
+		     host);
+	/* what it says is a courtesy: the flock is the lock, so a failed
+	 * write leaves the run as it is */
+	if (!ftruncate(fd, 0) && pwrite(fd, holder, (size_t)n, 0) != n)
+		(void)ftruncate(fd, 0);
 	return fd;
 }
 
@@ -62,8 +83,13 @@ enum pb_error run_state_open(struct run_state *r, bool lock)
 	for (t = 0; !err && lock && t < r->nt; t++) {
 		if (run_same_key(r, t) != t)
 			continue;
+		char who[300];
+
+		snprintf(who, sizeof(who), "%s of %s",
+			 r->cleanup ? "cleanup" : "run",
+			 r->p && r->p->name ? r->p->name : "?");
 		r->t[t].lock_fd = take_lock(
-			r->state, r->t[t].b->ops->target_key(r->t[t].b),
+			r->state, r->t[t].b->ops->target_key(r->t[t].b), who,
 			r->errbuf);
 		if (r->t[t].lock_fd < 0)
 			err = PB_ERR_INPUT;

@@ -44,7 +44,8 @@ struct run_state {
 	char berr[PB_ERRBUF_SIZE];	 /* the main thread's backend op's */
 	char tmsg[PB_ERRBUF_SIZE + 128]; /* run_target_msg's */
 	bool quiet;
-	bool tty; /* a live progress line: one item at a time on a tty */
+	bool tty;     /* a live progress line: one item at a time on a tty */
+	bool cleanup; /* provbench cleanup, not a run (said in its locks) */
 	/* the journal, run.json, the counters, while workers run */
 	pthread_mutex_t mu;
 	bool interrupted;

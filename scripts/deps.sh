@@ -55,6 +55,13 @@ for p in $PKGS; do
 done
 fetch_kernel() {
 	"$(dirname "$0")/guest-image.sh" --fetch "${B:-build}/guest"
+	# as root in someone's clone (sudo make deps-demo): what was made
+	# there is the clone owner's, or their next make fails on a
+	# root-owned build/
+	if [ "$(id -u)" = 0 ]; then
+		owner=$(stat -c %u:%g "$(dirname "$0")/..")
+		[ "$owner" = 0:0 ] || chown -R "$owner" "${B:-build}"
+	fi
 }
 if [ -z "$missing" ]; then
 	fetch_kernel

@@ -503,7 +503,7 @@ static void host_lock_then_cleanup(void)
 	SCRATCH(res, "h-res7");
 	SCRATCH(dir, "h-disks7");
 	SCRATCH(journal, "h-state7/journal.jsonl");
-	char *rundir;
+	char *rundir, who[128];
 	pid_t pid;
 	int st;
 
@@ -515,6 +515,12 @@ static void host_lock_then_cleanup(void)
 		it_wait_journal(journal, "\"op\":\"created\"", 1, 20000));
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "another provbench run holds"));
+	/* and whose: its pid, what it is, since when, where */
+	snprintf(who, sizeof(who), ": pid %ld, run of h-lock, since 20",
+		 (long)pid);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, who));
+	if (!strstr(r.err, who))
+		fprintf(stderr, "\n%s", r.err);
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", "--dry-run", prof, NULL), 2);
 	CU_ASSERT_PTR_NULL(strstr(r.out, "would remove"));
@@ -1315,6 +1321,33 @@ static void host_shards(void)
 	CU_ASSERT(nothing_left(dir, ""));
 }
 
+/* provbench help profile KEY: one key's entry, as fio's --cmdhelp=KEY;
+ * a key several sections have, each of them; no such key, one line */
+static void help_profile_key(void)
+{
+	struct it_env e;
+	struct it_result r;
+
+	env_for(&e, it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "help", "profile", "bs", NULL), 0);
+	CU_ASSERT_EQUAL(strncmp(r.out, "workload.bs ", 12), 0);
+	CU_ASSERT_EQUAL(lines_of(r.out), 1);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "help", "profile", "dir", NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "qemu.dir "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "host.dir "));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "disk_size"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "help", "profile", "units", NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "MB/s, 10^6 bytes"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "help", "profile", "nope", NULL), 2);
+	CU_ASSERT_STRING_EQUAL(r.err, "provbench: help: 'nope': no such "
+				      "profile key (provbench help profile "
+				      "lists them)\n");
+	it_result_dispose(&r);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(host_all_modes),
 	PB_CASE(host_rdm_device),
@@ -1329,6 +1362,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_faults_through_table),
 	PB_CASE(host_export_formats),
 	PB_CASE(host_shards),
+	PB_CASE(help_profile_key),
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASES_END,
 };

@@ -147,6 +147,7 @@ static void install_ships_docs_and_units(void)
 		"lib/systemd/system/provbench@.service",
 		"lib/systemd/system/provbench@.timer",
 		"lib/sysusers.d/provbench.conf",
+		"lib/tmpfiles.d/provbench.conf",
 		"share/man/man1/provbench.1",
 		"share/bash-completion/completions/provbench",
 		"share/doc/provbench/LICENSE",
@@ -184,6 +185,19 @@ static void install_ships_docs_and_units(void)
 			      "2>&1 >/dev/null | grep -q .",
 			      dest),
 			1);
+	/* the man page's SYNOPSIS has every option every command's --help
+	 * has: it is made from them */
+	CU_ASSERT_EQUAL(
+		it_sh("cd '%s" PREFIX "' && for c in $(bin/provbench --help | "
+		      "sed -n '/^commands:/,/^$/s/^  \\([a-z]*\\) .*/\\1/p' | "
+		      "grep -v help); do for o in $(bin/provbench $c --help | "
+		      "sed -n '1s/^usage: //p' | grep -o '\\[-[-a-z]*' | tr -d "
+		      "'['); do grep -q -- \"^.RB \\[ $(echo $o | sed "
+		      "'s/-/\\\\\\\\-/g')\" share/man/man1/provbench.1 || { "
+		      "echo \"man page lacks $c $o\" >&2; exit 1; }; done; "
+		      "done",
+		      dest),
+		0);
 	/* completion: the options come from the installed binary's help */
 	{
 		char script[1200];
@@ -195,10 +209,15 @@ static void install_ships_docs_and_units(void)
 			 "COMP_WORDS=(provbench run --d); COMP_CWORD=2; "
 			 "_provbench; echo \"${COMPREPLY[*]}\"; "
 			 "COMP_WORDS=(provbench vsphere disk add --mo); "
-			 "COMP_CWORD=4; _provbench; echo \"${COMPREPLY[*]}\"",
+			 "COMP_CWORD=4; _provbench; echo \"${COMPREPLY[*]}\"; "
+			 "COMP_WORDS=(provbench exp); COMP_CWORD=1; "
+			 "_provbench; echo \"${COMPREPLY[*]}\"; "
+			 "COMP_WORDS=(provbench run --sh); COMP_CWORD=2; "
+			 "_provbench; echo \"${COMPREPLY[*]}\"",
 			 dest, dest);
 		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
-		CU_ASSERT_STRING_EQUAL(r.out, "--dry-run\n--mode\n");
+		CU_ASSERT_STRING_EQUAL(r.out, "--dry-run\n--mode\nexport\n"
+					      "--shard --shard-count\n");
 		it_result_dispose(&r);
 	}
 	it_sh("rm -rf '%s'", dest);
@@ -360,6 +379,110 @@ static void demo_deps_are_small(void)
 	it_result_dispose(&r);
 }
 
+/*
+ * README's systemd recipe, in order, in a scratch root of the installed
+ * tree: systemd-sysusers makes the provbench user, systemd-tmpfiles makes
+ * /etc/provbench (0750 root:provbench), the profile, settings and
+ * password go in as README installs them, and the unit's own user then
+ * reads the password file, with no warning, and nobody else can.
+ */
+static void systemd_recipe_in_scratch_root(void)
+{
+	char dest[600], root[700], pw[800], script[4000];
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct it_result r;
+
+	if (it_sh("command -v systemd-sysusers systemd-tmpfiles setpriv "
+		  ">/dev/null"))
+		PB_SKIP("no systemd-sysusers, systemd-tmpfiles or setpriv");
+	if (!it_is_root())
+		PB_SKIP("owners and modes need root");
+	if (!installed(dest, sizeof(dest)))
+		PB_SKIP("no guest image built (make guest)");
+	snprintf(root, sizeof(root), "%s/root", it_dir());
+	snprintf(pw, sizeof(pw), "%s/etc/provbench/password", root);
+	snprintf(script, sizeof(script),
+		 "set -e; rm -rf '%s'; mkdir -p '%s/etc'; cp -a '%s/.' '%s/'; "
+		 "cd '%s'; "
+		 "systemd-sysusers --root=\"$PWD\" \"$PWD\"" PREFIX
+		 "/lib/sysusers.d/provbench.conf; "
+		 "systemd-tmpfiles --create --root=\"$PWD\" \"$PWD\"" PREFIX
+		 "/lib/tmpfiles.d/provbench.conf; "
+		 "u=$(awk -F: '$1 == \"provbench\" { print $3 }' etc/passwd); "
+		 "g=$(awk -F: '$1 == \"provbench\" { print $3 }' etc/group); "
+		 "test -n \"$u\" && test -n \"$g\"; "
+		 "test \"$(stat -c '%%a %%u %%g' etc/provbench)\" = \"750 0 "
+		 "$g\"; "
+		 /* README's lines; -o/-g by number: the user is this root's */
+		 "echo '{}' > lab.json; echo PROVBENCH_URL=x > lab.env; "
+		 "echo secret > password; "
+		 "cp lab.json etc/provbench/nightly.json; "
+		 "install -m 0600 lab.env etc/provbench/nightly.env; "
+		 "install -m 0600 -o $u -g $g password etc/provbench/password; "
+		 /* the unit's user reads its password, with no warning */
+		 "setpriv --reuid=$u --regid=$g --clear-groups env -i "
+		 "PATH=/usr/bin:/bin HOME=/nonexistent "
+		 "PROVBENCH_STATE_DIR=\"$PWD/state\" "
+		 "PROVBENCH_URL=https://127.0.0.1:9/sdk PROVBENCH_USERNAME=u "
+		 "PROVBENCH_PASSWORD_FILE=\"$PWD/etc/provbench/password\" "
+		 "PROVBENCH_THUMBPRINT=00:11 \"$PWD\"" PREFIX
+		 "/bin/provbench vsphere about 2>err || "
+		 "true; cat err >&2; "
+		 "! grep -q PROVBENCH_PASSWORD_FILE err; grep -q 'provbench: ' "
+		 "err; "
+		 /* and nobody else can */
+		 "! setpriv --reuid=65534 --regid=65534 --clear-groups cat "
+		 "etc/provbench/password 2>/dev/null",
+		 root, root, dest, root, root);
+	(void)pw;
+	/* the unit's user must reach its files: the scratch directory is
+	 * made 0700 */
+	it_sh("chmod 0711 '%s'", it_dir());
+	CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	it_sh("rm -rf '%s' '%s'", root, dest);
+}
+
+/*
+ * sudo make deps-demo in a user's clone: what it makes there (the kernel
+ * .deb's directory under build/) is the clone owner's, so their own make
+ * demo after it does not fail on a root-owned build/.
+ */
+static void sudo_deps_leave_the_clone_its_owner(void)
+{
+	SCRATCH(clone, "clone");
+	char b[512];
+
+	if (!it_is_root())
+		PB_SKIP("sudo's case needs root");
+	plain_dir(b, sizeof(b));
+	if (it_sh("ls '%s'/guest/debs/*.deb >/dev/null 2>&1", b))
+		PB_SKIP("no kernel .deb fetched (make deps)");
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("rm -rf '%s' && mkdir -p '%s' && git ls-files -z | "
+		      "xargs -0 cp --parents -t '%s' && chown -R 65534:65534 "
+		      "'%s'",
+		      clone, clone, clone, clone),
+		0);
+	/* the .deb already there, as root made it: no download needed */
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s/build/guest/debs' && cp "
+				    "'%s'/guest/debs/*.deb '%s/build/guest/"
+				    "debs/'",
+				    clone, b, clone),
+			      0);
+	CU_ASSERT_EQUAL(it_sh("cd '%s' && SUDO_UID=65534 env -u MAKEFLAGS -u "
+			      "MAKELEVEL -u MFLAGS make -s deps-demo >&2",
+			      clone),
+			0);
+	CU_ASSERT_EQUAL(it_sh("test -z \"$(find '%s' -uid 0 | head -3)\" || "
+			      "{ find '%s' -uid 0 | head -3 >&2; false; }",
+			      clone, clone),
+			0);
+	it_sh("rm -rf '%s'", clone);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(installed_runs_elsewhere),
 	PB_CASE(install_ships_docs_and_units),
@@ -367,6 +490,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(state_dir_first_run),
 	PB_CASE(state_dir_unusable),
 	PB_CASE(demo_deps_are_small),
+	PB_CASE(systemd_recipe_in_scratch_root),
+	PB_CASE(sudo_deps_leave_the_clone_its_owner),
 	PB_CASES_END,
 };
 

@@ -1,0 +1,58 @@
+#!/bin/sh
+# man.sh - the manual page's SYNOPSIS from the commands' own usage lines
+# (each command's one option spec prints them), so the page lists every
+# option --help does and never drifts from the binary.
+#
+#   scripts/man.sh PROVBENCH TEMPLATE > provbench.1
+#
+# TEMPLATE is dist/provbench.1.in; its @SYNOPSIS@ line is replaced.
+set -eu
+pb=$1
+tmpl=$2
+
+synopsis() {
+	# the commands, as provbench --help lists them (help aside)
+	"$pb" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p' |
+		grep -v '^help$' |
+		while read -r c; do
+			"$pb" "$c" --help | sed -n '1s/^usage: provbench //p'
+		done |
+		awk '
+		function esc(s) { gsub(/-/, "\\-", s); return s }
+		{
+			cmd = $1
+			rest = substr($0, length(cmd) + 2)
+			print ".B provbench " cmd
+			while (length(rest)) {
+				sub(/^ +/, "", rest)
+				if (rest == "")
+					break
+				if (substr(rest, 1, 1) == "[") {
+					end = index(rest, "]")
+					inner = substr(rest, 2, end - 2)
+					rest = substr(rest, end + 1)
+					if (substr(inner, 1, 1) == "-") {
+						sp = index(inner, " ")
+						if (sp) {
+							print ".RB [ " esc(substr(inner, 1, sp - 1))
+							print ".IR " substr(inner, sp + 1) " ]"
+						} else {
+							print ".RB [ " esc(inner) " ]"
+						}
+					} else {
+						sub(/\.\.\.$/, "", inner)
+						print ".RI [ " inner " ...]"
+					}
+				} else {
+					sp = index(rest, " ")
+					word = sp ? substr(rest, 1, sp - 1) : rest
+					rest = sp ? substr(rest, sp + 1) : ""
+					print ".I " word
+				}
+			}
+			print ".br"
+		}'
+}
+
+syn=$(synopsis)
+awk -v syn="$syn" '$0 == "@SYNOPSIS@" { print syn; next } { print }' "$tmpl"
