@@ -43,7 +43,8 @@ static struct rp_finding *add(struct rp_findings *fs, enum rp_fkind kind)
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	f->v = f->lo = f->hi = f->v2 = f->lo2 = f->hi2 = f->x = NAN;
-	f->cmd_a = f->cmd_b = NAN;
+	for (unsigned k = 0; k < RP_SH__COUNT; k++)
+		f->ra[k] = f->rb[k] = NAN;
 	return f;
 }
 
@@ -330,6 +331,31 @@ static const char *datastore_why(const struct rp_model *m,
 	return out;
 }
 
+/* the significance of a share: its interval against 1 */
+static enum rp_sig share_sig(const struct rp_share *s)
+{
+	return isnan(s->lo)		      ? RP_SIG_FEW
+	       : s->lo <= 1.0 && s->hi >= 1.0 ? RP_SIG_NOISE
+					      : RP_SIG_YES;
+}
+
+/* g against its reference in sh: a finding of kind, judged by the first
+ * write's share; the words read every kind from sh */
+static void shares_finding(struct rp_findings *fs, enum rp_fkind kind,
+			   const struct rp_group *g, const struct rp_shares *sh)
+{
+	struct rp_finding *f;
+
+	if (!sh->ref || isnan(sh->s[RP_SH_FIRST].v) || !(f = add(fs, kind)))
+		return;
+	f->g = g;
+	f->h = sh->ref;
+	f->v = sh->s[RP_SH_FIRST].v;
+	f->lo = sh->s[RP_SH_FIRST].lo;
+	f->hi = sh->s[RP_SH_FIRST].hi;
+	f->sig = share_sig(&sh->s[RP_SH_FIRST]);
+}
+
 static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 			   const struct rp_group *g)
 {
@@ -413,34 +439,10 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->hi = g->rewrite_vs_base_hi;
 		f->n = b->nok && b->nloop == b->nok; /* a loop device */
 	}
-	/* host_baseline: what the guest gets of what the host's disk gives */
-	if (g->host && !isnan(g->host_first) && (f = add(fs, RP_F_VS_HOST))) {
-		f->g = g;
-		f->h = g->host;
-		f->v = g->host_first;
-		f->lo = g->host_first_lo;
-		f->hi = g->host_first_hi;
-		f->v2 = g->host_rewrite;
-		f->lo2 = g->host_rewrite_lo;
-		f->hi2 = g->host_rewrite_hi;
-		f->sig = isnan(f->lo)			? RP_SIG_FEW
-			 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
-							: RP_SIG_YES;
-	}
-	/* another target (arm, machine, datastore) against the first */
-	if (g->arm_ref && (f = add(fs, RP_F_ARM))) {
-		f->g = g;
-		f->h = g->arm_ref;
-		f->v = g->arm_first;
-		f->lo = g->arm_first_lo;
-		f->hi = g->arm_first_hi;
-		f->v2 = g->arm_rewrite;
-		f->lo2 = g->arm_rewrite_lo;
-		f->hi2 = g->arm_rewrite_hi;
-		f->sig = isnan(f->lo)			? RP_SIG_FEW
-			 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
-							: RP_SIG_YES;
-	}
+	/* host_baseline: what the guest gets of what the host's disk
+	 * gives; several targets: each against the first */
+	shares_finding(fs, RP_F_VS_HOST, g, &g->host);
+	shares_finding(fs, RP_F_ARM, g, &g->arm);
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;
@@ -703,16 +705,22 @@ static void changes(struct rp_findings *fs, const struct rp_model *m,
 	}
 }
 
-/* one share into a range headline's: its range and whether beyond noise */
-static void range_add(double *a, double *b, unsigned *yes, double v, double lo,
-		      double hi)
+/* a group's shares into a range headline's: each kind's range, and
+ * whether beyond noise */
+static void range_add(struct rp_finding *f, const struct rp_shares *sh)
 {
-	if (isnan(v))
-		return;
-	*a = isnan(*a) ? v : fmin(*a, v);
-	*b = isnan(*b) ? v : fmax(*b, v);
-	if (!isnan(lo) && !(lo <= 1.0 && hi >= 1.0))
-		(*yes)++;
+	unsigned k;
+
+	f->n++;
+	for (k = 0; k < RP_SH__COUNT; k++) {
+		const struct rp_share *s = &sh->s[k];
+
+		if (isnan(s->v))
+			continue;
+		f->ra[k] = isnan(f->ra[k]) ? s->v : fmin(f->ra[k], s->v);
+		f->rb[k] = isnan(f->rb[k]) ? s->v : fmax(f->rb[k], s->v);
+		f->yes[k] += share_sig(s) == RP_SIG_YES;
+	}
 }
 
 /*
@@ -729,40 +737,24 @@ static void headline_compare(struct rp_findings *fs, const struct rp_model *m)
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 
-		if (!g->host || isnan(g->host_first))
+		if (!g->host.ref || isnan(g->host.s[RP_SH_FIRST].v))
 			continue;
 		if (!f && !(f = add(fs, RP_F_H_HOST)))
 			return;
-		f->n++;
-		range_add(&f->v, &f->v2, &f->yes[0], g->host_first,
-			  g->host_first_lo, g->host_first_hi);
-		range_add(&f->lo, &f->hi, &f->yes[1], g->host_read,
-			  g->host_read_lo, g->host_read_hi);
-		range_add(&f->lo2, &f->hi2, &f->yes[2], g->host_fsync,
-			  g->host_fsync_lo, g->host_fsync_hi);
-		range_add(&f->cmd_a, &f->cmd_b, &f->yes[3], g->host_cmd,
-			  g->host_cmd_lo, g->host_cmd_hi);
+		range_add(f, &g->host);
 	}
 	for (t = 1; t < m->ntinfo; t++) {
 		f = NULL;
 		for (i = 0; i < m->ng; i++) {
 			const struct rp_group *g = &m->g[i];
 
-			if (g->target != (long long)t || !g->arm_ref)
+			if (g->target != (long long)t || !g->arm.ref)
 				continue;
 			if (!f && !(f = add(fs, RP_F_H_ARM)))
 				return;
 			f->g = g;
-			f->h = g->arm_ref;
-			f->n++;
-			range_add(&f->v, &f->v2, &f->yes[0], g->arm_first,
-				  g->arm_first_lo, g->arm_first_hi);
-			range_add(&f->lo, &f->hi, &f->yes[1], g->arm_read,
-				  g->arm_read_lo, g->arm_read_hi);
-			range_add(&f->lo2, &f->hi2, &f->yes[2], g->arm_fsync,
-				  g->arm_fsync_lo, g->arm_fsync_hi);
-			range_add(&f->cmd_a, &f->cmd_b, &f->yes[3], g->arm_cmd,
-				  g->arm_cmd_lo, g->arm_cmd_hi);
+			f->h = g->arm.ref;
+			range_add(f, &g->arm);
 		}
 	}
 }

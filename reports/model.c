@@ -565,52 +565,62 @@ static void choose_baseline(struct rp_model *m)
 /* Ratios to the baseline and eager's break-even need every group done. */
 /* a / b of two groups' medians, and the interval of the share from each
  * side resampled on its own (none under two values a side) */
-static void share(double *v, double *lo, double *hi, const double *a, size_t na,
-		  double ma, const double *b, size_t nb, double mb)
+static void share(struct rp_share *out, const double *a, size_t na, double ma,
+		  const double *b, size_t nb, double mb)
 {
-	*v = *lo = *hi = NAN;
+	out->v = out->lo = out->hi = NAN;
 	if (!(ma > 0) || !(mb > 0))
 		return;
-	*v = ma / mb;
+	out->v = ma / mb;
 	if (na >= 2 && nb >= 2)
-		rp_ratio_ci(lo, hi, a, na, b, nb);
+		rp_ratio_ci(&out->lo, &out->hi, a, na, b, nb);
+}
+
+/* g against ref, every pass kind; ref NULL: none */
+static void shares_of(struct rp_shares *out, const struct rp_group *g,
+		      const struct rp_group *ref)
+{
+	unsigned k;
+
+	out->ref = ref;
+	for (k = 0; k < RP_SH__COUNT; k++)
+		out->s[k].v = out->s[k].lo = out->s[k].hi = NAN;
+	if (!ref)
+		return;
+	share(&out->s[RP_SH_FIRST], g->first, g->nfirst, g->first_med,
+	      ref->first, ref->nfirst, ref->first_med);
+	share(&out->s[RP_SH_LATER], g->rewrite, g->nrewrite, g->rewrite_med,
+	      ref->rewrite, ref->nrewrite, ref->rewrite_med);
+	share(&out->s[RP_SH_READ], g->read, g->nread, g->read_med, ref->read,
+	      ref->nread, ref->read_med);
+	share(&out->s[RP_SH_FSYNC], g->fsync, g->nfsync, g->fsync_med,
+	      ref->fsync, ref->nfsync, ref->fsync_med);
+	share(&out->s[RP_SH_CMD], g->cmd, g->ncmd, g->cmd_med, ref->cmd,
+	      ref->ncmd, ref->cmd_med);
+}
+
+/* the group of g's mode, point and workload on target t, or NULL */
+static const struct rp_group *on_target(const struct rp_model *m,
+					const struct rp_group *g, long long t)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (m->g[i].target == t && m->g[i].point == g->point &&
+		    !strcmp(m->g[i].workload, g->workload) &&
+		    m->g[i].pmode == g->pmode)
+			return &m->g[i];
+	return NULL;
 }
 
 /* host_baseline: g in the guest against the same mode and point on the
- * host twin of g's target, as shares with their intervals */
+ * host twin of g's target */
 static void host_twin(struct rp_model *m, struct rp_group *g)
 {
-	const struct rp_group *h = NULL;
-	size_t t, i;
+	size_t t;
 
-	g->host_first = g->host_rewrite = NAN;
-	g->host_first_lo = g->host_first_hi = NAN;
-	g->host_rewrite_lo = g->host_rewrite_hi = NAN;
 	for (t = 0; t < m->ntinfo && m->tinfo[t].host_of != g->target; t++)
 		;
-	for (i = 0; t < m->ntinfo && i < m->ng && !h; i++)
-		if (m->g[i].target == (long long)t &&
-		    m->g[i].point == g->point &&
-		    !strcmp(m->g[i].workload, g->workload) &&
-		    m->g[i].pmode == g->pmode)
-			h = &m->g[i];
-	g->host = h;
-	g->host_read = g->host_read_lo = g->host_read_hi = NAN;
-	g->host_fsync = g->host_fsync_lo = g->host_fsync_hi = NAN;
-	g->host_cmd = g->host_cmd_lo = g->host_cmd_hi = NAN;
-	if (!h)
-		return;
-	share(&g->host_first, &g->host_first_lo, &g->host_first_hi, g->first,
-	      g->nfirst, g->first_med, h->first, h->nfirst, h->first_med);
-	share(&g->host_rewrite, &g->host_rewrite_lo, &g->host_rewrite_hi,
-	      g->rewrite, g->nrewrite, g->rewrite_med, h->rewrite, h->nrewrite,
-	      h->rewrite_med);
-	share(&g->host_read, &g->host_read_lo, &g->host_read_hi, g->read,
-	      g->nread, g->read_med, h->read, h->nread, h->read_med);
-	share(&g->host_fsync, &g->host_fsync_lo, &g->host_fsync_hi, g->fsync,
-	      g->nfsync, g->fsync_med, h->fsync, h->nfsync, h->fsync_med);
-	share(&g->host_cmd, &g->host_cmd_lo, &g->host_cmd_hi, g->cmd, g->ncmd,
-	      g->cmd_med, h->cmd, h->ncmd, h->cmd_med);
+	shares_of(&g->host, g,
+		  t < m->ntinfo ? on_target(m, g, (long long)t) : NULL);
 }
 
 /* Several targets: g against the same mode and point on the first target
@@ -618,39 +628,15 @@ static void host_twin(struct rp_model *m, struct rp_group *g)
 static void arm_of(struct rp_model *m, struct rp_group *g)
 {
 	const struct rp_group *a = NULL;
-	size_t i;
 
-	g->arm_first = g->arm_rewrite = NAN;
-	g->arm_first_lo = g->arm_first_hi = NAN;
-	g->arm_rewrite_lo = g->arm_rewrite_hi = NAN;
-	g->arm_ref = NULL;
-	g->arm_read = g->arm_read_lo = g->arm_read_hi = NAN;
-	g->arm_fsync = g->arm_fsync_lo = g->arm_fsync_hi = NAN;
-	g->arm_cmd = g->arm_cmd_lo = g->arm_cmd_hi = NAN;
-	if (g->target == 0 || m->ntinfo < 2 ||
-	    (g->target < (long long)m->ntinfo &&
-	     m->tinfo[g->target].host_of >= 0) ||
-	    m->tinfo[0].host_of >= 0)
-		return;
-	for (i = 0; i < m->ng && !a; i++)
-		if (m->g[i].target == 0 && m->g[i].point == g->point &&
-		    !strcmp(m->g[i].workload, g->workload) &&
-		    m->g[i].pmode == g->pmode)
-			a = &m->g[i];
-	if (!a || !(a->first_med > 0) || !(g->first_med > 0))
-		return;
-	g->arm_ref = a;
-	share(&g->arm_first, &g->arm_first_lo, &g->arm_first_hi, g->first,
-	      g->nfirst, g->first_med, a->first, a->nfirst, a->first_med);
-	share(&g->arm_rewrite, &g->arm_rewrite_lo, &g->arm_rewrite_hi,
-	      g->rewrite, g->nrewrite, g->rewrite_med, a->rewrite, a->nrewrite,
-	      a->rewrite_med);
-	share(&g->arm_read, &g->arm_read_lo, &g->arm_read_hi, g->read, g->nread,
-	      g->read_med, a->read, a->nread, a->read_med);
-	share(&g->arm_fsync, &g->arm_fsync_lo, &g->arm_fsync_hi, g->fsync,
-	      g->nfsync, g->fsync_med, a->fsync, a->nfsync, a->fsync_med);
-	share(&g->arm_cmd, &g->arm_cmd_lo, &g->arm_cmd_hi, g->cmd, g->ncmd,
-	      g->cmd_med, a->cmd, a->ncmd, a->cmd_med);
+	if (g->target != 0 && m->ntinfo >= 2 &&
+	    !(g->target < (long long)m->ntinfo &&
+	      m->tinfo[g->target].host_of >= 0) &&
+	    m->tinfo[0].host_of < 0)
+		a = on_target(m, g, 0);
+	if (a && !(a->first_med > 0 && g->first_med > 0))
+		a = NULL;
+	shares_of(&g->arm, g, a);
 }
 
 static void cross_group(struct rp_model *m)

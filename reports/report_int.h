@@ -19,26 +19,34 @@
 /* One target x workload point x mode: results are grouped by the target,
  * the point's index and full description (another run's groups are
  * matched by target name and description). */
+/* The pass kinds a comparison of two groups covers. */
+enum rp_share_kind {
+	RP_SH_FIRST, /* first write */
+	RP_SH_LATER, /* rewrite, or recreate (rp_later_name) */
+	RP_SH_READ,
+	RP_SH_FSYNC, /* fsync-write */
+	RP_SH_CMD,   /* a command's time: 10.5 = ten times as long */
+	RP_SH__COUNT,
+};
+
+/* a median as a share of another's, and its 95% interval (each side
+ * resampled on its own); NaN where either side has no figure */
+struct rp_share {
+	double v, lo, hi;
+};
+
+/* One group against another's same mode and point (its host twin, the
+ * first target's): ref NULL when there is none. */
+struct rp_group;
+struct rp_shares {
+	const struct rp_group *ref;
+	struct rp_share s[RP_SH__COUNT];
+};
+
 struct rp_group {
-	/* host_baseline: the same place's group measured on the host, and
-	 * this group's first write and rewrite as shares of its (0.91 = the
-	 * guest at 91% of the host), with their intervals */
-	const struct rp_group *host;
-	double host_first, host_first_lo, host_first_hi;
-	double host_rewrite, host_rewrite_lo, host_rewrite_hi;
-	double host_read, host_read_lo, host_read_hi;
-	double host_fsync, host_fsync_lo, host_fsync_hi;
-	/* a command's time against the host's: 10.5 = ten times as long */
-	double host_cmd, host_cmd_lo, host_cmd_hi;
-	/* several targets (arms of a settings A/B, machines, datastores):
-	 * the same mode and point on the first target, and this group's
-	 * first write, rewrite and read as shares of its */
-	const struct rp_group *arm_ref;
-	double arm_first, arm_first_lo, arm_first_hi;
-	double arm_rewrite, arm_rewrite_lo, arm_rewrite_hi;
-	double arm_read, arm_read_lo, arm_read_hi;
-	double arm_fsync, arm_fsync_lo, arm_fsync_hi;
-	double arm_cmd, arm_cmd_lo, arm_cmd_hi;
+	/* host_baseline: against the same mode and point measured on the
+	 * host; several targets: against them on the first target */
+	struct rp_shares host, arm;
 	bool unread; /* read back as no mode: not confirmed, so not claimed */
 	long long target;   /* index into the model's targets */
 	struct jl_doc *doc; /* the run.json its items came from */
@@ -486,8 +494,7 @@ enum rp_fkind {
 	RP_F_H_FEW,	     /* set: one repetition, figures only */
 	RP_F_H_BREAKEVEN,    /* g eager: x s of provisioning, and its fate */
 	RP_F_H_INCONCLUSIVE, /* v: widest interval, n reps, x reps needed */
-	/* the shares of a comparison, over its modes: first write v..v2,
-	 * read lo..hi, fsync-write lo2..hi2, yes[] of n beyond noise */
+	/* the shares of a comparison, over its n modes: ra..rb, yes[] */
 	RP_F_H_HOST, /* host_baseline: the guest against the host */
 	RP_F_H_ARM,  /* target g (an arm, a datastore) against target h */
 	RP_F_H_NONE, /* nothing measured at this place */
@@ -548,10 +555,10 @@ struct rp_finding {
 	const struct rp_group *set[RP_MAX_SET];
 	size_t nset;
 	double v, lo, hi, v2, lo2, hi2, x;
-	/* RP_F_H_HOST, RP_F_H_ARM: beyond noise per kind (first write,
-	 * read, fsync-write, command), and the command's time range */
-	unsigned yes[4];
-	double cmd_a, cmd_b;
+	/* RP_F_H_HOST, RP_F_H_ARM: each pass kind's shares' range over the
+	 * modes, and how many were beyond noise */
+	double ra[RP_SH__COUNT], rb[RP_SH__COUNT];
+	unsigned yes[RP_SH__COUNT];
 	/* RP_F_CHANGE: "first-write" or "rewrite"; RP_F_WARMUP: the
 	 * series' length */
 	const char *metric;

@@ -477,32 +477,57 @@ static void range_said(char *out, size_t len, const char *what, double a,
 }
 
 /* RP_F_H_HOST, RP_F_H_ARM: a comparison's shares, over its modes */
-static void compare_line(char *out, size_t len, const struct rp_model *m,
-			 const struct rp_finding *f)
+static void compare_line(char *out, size_t len, const struct rp_finding *f)
 {
+	static const struct {
+		enum rp_share_kind k;
+		const char *what;
+	} rates[] = {{RP_SH_FIRST, "first write"},
+		     {RP_SH_READ, "read"},
+		     {RP_SH_FSYNC, "fsync-write"}};
+	bool first = true;
+	double a = f->ra[RP_SH_CMD], b = f->rb[RP_SH_CMD];
+	unsigned yes = f->yes[RP_SH_CMD];
+
 	if (f->kind == RP_F_H_HOST)
 		snprintf(out, len, "the guest against the host: ");
 	else
 		snprintf(out, len, "%s against %s: ", f->g->target_name,
 			 *f->h->target_name ? f->h->target_name : "the first");
-	range_said(out, len, "first write", f->v, f->v2, f->yes[0], f->n, true);
-	range_said(out, len, "read", f->lo, f->hi, f->yes[1], f->n,
-		   isnan(f->v));
-	range_said(out, len, "fsync-write", f->lo2, f->hi2, f->yes[2], f->n,
-		   isnan(f->v) && isnan(f->lo));
+	for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		if (!isnan(f->ra[rates[i].k])) {
+			range_said(out, len, rates[i].what, f->ra[rates[i].k],
+				   f->rb[rates[i].k], f->yes[rates[i].k], f->n,
+				   first);
+			first = false;
+		}
 	/* a time: larger is slower, said as such */
-	if (!isnan(f->cmd_a)) {
-		cat(out, len, "; the command takes ");
-		if (fabs(f->cmd_a - f->cmd_b) < 0.05)
-			cat(out, len, "%.1fx", f->cmd_a);
-		else
-			cat(out, len, "%.1f-%.1fx", f->cmd_a, f->cmd_b);
-		cat(out, len, " as long%s",
-		    !f->yes[3]		? " (within noise)"
-		    : f->yes[3] == f->n ? " (beyond noise)"
-					: " (not beyond noise for every mode)");
-	}
-	(void)m;
+	if (isnan(a))
+		return;
+	cat(out, len, "; the command takes ");
+	if (fabs(a - b) < 0.05)
+		cat(out, len, "%.1fx", a);
+	else
+		cat(out, len, "%.1f-%.1fx", a, b);
+	cat(out, len, " as long%s",
+	    !yes	  ? " (within noise)"
+	    : yes == f->n ? " (beyond noise)"
+			  : " (not beyond noise for every mode)");
+}
+
+/* the kinds after the first write, each said when it has a figure */
+static void shares_said(char *out, size_t len, const struct rp_shares *sh,
+			bool later)
+{
+	if (later)
+		share_said(out, len, "rewrite", sh->s[RP_SH_LATER].v,
+			   sh->s[RP_SH_LATER].lo, sh->s[RP_SH_LATER].hi);
+	share_said(out, len, "read", sh->s[RP_SH_READ].v, sh->s[RP_SH_READ].lo,
+		   sh->s[RP_SH_READ].hi);
+	share_said(out, len, "fsync-write", sh->s[RP_SH_FSYNC].v,
+		   sh->s[RP_SH_FSYNC].lo, sh->s[RP_SH_FSYNC].hi);
+	share_said(out, len, "the command's time", sh->s[RP_SH_CMD].v,
+		   sh->s[RP_SH_CMD].lo, sh->s[RP_SH_CMD].hi);
 }
 
 static void finding_text(char *out, size_t len, const struct rp_model *m,
@@ -512,7 +537,7 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 
 	out[0] = '\0';
 	if (f->kind == RP_F_H_HOST || f->kind == RP_F_H_ARM) {
-		compare_line(out, len, m, f);
+		compare_line(out, len, f);
 		return;
 	}
 	if (f->kind <= RP_F_H_NONE) {
@@ -710,43 +735,37 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		break;
 	case RP_F_VS_HOST: {
 		/* "thin in the guest: 0.91x the host's first write [0.88-0.93]
-		 * (1478.4 against 1633.4 MiB/s), 0.97x its rewrite" */
+		 * (1478.4 against 1633.4 MiB/s), 0.97x its rewrite [...],
+		 * beyond noise; read ..." */
+		const struct rp_share *w = &f->g->host.s[RP_SH_LATER];
 		char a[64] = "", b[64] = "";
-		const char *mode = f->g->mode;
 
 		if (!isnan(f->lo))
 			snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
-		if (!isnan(f->lo2))
-			snprintf(b, sizeof(b), " [%.2f-%.2f]", f->lo2, f->hi2);
+		if (!isnan(w->lo))
+			snprintf(b, sizeof(b), " [%.2f-%.2f]", w->lo, w->hi);
 		snprintf(out, len,
 			 "%s in the guest: %.2fx the host's first write%s "
 			 "(%.1f against %.1f %s)",
-			 mode, f->v, a, rp_rate(m, f->g->first_med),
+			 f->g->mode, f->v, a, rp_rate(m, f->g->first_med),
 			 rp_rate(m, f->h->first_med), m->rate_unit);
-		if (!isnan(f->v2))
-			cat(out, len, ", %.2fx its rewrite%s", f->v2, b);
+		if (!isnan(w->v))
+			cat(out, len, ", %.2fx its rewrite%s", w->v, b);
 		cat(out, len, "%s",
 		    f->sig == RP_SIG_FEW     ? " (one repetition: no interval)"
 		    : f->sig == RP_SIG_NOISE ? ", within noise of the host"
 					     : ", beyond noise");
-		share_said(out, len, "read", f->g->host_read,
-			   f->g->host_read_lo, f->g->host_read_hi);
-		share_said(out, len, "fsync-write", f->g->host_fsync,
-			   f->g->host_fsync_lo, f->g->host_fsync_hi);
-		share_said(out, len, "the command's time", f->g->host_cmd,
-			   f->g->host_cmd_lo, f->g->host_cmd_hi);
+		shares_said(out, len, &f->g->host, false);
 		break;
 	}
 	case RP_F_ARM: {
 		/* "thin on mem_file=true: first write 0.86x mem_file=false's
 		 * [0.83-0.89] (120.2 against 140.4 MiB/s), beyond noise;
 		 * rewrite 0.95x [0.90-1.01], within noise" */
-		char a[64] = "", b[64] = "";
+		char a[64] = "";
 
 		if (!isnan(f->lo))
 			snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
-		if (!isnan(f->lo2))
-			snprintf(b, sizeof(b), " [%.2f-%.2f]", f->lo2, f->hi2);
 		snprintf(out, len,
 			 "%s on %s: first write %.2fx %s's%s (%.1f against "
 			 "%.1f %s)%s",
@@ -758,14 +777,7 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 						    "interval)"
 			 : f->sig == RP_SIG_NOISE ? ", within noise"
 						  : ", beyond noise");
-		(void)b;
-		share_said(out, len, "rewrite", f->v2, f->lo2, f->hi2);
-		share_said(out, len, "read", f->g->arm_read, f->g->arm_read_lo,
-			   f->g->arm_read_hi);
-		share_said(out, len, "fsync-write", f->g->arm_fsync,
-			   f->g->arm_fsync_lo, f->g->arm_fsync_hi);
-		share_said(out, len, "the command's time", f->g->arm_cmd,
-			   f->g->arm_cmd_lo, f->g->arm_cmd_hi);
+		shares_said(out, len, &f->g->arm, true);
 		break;
 	}
 	case RP_F_UNPOOLED:

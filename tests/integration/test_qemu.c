@@ -843,6 +843,23 @@ static void qemu_host_fs_full(void)
 	it_sh("umount '%s'; rm -f '%s'", disks, img);
 }
 
+/* The profile text written to prof and run (exit rc, else what it
+ * said on stderr); its run.json, or NULL. */
+static json_t *run_text(const char *prof, const char *text, const char *state,
+			const char *res, int rc)
+{
+	struct it_env e;
+	struct it_result r;
+
+	it_write_file(prof, text);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), rc);
+	if (r.status != rc)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	return it_load_run_json(res);
+}
+
 /*
  * host_baseline: each item's twin on the host (the runner against a disk
  * made the same way in the same directory) just before the guest's; the
@@ -851,8 +868,6 @@ static void qemu_host_fs_full(void)
  */
 static void qemu_host_baseline(void)
 {
-	struct it_env e;
-	struct it_result r;
 	SCRATCH(prof, "q-hb.json");
 	SCRATCH(state, "q-state14");
 	SCRATCH(res, "q-results14");
@@ -869,13 +884,7 @@ static void qemu_host_baseline(void)
 		 " \"host_baseline\": true, \"timeout_s\": 100,\n"
 		 " \"workload\": %s}\n",
 		 disks, WL_SMALL);
-	it_write_file(prof, text);
-	env_for(&e, state);
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
-	if (r.status)
-		fprintf(stderr, "\n%s%s", r.out, r.err);
-	it_result_dispose(&r);
-	doc = it_load_run_json(res);
+	doc = run_text(prof, text, state, res, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	tg = json_object_get(doc, "targets");
 	CU_ASSERT_EQUAL_FATAL(json_array_size(tg), 2);
@@ -926,8 +935,6 @@ static void qemu_host_baseline(void)
  */
 static void qemu_settings_ab(void)
 {
-	struct it_env e;
-	struct it_result r;
 	SCRATCH(prof, "q-ab.json");
 	SCRATCH(state, "q-state15");
 	SCRATCH(res, "q-results15");
@@ -947,12 +954,8 @@ static void qemu_settings_ab(void)
 		 "{\"vm.no_such_setting\": \"1\"}}],\n"
 		 " \"workload\": %s}\n",
 		 disks, WL_SMALL);
-	it_write_file(prof, text);
-	env_for(&e, state);
 	/* one arm measured, one failed: a partial run */
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 4);
-	it_result_dispose(&r);
-	doc = it_load_run_json(res);
+	doc = run_text(prof, text, state, res, 4);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	items = json_object_get(doc, "results");
 	CU_ASSERT_EQUAL_FATAL(json_array_size(items), 2);

@@ -559,17 +559,19 @@ static void guest_against_host(void)
 	for (i = 0; i < m.ng; i++) {
 		g = &m.g[i];
 		if (g->target == 1) {
-			CU_ASSERT_PTR_NULL(g->host);
+			CU_ASSERT_PTR_NULL(g->host.ref);
 			continue;
 		}
 		guests++;
-		CU_ASSERT_PTR_NOT_NULL_FATAL(g->host);
-		CU_ASSERT_EQUAL(g->host->target, 1);
-		CU_ASSERT_EQUAL(g->host->pmode, g->pmode);
-		CU_ASSERT_DOUBLE_EQUAL(g->host_first, 0.8, 1e-9);
-		CU_ASSERT(g->host_first_lo < 0.8 && g->host_first_lo > 0.75);
-		CU_ASSERT(g->host_first_hi > 0.8 && g->host_first_hi < 0.85);
-		CU_ASSERT_DOUBLE_EQUAL(g->host_rewrite, 0.8, 1e-9);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(g->host.ref);
+		CU_ASSERT_EQUAL(g->host.ref->target, 1);
+		CU_ASSERT_EQUAL(g->host.ref->pmode, g->pmode);
+		CU_ASSERT_DOUBLE_EQUAL(g->host.s[RP_SH_FIRST].v, 0.8, 1e-9);
+		CU_ASSERT(g->host.s[RP_SH_FIRST].lo < 0.8 &&
+			  g->host.s[RP_SH_FIRST].lo > 0.75);
+		CU_ASSERT(g->host.s[RP_SH_FIRST].hi > 0.8 &&
+			  g->host.s[RP_SH_FIRST].hi < 0.85);
+		CU_ASSERT_DOUBLE_EQUAL(g->host.s[RP_SH_LATER].v, 0.8, 1e-9);
 		/* the guest's rdm baseline is the guest's own */
 		CU_ASSERT_DOUBLE_EQUAL(rp_sibling(&m, g, PB_MODE_RDM)->target,
 				       0, 0);
@@ -587,7 +589,7 @@ static void guest_against_host(void)
 		if (m.g[i].target == 0 && m.g[i].pmode == PB_MODE_THIN)
 			g = &m.g[i];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
-	h = g->host;
+	h = g->host.ref;
 	CU_ASSERT_EQUAL_FATAL(count(&fs, RP_F_VS_HOST, g, h, &f), 1);
 	CU_ASSERT_EQUAL(f->sig, RP_SIG_YES);
 	rp_finding_text(t, sizeof(t), &m, f);
@@ -619,16 +621,18 @@ static void arms_against_the_first(void)
 	CU_ASSERT_EQUAL_FATAL(m.ng, 8);
 	for (i = 0; i < m.ng; i++) {
 		if (m.g[i].target == 0) {
-			CU_ASSERT_PTR_NULL(m.g[i].arm_ref);
+			CU_ASSERT_PTR_NULL(m.g[i].arm.ref);
 			continue;
 		}
-		CU_ASSERT_PTR_NOT_NULL_FATAL(m.g[i].arm_ref);
-		CU_ASSERT_EQUAL(m.g[i].arm_ref->target, 0);
-		CU_ASSERT_DOUBLE_EQUAL(m.g[i].arm_first, 0.9, 1e-9);
-		CU_ASSERT_DOUBLE_EQUAL(m.g[i].arm_rewrite, 1.0, 1e-9);
-		CU_ASSERT(m.g[i].arm_first_hi < 1.0);
-		CU_ASSERT(m.g[i].arm_rewrite_lo <= 1.0 &&
-			  m.g[i].arm_rewrite_hi >= 1.0);
+		const struct rp_shares *a = &m.g[i].arm;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(a->ref);
+		CU_ASSERT_EQUAL(a->ref->target, 0);
+		CU_ASSERT_DOUBLE_EQUAL(a->s[RP_SH_FIRST].v, 0.9, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(a->s[RP_SH_LATER].v, 1.0, 1e-9);
+		CU_ASSERT(a->s[RP_SH_FIRST].hi < 1.0);
+		CU_ASSERT(a->s[RP_SH_LATER].lo <= 1.0 &&
+			  a->s[RP_SH_LATER].hi >= 1.0);
 		if (m.g[i].pmode == PB_MODE_THIN)
 			g = &m.g[i];
 	}
