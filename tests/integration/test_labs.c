@@ -478,6 +478,7 @@ static void power_cycle_ends_on(void)
 	struct it_result r;
 	char prof[700], res[700], j[700], power[24], tools[32];
 	pid_t pid;
+	int st;
 
 	CU_ASSERT_EQUAL_FATAL(
 		lab(&v, &e, "cycle",
@@ -527,6 +528,31 @@ static void power_cycle_ends_on(void)
 	it_vm_power(&v, VM, power, tools);
 	CU_ASSERT_STRING_EQUAL(power, "poweredOn");
 	CU_ASSERT_STRING_EQUAL(tools, "guestToolsRunning");
+	vcsim_stop(&v);
+
+	/* ^C with the VM off: the cycle is finished (the VM on again, the
+	 * journal's change closed), then the run stops, 130, no disk made */
+	CU_ASSERT_EQUAL_FATAL(
+		lab(&v, &e, "cycleint", (const char *[]){"-no-uuid", NULL}), 0);
+	profile(prof, sizeof(prof), "cycleint", "\"thin\"",
+		", \"power_cycle\": true");
+	snprintf(res, sizeof(res), "%s/cycleint-results", it_dir());
+	journal(j, sizeof(j), "cycleint");
+	it_env_add(&e, "PROVBENCH_STOP_AT", "powered-off");
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(it_wait_stopped(pid, 20000));
+	kill(pid, SIGINT);
+	kill(pid, SIGCONT);
+	CU_ASSERT_EQUAL(waitpid(pid, &st, 0), pid);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+	it_vm_power(&v, VM, power, tools);
+	CU_ASSERT_STRING_EQUAL(power, "poweredOn");
+	CU_ASSERT_STRING_EQUAL(tools, "guestToolsRunning");
+	CU_ASSERT_EQUAL(it_count(j, "\"change\":\"power\""), 1);
+	CU_ASSERT_EQUAL(it_count(j, "\"op\":\"done\""), 1);
+	/* the power change's record only: no disk's */
+	CU_ASSERT_EQUAL(it_count(j, "\"op\":\"intent\""), 1);
+	CU_ASSERT_EQUAL(it_count(j, "\"mode\":"), 0);
 	vcsim_stop(&v);
 }
 
