@@ -319,16 +319,20 @@ void rp_fleet_dispose(struct rp_fleet *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void rp_fleet_agg_text(char *out, size_t len, const struct rp_fleet_row *r)
+void rp_fleet_agg_text(char *out, size_t len, const struct rp_model *m,
+		       const struct rp_fleet_row *r)
 {
+	/* in the run's unit, as every page's rates */
 	if (r->nagg && r->nagg > 1)
-		snprintf(out, len, "%.1f MiB/s [%.1f-%.1f] over %.2f s",
-			 r->agg_med, r->agg_lo, r->agg_hi, r->window_med);
+		snprintf(out, len, "%.1f %s [%.1f-%.1f] over %.2f s",
+			 rp_rate(m, r->agg_med), m->rate_unit,
+			 rp_rate(m, r->agg_lo), rp_rate(m, r->agg_hi),
+			 r->window_med);
 	else if (r->nagg)
 		snprintf(out, len,
-			 "%.1f MiB/s over %.2f s (one wave: no "
+			 "%.1f %s over %.2f s (one wave: no "
 			 "interval)",
-			 r->agg_med, r->window_med);
+			 rp_rate(m, r->agg_med), m->rate_unit, r->window_med);
 	else if (r->nshort)
 		snprintf(out, len,
 			 "too short to tell (the passes overlapped "
@@ -435,13 +439,17 @@ void rp_fleet_text(const struct rp_model *m, struct pb_buf *b)
 		      f->most, clock_note(f));
 	pb_buf_printf(b, "%-24s %-6s %-20s %5s %7s  %-52s %-17s %s\n",
 		      "workload", "mode", "pass", "waves", "targets",
-		      "aggregate", "per target MiB/s", "spread");
+		      "aggregate",
+		      strcmp(m->rate_unit, "MB/s") ? "per target MiB/s"
+						   : "per target MB/s",
+		      "spread");
 	for (i = 0; i < f->nrow; i++) {
 		const struct rp_fleet_row *r = &f->row[i];
 
-		rp_fleet_agg_text(agg, sizeof(agg), r);
+		rp_fleet_agg_text(agg, sizeof(agg), m, r);
 		rp_fleet_pass_name(pass, sizeof(pass), r);
-		snprintf(tg, sizeof(tg), "%.1f-%.1f", r->tmin, r->tmax);
+		snprintf(tg, sizeof(tg), "%.1f-%.1f", rp_rate(m, r->tmin),
+			 rp_rate(m, r->tmax));
 		snprintf(sp, sizeof(sp), "%.0f%%", r->spread_med * 100.0);
 		pb_buf_printf(b,
 			      "%-24.24s %-6s %-20s %5zu %7u  %-52s %-17s %s\n",
@@ -499,14 +507,16 @@ void rp_fleet_html(const struct rp_model *m, struct pb_buf *b)
 
 	if (!f->nrow)
 		return;
-	pb_buf_printf(b, "<h2>Targets at once</h2><table class=sum><tr><th>mode"
-			 "</th><th>workload</th><th>pass</th><th>waves</th><th>"
-			 "targets</th><th>aggregate</th><th>per target MiB/s"
-			 "</th><th>spread</th></tr>\n");
+	pb_buf_printf(b,
+		      "<h2>Targets at once</h2><table class=sum><tr><th>mode"
+		      "</th><th>workload</th><th>pass</th><th>waves</th><th>"
+		      "targets</th><th>aggregate</th><th>per target %s"
+		      "</th><th>spread</th></tr>\n",
+		      m->rate_unit);
 	for (i = 0; i < f->nrow; i++) {
 		const struct rp_fleet_row *r = &f->row[i];
 
-		rp_fleet_agg_text(agg, sizeof(agg), r);
+		rp_fleet_agg_text(agg, sizeof(agg), m, r);
 		rp_fleet_pass_name(pass, sizeof(pass), r);
 		pb_buf_printf(b, "<tr><td>%s</td><td>", pb_mode_name(r->mode));
 		rp_html_text(b, *r->workload ? r->workload : "-");
@@ -523,7 +533,7 @@ void rp_fleet_html(const struct rp_model *m, struct pb_buf *b)
 			pb_buf_printf(b,
 				      "</td><td class=n>%.1f&ndash;%.1f"
 				      "</td>",
-				      r->tmin, r->tmax);
+				      rp_rate(m, r->tmin), rp_rate(m, r->tmax));
 		if (isnan(r->spread_med))
 			pb_buf_addstr(b, "<td class=n>&ndash;</td></tr>\n");
 		else
@@ -554,7 +564,7 @@ json_t *rp_fleet_json(const struct rp_model *m)
 		const struct rp_fleet_row *r = &f->row[i];
 		json_t *o;
 
-		rp_fleet_agg_text(agg, sizeof(agg), r);
+		rp_fleet_agg_text(agg, sizeof(agg), m, r);
 		o = json_pack(
 			"{s:s,s:s,s:s,s:I,s:I,s:i}", "workload", r->workload,
 			"mode", pb_mode_name(r->mode), "pass", r->name,

@@ -219,7 +219,8 @@ enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
 enum pb_error rp_fleet_build(struct rp_model *m);
 void rp_fleet_dispose(struct rp_fleet *f);
 /* "812.4 MiB/s [790.1-830.2] over 0.31 s", or why there is none */
-void rp_fleet_agg_text(char *out, size_t len, const struct rp_fleet_row *r);
+void rp_fleet_agg_text(char *out, size_t len, const struct rp_model *m,
+		       const struct rp_fleet_row *r);
 /* "rewrite (pass 2)" */
 void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r);
 /* its table in summary.txt, report.html, fleet.csv, report --json */

@@ -1348,6 +1348,47 @@ static void help_profile_key(void)
 	it_result_dispose(&r);
 }
 
+/* "units": "MB": every page a person reads says MB/s, the fleet's
+ * targets-at-once table too; the CSVs keep MiB/s, named so */
+static void host_units_mb_everywhere(void)
+{
+	SCRATCH(prof, "h-units.json");
+	SCRATCH(state, "h-state15");
+	SCRATCH(res, "h-res15");
+	SCRATCH(d1, "h-disks15a");
+	SCRATCH(d2, "h-disks15b");
+	struct it_env e;
+	struct it_result r;
+	char text[2048], *run;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s' '%s'", state, d1, d2),
+			      0);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"h-units\", \"backend\": \"host\",\n"
+		 " \"targets\": [{\"name\": \"a\", \"dir\": \"%s\"}, "
+		 "{\"name\": \"b\", \"dir\": \"%s\"}],\n"
+		 " \"concurrency\": 2, \"units\": \"MB\",\n"
+		 " \"disk_size\": \"16M\", \"modes\": [\"thin\", \"lazy\"],\n"
+		 " \"repetitions\": 2, \"workload\": %s}\n",
+		 d1, d2, WL_FAST);
+	it_write_file(prof, text);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	it_result_dispose(&r);
+	run = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'first MB/s' '%s/summary.txt'", run), 0);
+	CU_ASSERT_EQUAL(
+		it_sh("grep -q 'per target MB/s' '%s/summary.txt'", run), 0);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'MiB/s' '%s/summary.txt'", run), 1);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'MiB/s' '%s/report.html'", run), 1);
+	CU_ASSERT_EQUAL(it_sh("head -1 '%s/summary.csv' | grep -q "
+			      "first_mib_s",
+			      run),
+			0);
+	free(run);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(host_all_modes),
 	PB_CASE(host_rdm_device),
@@ -1363,6 +1404,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_export_formats),
 	PB_CASE(host_shards),
 	PB_CASE(help_profile_key),
+	PB_CASE(host_units_mb_everywhere),
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASES_END,
 };
