@@ -8,6 +8,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +42,49 @@ int runner_fd_sync(int fd)
 void runner_fd_drop_cache(int fd)
 {
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
+bool runner_devstat_get(struct runner_devstat *out, int fd)
+{
+	char path[96], line[512];
+	struct stat st;
+	unsigned long long v[11] = {0};
+	dev_t d;
+	FILE *fp;
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	if (fstat(fd, &st))
+		return false;
+	d = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", major(d),
+		 minor(d));
+	if ((fp = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), fp))
+			if (!strncmp(line, "DEVNAME=", 8)) {
+				line[strcspn(line, "\n")] = '\0';
+				snprintf(out->name, sizeof(out->name), "%s",
+					 line + 8);
+			}
+		fclose(fp);
+	}
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(d),
+		 minor(d));
+	fp = fopen(path, "re");
+	if (!fp)
+		return false;
+	n = fscanf(fp, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+		   &v[8], &v[9], &v[10]);
+	fclose(fp);
+	if (n != 11)
+		return false;
+	/* reads, merges, sectors, ms; writes, merges, sectors, ms;
+	 * in flight, io_ticks, time_in_queue */
+	out->reads = v[0], out->read_sectors = v[2], out->read_ms = v[3];
+	out->writes = v[4], out->write_sectors = v[6], out->write_ms = v[7];
+	out->in_flight = v[8], out->busy_ms = v[9], out->queue_ms = v[10];
+	return true;
 }
 
 const struct runner_engine_ops *const runner_engine_async =

@@ -106,6 +106,28 @@ static void pairs_json(struct pb_jw *w, const struct runner_pairs *pr)
 	pb_jw_obj_close(w);
 }
 
+/* the device's counters over the pass, as deltas (Linux block stat):
+ * sectors are 512 bytes whatever the device's own */
+static void dev_json(struct pb_jw *w, const struct runner_pass_result *r)
+{
+	const struct runner_devstat *a = &r->dev0, *b = &r->dev1;
+
+	pb_jw_obj_open(w, RUNNER_K_DEVICE);
+	pb_jw_str(w, "name", b->name);
+	pb_jw_int(w, "reads", (int64_t)(b->reads - a->reads));
+	pb_jw_int(w, "read_bytes",
+		  (int64_t)(b->read_sectors - a->read_sectors) * 512);
+	pb_jw_int(w, "read_ms", (int64_t)(b->read_ms - a->read_ms));
+	pb_jw_int(w, "writes", (int64_t)(b->writes - a->writes));
+	pb_jw_int(w, "write_bytes",
+		  (int64_t)(b->write_sectors - a->write_sectors) * 512);
+	pb_jw_int(w, "write_ms", (int64_t)(b->write_ms - a->write_ms));
+	pb_jw_int(w, "busy_ms", (int64_t)(b->busy_ms - a->busy_ms));
+	pb_jw_int(w, "queue_ms", (int64_t)(b->queue_ms - a->queue_ms));
+	pb_jw_int(w, "in_flight_end", (int64_t)b->in_flight);
+	pb_jw_obj_close(w);
+}
+
 static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		      const struct runner_pass_result *r)
 {
@@ -176,6 +198,8 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 	}
 	pb_jw_real(w, RUNNER_K_MIB_PER_S, mib_s);
 	pb_jw_real(w, RUNNER_K_IOPS, iops);
+	if (r->has_dev)
+		dev_json(w, r);
 	lat_json(w, r->hist);
 	series_json(w, r);
 	if (r->pairs)

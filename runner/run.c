@@ -598,6 +598,9 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	w.n = ctx->nblocks;
 	w.perm = o->pattern == RUNNER_PATTERN_RAND ? &perm : NULL;
 
+	/* the device's own counters around the pass: what it did, and how
+	 * long its requests took there */
+	r->has_dev = runner_devstat_get(&r->dev0, ctx->target.fd);
 	pw.start = pb_now_ns();
 	runner_clock_now(&r->started_unix, &r->started_boot);
 	pw.ss = (struct series_state){
@@ -626,6 +629,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	}
 	now = pb_now_ns();
 	r->ns = now - pw.start;
+	r->has_dev = r->has_dev && runner_devstat_get(&r->dev1, ctx->target.fd);
 	r->interval_ns = pw.ss.interval;
 	if (pw.ramp_end && (now <= pw.ramp_end || r->ramp_ios == r->ios)) {
 		/* no time after the ramp: the whole pass is the figure,

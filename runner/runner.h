@@ -236,6 +236,7 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_DELETE_SECONDS	   "delete_seconds"
 #define RUNNER_K_TRIM		   "trim"
 #define RUNNER_K_TRIM_BYTES	   "trimmed_bytes"
+#define RUNNER_K_DEVICE		   "device"
 
 /*
  * Run the passes and write the JSON document. Returns PB_OK, or the error

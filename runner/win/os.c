@@ -82,6 +82,15 @@ void runner_fd_drop_cache(int fd)
 	(void)fd;
 }
 
+bool runner_devstat_get(struct runner_devstat *out, int fd)
+{
+	/* IOCTL_DISK_PERFORMANCE needs the counters enabled (diskperf -y);
+	 * not read here: the pass has no device figures on Windows */
+	(void)fd;
+	memset(out, 0, sizeof(*out));
+	return false;
+}
+
 const struct runner_engine_ops *const runner_engine_async = &runner_engine_iocp;
 const struct runner_engine_ops *const runner_engine_sync =
 	&runner_engine_win_sync;
