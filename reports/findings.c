@@ -443,6 +443,25 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	 * gives; several targets: each against the first */
 	shares_finding(fs, RP_F_VS_HOST, g, &g->host);
 	shares_finding(fs, RP_F_ARM, g, &g->arm);
+	/* where the first write's time went, as the device saw it: its
+	 * requests' mean time against the later writes', and what it wrote
+	 * per byte written */
+	if (g->ndev_first && g->ndev_later && g->dev_later_ms_med > 0 &&
+	    (f = add(fs, RP_F_DEVICE))) {
+		f->g = g;
+		f->v = g->dev_first_ms_med;
+		f->v2 = g->dev_later_ms_med;
+		f->x = f->v / f->v2;
+		if (g->ndev_first >= 2 && g->ndev_later >= 2)
+			rp_ratio_ci(&f->lo, &f->hi, g->dev_first_ms,
+				    g->ndev_first, g->dev_later_ms,
+				    g->ndev_later);
+		f->lo2 = g->dev_first_amp_med;
+		f->hi2 = g->dev_later_amp_med;
+		f->sig = isnan(f->lo)			? RP_SIG_FEW
+			 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
+							: RP_SIG_YES;
+	}
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;

@@ -95,12 +95,14 @@ const struct rp_group *rp_sibling(const struct rp_model *m,
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,	   &g->rewrite,	     &g->read,
-			   &g->fsync,	   &g->prov,	     &g->steady,
-			   &g->p99_first,  &g->mkfs,	     &g->cmd,
-			   &g->pair_first, &g->pair_rewrite, &g->span_target,
-			   &g->rw_spread,  &g->paired,	     &g->stripe_vs_pass,
-			   &g->ref_target};
+	double **arrs[] = {
+		&g->first,	   &g->rewrite,	     &g->read,
+		&g->fsync,	   &g->prov,	     &g->steady,
+		&g->p99_first,	   &g->mkfs,	     &g->cmd,
+		&g->pair_first,	   &g->pair_rewrite, &g->span_target,
+		&g->rw_spread,	   &g->paired,	     &g->stripe_vs_pass,
+		&g->ref_target,	   &g->dev_first_ms, &g->dev_later_ms,
+		&g->dev_first_amp, &g->dev_later_amp};
 	size_t cap, i;
 	void *q;
 
@@ -144,8 +146,9 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		     const struct rj_item *item)
 {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
-	double fsy[RP_MAX_REWRITES];
-	unsigned nfsy = 0;
+	double fsy[RP_MAX_REWRITES], dlat[RP_MAX_REWRITES],
+		damp[RP_MAX_REWRITES];
+	unsigned nfsy = 0, ndl = 0;
 	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN,
 	       settle_to;
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
@@ -228,6 +231,28 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			if (!(g->qd_kept_min <= kept))
 				g->qd_kept_min = kept;
 			g->qd_asked = jl_num(ps.k[RJ_P_QD]);
+		}
+		/* what the device did: its mean write time, the bytes it
+		 * wrote per byte of the pass */
+		if (ps.k[RJ_P_DEVICE] && (ps.kind == RUNNER_PASS_FIRST_WRITE ||
+					  ps.kind == m->later)) {
+			struct jl *dv = ps.k[RJ_P_DEVICE];
+			double w = jl_num(jl_get(dv, "writes")),
+			       ms = jl_num(jl_get(dv, "write_ms")),
+			       wb = jl_num(jl_get(dv, "write_bytes")),
+			       pb = jl_num(ps.k[RJ_P_BYTES]);
+
+			if (!g->dev_name[0])
+				snprintf(g->dev_name, sizeof(g->dev_name), "%s",
+					 jl_str(cur_doc, jl_get(dv, "name")));
+			if (w > 0 && pb > 0 &&
+			    ps.kind == RUNNER_PASS_FIRST_WRITE) {
+				g->dev_first_ms[g->ndev_first] = ms / w;
+				g->dev_first_amp[g->ndev_first++] = wb / pb;
+			} else if (w > 0 && pb > 0 && ndl < RP_MAX_REWRITES) {
+				dlat[ndl] = ms / w;
+				damp[ndl++] = wb / pb;
+			}
 		}
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
 			struct jl *pr = ps.k[RJ_P_PAIRED];
@@ -330,6 +355,10 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		g->read[g->nread++] = rp_median(rd, nrd);
 	if (nfsy)
 		g->fsync[g->nfsync++] = rp_median(fsy, nfsy);
+	if (ndl) {
+		g->dev_later_ms[g->ndev_later] = rp_median(dlat, ndl);
+		g->dev_later_amp[g->ndev_later++] = rp_median(damp, ndl);
+	}
 	if (ncmd)
 		g->cmd[g->ncmd++] = rp_median(cmd, ncmd);
 }
@@ -461,6 +490,10 @@ static void finish_group(struct rp_group *g)
 	rp_median_ci(&g->rewrite_lo, &g->rewrite_hi, g->rewrite, g->nrewrite);
 	g->read_med = rp_median(g->read, g->nread);
 	g->fsync_med = rp_median(g->fsync, g->nfsync);
+	g->dev_first_ms_med = rp_median(g->dev_first_ms, g->ndev_first);
+	g->dev_later_ms_med = rp_median(g->dev_later_ms, g->ndev_later);
+	g->dev_first_amp_med = rp_median(g->dev_first_amp, g->ndev_first);
+	g->dev_later_amp_med = rp_median(g->dev_later_amp, g->ndev_later);
 	g->prov_med = rp_median(g->prov, g->nprov);
 	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
 	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
@@ -1109,6 +1142,10 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->rewrite);
 		free(g->read);
 		free(g->fsync);
+		free(g->dev_first_ms);
+		free(g->dev_later_ms);
+		free(g->dev_first_amp);
+		free(g->dev_later_amp);
 		free(g->prov);
 		free(g->steady);
 		free(g->pair_first);

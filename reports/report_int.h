@@ -77,6 +77,15 @@ struct rp_group {
 	 * NFS question): a repetition's median, their median */
 	double *fsync, fsync_med;
 	size_t nfsync;
+	/* the device under the target (a pass's "device"): its mean write
+	 * time in ms (write_ms / writes) in the first write and the later
+	 * writes, per repetition and their medians; the bytes it wrote per
+	 * byte the runner wrote; its name */
+	double *dev_first_ms, *dev_later_ms, dev_first_ms_med, dev_later_ms_med;
+	double *dev_first_amp, *dev_later_amp, dev_first_amp_med,
+		dev_later_amp_med;
+	size_t ndev_first, ndev_later;
+	char dev_name[64];
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
 	unsigned max_rewrites;
@@ -527,11 +536,13 @@ enum rp_fkind {
 	RP_F_FAILED_ITEMS,  /* x items failed */
 	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
 	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
-	RP_F_VS_HOST,	    /* g in the guest against h on the host: v first, v2
-		       * rewrite (shares), sig of the first */
-	RP_F_ARM, /* g on its target against h on the first: v first, v2
-		   * rewrite, x read (shares; x's ends in the group), sig of
-		   * the first */
+	RP_F_VS_HOST, /* g in the guest against h on the host (g->host), sig
+		       * of the first write's share in v, lo, hi */
+	RP_F_ARM,     /* g on its target against h on the first (g->arm) */
+	RP_F_DEVICE,  /* g: at the device, the first write's mean write time
+		       * v (ms) against the later writes' v2; x their ratio,
+		       * lo..hi its interval; lo2, hi2 the bytes the device
+		       * wrote per byte written, first and later */
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };

@@ -780,6 +780,27 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		shares_said(out, len, &f->g->arm, true);
 		break;
 	}
+	case RP_F_DEVICE:
+		/* "thin at the device (loop0): a first write's requests took
+		 * 1.21 ms on average against 0.85 ms in the rewrites (1.42x
+		 * [1.30-1.55], beyond noise); it wrote 1.00x the bytes" */
+		snprintf(out, len,
+			 "%s at the device (%s): a first write's requests took "
+			 "%.2f ms on average against %.2f ms in the rewrites "
+			 "(%.2fx",
+			 l, *f->g->dev_name ? f->g->dev_name : "?", f->v, f->v2,
+			 f->x);
+		if (!isnan(f->lo))
+			cat(out, len, " [%.2f-%.2f], %s", f->lo, f->hi,
+			    f->sig == RP_SIG_NOISE ? "within noise"
+						   : "beyond noise");
+		else
+			cat(out, len, "; one repetition: no interval");
+		cat(out, len,
+		    "); it wrote %.2fx the bytes the runner wrote (%.2fx in "
+		    "the rewrites)",
+		    f->lo2, f->hi2);
+		break;
 	case RP_F_UNPOOLED:
 		snprintf(out, len,
 			 "%.0f %s pass%s not in these figures: the later "
@@ -846,6 +867,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_H_ARM] = "headline-target-against-first",
 		[RP_F_VS_HOST] = "guest-against-host",
 		[RP_F_ARM] = "target-against-first",
+		[RP_F_DEVICE] = "at-the-device",
 		[RP_F_CHANGE] = "change",
 	};
 

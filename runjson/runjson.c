@@ -417,6 +417,7 @@ void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass)
 		[RJ_P_STARTED_BOOT] = RUNNER_K_STARTED_BOOT,
 		[RJ_P_RAMP_S] = RUNNER_K_RAMP_S,
 		[RJ_P_PAIRED] = RUNNER_K_PAIRED,
+		[RJ_P_DEVICE] = RUNNER_K_DEVICE,
 	};
 	static const char *const lat[RJ_L__COUNT] = {
 		[RJ_L_P50] = RUNNER_K_P50,

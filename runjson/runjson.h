@@ -251,6 +251,7 @@ enum rj_pass_key {
 	RJ_P_STARTED_BOOT,
 	RJ_P_RAMP_S, /* absent: no ramp asked (--ramp-ms) */
 	RJ_P_PAIRED, /* a first write in pairs (--pair-stripe); else absent */
+	RJ_P_DEVICE, /* the block layer's counts over the pass; else absent */
 	RJ_P__COUNT
 };
 
