@@ -356,6 +356,30 @@ static void shares_finding(struct rp_findings *fs, enum rp_fkind kind,
 	f->sig = share_sig(&sh->s[RP_SH_FIRST]);
 }
 
+/* the device's mean write time per request in the first write against
+ * the later writes' (medians), their ratio with an interval from each
+ * side resampled; n 1: the host's device under a guest */
+static void dev_finding(struct rp_findings *fs, const struct rp_group *g,
+			const struct rp_devtime *d, bool host)
+{
+	struct rp_finding *f;
+
+	if (!d->nfirst || !d->nlater || !(d->later_med[RP_DEV_MS] > 0) ||
+	    !(f = add(fs, RP_F_DEVICE)))
+		return;
+	f->g = g;
+	f->n = host;
+	f->v = d->first_med[RP_DEV_MS];
+	f->v2 = d->later_med[RP_DEV_MS];
+	f->x = f->v / f->v2;
+	if (d->nfirst >= 2 && d->nlater >= 2)
+		rp_ratio_ci(&f->lo, &f->hi, d->first[RP_DEV_MS], d->nfirst,
+			    d->later[RP_DEV_MS], d->nlater);
+	f->sig = isnan(f->lo)			? RP_SIG_FEW
+		 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
+						: RP_SIG_YES;
+}
+
 static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 			   const struct rp_group *g)
 {
@@ -443,25 +467,10 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	 * gives; several targets: each against the first */
 	shares_finding(fs, RP_F_VS_HOST, g, &g->host);
 	shares_finding(fs, RP_F_ARM, g, &g->arm);
-	/* where the first write's time went, as the device saw it: its
-	 * requests' mean time against the later writes', and what it wrote
-	 * per byte written */
-	if (g->ndev_first && g->ndev_later && g->dev_later_ms_med > 0 &&
-	    (f = add(fs, RP_F_DEVICE))) {
-		f->g = g;
-		f->v = g->dev_first_ms_med;
-		f->v2 = g->dev_later_ms_med;
-		f->x = f->v / f->v2;
-		if (g->ndev_first >= 2 && g->ndev_later >= 2)
-			rp_ratio_ci(&f->lo, &f->hi, g->dev_first_ms,
-				    g->ndev_first, g->dev_later_ms,
-				    g->ndev_later);
-		f->lo2 = g->dev_first_amp_med;
-		f->hi2 = g->dev_later_amp_med;
-		f->sig = isnan(f->lo)			? RP_SIG_FEW
-			 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
-							: RP_SIG_YES;
-	}
+	/* where the first write's time went: the device under the target,
+	 * and the host's under a guest's disk */
+	dev_finding(fs, g, &g->dev, false);
+	dev_finding(fs, g, &g->hostdev, true);
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;

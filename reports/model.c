@@ -95,14 +95,34 @@ const struct rp_group *rp_sibling(const struct rp_model *m,
 /* Room for one more item in every per-item array (doubling). */
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {
-		&g->first,	   &g->rewrite,	     &g->read,
-		&g->fsync,	   &g->prov,	     &g->steady,
-		&g->p99_first,	   &g->mkfs,	     &g->cmd,
-		&g->pair_first,	   &g->pair_rewrite, &g->span_target,
-		&g->rw_spread,	   &g->paired,	     &g->stripe_vs_pass,
-		&g->ref_target,	   &g->dev_first_ms, &g->dev_later_ms,
-		&g->dev_first_amp, &g->dev_later_amp};
+	double **arrs[] = {&g->first,
+			   &g->rewrite,
+			   &g->read,
+			   &g->fsync,
+			   &g->prov,
+			   &g->steady,
+			   &g->p99_first,
+			   &g->mkfs,
+			   &g->cmd,
+			   &g->pair_first,
+			   &g->pair_rewrite,
+			   &g->span_target,
+			   &g->rw_spread,
+			   &g->paired,
+			   &g->stripe_vs_pass,
+			   &g->ref_target,
+			   &g->dev.first[RP_DEV_MS],
+			   &g->dev.later[RP_DEV_MS],
+			   &g->dev.first[RP_DEV_AMP],
+			   &g->dev.later[RP_DEV_AMP],
+			   &g->dev.first[RP_DEV_CPU],
+			   &g->dev.later[RP_DEV_CPU],
+			   &g->hostdev.first[RP_DEV_MS],
+			   &g->hostdev.later[RP_DEV_MS],
+			   &g->hostdev.first[RP_DEV_AMP],
+			   &g->hostdev.later[RP_DEV_AMP],
+			   &g->hostdev.first[RP_DEV_CPU],
+			   &g->hostdev.later[RP_DEV_CPU]};
 	size_t cap, i;
 	void *q;
 
@@ -140,15 +160,75 @@ static enum pb_error group_grow(struct rp_group *g)
 	return PB_OK;
 }
 
+/* a repetition's later passes' device figures, before their median */
+struct dev_later {
+	double v[RP_DEV__COUNT][RP_MAX_REWRITES];
+	unsigned n;
+};
+
+/* One pass's device counts (dv: its "device" or "host_device") into d:
+ * the first write's straight in, a later pass's into l */
+static void dev_pass(struct rp_devtime *d, struct jl *dv,
+		     const struct rj_pass *ps, bool first_write,
+		     struct dev_later *l)
+{
+	double w = jl_num(jl_get(dv, "writes")),
+	       ms = jl_num(jl_get(dv, "write_ms")),
+	       wb = jl_num(jl_get(dv, "write_bytes")),
+	       cpu = jl_num(jl_get(dv, "qemu_cpu_ms")),
+	       pb = jl_num(ps->k[RJ_P_BYTES]), ios;
+	double v[RP_DEV__COUNT];
+
+	/* a first write in stripe pairs rewrote each stripe within it:
+	 * the device's counts hold both, and cannot be told apart */
+	if (ps->k[RJ_P_PAIRED]) {
+		d->paired = true;
+		return;
+	}
+	ios = pb / jl_num(ps->k[RJ_P_BS]);
+	if (!dv || !(w > 0) || !(pb > 0))
+		return;
+	if (!d->name[0])
+		snprintf(d->name, sizeof(d->name), "%s",
+			 jl_str(cur_doc, jl_get(dv, "name")));
+	v[RP_DEV_MS] = ms / w;
+	v[RP_DEV_AMP] = wb / pb;
+	v[RP_DEV_CPU] = ios > 0 ? cpu / ios : NAN;
+	for (unsigned k = 0; k < RP_DEV__COUNT; k++) {
+		if (first_write)
+			d->first[k][d->nfirst] = v[k];
+		else if (l->n < RP_MAX_REWRITES)
+			l->v[k][l->n] = v[k];
+	}
+	if (first_write)
+		d->nfirst++;
+	else if (l->n < RP_MAX_REWRITES)
+		l->n++;
+}
+
+/* a repetition's later passes, as one figure each (their median) */
+static void dev_later_done(struct rp_devtime *d, const struct dev_later *l)
+{
+	double tmp[RP_MAX_REWRITES];
+
+	if (!l->n)
+		return;
+	for (unsigned k = 0; k < RP_DEV__COUNT; k++) {
+		memcpy(tmp, l->v[k], l->n * sizeof(tmp[0]));
+		d->later[k][d->nlater] = rp_median(tmp, l->n);
+	}
+	d->nlater++;
+}
+
 /* One successful repetition of a group: at most one value per item in
  * each per-item array (several reads of an item count as their median). */
 static void add_item(struct rp_model *m, struct rp_group *g,
 		     const struct rj_item *item)
 {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
-	double fsy[RP_MAX_REWRITES], dlat[RP_MAX_REWRITES],
-		damp[RP_MAX_REWRITES];
-	unsigned nfsy = 0, ndl = 0;
+	double fsy[RP_MAX_REWRITES];
+	struct dev_later dl[2] = {{.n = 0}, {.n = 0}};
+	unsigned nfsy = 0;
 	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN,
 	       settle_to;
 	unsigned nrw = 0, nrd = 0, ncmd = 0;
@@ -232,27 +312,12 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 				g->qd_kept_min = kept;
 			g->qd_asked = jl_num(ps.k[RJ_P_QD]);
 		}
-		/* what the device did: its mean write time, the bytes it
-		 * wrote per byte of the pass */
-		if (ps.k[RJ_P_DEVICE] && (ps.kind == RUNNER_PASS_FIRST_WRITE ||
-					  ps.kind == m->later)) {
-			struct jl *dv = ps.k[RJ_P_DEVICE];
-			double w = jl_num(jl_get(dv, "writes")),
-			       ms = jl_num(jl_get(dv, "write_ms")),
-			       wb = jl_num(jl_get(dv, "write_bytes")),
-			       pb = jl_num(ps.k[RJ_P_BYTES]);
-
-			if (!g->dev_name[0])
-				snprintf(g->dev_name, sizeof(g->dev_name), "%s",
-					 jl_str(cur_doc, jl_get(dv, "name")));
-			if (w > 0 && pb > 0 &&
-			    ps.kind == RUNNER_PASS_FIRST_WRITE) {
-				g->dev_first_ms[g->ndev_first] = ms / w;
-				g->dev_first_amp[g->ndev_first++] = wb / pb;
-			} else if (w > 0 && pb > 0 && ndl < RP_MAX_REWRITES) {
-				dlat[ndl] = ms / w;
-				damp[ndl++] = wb / pb;
-			}
+		/* what the device did, and the host's under a guest */
+		if (ps.kind == RUNNER_PASS_FIRST_WRITE || ps.kind == m->later) {
+			dev_pass(&g->dev, jl_get(p, RUNNER_K_DEVICE), &ps,
+				 ps.kind == RUNNER_PASS_FIRST_WRITE, &dl[0]);
+			dev_pass(&g->hostdev, jl_get(p, "host_device"), &ps,
+				 ps.kind == RUNNER_PASS_FIRST_WRITE, &dl[1]);
 		}
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
 			struct jl *pr = ps.k[RJ_P_PAIRED];
@@ -355,10 +420,8 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		g->read[g->nread++] = rp_median(rd, nrd);
 	if (nfsy)
 		g->fsync[g->nfsync++] = rp_median(fsy, nfsy);
-	if (ndl) {
-		g->dev_later_ms[g->ndev_later] = rp_median(dlat, ndl);
-		g->dev_later_amp[g->ndev_later++] = rp_median(damp, ndl);
-	}
+	dev_later_done(&g->dev, &dl[0]);
+	dev_later_done(&g->hostdev, &dl[1]);
 	if (ncmd)
 		g->cmd[g->ncmd++] = rp_median(cmd, ncmd);
 }
@@ -490,10 +553,16 @@ static void finish_group(struct rp_group *g)
 	rp_median_ci(&g->rewrite_lo, &g->rewrite_hi, g->rewrite, g->nrewrite);
 	g->read_med = rp_median(g->read, g->nread);
 	g->fsync_med = rp_median(g->fsync, g->nfsync);
-	g->dev_first_ms_med = rp_median(g->dev_first_ms, g->ndev_first);
-	g->dev_later_ms_med = rp_median(g->dev_later_ms, g->ndev_later);
-	g->dev_first_amp_med = rp_median(g->dev_first_amp, g->ndev_first);
-	g->dev_later_amp_med = rp_median(g->dev_later_amp, g->ndev_later);
+	for (unsigned dk = 0; dk < RP_DEV__COUNT; dk++) {
+		g->dev.first_med[dk] =
+			rp_median(g->dev.first[dk], g->dev.nfirst);
+		g->dev.later_med[dk] =
+			rp_median(g->dev.later[dk], g->dev.nlater);
+		g->hostdev.first_med[dk] =
+			rp_median(g->hostdev.first[dk], g->hostdev.nfirst);
+		g->hostdev.later_med[dk] =
+			rp_median(g->hostdev.later[dk], g->hostdev.nlater);
+	}
 	g->prov_med = rp_median(g->prov, g->nprov);
 	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
 	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
@@ -1142,10 +1211,12 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->rewrite);
 		free(g->read);
 		free(g->fsync);
-		free(g->dev_first_ms);
-		free(g->dev_later_ms);
-		free(g->dev_first_amp);
-		free(g->dev_later_amp);
+		for (unsigned dk = 0; dk < RP_DEV__COUNT; dk++) {
+			free(g->dev.first[dk]);
+			free(g->dev.later[dk]);
+			free(g->hostdev.first[dk]);
+			free(g->hostdev.later[dk]);
+		}
 		free(g->prov);
 		free(g->steady);
 		free(g->pair_first);

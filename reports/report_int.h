@@ -43,6 +43,19 @@ struct rp_shares {
 	struct rp_share s[RP_SH__COUNT];
 };
 
+/* A device's side of a group's first write and later writes: per
+ * repetition and their medians, its mean write time in ms (write_ms /
+ * writes), the bytes it wrote per byte the runner wrote, and (a host
+ * under a guest) the guest's CPU in ms per write the runner made. */
+enum rp_dev_kind { RP_DEV_MS, RP_DEV_AMP, RP_DEV_CPU, RP_DEV__COUNT };
+struct rp_devtime {
+	double *first[RP_DEV__COUNT], *later[RP_DEV__COUNT];
+	double first_med[RP_DEV__COUNT], later_med[RP_DEV__COUNT];
+	size_t nfirst, nlater;
+	char name[64];
+	bool paired; /* a first write in stripe pairs: not counted */
+};
+
 struct rp_group {
 	/* host_baseline: against the same mode and point measured on the
 	 * host; several targets: against them on the first target */
@@ -77,15 +90,10 @@ struct rp_group {
 	 * NFS question): a repetition's median, their median */
 	double *fsync, fsync_med;
 	size_t nfsync;
-	/* the device under the target (a pass's "device"): its mean write
-	 * time in ms (write_ms / writes) in the first write and the later
-	 * writes, per repetition and their medians; the bytes it wrote per
-	 * byte the runner wrote; its name */
-	double *dev_first_ms, *dev_later_ms, dev_first_ms_med, dev_later_ms_med;
-	double *dev_first_amp, *dev_later_amp, dev_first_amp_med,
-		dev_later_amp_med;
-	size_t ndev_first, ndev_later;
-	char dev_name[64];
+	/* the device under the target as the runner saw it (a pass's
+	 * "device"), and the host's under a guest's disk (its
+	 * "host_device", with qemu's CPU) */
+	struct rp_devtime dev, hostdev;
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
 	unsigned max_rewrites;
@@ -539,10 +547,10 @@ enum rp_fkind {
 	RP_F_VS_HOST, /* g in the guest against h on the host (g->host), sig
 		       * of the first write's share in v, lo, hi */
 	RP_F_ARM,     /* g on its target against h on the first (g->arm) */
-	RP_F_DEVICE,  /* g: at the device, the first write's mean write time
-		       * v (ms) against the later writes' v2; x their ratio,
-		       * lo..hi its interval; lo2, hi2 the bytes the device
-		       * wrote per byte written, first and later */
+	RP_F_DEVICE,  /* g: at the device (g->dev; n 1: the host's,
+		       * g->hostdev), the first write's mean write time v
+		       * (ms) against the later writes' v2; x their ratio,
+		       * lo..hi its interval */
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };

@@ -592,15 +592,19 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 		runner_fd_sync(ctx->target.fd);
 		runner_fd_drop_cache(ctx->target.fd);
 	}
-	if (kind == RUNNER_PASS_FIRST_WRITE && o->pair_stripe)
-		return run_paired(ctx, r);
+	/* the device's own counters around the pass: what it did, and how
+	 * long its requests took there */
+	r->has_dev = runner_devstat_get(&r->dev0, ctx->target.fd);
+	if (kind == RUNNER_PASS_FIRST_WRITE && o->pair_stripe) {
+		err = run_paired(ctx, r);
+		r->has_dev = r->has_dev &&
+			     runner_devstat_get(&r->dev1, ctx->target.fd);
+		return err;
+	}
 	runner_perm_init(&perm, ctx->nblocks, o->seed + index);
 	w.n = ctx->nblocks;
 	w.perm = o->pattern == RUNNER_PATTERN_RAND ? &perm : NULL;
 
-	/* the device's own counters around the pass: what it did, and how
-	 * long its requests took there */
-	r->has_dev = runner_devstat_get(&r->dev0, ctx->target.fd);
 	pw.start = pb_now_ns();
 	runner_clock_now(&r->started_unix, &r->started_boot);
 	pw.ss = (struct series_state){

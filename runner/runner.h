@@ -239,6 +239,24 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_DEVICE		   "device"
 
 /*
+ * The block layer's own count for the device a target sits on (the
+ * device itself, or the one holding its file or filesystem):
+ * /sys/dev/block/MAJ:MIN/stat (Documentation/block/stat.rst), so a pass's
+ * I/O is seen as the device saw it, not only as the runner timed it.
+ */
+struct runner_devstat {
+	char name[64]; /* "sda1", "loop3", "vda" */
+	unsigned long long reads, read_sectors, read_ms;
+	unsigned long long writes, write_sectors, write_ms;
+	unsigned long long busy_ms, queue_ms; /* io_ticks, time_in_queue */
+	unsigned long long in_flight;
+};
+
+/* fd's device's counters now; false where there are none (a file on
+ * tmpfs or overlayfs, Windows) */
+bool runner_devstat_get(struct runner_devstat *out, int fd);
+
+/*
  * Run the passes and write the JSON document. Returns PB_OK, or the error
  * that stopped the run (detail in errbuf). A run stopped by an I/O error or
  * a signal still writes its partial result.

@@ -179,20 +179,6 @@ void runner_pairs_free(struct runner_pairs *pr);
 /* The rewritten stripes' MiB/s, over their own time; 0 for none. */
 double runner_pairs_written_rate(const struct runner_pairs *pr);
 
-/*
- * The block layer's own count for the device a target sits on (the
- * device itself, or the one holding its file or filesystem):
- * /sys/dev/block/MAJ:MIN/stat (Documentation/block/stat.rst), so a pass's
- * I/O is seen as the device saw it, not only as the runner timed it.
- */
-struct runner_devstat {
-	char name[64]; /* "sda1", "loop3", "vda" */
-	unsigned long long reads, read_sectors, read_ms;
-	unsigned long long writes, write_sectors, write_ms;
-	unsigned long long busy_ms, queue_ms; /* io_ticks, time_in_queue */
-	unsigned long long in_flight;
-};
-
 struct runner_pass_result {
 	enum runner_pass_kind kind;
 	unsigned index; /* position in --passes */
@@ -352,9 +338,6 @@ void runner_clock_now(struct timespec *unix_t, struct timespec *boot_t);
 int runner_fd_sync(int fd);
 /* forget the target's cached pages (buffered reads measure the disk) */
 void runner_fd_drop_cache(int fd);
-/* fd's device's counters now; false where there are none (a file on
- * tmpfs or overlayfs, Windows) */
-bool runner_devstat_get(struct runner_devstat *out, int fd);
 /* the platform's asynchronous engine (io_uring; an I/O completion port)
  * and its synchronous one (pread/pwrite; ReadFile/WriteFile) */
 extern const struct runner_engine_ops *const runner_engine_async;

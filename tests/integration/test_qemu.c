@@ -874,6 +874,7 @@ static void qemu_host_baseline(void)
 	SCRATCH(disks, "q-disks14");
 	char text[1024], *sum, *dir;
 	json_t *doc, *tg, *items, *it;
+	bool dev_counts;
 	size_t i;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
@@ -901,6 +902,10 @@ static void qemu_host_baseline(void)
 			0);
 	items = json_object_get(doc, "results");
 	CU_ASSERT_EQUAL_FATAL(json_array_size(items), 4);
+	/* the disks' filesystem on a block device (not tmpfs): its counts */
+	dev_counts = !it_sh("test -e /sys/dev/block/$(stat -c '%%Hd:%%Ld' "
+			    "'%s')",
+			    disks);
 	json_array_foreach(items, i, it)
 	{
 		/* host first, then its guest, mode by mode */
@@ -913,6 +918,34 @@ static void qemu_host_baseline(void)
 			json_string_value(json_object_get(it, "mode")),
 			json_string_value(json_object_get(
 				json_array_get(items, i - i % 2), "mode")));
+		/* a guest's first write, seen from both sides: its virtio
+		 * disk in the guest, the host's device under the disk file
+		 * and qemu's CPU, sampled on the host */
+		if (i % 2 && dev_counts) {
+			json_t *p = json_array_get(
+				json_object_get(json_object_get(it, "runner"),
+						"passes"),
+				0);
+			json_t *hd = json_object_get(p, "host_device");
+
+			CU_ASSERT_PTR_NOT_NULL(json_object_get(p, "device"));
+			CU_ASSERT_PTR_NOT_NULL_FATAL(hd);
+			CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+						hd, "resolution_ms")),
+					20);
+			CU_ASSERT(json_number_value(
+					  json_object_get(hd, "window_s")) > 0);
+			CU_ASSERT(json_integer_value(json_object_get(
+					  hd, "qemu_cpu_ms")) > 0);
+			/* every byte the guest wrote reached the host's
+			 * device (the sampled window may hold a little
+			 * more) */
+			CU_ASSERT(json_integer_value(
+					  json_object_get(hd, "write_bytes")) >=
+				  json_integer_value(
+					  json_object_get(p, "bytes")) /
+					  2);
+		}
 	}
 	json_decref(doc);
 	dir = it_newest_dir(res);

@@ -670,9 +670,10 @@ static void device_time_found(void)
 
 	load(&m, "device.json", "rdm");
 	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
-	CU_ASSERT_EQUAL(count(&fs, RP_F_DEVICE, NULL, NULL, NULL), 4);
+	/* the guest's device and the host's under it, per mode */
+	CU_ASSERT_EQUAL(count(&fs, RP_F_DEVICE, NULL, NULL, NULL), 8);
 	CU_ASSERT_EQUAL_FATAL(
-		count(&fs, RP_F_DEVICE, group(&m, "thin"), NULL, &f), 1);
+		count(&fs, RP_F_DEVICE, group(&m, "thin"), NULL, &f), 2);
 	CU_ASSERT_DOUBLE_EQUAL(f->v, 2.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(f->v2, 1.0, 1e-9);
 	CU_ASSERT_EQUAL(f->sig, RP_SIG_YES);
@@ -683,9 +684,25 @@ static void device_time_found(void)
 				  "beyond noise); it wrote 1.00x the bytes the "
 				  "runner wrote (1.00x in the rewrites)");
 	CU_ASSERT_EQUAL_FATAL(
-		count(&fs, RP_F_DEVICE, group(&m, "rdm"), NULL, &f), 1);
+		count(&fs, RP_F_DEVICE, group(&m, "rdm"), NULL, &f), 2);
 	CU_ASSERT_DOUBLE_EQUAL(f->x, 1.0, 1e-9);
 	CU_ASSERT_EQUAL(f->sig, RP_SIG_NOISE);
+	/* the host's side of thin: the device's time the same, 1.25x the
+	 * bytes, qemu's CPU per write doubled: the cost is qemu's */
+	for (size_t i = 0; i < fs.n; i++)
+		if (fs.f[i].kind == RP_F_DEVICE && fs.f[i].n &&
+		    fs.f[i].g == group(&m, "thin"))
+			f = &fs.f[i];
+	CU_ASSERT_EQUAL_FATAL(f->n, 1);
+	CU_ASSERT_EQUAL(f->sig, RP_SIG_NOISE);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_STRING_EQUAL(t, "thin at the host's device (sda): a first "
+				  "write's requests took 1.00 ms on average "
+				  "against 1.00 ms in the rewrites (1.00x "
+				  "[1.00-1.00], within noise); it wrote 1.25x "
+				  "the bytes the runner wrote (1.00x in the "
+				  "rewrites); qemu used 2.000 ms of CPU per "
+				  "write against 1.000 in the rewrites");
 	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 }

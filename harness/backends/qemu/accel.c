@@ -84,8 +84,8 @@ enum pb_error qb_accel_choose(struct qb *b, char *errbuf)
 	const char *want = b->o->accel;
 	/* another node than /dev/kvm, to diagnose (and to test) the probe */
 	const char *kvm = getenv("PROVBENCH_KVM_DEVICE");
-	struct qb_job j = {.accel = "kvm"};
-	struct qb_boot g;
+	struct qb_job j = {.accel = "kvm", .sample_fd = -1};
+	struct qb_boot g = {0};
 	enum pb_error err;
 	int fd;
 
@@ -121,6 +121,7 @@ enum pb_error qb_accel_choose(struct qb *b, char *errbuf)
 	 * guest never leaves the firmware. A short boot to init tells. */
 	pb_progress("probing KVM (a guest boot, up to %d s)", QB_KVM_PROBE_S);
 	err = qb_guest_boot(b, &g, &j, QB_KVM_PROBE_S, NULL, errbuf);
+	qb_boot_dispose(&g);
 	if (err)
 		return err;
 	if (g.probe_ok) {

@@ -6,6 +6,7 @@
  * guest.c, accel.c, cmd.c, options.c; they never call back into this
  * file.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -229,6 +230,73 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 
 /* ---- run ---- */
 
+/*
+ * Each pass's window on the host's clock (its start on the guest's
+ * uptime, moved by the offset PB-START gave; its length) and the host's
+ * samples around it: the last one at or before its start, the first at or
+ * after its end. Their difference is what the host's device and qemu did
+ * in it, to the samples' resolution; none when there are no samples.
+ */
+static void host_side(json_t *doc, const struct qb_boot *g)
+{
+	int64_t off = g->start_host_unix_ns - g->start_uptime_ns;
+	json_t *pass;
+	size_t i, k;
+
+	if (!g->nsamples || !g->start_host_unix_ns)
+		return;
+	json_array_foreach(json_object_get(doc, RUNNER_K_PASSES), i, pass)
+	{
+		json_t *b = json_object_get(pass, RUNNER_K_STARTED_BOOT);
+		double s = json_number_value(
+			json_object_get(pass, RUNNER_K_SECONDS));
+		int64_t t0, t1;
+		const struct qb_sample *a = NULL, *z = NULL;
+
+		if (!json_is_integer(b) || !(s > 0))
+			continue;
+		t0 = json_integer_value(b) + off;
+		t1 = t0 + (int64_t)(s * 1e9);
+		for (k = 0; k < g->nsamples; k++) {
+			if (g->samples[k].host_ns <= t0)
+				a = &g->samples[k];
+			if (g->samples[k].host_ns >= t1 && !z)
+				z = &g->samples[k];
+		}
+		if (!a || !z)
+			continue; /* the pass ran outside the samples */
+		json_object_set_new(
+			pass, "host_device",
+			json_pack(
+				"{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:i,"
+				"s:I}",
+				"name", z->ds.name, "reads",
+				(json_int_t)(z->ds.reads - a->ds.reads),
+				"read_bytes",
+				(json_int_t)(z->ds.read_sectors -
+					     a->ds.read_sectors) *
+					512,
+				"read_ms",
+				(json_int_t)(z->ds.read_ms - a->ds.read_ms),
+				"writes",
+				(json_int_t)(z->ds.writes - a->ds.writes),
+				"write_bytes",
+				(json_int_t)(z->ds.write_sectors -
+					     a->ds.write_sectors) *
+					512,
+				"write_ms",
+				(json_int_t)(z->ds.write_ms - a->ds.write_ms),
+				"busy_ms",
+				(json_int_t)(z->ds.busy_ms - a->ds.busy_ms),
+				"queue_ms",
+				(json_int_t)(z->ds.queue_ms - a->ds.queue_ms),
+				"window_s",
+				(double)(z->host_ns - a->host_ns) / 1e9,
+				"resolution_ms", QB_SAMPLE_MS, "qemu_cpu_ms",
+				(json_int_t)(z->cpu_ms - a->cpu_ms)));
+	}
+}
+
 /* Add what the host saw of the guest to the runner's document. */
 static void annotate(const char *path, const struct qb_boot *g,
 		     const struct qb *b, const char *aio)
@@ -273,6 +341,7 @@ static void annotate(const char *path, const struct qb_boot *g,
 				"source",
 				"the guest's uptime at PB-START on the host's "
 				"clock, within 10 ms"));
+	host_side(doc, g);
 	json_dump_file(doc, path, JSON_COMPACT);
 	json_decref(doc);
 }
@@ -335,7 +404,7 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 			       const char *args, long timeout_s,
 			       const struct pb_run_ctx *ctx,
 			       const char *local_out, const char *sysctl,
-			       char *errbuf)
+			       struct qb_boot *gp, int sample_fd, char *errbuf)
 {
 	char tail[PATH_MAX + 64] = "", full[PATH_MAX + 128] = "";
 	static const char *const aios[] = {"io_uring", "native", "threads"};
@@ -348,11 +417,12 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 		.out = local_out,
 		.accel = b->accel,
 	};
-	struct qb_boot g;
+	struct qb_boot *g = gp;
 	enum pb_error err = PB_OK;
 	unsigned a;
 
 	j.disk = k == QB_LOOP ? b->loop.dev : d->file;
+	j.sample_fd = sample_fd;
 	j.mem_dir = b->o->mem_file ? b->loc.dir : NULL;
 	j.sysctl = sysctl;
 	for (a = 0; a < 3; a++) {
@@ -361,51 +431,54 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 		pb_progress("  booting guest (%s, aio=%s)",
 			    !strcmp(b->accel, "kvm") ? "KVM" : "TCG: slower",
 			    j.aio);
-		err = qb_guest_boot(b, &g, &j, (double)timeout_s, ctx, errbuf);
+		err = qb_guest_boot(b, g, &j, (double)timeout_s, ctx, errbuf);
 		if (err)
 			return err;
 		/* qemu refusing the aio mode fails before the guest boots;
 		 * the next one is tried (io_uring may be disabled) */
-		if (g.t_boot > 0 || g.interrupted || g.killed_timeout ||
-		    !(strstr(g.qemu_err, "aio") || strstr(g.qemu_err, "uring")))
+		if (g->t_boot > 0 || g->interrupted || g->killed_timeout ||
+		    !(strstr(g->qemu_err, "aio") ||
+		      strstr(g->qemu_err, "uring")))
 			break;
 	}
 	b->aio = j.aio;
-	if (g.interrupted)
+	if (g->interrupted)
 		return pb_fail(errbuf, PB_ERR_INTERRUPTED,
 			       "interrupted; guest stopped");
-	if (g.killed_timeout || !g.exited || g.status)
-		keep_console(&g, local_out, tail, sizeof(tail));
+	if (g->killed_timeout || !g->exited || g->status)
+		keep_console(g, local_out, tail, sizeof(tail));
 	disk_full_note(b, full, sizeof(full));
-	if (g.killed_timeout)
+	if (g->killed_timeout)
 		return pb_fail(
 			errbuf, PB_ERR_TIMEOUT,
 			"watchdog: the guest did not finish within %ld s "
 			"and was killed%s%s",
 			timeout_s, full, tail);
-	if (!g.exited) {
-		if (g.t_boot == 0)
+	if (!g->exited) {
+		if (g->t_boot == 0)
 			return pb_fail(errbuf, PB_ERR_IO, "qemu: %s%s",
-				       g.qemu_err[0] ? g.qemu_err
-						     : "the guest never booted",
+				       g->qemu_err[0]
+					       ? g->qemu_err
+					       : "the guest never booted",
 				       tail);
 		return pb_fail(
 			errbuf, PB_ERR_IO,
 			"the guest stopped before the runner finished%s%s%s%s",
-			g.nlog ? ": " : "", g.nlog ? g.log[g.nlog - 1] : "",
+			g->nlog ? ": " : "", g->nlog ? g->log[g->nlog - 1] : "",
 			full, tail);
 	}
-	annotate(local_out, &g, b, j.aio);
+	annotate(local_out, g, b, j.aio);
 	/* a setting asked for and not made is not measured as if it were */
-	if (g.sysctl_fail[0])
+	if (g->sysctl_fail[0])
 		return pb_fail(errbuf, PB_ERR_UNSUPPORTED,
 			       "guest_sysctl: %s: the guest could not set it",
-			       g.sysctl_fail);
-	if (g.status)
-		return pb_fail(
-			errbuf, PB_ERR_CHILD,
-			"runner in the guest exited %d: %s%s%s", g.status,
-			g.nlog ? g.log[g.nlog - 1] : "no message", full, tail);
+			       g->sysctl_fail);
+	if (g->status)
+		return pb_fail(errbuf, PB_ERR_CHILD,
+			       "runner in the guest exited %d: %s%s%s",
+			       g->status,
+			       g->nlog ? g->log[g->nlog - 1] : "no message",
+			       full, tail);
 	return PB_OK;
 }
 
@@ -416,18 +489,26 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 {
 	struct qb *b = qb_of(be);
 	struct pb_buf sc = PB_BUF_INIT(16384);
+	struct qb_boot g = {0};
 	enum pb_error err = PB_OK;
 	unsigned i;
+	int fd;
 
 	/* guest_sysctl for the guest's init, a "key=value" line each */
 	for (i = 0; !err && i < b->sysctl->n; i++)
 		err = pb_buf_printf(&sc, "%s=%s\n", b->sysctl->key[i],
 				    b->sysctl->val[i]);
+	/* the host's device under the disk, sampled as the guest writes */
+	fd = open(qb_disk_kind(b, d->mode) == QB_LOOP ? b->loop.dev : d->file,
+		  O_RDONLY | O_CLOEXEC);
 	if (err)
 		err = pb_fail(errbuf, err, "out of memory");
 	else
 		err = run_guest(b, d, args, timeout_s, ctx, local_out,
-				b->sysctl->n ? sc.data : NULL, errbuf);
+				b->sysctl->n ? sc.data : NULL, &g, fd, errbuf);
+	if (fd >= 0)
+		close(fd);
+	qb_boot_dispose(&g);
 	pb_buf_dispose(&sc);
 	return err;
 }

@@ -209,6 +209,60 @@ static void console_line(struct qb_boot *g, char *line, double t,
 	}
 }
 
+void qb_boot_dispose(struct qb_boot *g)
+{
+	free(g->samples);
+	g->samples = NULL;
+	g->nsamples = g->asamples = 0;
+}
+
+/* qemu's user and system CPU so far, ms (0 if unreadable) */
+static unsigned long long proc_cpu_ms(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, st = 0;
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	/* after the command's ")": state is field 3, utime 14, stime 15 */
+	p = strrchr(buf, ')');
+	if (!p ||
+	    sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
+		   "%llu %llu",
+		   &ut, &st) != 2 ||
+	    hz <= 0)
+		return 0;
+	return (ut + st) * 1000ull / (unsigned long long)hz;
+}
+
+/* One sample of the host's side, when the device has counts. */
+static void sample(struct qb_boot *g, const struct qb_job *j, pid_t pid)
+{
+	struct qb_sample s;
+	struct timespec now;
+
+	if (j->sample_fd < 0 || !runner_devstat_get(&s.ds, j->sample_fd))
+		return;
+	if (g->nsamples == g->asamples &&
+	    (g->asamples >= 1u << 20 ||
+	     pb_array_grow(&g->samples, &g->asamples, g->nsamples,
+			   sizeof(*g->samples))))
+		return; /* samples stop; the passes after say none */
+	clock_gettime(CLOCK_REALTIME, &now);
+	s.host_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	s.cpu_ms = proc_cpu_ms(pid);
+	g->samples[g->nsamples++] = s;
+}
+
 enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 			    const struct qb_job *j, double deadline_s,
 			    const struct pb_run_ctx *ctx, char *errbuf)
@@ -222,6 +276,7 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 	enum pb_error err;
 	ssize_t n;
 
+	qb_boot_dispose(g); /* an earlier boot's samples */
 	memset(g, 0, sizeof(*g));
 	err = guest_argv(&store, argv, 48, b, j);
 	if (err)
@@ -232,7 +287,13 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 	if (err)
 		goto out;
 	while (pb_child_open(&c)) {
-		n = pb_child_read(&c, 200, chunk, sizeof(chunk));
+		/* a job's guest is sampled every QB_SAMPLE_MS: a pass's
+		 * window on the host is known to that */
+		n = pb_child_read(
+			&c, j->args && j->sample_fd >= 0 ? QB_SAMPLE_MS : 200,
+			chunk, sizeof(chunk));
+		if (j->args)
+			sample(g, j, c.pid);
 		if (ctx && ctx->stop && *ctx->stop) {
 			g->interrupted = true;
 			break;

@@ -80,6 +80,8 @@ enum pb_error qb_cleanup(struct pb_backend *be, json_t *entry, bool mine,
 void qb_disks_close(struct qb *b);
 
 /* guest.c: one boot of the guest */
+#include "runner.h"
+
 struct qb_job {
 	const char *disk;    /* file or device */
 	const char *format;  /* qcow2 | raw */
@@ -94,6 +96,8 @@ struct qb_job {
 	const char *sysctl;
 	/* qemu.mem_file: the guest's RAM in a file in this directory */
 	const char *mem_dir;
+	/* the disk's file or device, whose host device is sampled; -1: none */
+	int sample_fd;
 };
 
 /* The events a boot reports, from the console's markers. */
@@ -117,6 +121,21 @@ struct qb_boot {
 	char qemu_err[512];
 	bool killed_timeout;
 	bool interrupted;
+	/* the host's side, sampled while the guest ran: the device under
+	 * the disk (its block layer's counts) and qemu's CPU, on the host's
+	 * clock, every QB_SAMPLE_MS; none when the device has no counts */
+	struct qb_sample *samples;
+	size_t nsamples, asamples;
+};
+
+/* its samples freed (a boot's struct starts zeroed) */
+void qb_boot_dispose(struct qb_boot *g);
+
+#define QB_SAMPLE_MS 20
+struct qb_sample {
+	int64_t host_ns;
+	struct runner_devstat ds;
+	unsigned long long cpu_ms; /* qemu's user + system time */
 };
 
 /*
