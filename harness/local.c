@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
@@ -145,36 +144,11 @@ enum pb_error pb_local_settle(const char *path, char *errbuf)
 
 bool pb_local_extents(int fd, uint64_t *written, uint64_t *unwritten)
 {
-	enum { N = 256 };
-	struct fiemap *fm =
-		calloc(1, sizeof(*fm) + N * sizeof(fm->fm_extents[0]));
-	uint64_t start = 0;
-	bool ok = false, last = false;
+	struct runner_extents x;
+	bool ok = runner_extents_get(&x, fd);
 
-	*written = *unwritten = 0;
-	while (fm && !last) {
-		memset(fm, 0, sizeof(*fm));
-		fm->fm_start = start;
-		fm->fm_length = ~0ull - start;
-		fm->fm_extent_count = N;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm))
-			goto out;
-		if (!fm->fm_mapped_extents)
-			break;
-		for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
-			struct fiemap_extent *e = &fm->fm_extents[i];
-
-			if (e->fe_flags & FIEMAP_EXTENT_UNWRITTEN)
-				*unwritten += e->fe_length;
-			else
-				*written += e->fe_length;
-			start = e->fe_logical + e->fe_length;
-			last |= e->fe_flags & FIEMAP_EXTENT_LAST;
-		}
-	}
-	ok = true;
-out:
-	free(fm);
+	*written = x.written;
+	*unwritten = x.unwritten;
 	return ok;
 }
 

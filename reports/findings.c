@@ -380,6 +380,22 @@ static void dev_finding(struct rp_findings *fs, const struct rp_group *g,
 						: RP_SIG_YES;
 }
 
+/* what the filesystem did under a file target: said as it was, once
+ * per mode (extents are counted, not sampled: no interval) */
+static void ext_finding(struct rp_findings *fs, const struct rp_group *g)
+{
+	struct rp_finding *f;
+
+	if (!g->ext.n || !(f = add(fs, RP_F_EXTENTS)))
+		return;
+	f->g = g;
+	f->v = g->ext.alloc_med;
+	f->v2 = g->ext.conv_med;
+	f->x = g->ext.count_max;
+	f->lo = g->ext.nlater ? g->ext.later_max : NAN;
+	f->n = g->ext.n;
+}
+
 static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 			   const struct rp_group *g)
 {
@@ -471,6 +487,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	 * and the host's under a guest's disk */
 	dev_finding(fs, g, &g->dev, false);
 	dev_finding(fs, g, &g->hostdev, true);
+	ext_finding(fs, g);
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;

@@ -122,7 +122,9 @@ static enum pb_error group_grow(struct rp_group *g)
 			   &g->hostdev.first[RP_DEV_AMP],
 			   &g->hostdev.later[RP_DEV_AMP],
 			   &g->hostdev.first[RP_DEV_CPU],
-			   &g->hostdev.later[RP_DEV_CPU]};
+			   &g->hostdev.later[RP_DEV_CPU],
+			   &g->ext.alloc,
+			   &g->ext.conv};
 	size_t cap, i;
 	void *q;
 
@@ -204,6 +206,36 @@ static void dev_pass(struct rp_devtime *d, struct jl *dv,
 		d->nfirst++;
 	else if (l->n < RP_MAX_REWRITES)
 		l->n++;
+}
+
+/* One pass's extents (its "extents", absent where the filesystem could
+ * not say) into e: a first write's allocation and conversion, a later
+ * write's change */
+static void ext_pass(struct rp_extents *e, struct jl *x, bool first_write)
+{
+	struct jl *b = jl_get(x, "before"), *a = jl_get(x, "after");
+	double bw = jl_num(jl_get(b, "written_bytes")),
+	       bu = jl_num(jl_get(b, "unwritten_bytes")),
+	       aw = jl_num(jl_get(a, "written_bytes")),
+	       au = jl_num(jl_get(a, "unwritten_bytes")),
+	       n = jl_num(jl_get(a, "count")), alloc, conv;
+
+	if (!x || isnan(bw) || isnan(bu) || isnan(aw) || isnan(au))
+		return;
+	alloc = (aw + au) - (bw + bu);
+	conv = bu - au;
+	alloc = alloc > 0 ? alloc : 0;
+	conv = conv > 0 ? conv : 0;
+	if (first_write) {
+		e->alloc[e->n] = alloc;
+		e->conv[e->n++] = conv;
+		if (!(e->count_max >= n))
+			e->count_max = n;
+	} else {
+		if (!(e->later_max >= alloc + conv))
+			e->later_max = alloc + conv;
+		e->nlater++;
+	}
 }
 
 /* a repetition's later passes, as one figure each (their median) */
@@ -318,6 +350,8 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 				 ps.kind == RUNNER_PASS_FIRST_WRITE, &dl[0]);
 			dev_pass(&g->hostdev, jl_get(p, "host_device"), &ps,
 				 ps.kind == RUNNER_PASS_FIRST_WRITE, &dl[1]);
+			ext_pass(&g->ext, jl_get(p, RUNNER_K_EXTENTS),
+				 ps.kind == RUNNER_PASS_FIRST_WRITE);
 		}
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
 			struct jl *pr = ps.k[RJ_P_PAIRED];
@@ -563,6 +597,8 @@ static void finish_group(struct rp_group *g)
 		g->hostdev.later_med[dk] =
 			rp_median(g->hostdev.later[dk], g->hostdev.nlater);
 	}
+	g->ext.alloc_med = rp_median(g->ext.alloc, g->ext.n);
+	g->ext.conv_med = rp_median(g->ext.conv, g->ext.n);
 	g->prov_med = rp_median(g->prov, g->nprov);
 	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
 	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
@@ -1217,6 +1253,8 @@ void rp_model_dispose(struct rp_model *m)
 			free(g->hostdev.first[dk]);
 			free(g->hostdev.later[dk]);
 		}
+		free(g->ext.alloc);
+		free(g->ext.conv);
 		free(g->prov);
 		free(g->steady);
 		free(g->pair_first);

@@ -56,6 +56,18 @@ struct rp_devtime {
 	bool paired; /* a first write in stripe pairs: not counted */
 };
 
+/* A file target's extents across its passes (FIEMAP, as the runner read
+ * them before and after each): per repetition, what its first write had
+ * the filesystem allocate (holes filled) and convert (unwritten extents
+ * written); the most extents a first write left, and the most bytes any
+ * later write pass allocated or converted (0: it found the file in
+ * place) */
+struct rp_extents {
+	double *alloc, *conv;
+	double alloc_med, conv_med, count_max, later_max;
+	size_t n, nlater;
+};
+
 struct rp_group {
 	/* host_baseline: against the same mode and point measured on the
 	 * host; several targets: against them on the first target */
@@ -94,6 +106,7 @@ struct rp_group {
 	 * "device"), and the host's under a guest's disk (its
 	 * "host_device", with qemu's CPU) */
 	struct rp_devtime dev, hostdev;
+	struct rp_extents ext;
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
 	unsigned max_rewrites;
@@ -551,6 +564,10 @@ enum rp_fkind {
 		       * g->hostdev), the first write's mean write time v
 		       * (ms) against the later writes' v2; x their ratio,
 		       * lo..hi its interval */
+	/* g: its file's extents (g->ext): the first write's allocation v
+	 * and conversion v2 (bytes), x extents after it, lo the most a
+	 * later write changed */
+	RP_F_EXTENTS,
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };

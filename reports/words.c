@@ -811,6 +811,42 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 
 		break;
 	}
+	case RP_F_EXTENTS: {
+		/* "thin in its file: the first write had the filesystem
+		 * allocate 256 MiB (holes filled); 3 extents after it; the
+		 * later writes found it in place" */
+		char al[32], cv[32], lt[32];
+
+		pb_size_format(al, sizeof(al), (uint64_t)f->v);
+		pb_size_format(cv, sizeof(cv), (uint64_t)f->v2);
+		snprintf(out, len, "%s in its file: the first write ", l);
+		if (f->v > 0 && f->v2 > 0)
+			cat(out, len,
+			    "had the filesystem allocate %s (holes filled) "
+			    "and convert %s of unwritten extents to written",
+			    al, cv);
+		else if (f->v > 0)
+			cat(out, len,
+			    "had the filesystem allocate %s (holes filled)",
+			    al);
+		else if (f->v2 > 0)
+			cat(out, len,
+			    "had the filesystem convert %s of unwritten "
+			    "extents to written",
+			    cv);
+		else
+			cat(out, len,
+			    "found every block written before (nothing "
+			    "allocated or converted)");
+		cat(out, len, "; %.0f extent%s after it", f->x,
+		    f->x == 1 ? "" : "s");
+		if (!isnan(f->lo) && f->lo > 0)
+			cat(out, len, "; the later writes changed %s",
+			    pb_size_format(lt, sizeof(lt), (uint64_t)f->lo));
+		else if (!isnan(f->lo))
+			cat(out, len, "; the later writes found it in place");
+		break;
+	}
 	case RP_F_UNPOOLED:
 		snprintf(out, len,
 			 "%.0f %s pass%s not in these figures: the later "
@@ -878,6 +914,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_VS_HOST] = "guest-against-host",
 		[RP_F_ARM] = "target-against-first",
 		[RP_F_DEVICE] = "at-the-device",
+		[RP_F_EXTENTS] = "file-extents",
 		[RP_F_CHANGE] = "change",
 	};
 

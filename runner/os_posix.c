@@ -8,6 +8,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -85,6 +89,42 @@ bool runner_devstat_get(struct runner_devstat *out, int fd)
 	out->writes = v[4], out->write_sectors = v[6], out->write_ms = v[7];
 	out->in_flight = v[8], out->busy_ms = v[9], out->queue_ms = v[10];
 	return true;
+}
+
+bool runner_extents_get(struct runner_extents *out, int fd)
+{
+	enum { N = 256 };
+	struct fiemap *fm =
+		calloc(1, sizeof(*fm) + N * sizeof(fm->fm_extents[0]));
+	uint64_t start = 0;
+	bool ok = false, last = false;
+
+	memset(out, 0, sizeof(*out));
+	while (fm && !last) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = start;
+		fm->fm_length = ~0ull - start;
+		fm->fm_extent_count = N;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm))
+			goto out;
+		if (!fm->fm_mapped_extents)
+			break;
+		for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
+			struct fiemap_extent *e = &fm->fm_extents[i];
+
+			if (e->fe_flags & FIEMAP_EXTENT_UNWRITTEN)
+				out->unwritten += e->fe_length;
+			else
+				out->written += e->fe_length;
+			out->count++;
+			start = e->fe_logical + e->fe_length;
+			last |= e->fe_flags & FIEMAP_EXTENT_LAST;
+		}
+	}
+	ok = true;
+out:
+	free(fm);
+	return ok;
 }
 
 const struct runner_engine_ops *const runner_engine_async =

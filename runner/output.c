@@ -128,6 +128,27 @@ static void dev_json(struct pb_jw *w, const struct runner_pass_result *r)
 	pb_jw_obj_close(w);
 }
 
+/* a file's extents before and after the pass, as its filesystem held
+ * them: what the pass made it allocate (thin's holes) or convert (lazy's
+ * unwritten extents), and into how many pieces */
+static void ext_one(struct pb_jw *w, const char *key,
+		    const struct runner_extents *x)
+{
+	pb_jw_obj_open(w, key);
+	pb_jw_int(w, "written_bytes", (int64_t)x->written);
+	pb_jw_int(w, "unwritten_bytes", (int64_t)x->unwritten);
+	pb_jw_int(w, "count", (int64_t)x->count);
+	pb_jw_obj_close(w);
+}
+
+static void ext_json(struct pb_jw *w, const struct runner_pass_result *r)
+{
+	pb_jw_obj_open(w, RUNNER_K_EXTENTS);
+	ext_one(w, "before", &r->ext0);
+	ext_one(w, "after", &r->ext1);
+	pb_jw_obj_close(w);
+}
+
 static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		      const struct runner_pass_result *r)
 {
@@ -200,6 +221,8 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 	pb_jw_real(w, RUNNER_K_IOPS, iops);
 	if (r->has_dev)
 		dev_json(w, r);
+	if (r->has_ext)
+		ext_json(w, r);
 	lat_json(w, r->hist);
 	series_json(w, r);
 	if (r->pairs)

@@ -595,10 +595,17 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	/* the device's own counters around the pass: what it did, and how
 	 * long its requests took there */
 	r->has_dev = runner_devstat_get(&r->dev0, ctx->target.fd);
+	/* a file's extents around the pass: what its filesystem allocated
+	 * or converted in it (thin's holes filled, lazy's unwritten ones
+	 * written) */
+	r->has_ext = ctx->target.kind == RUNNER_TARGET_FILE &&
+		     runner_extents_get(&r->ext0, ctx->target.fd);
 	if (kind == RUNNER_PASS_FIRST_WRITE && o->pair_stripe) {
 		err = run_paired(ctx, r);
 		r->has_dev = r->has_dev &&
 			     runner_devstat_get(&r->dev1, ctx->target.fd);
+		r->has_ext = r->has_ext &&
+			     runner_extents_get(&r->ext1, ctx->target.fd);
 		return err;
 	}
 	runner_perm_init(&perm, ctx->nblocks, o->seed + index);
@@ -634,6 +641,7 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	now = pb_now_ns();
 	r->ns = now - pw.start;
 	r->has_dev = r->has_dev && runner_devstat_get(&r->dev1, ctx->target.fd);
+	r->has_ext = r->has_ext && runner_extents_get(&r->ext1, ctx->target.fd);
 	r->interval_ns = pw.ss.interval;
 	if (pw.ramp_end && (now <= pw.ramp_end || r->ramp_ios == r->ios)) {
 		/* no time after the ramp: the whole pass is the figure,

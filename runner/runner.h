@@ -237,6 +237,7 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_TRIM		   "trim"
 #define RUNNER_K_TRIM_BYTES	   "trimmed_bytes"
 #define RUNNER_K_DEVICE		   "device"
+#define RUNNER_K_EXTENTS	   "extents"
 
 /*
  * The block layer's own count for the device a target sits on (the
@@ -255,6 +256,15 @@ struct runner_devstat {
 /* fd's device's counters now; false where there are none (a file on
  * tmpfs or overlayfs, Windows) */
 bool runner_devstat_get(struct runner_devstat *out, int fd);
+
+/* A file's extents as its filesystem holds them (FIEMAP): bytes in
+ * written extents, in unwritten (allocated, reading as zeros) ones, and
+ * how many extents. */
+struct runner_extents {
+	uint64_t written, unwritten, count;
+};
+/* false where the filesystem cannot say (NFS, tmpfs, Windows) */
+bool runner_extents_get(struct runner_extents *out, int fd);
 
 /*
  * Run the passes and write the JSON document. Returns PB_OK, or the error

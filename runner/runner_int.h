@@ -216,6 +216,9 @@ struct runner_pass_result {
 	 * both read) */
 	struct runner_devstat dev0, dev1;
 	bool has_dev;
+	/* a file target's extents before and after (has_ext: both read) */
+	struct runner_extents ext0, ext1;
+	bool has_ext;
 	bool trimmed;
 	char trim_error[160]; /* asked for and not done: why */
 };

@@ -1033,6 +1033,100 @@ static void device_counters_per_pass(void)
 	json_decref(doc);
 }
 
+/* a pass's extents, before or after (k) as the runner recorded them */
+static double ext(json_t *doc, size_t pass, const char *k, const char *what)
+{
+	json_t *p = json_array_get(json_object_get(doc, "passes"), pass);
+
+	return num(json_object_get(json_object_get(p, "extents"), k), what);
+}
+
+/*
+ * A file target's extents around each pass (FIEMAP): a sparse file's
+ * first write fills its holes (nothing before, all of it written after),
+ * a fallocated one's converts its unwritten extents, and a rewrite finds
+ * either as it was. Where the filesystem cannot say (tmpfs has no
+ * FIEMAP), there are no extents, not zeros.
+ */
+static void extents_per_pass(void)
+{
+	char *out = path_in("extents.json"), *f = path_in("extents.img");
+	struct it_result r;
+	json_t *doc;
+	char *argv[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			f,
+			"--bs",
+			"1M",
+			"--passes",
+			"first-write,rewrite",
+			"--force",
+			"-q",
+			"-o",
+			out,
+			NULL};
+
+	unlink(f);
+	CU_ASSERT_EQUAL_FATAL(it_sh("truncate -s 16M '%s'", f), 0);
+	CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	if (!json_object_get(json_array_get(json_object_get(doc, "passes"), 0),
+			     "extents")) {
+		json_decref(doc);
+		unlink(f);
+		PB_SKIP("the test directory's filesystem has no FIEMAP");
+	}
+	CU_ASSERT_EQUAL(ext(doc, 0, "before", "written_bytes"), 0);
+	CU_ASSERT_EQUAL(ext(doc, 0, "before", "count"), 0);
+	CU_ASSERT_EQUAL(ext(doc, 0, "after", "written_bytes"), 16 * MiB);
+	CU_ASSERT(ext(doc, 0, "after", "count") >= 1);
+	CU_ASSERT_EQUAL(ext(doc, 1, "before", "written_bytes"), 16 * MiB);
+	CU_ASSERT_EQUAL(ext(doc, 1, "after", "written_bytes"), 16 * MiB);
+	json_decref(doc);
+
+	/* fallocated: unwritten extents, converted by the first write */
+	unlink(f);
+	CU_ASSERT_EQUAL_FATAL(it_sh("fallocate -l 16M '%s'", f), 0);
+	CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+	it_result_dispose(&r);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(ext(doc, 0, "before", "unwritten_bytes"), 16 * MiB);
+	CU_ASSERT_EQUAL(ext(doc, 0, "before", "written_bytes"), 0);
+	CU_ASSERT_EQUAL(ext(doc, 0, "after", "unwritten_bytes"), 0);
+	CU_ASSERT_EQUAL(ext(doc, 0, "after", "written_bytes"), 16 * MiB);
+	json_decref(doc);
+	unlink(f);
+
+	/* tmpfs: no FIEMAP, no extents */
+	if (access("/dev/shm", W_OK))
+		return;
+	f = "/dev/shm/pb-extents";
+	argv[2] = f;
+	unlink(f);
+	CU_ASSERT_EQUAL_FATAL(it_sh("truncate -s 4M '%s'", f), 0);
+	char *argv2[] = {(char *)it_bin("provbench-runner"),
+			 "--target",
+			 f,
+			 "--buffered",
+			 "--passes",
+			 "first-write",
+			 "-q",
+			 "-o",
+			 out,
+			 NULL};
+	CU_ASSERT_EQUAL(it_run(&r, argv2, 0, 0), 0);
+	it_result_dispose(&r);
+	unlink(f);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_PTR_NULL(json_object_get(
+		json_array_get(json_object_get(doc, "passes"), 0), "extents"));
+	json_decref(doc);
+}
+
 /* Interrupted in a filesystem pass: 130, partial JSON, nothing mounted. */
 static void filesystem_sigint_unmounts(void)
 {
@@ -1238,16 +1332,18 @@ static void windows_runner_passes_match_linux(void)
 		lp = json_array_get(json_object_get(l, "passes"), i);
 		json_object_foreach(lp, k, v)
 		{
-			if (!strcmp(k, "device"))
+			if (!strcmp(k, "device") || !strcmp(k, "extents"))
 				continue;
 			if (!json_object_get(wp, k))
 				fprintf(stderr, "\nwindows pass lacks %s\n", k);
 			CU_ASSERT_PTR_NOT_NULL(json_object_get(wp, k));
 		}
 		CU_ASSERT_PTR_NULL(json_object_get(wp, "device"));
+		CU_ASSERT_PTR_NULL(json_object_get(wp, "extents"));
 		CU_ASSERT_EQUAL(json_object_size(wp),
 				json_object_size(lp) -
-					!!json_object_get(lp, "device"));
+					!!json_object_get(lp, "device") -
+					!!json_object_get(lp, "extents"));
 		CU_ASSERT_EQUAL(num(wp, "bytes"), num(lp, "bytes"));
 		CU_ASSERT_EQUAL(num(wp, "ios"), num(lp, "ios"));
 		CU_ASSERT_EQUAL(num(wp, "qd"), 8);
@@ -1511,6 +1607,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(filesystem_sigint_unmounts),
 	PB_CASE(filesystem_recreate),
 	PB_CASE(device_counters_per_pass),
+	PB_CASE(extents_per_pass),
 	PB_CASE(command_passes_fail_and_stop),
 	PB_CASE(windows_runner_passes_match_linux),
 	PB_CASE(windows_runner_sync_random_fsync),

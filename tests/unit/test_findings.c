@@ -707,6 +707,53 @@ static void device_time_found(void)
 	rp_model_dispose(&m);
 }
 
+/*
+ * What the filesystem did under each file (extents before and after
+ * each pass): thin's first write allocated its gigabyte, lazy's
+ * converted its unwritten one, eager's found it written; one of thin's
+ * rewrites met a punched hole; rdm, a block device, has no extents and
+ * no finding.
+ */
+static void extents_found(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_finding *f = NULL;
+	char t[512];
+
+	load(&m, "extents.json", "rdm");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_EXTENTS, NULL, NULL, NULL), 3);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_EXTENTS, group(&m, "rdm"), NULL, NULL),
+			0);
+	CU_ASSERT_EQUAL_FATAL(
+		count(&fs, RP_F_EXTENTS, group(&m, "thin"), NULL, &f), 1);
+	CU_ASSERT_DOUBLE_EQUAL(f->v, 1073741824.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(f->v2, 0.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(f->x, 5.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f->lo, 1048576.0, 0.5);
+	CU_ASSERT_STRING_EQUAL(rp_finding_rule(f), "file-extents");
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_STRING_EQUAL(t, "thin in its file: the first write had the "
+				  "filesystem allocate 1 GiB (holes filled); "
+				  "5 extents after it; the later writes "
+				  "changed 1 MiB");
+	CU_ASSERT_EQUAL_FATAL(
+		count(&fs, RP_F_EXTENTS, group(&m, "lazy"), NULL, &f), 1);
+	CU_ASSERT_DOUBLE_EQUAL(f->v, 0.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(f->v2, 1073741824.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(f->lo, 0.0, 0.5);
+	CU_ASSERT_EQUAL_FATAL(
+		count(&fs, RP_F_EXTENTS, group(&m, "eager"), NULL, &f), 1);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_STRING_EQUAL(t, "eager in its file: the first write found "
+				  "every block written before (nothing "
+				  "allocated or converted); 1 extent after "
+				  "it; the later writes found it in place");
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
 static void reps_needed(void)
 {
 	CU_ASSERT_EQUAL(rp_reps_needed(0.15, 5, 0.05), 45);
@@ -723,6 +770,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(warmup_pts_window),
 	PB_CASE(gate_on_significance),
 	PB_CASE(trend_change_points),
+	PB_CASE(extents_found),
 	PB_CASE(reps_needed),
 	PB_CASE(recreate_named_and_mb),
 	PB_CASE(later_writes_not_pooled),
