@@ -82,7 +82,7 @@ WIN_CC     ?= x86_64-w64-mingw32-gcc
 VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c \
-	      vsphere/lab.c vsphere/pbm.c
+	      vsphere/lab.c vsphere/pbm.c vsphere/perf.c
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
 REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
 	      reports/findings.c reports/words.c reports/columns.c \
@@ -98,7 +98,8 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/guest.c \
 	       harness/backends/vsphere/settings.c \
 	       harness/backends/vsphere/storage.c \
-	       harness/backends/vsphere/options.c
+	       harness/backends/vsphere/options.c \
+	       harness/backends/vsphere/counters.c
 CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
 	      harness/cli/cmd_trend.c harness/cli/cmd_export.c \

@@ -380,6 +380,32 @@ static void dev_finding(struct rp_findings *fs, const struct rp_group *g,
 						: RP_SIG_YES;
 }
 
+/* the server's side of a group's first write against its later
+ * writes: the LUN's device write latency the ratio, the kernel, queue,
+ * virtual-disk latencies and CPU per write beside it (words.c) */
+static void server_finding(struct rp_findings *fs, const struct rp_group *g)
+{
+	const struct rp_server *v = &g->srv;
+	struct rp_finding *f;
+	unsigned k = v->nfirst[RP_SV_DEVICE_MS] && v->nlater[RP_SV_DEVICE_MS]
+			     ? RP_SV_DEVICE_MS
+			     : RP_SV_VDISK_MS;
+
+	if (!v->nfirst[k] || !v->nlater[k] || !(f = add(fs, RP_F_SERVER)))
+		return;
+	f->g = g;
+	f->n = k;
+	f->v = v->first_med[k];
+	f->v2 = v->later_med[k];
+	f->x = f->v2 > 0 ? f->v / f->v2 : NAN;
+	if (v->nfirst[k] >= 2 && v->nlater[k] >= 2 && f->v2 > 0)
+		rp_ratio_ci(&f->lo, &f->hi, v->first[k], v->nfirst[k],
+			    v->later[k], v->nlater[k]);
+	f->sig = isnan(f->lo)			? RP_SIG_FEW
+		 : f->lo <= 1.0 && f->hi >= 1.0 ? RP_SIG_NOISE
+						: RP_SIG_YES;
+}
+
 /* what the filesystem did under a file target: said as it was, once
  * per mode (extents are counted, not sampled: no interval) */
 static void ext_finding(struct rp_findings *fs, const struct rp_group *g)
@@ -488,6 +514,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	dev_finding(fs, g, &g->dev, false);
 	dev_finding(fs, g, &g->hostdev, true);
 	ext_finding(fs, g);
+	server_finding(fs, g);
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;
@@ -636,6 +663,14 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 		snprintf(f->detail, sizeof(f->detail), "%s", m->base_note);
 	if (m->unpooled && (f = add(fs, RP_F_UNPOOLED)))
 		f->x = (double)m->unpooled;
+	/* the server's counters, where no pass could have its own */
+	if (!m->srv_passes && (m->srv_short || m->srv_unavail) &&
+	    (f = add(fs, RP_F_SERVER_SHORT))) {
+		f->x = m->srv_short_max_s;
+		f->v = m->srv_needs_s;
+		f->n = m->srv_unavail;
+		snprintf(f->detail, sizeof(f->detail), "%s", m->srv_why);
+	}
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *h = &m->g[i];
 

@@ -124,7 +124,17 @@ static enum pb_error group_grow(struct rp_group *g)
 			   &g->hostdev.first[RP_DEV_CPU],
 			   &g->hostdev.later[RP_DEV_CPU],
 			   &g->ext.alloc,
-			   &g->ext.conv};
+			   &g->ext.conv,
+			   &g->srv.first[RP_SV_VDISK_MS],
+			   &g->srv.first[RP_SV_KERNEL_MS],
+			   &g->srv.first[RP_SV_DEVICE_MS],
+			   &g->srv.first[RP_SV_QUEUE_MS],
+			   &g->srv.first[RP_SV_CPU],
+			   &g->srv.later[RP_SV_VDISK_MS],
+			   &g->srv.later[RP_SV_KERNEL_MS],
+			   &g->srv.later[RP_SV_DEVICE_MS],
+			   &g->srv.later[RP_SV_QUEUE_MS],
+			   &g->srv.later[RP_SV_CPU]};
 	size_t cap, i;
 	void *q;
 
@@ -238,6 +248,59 @@ static void ext_pass(struct rp_extents *e, struct jl *x, bool first_write)
 	}
 }
 
+/* One pass's server counters (its "server_counters") into the model's
+ * tally and, for a first write or a repetition's first later write, the
+ * group's figures */
+static void srv_pass(struct rp_model *m, struct rp_group *g, struct jl *sc,
+		     bool first_write, bool *later_taken)
+{
+	struct rp_server *v = &g->srv;
+	struct jl *vd = jl_get(sc, "virtual_disk"), *lun = jl_get(sc, "lun"),
+		  *ts = jl_get(sc, "too_short");
+	double x[RP_SV__COUNT];
+	const char *s;
+
+	if (!sc)
+		return;
+	if (ts && ts->type == JL_TRUE) {
+		double secs = jl_num(jl_get(sc, "seconds"));
+
+		m->srv_short++;
+		if (!(m->srv_short_max_s >= secs))
+			m->srv_short_max_s = secs;
+		m->srv_needs_s = jl_num(jl_get(sc, "needs_s"));
+		return;
+	}
+	if (jl_get(sc, "unavailable")) {
+		m->srv_unavail++;
+		snprintf(m->srv_why, sizeof(m->srv_why), "%s",
+			 jl_str(cur_doc, jl_get(sc, "unavailable")));
+		return;
+	}
+	m->srv_passes++;
+	if (!first_write && *later_taken)
+		return;
+	x[RP_SV_VDISK_MS] = jl_num(jl_get(vd, "write_latency_ms"));
+	x[RP_SV_KERNEL_MS] = jl_num(jl_get(lun, "kernel_write_ms"));
+	x[RP_SV_DEVICE_MS] = jl_num(jl_get(lun, "device_write_ms"));
+	x[RP_SV_QUEUE_MS] = jl_num(jl_get(lun, "queue_write_ms"));
+	x[RP_SV_CPU] = jl_num(jl_get(jl_get(sc, "cpu"), "ms_per_write"));
+	for (unsigned k = 0; k < RP_SV__COUNT; k++) {
+		if (isnan(x[k]))
+			continue;
+		if (first_write)
+			v->first[k][v->nfirst[k]++] = x[k];
+		else
+			v->later[k][v->nlater[k]++] = x[k];
+	}
+	if (!first_write)
+		*later_taken = true;
+	if (!v->vdisk[0] && (s = jl_str(cur_doc, jl_get(vd, "instance"))))
+		snprintf(v->vdisk, sizeof(v->vdisk), "%s", s);
+	if (!v->lun[0] && (s = jl_str(cur_doc, jl_get(lun, "instance"))))
+		snprintf(v->lun, sizeof(v->lun), "%s", s);
+}
+
 /* a repetition's later passes, as one figure each (their median) */
 static void dev_later_done(struct rp_devtime *d, const struct dev_later *l)
 {
@@ -260,6 +323,7 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
 	double fsy[RP_MAX_REWRITES];
 	struct dev_later dl[2] = {{.n = 0}, {.n = 0}};
+	bool srv_later = false;
 	unsigned nfsy = 0;
 	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN,
 	       settle_to;
@@ -352,6 +416,9 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 				 ps.kind == RUNNER_PASS_FIRST_WRITE, &dl[1]);
 			ext_pass(&g->ext, jl_get(p, RUNNER_K_EXTENTS),
 				 ps.kind == RUNNER_PASS_FIRST_WRITE);
+			srv_pass(m, g, jl_get(p, "server_counters"),
+				 ps.kind == RUNNER_PASS_FIRST_WRITE,
+				 &srv_later);
 		}
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
 			struct jl *pr = ps.k[RJ_P_PAIRED];
@@ -596,6 +663,12 @@ static void finish_group(struct rp_group *g)
 			rp_median(g->hostdev.first[dk], g->hostdev.nfirst);
 		g->hostdev.later_med[dk] =
 			rp_median(g->hostdev.later[dk], g->hostdev.nlater);
+	}
+	for (unsigned sk = 0; sk < RP_SV__COUNT; sk++) {
+		g->srv.first_med[sk] =
+			rp_median(g->srv.first[sk], g->srv.nfirst[sk]);
+		g->srv.later_med[sk] =
+			rp_median(g->srv.later[sk], g->srv.nlater[sk]);
 	}
 	g->ext.alloc_med = rp_median(g->ext.alloc, g->ext.n);
 	g->ext.conv_med = rp_median(g->ext.conv, g->ext.n);
@@ -1252,6 +1325,10 @@ void rp_model_dispose(struct rp_model *m)
 			free(g->dev.later[dk]);
 			free(g->hostdev.first[dk]);
 			free(g->hostdev.later[dk]);
+		}
+		for (unsigned sk = 0; sk < RP_SV__COUNT; sk++) {
+			free(g->srv.first[sk]);
+			free(g->srv.later[sk]);
 		}
 		free(g->ext.alloc);
 		free(g->ext.conv);

@@ -68,6 +68,26 @@ struct rp_extents {
 	size_t n, nlater;
 };
 
+/* The server's counters over a group's first write and first later
+ * write (run.json pass "server_counters", vSphere), per repetition and
+ * their medians: the virtual disk's write latency as the host saw it,
+ * the LUN's kernel, device and queue write latencies, and the VM's CPU
+ * per write. */
+enum rp_srv_kind {
+	RP_SV_VDISK_MS,
+	RP_SV_KERNEL_MS,
+	RP_SV_DEVICE_MS,
+	RP_SV_QUEUE_MS,
+	RP_SV_CPU,
+	RP_SV__COUNT
+};
+struct rp_server {
+	double *first[RP_SV__COUNT], *later[RP_SV__COUNT];
+	double first_med[RP_SV__COUNT], later_med[RP_SV__COUNT];
+	size_t nfirst[RP_SV__COUNT], nlater[RP_SV__COUNT];
+	char vdisk[32], lun[128];
+};
+
 struct rp_group {
 	/* host_baseline: against the same mode and point measured on the
 	 * host; several targets: against them on the first target */
@@ -107,6 +127,7 @@ struct rp_group {
 	 * "host_device", with qemu's CPU) */
 	struct rp_devtime dev, hostdev;
 	struct rp_extents ext;
+	struct rp_server srv;
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
 	unsigned max_rewrites;
@@ -323,6 +344,12 @@ struct rp_model {
 	 * field notes print them; per_mib converts the model's MiB/s */
 	const char *rate_unit;
 	double rate_per_mib;
+	/* the server's counters (vSphere): passes that had them, passes
+	 * too short for them (the longest such), passes they could not be
+	 * read for (and why) */
+	size_t srv_passes, srv_short, srv_unavail;
+	double srv_short_max_s, srv_needs_s;
+	char srv_why[256];
 };
 
 /* The later write passes' name, "rewrite" or "recreate". */
@@ -568,6 +595,12 @@ enum rp_fkind {
 	 * and conversion v2 (bytes), x extents after it, lo the most a
 	 * later write changed */
 	RP_F_EXTENTS,
+	/* g: at the server (g->srv): the first write's device write
+	 * latency v against the later writes' v2, x their ratio, lo..hi */
+	RP_F_SERVER,
+	/* the run's: the server's counters cannot tell (every pass too
+	 * short: x the longest, v the seconds needed; or unreadable) */
+	RP_F_SERVER_SHORT,
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
 };

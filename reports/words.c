@@ -847,6 +847,93 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			cat(out, len, "; the later writes found it in place");
 		break;
 	}
+	case RP_F_SERVER: {
+		/* "thin at the server (scsi0:1, LUN naa.x): a first write's
+		 * device write latency 5.0 ms against 4.0 ms in the rewrites
+		 * (1.25x [1.10-1.40], beyond noise); kernel 0.1 against 0.1
+		 * ms, queue 0.0 against 0.0 ms, the virtual disk 6.0 against
+		 * 4.5 ms; CPU 0.400 against 0.300 ms per write" */
+		static const char *const what[RP_SV__COUNT] = {
+			[RP_SV_VDISK_MS] = "the virtual disk",
+			[RP_SV_KERNEL_MS] = "kernel",
+			[RP_SV_DEVICE_MS] = "device",
+			[RP_SV_QUEUE_MS] = "queue",
+		};
+		const struct rp_server *v = &f->g->srv;
+		const char *later = rp_later_name(m);
+
+		snprintf(out, len,
+			 "%s at the server (%s%s%s): a first write's %s write "
+			 "latency %.2f ms against %.2f ms in the %ss",
+			 l, *v->vdisk ? v->vdisk : "?", *v->lun ? ", LUN " : "",
+			 v->lun,
+			 f->n == RP_SV_DEVICE_MS ? "device"
+						 : "virtual "
+						   "disk",
+			 f->v, f->v2, later);
+		if (!isnan(f->lo))
+			cat(out, len, " (%.2fx [%.2f-%.2f], %s)", f->x, f->lo,
+			    f->hi,
+			    f->sig == RP_SIG_NOISE ? "within noise"
+						   : "beyond noise");
+		else if (!isnan(f->x))
+			cat(out, len, " (%.2fx; one repetition: no interval)",
+			    f->x);
+		for (unsigned k = 0; k < RP_SV_CPU; k++) {
+			if (k == (unsigned)f->n || isnan(v->first_med[k]) ||
+			    isnan(v->later_med[k]))
+				continue;
+			cat(out, len, "; %s %.2f against %.2f ms", what[k],
+			    v->first_med[k], v->later_med[k]);
+		}
+		if (!isnan(v->first_med[RP_SV_CPU]) &&
+		    !isnan(v->later_med[RP_SV_CPU]))
+			cat(out, len,
+			    "; the VM's CPU %.3f against %.3f ms per write",
+			    v->first_med[RP_SV_CPU], v->later_med[RP_SV_CPU]);
+		/* where the first write's extra time is, said only when the
+		 * difference is beyond noise: the layer that grew most */
+		if (f->sig == RP_SIG_YES) {
+			static const char *const at[RP_SV__COUNT] = {
+				[RP_SV_KERNEL_MS] = "in the VMkernel",
+				[RP_SV_DEVICE_MS] = "in the device",
+				[RP_SV_QUEUE_MS] = "in the queue",
+			};
+			unsigned best = RP_SV__COUNT;
+			double d, bd = 0;
+
+			for (unsigned k = RP_SV_KERNEL_MS; k <= RP_SV_QUEUE_MS;
+			     k++) {
+				d = v->first_med[k] - v->later_med[k];
+				if (!isnan(d) && d > bd) {
+					bd = d;
+					best = k;
+				}
+			}
+			if (best < RP_SV__COUNT)
+				cat(out, len,
+				    ": the first write's extra time is %s "
+				    "(+%.2f ms a write)",
+				    at[best], bd);
+		}
+		break;
+	}
+	case RP_F_SERVER_SHORT:
+		if (f->x > 0)
+			snprintf(out, len,
+				 "the server's counters cannot tell where the "
+				 "time went: every write pass was shorter than "
+				 "two "
+				 "of its %.0f s samples (the longest %.1f s); "
+				 "a pass needs %.0f s to hold a sample of its "
+				 "own (a larger disk, or passes of the same "
+				 "disk that take longer)",
+				 f->v / 2, f->x, f->v);
+		else
+			snprintf(out, len,
+				 "the server's counters could not be read: %s",
+				 *f->detail ? f->detail : "?");
+		break;
 	case RP_F_UNPOOLED:
 		snprintf(out, len,
 			 "%.0f %s pass%s not in these figures: the later "
@@ -915,6 +1002,8 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_ARM] = "target-against-first",
 		[RP_F_DEVICE] = "at-the-device",
 		[RP_F_EXTENTS] = "file-extents",
+		[RP_F_SERVER] = "at-the-server",
+		[RP_F_SERVER_SHORT] = "server-counters-too-short",
 		[RP_F_CHANGE] = "change",
 	};
 

@@ -167,6 +167,10 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		pb_jw_real(w, RUNNER_K_SECONDS, s);
 		pb_jw_int(w, RUNNER_K_BYTES, 0);
 		pb_jw_str(w, "output_tail", r->output ? r->output : "");
+		if (r->started_unix.tv_sec) {
+			ts_ns(w, RUNNER_K_STARTED_UNIX, &r->started_unix);
+			ts_ns(w, RUNNER_K_STARTED_BOOT, &r->started_boot);
+		}
 		goto error;
 	}
 	if (r->kind == RUNNER_PASS_RECREATE) {

@@ -927,6 +927,9 @@ static enum pb_error run_command_pass(struct runner_ctx *ctx, unsigned index)
 
 	r->kind = RUNNER_PASS_COMMAND;
 	r->index = index;
+	/* when it ran, so that what the host or the server counted in it
+	 * can be found (the host's device, the server's counters) */
+	runner_clock_now(&r->started_unix, &r->started_boot);
 	return runner_command_run(r, ctx->command, ctx->opts->stop_file,
 				  fs ? fs->mnt : "/",
 				  fs			? fs->device

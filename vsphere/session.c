@@ -169,6 +169,7 @@ static enum pb_error retrieve_service_content(struct vs_session *s)
 		{"guestOperationsManager", &s->sc.guest_operations_manager},
 		{"licenseManager", &s->sc.license_manager},
 		{"datastoreNamespaceManager", &s->sc.namespace_manager},
+		{"perfManager", &s->sc.perf_manager},
 	};
 	struct vs_req r;
 	xmlDocPtr doc = NULL;

@@ -341,6 +341,10 @@ static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
 	/* VmfsDatastoreInfo.vmfs.version: "6.82"; absent for NFS */
 	vs_text(f->out->vmfs_version, sizeof(f->out->vmfs_version),
 		vs_child(vs_prop(oc, "info"), "vmfs"), "version");
+	/* its LUN, whose disk.* counters the host keeps by that name */
+	vs_text(f->out->lun, sizeof(f->out->lun),
+		vs_child(vs_child(vs_prop(oc, "info"), "vmfs"), "extent"),
+		"diskName");
 	return PB_OK;
 }
 

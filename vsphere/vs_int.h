@@ -30,6 +30,7 @@ struct vs_service {
 	struct vs_moref guest_operations_manager;
 	struct vs_moref license_manager;
 	struct vs_moref namespace_manager; /* vCenter and ESXi 5.5+ */
+	struct vs_moref perf_manager;
 };
 
 struct vs_session {
@@ -312,5 +313,14 @@ enum pb_error vs_call_task(struct vs_session *s, struct vs_req *r);
 /* xsd:dateTime ("2023-12-14T06:53:33.763524Z", "+02:00") as Unix time;
  * NaN when it is not one. */
 double vs_datetime(const char *s);
+
+/* ---- perf.c ---- */
+
+/* QueryPerf's reply (ret: the response element; NULL: no samples), for
+ * unit tests and fuzzing */
+enum pb_error vs_perf_read(struct vs_session *s, xmlNodePtr ret,
+			   const struct vs_perf_counters *pc,
+			   const char *const *inst,
+			   struct vs_perf_samples *out);
 
 #endif

@@ -442,6 +442,7 @@ struct vs_ds_detail {
 	 * on vSAN and vVols: folders are namespace objects there) */
 	bool per_file_thin, rdm_files, top_level_dirs;
 	char url[512]; /* summary.url: "ds:///vmfs/volumes/..." */
+	char lun[128]; /* a VMFS datastore's first extent's LUN (naa...) */
 };
 /* name as the VM's host sees it (the host's ConfigTarget gives VAAI) */
 enum pb_error vs_datastore_detail(struct vs_session *s,
@@ -496,5 +497,68 @@ enum pb_error vs_guest_wait(struct vs_session *s, const struct vs_vm_info *vm,
 			    volatile sig_atomic_t *stop, int *exit_code);
 enum pb_error vs_guest_kill(struct vs_session *s, const struct vs_vm_info *vm,
 			    int64_t pid);
+
+/* ---- the server's counters (perf.c) ---- */
+
+/* what a pass's attribution asks the server for, by name; the keys are
+ * each server's own (vs_perf_counters_get) */
+enum vs_pc {
+	VS_PC_VD_WRITES,      /* virtualDisk.numberWriteAveraged: writes/s */
+	VS_PC_VD_WRITE_KBPS,  /* virtualDisk.write: KB/s */
+	VS_PC_VD_WRITE_MS,    /* virtualDisk.totalWriteLatency: ms */
+	VS_PC_CPU_USED,	      /* cpu.used.summation: ms per interval */
+	VS_PC_CPU_READY,      /* cpu.ready.summation: ms per interval */
+	VS_PC_DISK_KERNEL_MS, /* the host's LUN: disk.kernelWriteLatency */
+	VS_PC_DISK_DEVICE_MS, /* disk.deviceWriteLatency */
+	VS_PC_DISK_QUEUE_MS,  /* disk.queueWriteLatency */
+	VS_PC_DISK_TOTAL_MS,  /* disk.totalWriteLatency */
+	VS_PC__COUNT
+};
+/* "virtualDisk.totalWriteLatency.average" */
+const char *vs_pc_name(enum vs_pc c);
+/* a host's counter (asked of the VM's host), not the VM's */
+bool vs_pc_on_host(enum vs_pc c);
+
+struct vs_perf_counters {
+	int key[VS_PC__COUNT]; /* 0: this server has no such counter */
+};
+/* PerformanceManager.perfCounter, matched by group.name.rollup */
+enum pb_error vs_perf_counters_get(struct vs_session *s,
+				   struct vs_perf_counters *out);
+/* ServiceInstance.CurrentTime as Unix time: the clock samples are on */
+enum pb_error vs_server_time(struct vs_session *s, double *out);
+
+#define VS_PERF_MAX_SAMPLES 360 /* two hours of 20 s samples */
+struct vs_perf_samples {
+	unsigned n;
+	int interval_s;
+	double t[VS_PERF_MAX_SAMPLES]; /* each sample's end, server clock */
+	double v[VS_PC__COUNT][VS_PERF_MAX_SAMPLES]; /* NaN: none */
+};
+/*
+ * QueryPerf for one entity at the real-time interval (20 s), format csv:
+ * the samples ending in (t0, t1] on the server's clock of the counters
+ * with an instance in inst[] (NULL: not asked of this entity; "": the
+ * aggregate). A window with no samples yet is PB_OK with n 0.
+ */
+enum pb_error vs_perf_query(struct vs_session *s, const struct vs_moref *entity,
+			    const struct vs_perf_counters *pc,
+			    const char *const *inst, double t0, double t1,
+			    struct vs_perf_samples *out);
+
+/* A pass's window [a, b] (server clock) against the samples: those
+ * wholly in it, averages averaged and CPU summed; too short below two
+ * intervals (no whole sample is sure to lie in it) */
+struct vs_perf_window {
+	bool too_short;
+	double seconds, interval_s;
+	unsigned samples;
+	double first, last; /* the samples' span */
+	double v[VS_PC__COUNT];
+	unsigned nv[VS_PC__COUNT];
+	double cpu_ms_per_write; /* NaN: no writes or no CPU figure */
+};
+void vs_perf_window(struct vs_perf_window *out,
+		    const struct vs_perf_samples *smp, double a, double b);
 
 #endif

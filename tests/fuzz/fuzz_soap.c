@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct vs_session s;
+	static struct vs_perf_samples *perf;
 	xmlDocPtr doc = NULL;
 	xmlNodePtr ret = NULL, rv;
 	char fault[64], err[PB_ERRBUF_SIZE], state[32];
@@ -45,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&s, 0, sizeof(s));
 	memset(luns, 0, sizeof(luns));
+	if (!perf) /* once: 26 KB, kept for every input */
+		perf = malloc(sizeof(*perf));
 	/* the same bytes as a vimServiceVersions.xml */
 	vs_versions_pick(state, sizeof(state), (const char *)data, size);
 	if (vs_reply_parse(&doc, &ret, (const char *)data, size, fault,
@@ -59,6 +62,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(luns[0].canonical_name, sizeof(luns[0].canonical_name),
 			 "naa.6000c29");
 		vs_luns_mark_offered(luns, 2, rv);
+		/* a QueryPerf reply: every series asked for, by any key */
+		if (perf) {
+			struct vs_perf_counters pc;
+			const char *inst[VS_PC__COUNT];
+
+			for (unsigned k = 0; k < VS_PC__COUNT; k++) {
+				pc.key[k] = (int)k + 1;
+				inst[k] = k % 2 ? "" : "scsi0:1";
+			}
+			vs_perf_read(&s, ret, &pc, inst, perf);
+		}
 		walk(ret, 0);
 	}
 	xmlFreeDoc(doc);

@@ -1590,6 +1590,91 @@ static void command_pass_uploaded(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * The server's counters around each pass (PerformanceManager, real-time
+ * 20 s samples, appearing 25 s after their interval in the fixture as on
+ * real servers): the 40 s command pass holds whole samples of its own,
+ * the VM's CPU among them, and the disk's instance and the LUN under
+ * LocalDS_0 are named; the write passes, a fraction of a second, say
+ * they are too short and what they would need. check says what the
+ * server keeps.
+ */
+static void server_counters_per_pass(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600];
+	SCRATCH(prof, "counters.json");
+	SCRATCH(state, "state-ctr");
+	SCRATCH(res, "results-ctr");
+	json_t *doc, *passes, *c, *p0;
+
+	CU_ASSERT_EQUAL_FATAL(
+		start_lab(&v, &e, root, sizeof(root), "guest-ctr", state, prof,
+			  "{\"name\": \"ctr\", \"backend\": \"vsphere\", "
+			  "\"vsphere\": {\"vm\": \"DC0_H0_VM0\", "
+			  "\"guest_dir\": \"/opt/pb\"}, \"disk_size\": "
+			  "\"1M\", \"modes\": [\"thin\"], \"workload\": "
+			  "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+			  "\"command\"], \"command\": \"sleep 40\"}}",
+			  NULL, NULL),
+		0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counters: 9 of 9 kept"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	passes = json_object_get(
+		json_object_get(
+			json_array_get(json_object_get(doc, "results"), 0),
+			"runner"),
+		"passes");
+	/* the first write: too short, and how long it would need */
+	p0 = json_object_get(json_array_get(passes, 0), "server_counters");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p0);
+	CU_ASSERT(json_is_true(json_object_get(p0, "too_short")));
+	CU_ASSERT_DOUBLE_EQUAL(
+		json_number_value(json_object_get(p0, "needs_s")), 40, 1e-9);
+	/* the command pass: whole samples of its own, 20 s apart */
+	c = json_object_get(json_array_get(passes, 1), "server_counters");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NULL(json_object_get(c, "too_short"));
+	CU_ASSERT_PTR_NULL(json_object_get(c, "unavailable"));
+	CU_ASSERT(json_integer_value(json_object_get(c, "samples")) >= 1);
+	CU_ASSERT(json_integer_value(json_object_get(c, "samples")) <= 2);
+	CU_ASSERT_PTR_NOT_NULL(json_object_get(c, "from"));
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(
+			json_object_get(c, "virtual_disk"), "instance")),
+		"scsi0:2"); /* unit 1 is the VM's CD-ROM */
+	CU_ASSERT(json_number_value(json_object_get(
+			  json_object_get(c, "virtual_disk"), "writes_per_s")) >
+		  0);
+	CU_ASSERT(json_is_number(
+		json_object_get(json_object_get(c, "cpu"), "used_ms")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+				       json_object_get(c, "lun"), "instance")),
+			       "naa.6000c290000000000000000000000005");
+	CU_ASSERT(json_is_number(
+		json_object_get(json_object_get(c, "lun"), "device_write_ms")));
+	/* the wait for the server's lag is recorded */
+	CU_ASSERT(json_is_number(json_object_get(
+		json_object_get(
+			json_object_get(
+				json_array_get(json_object_get(doc, "results"),
+					       0),
+				"runner"),
+			"server_clock"),
+		"lag_waited_s")));
+	json_decref(doc);
+	vcsim_stop(&v);
+}
+
 #define PROFILE_SMALL                                                          \
 	"{\"name\": \"it-small\", \"backend\": \"vsphere\",\n"                 \
 	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "               \
@@ -2221,6 +2306,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(guest_sysctl_applied),
 	PB_CASE(windows_guest_run),
 	PB_CASE(command_pass_uploaded),
+	PB_CASE(server_counters_per_pass),
 	PB_CASE(faults_survived),
 	PB_CASE(secrets_never_written),
 	PB_CASE(run_under_valgrind),

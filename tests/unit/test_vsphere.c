@@ -404,6 +404,80 @@ static void free_unit_counts_every_device(void)
 	free(body);
 }
 
+/*
+ * A QueryPerf reply as vCenter gives it in csv (canned: keys as vCenter
+ * 7 numbers them, cpu.used 6, virtualDisk.numberWriteAveraged 173,
+ * totalWriteLatency 178): only the series asked for, by counter and
+ * instance (another disk's and one vCPU's left alone), -1 read as no
+ * value. A pass's window holds the samples wholly in it: a 60 s pass
+ * from 10:00:05 has the two ending 10:00:40 and 10:01:00; a 30 s pass
+ * is too short; CPU per write is the CPU summed over the writes the
+ * samples saw.
+ */
+static void perf_samples_and_windows(void)
+{
+	char fault[64], err[PB_ERRBUF_SIZE] = "";
+	struct vs_session s;
+	struct vs_perf_counters pc = {{0}};
+	struct vs_perf_samples *smp = calloc(1, sizeof(*smp));
+	struct vs_perf_window w;
+	const char *inst[VS_PC__COUNT] = {0};
+	double t0 = vs_datetime("2026-12-03T10:00:05Z");
+	xmlDocPtr doc;
+	xmlNodePtr ret;
+	size_t len;
+	char *body = pb_slurp_file("tests/data/soap/queryperf-csv.xml", &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(body);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(smp);
+	memset(&s, 0, sizeof(s));
+	pc.key[VS_PC_CPU_USED] = 6;
+	pc.key[VS_PC_VD_WRITES] = 173;
+	pc.key[VS_PC_VD_WRITE_MS] = 178;
+	inst[VS_PC_CPU_USED] = "";
+	inst[VS_PC_VD_WRITES] = inst[VS_PC_VD_WRITE_MS] = "scsi0:1";
+	CU_ASSERT_EQUAL_FATAL(vs_reply_parse(&doc, &ret, body, len, fault,
+					     sizeof(fault), err),
+			      PB_OK);
+	CU_ASSERT_EQUAL_FATAL(vs_perf_read(&s, ret, &pc, inst, smp), PB_OK);
+	CU_ASSERT_EQUAL(smp->n, 4);
+	CU_ASSERT_EQUAL(smp->interval_s, 20);
+	CU_ASSERT_DOUBLE_EQUAL(smp->t[1] - t0, 35, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(smp->v[VS_PC_CPU_USED][0], 1200, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(smp->v[VS_PC_VD_WRITES][2], 210, 1e-9);
+	CU_ASSERT(isnan(smp->v[VS_PC_VD_WRITES][3]));
+	CU_ASSERT(isnan(smp->v[VS_PC_CPU_READY][0])); /* not asked */
+
+	vs_perf_window(&w, smp, t0, t0 + 60);
+	CU_ASSERT_FALSE(w.too_short);
+	CU_ASSERT_EQUAL(w.samples, 2);
+	CU_ASSERT_DOUBLE_EQUAL(w.first, t0 + 15, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(w.last, t0 + 55, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(w.v[VS_PC_VD_WRITES], 205, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(w.v[VS_PC_VD_WRITE_MS], 6, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(w.v[VS_PC_CPU_USED], 1620, 1e-9);
+	/* 1620 ms of CPU over 205 writes/s for 40 s */
+	CU_ASSERT_DOUBLE_EQUAL(w.cpu_ms_per_write, 1620.0 / (205.0 * 40), 1e-9);
+	CU_ASSERT_EQUAL(w.nv[VS_PC_DISK_DEVICE_MS], 0);
+
+	vs_perf_window(&w, smp, t0, t0 + 30);
+	CU_ASSERT(w.too_short);
+	CU_ASSERT_EQUAL(w.samples, 0);
+	/* 40 s exactly: long enough, one whole sample wherever it falls */
+	vs_perf_window(&w, smp, t0 + 15, t0 + 55);
+	CU_ASSERT_FALSE(w.too_short);
+	CU_ASSERT_EQUAL(w.samples, 2);
+	vs_perf_window(&w, smp, t0 + 16, t0 + 56);
+	CU_ASSERT_EQUAL(w.samples, 1);
+
+	/* no samples in the window: no returnval, n 0 */
+	CU_ASSERT_EQUAL(vs_perf_read(&s, NULL, &pc, inst, smp), PB_OK);
+	CU_ASSERT_EQUAL(smp->n, 0);
+	xmlFreeDoc(doc);
+	free(body);
+	free(smp);
+}
+
 static void datetimes(void)
 {
 	CU_ASSERT_DOUBLE_EQUAL(vs_datetime("1970-01-01T00:01:40Z"), 100, 1e-9);
@@ -430,6 +504,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(api_version_choice),
 	PB_CASE(free_unit_counts_every_device),
 	PB_CASE(datetimes),
+	PB_CASE(perf_samples_and_windows),
 	PB_CASES_END,
 };
 

@@ -24,6 +24,9 @@ const gib = int64(1) << 30
 // the disk vSAN has claimed (LUN 4)
 const vsanClaimed = "naa.6000c290000000000000000000000004"
 
+// the local boot disk (LUN 5), which holds LocalDS_0 (storage.go)
+const bootDisk = "naa.6000c290000000000000000000000005"
+
 // lun is one SCSI disk of an array, as ESXi describes it.
 func lun(n int, sizeGiB int64) *types.HostScsiDisk {
 	naa := fmt.Sprintf("naa.6000c29000000000000000000000%04x", n)

@@ -81,6 +81,8 @@
 //     hosts a run must not start on (lab.go);
 //   - -esx8: vSphere 8's storage device list, vSAN's disks told only by
 //     HostVsanSystem.QueryDisksForVsan (lab.go);
+//   - QueryPerf's real-time samples on the server's 20 s marks, each
+//     appearing 25 s after its interval, in csv (perf.go);
 //   - -task-delay tasks are cancelable (CancelTask: RequestCanceled, no
 //     disk made); -task-uncancelable: NotSupported, the disk appears when
 //     the task ends (lab.go).
@@ -333,7 +335,7 @@ func main() {
 	} else {
 		startHostListeners(*hostName)
 	}
-	var h http.Handler = paging(s.Config.Handler)
+	var h http.Handler = paging(perfHandler(s.Config.Handler))
 	if *versions != "" {
 		h = serveVersions(h, *versions)
 	}

@@ -96,6 +96,12 @@ func installDatastores() {
 						Type: "VMFS", Name: ds.Name, Capacity: capacity},
 					BlockSizeMb: 1, MajorVersion: 6, Version: "6.82",
 					Uuid: "5f1e2d3c-0000-0000-0000-" + fmt.Sprintf("%012d", len(ds.Name))}}
+			if ds.Name == "LocalDS_0" {
+				// ESXi's installer makes its local datastore on
+				// the boot disk: the LUN its disk.* counters name
+				ds.Info.(*types.VmfsDatastoreInfo).Vmfs.Extent = []types.HostScsiDiskPartition{{
+					DiskName: bootDisk, Partition: 3}}
+			}
 			ds.Capability.RawDiskMappingsSupported = true
 		}
 		if ds.Name != "LocalDS_0" {

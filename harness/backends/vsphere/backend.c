@@ -494,6 +494,7 @@ static enum pb_error vsb_check(struct pb_backend *be,
 	vsb_storage_check(b, plan, out);
 	if (raw)
 		check_lun(b, out);
+	vsb_counters_check(b, out);
 	/* the guest: only through running Tools */
 	if (tools) {
 		/* the guest login, without creating anything */

@@ -6,6 +6,7 @@
  * disk's identity, its progress fetched at sparse polls, its JSON
  * downloaded, its own last words when it failed.
  */
+#include <math.h>
 #include <errno.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -405,6 +406,7 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	bool aged = false;
 	enum pb_error err, derr;
 	json_t *started;
+	double launched = NAN, finished = NAN;
 
 	snprintf(why, sizeof(why), "out-%s.json", d->id);
 	vsb_guest_path(b, out, sizeof(out), why);
@@ -446,6 +448,10 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		pb_buf_dispose(&cmd);
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	}
+	/* the server's clock at the launch: where the runner's passes
+	 * begin, whatever the guest's clock says (counters.c) */
+	if (vs_server_time(b->s, &launched))
+		launched = NAN;
 	err = vsb_sess_err(b,
 			   vs_guest_start(b->s, &b->vm, b->runner_guest,
 					  cmd.data, b->gdir, &pid),
@@ -476,6 +482,8 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	} else if (err) {
 		return err;
 	}
+	if (!err && vs_server_time(b->s, &finished))
+		finished = NAN;
 	/* partial results are worth having too */
 	derr = vs_guest_download(b->s, &b->vm, out, local_out);
 	/* a runner Tools forgot is judged by the output it left */
@@ -509,6 +517,9 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 				      "fetched: %s",
 				      fetch);
 	}
+	/* the server's side of each pass, from its own counters */
+	if (!err && !derr)
+		vsb_counters_annotate(b, local_out, launched, finished, ctx);
 	vs_guest_remove(b->s, &b->vm, out, false);
 	vs_guest_remove(b->s, &b->vm, prog, false);
 	vs_guest_remove(b->s, &b->vm, glog, false);

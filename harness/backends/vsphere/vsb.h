@@ -75,6 +75,11 @@ struct vsb {
 	bool policy_driven; /* vSAN, vVols: the policy sets provisioning */
 	struct vsb_made made[PB_MODE__COUNT];
 	char ns_folder[64]; /* a namespace folder made for the disks */
+	/* the server's counters this server has (check reads them); why
+	 * not, when it could not */
+	struct vs_perf_counters pc;
+	bool have_pc;
+	char pc_why[PB_ERRBUF_SIZE];
 };
 
 extern const struct pb_backend_ops vsphere_backend;
@@ -139,5 +144,15 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      const char *args, long timeout_s,
 		      const struct pb_run_ctx *ctx, const char *local_out,
 		      char *errbuf);
+
+/* counters.c */
+/* check: the counters this server keeps of the plan's passes, and
+ * whether this user may read them, said */
+void vsb_counters_check(struct vsb *b, struct pb_check_out *out);
+/* Each pass of the runner's document at path gets the server's counters
+ * over it ("server_counters"); launched and ended: the server's clock
+ * when it started the runner and saw it end (NaN: unknown). */
+void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
+			   double ended, const struct pb_run_ctx *ctx);
 
 #endif
