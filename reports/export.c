@@ -134,13 +134,69 @@ static void om_stat(struct pb_buf *b, const char *name,
 
 #define MIB 1048576.0
 
+/* one layer's first-write and later-write medians (milliseconds in the
+ * model), as seconds */
+static void om_layer(struct pb_buf *b, const char *name,
+		     const struct rp_model *m, const struct rp_group *g,
+		     const char *layer, double first_ms, double later_ms)
+{
+	char extra[128];
+
+	snprintf(extra, sizeof(extra), ",pass=\"first-write\",layer=\"%s\"",
+		 layer);
+	om_sample(b, name, m, g, extra, first_ms / 1e3, run_time(m));
+	snprintf(extra, sizeof(extra), ",pass=\"%s\",layer=\"%s\"",
+		 rp_later_name(m), layer);
+	om_sample(b, name, m, g, extra, later_ms / 1e3, run_time(m));
+}
+
+static void om_layers(struct pb_buf *b, const char *name,
+		      const struct rp_model *m, const struct rp_group *g,
+		      bool cpu)
+{
+	static const char *const srv[RP_SV__COUNT] = {
+		[RP_SV_VDISK_MS] = "virtual_disk",
+		[RP_SV_KERNEL_MS] = "kernel",
+		[RP_SV_DEVICE_MS] = "lun_device",
+		[RP_SV_QUEUE_MS] = "queue",
+		[RP_SV_CPU] = "vm",
+	};
+	const struct rp_server *v = &g->srv;
+
+	if (cpu) {
+		if (g->hostdev.nfirst && g->hostdev.nlater)
+			om_layer(b, name, m, g, "qemu",
+				 g->hostdev.first_med[RP_DEV_CPU],
+				 g->hostdev.later_med[RP_DEV_CPU]);
+		if (v->nfirst[RP_SV_CPU] && v->nlater[RP_SV_CPU])
+			om_layer(b, name, m, g, srv[RP_SV_CPU],
+				 v->first_med[RP_SV_CPU],
+				 v->later_med[RP_SV_CPU]);
+		return;
+	}
+	if (g->dev.nfirst && g->dev.nlater)
+		om_layer(b, name, m, g, "device", g->dev.first_med[RP_DEV_MS],
+			 g->dev.later_med[RP_DEV_MS]);
+	if (g->hostdev.nfirst && g->hostdev.nlater)
+		om_layer(b, name, m, g, "host_device",
+			 g->hostdev.first_med[RP_DEV_MS],
+			 g->hostdev.later_med[RP_DEV_MS]);
+	for (unsigned k = 0; k < RP_SV_CPU; k++)
+		if (v->nfirst[k] && v->nlater[k])
+			om_layer(b, name, m, g, srv[k], v->first_med[k],
+				 v->later_med[k]);
+}
+
 static void openmetrics(struct pb_buf *b, struct rp_model *const *ms, size_t n)
 {
 	static const char *tp = "provbench_throughput_bytes_per_second",
 			  *pen = "provbench_first_write_penalty_ratio",
 			  *prov = "provbench_provision_seconds",
 			  *reps = "provbench_repetitions",
-			  *when = "provbench_run_timestamp_seconds";
+			  *when = "provbench_run_timestamp_seconds",
+			  *lat = "provbench_write_latency_seconds",
+			  *cpu = "provbench_cpu_per_write_seconds",
+			  *alloc = "provbench_first_write_extent_bytes";
 	size_t r, i;
 
 	/* each family's samples together, over every run */
@@ -177,6 +233,39 @@ static void openmetrics(struct pb_buf *b, struct rp_model *const *ms, size_t n)
 		for (i = 0; i < ms[r]->ng; i++)
 			om_sample(b, prov, ms[r], &ms[r]->g[i], "",
 				  ms[r]->g[i].prov_med, run_time(ms[r]));
+	/* where the time went (issue 33's findings' figures): each layer's
+	 * mean write latency in the first write and the later writes,
+	 * medians over repetitions */
+	om_family(b, lat, "seconds",
+		  "Median over repetitions of a layer's mean write latency in "
+		  "a pass kind: the block device under the runner (device), "
+		  "the host's under a guest (host_device), the server's "
+		  "virtual disk, VMkernel, LUN device and queue (vSphere).");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ms[r]->ng; i++)
+			om_layers(b, lat, ms[r], &ms[r]->g[i], false);
+	om_family(b, cpu, "seconds",
+		  "Median over repetitions of the CPU the hypervisor spent per "
+		  "write the runner made: qemu's (qemu), the VM's as the "
+		  "server counted it (vm).");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ms[r]->ng; i++)
+			om_layers(b, cpu, ms[r], &ms[r]->g[i], true);
+	om_family(b, alloc, "bytes",
+		  "Median over repetitions of what a file's first write had "
+		  "its filesystem allocate (holes filled) or convert "
+		  "(unwritten extents written), as FIEMAP told it (what).");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ms[r]->ng; i++) {
+			const struct rp_group *g = &ms[r]->g[i];
+
+			if (!g->ext.n)
+				continue;
+			om_sample(b, alloc, ms[r], g, ",what=\"allocated\"",
+				  g->ext.alloc_med, run_time(ms[r]));
+			om_sample(b, alloc, ms[r], g, ",what=\"converted\"",
+				  g->ext.conv_med, run_time(ms[r]));
+		}
 	om_family(b, reps, "", "Repetitions measured (status ok).");
 	for (r = 0; r < n; r++)
 		for (i = 0; i < ms[r]->ng; i++)
@@ -260,6 +349,28 @@ static void influx(struct pb_buf *b, struct rp_model *const *ms, size_t n)
 			lp_field(&line, &first, "penalty_lo", g->penalty_lo);
 			lp_field(&line, &first, "penalty_hi", g->penalty_hi);
 			lp_field(&line, &first, "provision_s", g->prov_med);
+			/* where the time went, where the passes tell it */
+			if (g->dev.nfirst && g->dev.nlater) {
+				lp_field(&line, &first, "device_first_ms",
+					 g->dev.first_med[RP_DEV_MS]);
+				lp_field(&line, &first, "device_later_ms",
+					 g->dev.later_med[RP_DEV_MS]);
+			}
+			if (g->srv.nfirst[RP_SV_DEVICE_MS] &&
+			    g->srv.nlater[RP_SV_DEVICE_MS]) {
+				lp_field(&line, &first, "lun_device_first_ms",
+					 g->srv.first_med[RP_SV_DEVICE_MS]);
+				lp_field(&line, &first, "lun_device_later_ms",
+					 g->srv.later_med[RP_SV_DEVICE_MS]);
+			}
+			if (g->ext.n) {
+				lp_field(&line, &first,
+					 "extent_allocated_bytes",
+					 g->ext.alloc_med);
+				lp_field(&line, &first,
+					 "extent_converted_bytes",
+					 g->ext.conv_med);
+			}
 			/* a line needs a field: a group that measured nothing
 			 * has no line */
 			if (!first) {

@@ -1168,6 +1168,20 @@ static void host_export_openmetrics_promtool(void)
 			      "grep -qx 9",
 			      om),
 			0);
+	/* where the time went: a file's extents and the device under it,
+	 * where the test directory's filesystem tells them */
+	if (!it_sh("grep -q '\"extents\"' '%s/run.json'", run))
+		CU_ASSERT_EQUAL(
+			it_sh("grep 'provbench_first_write_extent_bytes{' '%s' "
+			      "| grep 'mode=\"thin\"' | grep -q "
+			      "'what=\"allocated\"} [1-9]'",
+			      om),
+			0);
+	if (!it_sh("grep -q '\"device\"' '%s/run.json'", run))
+		CU_ASSERT_EQUAL(it_sh("grep -q 'provbench_write_latency_"
+				      "seconds{.*layer=\"device\"' '%s'",
+				      om),
+				0);
 	CU_ASSERT_EQUAL(it_sh("rm -rf '%s' && promtool tsdb "
 			      "create-blocks-from openmetrics '%s' '%s' "
 			      ">/dev/null",
