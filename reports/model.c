@@ -181,7 +181,7 @@ struct dev_later {
 /* One pass's device counts (dv: its "device" or "host_device") into d:
  * the first write's straight in, a later pass's into l */
 static void dev_pass(struct rp_devtime *d, struct jl *dv,
-		     const struct rj_pass *ps, bool first_write,
+		     const struct rj_pass *ps, bool first_write, bool host,
 		     struct dev_later *l)
 {
 	double w = jl_num(jl_get(dv, "writes")),
@@ -192,10 +192,21 @@ static void dev_pass(struct rp_devtime *d, struct jl *dv,
 	double v[RP_DEV__COUNT];
 
 	/* a first write in stripe pairs rewrote each stripe within it:
-	 * the device's counts hold both, and cannot be told apart */
+	 * the pass's device counts hold both; the runner's own device is
+	 * read around every stripe (device_fresh), the host's is not, and
+	 * cannot be told apart */
 	if (ps->k[RJ_P_PAIRED]) {
-		d->paired = true;
-		return;
+		struct jl *fr =
+			host ? NULL
+			     : jl_get(ps->k[RJ_P_PAIRED], "device_fresh");
+
+		if (!fr) {
+			d->paired = true;
+			return;
+		}
+		w = jl_num(jl_get(fr, "writes"));
+		ms = jl_num(jl_get(fr, "write_ms"));
+		wb = jl_num(jl_get(fr, "write_bytes"));
 	}
 	ios = pb / jl_num(ps->k[RJ_P_BS]);
 	if (!dv || !(w > 0) || !(pb > 0))
@@ -411,9 +422,11 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		/* what the device did, and the host's under a guest */
 		if (ps.kind == RUNNER_PASS_FIRST_WRITE || ps.kind == m->later) {
 			dev_pass(&g->dev, jl_get(p, RUNNER_K_DEVICE), &ps,
-				 ps.kind == RUNNER_PASS_FIRST_WRITE, &dl[0]);
+				 ps.kind == RUNNER_PASS_FIRST_WRITE, false,
+				 &dl[0]);
 			dev_pass(&g->hostdev, jl_get(p, "host_device"), &ps,
-				 ps.kind == RUNNER_PASS_FIRST_WRITE, &dl[1]);
+				 ps.kind == RUNNER_PASS_FIRST_WRITE, true,
+				 &dl[1]);
 			ext_pass(&g->ext, jl_get(p, RUNNER_K_EXTENTS),
 				 ps.kind == RUNNER_PASS_FIRST_WRITE);
 			srv_pass(m, g, jl_get(p, "server_counters"),

@@ -103,6 +103,23 @@ static void pairs_json(struct pb_jw *w, const struct runner_pairs *pr)
 	for (unsigned i = 0; i < pr->n; i++)
 		pb_jw_real(w, NULL, pr->written[i]);
 	pb_jw_arr_close(w);
+	/* the device's side of each kind, apart: the pass's own "device"
+	 * holds both */
+	if (pr->has_dev) {
+		const struct runner_devstat *d[2] = {&pr->dev_fresh,
+						     &pr->dev_written};
+		static const char *const k[2] = {"device_fresh",
+						 "device_written"};
+
+		for (unsigned i = 0; i < 2; i++) {
+			pb_jw_obj_open(w, k[i]);
+			pb_jw_int(w, "writes", (int64_t)d[i]->writes);
+			pb_jw_int(w, "write_bytes",
+				  (int64_t)d[i]->write_sectors * 512);
+			pb_jw_int(w, "write_ms", (int64_t)d[i]->write_ms);
+			pb_jw_obj_close(w);
+		}
+	}
 	pb_jw_obj_close(w);
 }
 

@@ -444,6 +444,41 @@ double runner_pairs_written_rate(const struct runner_pairs *pr)
  * The pass's bytes, time, histogram and series are the fresh stripes'
  * (one series point per stripe): it is the first write.
  */
+/* b - a added to acc: what the device did between two readings */
+static void devstat_add(struct runner_devstat *acc,
+			const struct runner_devstat *a,
+			const struct runner_devstat *b)
+{
+	acc->reads += b->reads - a->reads;
+	acc->read_sectors += b->read_sectors - a->read_sectors;
+	acc->read_ms += b->read_ms - a->read_ms;
+	acc->writes += b->writes - a->writes;
+	acc->write_sectors += b->write_sectors - a->write_sectors;
+	acc->write_ms += b->write_ms - a->write_ms;
+	acc->busy_ms += b->busy_ms - a->busy_ms;
+	acc->queue_ms += b->queue_ms - a->queue_ms;
+	memcpy(acc->name, b->name, sizeof(acc->name));
+}
+
+/* One stripe, its device counts added to acc while pr->has_dev holds. */
+static enum pb_error stripe_counted(struct runner_ctx *ctx,
+				    struct runner_pass_result *r,
+				    struct runner_devstat *acc, uint64_t first,
+				    uint64_t n, struct runner_perm *perm,
+				    struct runner_hist *hist, uint64_t *ns,
+				    uint64_t *ios)
+{
+	struct runner_devstat a, b;
+	bool have = r->pairs->has_dev && runner_devstat_get(&a, ctx->target.fd);
+	enum pb_error err = stripe_write(ctx, r, first, n, perm, hist, ns, ios);
+
+	if (have && runner_devstat_get(&b, ctx->target.fd))
+		devstat_add(acc, &a, &b);
+	else
+		r->pairs->has_dev = false;
+	return err;
+}
+
 static enum pb_error run_paired(struct runner_ctx *ctx,
 				struct runner_pass_result *r)
 {
@@ -463,6 +498,7 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 	    !(pr->written = calloc(nstripes, sizeof(double))))
 		return pb_fail(ctx->errbuf, PB_ERR_NOMEM, "out of memory");
 	pr->stripe = sbytes;
+	pr->has_dev = true;
 	runner_perm_init(&perm, spb, o->seed + r->index);
 	if (tail)
 		runner_perm_init(&tperm, tail, o->seed + r->index);
@@ -474,9 +510,10 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 
 		if (!n)
 			break;
-		err = stripe_write(ctx, r, k * spb, n,
-				   rnd ? (k < nstripes ? &perm : &tperm) : NULL,
-				   r->hist, &ns, &ios);
+		err = stripe_counted(ctx, r, &pr->dev_fresh, k * spb, n,
+				     rnd ? (k < nstripes ? &perm : &tperm)
+					 : NULL,
+				     r->hist, &ns, &ios);
 		r->ios += ios;
 		r->bytes += ios * o->bs;
 		fresh_ns += ns;
@@ -487,8 +524,9 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 		    !err)
 			err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
 		if (!err && !stop_requested && k && k < nstripes) {
-			err = stripe_write(ctx, r, (k - 1) * spb, spb,
-					   rnd ? &perm : NULL, NULL, &ns, &ios);
+			err = stripe_counted(
+				ctx, r, &pr->dev_written, (k - 1) * spb, spb,
+				rnd ? &perm : NULL, NULL, &ns, &ios);
 			pr->written_bytes += ios * o->bs;
 			pr->written_ns += ns;
 			if (!err && ios == spb && ns && fresh > 0) {

@@ -171,6 +171,11 @@ struct runner_pairs {
 	double *written; /* each pair's written MiB/s, in order */
 	uint64_t written_bytes, written_ns;
 	uint64_t wall_ns; /* the whole pass: both kinds, and the drains */
+	/* the device's counts over the fresh stripes and over the rewritten
+	 * ones, apart (each stripe drains before the next: its requests
+	 * are its own); has_dev: read around every stripe */
+	struct runner_devstat dev_fresh, dev_written;
+	bool has_dev;
 };
 
 /* The p-quantile (0..1) of the pairs' (sorted) penalties; 0 for none. */

@@ -960,7 +960,9 @@ static void filesystem_recreate(void)
  * Each pass carries the block layer's own counts for the device under the
  * target (/sys/dev/block/MAJ:MIN/stat), as deltas: a direct write pass
  * of a loop device wrote exactly its bytes there and read none, a read
- * pass the reverse. A file on tmpfs has no device: no counts, not zeros.
+ * pass the reverse; a first write in stripe pairs has the fresh stripes'
+ * counts and the rewritten ones' apart, each exactly its bytes. A file on
+ * tmpfs has no device: no counts, not zeros.
  */
 static void device_counters_per_pass(void)
 {
@@ -1005,6 +1007,31 @@ static void device_counters_per_pass(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
 	CU_ASSERT_EQUAL(num(d, "read_bytes"), 64 * MiB);
 	CU_ASSERT_EQUAL(num(d, "write_bytes"), 0);
+	json_decref(doc);
+
+	/* a first write in stripe pairs: the fresh stripes' and the
+	 * rewritten ones' counts apart, each exactly its own bytes (eight
+	 * 8 MiB stripes fresh, the first seven rewritten) */
+	dev = loop_attach(path_in("devstat.img"), "64M");
+	CU_ASSERT_FATAL(dev[0] != '\0');
+	argv[2] = (char *)dev;
+	argv[8] = "first-write";
+	char *argv3[] = {argv[0], argv[1], argv[2],  argv[3],  argv[4],
+			 argv[5], argv[6], argv[7],  argv[8],  "--pair-stripe",
+			 "8M",	  argv[9], argv[10], argv[11], NULL};
+	CU_ASSERT_EQUAL(it_run(&r, argv3, 0, 0), 0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	p = json_object_get(json_array_get(json_object_get(doc, "passes"), 0),
+			    "paired");
+	CU_ASSERT_EQUAL(num(json_object_get(p, "device_fresh"), "write_bytes"),
+			64 * MiB);
+	CU_ASSERT_EQUAL(
+		num(json_object_get(p, "device_written"), "write_bytes"),
+		56 * MiB);
+	CU_ASSERT(num(json_object_get(p, "device_fresh"), "write_ms") > 0);
 	json_decref(doc);
 
 	/* tmpfs: buffered, no device under it */

@@ -809,6 +809,34 @@ static void server_counters_found(void)
 	rp_model_dispose(&m);
 }
 
+/*
+ * A first write in stripe pairs: its device counts hold the fresh
+ * stripes and their rewrites both (here twice the writes), so the guest
+ * device's finding takes the runner's fresh-stripe counts (2 ms a write
+ * for thin, as unpaired), and the host's, which cannot be split, says
+ * nothing.
+ */
+static void device_time_paired(void)
+{
+	struct rp_model m;
+	struct rp_findings fs;
+	const struct rp_finding *f = NULL;
+
+	load(&m, "device-paired.json", "rdm");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL(count(&fs, RP_F_DEVICE, NULL, NULL, NULL), 4);
+	for (size_t i = 0; i < fs.n; i++)
+		if (fs.f[i].kind == RP_F_DEVICE)
+			CU_ASSERT_EQUAL(fs.f[i].n, 0); /* none the host's */
+	CU_ASSERT_EQUAL_FATAL(
+		count(&fs, RP_F_DEVICE, group(&m, "thin"), NULL, &f), 1);
+	CU_ASSERT_DOUBLE_EQUAL(f->v, 2.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(group(&m, "thin")->dev.first_med[RP_DEV_AMP],
+			       1.0, 1e-9);
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+}
+
 static void reps_needed(void)
 {
 	CU_ASSERT_EQUAL(rp_reps_needed(0.15, 5, 0.05), 45);
@@ -833,6 +861,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(guest_against_host),
 	PB_CASE(arms_against_the_first),
 	PB_CASE(device_time_found),
+	PB_CASE(device_time_paired),
 	PB_CASES_END,
 };
 
