@@ -155,11 +155,9 @@ static void om_layers(struct pb_buf *b, const char *name,
 		      bool cpu)
 {
 	static const char *const srv[RP_SV__COUNT] = {
-		[RP_SV_VDISK_MS] = "virtual_disk",
-		[RP_SV_KERNEL_MS] = "kernel",
-		[RP_SV_DEVICE_MS] = "lun_device",
-		[RP_SV_QUEUE_MS] = "queue",
-		[RP_SV_CPU] = "vm",
+		[RP_SV_GUEST_MS] = "guest",   [RP_SV_VDISK_MS] = "virtual_disk",
+		[RP_SV_KERNEL_MS] = "kernel", [RP_SV_DEVICE_MS] = "lun_device",
+		[RP_SV_QUEUE_MS] = "queue",   [RP_SV_CPU] = "vm",
 	};
 	const struct rp_server *v = &g->srv;
 
@@ -254,17 +252,26 @@ static void openmetrics(struct pb_buf *b, struct rp_model *const *ms, size_t n)
 	om_family(b, alloc, "bytes",
 		  "Median over repetitions of what a file's first write had "
 		  "its filesystem allocate (holes filled) or convert "
-		  "(unwritten extents written), as FIEMAP told it (what).");
+		  "(unwritten extents written), as FIEMAP told it (what): the "
+		  "runner's file, or the disk's file on the host (file).");
 	for (r = 0; r < n; r++)
 		for (i = 0; i < ms[r]->ng; i++) {
 			const struct rp_group *g = &ms[r]->g[i];
+			const struct rp_extents *e[2] = {&g->ext, &g->hostext};
+			static const char *const x[2][2] = {
+				{",file=\"runner\",what=\"allocated\"",
+				 ",file=\"runner\",what=\"converted\""},
+				{",file=\"host\",what=\"allocated\"",
+				 ",file=\"host\",what=\"converted\""}};
 
-			if (!g->ext.n)
-				continue;
-			om_sample(b, alloc, ms[r], g, ",what=\"allocated\"",
-				  g->ext.alloc_med, run_time(ms[r]));
-			om_sample(b, alloc, ms[r], g, ",what=\"converted\"",
-				  g->ext.conv_med, run_time(ms[r]));
+			for (unsigned k = 0; k < 2; k++) {
+				if (!e[k]->n)
+					continue;
+				om_sample(b, alloc, ms[r], g, x[k][0],
+					  e[k]->alloc_med, run_time(ms[r]));
+				om_sample(b, alloc, ms[r], g, x[k][1],
+					  e[k]->conv_med, run_time(ms[r]));
+			}
 		}
 	om_family(b, reps, "", "Repetitions measured (status ok).");
 	for (r = 0; r < n; r++)

@@ -408,18 +408,19 @@ static void server_finding(struct rp_findings *fs, const struct rp_group *g)
 
 /* what the filesystem did under a file target: said as it was, once
  * per mode (extents are counted, not sampled: no interval) */
-static void ext_finding(struct rp_findings *fs, const struct rp_group *g)
+static void ext_finding(struct rp_findings *fs, const struct rp_group *g,
+			const struct rp_extents *e, bool host)
 {
 	struct rp_finding *f;
 
-	if (!g->ext.n || !(f = add(fs, RP_F_EXTENTS)))
+	if (!e->n || !(f = add(fs, RP_F_EXTENTS)))
 		return;
 	f->g = g;
-	f->v = g->ext.alloc_med;
-	f->v2 = g->ext.conv_med;
-	f->x = g->ext.count_max;
-	f->lo = g->ext.nlater ? g->ext.later_max : NAN;
-	f->n = g->ext.n;
+	f->v = e->alloc_med;
+	f->v2 = e->conv_med;
+	f->x = e->count_max;
+	f->lo = e->nlater ? e->later_max : NAN;
+	f->n = host;
 }
 
 static void group_findings(struct rp_findings *fs, const struct rp_model *m,
@@ -513,7 +514,8 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	 * and the host's under a guest's disk */
 	dev_finding(fs, g, &g->dev, false);
 	dev_finding(fs, g, &g->hostdev, true);
-	ext_finding(fs, g);
+	ext_finding(fs, g, &g->ext, false);
+	ext_finding(fs, g, &g->hostext, true);
 	server_finding(fs, g);
 	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
 		f->g = g;

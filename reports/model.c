@@ -125,6 +125,10 @@ static enum pb_error group_grow(struct rp_group *g)
 			   &g->hostdev.later[RP_DEV_CPU],
 			   &g->ext.alloc,
 			   &g->ext.conv,
+			   &g->hostext.alloc,
+			   &g->hostext.conv,
+			   &g->srv.first[RP_SV_GUEST_MS],
+			   &g->srv.later[RP_SV_GUEST_MS],
 			   &g->srv.first[RP_SV_VDISK_MS],
 			   &g->srv.first[RP_SV_KERNEL_MS],
 			   &g->srv.first[RP_SV_DEVICE_MS],
@@ -232,7 +236,8 @@ static void dev_pass(struct rp_devtime *d, struct jl *dv,
 /* One pass's extents (its "extents", absent where the filesystem could
  * not say) into e: a first write's allocation and conversion, a later
  * write's change */
-static void ext_pass(struct rp_extents *e, struct jl *x, bool first_write)
+static void ext_pass(struct rp_extents *e, struct jl *x, bool first_write,
+		     double leak)
 {
 	struct jl *b = jl_get(x, "before"), *a = jl_get(x, "after");
 	double bw = jl_num(jl_get(b, "written_bytes")),
@@ -253,8 +258,14 @@ static void ext_pass(struct rp_extents *e, struct jl *x, bool first_write)
 		if (!(e->count_max >= n))
 			e->count_max = n;
 	} else {
-		if (!(e->later_max >= alloc + conv))
-			e->later_max = alloc + conv;
+		/* what samples around the pass may hold of the first
+		 * write's end is not the later write's */
+		double ch = alloc + conv > (isnan(leak) ? 0 : leak)
+				    ? alloc + conv
+				    : 0;
+
+		if (!(e->later_max >= ch))
+			e->later_max = ch;
 		e->nlater++;
 	}
 }
@@ -263,7 +274,8 @@ static void ext_pass(struct rp_extents *e, struct jl *x, bool first_write)
  * tally and, for a first write or a repetition's first later write, the
  * group's figures */
 static void srv_pass(struct rp_model *m, struct rp_group *g, struct jl *sc,
-		     bool first_write, bool *later_taken)
+		     const struct rj_pass *ps, bool first_write,
+		     bool *later_taken)
 {
 	struct rp_server *v = &g->srv;
 	struct jl *vd = jl_get(sc, "virtual_disk"), *lun = jl_get(sc, "lun"),
@@ -291,6 +303,7 @@ static void srv_pass(struct rp_model *m, struct rp_group *g, struct jl *sc,
 	m->srv_passes++;
 	if (!first_write && *later_taken)
 		return;
+	x[RP_SV_GUEST_MS] = jl_num(ps->lat[RJ_L_MEAN]) / 1e3;
 	x[RP_SV_VDISK_MS] = jl_num(jl_get(vd, "write_latency_ms"));
 	x[RP_SV_KERNEL_MS] = jl_num(jl_get(lun, "kernel_write_ms"));
 	x[RP_SV_DEVICE_MS] = jl_num(jl_get(lun, "device_write_ms"));
@@ -428,8 +441,17 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 				 ps.kind == RUNNER_PASS_FIRST_WRITE, true,
 				 &dl[1]);
 			ext_pass(&g->ext, jl_get(p, RUNNER_K_EXTENTS),
-				 ps.kind == RUNNER_PASS_FIRST_WRITE);
-			srv_pass(m, g, jl_get(p, "server_counters"),
+				 ps.kind == RUNNER_PASS_FIRST_WRITE, 0);
+			/* the host's samples are every 20 ms: a window
+			 * reaches past the pass by up to that each side,
+			 * into the first write's end at its rate */
+			ext_pass(&g->hostext, jl_get(p, "host_extents"),
+				 ps.kind == RUNNER_PASS_FIRST_WRITE,
+				 (jl_num(jl_get(jl_get(p, "host_device"),
+						"window_s")) -
+				  jl_num(ps.k[RJ_P_SECONDS])) *
+					 first_mib * 1048576.0);
+			srv_pass(m, g, jl_get(p, "server_counters"), &ps,
 				 ps.kind == RUNNER_PASS_FIRST_WRITE,
 				 &srv_later);
 		}
@@ -685,6 +707,8 @@ static void finish_group(struct rp_group *g)
 	}
 	g->ext.alloc_med = rp_median(g->ext.alloc, g->ext.n);
 	g->ext.conv_med = rp_median(g->ext.conv, g->ext.n);
+	g->hostext.alloc_med = rp_median(g->hostext.alloc, g->hostext.n);
+	g->hostext.conv_med = rp_median(g->hostext.conv, g->hostext.n);
 	g->prov_med = rp_median(g->prov, g->nprov);
 	g->penalty = rp_warmup_penalty(g->first_med, g->rewrite_med);
 	rp_penalty_ci(&g->penalty_lo, &g->penalty_hi, g->pair_first,
@@ -1345,6 +1369,8 @@ void rp_model_dispose(struct rp_model *m)
 		}
 		free(g->ext.alloc);
 		free(g->ext.conv);
+		free(g->hostext.alloc);
+		free(g->hostext.conv);
 		free(g->prov);
 		free(g->steady);
 		free(g->pair_first);

@@ -70,10 +70,12 @@ struct rp_extents {
 
 /* The server's counters over a group's first write and first later
  * write (run.json pass "server_counters", vSphere), per repetition and
- * their medians: the virtual disk's write latency as the host saw it,
+ * their medians: the guest's own mean latency (the runner's), the
+ * virtual disk's write latency as the host saw it,
  * the LUN's kernel, device and queue write latencies, and the VM's CPU
  * per write. */
 enum rp_srv_kind {
+	RP_SV_GUEST_MS, /* the runner's own mean write latency */
 	RP_SV_VDISK_MS,
 	RP_SV_KERNEL_MS,
 	RP_SV_DEVICE_MS,
@@ -126,7 +128,9 @@ struct rp_group {
 	 * "device"), and the host's under a guest's disk (its
 	 * "host_device", with qemu's CPU) */
 	struct rp_devtime dev, hostdev;
-	struct rp_extents ext;
+	/* the runner's file (host backend, a guest's filesystem), and the
+	 * disk's file on the host under a qemu guest */
+	struct rp_extents ext, hostext;
 	struct rp_server srv;
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
@@ -591,9 +595,10 @@ enum rp_fkind {
 		       * g->hostdev), the first write's mean write time v
 		       * (ms) against the later writes' v2; x their ratio,
 		       * lo..hi its interval */
-	/* g: its file's extents (g->ext): the first write's allocation v
-	 * and conversion v2 (bytes), x extents after it, lo the most a
-	 * later write changed */
+	/* g: its file's extents (g->ext; n 1: the disk's file on the
+	 * host, g->hostext): the first write's allocation v and conversion
+	 * v2 (bytes), x extents after it, lo the most a later write
+	 * changed */
 	RP_F_EXTENTS,
 	/* g: at the server (g->srv): the first write's device write
 	 * latency v against the later writes' v2, x their ratio, lo..hi */

@@ -819,7 +819,8 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 
 		pb_size_format(al, sizeof(al), (uint64_t)f->v);
 		pb_size_format(cv, sizeof(cv), (uint64_t)f->v2);
-		snprintf(out, len, "%s in its file: the first write ", l);
+		snprintf(out, len, "%s in %s: the first write ", l,
+			 f->n ? "its disk's file on the host" : "its file");
 		if (f->v > 0 && f->v2 > 0)
 			cat(out, len,
 			    "had the filesystem allocate %s (holes filled) "
@@ -854,6 +855,7 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		 * ms, queue 0.0 against 0.0 ms, the virtual disk 6.0 against
 		 * 4.5 ms; CPU 0.400 against 0.300 ms per write" */
 		static const char *const what[RP_SV__COUNT] = {
+			[RP_SV_GUEST_MS] = "the guest (the runner)",
 			[RP_SV_VDISK_MS] = "the virtual disk",
 			[RP_SV_KERNEL_MS] = "kernel",
 			[RP_SV_DEVICE_MS] = "device",

@@ -423,6 +423,7 @@ void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass)
 		[RJ_L_P50] = RUNNER_K_P50,
 		[RJ_L_P99] = RUNNER_K_P99,
 		[RJ_L_P999] = RUNNER_K_P999,
+		[RJ_L_MEAN] = RUNNER_K_MEAN,
 	};
 	enum runner_pass_kind kind;
 

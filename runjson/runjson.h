@@ -256,7 +256,7 @@ enum rj_pass_key {
 };
 
 /* latency percentiles of a pass, in microseconds */
-enum rj_lat_key { RJ_L_P50, RJ_L_P99, RJ_L_P999, RJ_L__COUNT };
+enum rj_lat_key { RJ_L_P50, RJ_L_P99, RJ_L_P999, RJ_L_MEAN, RJ_L__COUNT };
 
 struct rj_item {
 	size_t index;		 /* in "results" */

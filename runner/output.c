@@ -39,7 +39,7 @@ static double us(uint64_t ns)
 static void lat_json(struct pb_jw *w, const struct runner_hist *h)
 {
 	pb_jw_obj_open(w, RUNNER_K_LAT_US);
-	pb_jw_real(w, "mean",
+	pb_jw_real(w, RUNNER_K_MEAN,
 		   h->count ? (double)h->sum / (double)h->count / 1e3 : 0.0);
 	pb_jw_real(w, RUNNER_K_P50, us(runner_hist_percentile(h, 50.0)));
 	pb_jw_real(w, "p90", us(runner_hist_percentile(h, 90.0)));

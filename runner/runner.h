@@ -213,6 +213,7 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_IOPS		   "iops"
 #define RUNNER_K_LAT_US		   "lat_us"
 #define RUNNER_K_P50		   "p50"
+#define RUNNER_K_MEAN		   "mean"
 #define RUNNER_K_P99		   "p99"
 #define RUNNER_K_P999		   "p999"
 #define RUNNER_K_COMPLETE	   "complete"

@@ -1590,6 +1590,13 @@ static void command_pass_uploaded(void)
 	vcsim_stop(&v);
 }
 
+#define PROFILE_COUNTERS                                                       \
+	"{\"name\": \"ctr\", \"backend\": \"vsphere\", \"vsphere\": "          \
+	"{\"vm\": \"DC0_H0_VM0\", \"guest_dir\": \"/opt/pb\"}, "               \
+	"\"disk_size\": \"1M\", \"modes\": [\"thin\"], \"workload\": "         \
+	"{\"bs\": \"64K\", \"passes\": [\"first-write\", \"command\"], "       \
+	"\"command\": \"sleep 40\"}}"
+
 /*
  * The server's counters around each pass (PerformanceManager, real-time
  * 20 s samples, appearing 25 s after their interval in the fixture as on
@@ -1610,16 +1617,10 @@ static void server_counters_per_pass(void)
 	SCRATCH(res, "results-ctr");
 	json_t *doc, *passes, *c, *p0;
 
-	CU_ASSERT_EQUAL_FATAL(
-		start_lab(&v, &e, root, sizeof(root), "guest-ctr", state, prof,
-			  "{\"name\": \"ctr\", \"backend\": \"vsphere\", "
-			  "\"vsphere\": {\"vm\": \"DC0_H0_VM0\", "
-			  "\"guest_dir\": \"/opt/pb\"}, \"disk_size\": "
-			  "\"1M\", \"modes\": [\"thin\"], \"workload\": "
-			  "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
-			  "\"command\"], \"command\": \"sleep 40\"}}",
-			  NULL, NULL),
-		0);
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest-ctr",
+					state, prof, PROFILE_COUNTERS, NULL,
+					NULL),
+			      0);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counters: 9 of 9 kept"));
 	it_result_dispose(&r);
@@ -1672,6 +1673,52 @@ static void server_counters_per_pass(void)
 			"server_clock"),
 		"lag_waited_s")));
 	json_decref(doc);
+	vcsim_stop(&v);
+}
+
+/*
+ * A user without System.Read on the VM's host (vCenter answers QueryPerf
+ * with NoPermission naming the privilege): check says so, names the
+ * fault, and says what the passes will lack; the VM's own counters are
+ * still read. Without it on the VM, none.
+ */
+static void counters_permission_named(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600];
+	SCRATCH(prof, "ctr-perm.json");
+	SCRATCH(state, "state-ctrp");
+	const char *const host[] = {
+		"-fault-op",   "QueryPerf", "-fault", "no-permission",
+		"-fault-skip", "1",	    NULL};
+	const char *const vm[] = {"-fault-op", "QueryPerf", "-fault",
+				  "no-permission", NULL};
+
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root),
+					"guest-ctrp", state, prof,
+					PROFILE_COUNTERS, true, host),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "the host's counters cannot be read "
+			      "(NoPermission: Permission to perform this "
+			      "operation was denied.; QueryPerf needs "
+			      "System.Read on the host): passes will carry "
+			      "no LUN latencies"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counters: 9 of 9 kept"));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root),
+					"guest-ctrp", state, prof,
+					PROFILE_COUNTERS, true, vm),
+			      0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+		r.out, "the VM's counters cannot be read (NoPermission"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "counters: 9 of 9 kept"));
+	it_result_dispose(&r);
 	vcsim_stop(&v);
 }
 
@@ -2307,6 +2354,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(windows_guest_run),
 	PB_CASE(command_pass_uploaded),
 	PB_CASE(server_counters_per_pass),
+	PB_CASE(counters_permission_named),
 	PB_CASE(faults_survived),
 	PB_CASE(secrets_never_written),
 	PB_CASE(run_under_valgrind),

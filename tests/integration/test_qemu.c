@@ -945,6 +945,26 @@ static void qemu_host_baseline(void)
 				  json_integer_value(
 					  json_object_get(p, "bytes")) /
 					  2);
+			/* the disk's file on the host: thin's qcow2 grew
+			 * by its clusters in the first write, eager's was
+			 * written in full before it */
+			json_t *he = json_object_get(p, "host_extents");
+			json_int_t grew;
+
+			CU_ASSERT_PTR_NOT_NULL_FATAL(he);
+			grew = json_integer_value(json_object_get(
+				       json_object_get(he, "after"),
+				       "written_bytes")) -
+			       json_integer_value(json_object_get(
+				       json_object_get(he, "before"),
+				       "written_bytes"));
+			if (!strcmp(json_string_value(
+					    json_object_get(it, "mode")),
+				    "thin")) {
+				CU_ASSERT(grew >= 16 << 20);
+			} else {
+				CU_ASSERT_EQUAL(grew, 0);
+			}
 		}
 	}
 	json_decref(doc);

@@ -785,6 +785,9 @@ static void server_counters_found(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "the VM's CPU 0.200 against 0.100 "
 					 "ms per write"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "kernel 0.10 against 0.10 ms"));
+	/* the guest's own latency beside the server's layers */
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(t, "the guest (the runner) 11.20 against 5.20 ms"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, ": the first write's extra time is "
 					 "in the device (+6.00 ms a write)"));
 	CU_ASSERT_EQUAL_FATAL(

@@ -9,6 +9,8 @@
 //   - cut:        the reply's headers and half its XML, then the end
 //   - expire:     the session is forgotten for this call (NotAuthenticated)
 //   - refuse-url: a guest file-transfer URL is pointed at a closed port
+//   - no-permission: the NoPermission fault vCenter answers a user without
+//     the privilege (System.Read on the entity asked about), HTTP 500
 package main
 
 import (
@@ -29,7 +31,10 @@ type opFault struct {
 	seen        int64
 }
 
-var portRe = regexp.MustCompile(`(https?://[^/:<]+):[0-9]+/`)
+var (
+	portRe       = regexp.MustCompile(`(https?://[^/:<]+):[0-9]+/`)
+	perfEntityRe = regexp.MustCompile(`<entity type="\w+">[^<]+</entity>`)
+)
 
 // Does this request call f.op, and is it one of those to fault?
 func (f *opFault) hit(body []byte) bool {
@@ -77,6 +82,20 @@ func (f *opFault) wrap(inner http.Handler) http.Handler {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(code)
 			io.WriteString(w, "<html><body>"+http.StatusText(code)+"</body></html>\n")
+			return
+		case "no-permission":
+			ent := perfEntityRe.FindSubmatch(body)
+			obj := `<object type="VirtualMachine">vm-0</object>`
+			if ent != nil {
+				obj = string(ent[0])
+				obj = strings.Replace(strings.Replace(obj, "<entity", "<object", 1), "</entity>", "</object>", 1)
+			}
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, soapReply(`<soapenv:Fault><faultcode>ServerFaultCode</faultcode>`+
+				`<faultstring>Permission to perform this operation was denied.</faultstring><detail>`+
+				`<NoPermissionFault xmlns="urn:vim25" xsi:type="NoPermission">`+obj+
+				`<privilegeId>System.Read</privilegeId></NoPermissionFault></detail></soapenv:Fault>`))
 			return
 		case "expire":
 			r.Header.Del("Cookie")

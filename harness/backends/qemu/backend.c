@@ -248,8 +248,12 @@ static void host_side(json_t *doc, const struct qb_boot *g)
 	json_array_foreach(json_object_get(doc, RUNNER_K_PASSES), i, pass)
 	{
 		json_t *b = json_object_get(pass, RUNNER_K_STARTED_BOOT);
+		json_t *pr = json_object_get(pass, RUNNER_K_PAIRED);
+		/* a paired first write's seconds are its fresh stripes';
+		 * it ran for its wall time, rewritten stripes and all */
 		double s = json_number_value(
-			json_object_get(pass, RUNNER_K_SECONDS));
+			json_object_get(pr ? pr : pass, pr ? "wall_seconds"
+							   : RUNNER_K_SECONDS));
 		int64_t t0, t1;
 		const struct qb_sample *a = NULL, *z = NULL;
 
@@ -294,6 +298,23 @@ static void host_side(json_t *doc, const struct qb_boot *g)
 				(double)(z->host_ns - a->host_ns) / 1e9,
 				"resolution_ms", QB_SAMPLE_MS, "qemu_cpu_ms",
 				(json_int_t)(z->cpu_ms - a->cpu_ms)));
+		/* what the host's filesystem did under the disk's file
+		 * (thin's qcow2 clusters allocated, lazy's unwritten
+		 * extents converted), the same samples around the pass */
+		if (a->has_ext && z->has_ext)
+			json_object_set_new(
+				pass, "host_extents",
+				json_pack("{s:{s:I,s:I,s:I},s:{s:I,s:I,s:I}}",
+					  "before", "written_bytes",
+					  (json_int_t)a->ext.written,
+					  "unwritten_bytes",
+					  (json_int_t)a->ext.unwritten, "count",
+					  (json_int_t)a->ext.count, "after",
+					  "written_bytes",
+					  (json_int_t)z->ext.written,
+					  "unwritten_bytes",
+					  (json_int_t)z->ext.unwritten, "count",
+					  (json_int_t)z->ext.count));
 	}
 }
 

@@ -136,6 +136,9 @@ struct qb_sample {
 	int64_t host_ns;
 	struct runner_devstat ds;
 	unsigned long long cpu_ms; /* qemu's user + system time */
+	/* the disk's file's extents (FIEMAP), where it is a file */
+	struct runner_extents ext;
+	bool has_ext;
 };
 
 /*

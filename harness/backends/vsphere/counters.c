@@ -95,7 +95,11 @@ static json_t *window_json(const struct vs_perf_window *vw,
 static bool pass_span(json_t *p, double *a, double *b)
 {
 	json_t *t = json_object_get(p, RUNNER_K_STARTED_UNIX);
-	double s = json_number_value(json_object_get(p, RUNNER_K_SECONDS));
+	json_t *pr = json_object_get(p, RUNNER_K_PAIRED);
+	/* a paired first write's seconds are its fresh stripes'; it ran
+	 * for its wall time */
+	double s = json_number_value(json_object_get(
+		pr ? pr : p, pr ? "wall_seconds" : RUNNER_K_SECONDS));
 
 	if (!json_is_integer(t) || !(s > 0))
 		return false;
