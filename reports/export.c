@@ -157,7 +157,8 @@ static void om_layers(struct pb_buf *b, const char *name,
 	static const char *const srv[RP_SV__COUNT] = {
 		[RP_SV_GUEST_MS] = "guest",   [RP_SV_VDISK_MS] = "virtual_disk",
 		[RP_SV_KERNEL_MS] = "kernel", [RP_SV_DEVICE_MS] = "lun_device",
-		[RP_SV_QUEUE_MS] = "queue",   [RP_SV_CPU] = "vm",
+		[RP_SV_QUEUE_MS] = "queue",   [RP_SV_DS_MS] = "datastore",
+		[RP_SV_CPU] = "vm",
 	};
 	const struct rp_server *v = &g->srv;
 

@@ -387,8 +387,12 @@ static void server_finding(struct rp_findings *fs, const struct rp_group *g)
 {
 	const struct rp_server *v = &g->srv;
 	struct rp_finding *f;
+	/* the LUN's device where there is a LUN; else the datastore (NFS),
+	 * else the virtual disk as the host saw it */
 	unsigned k = v->nfirst[RP_SV_DEVICE_MS] && v->nlater[RP_SV_DEVICE_MS]
 			     ? RP_SV_DEVICE_MS
+		     : v->nfirst[RP_SV_DS_MS] && v->nlater[RP_SV_DS_MS]
+			     ? RP_SV_DS_MS
 			     : RP_SV_VDISK_MS;
 
 	if (!v->nfirst[k] || !v->nlater[k] || !(f = add(fs, RP_F_SERVER)))

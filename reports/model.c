@@ -133,6 +133,8 @@ static enum pb_error group_grow(struct rp_group *g)
 			   &g->srv.first[RP_SV_KERNEL_MS],
 			   &g->srv.first[RP_SV_DEVICE_MS],
 			   &g->srv.first[RP_SV_QUEUE_MS],
+			   &g->srv.first[RP_SV_DS_MS],
+			   &g->srv.later[RP_SV_DS_MS],
 			   &g->srv.first[RP_SV_CPU],
 			   &g->srv.later[RP_SV_VDISK_MS],
 			   &g->srv.later[RP_SV_KERNEL_MS],
@@ -308,6 +310,8 @@ static void srv_pass(struct rp_model *m, struct rp_group *g, struct jl *sc,
 	x[RP_SV_KERNEL_MS] = jl_num(jl_get(lun, "kernel_write_ms"));
 	x[RP_SV_DEVICE_MS] = jl_num(jl_get(lun, "device_write_ms"));
 	x[RP_SV_QUEUE_MS] = jl_num(jl_get(lun, "queue_write_ms"));
+	x[RP_SV_DS_MS] =
+		jl_num(jl_get(jl_get(sc, "datastore"), "write_latency_ms"));
 	x[RP_SV_CPU] = jl_num(jl_get(jl_get(sc, "cpu"), "ms_per_write"));
 	for (unsigned k = 0; k < RP_SV__COUNT; k++) {
 		if (isnan(x[k]))

@@ -80,6 +80,7 @@ enum rp_srv_kind {
 	RP_SV_KERNEL_MS,
 	RP_SV_DEVICE_MS,
 	RP_SV_QUEUE_MS,
+	RP_SV_DS_MS, /* the datastore's write latency (NFS's only side) */
 	RP_SV_CPU,
 	RP_SV__COUNT
 };

@@ -860,6 +860,7 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			[RP_SV_KERNEL_MS] = "kernel",
 			[RP_SV_DEVICE_MS] = "device",
 			[RP_SV_QUEUE_MS] = "queue",
+			[RP_SV_DS_MS] = "the datastore",
 		};
 		const struct rp_server *v = &f->g->srv;
 		const char *later = rp_later_name(m);
@@ -870,8 +871,8 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			 l, *v->vdisk ? v->vdisk : "?", *v->lun ? ", LUN " : "",
 			 v->lun,
 			 f->n == RP_SV_DEVICE_MS ? "device"
-						 : "virtual "
-						   "disk",
+			 : f->n == RP_SV_DS_MS	 ? "datastore"
+						 : "virtual disk",
 			 f->v, f->v2, later);
 		if (!isnan(f->lo))
 			cat(out, len, " (%.2fx [%.2f-%.2f], %s)", f->x, f->lo,

@@ -36,6 +36,8 @@ static const char *const pc_names[VS_PC__COUNT] = {
 	[VS_PC_DISK_DEVICE_MS] = "disk.deviceWriteLatency.average",
 	[VS_PC_DISK_QUEUE_MS] = "disk.queueWriteLatency.average",
 	[VS_PC_DISK_TOTAL_MS] = "disk.totalWriteLatency.average",
+	[VS_PC_DS_WRITES] = "datastore.numberWriteAveraged.average",
+	[VS_PC_DS_WRITE_MS] = "datastore.totalWriteLatency.average",
 };
 
 const char *vs_pc_name(enum vs_pc c)

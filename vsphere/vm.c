@@ -341,6 +341,15 @@ static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
 	/* VmfsDatastoreInfo.vmfs.version: "6.82"; absent for NFS */
 	vs_text(f->out->vmfs_version, sizeof(f->out->vmfs_version),
 		vs_child(vs_prop(oc, "info"), "vmfs"), "version");
+	/* its uuid, by which the host keeps its datastore.* counters */
+	vs_text(f->out->uuid, sizeof(f->out->uuid),
+		vs_child(vs_prop(oc, "info"), "vmfs"), "uuid");
+	if (!f->out->uuid[0] &&
+	    !strncmp(f->out->url, "ds:///vmfs/volumes/", 19)) {
+		snprintf(f->out->uuid, sizeof(f->out->uuid), "%s",
+			 f->out->url + 19);
+		f->out->uuid[strcspn(f->out->uuid, "/")] = '\0';
+	}
 	/* its LUN, whose disk.* counters the host keeps by that name */
 	vs_text(f->out->lun, sizeof(f->out->lun),
 		vs_child(vs_child(vs_prop(oc, "info"), "vmfs"), "extent"),

@@ -443,6 +443,9 @@ struct vs_ds_detail {
 	bool per_file_thin, rdm_files, top_level_dirs;
 	char url[512]; /* summary.url: "ds:///vmfs/volumes/..." */
 	char lun[128]; /* a VMFS datastore's first extent's LUN (naa...) */
+	/* its uuid, the instance of its host's datastore.* counters: VMFS's
+	 * own, else the one in a "ds:///vmfs/volumes/UUID/" url */
+	char uuid[80];
 };
 /* name as the VM's host sees it (the host's ConfigTarget gives VAAI) */
 enum pb_error vs_datastore_detail(struct vs_session *s,
@@ -512,6 +515,9 @@ enum vs_pc {
 	VS_PC_DISK_DEVICE_MS, /* disk.deviceWriteLatency */
 	VS_PC_DISK_QUEUE_MS,  /* disk.queueWriteLatency */
 	VS_PC_DISK_TOTAL_MS,  /* disk.totalWriteLatency */
+	/* the host's datastore (NFS has no LUN: this is its side) */
+	VS_PC_DS_WRITES,   /* datastore.numberWriteAveraged: writes/s */
+	VS_PC_DS_WRITE_MS, /* datastore.totalWriteLatency: ms */
 	VS_PC__COUNT
 };
 /* "virtualDisk.totalWriteLatency.average" */

@@ -1622,7 +1622,7 @@ static void server_counters_per_pass(void)
 					NULL),
 			      0);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counters: 9 of 9 kept"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counters: 11 of 11 kept"));
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
@@ -1663,6 +1663,15 @@ static void server_counters_per_pass(void)
 			       "naa.6000c290000000000000000000000005");
 	CU_ASSERT(json_is_number(
 		json_object_get(json_object_get(c, "lun"), "device_write_ms")));
+	/* LocalDS_0's own counters on the host, by its VMFS uuid */
+	CU_ASSERT_EQUAL(
+		strncmp(json_string_value(json_object_get(
+				json_object_get(c, "datastore"), "instance")),
+			"5f1e2d3c-", 9),
+		0);
+	CU_ASSERT(json_is_number(json_object_get(
+		json_object_get(c, "datastore"), "write_latency_ms")));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(c, "missing")), 0);
 	/* the wait for the server's lag is recorded */
 	CU_ASSERT(json_is_number(json_object_get(
 		json_object_get(
@@ -1707,7 +1716,7 @@ static void counters_permission_named(void)
 			      "operation was denied.; QueryPerf needs "
 			      "System.Read on the host): passes will carry "
 			      "no LUN latencies"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counters: 9 of 9 kept"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "counters: 11 of 11 kept"));
 	it_result_dispose(&r);
 	vcsim_stop(&v);
 	CU_ASSERT_EQUAL_FATAL(lab_start(&v, &e, root, sizeof(root),
@@ -1717,7 +1726,7 @@ static void counters_permission_named(void)
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 		r.out, "the VM's counters cannot be read (NoPermission"));
-	CU_ASSERT_PTR_NULL(strstr(r.out, "counters: 9 of 9 kept"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "counters: 11 of 11 kept"));
 	it_result_dispose(&r);
 	vcsim_stop(&v);
 }

@@ -1090,6 +1090,7 @@ static void perf_counters_read(void)
 	CU_ASSERT_EQUAL(vs_datastore_detail(s, &vm.host, "LocalDS_0", &ds),
 			PB_OK);
 	CU_ASSERT_STRING_EQUAL(ds.lun, "naa.6000c290000000000000000000000005");
+	CU_ASSERT_EQUAL(strncmp(ds.uuid, "5f1e2d3c-", 9), 0);
 	CU_ASSERT_EQUAL(invalid, before);
 	vs_session_free(s);
 	free(smp);

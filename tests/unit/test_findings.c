@@ -798,6 +798,22 @@ static void server_counters_found(void)
 	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 
+	/* NFS: no LUN, the datastore's own latency is the host's side, and
+	 * no layer below it is named */
+	load(&m, "server-nfs.json", "rdm");
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(
+		count(&fs, RP_F_SERVER, group(&m, "thin"), NULL, &f), 1);
+	CU_ASSERT_EQUAL(f->n, RP_SV_DS_MS);
+	CU_ASSERT_DOUBLE_EQUAL(f->v, 10.4, 1e-9);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "a first write's datastore write "
+					 "latency 10.40 ms against 4.40 ms"));
+	CU_ASSERT_PTR_NULL(strstr(t, "kernel"));
+	CU_ASSERT_PTR_NULL(strstr(t, "extra time"));
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+
 	load(&m, "server-short.json", "rdm");
 	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
 	CU_ASSERT_EQUAL(count(&fs, RP_F_SERVER, NULL, NULL, NULL), 0);

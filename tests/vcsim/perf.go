@@ -14,7 +14,8 @@
 //   - startTime is exclusive, endTime inclusive;
 //   - a per-device counter is asked by instance: a VM's virtual disks
 //     are "scsiB:U" of the disks it has, a host's disk.* counters the
-//     canonical names of its LUNs, "" the aggregate; an instance or a
+//     canonical names of its LUNs, its datastore.* counters the
+//     datastores' uuids, "" the aggregate; an instance or a
 //     counter the entity does not have gives no series;
 //   - format "csv" answers PerfEntityMetricCSV (sampleInfoCSV
 //     "20,<time>,..." and each series' values as one string); no
@@ -88,8 +89,10 @@ func perfValue(kind string, id int32, name string, t time.Time) int64 {
 	case "virtualDisk.write.average": // KB/s
 		return 180 * 1024
 	case "virtualDisk.totalWriteLatency.average", "disk.totalWriteLatency.average",
-		"disk.deviceWriteLatency.average": // ms
+		"disk.deviceWriteLatency.average", "datastore.totalWriteLatency.average": // ms
 		return 4
+	case "datastore.numberWriteAveraged.average":
+		return 180
 	case "cpu.used.summation": // ms in the interval
 		return 900
 	}
@@ -135,6 +138,22 @@ func perfHas(kind, ref, instance, name string) bool {
 		}
 		for _, l := range esx.HostConfigInfo.StorageDevice.ScsiLun {
 			if l.GetScsiLun().CanonicalName == instance {
+				return true
+			}
+		}
+		return false
+	case group == "datastore":
+		// a host's per datastore, by its uuid (VMFS's own); a VM's
+		// are not asked for
+		if kind != "HostSystem" {
+			return false
+		}
+		if instance == "" {
+			return true
+		}
+		for _, obj := range simulator.Map.All("Datastore") {
+			ds := obj.(*simulator.Datastore)
+			if v, ok := ds.Info.(*types.VmfsDatastoreInfo); ok && v.Vmfs != nil && v.Vmfs.Uuid == instance {
 				return true
 			}
 		}

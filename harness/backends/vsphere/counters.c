@@ -43,7 +43,7 @@ static json_t *fig(const struct vs_perf_window *w, enum vs_pc k)
 
 static json_t *window_json(const struct vs_perf_window *vw,
 			   const struct vs_perf_window *hw, const char *vd,
-			   const char *lun)
+			   const char *lun, const char *ds)
 {
 	json_t *o, *miss;
 	char a[40], b[40];
@@ -82,6 +82,11 @@ static json_t *window_json(const struct vs_perf_window *vw,
 			  "device_write_ms", fig(hw, VS_PC_DISK_DEVICE_MS),
 			  "queue_write_ms", fig(hw, VS_PC_DISK_QUEUE_MS),
 			  "total_write_ms", fig(hw, VS_PC_DISK_TOTAL_MS)));
+	json_object_set_new(o, "datastore",
+			    json_pack("{s:s,s:o,s:o}", "instance", ds,
+				      "writes_per_s", fig(hw, VS_PC_DS_WRITES),
+				      "write_latency_ms",
+				      fig(hw, VS_PC_DS_WRITE_MS)));
 	/* what the samples in the pass did not give */
 	miss = json_array();
 	for (unsigned k = 0; k < VS_PC__COUNT; k++)
@@ -154,7 +159,10 @@ void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
 	      : b->have_dsd	 ? b->dsd.lun
 				 : "";
 	for (unsigned k = 0; k < VS_PC__COUNT; k++) {
-		if (vs_pc_on_host(k))
+		if (k == VS_PC_DS_WRITES || k == VS_PC_DS_WRITE_MS)
+			hinst[k] = b->have_dsd && b->dsd.uuid[0] ? b->dsd.uuid
+								 : NULL;
+		else if (vs_pc_on_host(k))
 			hinst[k] = lun[0] ? lun : NULL;
 		else if (k == VS_PC_CPU_USED || k == VS_PC_CPU_READY)
 			vinst[k] = "";
@@ -205,7 +213,8 @@ void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
 			o = json_pack("{s:f,s:s}", "seconds", vw.seconds,
 				      "unavailable", why);
 		else
-			o = window_json(&vw, &hw2, vd, lun);
+			o = window_json(&vw, &hw2, vd, lun,
+					b->have_dsd ? b->dsd.uuid : "");
 		json_object_set_new(p, "server_counters", o);
 	}
 	clock = json_pack("{s:f,s:f,s:f}", "guest_offset_s", off,
