@@ -86,6 +86,41 @@ enum pb_error vs_perf_counters_get(struct vs_session *s,
 	return vs_retrieve_one(s, &s->sc.perf_manager, paths, on_counters, out);
 }
 
+enum pb_error vs_perf_available(struct vs_session *s,
+				const struct vs_moref *entity,
+				const struct vs_perf_counters *pc,
+				unsigned *offered)
+{
+	struct vs_req r;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret, id;
+	char key[24];
+	enum pb_error err;
+
+	*offered = 0;
+	err = vs_req_new(&r, "QueryAvailablePerfMetric", &s->sc.perf_manager);
+	if (err)
+		return pb_fail(s->errbuf, err, "out of memory");
+	/* entity, beginTime, endTime, intervalId: the real-time one */
+	if (!vs_add_moref(r.op, "entity", entity) ||
+	    !vs_add(r.op, "intervalId", "20")) {
+		vs_req_dispose(&r);
+		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	err = vs_call(s, &r, true, &doc, &ret);
+	vs_req_dispose(&r);
+	for (id = err ? NULL : vs_child(ret, "returnval"); id;
+	     id = vs_next(id, "returnval")) {
+		int k = atoi(vs_text(key, sizeof(key), id, "counterId"));
+
+		for (unsigned c = 0; c < VS_PC__COUNT; c++)
+			if (k && pc->key[c] == k)
+				*offered |= 1u << c;
+	}
+	xmlFreeDoc(doc);
+	return err;
+}
+
 /* ---- the server's clock ---- */
 
 enum pb_error vs_server_time(struct vs_session *s, double *out)

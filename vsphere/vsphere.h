@@ -531,6 +531,12 @@ struct vs_perf_counters {
 /* PerformanceManager.perfCounter, matched by group.name.rollup */
 enum pb_error vs_perf_counters_get(struct vs_session *s,
 				   struct vs_perf_counters *out);
+/* QueryAvailablePerfMetric at the real-time interval: of the counters
+ * asked for, which this entity offers (any instance), as bits (1 << k) */
+enum pb_error vs_perf_available(struct vs_session *s,
+				const struct vs_moref *entity,
+				const struct vs_perf_counters *pc,
+				unsigned *offered);
 /* ServiceInstance.CurrentTime as Unix time: the clock samples are on */
 enum pb_error vs_server_time(struct vs_session *s, double *out);
 

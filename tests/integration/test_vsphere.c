@@ -1056,7 +1056,7 @@ static void perf_counters_read(void)
 	struct vs_perf_samples *smp = calloc(1, sizeof(*smp));
 	const char *inst[VS_PC__COUNT] = {0};
 	double now = NAN;
-	unsigned before = invalid;
+	unsigned before = invalid, offered = 0;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(smp);
 	START(&v, NULL);
@@ -1068,6 +1068,16 @@ static void perf_counters_read(void)
 			CU_FAIL(vs_pc_name(k));
 	CU_ASSERT_EQUAL(vs_server_time(s, &now), PB_OK);
 	CU_ASSERT(fabs(now - (double)time(NULL)) < 5);
+	/* what each entity offers at 20 s: the VM its disks' and its CPU's,
+	 * the host its LUNs' and datastores', not each other's */
+	CU_ASSERT_EQUAL(vs_perf_available(s, &vm.ref, &pc, &offered), PB_OK);
+	CU_ASSERT(offered & (1u << VS_PC_VD_WRITE_MS));
+	CU_ASSERT(offered & (1u << VS_PC_CPU_USED));
+	CU_ASSERT_FALSE(offered & (1u << VS_PC_DISK_DEVICE_MS));
+	CU_ASSERT_EQUAL(vs_perf_available(s, &vm.host, &pc, &offered), PB_OK);
+	CU_ASSERT(offered & (1u << VS_PC_DISK_DEVICE_MS));
+	CU_ASSERT(offered & (1u << VS_PC_DS_WRITE_MS));
+	CU_ASSERT_FALSE(offered & (1u << VS_PC_VD_WRITE_MS));
 	inst[VS_PC_CPU_USED] = "";
 	inst[VS_PC_VD_WRITES] = "scsi9:9";
 	CU_ASSERT_EQUAL(

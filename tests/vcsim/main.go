@@ -82,7 +82,8 @@
 //   - -esx8: vSphere 8's storage device list, vSAN's disks told only by
 //     HostVsanSystem.QueryDisksForVsan (lab.go);
 //   - QueryPerf's real-time samples on the server's 20 s marks, each
-//     appearing 25 s after its interval, in csv (perf.go);
+//     appearing 25 s after its interval, in csv, and
+//     QueryAvailablePerfMetric by the entity's own instances (perf.go);
 //   - -task-delay tasks are cancelable (CancelTask: RequestCanceled, no
 //     disk made); -task-uncancelable: NotSupported, the disk appears when
 //     the task ends (lab.go).

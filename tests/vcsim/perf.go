@@ -231,7 +231,73 @@ func queryPerf(req []byte) string {
 	return soapReply(out.String())
 }
 
-// perfHandler answers QueryPerf; everything else goes on.
+// perfInstances: the instances an entity offers a counter group in.
+func perfInstances(kind, ref, group string) []string {
+	var out []string
+	switch {
+	case kind == "VirtualMachine" && group == "virtualDisk":
+		vm, ok := simulator.Map.Get(types.ManagedObjectReference{Type: kind, Value: ref}).(*benchVM)
+		if !ok {
+			return nil
+		}
+		ctl := map[int32]int32{}
+		for _, d := range vm.Config.Hardware.Device {
+			if c, ok := d.(types.BaseVirtualSCSIController); ok {
+				cc := c.GetVirtualSCSIController()
+				ctl[cc.Key] = cc.BusNumber
+			}
+		}
+		for _, d := range vm.Config.Hardware.Device {
+			if disk, ok := d.(*types.VirtualDisk); ok && disk.UnitNumber != nil {
+				if bus, ok := ctl[disk.ControllerKey]; ok {
+					out = append(out, fmt.Sprintf("scsi%d:%d", bus, *disk.UnitNumber))
+				}
+			}
+		}
+	case kind == "HostSystem" && group == "disk":
+		out = append(out, "")
+		for _, l := range esx.HostConfigInfo.StorageDevice.ScsiLun {
+			if l.GetScsiLun().LunType == "disk" {
+				out = append(out, l.GetScsiLun().CanonicalName)
+			}
+		}
+	case kind == "HostSystem" && group == "datastore":
+		out = append(out, "")
+		for _, obj := range simulator.Map.All("Datastore") {
+			if v, ok := obj.(*simulator.Datastore).Info.(*types.VmfsDatastoreInfo); ok && v.Vmfs != nil {
+				out = append(out, v.Vmfs.Uuid)
+			}
+		}
+	case group == "cpu":
+		out = append(out, "")
+	}
+	return out
+}
+
+// queryAvailable answers QueryAvailablePerfMetric at the real-time
+// interval: each counter this fixture samples, once per instance the
+// entity has (a real server lists many more groups: mem, net, ...).
+func queryAvailable(req []byte) string {
+	var out strings.Builder
+	out.WriteString(`<QueryAvailablePerfMetricResponse xmlns="urn:vim25">`)
+	if e := qpEntityRe.FindSubmatch(req); e != nil {
+		kind, ref := string(e[1]), string(e[2])
+		for id, name := range perfNames() {
+			group := strings.SplitN(name, ".", 2)[0]
+			if !strings.HasSuffix(name, ".average") && !strings.HasSuffix(name, ".summation") {
+				continue
+			}
+			for _, inst := range perfInstances(kind, ref, group) {
+				fmt.Fprintf(&out, `<returnval><counterId>%d</counterId><instance>%s</instance></returnval>`, id, inst)
+			}
+		}
+	}
+	out.WriteString(`</QueryAvailablePerfMetricResponse>`)
+	return soapReply(out.String())
+}
+
+// perfHandler answers QueryPerf and QueryAvailablePerfMetric; everything
+// else goes on.
 func perfHandler(inner http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -240,12 +306,16 @@ func perfHandler(inner http.Handler) http.Handler {
 		}
 		req, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(req))
-		if !bytes.Contains(req, []byte("<QueryPerf>")) &&
-			!bytes.Contains(req, []byte("<QueryPerf xmlns")) {
+		switch {
+		case bytes.Contains(req, []byte("<QueryPerf>")) ||
+			bytes.Contains(req, []byte("<QueryPerf xmlns")):
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			io.WriteString(w, queryPerf(req))
+		case bytes.Contains(req, []byte("<QueryAvailablePerfMetric")):
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			io.WriteString(w, queryAvailable(req))
+		default:
 			inner.ServeHTTP(w, r)
-			return
 		}
-		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
-		io.WriteString(w, queryPerf(req))
 	})
 }

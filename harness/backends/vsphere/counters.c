@@ -232,6 +232,31 @@ out:
 	json_decref(doc);
 }
 
+/* What the VM and its host offer at the real-time interval
+ * (QueryAvailablePerfMetric): a counter the server keeps but the entity
+ * does not offer gives the passes nothing, said. */
+static void check_offered(struct vsb *b, struct pb_check_out *out)
+{
+	unsigned vm = 0, host = 0;
+	char absent[600] = "";
+
+	if (vs_perf_available(b->s, &b->vm.ref, &b->pc, &vm) ||
+	    (b->vm.host.value[0] &&
+	     vs_perf_available(b->s, &b->vm.host, &b->pc, &host)))
+		return; /* the queries' own refusal is said by check */
+	for (unsigned k = 0; k < VS_PC__COUNT; k++)
+		if (b->pc.key[k] &&
+		    !((vs_pc_on_host(k) ? host : vm) & (1u << k)))
+			snprintf(absent + strlen(absent),
+				 sizeof(absent) - strlen(absent), "%s%s",
+				 absent[0] ? ", " : "", vs_pc_name(k));
+	if (absent[0])
+		pb_check_warn(out, "counters",
+			      "not offered at the real-time interval by the "
+			      "VM or its host: %s (the passes will lack them)",
+			      absent);
+}
+
 void vsb_counters_check(struct vsb *b, struct pb_check_out *out)
 {
 	char missing[600] = "";
@@ -296,6 +321,7 @@ void vsb_counters_check(struct vsb *b, struct pb_check_out *out)
 		}
 	}
 	b->have_pc = true;
+	check_offered(b, out);
 	pb_check_say(out, "counters",
 		     "%u of %u kept (real-time, 20 s samples: a pass needs "
 		     "40 s to have its own)%s%s",
