@@ -131,6 +131,88 @@ static void findings(struct pb_buf *b, const struct rp_model *m,
 		pb_buf_addstr(b, "</ul>\n");
 }
 
+/* Where each mode's first write spent its time, as a table: the
+ * attribution findings (at the device, at the server, in the file), one
+ * row each, their figures as the findings hold them. */
+static void attribution(struct pb_buf *b, const struct rp_model *m,
+			const struct rp_findings *fs)
+{
+	static const char *const srv[RP_SV__COUNT] = {
+		[RP_SV_VDISK_MS] = "server: virtual disk",
+		[RP_SV_DEVICE_MS] = "server: LUN device",
+		[RP_SV_DS_MS] = "server: datastore",
+	};
+	size_t i, n = 0;
+	char a[32], c[32];
+
+	for (i = fs->nheadline; i < fs->n; i++) {
+		const struct rp_finding *f = &fs->f[i];
+		const struct rp_devtime *d;
+
+		if (f->kind != RP_F_DEVICE && f->kind != RP_F_SERVER &&
+		    f->kind != RP_F_EXTENTS)
+			continue;
+		if (!n++)
+			pb_buf_printf(
+				b,
+				"<h2>Where the first write's time went</h2>"
+				"<table class=sum><tr><th>mode</th>"
+				"<th>where</th><th>first write</th>"
+				"<th>%ss</th><th>ratio [95%%]</th>"
+				"<th></th></tr>\n",
+				rp_later_name(m));
+		pb_buf_addstr(b, "<tr><td>");
+		rp_html_text(b, f->g->mode);
+		pb_buf_addstr(b, "</td><td>");
+		switch (f->kind) {
+		case RP_F_DEVICE:
+			d = f->n ? &f->g->hostdev : &f->g->dev;
+			pb_buf_addstr(b, f->n ? "host's device " : "device ");
+			rp_html_text(b, d->name);
+			pb_buf_printf(b,
+				      "</td><td>%.2f ms a request</td><td>%.2f "
+				      "ms</td>",
+				      f->v, f->v2);
+			break;
+		case RP_F_SERVER:
+			rp_html_text(b, srv[f->n] ? srv[f->n] : "server");
+			pb_buf_printf(b,
+				      "</td><td>%.2f ms a write</td><td>%.2f "
+				      "ms</td>",
+				      f->v, f->v2);
+			break;
+		default:
+			pb_buf_addstr(b, f->n ? "disk's file on the host"
+					      : "file");
+			pb_size_format(a, sizeof(a), (uint64_t)f->v);
+			pb_size_format(c, sizeof(c), (uint64_t)f->v2);
+			pb_buf_printf(b,
+				      "</td><td>%s allocated, %s converted</td>"
+				      "<td>",
+				      a, c);
+			if (isnan(f->lo))
+				pb_buf_addstr(b, "-");
+			else
+				pb_buf_printf(b, "%s changed",
+					      pb_size_format(a, sizeof(a),
+							     (uint64_t)f->lo));
+			pb_buf_addstr(b,
+				      "</td><td>-</td><td>counted</td></tr>\n");
+			continue;
+		}
+		if (isnan(f->x))
+			pb_buf_addstr(b, "<td>-</td>");
+		else if (isnan(f->lo))
+			pb_buf_printf(b, "<td>%.2fx</td>", f->x);
+		else
+			pb_buf_printf(b, "<td>%.2fx [%.2f-%.2f]</td>", f->x,
+				      f->lo, f->hi);
+		pb_buf_printf(b, "<td>%s</td></tr>\n", rp_sig_name(f->sig));
+	}
+	if (n)
+		pb_buf_addstr(b, "</table>\n");
+}
+
 /* UTC as run.json says it, and the same moment in the reader's zone */
 static void when(struct pb_buf *b, const char *iso)
 {
@@ -1196,6 +1278,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	rp_fleet_html(m, b);
 	failures(b, m);
 	findings(b, m, fs);
+	attribution(b, m, fs);
 	bar_chart(b, m);
 	warmup_panels(b, m);
 	convergence(b, m);

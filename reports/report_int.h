@@ -674,6 +674,8 @@ void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 void rp_measured_text(char *out, size_t len, const struct rp_model *m);
 /* Its rule's name, as docs/reports.md lists it. */
 const char *rp_finding_rule(const struct rp_finding *f);
+/* a significance in words: "beyond noise", "within noise", ... */
+const char *rp_sig_name(enum rp_sig s);
 /* A finding as data, for report --json and the exports. */
 json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f);
 /* A group as sentences and tables name it: "eager", "thin (bs=64K)",

@@ -1016,7 +1016,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		       : "?";
 }
 
-static const char *sig_name(enum rp_sig s)
+const char *rp_sig_name(enum rp_sig s)
 {
 	switch (s) {
 	case RP_SIG_YES:
@@ -1038,7 +1038,8 @@ json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f)
 
 	rp_finding_text(text, sizeof(text), m, f);
 	json_object_set_new(o, "rule", json_string(rp_finding_rule(f)));
-	json_object_set_new(o, "significance", json_string(sig_name(f->sig)));
+	json_object_set_new(o, "significance",
+			    json_string(rp_sig_name(f->sig)));
 	json_object_set_new(o, "warning", json_boolean(f->warning));
 	if (f->g) {
 		json_object_set_new(o, "mode", json_string(f->g->mode));

@@ -261,6 +261,50 @@ static void failed_mode_listed(void)
 		0);
 }
 
+/*
+ * Where the first write's time went, as report.html tabulates the
+ * attribution findings: the device's and the server's rows with their
+ * ratio and interval, a file's extents counted (hand-made run.json's).
+ */
+static void attribution_table(void)
+{
+	char out[700], path[800], *html;
+	const char *const src[] = {"server", "extents"};
+	struct it_result r;
+
+	for (unsigned k = 0; k < 2; k++) {
+		snprintf(out, sizeof(out), "%s/attr-%s", it_dir(), src[k]);
+		CU_ASSERT_EQUAL_FATAL(
+			it_sh("mkdir -p '%s' && cp tests/data/runjson/%s.json "
+			      "'%s/run.json'",
+			      out, src[k], out),
+			0);
+		CU_ASSERT_EQUAL(
+			report(&r, "-q", out, NULL, NULL, NULL, NULL, NULL), 0);
+		it_result_dispose(&r);
+		snprintf(path, sizeof(path), "%s/report.html", out);
+		html = pb_slurp_file(path, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+		CU_ASSERT_PTR_NOT_NULL(
+			strstr(html, "<h2>Where the first write's time "
+				     "went</h2>"));
+		if (!k) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(
+				html, "<tr><td>thin</td><td>server: LUN "
+				      "device</td><td>10.20 ms a write</td>"
+				      "<td>4.20 ms</td><td>2.43x [2.35-2.51]"
+				      "</td><td>beyond noise</td></tr>"));
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(strstr(
+				html, "<tr><td>lazy</td><td>file</td><td>0 B "
+				      "allocated, 1 GiB converted</td><td>0 B "
+				      "changed</td><td>-</td><td>counted</td>"
+				      "</tr>"));
+		}
+		free(html);
+	}
+}
+
 /* Every CSV through Python's csv module: rectangular, documented, no
  * sentinels; two nights' summary.csv concatenate into one table. */
 static void csv_round_trip(void)
@@ -906,6 +950,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(bad_results),
 	PB_CASE(matrix_order_and_verdict),
 	PB_CASE(failed_mode_listed),
+	PB_CASE(attribution_table),
 	PB_CASE(csv_round_trip),
 	PB_CASE(report_json),
 	PB_CASE(compare_previous),
