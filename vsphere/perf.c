@@ -151,15 +151,6 @@ enum pb_error vs_server_time(struct vs_session *s, double *out)
 
 /* ---- samples ---- */
 
-static void iso(char *out, size_t len, double t)
-{
-	time_t tt = (time_t)floor(t);
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* "20,2026-12-03T10:00:20Z,20,..." into the samples' times */
 static enum pb_error sample_info(struct vs_perf_samples *out, const char *csv)
 {
@@ -279,8 +270,8 @@ enum pb_error vs_perf_query(struct vs_session *s, const struct vs_moref *entity,
 	err = vs_req_new(&r, "QueryPerf", &s->sc.perf_manager);
 	if (err)
 		return pb_fail(s->errbuf, err, "out of memory");
-	iso(a, sizeof(a), t0);
-	iso(b, sizeof(b), ceil(t1));
+	pb_utc_format(a, sizeof(a), (time_t)floor(t0), PB_TIME_ISO);
+	pb_utc_format(b, sizeof(b), (time_t)ceil(t1), PB_TIME_ISO);
 	/* PerfQuerySpec in schema order: entity, startTime, endTime,
 	 * maxSample, metricId, intervalId, format */
 	spec = vs_add(r.op, "querySpec", NULL);

@@ -101,65 +101,10 @@ func perfValue(kind string, id int32, name string, t time.Time) int64 {
 
 // perfHas: whether the entity keeps the counter for that instance.
 func perfHas(kind, ref, instance, name string) bool {
-	group := strings.SplitN(name, ".", 2)[0]
-	switch {
-	case group == "virtualDisk":
-		if kind != "VirtualMachine" {
-			return false
-		}
-		vm, ok := simulator.Map.Get(types.ManagedObjectReference{Type: kind, Value: ref}).(*benchVM)
-		if !ok {
-			return false
-		}
-		ctl := map[int32]int32{}
-		for _, d := range vm.Config.Hardware.Device {
-			if c, ok := d.(types.BaseVirtualSCSIController); ok {
-				cc := c.GetVirtualSCSIController()
-				ctl[cc.Key] = cc.BusNumber
-			}
-		}
-		for _, d := range vm.Config.Hardware.Device {
-			if disk, ok := d.(*types.VirtualDisk); ok && disk.UnitNumber != nil {
-				if bus, ok := ctl[disk.ControllerKey]; ok &&
-					instance == fmt.Sprintf("scsi%d:%d", bus, *disk.UnitNumber) {
-					return true
-				}
-			}
-		}
-		return false
-	case group == "disk":
-		// a VM's disk.* are per-host aggregates; the LUNs are the
-		// host's
-		if kind != "HostSystem" {
-			return false
-		}
-		if instance == "" {
+	for _, i := range perfInstances(kind, ref, strings.SplitN(name, ".", 2)[0]) {
+		if i == instance {
 			return true
 		}
-		for _, l := range esx.HostConfigInfo.StorageDevice.ScsiLun {
-			if l.GetScsiLun().CanonicalName == instance {
-				return true
-			}
-		}
-		return false
-	case group == "datastore":
-		// a host's per datastore, by its uuid (VMFS's own); a VM's
-		// are not asked for
-		if kind != "HostSystem" {
-			return false
-		}
-		if instance == "" {
-			return true
-		}
-		for _, obj := range simulator.Map.All("Datastore") {
-			ds := obj.(*simulator.Datastore)
-			if v, ok := ds.Info.(*types.VmfsDatastoreInfo); ok && v.Vmfs != nil && v.Vmfs.Uuid == instance {
-				return true
-			}
-		}
-		return false
-	case group == "cpu":
-		return instance == ""
 	}
 	return false
 }

@@ -26,15 +26,6 @@
  * (20-30 s on real servers) */
 #define LAG_S 35.0
 
-static void iso(char *out, size_t len, double t)
-{
-	time_t tt = (time_t)floor(t);
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* a figure, or null where the server gave none */
 static json_t *fig(const struct vs_perf_window *w, enum vs_pc k)
 {
@@ -57,8 +48,10 @@ static json_t *window_json(const struct vs_perf_window *vw,
 	if (!o)
 		return NULL;
 	if (vw->samples) {
-		iso(a, sizeof(a), vw->first);
-		iso(b, sizeof(b), vw->last);
+		pb_utc_format(a, sizeof(a), (time_t)floor(vw->first),
+			      PB_TIME_ISO);
+		pb_utc_format(b, sizeof(b), (time_t)floor(vw->last),
+			      PB_TIME_ISO);
 		json_object_set_new(o, "from", json_string(a));
 		json_object_set_new(o, "to", json_string(b));
 	}
