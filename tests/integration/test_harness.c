@@ -1627,6 +1627,9 @@ static void server_counters_per_pass(void)
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
+	/* the wait for the server's newest sample is said */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "for the server's counters of "
+					     "the last pass"));
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);

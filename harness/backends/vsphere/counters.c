@@ -173,6 +173,12 @@ void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
 		 * wait) */
 		double need = hi + LAG_S;
 
+		if (!vs_server_time(b->s, &now) && now < need)
+			pb_progress("waiting %.0f s for the server's counters "
+				    "of the last pass (its samples appear "
+				    "20-30 s late)",
+				    need - now);
+
 		while (!vs_server_time(b->s, &now) && now < need &&
 		       !(ctx && ctx->stop && *ctx->stop)) {
 			double step = need - now > 5 ? 5 : need - now;
