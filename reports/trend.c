@@ -103,6 +103,11 @@ static enum pb_error add_run(struct trend *t, const char *dir,
 	err = rp_model_load(&m, dir, baseline, NULL, errbuf);
 	if (err)
 		return err;
+	/* a run is counted once, whatever names it: a root's run and the
+	 * same run named again, or through a link */
+	for (i = 0; i < t->nrun; i++)
+		if (*m.run && !strcmp(t->run[i].id, m.run))
+			goto out;
 	err = pb_array_grow(&t->run, &t->runcap, t->nrun, sizeof(*t->run));
 	if (err)
 		goto out;
@@ -187,8 +192,8 @@ static enum pb_error add_path(struct trend *t, const char *path,
 			       "%s: neither a run's results nor a directory of "
 			       "them",
 			       path);
-	/* a root: every directory in it with a run.json ("latest" is a
-	 * link to one of them) */
+	/* a root: every directory in it with a run.json; its links
+	 * ("latest", "latest-attempt") name one of them again */
 	n = scandir(path, &ents, NULL, alphasort);
 	if (n < 0)
 		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", path,
@@ -196,7 +201,9 @@ static enum pb_error add_path(struct trend *t, const char *path,
 	for (i = 0; i < n; i++) {
 		const char *e = ents[i]->d_name;
 
-		if (!err && e[0] != '.' && strcmp(e, "latest")) {
+		snprintf(p, sizeof(p), "%s/%s", path, e);
+		if (!err && e[0] != '.' && !lstat(p, &st) &&
+		    !S_ISLNK(st.st_mode)) {
 			snprintf(p, sizeof(p), "%s/%s/run.json", path, e);
 			if (!access(p, R_OK)) {
 				snprintf(p, sizeof(p), "%s/%s", path, e);

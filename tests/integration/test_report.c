@@ -505,6 +505,46 @@ static void trend_history(void)
 	it_result_dispose(&r);
 }
 
+/*
+ * A root as runs leave it: "latest" and "latest-attempt" link to the
+ * newest runs, and a run may be named twice on the command line. Each run
+ * counts once (by its id), so the last night's change is against the
+ * night before it, not against itself (0.00).
+ */
+static void trend_links_counted_once(void)
+{
+	char hist[600], root[700], out[700];
+	struct it_result r;
+
+	history(hist, sizeof(hist));
+	snprintf(root, sizeof(root), "%s/linked-history", it_dir());
+	snprintf(out, sizeof(out), "%s/linked-out", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("rm -rf '%s' && cp -a '%s' '%s' && cd '%s' && "
+		      "last=$(ls | sort | tail -n 1) && "
+		      "ln -s \"$last\" latest && ln -s \"$last\" "
+		      "latest-attempt",
+		      root, hist, root, root),
+		0);
+	CU_ASSERT_EQUAL(
+		pbv(&r, (const char *[]){"trend", "-o", out, root, NULL}), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "30 runs, 60 rows"));
+	it_result_dispose(&r);
+	/* the newest night's change is the one the plain root gives */
+	CU_ASSERT_EQUAL(it_sh("'%s' trend -q -o '%s/plain' '%s' && cd '%s' && "
+			      "tail -n 2 plain/trend.csv | cut -d, -f1,26,27 "
+			      "> a && tail -n 2 trend.csv | cut -d, -f1,26,27 "
+			      "> b && cmp a b && ! grep -q ',0.00' b",
+			      it_bin("provbench"), out, hist, out),
+			0);
+	/* a run named twice, and a root with its own run, are one run */
+	CU_ASSERT_EQUAL(
+		pbv(&r, (const char *[]){"trend", "-o", out, root, root, NULL}),
+		0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "30 runs, 60 rows"));
+	it_result_dispose(&r);
+}
+
 /* What run.json says is text in every page, never markup: the accelerator
  * and the start time included (the trend prints both). */
 static void hostile_values_escaped(void)
@@ -956,6 +996,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(compare_previous),
 	PB_CASE(compare_refuses),
 	PB_CASE(trend_history),
+	PB_CASE(trend_links_counted_once),
 	PB_CASE(hostile_values_escaped),
 	PB_CASE(compare_and_regression),
 	PB_CASE(renders_in_chromium),
