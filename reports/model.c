@@ -1449,6 +1449,27 @@ void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
 	}
 }
 
+enum pb_error rp_compare_check(char *note, size_t len, const struct rp_model *m,
+			       const struct rp_model *old, const char *old_dir,
+			       bool force, char *errbuf)
+{
+	note[0] = '\0';
+	/* a run against itself (a copy, a link, the same path) says
+	 * nothing: every change would be zero, and read as "no change" */
+	if (*m->run && !strcmp(m->run, old->run))
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "--compare: %s is the run itself (%s): compare "
+			       "it with another run",
+			       old_dir, m->run);
+	rp_runs_differ(note, len, &m->rd, &old->rd, true);
+	if (note[0] && !force)
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "will not compare with %s: %s (--force "
+			       "compares anyway)",
+			       old->run, note);
+	return PB_OK;
+}
+
 /* One more item of a "; "-separated list in out (cut at len). */
 void rp_list_add(char *out, size_t len, const char *fmt, ...)
 {

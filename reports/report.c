@@ -167,14 +167,10 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		have_old = !err;
 	}
 	if (have_old) {
-		rp_runs_differ(differ, sizeof(differ), &m.rd, &old.rd, true);
-		if (differ[0] && !o->force) {
-			err = pb_fail(errbuf, PB_ERR_INPUT,
-				      "will not compare with %s: %s "
-				      "(--force compares anyway)",
-				      old.run, differ);
+		err = rp_compare_check(differ, sizeof(differ), &m, &old,
+				       compare, o->force, errbuf);
+		if (err)
 			goto out;
-		}
 		if (differ[0])
 			fprintf(stderr,
 				"provbench: report: WARNING: comparing runs "

@@ -453,6 +453,11 @@ const struct rp_group *rp_sibling(const struct rp_model *m,
  * alike: "" when they do not. */
 void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
 		    const struct rj_reader *old, bool compare);
+/* May m be compared with old (loaded from old_dir)? Never with itself;
+ * when they differ (note says how) only with force. An error otherwise. */
+enum pb_error rp_compare_check(char *note, size_t len, const struct rp_model *m,
+			       const struct rp_model *old, const char *old_dir,
+			       bool force, char *errbuf);
 /* Append "; " and the text to out (a note of several parts). */
 void rp_list_add(char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -124,10 +124,13 @@ static int pbv(struct it_result *r, const char *const *args)
 
 /* dir/run.json: the golden run with the Python lines edits applied to
  * it (as d); 0 when written. */
+/* Another run like the golden one (its own id: a run is never compared
+ * with itself), with edits. */
 static int golden_variant(const char *dir, const char *edits)
 {
 	return it_sh("mkdir -p '%s' && python3 -c \"import json\n"
 		     "d = json.load(open('tests/data/golden/run.json'))\n"
+		     "d['run'] = d['run'] + '-variant'\n"
 		     "%s\n"
 		     "json.dump(d, open('%s/run.json', 'w'))\"",
 		     dir, edits, dir);
@@ -542,6 +545,45 @@ static void trend_links_counted_once(void)
 		pbv(&r, (const char *[]){"trend", "-o", out, root, root, NULL}),
 		0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "30 runs, 60 rows"));
+	it_result_dispose(&r);
+}
+
+/* A run compared with itself is refused in one line: nothing it could
+ * say would be news. The same run reached through a link is itself. */
+static void compare_self_refused(void)
+{
+	char out[600], link[600];
+	struct it_result r;
+
+	snprintf(out, sizeof(out), "%s/self-out", it_dir());
+	snprintf(link, sizeof(link), "%s/golden-link", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("ln -sfn \"$(realpath "
+				    "tests/data/golden)\" '%s'",
+				    link),
+			      0);
+	CU_ASSERT_EQUAL(report(&r, "-o", out, "-c", "tests/data/golden",
+			       "tests/data/golden", NULL, NULL),
+			2);
+	CU_ASSERT_STRING_EQUAL(r.err, "provbench: report: --compare: "
+				      "tests/data/golden is the run itself "
+				      "(20261129T000000Z-golden): compare "
+				      "it with another run\n");
+	CU_ASSERT_EQUAL(it_sh("test -e '%s/report.html'", out), 1);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(report(&r, "-o", out, "-c", link, "tests/data/golden",
+			       NULL, NULL),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "is the run itself"));
+	it_result_dispose(&r);
+	/* the export's gate judges as the report's */
+	CU_ASSERT_EQUAL(pbv(&r, (const char *[]){"export", "-f", "junit", "-c",
+						 "tests/data/golden",
+						 "tests/data/golden", NULL}),
+			2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "provbench: export: --compare: "
+					     "tests/data/golden is the run "
+					     "itself"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "<testsuite"));
 	it_result_dispose(&r);
 }
 
@@ -997,6 +1039,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(compare_refuses),
 	PB_CASE(trend_history),
 	PB_CASE(trend_links_counted_once),
+	PB_CASE(compare_self_refused),
 	PB_CASE(hostile_values_escaped),
 	PB_CASE(compare_and_regression),
 	PB_CASE(renders_in_chromium),
