@@ -689,6 +689,7 @@ enum pb_error rp_export(struct pb_buf *out, const struct rp_export_opts *o,
 					 o->compare_dir && o->max_regression < 0
 						 ? 0
 						 : o->max_regression};
+	char differ[1024];
 	bool have_old = false;
 	enum pb_error err = PB_OK;
 	size_t i, n = 0;
@@ -725,6 +726,12 @@ enum pb_error rp_export(struct pb_buf *out, const struct rp_export_opts *o,
 					    NULL, errbuf);
 			have_old = !err;
 		}
+		/* judged as report --compare judges: never against itself,
+		 * nor against a run of another kind */
+		if (!err && have_old)
+			err = rp_compare_check(differ, sizeof(differ), ms[i],
+					       &old, o->compare_dir, false,
+					       errbuf);
 		if (!err)
 			err = rp_findings_build(fss[i], ms[i],
 						have_old ? &old : NULL, &rules);
