@@ -7,8 +7,7 @@
  * check.c's, `cleanup` cleanup.c's; the journal is journal.c's, the locks
  * lock.c's, the results directory results.c's, what is said say.c's.
  *
- * A signal (SIGINT, SIGTERM) sets run_stop: the main thread takes it
- * (workers block it), and every wait polls it.
+ * A signal that stops the run is signals.c's.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -19,28 +18,6 @@
 
 #include "run_int.h"
 #include "report.h"
-
-volatile sig_atomic_t run_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	run_stop = 1;
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	/* no SA_RESTART: waits return and see the flag; a command that
-	 * runs again in one process (the in-process tests) starts clear */
-	run_stop = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 /* A backend's message, the target named when there are several. */
 const char *run_target_msg(struct run_state *r, unsigned t, const char *msg)
@@ -502,7 +479,7 @@ int pb_run(const struct pb_run_args *a)
 	/* a live line is one item's: not while several run at once */
 	r.tty = isatty(STDERR_FILENO);
 	pthread_mutex_init(&r.mu, NULL);
-	catch_signals();
+	run_signals_catch();
 	err = run_shard_resolve(&r.shard, &r.nshards, a->shard, a->shard_count,
 				r.errbuf);
 	if (err) {

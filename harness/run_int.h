@@ -100,8 +100,10 @@ static inline char *run_reset_fail(char *berr)
 	return berr;
 }
 
-/* run.c: SIGINT or SIGTERM came; every wait polls it */
+/* signals.c: SIGINT or SIGTERM came; every wait polls it */
 extern volatile sig_atomic_t run_stop;
+/* Catch the signals that stop a run (run_stop cleared). */
+void run_signals_catch(void);
 /* A backend's message, the target named when there are several. */
 const char *run_target_msg(struct run_state *r, unsigned t, const char *msg);
 /* The first target before t with target t's key, or t itself. */
