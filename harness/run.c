@@ -554,15 +554,29 @@ int pb_run(const struct pb_run_args *a)
 		err = run_waves(&r);
 	if (run_stop)
 		r.interrupted = true;
+	/* what stopped it, for whoever reads the run later (an ssh session
+	 * that dropped is not a person's ^C) */
+	if (run_stop && r.doc)
+		json_object_set_new(r.doc, RJ_K_INTERRUPTED_BY,
+				    json_string(run_signal_name(run_stop)));
 	if (r.doc) {
 		rj_doc_finish(r.doc);
 		if (run_results_save(&r, r.errbuf) && !err)
 			err = PB_ERR_IO;
 	}
-	if (r.interrupted)
+	if (r.interrupted && run_stop) {
+		char by[128];
+
+		/* the shell's convention: 128 + the signal (130 for ^C) */
+		snprintf(by, sizeof(by),
+			 "interrupted by %s; partial results kept",
+			 run_signal_name(run_stop));
+		pb_cli_fail(PB_ERR_INTERRUPTED, "run", by);
+		rc = 128 + run_stop;
+	} else if (r.interrupted) {
 		rc = pb_cli_fail(PB_ERR_INTERRUPTED, "run",
 				 "interrupted; partial results kept");
-	else if (err)
+	} else if (err)
 		rc = pb_cli_fail(err, "run", r.errbuf);
 	else if (r.failed) {
 		char what[1300];

@@ -100,10 +100,15 @@ static inline char *run_reset_fail(char *berr)
 	return berr;
 }
 
-/* signals.c: SIGINT or SIGTERM came; every wait polls it */
+/* signals.c: 0, or the number of the signal that asked the run to stop
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT); every wait polls it */
 extern volatile sig_atomic_t run_stop;
-/* Catch the signals that stop a run (run_stop cleared). */
+/* Catch the signals that stop a run (run_stop cleared); SIGPIPE ignored. */
 void run_signals_catch(void);
+/* Those signals, as a set (a worker thread blocks them). */
+void run_signals_set(sigset_t *set);
+/* "SIGHUP" */
+const char *run_signal_name(int sig);
 /* A backend's message, the target named when there are several. */
 const char *run_target_msg(struct run_state *r, unsigned t, const char *msg);
 /* The first target before t with target t's key, or t itself. */

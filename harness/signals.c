@@ -1,7 +1,11 @@
 /*
- * signals.c - the signals that stop a run: each sets run_stop, which every
- * wait polls (the main thread takes them; workers block them), so a run
- * stops in order, its guest stopped and its disk destroyed.
+ * signals.c - the signals that stop a run: each sets run_stop to its
+ * number, which every wait polls (the main thread takes them; workers
+ * block them), so a run stops in order, its guest stopped and its disk
+ * destroyed, whatever asked: ^C (SIGINT), a service manager (SIGTERM),
+ * an ssh session that dropped (SIGHUP), ^\ (SIGQUIT). A closed stdout
+ * (`provbench run ... | head`) is not one of them: SIGPIPE is ignored, and
+ * what could not be printed is not printed.
  */
 #include <signal.h>
 #include <string.h>
@@ -10,15 +14,20 @@
 
 volatile sig_atomic_t run_stop;
 
+static const int stopping[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NSTOPPING (sizeof(stopping) / sizeof(stopping[0]))
+
 static void on_signal(int sig)
 {
-	(void)sig;
-	run_stop = 1;
+	/* the first one is the one the run says stopped it */
+	if (!run_stop)
+		run_stop = sig;
 }
 
 void run_signals_catch(void)
 {
 	struct sigaction sa;
+	size_t i;
 
 	/* no SA_RESTART: waits return and see the flag; a command that
 	 * runs again in one process (the in-process tests) starts clear */
@@ -26,6 +35,32 @@ void run_signals_catch(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < NSTOPPING; i++)
+		sigaction(stopping[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void run_signals_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < NSTOPPING; i++)
+		sigaddset(set, stopping[i]);
+}
+
+const char *run_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
+	default:
+		return "a signal";
+	}
 }

@@ -44,9 +44,7 @@ enum pb_error run_waves(struct run_state *r)
 		return pb_fail(r->errbuf, PB_ERR_NOMEM, "out of memory");
 	pthread_mutex_init(&gate.mu, NULL);
 	pthread_cond_init(&gate.cv, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
+	run_signals_set(&block);
 	while (!err && i < r->plan.n && !run_stop) {
 		for (j = i; j < r->plan.n &&
 			    r->plan.items[j].wave == r->plan.items[i].wave;

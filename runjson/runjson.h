@@ -54,7 +54,9 @@
 #define RJ_K_ENVIRONMENT  "environment"
 #define RJ_K_RESULTS	  "results"
 #define RJ_K_INTERRUPTED  "interrupted"
-#define RJ_K_FINISHED	  "finished"
+/* the signal that stopped the run: "SIGINT", "SIGTERM", "SIGHUP", ... */
+#define RJ_K_INTERRUPTED_BY "interrupted_by"
+#define RJ_K_FINISHED	    "finished"
 /* a point of "points" */
 #define RJ_K_INDEX	 "index"
 #define RJ_K_DESCRIPTION "description"

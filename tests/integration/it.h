@@ -72,6 +72,16 @@ bool it_fast(void);
 
 /* ---- lab.c: shared by the end-to-end harness tests ---- */
 
+/* Every signal that stops a run, and the exit code a stopped run gives
+ * (the shell's 128 + the signal): the per-signal tests' table. */
+struct it_signal {
+	int sig;
+	const char *name;
+	int rc;
+};
+extern const struct it_signal it_stop_signals[];
+extern const size_t it_nstop_signals;
+
 /* A path in the scratch directory, in the caller's own array. */
 #define SCRATCH(var, name)                                                     \
 	char var[600];                                                         \
@@ -98,6 +108,9 @@ int it_count(const char *path, const char *needle);
 json_t *it_load_run_json(const char *results);
 /* `provbench run -o results prof` in the background, output discarded. */
 pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof);
+/* The same, its stdout and stderr on out_fd (a pipe nobody reads). */
+pid_t it_spawn_run_to(struct it_env *e, const char *results, const char *prof,
+		      int out_fd);
 /* Wait until the journal shows a created, not yet destroyed disk. */
 bool it_wait_created(const char *journal, unsigned ms);
 /* Wait until needle occurs n times or more in the journal. */

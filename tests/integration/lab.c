@@ -76,6 +76,34 @@ json_t *it_load_run_json(const char *results)
 }
 
 /* `provbench run -o results prof` in the background, output discarded. */
+const struct it_signal it_stop_signals[] = {
+	{SIGINT, "SIGINT", 130},
+	{SIGTERM, "SIGTERM", 143},
+	{SIGHUP, "SIGHUP", 129},
+	{SIGQUIT, "SIGQUIT", 131},
+};
+const size_t it_nstop_signals =
+	sizeof(it_stop_signals) / sizeof(it_stop_signals[0]);
+
+pid_t it_spawn_run_to(struct it_env *e, const char *results, const char *prof,
+		      int out_fd)
+{
+	char *argv[] = {(char *)it_bin("provbench"),
+			(char *)"run",
+			(char *)"-o",
+			(char *)results,
+			(char *)prof,
+			NULL};
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		dup2(out_fd, 1);
+		dup2(out_fd, 2);
+		it_exec(argv, e->vars);
+	}
+	return pid;
+}
+
 pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof)
 {
 	char *argv[] = {(char *)it_bin("provbench"),

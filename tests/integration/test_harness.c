@@ -1001,8 +1001,12 @@ static void kill9_then_cleanup_esx(void)
 	lab_esx = false;
 }
 
-/* SIGINT during the runner: exit 130, partial results, no leftovers. */
-static void sigint_cleans_up(void)
+/*
+ * Every signal that stops a run, during the runner: the guest's runner
+ * stopped, the disk detached and destroyed, partial results, the exit
+ * code for that signal, no leftovers.
+ */
+static void signals_clean_up(void)
 {
 	struct vcsim v;
 	struct it_env e;
@@ -1011,34 +1015,49 @@ static void sigint_cleans_up(void)
 	SCRATCH(state, "state3");
 	SCRATCH(res, "results3");
 	SCRATCH(journal, "state3/journal.jsonl");
-	json_t *doc, *item;
-	pid_t pid;
-	int st;
+	size_t i;
 
 	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest3",
 					state, prof, PROFILE_SLOW, NULL, NULL),
 			      0);
 	before = disk_keys(&v);
-	pid = it_spawn_run(&e, res, prof);
-	CU_ASSERT_FATAL(it_wait_created(journal, 20000));
-	usleep(300000); /* into the runner's passes */
-	kill(pid, SIGINT);
-	waitpid(pid, &st, 0);
-	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 130);
-	after = disk_keys(&v);
-	CU_ASSERT_STRING_EQUAL(before, after);
-	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
-			it_count(journal, "\"op\":\"destroyed\""));
-	doc = it_load_run_json(res);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
-	item = json_array_get(json_object_get(doc, "results"), 0);
-	CU_ASSERT_STRING_EQUAL(
-		json_string_value(json_object_get(item, "status")),
-		"interrupted");
-	json_decref(doc);
+	for (i = 0; i < it_nstop_signals; i++) {
+		json_t *doc, *item;
+		pid_t pid;
+		int st, started = it_count(journal, "\"op\":\"started\"");
+
+		it_sh("rm -rf '%s'", res);
+		pid = it_spawn_run(&e, res, prof);
+		/* the guest's runner is running: its process is journaled */
+		CU_ASSERT_FATAL(it_wait_journal(journal, "\"op\":\"started\"",
+						started + 1, 20000));
+		kill(pid, it_stop_signals[i].sig);
+		waitpid(pid, &st, 0);
+		if (!WIFEXITED(st) ||
+		    WEXITSTATUS(st) != it_stop_signals[i].rc) {
+			fprintf(stderr, "\n  %s: status %#x",
+				it_stop_signals[i].name, st);
+			CU_FAIL(it_stop_signals[i].name);
+		}
+		after = disk_keys(&v);
+		CU_ASSERT_STRING_EQUAL(before, after);
+		free(after);
+		CU_ASSERT_FALSE(any_guest_runner(root));
+		CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+				it_count(journal, "\"op\":\"destroyed\""));
+		doc = it_load_run_json(res);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+					       doc, "interrupted_by")),
+				       it_stop_signals[i].name);
+		item = json_array_get(json_object_get(doc, "results"), 0);
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"interrupted");
+		json_decref(doc);
+	}
 	free(before);
-	free(after);
 	vcsim_stop(&v);
 }
 
@@ -2360,7 +2379,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(shared_login_renewed),
 	PB_CASE(matrix_datastores_and_sizes),
 	PB_CASE(kill9_then_cleanup_esx),
-	PB_CASE(sigint_cleans_up),
+	PB_CASE(signals_clean_up),
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
 	PB_CASE(windows_guest_run),

@@ -670,6 +670,98 @@ static void host_sigint(void)
 	free(whole);
 }
 
+/*
+ * Every way a run is told to stop ends it as ^C does: the runner
+ * stopped, the disk destroyed, the journal closed, run.json saying what
+ * stopped it, and the shell's exit code for that signal. An ssh session
+ * that drops is SIGHUP; a service manager's stop, SIGTERM.
+ */
+static void host_signals(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "h-sig.json");
+	SCRATCH(state, "h-state-sig");
+	SCRATCH(res, "h-res-sig");
+	SCRATCH(dir, "h-disks-sig");
+	SCRATCH(journal, "h-state-sig/journal.jsonl");
+	SCRATCH(mark, "h-state-sig/in-command");
+	char wl[800];
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	snprintf(wl, sizeof(wl),
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+		 "\"command\"], \"command\": \"echo begun > %s; sleep 60\"}",
+		 mark);
+	write_profile(prof, "h-sig", dir, "\"thin\", \"lazy\"", "", wl);
+	env_for(&e, state);
+	for (i = 0; i < it_nstop_signals; i++) {
+		json_t *doc, *item;
+		pid_t pid;
+		int st;
+
+		it_sh("rm -rf '%s' '%s'", res, mark);
+		pid = it_spawn_run(&e, res, prof);
+		CU_ASSERT_FATAL(it_wait_journal(mark, "begun", 1, 120000));
+		kill(pid, it_stop_signals[i].sig);
+		waitpid(pid, &st, 0);
+		if (!WIFEXITED(st) ||
+		    WEXITSTATUS(st) != it_stop_signals[i].rc) {
+			fprintf(stderr, "\n  %s: status %#x",
+				it_stop_signals[i].name, st);
+			CU_FAIL(it_stop_signals[i].name);
+		}
+		doc = it_load_run_json(res);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
+		CU_ASSERT_STRING_EQUAL(str(doc, "interrupted_by"),
+				       it_stop_signals[i].name);
+		item = json_array_get(json_object_get(doc, "results"), 0);
+		CU_ASSERT_STRING_EQUAL(str(item, "status"), "interrupted");
+		json_decref(doc);
+		CU_ASSERT(nothing_left(dir, ""));
+		CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+				it_count(journal, "\"op\":\"destroyed\""));
+	}
+}
+
+/*
+ * `provbench run ... | head`: a closed stdout stops the printing, not the
+ * run. Its output goes to a pipe whose reader has gone; the run measures
+ * every item, keeps its results and leaves nothing behind.
+ */
+static void host_stdout_closed(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "h-pipe.json");
+	SCRATCH(state, "h-state-pipe");
+	SCRATCH(res, "h-res-pipe");
+	SCRATCH(dir, "h-disks-pipe");
+	json_t *doc, *item;
+	size_t i;
+	pid_t pid;
+	int st, fd[2];
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	write_profile(prof, "h-pipe", dir, "\"thin\", \"lazy\"", "", WL_FAST);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL_FATAL(pipe(fd), 0);
+	close(fd[0]); /* head has read its line and gone */
+	pid = it_spawn_run_to(&e, res, prof, fd[1]);
+	close(fd[1]);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT(json_is_false(json_object_get(doc, "interrupted")));
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 2);
+	json_array_foreach(json_object_get(doc, "results"), i, item)
+		CU_ASSERT_STRING_EQUAL(str(item, "status"), "ok");
+	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("test -s '%s/latest/report.html'", res), 0);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
 /* The watchdog: a runner past timeout_s is killed, the item failed with
  * why, the disk removed, and the run goes on. */
 static void host_watchdog(void)
@@ -960,7 +1052,7 @@ static const struct {
 	 "interrupted",
 	 "run",
 	 2,
-	 "interrupted; partial results kept"},
+	 "interrupted by SIGINT; partial results kept"},
 };
 
 static void host_faults_through_table(void)
@@ -1413,6 +1505,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_lock_then_cleanup),
 	PB_CASE(host_shared_places),
 	PB_CASE(host_sigint),
+	PB_CASE(host_signals),
+	PB_CASE(host_stdout_closed),
 	PB_CASE(host_watchdog),
 	PB_CASE(host_faults_through_table),
 	PB_CASE(host_export_formats),

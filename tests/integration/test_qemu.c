@@ -50,6 +50,12 @@ static void write_profile(const char *path, const char *name, const char *dir,
 	"{\"bs\": \"4K\", \"qd\": 1, \"pattern\": \"rand\", \"passes\": "      \
 	"[\"first-write\", \"rewrite\", \"rewrite\", \"rewrite\"]}"
 
+/* a first write that takes seconds under TCG however fast the host,
+ * then rewrites: a run to stop part way */
+#define WL_WRITES                                                              \
+	"{\"bs\": \"64K\", \"qd\": 2, \"pattern\": \"rand\", \"passes\": "     \
+	"[\"first-write\", \"rewrite\", \"rewrite\", \"rewrite\"]}"
+
 /* Is any qemu running whose command line names dir? */
 static bool qemu_running(const char *dir)
 {
@@ -207,27 +213,82 @@ static void sigint_mid_run(const char *state, const char *res, const char *prof,
 			it_count(journal, "\"op\":\"destroyed\""));
 }
 
-/* SIGINT while the guest runs: exit 130, guest, loop and files gone. */
-static void qemu_sigint(void)
+/* Wait (up to ms) until a file in dir holds bytes written: the guest is
+ * writing its disk, however slowly this machine runs it. */
+static bool wait_disk_written(const char *dir, long long bytes, unsigned ms)
 {
-	SCRATCH(prof, "q-slow.json");
-	SCRATCH(state, "q-state2");
-	SCRATCH(res, "q-results2");
-	SCRATCH(disks, "q-disks2");
-	json_t *doc, *item;
+	unsigned waited;
 
-	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
-	write_profile(prof, "q-slow", disks,
-		      it_is_root() ? "\"rdm\"" : "\"lazy\"", "256M",
-		      ", \"accel\": \"tcg\"", WL_SLOW);
-	sigint_mid_run(state, res, prof, disks, 6);
-	doc = it_load_run_json(res);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	item = json_array_get(json_object_get(doc, "results"), 0);
-	CU_ASSERT_STRING_EQUAL(
-		json_string_value(json_object_get(item, "status")),
-		"interrupted");
-	json_decref(doc);
+	for (waited = 0; waited < ms; waited += 50) {
+		if (!it_sh("test \"$(du -k -s '%s' | cut -f1)\" -ge %lld", dir,
+			   bytes / 1024))
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
+/*
+ * Every signal that stops a run, while the guest writes: the guest
+ * stopped, its disk gone, the exit code for that signal, run.json saying
+ * which. The four runs go at once (each its own state, results and disk
+ * directory): what differs between them is the harness's, not qemu's.
+ */
+static void qemu_signals(void)
+{
+	char state[4][600], res[4][600], disks[4][600], prof[4][600];
+	struct it_env e;
+	pid_t pid[4];
+	size_t i, n = it_nstop_signals < 4 ? it_nstop_signals : 4;
+
+	for (i = 0; i < n; i++) {
+		snprintf(state[i], sizeof(state[i]), "%s/q-sig-state%zu",
+			 it_dir(), i);
+		snprintf(res[i], sizeof(res[i]), "%s/q-sig-res%zu", it_dir(),
+			 i);
+		snprintf(disks[i], sizeof(disks[i]), "%s/q-sig-disks%zu",
+			 it_dir(), i);
+		snprintf(prof[i], sizeof(prof[i]), "%s/q-sig%zu.json", it_dir(),
+			 i);
+		CU_ASSERT_EQUAL_FATAL(
+			it_sh("mkdir -p '%s' '%s'", state[i], disks[i]), 0);
+		write_profile(prof[i], "q-sig", disks[i], "\"thin\"", "256M",
+			      ", \"accel\": \"tcg\"", WL_WRITES);
+		env_for(&e, state[i]);
+		pid[i] = it_spawn_run(&e, res[i], prof[i]);
+	}
+	for (i = 0; i < n; i++) {
+		json_t *doc, *item;
+		char journal[700];
+		int st;
+
+		snprintf(journal, sizeof(journal), "%s/journal.jsonl",
+			 state[i]);
+		/* the first write under way: 2 MiB in the disk's file */
+		CU_ASSERT(wait_disk_written(disks[i], 2 << 20, 120000));
+		CU_ASSERT(qemu_running(disks[i]));
+		kill(pid[i], it_stop_signals[i].sig);
+		waitpid(pid[i], &st, 0);
+		if (!WIFEXITED(st) ||
+		    WEXITSTATUS(st) != it_stop_signals[i].rc) {
+			fprintf(stderr, "\n  %s: status %#x",
+				it_stop_signals[i].name, st);
+			CU_FAIL(it_stop_signals[i].name);
+		}
+		CU_ASSERT(nothing_left(disks[i], res[i]));
+		CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
+				it_count(journal, "\"op\":\"destroyed\""));
+		doc = it_load_run_json(res[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+					       doc, "interrupted_by")),
+				       it_stop_signals[i].name);
+		item = json_array_get(json_object_get(doc, "results"), 0);
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(item, "status")),
+			"interrupted");
+		json_decref(doc);
+	}
 }
 
 /* A guest that does not finish in time is killed; its mode failed. */
@@ -1037,7 +1098,7 @@ static void qemu_settings_ab(void)
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_two_directories),
-	PB_CASE(qemu_sigint),
+	PB_CASE(qemu_signals),
 	PB_CASE(qemu_watchdog),
 	PB_CASE(qemu_kill9_cleanup),
 	PB_CASE(qemu_named_device_refused),
