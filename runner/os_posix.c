@@ -147,5 +147,9 @@ void runner_stop_handlers_install(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a terminal that went (an ssh session dropped) and ^\: the same
+	 * stop, the partial document written */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }

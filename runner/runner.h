@@ -285,8 +285,8 @@ enum pb_error runner_device_check(const char *path, uint64_t size,
 
 /* Ask a run in progress to stop (async-signal-safe). */
 void runner_request_stop(void);
-/* Have SIGINT and SIGTERM (on Windows Ctrl-C, Ctrl-Break, the console
- * closing) ask it; SIGPIPE ignored. */
+/* Have SIGINT, SIGTERM, SIGHUP and SIGQUIT (on Windows Ctrl-C,
+ * Ctrl-Break, the console closing) ask it; SIGPIPE ignored. */
 void runner_stop_handlers_install(void);
 
 /*

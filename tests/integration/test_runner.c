@@ -453,6 +453,43 @@ static void sigint_keeps_partial_result(void)
 	json_decref(doc);
 }
 
+/* A terminal that went (SIGHUP: an ssh session dropped) and ^\ (SIGQUIT)
+ * stop it as SIGINT does: drained, the partial document, exit 130. */
+static void hangup_keeps_partial_result(void)
+{
+	static const int sigs[] = {SIGHUP, SIGQUIT};
+	char *t = path_in("hup.img"), *out = path_in("hup.json");
+	char *argv[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			t,
+			"--size",
+			"4G",
+			"--bs",
+			"4K",
+			"--qd",
+			"1",
+			"--engine",
+			"psync",
+			"-q",
+			"-o",
+			out,
+			NULL};
+	struct it_result r;
+	json_t *doc;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		unlink(t);
+		CU_ASSERT_EQUAL(
+			it_run_signal_written(&r, argv, sigs[i], t, 100), 130);
+		it_result_dispose(&r);
+		doc = load(out);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		CU_ASSERT(json_is_true(json_object_get(doc, "interrupted")));
+		json_decref(doc);
+	}
+}
+
 /* --stop-file: the stop a harness asks where it has no signal (Windows
  * guests): drained, partial document, exit 130, as SIGINT */
 static void stop_file_stops_like_sigint(void)
@@ -1621,6 +1658,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(bad_input_exit_2_one_line),
 	PB_CASE(bad_targets_exit_2),
 	PB_CASE(sigint_keeps_partial_result),
+	PB_CASE(hangup_keeps_partial_result),
 	PB_CASE(stop_file_stops_like_sigint),
 	PB_CASE(fsync_and_buffered_passes),
 	PB_CASE(psync_with_queue_depth),
