@@ -179,10 +179,14 @@ int pb_child_run(const struct pb_child_spec *sp, struct pb_buf *out, char *msg,
 	msg[0] = '\0';
 	if (pb_child_start(&c, sp, errbuf))
 		return -1;
-	while (pb_child_open(&c))
-		if ((n = pb_child_read(&c, -1, chunk, sizeof(chunk))) > 0 &&
-		    out)
+	while (pb_child_open(&c)) {
+		n = pb_child_read(&c, sp->tick ? 1000 : -1, chunk,
+				  sizeof(chunk));
+		if (n > 0 && out)
 			pb_buf_add(out, chunk, (size_t)n);
+		if (sp->tick)
+			sp->tick(sp->tick_arg);
+	}
 	rc = pb_child_finish(&c);
 	snprintf(msg, msglen, "%s", pb_child_last_line(&c));
 	return rc;

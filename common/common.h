@@ -235,6 +235,10 @@ struct pb_child_spec {
 	const char *cwd;	/* NULL: the caller's */
 	const char *const *env; /* "NAME=value" added, NULL-ended, or NULL */
 	unsigned flags;
+	/* pb_child_run: called at least once a second while it waits (a
+	 * heartbeat for whoever watches the waiter); NULL: none */
+	void (*tick)(void *arg);
+	void *tick_arg;
 };
 
 struct pb_child {

@@ -30,6 +30,9 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 				   .flags = PB_CHILD_OWN_GROUP |
 					    PB_CHILD_MERGE_ERR};
 	struct pb_child c;
+	/* while it runs, the device under it: at rest, or stuck */
+	struct runner_wait wait =
+		RUNNER_WAIT_INIT("command", device ? device : cwd);
 	size_t tlen = 0;
 	uint64_t t0;
 	bool killed = false;
@@ -51,7 +54,9 @@ enum pb_error runner_command_run(struct runner_pass_result *r, const char *cmd,
 		n = pb_child_read(&c, 100, chunk, sizeof(chunk));
 		if (n > 0)
 			pb_tail_add(tail, &tlen, TAIL_BYTES, chunk, (size_t)n);
+		runner_wait_tick(&wait);
 	}
+	runner_wait_done(&wait);
 	r->exit_status = pb_child_finish(&c);
 	r->ns = pb_now_ns() - t0;
 	tail[tlen] = '\0';

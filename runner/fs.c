@@ -31,6 +31,7 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 	struct runner_opts dev = *o;
 	struct pb_child_spec sp = {.flags = PB_CHILD_NO_STDOUT};
 	struct runner_target t;
+	struct runner_wait wait = RUNNER_WAIT_INIT("mkfs", fs->device);
 	char *argv[12], msg[PB_ERRBUF_SIZE], *dir;
 	uint64_t t0;
 	enum pb_error err;
@@ -79,7 +80,12 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			 i ? " " : "", argv[i]);
 	t0 = pb_now_ns();
 	sp.argv = argv;
+	/* mkfs writes the whole device's metadata (lazy init off): a
+	 * heartbeat says it is at it, and what the device does */
+	sp.tick = runner_wait_tick;
+	sp.tick_arg = &wait;
 	rc = pb_child_run(&sp, NULL, msg, sizeof(msg), errbuf);
+	runner_wait_done(&wait);
 	fs->mkfs_s = (double)(pb_now_ns() - t0) / 1e9;
 	if (rc < 0)
 		return PB_ERR_CHILD;

@@ -131,24 +131,116 @@ struct progress {
 /*
  * --progress-file: the same figures as a small JSON document, replaced
  * atomically, for whoever watches from outside (the harness reads it
- * through VMware Tools while the runner works in the guest).
+ * through VMware Tools while the runner works in the guest, and tells a
+ * stall from it). Besides the pass's figures: "beat", the document's
+ * number (one seen twice is a copy resent, not a new one), "done", the
+ * I/Os the run has completed so far, and while the runner waits on
+ * something else (mkfs, a command) "waiting" and what the device under
+ * the target does ("device_done", "device_in_flight").
  */
+struct progress_doc {
+	const char *pass;
+	unsigned index;
+	uint64_t bytes, total;
+	double el, rate, eta;
+	const char *waiting;		  /* NULL: its own I/O */
+	const struct runner_devstat *dev; /* NULL: none read */
+};
+
+static unsigned long long progress_beat;
+
+static void progress_write(const struct runner_ctx *ctx,
+			   const struct progress_doc *p)
+{
+	char doc[768], err[PB_ERRBUF_SIZE] = "";
+	unsigned long long done = 0;
+	unsigned i;
+	int n;
+
+	for (i = 0; i < ctx->npasses_done; i++)
+		done += ctx->passes[i].ios;
+	if (ctx->npasses_done < ctx->opts->npasses)
+		done += ctx->passes[ctx->npasses_done].ios;
+	n = snprintf(doc, sizeof(doc),
+		     "{\"pass\": \"%s\", \"index\": %u, \"passes\": %u, "
+		     "\"bytes\": %llu, \"total\": %llu, \"elapsed_s\": %.1f, "
+		     "\"mib_per_s\": %.1f, \"eta_s\": %.0f, \"beat\": %llu, "
+		     "\"done\": %llu",
+		     p->pass, p->index, ctx->opts->npasses,
+		     (unsigned long long)p->bytes, (unsigned long long)p->total,
+		     p->el, p->rate, p->eta, ++progress_beat, done);
+	if (n > 0 && (size_t)n < sizeof(doc) && p->waiting)
+		n += snprintf(doc + n, sizeof(doc) - (size_t)n,
+			      ", \"waiting\": \"%s\"", p->waiting);
+	if (n > 0 && (size_t)n < sizeof(doc) && p->dev)
+		n += snprintf(doc + n, sizeof(doc) - (size_t)n,
+			      ", \"device_done\": %llu, "
+			      "\"device_in_flight\": %llu",
+			      p->dev->reads + p->dev->writes,
+			      p->dev->in_flight);
+	if (n > 0 && (size_t)n < sizeof(doc))
+		n += snprintf(doc + n, sizeof(doc) - (size_t)n, "}\n");
+	if (n <= 0 || (size_t)n >= sizeof(doc))
+		return;
+	/* best effort: progress must never disturb the measurement */
+	pb_write_atomic(ctx->opts->progress_file, doc, (size_t)n, err);
+}
+
 static void progress_file(const struct runner_ctx *ctx,
 			  const struct runner_pass_result *r, double el,
 			  double rate, double eta, uint64_t total)
 {
-	char doc[512], err[PB_ERRBUF_SIZE] = "";
-	int n;
+	struct progress_doc p = {.pass = runner_pass_name(r->kind),
+				 .index = r->index,
+				 .bytes = r->bytes,
+				 .total = total,
+				 .el = el,
+				 .rate = rate,
+				 .eta = eta};
 
-	n = snprintf(doc, sizeof(doc),
-		     "{\"pass\": \"%s\", \"index\": %u, \"passes\": %u, "
-		     "\"bytes\": %llu, \"total\": %llu, \"elapsed_s\": %.1f, "
-		     "\"mib_per_s\": %.1f, \"eta_s\": %.0f}\n",
-		     runner_pass_name(r->kind), r->index, ctx->opts->npasses,
-		     (unsigned long long)r->bytes, (unsigned long long)total,
-		     el, rate, eta);
-	/* best effort: progress must never disturb the measurement */
-	pb_write_atomic(ctx->opts->progress_file, doc, (size_t)n, err);
+	progress_write(ctx, &p);
+}
+
+/* the run whose progress file a wait's heartbeat rewrites: one run per
+ * process (runner_run sets it) */
+static const struct runner_ctx *waiting_ctx;
+
+void runner_wait_tick(void *arg)
+{
+	struct runner_wait *w = arg;
+	const struct runner_ctx *ctx = waiting_ctx;
+	struct runner_devstat ds;
+	uint64_t now = pb_now_ns();
+	bool have = false;
+
+	if (!ctx || !ctx->opts->progress_file || now < w->next)
+		return;
+	w->next = now + 1000000000ull;
+	if (w->fd < 0 && w->path)
+		w->fd = open(w->path, O_RDONLY | O_CLOEXEC);
+	if (w->fd >= 0)
+		have = runner_devstat_get(&ds, w->fd);
+	{
+		unsigned k = ctx->npasses_done < ctx->opts->npasses
+				     ? ctx->npasses_done
+				     : ctx->opts->npasses - 1;
+		struct progress_doc p = {
+			.pass = ctx->opts->npasses
+					? runner_pass_name(ctx->opts->passes[k])
+					: "",
+			.index = k,
+			.waiting = w->what,
+			.dev = have ? &ds : NULL};
+
+		progress_write(ctx, &p);
+	}
+}
+
+void runner_wait_done(struct runner_wait *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
 }
 
 void runner_stop_file_poll(const char *path, uint64_t now)
@@ -1042,6 +1134,7 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	ctx->opts = o;
 	ctx->errbuf = errbuf;
 	ctx->target.fd = -1;
+	waiting_ctx = ctx;
 	ctx->tty = isatty(STDERR_FILENO);
 	pb_utc_format(ctx->started_at, sizeof(ctx->started_at), now,
 		      PB_TIME_ISO);
@@ -1156,6 +1249,7 @@ out:
 	ctx_dispose(ctx);
 	/* after the target file is closed; also after a failed pass */
 	runner_fs_teardown(&fs);
+	waiting_ctx = NULL;
 	free(ctx);
 	return err;
 }

@@ -274,6 +274,28 @@ struct runner_ctx {
 	char *errbuf;
 };
 
+/*
+ * A wait on something other than the runner's own I/O (mkfs, a command
+ * pass): its heartbeat rewrites the progress file at most once a second,
+ * saying what it waits on and what the device under path does (the I/Os
+ * it completed, and those in flight), so a watcher tells a command at
+ * rest (nothing in flight) from a stuck device (requests in flight, none
+ * completing). run.c's; a struct runner_wait is the tick's argument.
+ */
+struct runner_wait {
+	const char *what; /* "mkfs", "command" */
+	const char *path; /* the device, or a file on it; NULL: none */
+	int fd;		  /* path opened by the first tick; -1 before */
+	uint64_t next;	  /* pb_now_ns() of the next rewrite */
+};
+#define RUNNER_WAIT_INIT(w, p)                                                 \
+	{                                                                      \
+		.what = (w), .path = (p), .fd = -1                             \
+	}
+void runner_wait_tick(void *wait);
+/* its fd closed */
+void runner_wait_done(struct runner_wait *w);
+
 /* ---- filesystem and command passes (fs.c, command.c) ---- */
 
 struct runner_fs {

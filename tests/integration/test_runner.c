@@ -401,6 +401,67 @@ static void bad_targets_exit_2(void)
 	it_result_dispose(&r);
 }
 
+/*
+ * --progress-file while the runner waits on a command: rewritten once a
+ * second whatever the command does, each document a new "beat", saying
+ * what it waits on and what the device under the target does; the I/Os
+ * done so far ("done") are the first write's. A watcher tells a command
+ * at rest from a stuck device by it (the harness's stall watch).
+ */
+static void progress_beats_while_waiting(void)
+{
+	char *t = path_in("beat.img"), *prog = path_in("beat.prog"),
+	     *out = path_in("beat.json");
+	char *argv[] = {(char *)it_bin("provbench-runner"),
+			"--target",
+			t,
+			"--size",
+			"8M",
+			"--bs",
+			"1M",
+			"--passes",
+			"first-write,command",
+			"--command",
+			"sleep 3.5",
+			"--progress-file",
+			prog,
+			"-q",
+			"-o",
+			out,
+			NULL};
+	long long beats[8];
+	unsigned n = 0, i, waited;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		it_exec(argv, NULL);
+	for (waited = 0; waited < 30000 && n < 3; waited += 100) {
+		json_t *p = json_load_file(prog, 0, NULL);
+		const char *w =
+			json_string_value(json_object_get(p, "waiting"));
+
+		if (w && !strcmp(w, "command") &&
+		    (!n || (long long)num(p, "beat") != beats[n - 1])) {
+			beats[n++] = (long long)num(p, "beat");
+			CU_ASSERT_EQUAL(num(p, "done"), 8);
+			CU_ASSERT_STRING_EQUAL(
+				json_string_value(json_object_get(p, "pass")),
+				"command");
+			CU_ASSERT(json_is_integer(
+				json_object_get(p, "device_in_flight")));
+			CU_ASSERT(json_is_integer(
+				json_object_get(p, "device_done")));
+		}
+		json_decref(p);
+		usleep(100000);
+	}
+	waitpid(pid, NULL, 0);
+	/* three documents, each a beat after the one before */
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	for (i = 1; i < n; i++)
+		CU_ASSERT(beats[i] > beats[i - 1]);
+}
+
 /* SIGINT: stop, drain, write the partial result, exit 130. */
 static void sigint_keeps_partial_result(void)
 {
@@ -1657,6 +1718,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(mounted_device_refused),
 	PB_CASE(bad_input_exit_2_one_line),
 	PB_CASE(bad_targets_exit_2),
+	PB_CASE(progress_beats_while_waiting),
 	PB_CASE(sigint_keeps_partial_result),
 	PB_CASE(hangup_keeps_partial_result),
 	PB_CASE(stop_file_stops_like_sigint),
