@@ -429,6 +429,8 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 {
 	char tail[PATH_MAX + 64] = "", full[PATH_MAX + 128] = "";
 	static const char *const aios[] = {"io_uring", "native", "threads"};
+	/* a path the profile names is the only one tried */
+	bool named = strcmp(b->o->aio, "auto") != 0;
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
 	struct qb_job j = {
 		.format = k == QB_QCOW2 ? "qcow2" : "raw",
@@ -447,7 +449,7 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 	j.mem_dir = b->o->mem_file ? b->loc.dir : NULL;
 	j.sysctl = sysctl;
 	for (a = 0; a < 3; a++) {
-		j.aio = aios[a];
+		j.aio = named ? b->o->aio : aios[a];
 		unlink(local_out);
 		pb_progress("  booting guest (%s, aio=%s)",
 			    !strcmp(b->accel, "kvm") ? "KVM" : "TCG: slower",
@@ -457,7 +459,8 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 			return err;
 		/* qemu refusing the aio mode fails before the guest boots;
 		 * the next one is tried (io_uring may be disabled) */
-		if (g->t_boot > 0 || g->interrupted || g->killed_timeout ||
+		if (named || g->t_boot > 0 || g->interrupted ||
+		    g->killed_timeout ||
 		    !(strstr(g->qemu_err, "aio") ||
 		      strstr(g->qemu_err, "uring")))
 			break;

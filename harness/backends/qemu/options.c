@@ -8,6 +8,8 @@
 #include "qb.h"
 
 static const char *const accels[] = {"auto", "kvm", "tcg", NULL};
+static const char *const aios[] = {"auto", "io_uring", "native", "threads",
+				   NULL};
 
 #define OFF(f) offsetof(struct qemu_opts, f)
 
@@ -38,6 +40,14 @@ const struct pb_opt_def qb_options[] = {
 	 .off = OFF(binary),
 	 .def = "qemu-system-x86_64",
 	 .help = "the qemu to run"},
+	{.key = "aio",
+	 .type = PB_OPT_CHOICE,
+	 .off = OFF(aio),
+	 .choices = aios,
+	 .def = "auto",
+	 .help = "the test disk's I/O path in qemu (cache=none): auto tries "
+		 "io_uring, then native, then threads where qemu refuses one; "
+		 "a named one is used or the item fails"},
 	{.key = "memory_mib",
 	 .type = PB_OPT_UINT,
 	 .off = OFF(memory_mib),

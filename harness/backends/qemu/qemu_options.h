@@ -14,6 +14,8 @@ struct qemu_opts {
 	char *rdm_device; /* host block device for rdm; NULL: a loop device */
 	char *guest;	  /* guest image directory; NULL: see find_guest */
 	char *binary;	  /* qemu-system-x86_64 */
+	/* the disk's I/O path: "auto" (the order guest.c tries), or one */
+	char *aio;
 	unsigned memory_mib;
 	unsigned cpus;
 	bool mem_file; /* guest RAM in a file of dir (VMware's named file) */
