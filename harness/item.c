@@ -187,176 +187,229 @@ static const char *create_note(enum pb_mode m)
 	}
 }
 
-/* One plan item: journal, create, run, collect, destroy, journal. */
-enum pb_error run_item(struct run_worker *wk, size_t idx)
+/* the item's line: where it is in the plan, and the run's pace */
+static void say_start(struct run_state *r, size_t idx, uint64_t t_start)
+{
+	const struct pb_plan_item *it = &r->plan.items[idx];
+	const char *tname = r->p->targets[it->target].name;
+	/* a worker's lines name its target already */
+	const char *tn = run_say_target ? "" : tname;
+	char el[32], eta[48] = "";
+
+	/* the whole run's place: elapsed, and what is left at the pace so
+	 * far (modes differ, so an estimate, said as one) */
+	duration(el, sizeof(el), t_start - r->t0);
+	if (idx) {
+		char left[32];
+
+		duration(left, sizeof(left),
+			 (t_start - r->t0) / idx * (r->plan.n - idx));
+		snprintf(eta, sizeof(eta), ", about %s left", left);
+	}
+	run_say(r->quiet, "[%zu/%zu] %s%srepetition %u, %s%s%s (%s elapsed%s)",
+		idx + 1, r->plan.n, tn, *tn ? ": " : "", it->rep,
+		pb_mode_name(it->mode),
+		*pb_point_desc(r->p, it->point) ? ", " : "",
+		pb_point_desc(r->p, it->point), el, eta);
+}
+
+/* One try at an item: its disk from journal to destroyed, the runner in
+ * between. What it made and measured, and where it stopped. */
+struct attempt {
+	struct pb_disk d;
+	json_t *runner; /* the runner's document, or NULL */
+	const char *step;
+	char ebuf[PB_ERRBUF_SIZE];
+	bool created;
+	/* the run's, the destroy's, the journal's (that one stops the run) */
+	enum pb_error err, derr, jerr;
+	uint64_t runner_ns, destroy_ns, wait_ns;
+};
+
+/* The disk planned, journaled and made; false (a->err) if it was not. */
+static bool attempt_create(struct run_worker *wk, size_t idx, struct attempt *a)
+{
+	struct run_state *r = wk->r;
+	const struct pb_plan_item *it = &r->plan.items[idx];
+	struct pb_backend *b = r->t[it->target].b;
+	json_t *intent = json_object();
+
+	a->d.size = r->p->point_disk[it->point];
+	/* the record exists, on disk, before the disk does */
+	a->err = b->ops->plan_disk(b, it->mode, (unsigned)idx + 1, &a->d,
+				   intent, run_reset_fail(wk->berr));
+	if (a->err)
+		pb_fail(a->ebuf, a->err, "plan %s disk: %s",
+			pb_mode_name(it->mode), wk->berr);
+	json_object_set_new(intent, "op", json_string("intent"));
+	/* the target is the harness's to write: cleanup compares it */
+	json_object_set_new(intent, "target",
+			    json_string(b->ops->target_key(b)));
+	json_object_set_new(intent, "id", json_string(a->d.id));
+	json_object_set_new(intent, "run",
+			    json_string(strrchr(r->dir, '/') + 1));
+	json_object_set_new(intent, "mode",
+			    json_string(pb_mode_name(it->mode)));
+	json_object_set_new(intent, "backend", json_string(b->ops->name));
+	if (!a->err) {
+		a->step = RJ_STEP_JOURNAL;
+		a->err = run_journal_add(r, intent, a->ebuf);
+		/* no journal, no disk: and none for the items after this */
+		if (a->err)
+			a->jerr = pb_fail(wk->errbuf, a->err, "%s", a->ebuf);
+	}
+	json_decref(intent);
+	if (a->err)
+		return false;
+	run_stop_at("journaled");
+	run_say(r->quiet, "  creating %s disk%s", pb_mode_name(it->mode),
+		a->d.note[0] ? a->d.note : create_note(it->mode));
+	a->step = RJ_STEP_CREATE;
+	a->err = b->ops->create_disk(b, &a->d, run_reset_fail(wk->berr));
+	a->created = a->err == PB_OK;
+	if (a->err) {
+		pb_fail(a->ebuf, a->err, "create %s disk: %s",
+			pb_mode_name(it->mode), wk->berr);
+		return false;
+	}
+	{
+		json_t *c =
+			json_pack("{s:s,s:s,s:s,s:O}", "op", "created", "id",
+				  a->d.id, "uuid", a->d.uuid, "readback",
+				  a->d.readback ? a->d.readback : json_null());
+
+		run_stop_at("created");
+		a->err = run_journal_add(r, c, a->ebuf);
+		json_decref(c);
+		run_stop_at("attached");
+	}
+	return !a->err;
+}
+
+/* The disk destroyed whatever happened before, and journaled as such. */
+static void attempt_destroy(struct run_worker *wk, size_t idx,
+			    struct attempt *a)
+{
+	struct run_state *r = wk->r;
+	struct pb_backend *b = r->t[r->plan.items[idx].target].b;
+	uint64_t t_destroy = pb_now_ns();
+
+	if (!a->created)
+		return;
+	run_stop_at("destroying");
+	a->derr = b->ops->destroy_disk(b, &a->d, run_reset_fail(wk->berr));
+	a->destroy_ns = pb_now_ns() - t_destroy;
+	if (a->derr) {
+		/* the first failure is the one told; a destroy after a
+		 * good run is the item's failure */
+		if (!a->err) {
+			a->step = RJ_STEP_DESTROY;
+			pb_fail(a->ebuf, a->derr, "destroy %s: %s", a->d.file,
+				wk->berr);
+		} else {
+			size_t n = strlen(a->ebuf);
+
+			snprintf(a->ebuf + n, sizeof(a->ebuf) - n,
+				 "; then destroy %s: %s", a->d.file, wk->berr);
+		}
+		return;
+	}
+	run_stop_at("destroyed");
+	{
+		json_t *x = json_pack("{s:s,s:s}", "op", "destroyed", "id",
+				      a->d.id);
+
+		a->derr = run_journal_add(r, x, a->ebuf);
+		json_decref(x);
+	}
+}
+
+/* One try: create, run, collect, destroy. */
+static void attempt_run(struct run_worker *wk, size_t idx, struct attempt *a)
 {
 	struct run_state *r = wk->r;
 	const struct pb_plan_item *it = &r->plan.items[idx];
 	const struct runner_opts *w = &r->p->points[it->point];
 	struct pb_backend *b = r->t[it->target].b;
-	const char *tname = r->p->targets[it->target].name;
-	struct pb_disk d;
 	struct pb_run_ctx ctx = {
 		.stop = &run_stop,
 		.progress = show_progress,
 		.arg = wk,
 		.command = pb_workload_has_command(w) ? r->p->command : NULL,
 		.journal = journal_note,
+		.disk_id = a->d.id,
 	};
 	struct pb_buf args = PB_BUF_INIT(4096);
-	char local[1200], ebuf[PB_ERRBUF_SIZE] = "";
-	json_t *intent = json_object(), *runner = NULL;
-	enum pb_error err, derr = PB_OK, jerr = PB_OK;
-	const char *step = RJ_STEP_PLAN; /* where a failure happened */
-	bool created = false;
-	enum rj_status status = RJ_STATUS_OK;
-	uint64_t t_start, t_run, t_wait, runner_ns = 0, destroy_ns = 0;
-	uint64_t wait_ns;
-	struct timespec now;
-	int64_t started_unix;
-	struct rj_result res;
+	char local[1200];
+	uint64_t t_wait, t_run;
 
-	/* while targets run at once, each line names its own */
-	run_say_target = r->p->concurrency > 1 && r->nt > 1 ? tname : NULL;
-	memset(&d, 0, sizeof(d));
-	d.size = r->p->point_disk[it->point];
-	ctx.disk_id = d.id;
-	t_start = pb_now_ns();
-	clock_gettime(CLOCK_REALTIME, &now);
-	started_unix = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-	{
-		/* the whole run's place: elapsed, and what is left at the
-		 * pace so far (modes differ, so an estimate, said as one) */
-		char el[32], eta[48] = "";
-
-		duration(el, sizeof(el), t_start - r->t0);
-		if (idx) {
-			char left[32];
-
-			duration(left, sizeof(left),
-				 (t_start - r->t0) / idx * (r->plan.n - idx));
-			snprintf(eta, sizeof(eta), ", about %s left", left);
-		}
-		/* a worker's lines name its target already */
-		const char *tn = run_say_target ? "" : tname;
-
-		run_say(r->quiet,
-			"[%zu/%zu] %s%srepetition %u, %s%s%s (%s elapsed%s)",
-			idx + 1, r->plan.n, tn, *tn ? ": " : "", it->rep,
-			pb_mode_name(it->mode),
-			*pb_point_desc(r->p, it->point) ? ", " : "",
-			pb_point_desc(r->p, it->point), el, eta);
-	}
-	/* the record exists, on disk, before the disk does */
-	err = b->ops->plan_disk(b, it->mode, (unsigned)idx + 1, &d, intent,
-				run_reset_fail(wk->berr));
-	if (err)
-		pb_fail(ebuf, err, "plan %s disk: %s", pb_mode_name(it->mode),
-			wk->berr);
-	json_object_set_new(intent, "op", json_string("intent"));
-	/* the target is the harness's to write: cleanup compares it */
-	json_object_set_new(intent, "target",
-			    json_string(b->ops->target_key(b)));
-	json_object_set_new(intent, "id", json_string(d.id));
-	json_object_set_new(intent, "run",
-			    json_string(strrchr(r->dir, '/') + 1));
-	json_object_set_new(intent, "mode",
-			    json_string(pb_mode_name(it->mode)));
-	json_object_set_new(intent, "backend", json_string(b->ops->name));
-	if (!err) {
-		step = RJ_STEP_JOURNAL;
-		err = run_journal_add(r, intent, ebuf);
-		/* no journal, no disk: and none for the items after this */
-		if (err)
-			jerr = pb_fail(wk->errbuf, err, "%s", ebuf);
-	}
-	json_decref(intent);
-	if (!err) {
-		run_stop_at("journaled");
-		run_say(r->quiet, "  creating %s disk%s",
-			pb_mode_name(it->mode),
-			d.note[0] ? d.note : create_note(it->mode));
-		step = RJ_STEP_CREATE;
-		err = b->ops->create_disk(b, &d, run_reset_fail(wk->berr));
-		created = err == PB_OK;
-		if (err)
-			pb_fail(ebuf, err, "create %s disk: %s",
-				pb_mode_name(it->mode), wk->berr);
-	}
-	if (created) {
-		json_t *c = json_pack("{s:s,s:s,s:s,s:O}", "op", "created",
-				      "id", d.id, "uuid", d.uuid, "readback",
-				      d.readback ? d.readback : json_null());
-
-		run_stop_at("created");
-		err = run_journal_add(r, c, ebuf);
-		json_decref(c);
-		run_stop_at("attached");
-	}
+	a->step = RJ_STEP_PLAN; /* where a failure happened */
+	attempt_create(wk, idx, a);
 	/* the wave starts its runners together; an item that failed
 	 * before arrives without waiting, so the others go on */
 	t_wait = pb_now_ns();
-	gate_pass(wk, !err);
-	wait_ns = pb_now_ns() - t_wait;
-	if (!err && run_stop)
-		err = PB_ERR_INTERRUPTED;
-	if (!err) {
-		step = RJ_STEP_RUN;
-		err = pb_workload_args(&args, w, r->plan.seed + idx);
+	gate_pass(wk, !a->err);
+	a->wait_ns = pb_now_ns() - t_wait;
+	if (!a->err && run_stop)
+		a->err = PB_ERR_INTERRUPTED;
+	if (!a->err) {
+		a->step = RJ_STEP_RUN;
+		a->err = pb_workload_args(&args, w, r->plan.seed + idx);
 	}
-	if (!err) {
+	if (!a->err) {
 		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
 			 idx + 1);
 		t_run = pb_now_ns();
-		err = b->ops->run(b, &d, args.data, r->p->timeout_s, &ctx,
-				  local, run_reset_fail(wk->berr));
-		runner_ns = pb_now_ns() - t_run;
-		if (err)
-			pb_fail(ebuf, err, "%s", wk->berr);
-		runner = json_load_file(local, 0, NULL);
+		a->err = b->ops->run(b, &a->d, args.data, r->p->timeout_s, &ctx,
+				     local, run_reset_fail(wk->berr));
+		a->runner_ns = pb_now_ns() - t_run;
+		if (a->err)
+			pb_fail(a->ebuf, a->err, "%s", wk->berr);
+		a->runner = json_load_file(local, 0, NULL);
 		remove(local); /* its content lives on in run.json */
 	}
 	pb_buf_dispose(&args);
 	/* the disk goes, whatever happened above */
-	if (created) {
-		uint64_t t_destroy = pb_now_ns();
+	attempt_destroy(wk, idx, a);
+}
 
-		run_stop_at("destroying");
-		derr = b->ops->destroy_disk(b, &d, run_reset_fail(wk->berr));
-		destroy_ns = pb_now_ns() - t_destroy;
-		if (!derr)
-			run_stop_at("destroyed");
-		if (derr) {
-			/* the first failure is the one told; a destroy
-			 * after a good run is the item's failure */
-			if (!err) {
-				step = RJ_STEP_DESTROY;
-				pb_fail(ebuf, derr, "destroy %s: %s", d.file,
-					wk->berr);
-			} else {
-				size_t n = strlen(ebuf);
+static void attempt_dispose(struct attempt *a)
+{
+	json_decref(a->d.readback);
+	json_decref(a->runner);
+	memset(a, 0, sizeof(*a));
+}
 
-				snprintf(ebuf + n, sizeof(ebuf) - n,
-					 "; then destroy %s: %s", d.file,
-					 wk->berr);
-			}
-		} else {
-			json_t *x = json_pack("{s:s,s:s}", "op", "destroyed",
-					      "id", d.id);
+/* One plan item: journal, create, run, collect, destroy, journal. */
+enum pb_error run_item(struct run_worker *wk, size_t idx)
+{
+	struct run_state *r = wk->r;
+	const struct pb_plan_item *it = &r->plan.items[idx];
+	const char *tname = r->p->targets[it->target].name;
+	struct attempt a;
+	enum rj_status status = RJ_STATUS_OK;
+	uint64_t t_start = pb_now_ns();
+	struct timespec now;
+	int64_t started_unix;
+	struct rj_result res;
+	enum pb_error err;
 
-			derr = run_journal_add(r, x, ebuf);
-			json_decref(x);
-		}
-	}
+	memset(&a, 0, sizeof(a));
+	/* while targets run at once, each line names its own */
+	run_say_target = r->p->concurrency > 1 && r->nt > 1 ? tname : NULL;
+	clock_gettime(CLOCK_REALTIME, &now);
+	started_unix = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	say_start(r, idx, t_start);
+	attempt_run(wk, idx, &a);
 	pthread_mutex_lock(&r->mu);
-	if (err == PB_ERR_INTERRUPTED || run_stop) {
+	if (a.err == PB_ERR_INTERRUPTED || run_stop) {
 		status = RJ_STATUS_INTERRUPTED;
 		r->interrupted = true;
-	} else if (err == PB_ERR_UNSUPPORTED && !created && !derr) {
+	} else if (a.err == PB_ERR_UNSUPPORTED && !a.created && !a.derr) {
 		/* the backend cannot make this mode here (rdm without
 		 * root): said in the report, not a failure of the run */
 		status = RJ_STATUS_SKIPPED;
-	} else if (err || derr) {
+	} else if (a.err || a.derr) {
 		status = RJ_STATUS_FAILED;
 		r->failed++;
 	} else {
@@ -370,32 +423,32 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 		.point = it->point,
 		.workload = pb_point_desc(r->p, it->point),
 		.status = status,
-		.error = ebuf,
-		.step = step,
-		.disk = {.id = d.id,
-			 .file = d.file,
-			 .uuid = d.uuid,
-			 .provision_s = d.provision_s,
-			 .provision_source = d.provision_source,
-			 .provision_wall_s = d.provision_wall_s,
-			 .readback = d.readback},
+		.error = a.ebuf,
+		.step = a.step,
+		.disk = {.id = a.d.id,
+			 .file = a.d.file,
+			 .uuid = a.d.uuid,
+			 .provision_s = a.d.provision_s,
+			 .provision_source = a.d.provision_source,
+			 .provision_wall_s = a.d.provision_wall_s,
+			 .readback = a.d.readback},
 		/* where the time went: what is neither provisioning nor
 		 * the runner is the harness's own overhead */
 		.timing = {.total_s = (double)(pb_now_ns() - t_start) / 1e9,
-			   .provision_s = d.provision_s,
-			   .runner_s = (double)runner_ns / 1e9,
-			   .destroy_s = (double)destroy_ns / 1e9,
-			   .wave_wait_s = (double)wait_ns / 1e9,
+			   .provision_s = a.d.provision_s,
+			   .runner_s = (double)a.runner_ns / 1e9,
+			   .destroy_s = (double)a.destroy_ns / 1e9,
+			   .wave_wait_s = (double)a.wait_ns / 1e9,
 			   .started_unix_ns = started_unix},
-		.runner = runner,
+		.runner = a.runner,
 	};
+	a.runner = NULL; /* rj_doc_add_result steals it */
 	err = rj_doc_add_result(r->doc, &res) ? PB_OK : PB_ERR_NOMEM;
 	if (err)
 		pb_fail(wk->errbuf, err, "run.json: out of memory");
 	else
 		err = run_results_save(r, wk->errbuf);
 	pthread_mutex_unlock(&r->mu);
-	json_decref(d.readback);
 	if (wk->progress_shown) {
 		fprintf(stderr, "\r\033[K");
 		wk->progress_shown = false;
@@ -409,10 +462,14 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 			"provbench: run: %s%s%s, repetition %u%s%s: %s\n",
 			tname, *tname ? ": " : "", pb_mode_name(it->mode),
 			it->rep, *pb_point_desc(r->p, it->point) ? ", " : "",
-			pb_point_desc(r->p, it->point), ebuf);
+			pb_point_desc(r->p, it->point), a.ebuf);
 	else
-		run_say(r->quiet, "  %s: %s", rj_status_name(status), ebuf);
+		run_say(r->quiet, "  %s: %s", rj_status_name(status), a.ebuf);
 	/* a disk that could not be destroyed stops the run: the journal
-	 * keeps it for cleanup, and nothing more is piled on the VM */
-	return derr ? derr : jerr ? jerr : err;
+	 * keeps it for cleanup, and nothing more is piled on the VM; so
+	 * does a run.json that cannot be saved. The item's own failure is
+	 * in run.json: the run goes on */
+	err = a.derr ? a.derr : a.jerr ? a.jerr : err;
+	attempt_dispose(&a);
+	return err;
 }
