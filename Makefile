@@ -108,7 +108,8 @@ HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \
 	       harness/local.c \
 	       $(QEMU_BE_SRC) $(HOST_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c \
-	       harness/say.c harness/signals.c harness/lock.c harness/results.c harness/item.c \
+	       harness/say.c harness/signals.c harness/stall.c \
+	       harness/lock.c harness/results.c harness/item.c \
 	       harness/waves.c harness/check.c harness/cleanup.c
 HARNESS_SRC := harness/cli/main.c $(HARNESS_LIB_SRC)
 UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
@@ -119,7 +120,7 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_report.c tests/unit/test_findings.c \
 	      tests/unit/test_jlite.c \
 	      tests/unit/test_child.c tests/unit/test_cli.c \
-	      tests/unit/test_identity.c
+	      tests/unit/test_identity.c tests/unit/test_stall.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <sys/types.h>
 
@@ -55,6 +56,7 @@ enum pb_error {
 	PB_ERR_CHILD = 19,	/* a program it ran failed (mkfs, a command) */
 	PB_ERR_REGRESSED = 20,	/* a figure regressed past --max-regression */
 	PB_ERR_INCOMPLETE = 21, /* some measurements failed (see run.json) */
+	PB_ERR_STALLED = 22,	/* a runner made no progress for stall_s */
 	PB_ERR__COUNT
 };
 
@@ -283,6 +285,15 @@ const char *pb_closest(const char *word, size_t len,
 char *pb_choices_join(char *buf, size_t len, const char *const *choices);
 char *pb_choices_hint(char *buf, size_t len, const char *word, size_t wlen,
 		      const char *const *choices);
+
+/* The last part of a path ("runner-3.stall" of ".../runner-3.stall"):
+ * what a message names of a file in the results directory. */
+static inline const char *pb_path_base(const char *path)
+{
+	const char *sl = strrchr(path, '/');
+
+	return sl ? sl + 1 : path;
+}
 
 /* The whole file, NUL-terminated (len may be NULL); NULL and errno if not
  * readable. */

@@ -31,6 +31,7 @@ static const char *const messages[PB_ERR__COUNT] = {
 	[PB_ERR_CHILD] = "a program it ran failed",
 	[PB_ERR_REGRESSED] = "regressed past the limit",
 	[PB_ERR_INCOMPLETE] = "some measurements failed",
+	[PB_ERR_STALLED] = "stalled: no progress",
 };
 
 const char *pb_strerror(enum pb_error err)

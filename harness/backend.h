@@ -85,8 +85,31 @@ struct pb_disk {
 	char note[200];
 };
 
+/*
+ * The stall watch (stall.c): a run with no progress for stall_s is
+ * stalled. The harness feeds it the progress documents; a backend adds
+ * what it hears of the guest itself and asks at each poll.
+ */
+struct pb_stall {
+	double limit_s;	  /* 0: no watch */
+	uint64_t last_ns; /* pb_now_ns() of the last progress */
+	/* the last document's counters (-1: not in it) and the document */
+	long long beat, done, dev_done, bytes, index;
+	json_t *last;
+	char what[160]; /* the last progress, in words */
+};
+/* From now on, stalled after limit_s seconds without progress (0: never). */
+void pb_stall_start(struct pb_stall *s, double limit_s);
+/* A sign of life a backend sees itself ("the guest booted"). NULL-safe. */
+void pb_stall_alive(struct pb_stall *s, const char *what);
+/* A progress document of the runner's. NULL-safe. */
+void pb_stall_seen(struct pb_stall *s, json_t *progress);
+/* Stalled? why then says since when and after what. NULL-safe (false). */
+bool pb_stall_check(const struct pb_stall *s, char *why, size_t len);
+void pb_stall_dispose(struct pb_stall *s);
+
 struct pb_run_ctx {
-	volatile sig_atomic_t *stop; /* set by SIGINT / SIGTERM */
+	volatile sig_atomic_t *stop; /* set by a signal (signals.c) */
 	/* told the runner's progress ({"pass","bytes","total","mib_per_s",
 	 * "eta_s",...}) every few seconds while it runs; may be NULL */
 	void (*progress)(const struct pb_run_ctx *ctx, json_t *p);
@@ -99,6 +122,13 @@ struct pb_run_ctx {
 	 * process the disk's run started, say, for cleanup to stop) */
 	enum pb_error (*journal)(const struct pb_run_ctx *ctx, json_t *fields);
 	const char *disk_id;
+	/* the stall watch, which the progress callback feeds; NULL: none.
+	 * A backend asks pb_stall_check at each poll; stalled, it keeps
+	 * what it can see of the runner and what is under it in diag_dir
+	 * (made on demand), stops the runner (the guest, the guest
+	 * process) and returns PB_ERR_STALLED, errbuf naming the dir */
+	struct pb_stall *stall;
+	const char *diag_dir;
 };
 
 /* ---- the ops ---- */

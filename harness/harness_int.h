@@ -88,6 +88,9 @@ struct pb_profile {
 	 * on up to this many targets, all started together */
 	unsigned concurrency;
 	long timeout_s; /* per runner invocation */
+	/* a runner invocation with no progress for this long stalled: its
+	 * diagnostics kept and its repetition tried once more (0: never) */
+	unsigned stall_s;
 	/* the workload, expanded over the matrix: one point without one.
 	 * Each is the runner's options as it will get them (size: the disk,
 	 * or the file of a filesystem workload; target and seed: per item),

@@ -5,11 +5,14 @@
  * run.json. PROVBENCH_STOP_AT stops the harness at a named step, for the
  * tests that kill it there.
  */
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "run_int.h"
@@ -74,6 +77,7 @@ static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 	uint64_t now = pb_now_ns();
 
 	run_stop_at("running");
+	pb_stall_seen(w->stall, p);
 	if (r->quiet)
 		return;
 
@@ -224,6 +228,7 @@ struct attempt {
 	/* the run's, the destroy's, the journal's (that one stops the run) */
 	enum pb_error err, derr, jerr;
 	uint64_t runner_ns, destroy_ns, wait_ns;
+	struct pb_stall stall;
 };
 
 /* The disk planned, journaled and made; false (a->err) if it was not. */
@@ -324,8 +329,29 @@ static void attempt_destroy(struct run_worker *wk, size_t idx,
 	}
 }
 
+/*
+ * A stalled runner's own side of the diagnostics, beside what the
+ * backend kept: the last progress it gave, and the partial document it
+ * wrote (a guest killed mid-pass writes none).
+ */
+static void keep_stall(const struct attempt *a, const char *diag)
+{
+	char path[PATH_MAX + 32];
+
+	if (mkdir(diag, 0755) && errno != EEXIST)
+		return;
+	if (a->stall.last) {
+		snprintf(path, sizeof(path), "%s/progress.json", diag);
+		json_dump_file(a->stall.last, path, JSON_INDENT(1));
+	}
+	snprintf(path, sizeof(path), "%s/runner.json", diag);
+	if (a->runner)
+		json_dump_file(a->runner, path, JSON_INDENT(1));
+}
+
 /* One try: create, run, collect, destroy. */
-static void attempt_run(struct run_worker *wk, size_t idx, struct attempt *a)
+static void attempt_run(struct run_worker *wk, size_t idx, struct attempt *a,
+			const char *diag)
 {
 	struct run_state *r = wk->r;
 	const struct pb_plan_item *it = &r->plan.items[idx];
@@ -338,6 +364,8 @@ static void attempt_run(struct run_worker *wk, size_t idx, struct attempt *a)
 		.command = pb_workload_has_command(w) ? r->p->command : NULL,
 		.journal = journal_note,
 		.disk_id = a->d.id,
+		.stall = &a->stall,
+		.diag_dir = diag,
 	};
 	struct pb_buf args = PB_BUF_INIT(4096);
 	char local[1200];
@@ -359,13 +387,18 @@ static void attempt_run(struct run_worker *wk, size_t idx, struct attempt *a)
 	if (!a->err) {
 		snprintf(local, sizeof(local), "%s/runner-%zu.json", r->dir,
 			 idx + 1);
+		wk->stall = &a->stall;
+		pb_stall_start(&a->stall, (double)r->p->stall_s);
 		t_run = pb_now_ns();
 		a->err = b->ops->run(b, &a->d, args.data, r->p->timeout_s, &ctx,
 				     local, run_reset_fail(wk->berr));
 		a->runner_ns = pb_now_ns() - t_run;
+		wk->stall = NULL;
 		if (a->err)
 			pb_fail(a->ebuf, a->err, "%s", wk->berr);
 		a->runner = json_load_file(local, 0, NULL);
+		if (a->err == PB_ERR_STALLED)
+			keep_stall(a, diag);
 		remove(local); /* its content lives on in run.json */
 	}
 	pb_buf_dispose(&args);
@@ -377,10 +410,16 @@ static void attempt_dispose(struct attempt *a)
 {
 	json_decref(a->d.readback);
 	json_decref(a->runner);
+	pb_stall_dispose(&a->stall);
 	memset(a, 0, sizeof(*a));
 }
 
-/* One plan item: journal, create, run, collect, destroy, journal. */
+/*
+ * One plan item: a try, and when its runner stalled (a guest that hung,
+ * a device that stopped completing requests) one more on a new disk,
+ * said as such: the first stall's diagnostics are kept and named, a
+ * second fails the item naming its own.
+ */
 enum pb_error run_item(struct run_worker *wk, size_t idx)
 {
 	struct run_state *r = wk->r;
@@ -388,11 +427,13 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 	const char *tname = r->p->targets[it->target].name;
 	struct attempt a;
 	enum rj_status status = RJ_STATUS_OK;
+	char diag[2][1200], retried[PB_ERRBUF_SIZE] = "";
 	uint64_t t_start = pb_now_ns();
 	struct timespec now;
 	int64_t started_unix;
 	struct rj_result res;
 	enum pb_error err;
+	unsigned k;
 
 	memset(&a, 0, sizeof(a));
 	/* while targets run at once, each line names its own */
@@ -400,7 +441,26 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 	clock_gettime(CLOCK_REALTIME, &now);
 	started_unix = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	say_start(r, idx, t_start);
-	attempt_run(wk, idx, &a);
+	for (k = 0; k < 2; k++) {
+		snprintf(diag[k], sizeof(diag[k]), "%s/runner-%zu.stall%s",
+			 r->dir, idx + 1, k ? "-2" : "");
+		attempt_run(wk, idx, &a, diag[k]);
+		if (a.err != PB_ERR_STALLED || a.derr || a.jerr || run_stop ||
+		    k)
+			break;
+		snprintf(retried, sizeof(retried), "%s", a.ebuf);
+		/* the backend's words name what it kept */
+		run_say(r->quiet, "  %s; repetition %u again on a new disk",
+			a.ebuf, it->rep);
+		attempt_dispose(&a);
+	}
+	if (a.err == PB_ERR_STALLED && k) {
+		size_t n = strlen(a.ebuf);
+
+		snprintf(a.ebuf + n, sizeof(a.ebuf) - n,
+			 "; stalled twice (the first: %s)",
+			 pb_path_base(diag[0]));
+	}
 	pthread_mutex_lock(&r->mu);
 	if (a.err == PB_ERR_INTERRUPTED || run_stop) {
 		status = RJ_STATUS_INTERRUPTED;
@@ -425,6 +485,9 @@ enum pb_error run_item(struct run_worker *wk, size_t idx)
 		.status = status,
 		.error = a.ebuf,
 		.step = a.step,
+		.retried = retried[0] ? retried : NULL,
+		.retried_diagnostics =
+			retried[0] ? pb_path_base(diag[0]) : NULL,
 		.disk = {.id = a.d.id,
 			 .file = a.d.file,
 			 .uuid = a.d.uuid,

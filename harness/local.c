@@ -387,3 +387,94 @@ unsigned pb_loop_detach_file(const char *path)
 		closedir(dir);
 	return n;
 }
+
+/* the first line of a small /proc file into out ("" when unreadable) */
+static void proc_line(char *out, size_t len, const char *path)
+{
+	FILE *fp = fopen(path, "re");
+
+	out[0] = '\0';
+	if (fp) {
+		if (!fgets(out, (int)len, fp))
+			out[0] = '\0';
+		fclose(fp);
+	}
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void copy_file(FILE *to, const char *path, const char *indent)
+{
+	char line[512];
+	FILE *fp = fopen(path, "re");
+
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp))
+		fprintf(to, "%s%s", indent, line);
+	fclose(fp);
+}
+
+enum pb_error pb_local_proc_dump(pid_t pid, const char *what, const char *path,
+				 char *errbuf)
+{
+	char dir[64], p[PATH_MAX], line[512];
+	FILE *fp = fopen(path, "ae");
+	struct dirent *e;
+	DIR *d;
+
+	if (!fp)
+		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", path,
+			       strerror(errno));
+	snprintf(dir, sizeof(dir), "/proc/%ld", (long)pid);
+	fprintf(fp, "%s, pid %ld\n", what, (long)pid);
+	snprintf(p, sizeof(p), "%s/task", dir);
+	if ((d = opendir(p))) {
+		while ((e = readdir(d))) {
+			char comm[64], state[128], wchan[128];
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/task/%s/comm", dir,
+				 e->d_name);
+			proc_line(comm, sizeof(comm), p);
+			snprintf(p, sizeof(p), "%s/task/%s/stat", dir,
+				 e->d_name);
+			proc_line(state, sizeof(state), p);
+			snprintf(p, sizeof(p), "%s/task/%s/wchan", dir,
+				 e->d_name);
+			proc_line(wchan, sizeof(wchan), p);
+			/* the state is the field after the command's ")" */
+			fprintf(fp, "thread %s %s: state %c, wchan %s\n",
+				e->d_name, comm,
+				strrchr(state, ')') ? strrchr(state, ')')[2]
+						    : '?',
+				wchan);
+			snprintf(p, sizeof(p), "%s/task/%s/stack", dir,
+				 e->d_name);
+			copy_file(fp, p, "    ");
+		}
+		closedir(d);
+	}
+	snprintf(p, sizeof(p), "%s/fd", dir);
+	if ((d = opendir(p))) {
+		while ((e = readdir(d))) {
+			ssize_t n;
+
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/fd/%s", dir, e->d_name);
+			n = readlink(p, line, sizeof(line) - 1);
+			if (n <= 0)
+				continue;
+			line[n] = '\0';
+			if (!strstr(line, "io_uring") && !strstr(line, "aio"))
+				continue;
+			fprintf(fp, "fd %s -> %s\n", e->d_name, line);
+			snprintf(p, sizeof(p), "%s/fdinfo/%s", dir, e->d_name);
+			copy_file(fp, p, "    ");
+		}
+		closedir(d);
+	}
+	fclose(fp);
+	return PB_OK;
+}

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common.h"
 
@@ -75,6 +76,15 @@ enum pb_error pb_local_check_direct(const char *dir, const char *key,
 
 /* The filesystem dir is on, by name ("ext4", "xfs", "nfs", "zfs", ...). */
 const char *pb_local_fs_name(const char *dir);
+
+/*
+ * A process that stopped making progress, as the kernel sees it, added
+ * to the file at path: its threads (state, wchan, kernel stack where
+ * readable: root) and its io_uring and aio rings (fdinfo: entries
+ * submitted, completed, reaped). what names it ("qemu").
+ */
+enum pb_error pb_local_proc_dump(pid_t pid, const char *what, const char *path,
+				 char *errbuf);
 
 /* A loop device provbench attached, over a file it made. */
 struct pb_loop {

@@ -1004,6 +1004,12 @@ static const struct {
 			"comparison needs"},
 	{"timeout_s", "the watchdog of each runner invocation; 1 to 604800, "
 		      "default 21600"},
+	{"stall_s", "a runner invocation that makes no progress (no I/O "
+		    "completed, by it or its device, unless it waits on a "
+		    "command at rest) this long has stalled: what can be seen "
+		    "of it is kept beside the results and the repetition runs "
+		    "once more on a new disk; a second stall fails it; 0 "
+		    "(never) or 5 to 86400 and under timeout_s, default 60"},
 	{"workload", "the runner's options (below)"},
 	{"matrix", "workload keys that may vary (below), and disk_size, each "
 		   "a list: every combination is a workload point; a backend "
@@ -1218,6 +1224,19 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	if (!err)
 		err = get_uint(l, root, "", "timeout_s", 1, 7 * 86400, &n);
 	p->timeout_s = (long)n;
+	n = p->stall_s;
+	if (!err)
+		err = get_uint(l, root, "", "stall_s", 0, 86400, &n);
+	if (!err && n && n < 5)
+		err = bad(l, "stall_s",
+			  "must be 0 (never) or 5 seconds or more: a guest "
+			  "may say nothing for a few seconds as it boots");
+	else if (!err && n && json_object_get(root, "stall_s") &&
+		 (long)n >= p->timeout_s)
+		err = bad(l, "stall_s",
+			  "must be under timeout_s: the watchdog would stop "
+			  "the runner first");
+	p->stall_s = (unsigned)n;
 	if (!err)
 		err = load_workload(l, json_object_get(root, "workload"), p);
 	if (!err)
@@ -1351,6 +1370,7 @@ static void profile_init(struct pb_profile *p)
 	p->repetitions = 1;
 	p->concurrency = 1;
 	p->timeout_s = 6 * 3600;
+	p->stall_s = 60;
 	runner_opts_init(&p->points[0]);
 	p->npoints = 1;
 }

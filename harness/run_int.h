@@ -84,6 +84,9 @@ struct run_worker {
 	unsigned n;
 	char berr[PB_ERRBUF_SIZE];
 	char errbuf[PB_ERRBUF_SIZE];
+	/* the stall watch of the item it runs, fed its progress; NULL
+	 * between runner invocations */
+	struct pb_stall *stall;
 	bool progress_shown;
 	uint64_t next_log;
 	enum pb_error err;

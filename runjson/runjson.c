@@ -148,6 +148,11 @@ json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r)
 			r->status != RJ_STATUS_OK ? r->step : NULL, RJ_K_DISK,
 			disk, RJ_K_TIMING, timing, RJ_K_RUNNER,
 			r->runner ? r->runner : json_null());
+	if (res && r->retried)
+		json_object_set_new(res, RJ_K_RETRIED,
+				    json_pack("{s:s,s:s?}", RJ_K_REASON,
+					      r->retried, RJ_K_DIAGNOSTICS,
+					      r->retried_diagnostics));
 	if (!res || !disk || !timing ||
 	    json_array_append_new(json_object_get(doc, RJ_K_RESULTS), res))
 		return NULL;
@@ -336,6 +341,9 @@ static enum pb_error item_read(struct rj_reader *r, struct rj_item *o,
 	o->workload = rj_str(r, item, RJ_K_WORKLOAD);
 	o->error = rj_str(r, item, RJ_K_ERROR);
 	o->step = rj_str(r, item, RJ_K_STEP);
+	o->retried = rj_str(r, jl_get(item, RJ_K_RETRIED), RJ_K_REASON);
+	o->retried_diagnostics =
+		rj_str(r, jl_get(item, RJ_K_RETRIED), RJ_K_DIAGNOSTICS);
 	o->disk = jl_get(item, RJ_K_DISK);
 	o->readback = jl_get(o->disk, RJ_K_READBACK);
 	o->timing = jl_get(item, RJ_K_TIMING);

@@ -76,9 +76,13 @@
 #define RJ_K_STATUS   "status"
 #define RJ_K_ERROR    "error"
 #define RJ_K_STEP     "step"
-#define RJ_K_DISK     "disk"
-#define RJ_K_TIMING   "timing"
-#define RJ_K_RUNNER   "runner"
+/* a stalled first try: {reason, diagnostics} */
+#define RJ_K_RETRIED	 "retried"
+#define RJ_K_REASON	 "reason"
+#define RJ_K_DIAGNOSTICS "diagnostics"
+#define RJ_K_DISK	 "disk"
+#define RJ_K_TIMING	 "timing"
+#define RJ_K_RUNNER	 "runner"
 /* its disk */
 #define RJ_K_ID		      "id"
 #define RJ_K_FILE	      "file"
@@ -185,6 +189,9 @@ struct rj_result {
 	enum rj_status status;
 	const char *error; /* NULL or "" for none */
 	const char *step;  /* the step that failed (RJ_STEP_*), or NULL */
+	/* a first try that stalled: why, and its diagnostics' directory
+	 * (in the results directory); NULL: none */
+	const char *retried, *retried_diagnostics;
 	struct {
 		const char *id, *file, *uuid;
 		double provision_s;	      /* the server's, when it said */
@@ -269,6 +276,8 @@ struct rj_item {
 	enum pb_mode mode;
 	const char *workload, *error;
 	const char *step; /* "" when absent (before format 2's "step") */
+	/* a first try that stalled: why, and its diagnostics ("": none) */
+	const char *retried, *retried_diagnostics;
 	enum rj_status status;
 	struct jl *disk, *readback, *timing;
 	double provision_s;

@@ -762,6 +762,138 @@ static void host_stdout_closed(void)
 	CU_ASSERT(nothing_left(dir, ""));
 }
 
+/* Wait (up to ms) until path exists, then SIGSTOP every runner whose
+ * command line names dir: a runner that stops issuing I/O. */
+static bool stop_runner_when(const char *path, const char *dir, unsigned ms)
+{
+	unsigned waited;
+
+	for (waited = 0; waited < ms; waited += 20) {
+		if (!access(path, F_OK))
+			return !it_sh("pkill -STOP -f 'provbench-runne[r] "
+				      ".*%s/'",
+				      dir);
+		usleep(20000);
+	}
+	return false;
+}
+
+/*
+ * A runner that stops (SIGSTOP: nothing issued, nothing completed, not
+ * even its heartbeat) is a stall once stall_s passes without progress:
+ * what the kernel says of it is kept beside the results, the repetition
+ * runs again on a new disk, said in the terminal and in run.json, and a
+ * run whose retried repetition then succeeded exits 0. Seen within
+ * stall_s + 10 s of the stop.
+ */
+static void host_stall_retried(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "h-stall.json");
+	SCRATCH(state, "h-state-stall");
+	SCRATCH(res, "h-res-stall");
+	SCRATCH(dir, "h-disks-stall");
+	SCRATCH(mark, "h-state-stall/in-command");
+	SCRATCH(journal, "h-state-stall/journal.jsonl");
+	char wl[900], *dirname;
+	json_t *doc, *item, *retried;
+	uint64_t t0;
+	double took;
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	/* the first try's command waits (and is stopped there); the
+	 * second's finds the mark and ends at once */
+	snprintf(wl, sizeof(wl),
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+		 "\"command\"], \"command\": \"test -e %s && exit 0; touch "
+		 "%s; sleep 60\"}",
+		 mark, mark);
+	write_profile(prof, "h-stall", dir, "\"thin\"",
+		      ", \"stall_s\": 5, \"timeout_s\": 120", wl);
+	env_for(&e, state);
+	pid = it_spawn_run(&e, res, prof);
+	CU_ASSERT_FATAL(stop_runner_when(mark, dir, 120000));
+	t0 = pb_now_ns();
+	waitpid(pid, &st, 0);
+	took = (double)(pb_now_ns() - t0) / 1e9;
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT(took < 5 + 10);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 1);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(str(item, "status"), "ok");
+	retried = json_object_get(item, "retried");
+	CU_ASSERT_STRING_EQUAL(str(retried, "diagnostics"), "runner-1.stall");
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(str(retried, "reason"), "no progress for 5 s"));
+	json_decref(doc);
+	dirname = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dirname);
+	/* the kernel's side of the runner, its last progress, its partial
+	 * document */
+	CU_ASSERT_EQUAL(it_sh("grep -q 'provbench-runner, pid' "
+			      "'%s/runner-1.stall/host.txt' && grep -q "
+			      "'\"waiting\": \"command\"' "
+			      "'%s/runner-1.stall/progress.json' && test -s "
+			      "'%s/runner-1.stall/runner.json'",
+			      dirname, dirname, dirname),
+			0);
+	free(dirname);
+	CU_ASSERT(nothing_left(dir, ""));
+	/* two disks, both gone */
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""), 2);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"destroyed\""), 2);
+}
+
+/* A repetition that stalls twice fails, naming both stalls' diagnostics;
+ * nothing is left behind. */
+static void host_stall_twice_fails(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "h-stall2.json");
+	SCRATCH(state, "h-state-stall2");
+	SCRATCH(res, "h-res-stall2");
+	SCRATCH(dir, "h-disks-stall2");
+	SCRATCH(mark, "h-state-stall2/in-command");
+	char wl[900];
+	json_t *doc, *item;
+	pid_t pid;
+	int st, k;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	snprintf(wl, sizeof(wl),
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+		 "\"command\"], \"command\": \"touch %s; sleep 60\"}",
+		 mark);
+	write_profile(prof, "h-stall2", dir, "\"thin\"",
+		      ", \"stall_s\": 5, \"timeout_s\": 120", wl);
+	env_for(&e, state);
+	pid = it_spawn_run(&e, res, prof);
+	for (k = 0; k < 2; k++) {
+		CU_ASSERT_FATAL(stop_runner_when(mark, dir, 120000));
+		unlink(mark);
+	}
+	waitpid(pid, &st, 0);
+	/* nothing measured: the run failed */
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(str(item, "status"), "failed");
+	CU_ASSERT_PTR_NOT_NULL(strstr(str(item, "error"),
+				      "diagnostics in runner-1.stall-2; "
+				      "stalled twice (the first: "
+				      "runner-1.stall)"));
+	CU_ASSERT_STRING_EQUAL(
+		str(json_object_get(item, "retried"), "diagnostics"),
+		"runner-1.stall");
+	json_decref(doc);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
 /* The watchdog: a runner past timeout_s is killed, the item failed with
  * why, the disk removed, and the run goes on. */
 static void host_watchdog(void)
@@ -1507,6 +1639,8 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_sigint),
 	PB_CASE(host_signals),
 	PB_CASE(host_stdout_closed),
+	PB_CASE(host_stall_retried),
+	PB_CASE(host_stall_twice_fails),
 	PB_CASE(host_watchdog),
 	PB_CASE(host_faults_through_table),
 	PB_CASE(host_export_formats),

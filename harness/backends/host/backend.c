@@ -7,6 +7,7 @@
  * and a watchdog past timeout_s. The disks are disks.c's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,40 @@ static void tell_progress(const struct pb_run_ctx *ctx, const char *path,
 
 #define HB_MAX_ARGS 128
 
+/*
+ * The runner made no progress for stall_s: what the kernel says of it
+ * and of the device under the disk is kept in the stall's directory, and
+ * it is asked to stop (and let run, if something stopped it, so that it
+ * writes what it measured); the watchdog's grace then kills it.
+ */
+static void stall_keep(const struct pb_run_ctx *ctx, struct pb_child *c,
+		       const char *disk)
+{
+	char path[PATH_MAX], scratch[PB_ERRBUF_SIZE] = "";
+	struct runner_devstat ds;
+	FILE *fp;
+	int fd;
+
+	if (ctx->diag_dir && (!mkdir(ctx->diag_dir, 0755) || errno == EEXIST)) {
+		snprintf(path, sizeof(path), "%s/host.txt", ctx->diag_dir);
+		fd = open(disk, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && runner_devstat_get(&ds, fd) &&
+		    (fp = fopen(path, "we"))) {
+			fprintf(fp,
+				"device %s under %s: %llu reads, %llu writes "
+				"completed, %llu in flight\n",
+				ds.name, disk, ds.reads, ds.writes,
+				ds.in_flight);
+			fclose(fp);
+		}
+		if (fd >= 0)
+			close(fd);
+		pb_local_proc_dump(c->pid, "provbench-runner", path, scratch);
+	}
+	pb_child_signal(c, SIGINT);
+	pb_child_signal(c, SIGCONT);
+}
+
 static enum pb_error hb_run(struct pb_backend *be, const struct pb_disk *d,
 			    const char *args, long timeout_s,
 			    const struct pb_run_ctx *ctx, const char *local_out,
@@ -290,6 +325,7 @@ static enum pb_error hb_run(struct pb_backend *be, const struct pb_disk *d,
 	struct pb_child c;
 	uint64_t t0 = pb_now_ns(), asked = 0, now;
 	struct timespec seen = {0, 0};
+	char stall[320] = "";
 	bool killed = false;
 	enum pb_error err = PB_OK;
 	int n = 0, rc;
@@ -338,6 +374,11 @@ static enum pb_error hb_run(struct pb_backend *be, const struct pb_disk *d,
 			pb_child_signal(&c, SIGINT);
 			asked = now;
 		}
+		if (ctx && !asked &&
+		    pb_stall_check(ctx->stall, stall, sizeof(stall))) {
+			stall_keep(ctx, &c, hb_disk_target(b, d));
+			asked = now;
+		}
 		if (!killed &&
 		    ((asked && now - asked > HB_STOP_GRACE_S * 1000000000ull) ||
 		     (timeout_s > 0 &&
@@ -347,7 +388,12 @@ static enum pb_error hb_run(struct pb_backend *be, const struct pb_disk *d,
 		}
 	}
 	rc = pb_child_finish(&c);
-	if (asked)
+	if (stall[0])
+		err = pb_fail(errbuf, PB_ERR_STALLED,
+			      "stalled: %s; the runner was stopped%s%s", stall,
+			      ctx->diag_dir ? "; diagnostics in " : "",
+			      ctx->diag_dir ? pb_path_base(ctx->diag_dir) : "");
+	else if (asked)
 		err = pb_fail(errbuf, PB_ERR_INTERRUPTED,
 			      "interrupted; runner stopped");
 	else if (killed)
