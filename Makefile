@@ -91,7 +91,8 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
 	      reports/fleet.c reports/export.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
-	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c
+	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c \
+	       harness/backends/qemu/qmp.c
 HOST_BE_SRC := harness/backends/host/backend.c harness/backends/host/disks.c \
 	       harness/backends/host/options.c
 VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -289,6 +290,112 @@ static void qemu_signals(void)
 			"interrupted");
 		json_decref(doc);
 	}
+}
+
+/*
+ * Pause the guest whose qemu names dir, as a hung guest would look: its
+ * monitor's socket read from qemu's command line (-qmp unix:PATH,...),
+ * "stop" sent. Waits (up to ms) for that qemu; false if none came.
+ */
+static bool qmp_stop(const char *dir, unsigned ms)
+{
+	unsigned waited;
+
+	for (waited = 0; waited < ms; waited += 50) {
+		if (!it_sh("python3 -c \"\n"
+			   "import glob, json, socket, sys\n"
+			   "for p in glob.glob('/proc/[0-9]*/cmdline'):\n"
+			   "    try: c = open(p, 'rb').read().split(b'\\\\0')\n"
+			   "    except OSError: continue\n"
+			   "    if b'qemu-system' not in c[0] or not any(b'%s' "
+			   "in x for x in c): continue\n"
+			   "    s = c[c.index(b'-qmp') + 1].decode()\n"
+			   "    k = socket.socket(socket.AF_UNIX)\n"
+			   "    k.connect(s[5:].split(',')[0])\n"
+			   "    f = k.makefile('rw')\n"
+			   "    f.readline()\n"
+			   "    for cmd in ('qmp_capabilities', 'stop'):\n"
+			   "        f.write(json.dumps({'execute': cmd}) + "
+			   "'\\\\n')\n"
+			   "        f.flush()\n"
+			   "        f.readline()\n"
+			   "    sys.exit(0)\n"
+			   "sys.exit(1)\" 2>/dev/null",
+			   dir))
+			return true;
+		usleep(50000);
+	}
+	return false;
+}
+
+/*
+ * A guest paused through its monitor (QMP "stop": no I/O, no console,
+ * what a hung guest looks like from the host) is a stall once stall_s
+ * passes: qemu's monitor and the kernel are asked what they see, the
+ * console is kept, the guest stopped and the disk destroyed, and the
+ * repetition runs again on a new disk; the run exits 0. Seen within
+ * stall_s + 10 s of the pause.
+ */
+static void qemu_stall_retried(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "q-stall.json");
+	SCRATCH(state, "q-state-stall");
+	SCRATCH(res, "q-results-stall");
+	SCRATCH(disks, "q-disks-stall");
+	json_t *doc, *item, *retried;
+	char *dirname;
+	time_t paused;
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-stall", disks, "\"thin\"", "64M",
+		      ", \"accel\": \"tcg\"",
+		      "{\"bs\": \"64K\", \"qd\": 2, \"pattern\": \"rand\", "
+		      "\"passes\": [\"first-write\", \"rewrite\"]}");
+	CU_ASSERT_EQUAL_FATAL(it_sh("sed -i 's/\"timeout_s\": 100/"
+				    "\"timeout_s\": 100, \"stall_s\": 5/' '%s'",
+				    prof),
+			      0);
+	env_for(&e, state);
+	pid = it_spawn_run(&e, res, prof);
+	/* the guest is writing: then it is paused */
+	CU_ASSERT_FATAL(wait_disk_written(disks, 1 << 20, 120000));
+	CU_ASSERT_FATAL(qmp_stop(disks, 10000));
+	paused = time(NULL);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* the stall seen within stall_s + 10 s; the retry's boot and
+	 * passes after it take seconds more under TCG */
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(item, "status")), "ok");
+	retried = json_object_get(item, "retried");
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(retried, "diagnostics")),
+		"runner-1.stall");
+	json_decref(doc);
+	dirname = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dirname);
+	/* qemu said it was paused, with its queue's state; the kernel's
+	 * side of qemu; the console from the boot on */
+	CU_ASSERT_EQUAL(it_sh("cd '%s/runner-1.stall' && grep -q "
+			      "'\"status\": \"paused\"' qmp.json && grep -q "
+			      "'\"inuse\"' qmp.json && grep -q 'qemu, pid' "
+			      "host.txt && grep -q '^PB-START' console.log",
+			      dirname),
+			0);
+	/* detected by stall_s + 10 s: the stall's diagnostics were made
+	 * that soon after the pause */
+	CU_ASSERT_EQUAL(it_sh("test $(( $(stat -c %%Y "
+			      "'%s/runner-1.stall/qmp.json') - %lld )) -le 15",
+			      dirname, (long long)paused),
+			0);
+	free(dirname);
+	CU_ASSERT(nothing_left(disks, res));
 }
 
 /* A guest that does not finish in time is killed; its mode failed. */
@@ -1099,6 +1206,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
 	PB_CASE(qemu_two_directories),
 	PB_CASE(qemu_signals),
+	PB_CASE(qemu_stall_retried),
 	PB_CASE(qemu_watchdog),
 	PB_CASE(qemu_kill9_cleanup),
 	PB_CASE(qemu_named_device_refused),

@@ -6,9 +6,11 @@
  * guest.c, accel.c, cmd.c, options.c; they never call back into this
  * file.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -421,6 +423,28 @@ static void disk_full_note(const struct qb *b, char *note, size_t len)
 		 b->loc.dir);
 }
 
+/*
+ * A stalled guest's console, whole from its boot (every line but the
+ * progress stream's, the guest's own PB-DIAG lines among them), beside
+ * what guest.c kept of qemu; the message names the directory.
+ */
+static enum pb_error stalled(const struct qb_boot *g,
+			     const struct pb_run_ctx *ctx, char *errbuf)
+{
+	const char *diag = ctx ? ctx->diag_dir : NULL;
+	char path[PATH_MAX], scratch[PB_ERRBUF_SIZE];
+
+	if (diag && (!mkdir(diag, 0755) || errno == EEXIST)) {
+		snprintf(path, sizeof(path), "%s/console.log", diag);
+		pb_write_atomic(path, g->console.data ? g->console.data : "",
+				g->console.len, scratch);
+	}
+	return pb_fail(errbuf, PB_ERR_STALLED,
+		       "stalled: %s; the guest was stopped%s%s", g->stall_why,
+		       diag ? "; diagnostics in " : "",
+		       diag ? pb_path_base(diag) : "");
+}
+
 static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 			       const char *args, long timeout_s,
 			       const struct pb_run_ctx *ctx,
@@ -446,6 +470,8 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 
 	j.disk = k == QB_LOOP ? b->loop.dev : d->file;
 	j.sample_fd = sample_fd;
+	j.stall_s = b->p->stall_s;
+	j.qmp = b->qmp[0] ? b->qmp : NULL;
 	j.mem_dir = b->o->mem_file ? b->loc.dir : NULL;
 	j.sysctl = sysctl;
 	for (a = 0; a < 3; a++) {
@@ -457,6 +483,8 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 		err = qb_guest_boot(b, g, &j, (double)timeout_s, ctx, errbuf);
 		if (err)
 			return err;
+		if (g->stalled)
+			return stalled(g, ctx, errbuf);
 		/* qemu refusing the aio mode fails before the guest boots;
 		 * the next one is tried (io_uring may be disabled) */
 		if (named || g->t_boot > 0 || g->interrupted ||
@@ -515,9 +543,15 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	struct pb_buf sc = PB_BUF_INIT(16384);
 	struct qb_boot g = {0};
 	enum pb_error err = PB_OK;
+	char qdir[] = "/tmp/pb-qmp-XXXXXX";
 	unsigned i;
 	int fd;
 
+	/* qemu's monitor for this boot, where a stall's diagnostics ask
+	 * it: a directory of its own (a unix socket's path is short) */
+	b->qmp[0] = '\0';
+	if (mkdtemp(qdir))
+		snprintf(b->qmp, sizeof(b->qmp), "%s/qmp", qdir);
 	/* guest_sysctl for the guest's init, a "key=value" line each */
 	for (i = 0; !err && i < b->sysctl->n; i++)
 		err = pb_buf_printf(&sc, "%s=%s\n", b->sysctl->key[i],
@@ -532,6 +566,11 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 				b->sysctl->n ? sc.data : NULL, &g, fd, errbuf);
 	if (fd >= 0)
 		close(fd);
+	if (b->qmp[0]) {
+		unlink(b->qmp);
+		rmdir(qdir);
+		b->qmp[0] = '\0';
+	}
 	qb_boot_dispose(&g);
 	pb_buf_dispose(&sc);
 	return err;

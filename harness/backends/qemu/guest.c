@@ -7,9 +7,11 @@
  * file. qemu runs in its own process group with PR_SET_PDEATHSIG, so it
  * never outlives the harness.
  */
+#include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "qb.h"
 
@@ -104,6 +106,16 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 	ARG("console=ttyS0 quiet loglevel=3 panic=-1");
 	ARG("-serial");
 	ARG("stdio");
+	if (j->qmp) {
+		ARG("-qmp");
+		NEXT();
+		if (!err)
+			err = opt_escape(store, "unix:", j->qmp, false);
+		if (!err)
+			err = pb_buf_addstr(store, ",server=on,wait=off");
+		if (!err)
+			err = pb_buf_add(store, "", 1);
+	}
 	ARG("-serial");
 	ARGF("file:%s", j->out ? j->out : "/dev/null");
 	if (j->args) {
@@ -115,6 +127,11 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 					 j->args, true);
 		ARG("-fw_cfg");
 		ARGF("name=opt/provbench/serial,string=%s", j->serial);
+		if (j->stall_s) {
+			ARG("-fw_cfg");
+			ARGF("name=opt/provbench/stall_s,string=%u",
+			     j->stall_s);
+		}
 		if (j->sysctl) {
 			ARG("-fw_cfg");
 			NEXT();
@@ -163,7 +180,12 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 static void console_line(struct qb_boot *g, char *line, double t,
 			 const struct pb_run_ctx *ctx)
 {
-	/* every line into the tail but the progress stream */
+	/* every line into the tail but the progress stream; and from a
+	 * job's boot, the whole console, for a stall's diagnostics */
+	if (strncmp(line, "PB-PROGRESS ", 12) && ctx) {
+		pb_buf_addstr(&g->console, line);
+		pb_buf_add(&g->console, "\n", 1);
+	}
 	if (strncmp(line, "PB-PROGRESS ", 12)) {
 		snprintf(g->tail[g->tail_next], sizeof(g->tail[0]), "%s", line);
 		g->tail_next = (g->tail_next + 1) % QB_TAIL_LINES;
@@ -172,6 +194,7 @@ static void console_line(struct qb_boot *g, char *line, double t,
 	}
 	if (!strncmp(line, "PB-BOOT", 7)) {
 		g->t_boot = t;
+		pb_stall_alive(ctx ? ctx->stall : NULL, "the guest's boot");
 	} else if (!strcmp(line, "PB-PROBE-OK")) {
 		g->probe_ok = true;
 	} else if (!strncmp(line, "PB-START", 8)) {
@@ -179,6 +202,7 @@ static void console_line(struct qb_boot *g, char *line, double t,
 
 		clock_gettime(CLOCK_REALTIME, &now);
 		g->t_start = t;
+		pb_stall_alive(ctx ? ctx->stall : NULL, "the runner's start");
 		g->start_uptime_ns = (int64_t)(strtod(line + 8, NULL) * 1e9);
 		g->start_host_unix_ns =
 			(int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
@@ -211,6 +235,7 @@ static void console_line(struct qb_boot *g, char *line, double t,
 
 void qb_boot_dispose(struct qb_boot *g)
 {
+	pb_buf_dispose(&g->console);
 	free(g->samples);
 	g->samples = NULL;
 	g->nsamples = g->asamples = 0;
@@ -264,6 +289,23 @@ static void sample(struct qb_boot *g, const struct qb_job *j, pid_t pid)
 	g->samples[g->nsamples++] = s;
 }
 
+/* a stalled guest's host side, into diag (made here): best effort, the
+ * stall is said whatever could be kept */
+static void stall_diagnostics(const struct qb_job *j, pid_t pid,
+			      const char *diag)
+{
+	char path[PATH_MAX], scratch[PB_ERRBUF_SIZE] = "";
+
+	if (!diag || (mkdir(diag, 0755) && errno != EEXIST))
+		return;
+	if (j->qmp) {
+		snprintf(path, sizeof(path), "%s/qmp.json", diag);
+		qb_qmp_dump(j->qmp, path, scratch);
+	}
+	snprintf(path, sizeof(path), "%s/host.txt", diag);
+	pb_local_proc_dump(pid, "qemu", path, scratch);
+}
+
 enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 			    const struct qb_job *j, double deadline_s,
 			    const struct pb_run_ctx *ctx, char *errbuf)
@@ -279,6 +321,7 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 
 	qb_boot_dispose(g); /* an earlier boot's samples */
 	memset(g, 0, sizeof(*g));
+	g->console = (struct pb_buf)PB_BUF_INIT(1u << 20);
 	err = guest_argv(&store, argv, 48, b, j);
 	if (err)
 		pb_fail(errbuf, err, "qemu's command line: %s",
@@ -332,6 +375,15 @@ enum pb_error qb_guest_boot(struct qb *b, struct qb_boot *g,
 		/* a probe has its answer once init speaks */
 		if (!j->args && g->probe_ok)
 			break;
+		/* no progress for stall_s: what qemu and the kernel say of
+		 * it is kept while it still runs, then it is stopped */
+		if (j->args && ctx &&
+		    pb_stall_check(ctx->stall, g->stall_why,
+				   sizeof(g->stall_why))) {
+			g->stalled = true;
+			stall_diagnostics(j, c.pid, ctx->diag_dir);
+			break;
+		}
 	}
 	pb_child_kill(&c); /* qemu still running here is killed */
 	pb_child_finish(&c);

@@ -48,6 +48,7 @@ struct qb {
 	json_t *manifest;
 	bool root;
 	struct pb_loop loop; /* the loop device of the disk in progress */
+	char qmp[64];	     /* the boot in progress's monitor socket */
 };
 
 extern const struct pb_backend_ops qemu_backend;
@@ -98,6 +99,11 @@ struct qb_job {
 	const char *mem_dir;
 	/* the disk's file or device, whose host device is sampled; -1: none */
 	int sample_fd;
+	/* qemu's monitor (QMP), a unix socket; NULL: none */
+	const char *qmp;
+	/* the profile's stall_s, which the guest's init is told (it says
+	 * what it sees of a runner that stopped at half of it) */
+	unsigned stall_s;
 };
 
 /* The events a boot reports, from the console's markers. */
@@ -121,6 +127,11 @@ struct qb_boot {
 	char qemu_err[512];
 	bool killed_timeout;
 	bool interrupted;
+	/* the run's stall watch said stalled: why, and the console from
+	 * the boot on (every line but the progress stream's), kept */
+	bool stalled;
+	char stall_why[320];
+	struct pb_buf console;
 	/* the host's side, sampled while the guest ran: the device under
 	 * the disk (its block layer's counts) and qemu's CPU, on the host's
 	 * clock, every QB_SAMPLE_MS; none when the device has no counts */
@@ -128,8 +139,12 @@ struct qb_boot {
 	size_t nsamples, asamples;
 };
 
-/* its samples freed (a boot's struct starts zeroed) */
+/* its samples and console freed (a boot's struct starts zeroed) */
 void qb_boot_dispose(struct qb_boot *g);
+
+/* qmp.c: what qemu's monitor at sock says of a stalled guest, into the
+ * file at path (a stall's qmp.json) */
+enum pb_error qb_qmp_dump(const char *sock, const char *path, char *errbuf);
 
 #define QB_SAMPLE_MS 20
 struct qb_sample {
