@@ -1061,6 +1061,81 @@ static void signals_clean_up(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * A guest runner that stops (SIGSTOP: no I/O, no progress file) is a
+ * stall once stall_s passes without progress: the VM's state and the
+ * runner's log are kept beside the results, the guest process is
+ * terminated through the guest operations before its disk is removed,
+ * and the repetition runs again on a new disk; the run exits 0 and the
+ * VM keeps only its own disks.
+ */
+static void stall_terminated_retried(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	char *before, *after, root[600], text[1400], *dirname;
+	SCRATCH(prof, "stall.json");
+	SCRATCH(state, "state-stall");
+	SCRATCH(res, "results-stall");
+	SCRATCH(mark, "state-stall/in-command");
+	SCRATCH(journal, "state-stall/journal.jsonl");
+	json_t *doc, *item;
+	unsigned waited;
+	pid_t pid;
+	int st;
+
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"it-stall\", \"backend\": \"vsphere\",\n"
+		 " \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "
+		 "\"/opt/pb\"},\n"
+		 " \"disk_size\": \"8M\", \"modes\": [\"thin\"], \"stall_s\": "
+		 "5,\n"
+		 " \"workload\": {\"bs\": \"64K\", \"passes\": "
+		 "[\"first-write\", "
+		 "\"command\"], \"command\": \"test -e %s && exit 0; touch %s; "
+		 "sleep 60\"}}\n",
+		 mark, mark);
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root),
+					"guest-stall", state, prof, text, NULL,
+					NULL),
+			      0);
+	before = disk_keys(&v);
+	pid = it_spawn_run(&e, res, prof);
+	for (waited = 0; waited < 60000 && access(mark, F_OK); waited += 20)
+		usleep(20000);
+	CU_ASSERT_EQUAL_FATAL(it_sh("pkill -STOP -f "
+				    "'%s[/]opt/pb/provbench-runner'",
+				    root),
+			      0);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_FALSE(guest_runner_running(root));
+	after = disk_keys(&v);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""), 2);
+	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"destroyed\""), 2);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(item, "status")), "ok");
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(json_string_value(json_object_get(
+			       json_object_get(item, "retried"), "reason")),
+		       "the guest process was terminated"));
+	json_decref(doc);
+	dirname = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dirname);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'power poweredOn' "
+			      "'%s/runner-1.stall/vm.txt'",
+			      dirname),
+			0);
+	free(dirname);
+	free(before);
+	free(after);
+	vcsim_stop(&v);
+}
+
 /* A task failing in one mode's create: that mode failed, the rest ran. */
 static void failed_mode_others_run(void)
 {
@@ -2380,6 +2455,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(matrix_datastores_and_sizes),
 	PB_CASE(kill9_then_cleanup_esx),
 	PB_CASE(signals_clean_up),
+	PB_CASE(stall_terminated_retried),
 	PB_CASE(failed_mode_others_run),
 	PB_CASE(guest_sysctl_applied),
 	PB_CASE(windows_guest_run),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -292,12 +293,14 @@ static void sleep_ms(uint64_t ms, const struct pb_run_ctx *ctx)
  * every poll is a guest login, so polls are sparse: from a quarter second
  * doubling to 5 s in the first minute (short runs end soon after they do),
  * then 10 s growing to 30 s; sooner when the runner's progress says it is
- * about to finish. Its progress is fetched at
- * each poll. *aged_out: Tools no longer list it (it ended minutes ago).
+ * about to finish, and at least four times in stall_s. Its progress is
+ * fetched at each poll. *aged_out: Tools no longer list it (it ended
+ * minutes ago). PB_ERR_STALLED, why in stall: no progress for stall_s.
  */
 static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 				 const struct pb_run_ctx *ctx, const char *prog,
-				 int *code, bool *aged_out, char *errbuf)
+				 int *code, bool *aged_out, char *stall,
+				 size_t stall_len, char *errbuf)
 {
 	uint64_t start = pb_now_ns(), next_ms = 125, el_ms;
 	enum pb_error err;
@@ -337,6 +340,8 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 			}
 			json_decref(pj);
 		}
+		if (pb_stall_check(ctx->stall, stall, stall_len))
+			return PB_ERR_STALLED;
 		if (el_ms < 60000)
 			next_ms = next_ms * 2 > 5000 ? 5000 : next_ms * 2;
 		else
@@ -346,10 +351,48 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 		/* about to finish: look again just after */
 		if (eta >= 0 && eta * 1000 + 500 < (double)next_ms)
 			next_ms = (uint64_t)(eta * 1000) + 500;
+		/* a stall is seen within a quarter of stall_s of its start */
+		if (ctx->stall && ctx->stall->limit_s > 0 &&
+		    (double)next_ms > ctx->stall->limit_s * 250)
+			next_ms = (uint64_t)(ctx->stall->limit_s * 250);
 		if (next_ms < 250)
 			next_ms = 250;
 		sleep_ms(next_ms, ctx);
 	}
+}
+
+/*
+ * A stalled runner, as the server sees it: the VM's power and Tools (a
+ * guest that hung stops its heartbeat), and the runner's own log in the
+ * guest, kept in the stall's directory before the process is terminated.
+ */
+static void stall_keep(struct vsb *b, const struct pb_run_ctx *ctx, int64_t pid,
+		       const char *glog)
+{
+	struct vs_vm_state st;
+	char path[PATH_MAX];
+	size_t len = 0;
+	char *log;
+	FILE *fp;
+
+	if (!ctx->diag_dir || (mkdir(ctx->diag_dir, 0755) && errno != EEXIST))
+		return;
+	snprintf(path, sizeof(path), "%s/vm.txt", ctx->diag_dir);
+	fp = fopen(path, "we");
+	if (!fp)
+		return;
+	fprintf(fp, "VM %s, guest process %lld\n", b->vm.name, (long long)pid);
+	if (!vs_vm_state_get(b->s, &b->vm.ref, &st))
+		fprintf(fp, "power %s, Tools %s (%s)\n", st.power_state,
+			st.tools, st.tools_status);
+	else
+		fprintf(fp, "its state could not be read: %s\n",
+			vs_session_error(b->s));
+	log = fetch_guest_file(b, glog, &len);
+	fprintf(fp, "the runner's log in the guest:\n%.*s\n", (int)len,
+		log ? log : "");
+	free(log);
+	fclose(fp);
 }
 
 /* A Windows runner's gentle stop: an empty file at its --stop-file (the
@@ -399,7 +442,7 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	struct vsb *b = vsb_of(be);
 	char out[700], prog[700], gcmd[700], glog[700], gstop[700];
 	char lcmd[1300];
-	char why[PB_ERRBUF_SIZE];
+	char why[PB_ERRBUF_SIZE], stall[320] = "";
 	struct pb_buf cmd = PB_BUF_INIT(16384);
 	int64_t pid = 0;
 	int code = -1;
@@ -465,8 +508,11 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	json_decref(started);
 	if (!err)
 		err = wait_runner(b, pid, timeout_s, ctx, prog, &code, &aged,
-				  errbuf);
-	if (err == PB_ERR_INTERRUPTED || err == PB_ERR_TIMEOUT) {
+				  stall, sizeof(stall), errbuf);
+	if (err == PB_ERR_STALLED)
+		stall_keep(b, ctx, pid, glog);
+	if (err == PB_ERR_INTERRUPTED || err == PB_ERR_TIMEOUT ||
+	    err == PB_ERR_STALLED) {
 		/* the runner drains and writes its partial JSON on SIGTERM,
 		 * or on Windows once its stop file is there; Tools'
 		 * terminate is the hard stop after that */
@@ -482,6 +528,12 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	} else if (err) {
 		return err;
 	}
+	/* terminated through the guest operations, before the disk goes */
+	if (err == PB_ERR_STALLED)
+		pb_fail(errbuf, err,
+			"stalled: %s; the guest process was terminated%s%s",
+			stall, ctx->diag_dir ? "; diagnostics in " : "",
+			ctx->diag_dir ? pb_path_base(ctx->diag_dir) : "");
 	if (!err && vs_server_time(b->s, &finished))
 		finished = NAN;
 	/* partial results are worth having too */
