@@ -727,6 +727,22 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 	rp_fleet_findings(m, fleet_line, fs);
 	if (m->failed_items && (f = add(fs, RP_F_FAILED_ITEMS)))
 		f->x = (double)m->failed_items;
+	/* each stall that cost a repetition its first try, by name */
+	for (size_t k = 0; k < m->nretry; k++) {
+		const struct rp_failure *t = &m->retry[k];
+
+		if (!(f = add(fs, RP_F_RETRIED)))
+			break;
+		f->warning = true;
+		f->x = (double)t->rep;
+		/* the stall, as the run said it, without its "stalled: " */
+		f->metric = strncmp(t->error, "stalled: ", 9) ? t->error
+							      : t->error + 9;
+		snprintf(f->detail, sizeof(f->detail), "%s%s%s%s%s",
+			 t->target_name, *t->target_name ? ", " : "",
+			 t->workload, *t->workload ? ", " : "",
+			 pb_mode_name(t->mode));
+	}
 }
 
 /* ---- against an older run ---- */

@@ -1004,26 +1004,35 @@ const struct rp_group *rp_model_find(const struct rp_model *m,
 	return NULL;
 }
 
-/* An item that did not measure, kept for the page's list. */
-static enum pb_error add_failure(struct rp_model *m, const struct rj_item *item)
+/* An item that did not measure (or that stalled once), kept for the
+ * page's list: step and error as they say. */
+static enum pb_error add_item_to(struct rp_failure **list, size_t *n,
+				 size_t *cap, const struct rj_item *item,
+				 const char *step, const char *error)
 {
 	struct rp_failure *f;
 
-	if (pb_array_grow(&m->fail, &m->failcap, m->nfail, sizeof(*m->fail)))
+	if (pb_array_grow(list, cap, *n, sizeof(**list)))
 		return PB_ERR_NOMEM;
-	f = &m->fail[m->nfail];
+	f = &(*list)[*n];
 	f->mode = item->mode;
 	f->rep = item->rep;
 	f->point = item->point;
 	f->status = item->status;
 	f->target_name = strdup(item->target_name);
 	f->workload = strdup(item->workload);
-	f->step = strdup(item->step);
-	f->error = strdup(item->error);
-	m->nfail++;
+	f->step = strdup(step);
+	f->error = strdup(error);
+	(*n)++;
 	return f->target_name && f->workload && f->step && f->error
 		       ? PB_OK
 		       : PB_ERR_NOMEM;
+}
+
+static enum pb_error add_failure(struct rp_model *m, const struct rj_item *item)
+{
+	return add_item_to(&m->fail, &m->nfail, &m->failcap, item, item->step,
+			   item->error);
 }
 
 /* The order of the page and the files: by point, then in the profile's
@@ -1084,6 +1093,9 @@ static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 	err = csv ? rp_csv_item(m, csv, item) : PB_OK;
 	if (!err && item->status != RJ_STATUS_OK)
 		err = add_failure(m, item);
+	if (!err && *item->retried)
+		err = add_item_to(&m->retry, &m->nretry, &m->retrycap, item,
+				  item->retried_diagnostics, item->retried);
 	if (item->status == RJ_STATUS_SKIPPED) {
 		g->nskipped++;
 		if (!g->first_error[0])
@@ -1407,6 +1419,13 @@ void rp_model_dispose(struct rp_model *m)
 		free(m->fail[i].error);
 	}
 	free(m->fail);
+	for (i = 0; m->retry && i < m->nretry; i++) {
+		free(m->retry[i].workload);
+		free(m->retry[i].target_name);
+		free(m->retry[i].step);
+		free(m->retry[i].error);
+	}
+	free(m->retry);
 	free(m->command);
 	rp_fleet_dispose(&m->fleet);
 	rj_reader_dispose(&m->rd);

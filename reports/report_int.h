@@ -228,7 +228,9 @@ bool rp_steady_told(const struct rp_group *g);
  * noise. */
 bool rp_ratio_noise(double lo, double hi);
 
-/* An item that did not measure: listed with where and why. */
+/* An item that did not measure: listed with where and why. A retried
+ * one (its first try stalled) is kept the same way, status its second
+ * try's, error the stall's, step its diagnostics' directory. */
 struct rp_failure {
 	enum pb_mode mode;
 	long long rep, point;
@@ -337,6 +339,9 @@ struct rp_model {
 	size_t failed_items;
 	struct rp_failure *fail;
 	size_t nfail, failcap;
+	/* repetitions whose first try stalled and ran again */
+	struct rp_failure *retry;
+	size_t nretry, retrycap;
 	struct rp_fleet fleet; /* targets at once */
 	struct rp_pts pts;     /* the warm-up rule the groups were judged by */
 	/* the write passes after the first: rewrites (in place) or, in a
@@ -592,6 +597,8 @@ enum rp_fkind {
 	RP_F_STEADY_WITHIN, /* within a pass: nothing can tell */
 	RP_F_BASELINE_NOTE, /* detail: why the baseline is not the one asked */
 	RP_F_FAILED_ITEMS,  /* x items failed */
+	RP_F_RETRIED,	    /* repetition x (where and mode in detail) ran
+			     * again after a stall, said in metric */
 	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
 	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
 	RP_F_VS_HOST, /* g in the guest against h on the host (g->host), sig

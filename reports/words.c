@@ -958,6 +958,12 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 	case RP_F_FLEET_PLACE:
 		snprintf(out, len, "%s", f->detail);
 		break;
+	case RP_F_RETRIED:
+		snprintf(out, len,
+			 "%s, repetition %.0f: its first try stalled (%s); its "
+			 "figures are a second try's, on a new disk",
+			 f->detail, f->x, f->metric);
+		break;
 	case RP_F_CHANGE:
 		change(out, len, m, f, l);
 		break;
@@ -997,6 +1003,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_STEADY_WITHIN] = "steady-within-pass",
 		[RP_F_BASELINE_NOTE] = "baseline-fallback",
 		[RP_F_FAILED_ITEMS] = "failed-items",
+		[RP_F_RETRIED] = "retried-after-stall",
 		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
 		[RP_F_UNPOOLED] = "later-writes-not-pooled",
 		[RP_F_H_HOST] = "headline-guest-against-host",

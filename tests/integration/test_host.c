@@ -834,6 +834,12 @@ static void host_stall_retried(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dirname);
 	/* the kernel's side of the runner, its last progress, its partial
 	 * document */
+	/* said on the page and in summary.txt */
+	CU_ASSERT_EQUAL(it_sh("for f in summary.txt report.html; do grep -q "
+			      "'thin, repetition 1: its first try stalled (no "
+			      "progress for 5 s' '%s'/$f || exit 1; done",
+			      dirname),
+			0);
 	CU_ASSERT_EQUAL(it_sh("grep -q 'provbench-runner, pid' "
 			      "'%s/runner-1.stall/host.txt' && grep -q "
 			      "'\"waiting\": \"command\"' "
