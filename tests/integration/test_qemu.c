@@ -144,6 +144,9 @@ static void qemu_all_modes(void)
 	CU_ASSERT(!strcmp(accel, "tcg") || !strcmp(accel, "kvm"));
 	CU_ASSERT_PTR_NOT_NULL(json_object_get(env, "accelerator_note"));
 	CU_ASSERT_PTR_NOT_NULL(json_object_get(env, "guest_kernel"));
+	/* Linux AIO by default (docs/DESIGN.md: "The test disk's I/O path") */
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(env, "disk_aio")), "native");
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 4);
 	json_array_foreach(json_object_get(doc, "results"), i, item)
 	{
@@ -177,6 +180,9 @@ static void qemu_all_modes(void)
 		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
 					       guest, "accelerator")),
 				       accel);
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(guest, "aio")),
+			"native");
 		CU_ASSERT(json_real_value(json_object_get(
 				  guest, "boot_to_runner_s")) > 0);
 	}

@@ -45,9 +45,10 @@ const struct pb_opt_def qb_options[] = {
 	 .off = OFF(aio),
 	 .choices = aios,
 	 .def = "auto",
-	 .help = "the test disk's I/O path in qemu (cache=none): auto tries "
-		 "io_uring, then native, then threads where qemu refuses one; "
-		 "a named one is used or the item fails"},
+	 .help = "the test disk's I/O path in qemu (cache=none): auto is "
+		 "native (Linux AIO), then threads where qemu refuses it; "
+		 "io_uring, native or threads named is used or the item "
+		 "fails"},
 	{.key = "memory_mib",
 	 .type = PB_OPT_UINT,
 	 .off = OFF(memory_mib),

@@ -53,8 +53,7 @@ static json_t *qmp_read(struct qmp *q)
 			return j;
 		}
 		if (q->len == sizeof(q->buf) ||
-		    pb_now_ns() - t0 > 3000000000ull ||
-		    poll(&pfd, 1, 500) < 0)
+		    pb_now_ns() - t0 > 3000000000ull || poll(&pfd, 1, 500) < 0)
 			return NULL;
 		if (!(pfd.revents & (POLLIN | POLLHUP)))
 			continue;
@@ -105,8 +104,8 @@ static bool qmp_open(struct qmp *q, const char *sock)
 /* every virtio-blk device's first queue, as qemu holds it */
 static void virtio_queues(struct qmp *q, json_t *out)
 {
-	json_t *list = qmp_ask(q, json_pack("{s:s}", "execute",
-					     "x-query-virtio"));
+	json_t *list =
+		qmp_ask(q, json_pack("{s:s}", "execute", "x-query-virtio"));
 	json_t *dev, *qs = json_array();
 	size_t i;
 
@@ -147,9 +146,9 @@ enum pb_error qb_qmp_dump(const char *sock, const char *path, char *errbuf)
 			       strerror(errno));
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		json_object_set_new(out, cmds[i],
-				    qmp_ask(&q, json_pack("{s:s}", "execute",
-							  cmds[i])));
+		json_object_set_new(
+			out, cmds[i],
+			qmp_ask(&q, json_pack("{s:s}", "execute", cmds[i])));
 	virtio_queues(&q, out);
 	close(q.fd);
 	if (json_dump_file(out, path, JSON_INDENT(1)))
@@ -157,4 +156,3 @@ enum pb_error qb_qmp_dump(const char *sock, const char *path, char *errbuf)
 	json_decref(out);
 	return err;
 }
-
