@@ -81,6 +81,25 @@ static void show_progress(const struct pb_run_ctx *ctx, json_t *p)
 	if (r->quiet)
 		return;
 
+	/* a runner waiting on mkfs or a command: what it waits on */
+	if (json_is_string(json_object_get(p, "waiting"))) {
+		if (now < w->next_log && !r->tty)
+			return;
+		w->next_log = now + 30000000000ull;
+		if (r->tty) {
+			fprintf(stderr, "\r  %s: waiting on %s\033[K",
+				json_string_value(json_object_get(p, "pass")),
+				json_string_value(
+					json_object_get(p, "waiting")));
+			w->progress_shown = true;
+		} else {
+			run_say(false, "  %s: waiting on %s",
+				json_string_value(json_object_get(p, "pass")),
+				json_string_value(
+					json_object_get(p, "waiting")));
+		}
+		return;
+	}
 	pb_size_format(
 		done, sizeof(done),
 		(uint64_t)json_integer_value(json_object_get(p, "bytes")));

@@ -163,12 +163,17 @@ static void progress_write(const struct runner_ctx *ctx,
 		done += ctx->passes[ctx->npasses_done].ios;
 	n = snprintf(doc, sizeof(doc),
 		     "{\"pass\": \"%s\", \"index\": %u, \"passes\": %u, "
-		     "\"bytes\": %llu, \"total\": %llu, \"elapsed_s\": %.1f, "
-		     "\"mib_per_s\": %.1f, \"eta_s\": %.0f, \"beat\": %llu, "
+		     "\"bytes\": %llu, \"total\": %llu, \"beat\": %llu, "
 		     "\"done\": %llu",
 		     p->pass, p->index, ctx->opts->npasses,
 		     (unsigned long long)p->bytes, (unsigned long long)p->total,
-		     p->el, p->rate, p->eta, ++progress_beat, done);
+		     ++progress_beat, done);
+	/* a rate and an end are the pass's own I/O's: a wait has none */
+	if (n > 0 && (size_t)n < sizeof(doc) && !p->waiting)
+		n += snprintf(doc + n, sizeof(doc) - (size_t)n,
+			      ", \"elapsed_s\": %.1f, \"mib_per_s\": %.1f, "
+			      "\"eta_s\": %.0f",
+			      p->el, p->rate, p->eta);
 	if (n > 0 && (size_t)n < sizeof(doc) && p->waiting)
 		n += snprintf(doc + n, sizeof(doc) - (size_t)n,
 			      ", \"waiting\": \"%s\"", p->waiting);

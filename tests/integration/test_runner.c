@@ -451,6 +451,9 @@ static void progress_beats_while_waiting(void)
 				json_object_get(p, "device_in_flight")));
 			CU_ASSERT(json_is_integer(
 				json_object_get(p, "device_done")));
+			/* a wait has no rate and no end of its own: a
+			 * watcher must not poll as if the run were ending */
+			CU_ASSERT_PTR_NULL(json_object_get(p, "eta_s"));
 		}
 		json_decref(p);
 		usleep(100000);

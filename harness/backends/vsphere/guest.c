@@ -334,8 +334,11 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 			pj = text ? json_loadb(text, len, 0, NULL) : NULL;
 			free(text);
 			if (pj) {
-				eta = json_number_value(
-					json_object_get(pj, "eta_s"));
+				/* a runner waiting on a command says no end */
+				json_t *e = json_object_get(pj, "eta_s");
+
+				eta = json_is_number(e) ? json_number_value(e)
+							: -1;
 				ctx->progress(ctx, pj);
 			}
 			json_decref(pj);
