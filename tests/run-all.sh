@@ -1,52 +1,146 @@
 #!/bin/sh
-# run-all.sh - a tier of the test suites, in two lanes at once (2 cores),
-# each suite's log kept and printed whole when the tier ends, a line as
-# each suite ends, then: the skipped cases by name, each failed case with
-# its first failed assertion, each suite's wall time, the tier's wall time
-# against its budget, and "N passed, N failed, N skipped" for CI. A
-# skipped case (no root, no schema) is counted as skipped, never as
-# passed.
+# run-all.sh - a tier of the test suites, its jobs shared by lanes (one a
+# core, and one more: a lane whose job waits on real time or on a guest
+# leaves its core to the others), each lane taking the next job from one
+# queue, longest first by the seconds each took when last measured
+# (below): the longest start first and the short ones fill the gaps.
+# Each job's log is kept and printed whole when the tier ends, a line as
+# each job ends; then the skipped cases by name, each job's wall time,
+# the tier's against its budget, "N passed, N failed, N skipped", and,
+# when anything failed, each failed case with its first failed assertion
+# (the last lines, whatever ran before). A skipped case (no root, no
+# schema) is counted as skipped, never as passed.
 #
-#   tests/run-all.sh --check BUILD_DIR   make check: unit, unit for
-#       Windows (Wine), the runner, report and host integration suites
-#       (the harness on the host backend), the format check; valgrind
-#       cases skipped. Budget 60 s on a built tree.
-#   tests/run-all.sh BUILD_DIR           make test: unit under ASan +
-#       UBSan, Windows unit, every integration suite once against the
-#       ASan + UBSan build (its in-process cases too), the runner suite
-#       and the host suite again with the runner and provbench inside
-#       valgrind (uninitialised reads, which ASan does not see; the
-#       static runner the guests run is the same code, and valgrind
-#       cannot check a static glibc binary: it cannot replace its
-#       malloc), the format check, 30 s of each fuzz target.
-#       Budget 15 minutes from a clean clone: the suites' share is this.
+#   tests/run-all.sh [--check] [--only JOB[,JOB...]] [--cases GLOB]
+#                    BUILD_DIR
+#       --check: make check's tier: unit, unit for Windows (Wine), the
+#       runner, report and host integration suites (the harness on the
+#       host backend), the format check; valgrind cases skipped. Budget
+#       60 s on a built tree.
+#       without: make test's tier: unit under ASan + UBSan, Windows unit,
+#       every integration suite once against the ASan + UBSan build (its
+#       in-process cases too), the runner and host suites again with the
+#       runner and provbench inside valgrind (uninitialised reads, which
+#       ASan does not see; valgrind cannot check a static glibc binary),
+#       the format check, the fuzz targets over their corpora and a fixed
+#       number of new inputs each. Budget 300 s from a clean clone (the
+#       suites' share of it is what this checks).
+#       --only: only these jobs (names as in the table); --cases: only
+#       the cases matching GLOB in the CUnit jobs (make test-repeat).
 #
-# A suite's output says "provbench-tests: P passed, F failed, S skipped"
+# A job's output says "provbench-tests: P passed, F failed, S skipped"
 # (CUnit suites, fuzz smoke); a job that says nothing else counts as one
-# case, passed when it exits 0.
+# case, passed when it exits 0. A job that outlives three times its
+# measured seconds (at least 300) is killed, and the case it was in is
+# named as failed.
 set -u
-check=false
-if [ "${1:-}" = --check ]; then
-	check=true
+check=false only= cases=
+while [ $# -gt 1 ]; do
+	case $1 in
+	--check) check=true ;;
+	--only) only=$2; shift ;;
+	--cases) cases=$2; shift ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 B=${1:-build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 t_start=$(date +%s)
 
-# job NAME CMD...: run it, its output into $work/NAME.log, its figures
-# into $work/NAME.res ("passed failed skipped seconds")
+# suite: the integration runner's argument, with --cases
+sel() {
+	if [ -n "$cases" ]; then echo "$1:$cases"; else echo "$1"; fi
+}
+
+san="env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+IT="$B/asan/integration-tests $B/asan"
+VG="env PROVBENCH_IT_VALGRIND=1 $B/integration-tests $B"
+wine_unit="env WINEPREFIX=$(realpath -m "$B/wine-prefix") WINEDEBUG=-all wine $B/win/unit-tests.exe"
+have_wine=false
+if [ -x "$B/win/unit-tests.exe" ] && command -v wine >/dev/null; then
+	have_wine=true
+fi
+
+# The jobs: "name seconds command". The seconds are each job's wall time
+# as last measured on a 2-core machine (make test on a clean clone): the
+# queue's order, longest first. Update them when a job's time moves.
+if $check; then
+	budget=60
+	tier=check
+	export PROVBENCH_IT_FAST=1
+	cat >"$work/jobs" <<EOF
+integration-host 25 $B/integration-tests $B $(sel host)
+integration-report 20 $B/integration-tests $B $(sel report)
+integration-runner 12 $B/integration-tests $B $(sel runner)
+unit 3 $B/unit-tests
+unit-windows 2 $wine_unit
+format 1 make -s format-check
+EOF
+else
+	budget=300
+	tier=test
+	cat >"$work/jobs" <<EOF
+integration-qemu 170 $IT $(sel qemu)
+integration-harness 150 $IT $(sel harness)
+integration-labs 110 $IT $(sel labs)
+valgrind-host 100 $VG $(sel host)
+integration-host 60 $IT $(sel host)
+valgrind-runner 55 $VG $(sel runner)
+integration-report 40 $IT $(sel report)
+fuzz-smoke 35 tests/fuzz/smoke.sh $B
+integration-runner 30 $IT $(sel runner)
+integration-vsphere 30 $IT $(sel vsphere)
+integration-sched 25 $IT $(sel sched)
+unit-asan 6 $san $B/asan/unit-tests
+integration-install 5 $IT $(sel install)
+unit-windows 2 $wine_unit
+format 1 make -s format-check
+EOF
+fi
+if ! $have_wine; then
+	echo "SKIPPED unit-windows: no $B/win/unit-tests.exe or no wine" \
+		"(make deps, make unit-windows)" >"$work/skips.extra"
+	sed -i '/^unit-windows /d' "$work/jobs"
+fi
+if [ -n "$only" ]; then
+	for j in $(echo "$only" | tr , ' '); do
+		grep "^$j " "$work/jobs" || {
+			echo "provbench: run-all: --only: '$j': no such job" >&2
+			exit 2
+		}
+	done >"$work/jobs.only"
+	mv "$work/jobs.only" "$work/jobs"
+	rm -f "$work/skips.extra"
+fi
+# a --cases run is of CUnit jobs only
+[ -n "$cases" ] && sed -i '/^format \|^fuzz-smoke \|^unit/d' "$work/jobs"
+sort -k2,2nr -o "$work/queue" "$work/jobs"
+order=$(awk '{ print $1 }' "$work/jobs")
+
+# job NAME SECONDS CMD...: run it (its whole process group killed past
+# 3 x SECONDS, at least 300), its output into $work/NAME.log, its
+# figures into $work/NAME.res ("passed failed skipped seconds")
 job() {
-	name=$1
-	shift
+	name=$1 secs=$2
+	shift 2
+	limit=$((secs * 3 > 300 ? secs * 3 : 300))
 	t0=$(date +%s)
-	"$@" >"$work/$name.log" 2>&1
+	timeout -k 10 "$limit" "$@" >"$work/$name.log" 2>&1 </dev/null
 	rc=$?
+	dt=$(($(date +%s) - t0))
 	set -- $(awk '$1 == "provbench-tests:" { print $2, $4, $6 }' \
 		"$work/$name.log")
 	p=${1:-} f=${2:-0} s=${3:-0}
-	if [ -z "$p" ]; then
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		# the case it was in: the last one begun and not ended
+		c=$(awk '/^ *Test: / { c = $0 } END { print c }' \
+			"$work/$name.log" | sed 's/^ *Test: //; s/ \.\.\..*//')
+		echo "FAILED $name${c:+:$c}: killed after $dt s (3 times its" \
+			"measured ${secs} s)" >"$work/$name.failed"
+		p=${p:-0} f=$((f + 1))
+	elif [ -z "$p" ]; then
 		# not a CUnit suite: one case, its exit code the verdict
 		if [ $rc = 0 ]; then p=1 f=0; else
 			p=0 f=1
@@ -55,74 +149,38 @@ job() {
 		fi
 	elif [ $rc != 0 ] && [ "$f" -eq 0 ]; then
 		f=1 # a runner that failed or died before it could say
+		echo "FAILED $name: exit $rc after its last case:" \
+			"$(tail -n 1 "$work/$name.log")" >"$work/$name.failed"
 	fi
-	dt=$(($(date +%s) - t0))
 	echo "$p $f $s $dt" >"$work/$name.res"
-	# one line as each suite ends: a CI log shows progress
+	# one line as each job ends: a CI log shows progress
 	echo "== $name: $p passed, $f failed, $s skipped ($dt s)"
 }
 
-# lane NAME... : its jobs one after the other (each "name:cmd" from
-# the table below), in the background
+# next job from the queue, or nothing when it is empty (one lane at a
+# time: the queue is a file under a lock)
+next_job() {
+	(
+		flock 9
+		head -n 1 "$work/queue"
+		sed -i 1d "$work/queue"
+	) 9>"$work/queue.lock"
+}
+
 lane() {
-	for j in "$@"; do
-		eval "job $j"
+	while line=$(next_job) && [ -n "$line" ]; do
+		# shellcheck disable=SC2086 # the command is words
+		job $line
 	done
 }
 
-# every C file as .clang-format says (comments are never reflowed)
-format_check() {
-	clang-format --dry-run --Werror $(git ls-files '*.c' '*.h') || {
-		echo "provbench: format: run make format"
-		return 1
-	}
-}
-wine_unit='env WINEPREFIX="$(realpath -m "$B/wine-prefix")" WINEDEBUG=-all wine "$B/win/unit-tests.exe"'
-if [ -x "$B/win/unit-tests.exe" ] && command -v wine >/dev/null; then
-	win="unit-windows $wine_unit"
-else
-	echo "SKIPPED unit-windows: no $B/win/unit-tests.exe or no wine" \
-		"(make deps, make unit-windows)" >"$work/skips.extra"
-	win=
-fi
-
-if $check; then
-	budget=60
-	tier=check
-	export PROVBENCH_IT_FAST=1
-	lane "unit \"\$B/unit-tests\"" \
-		"integration-runner \"\$B/integration-tests\" \"\$B\" runner" \
-		"format format_check" &
-	lane ${win:+"$win"} \
-		"integration-host \"\$B/integration-tests\" \"\$B\" host" \
-		"integration-report \"\$B/integration-tests\" \"\$B\" report" &
-	wait
-	order="unit unit-windows integration-runner integration-host integration-report format"
-else
-	budget=900
-	tier=test
-	IT="\"\$B/asan/integration-tests\" \"\$B/asan\""
-	san="env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
-	# the qemu suite is its guests' time and the fuzzers a core each:
-	# one lane; everything else the other
-	lane "integration-qemu $IT qemu" \
-		"integration-labs $IT labs" \
-		"integration-install $IT install" \
-		"integration-sched $IT sched" \
-		"fuzz-smoke tests/fuzz/smoke.sh \"\$B\" \"\${PROVBENCH_FUZZ_SECONDS:-30}\"" &
-	lane "unit-asan $san \"\$B/asan/unit-tests\"" \
-		${win:+"$win"} \
-		"integration-host $IT host" \
-		"integration-runner $IT runner" \
-		"integration-report $IT report" \
-		"integration-vsphere $IT vsphere" \
-		"integration-harness $IT harness" \
-		"valgrind-runner env PROVBENCH_IT_VALGRIND=1 \"\$B/integration-tests\" \"\$B\" runner" \
-		"valgrind-host env PROVBENCH_IT_VALGRIND=1 \"\$B/integration-tests\" \"\$B\" host" \
-		"format format_check" &
-	wait
-	order="unit-asan unit-windows integration-host integration-runner integration-report integration-vsphere integration-harness integration-labs integration-qemu integration-install integration-sched valgrind-runner valgrind-host format fuzz-smoke"
-fi
+lanes=${PROVBENCH_TEST_LANES:-$(($(nproc) + 1))}
+i=0
+while [ $i -lt "$lanes" ]; do
+	lane &
+	i=$((i + 1))
+done
+wait
 
 passed=0 failed=0 skipped=0 rc=0 times=
 for name in $order; do
@@ -137,14 +195,23 @@ for name in $order; do
 	times="$times${times:+, }$name $4 s"
 done
 [ -f "$work/skips.extra" ] && skipped=$((skipped + 1))
-# the skipped cases by name, then each failed case and its first failed
-# assertion (a CI log's tail is often all there is to read)
+# the skipped cases by name
 {
 	cat "$work/skips.extra" 2>/dev/null
 	for name in $order; do
 		[ -f "$work/$name.log" ] && grep -h '^SKIPPED ' "$work/$name.log"
 	done
 } | sort -u
+wall=$(($(date +%s) - t_start))
+echo "time: $times"
+if [ $wall -le $budget ]; then
+	echo "tier $tier: $wall s, within its budget of $budget s"
+else
+	echo "tier $tier: $wall s, OVER its budget of $budget s"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+# each failed case and its first failed assertion (a CI log's tail is
+# often all there is to read)
 for name in $order; do
 	[ -f "$work/$name.log" ] || continue
 	cat "$work/$name.failed" 2>/dev/null
@@ -157,12 +224,4 @@ for name in $order; do
 		/FAILED/ && c != "" { if (first != "") say(first); else want = 1 }
 		' "$work/$name.log"
 done
-wall=$(($(date +%s) - t_start))
-echo "time: $times"
-if [ $wall -le $budget ]; then
-	echo "tier $tier: $wall s, within its budget of $budget s"
-else
-	echo "tier $tier: $wall s, OVER its budget of $budget s"
-fi
-echo "$passed passed, $failed failed, $skipped skipped"
 exit $rc
