@@ -8,8 +8,10 @@
 # each job ends; then the skipped cases by name, each job's wall time,
 # the tier's against its budget, "N passed, N failed, N skipped", and,
 # when anything failed, each failed case with its first failed assertion
-# (the last lines, whatever ran before). A skipped case (no root, no
-# schema) is counted as skipped, never as passed.
+# and where its log is (build/test-logs/): the last lines, whatever ran
+# before. The exit code is also left in BUILD_DIR/test-rc and the failed
+# cases in BUILD_DIR/test-failures.txt, for make's verdict. A skipped case (no root, no schema) is counted as skipped,
+# never as passed.
 #
 #   tests/run-all.sh [--check] [--only JOB[,JOB...]] [--cases GLOB]
 #                    BUILD_DIR
@@ -45,8 +47,11 @@ while [ $# -gt 1 ]; do
 	shift
 done
 B=${1:-build}
+logs=$B/test-logs
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+rm -rf "$logs" "$B/test-rc"
+mkdir -p "$logs"
 t_start=$(date +%s)
 
 # suite: the integration runner's argument, with --cases
@@ -210,18 +215,37 @@ else
 	echo "tier $tier: $wall s, OVER its budget of $budget s"
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
-# each failed case and its first failed assertion (a CI log's tail is
-# often all there is to read)
+# Each failed case with its first failed assertion and its own log
+# (build/test-logs/JOB:CASE.log, what the job printed from the case's
+# start to the next's), and a job that failed outside its cases: the
+# tier's last lines, and build/test-failures.txt for make's own last
+# word.
 for name in $order; do
 	[ -f "$work/$name.log" ] || continue
-	cat "$work/$name.failed" 2>/dev/null
-	awk -v s="$name" '
-		function say(a) { print "FAILED " s ":" c ": " a; want = 0 }
-		/^ *Test: / { c = $0; sub(/^ *Test: /, "", c);
-			sub(/ \.\.\..*/, "", c); first = ""; want = 0 }
+	if [ -f "$work/$name.failed" ]; then
+		cp "$work/$name.log" "$logs/$name.log"
+		sed "s|\$| (log: $logs/$name.log)|" "$work/$name.failed"
+	fi
+	awk -v s="$name" -v dir="$logs" '
+		function say(a) {
+			print "FAILED " s ":" c ": " a " (log: " dir "/" s ":" \
+				c ".log)"
+			want = 0
+		}
+		function keep() { if (c != "" && bad) printf "%s", text > \
+			(dir "/" s ":" c ".log") }
+		/^ *Test: / { keep(); c = $0; sub(/^ *Test: /, "", c);
+			sub(/ \.\.\..*/, "", c); first = ""; want = 0;
+			text = ""; bad = 0 }
+		{ if (c != "") text = text $0 "\n" }
 		/^ +[0-9]+\. / { a = $0; sub(/^ +/, "", a);
 			if (want) say(a); else if (first == "") first = a }
-		/FAILED/ && c != "" { if (first != "") say(first); else want = 1 }
+		/FAILED/ && c != "" { bad = 1;
+			if (first != "") say(first); else want = 1 }
+		/^Run Summary:/ { keep(); c = "" }
+		END { keep() }
 		' "$work/$name.log"
-done
+done >"$B/test-failures.txt"
+cat "$B/test-failures.txt"
+echo $rc >"$B/test-rc"
 exit $rc

@@ -483,6 +483,78 @@ static void sudo_deps_leave_the_clone_its_owner(void)
 	it_sh("rm -rf '%s'", clone);
 }
 
+/*
+ * A tier that fails ends with its failed cases: run-all.sh's last lines
+ * are each failed case, suite:case, its first assertion and where its own
+ * log is kept; make's last words are those lines. Tried on a build
+ * directory whose "unit" job is a stand-in that fails one case as CUnit
+ * prints it, and one that dies without a summary.
+ */
+static void tier_failure_last_lines(void)
+{
+	char b[600], out[800];
+
+	snprintf(b, sizeof(b), "%s/fake-build", it_dir());
+	snprintf(out, sizeof(out), "%s/tier.out", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' && printf '%%s\n' "
+				    "'#!/bin/sh' 'cat <<EOF' "
+				    "'Suite: fake' "
+				    "'  Test: passes ...passed' "
+				    "'  Test: breaks ...(1.2 s) FAILED' "
+				    "'    1. tests/unit/test_fake.c:12  - "
+				    "got == 4' "
+				    "'  Test: after ...passed' "
+				    "'Run Summary: x' "
+				    "'provbench-tests: 2 passed, 1 failed, 0 "
+				    "skipped' 'EOF' 'exit 1' "
+				    ">'%s/unit-tests' && chmod +x "
+				    "'%s/unit-tests'",
+				    b, b, b),
+			      0);
+	CU_ASSERT_EQUAL(it_sh("tests/run-all.sh --check --only unit '%s' "
+			      ">'%s' 2>&1",
+			      b, out),
+			1);
+	CU_ASSERT_EQUAL(it_sh("test \"$(tail -n 1 '%s')\" = 'FAILED "
+			      "unit:breaks: 1. tests/unit/test_fake.c:12  - "
+			      "got == 4 (log: %s/test-logs/unit:breaks.log)'",
+			      out, b),
+			0);
+	/* the case's own log: from its start to the next case's */
+	CU_ASSERT_EQUAL(it_sh("grep -q 'Test: breaks' "
+			      "'%s/test-logs/unit:breaks.log' && ! grep -q "
+			      "'Test: after' '%s/test-logs/unit:breaks.log'",
+			      b, b),
+			0);
+	/* make's last word: the same line, after "*** " */
+	CU_ASSERT_EQUAL(it_sh("make -s --no-print-directory B='%s' "
+			      "tier-verdict >'%s' 2>&1; test $? = 2 && tail "
+			      "-n 1 '%s' | grep -q 'FAILED unit:breaks: 1. "
+			      "tests/unit/test_fake.c:12  - got == 4 (log: "
+			      "'",
+			      b, out, out),
+			0);
+	/* a job that dies without a summary is named with its exit */
+	CU_ASSERT_EQUAL_FATAL(it_sh("printf '%%s\n' '#!/bin/sh' 'echo "
+				    "Segmentation fault' 'exit 139' "
+				    ">'%s/unit-tests'",
+				    b),
+			      0);
+	CU_ASSERT_EQUAL(it_sh("tests/run-all.sh --check --only unit '%s' "
+			      ">'%s' 2>&1",
+			      b, out),
+			1);
+	CU_ASSERT_EQUAL(it_sh("tail -n 1 '%s' | grep -q '^FAILED unit: exit "
+			      "139: Segmentation fault (log: '",
+			      out),
+			0);
+	/* and a tier that passed says nothing more */
+	CU_ASSERT_EQUAL(it_sh("echo 0 >'%s/test-rc' && make -s "
+			      "--no-print-directory B='%s' tier-verdict",
+			      b, b),
+			0);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(installed_runs_elsewhere),
 	PB_CASE(install_ships_docs_and_units),
@@ -492,6 +564,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(demo_deps_are_small),
 	PB_CASE(systemd_recipe_in_scratch_root),
 	PB_CASE(sudo_deps_leave_the_clone_its_owner),
+	PB_CASE(tier_failure_last_lines),
 	PB_CASES_END,
 };
 
