@@ -171,7 +171,7 @@ GUEST         := $(B)/guest/initrd.gz
 
 .SECONDARY:
 
-.PHONY: all deps test test-tier test-all check check-tier \
+.PHONY: all deps test test-tier test-all check check-tier test-repeat \
 	tier-verdict \
 	format-check runner-static guest \
 	runner-windows unit-windows \
@@ -225,6 +225,18 @@ check: check-tier
 check-tier: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT_WIN) \
 	$(UNIT) $(IT)
 	@tests/run-all.sh --check $(B) || true
+
+# A job of make test's tier (SUITE: integration-harness, valgrind-host,
+# ...; all of them by default), N times on a built tree, CASES a glob over
+# case names: every failure kept with its first assertion and its case's
+# log in build/test-repeat/, and how often each case failed, at the end
+# (tests/repeat.sh). Flaky cases show here.
+N     ?= 10
+SUITE ?=
+CASES ?=
+test-repeat: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) \
+	$(IT) $(IT_ASAN) $(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree
+	@N=$(N) SUITE=$(SUITE) CASES='$(CASES)' tests/repeat.sh $(B)
 
 # Every C file as .clang-format says (comments are never reflowed).
 format-check:
