@@ -86,6 +86,48 @@ enum pb_error vs_perf_counters_get(struct vs_session *s,
 	return vs_retrieve_one(s, &s->sc.perf_manager, paths, on_counters, out);
 }
 
+/* the real-time interval as asked of the server: its own, or 20 */
+static int refresh(const struct vs_perf_counters *pc)
+{
+	return pc->refresh_s > 0 ? pc->refresh_s : 20;
+}
+
+enum pb_error vs_perf_refresh(struct vs_session *s,
+			      const struct vs_moref *entity,
+			      struct vs_perf_counters *pc)
+{
+	struct vs_req r;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr ret;
+	char v[24];
+	enum pb_error err;
+
+	err = vs_req_new(&r, "QueryPerfProviderSummary", &s->sc.perf_manager);
+	if (err)
+		return pb_fail(s->errbuf, err, "out of memory");
+	if (!vs_add_moref(r.op, "entity", entity)) {
+		vs_req_dispose(&r);
+		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
+	}
+	err = vs_call(s, &r, true, &doc, &ret);
+	vs_req_dispose(&r);
+	if (!err) {
+		int rate =
+			atoi(vs_text(v, sizeof(v), vs_child(ret, "returnval"),
+				     "refreshRate"));
+
+		if (rate > 0)
+			pc->refresh_s = rate;
+		else
+			err = pb_fail(s->errbuf, PB_ERR_UNSUPPORTED,
+				      "%s has no real-time statistics "
+				      "(refreshRate %s)",
+				      entity->value, v);
+	}
+	xmlFreeDoc(doc);
+	return err;
+}
+
 enum pb_error vs_perf_available(struct vs_session *s,
 				const struct vs_moref *entity,
 				const struct vs_perf_counters *pc,
@@ -103,7 +145,7 @@ enum pb_error vs_perf_available(struct vs_session *s,
 		return pb_fail(s->errbuf, err, "out of memory");
 	/* entity, beginTime, endTime, intervalId: the real-time one */
 	if (!vs_add_moref(r.op, "entity", entity) ||
-	    !vs_add(r.op, "intervalId", "20")) {
+	    !vs_addf(r.op, "intervalId", "%d", refresh(pc))) {
 		vs_req_dispose(&r);
 		return pb_fail(s->errbuf, PB_ERR_NOMEM, "out of memory");
 	}
@@ -213,7 +255,7 @@ enum pb_error vs_perf_read(struct vs_session *s, xmlNodePtr ret,
 	enum pb_error err = PB_OK;
 
 	out->n = 0;
-	out->interval_s = 20;
+	out->interval_s = refresh(pc);
 	for (unsigned k = 0; k < VS_PC__COUNT; k++)
 		for (unsigned i = 0; i < VS_PERF_MAX_SAMPLES; i++)
 			out->v[k][i] = NAN;
@@ -291,7 +333,7 @@ enum pb_error vs_perf_query(struct vs_session *s, const struct vs_moref *entity,
 		}
 		any = true;
 	}
-	if (!vs_add(spec, "intervalId", "20") ||
+	if (!vs_addf(spec, "intervalId", "%d", refresh(pc)) ||
 	    !vs_add(spec, "format", "csv")) {
 		err = PB_ERR_NOMEM;
 		goto out;

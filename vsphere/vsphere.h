@@ -527,6 +527,9 @@ bool vs_pc_on_host(enum vs_pc c);
 
 struct vs_perf_counters {
 	int key[VS_PC__COUNT]; /* 0: this server has no such counter */
+	/* the real-time interval, seconds (QueryPerfProviderSummary's
+	 * refreshRate: 20 on real servers); 0: not read, 20 assumed */
+	int refresh_s;
 };
 /* PerformanceManager.perfCounter, matched by group.name.rollup */
 enum pb_error vs_perf_counters_get(struct vs_session *s,
@@ -537,6 +540,11 @@ enum pb_error vs_perf_available(struct vs_session *s,
 				const struct vs_moref *entity,
 				const struct vs_perf_counters *pc,
 				unsigned *offered);
+/* QueryPerfProviderSummary of entity: its real-time refreshRate into
+ * pc->refresh_s (PB_ERR_UNSUPPORTED when it has no real-time statistics) */
+enum pb_error vs_perf_refresh(struct vs_session *s,
+			      const struct vs_moref *entity,
+			      struct vs_perf_counters *pc);
 /* ServiceInstance.CurrentTime as Unix time: the clock samples are on */
 enum pb_error vs_server_time(struct vs_session *s, double *out);
 
@@ -548,7 +556,7 @@ struct vs_perf_samples {
 	double v[VS_PC__COUNT][VS_PERF_MAX_SAMPLES]; /* NaN: none */
 };
 /*
- * QueryPerf for one entity at the real-time interval (20 s), format csv:
+ * QueryPerf for one entity at the real-time interval (pc's), format csv:
  * the samples ending in (t0, t1] on the server's clock of the counters
  * with an instance in inst[] (NULL: not asked of this entity; "": the
  * aggregate). A window with no samples yet is PB_OK with n 0.

@@ -418,7 +418,7 @@ static void perf_samples_and_windows(void)
 {
 	char fault[64], err[PB_ERRBUF_SIZE] = "";
 	struct vs_session s;
-	struct vs_perf_counters pc = {{0}};
+	struct vs_perf_counters pc = {{0}, 0};
 	struct vs_perf_samples *smp = calloc(1, sizeof(*smp));
 	struct vs_perf_window w;
 	const char *inst[VS_PC__COUNT] = {0};

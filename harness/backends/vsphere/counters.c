@@ -22,9 +22,16 @@
 
 #include "vsb.h"
 
-/* the newest sample appears this long after its interval ends, at most
- * (20-30 s on real servers) */
-#define LAG_S 35.0
+/* the newest sample appears this long after its interval ends, at most:
+ * 20-30 s on real servers, whose interval is 20 s; a server that says
+ * another interval (its refreshRate) is taken at the same proportion */
+#define LAG_INTERVALS 1.75
+
+/* the server's real-time interval, seconds */
+static double interval_of(const struct vsb *b)
+{
+	return b->pc.refresh_s > 0 ? b->pc.refresh_s : 20;
+}
 
 /* a figure, or null where the server gave none */
 static json_t *fig(const struct vs_perf_window *w, enum vs_pc k)
@@ -140,7 +147,7 @@ void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
 		e += off;
 		lo = a < lo ? a : lo;
 		hi = e > hi ? e : hi;
-		any_long |= e - a >= 40.0;
+		any_long |= e - a >= 2 * interval_of(b);
 	}
 	/* the instances: the disk on its controller, the LUN behind it */
 	if (!vs_vm_controllers(b->s, &b->vm.ref, &hw))
@@ -166,18 +173,18 @@ void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
 	host = calloc(1, sizeof(*host));
 	if (!vm || !host)
 		goto out;
-	vm->interval_s = host->interval_s = 20;
+	vm->interval_s = host->interval_s = (int)interval_of(b);
 	if (any_long && b->have_pc) {
 		/* the newest sample a pass can hold ends by the pass's end
-		 * and appears LAG_S later: wait for it (a run's ^C stops the
-		 * wait) */
-		double need = hi + LAG_S;
+		 * and appears up to LAG_INTERVALS intervals later: wait for
+		 * it (a run's ^C stops the wait) */
+		double need = hi + LAG_INTERVALS * interval_of(b);
 
 		if (!vs_server_time(b->s, &now) && now < need)
 			pb_progress("waiting %.0f s for the server's counters "
-				    "of the last pass (its samples appear "
-				    "20-30 s late)",
-				    need - now);
+				    "of the last pass (its samples appear up "
+				    "to %.0f s late)",
+				    need - now, LAG_INTERVALS * interval_of(b));
 
 		while (!vs_server_time(b->s, &now) && now < need &&
 		       !(ctx && ctx->stop && *ctx->stop)) {
@@ -216,8 +223,10 @@ void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
 					b->have_dsd ? b->dsd.uuid : "");
 		json_object_set_new(p, "server_counters", o);
 	}
-	clock = json_pack("{s:f,s:f,s:f}", "guest_offset_s", off,
-			  "lag_waited_s", waited, "lag_s", LAG_S);
+	clock = json_pack("{s:f,s:f,s:f,s:f}", "guest_offset_s", off,
+			  "lag_waited_s", waited, "lag_s",
+			  LAG_INTERVALS * interval_of(b), "interval_s",
+			  interval_of(b));
 	json_object_set_new(doc, "server_clock", clock);
 	/* in place of the runner's document, whole or not at all */
 	snprintf(tmp, sizeof(tmp), "%s.counters", path);
@@ -274,6 +283,13 @@ void vsb_counters_check(struct vsb *b, struct pb_check_out *out)
 			      b->pc_why);
 		return;
 	}
+	/* the interval the samples come at, as the VM's server says it
+	 * (20 s on every real one) */
+	if (vs_perf_refresh(b->s, &b->vm.ref, &b->pc))
+		pb_check_warn(out, "counters",
+			      "the VM's real-time interval cannot be read "
+			      "(%s): 20 s assumed",
+			      vs_session_error(b->s));
 	for (unsigned k = 0; k < VS_PC__COUNT; k++) {
 		if (b->pc.key[k])
 			have++;
@@ -322,10 +338,11 @@ void vsb_counters_check(struct vsb *b, struct pb_check_out *out)
 	b->have_pc = true;
 	check_offered(b, out);
 	pb_check_say(out, "counters",
-		     "%u of %u kept (real-time, 20 s samples: a pass needs "
-		     "40 s to have its own)%s%s",
-		     have, (unsigned)VS_PC__COUNT,
-		     missing[0] ? "; none of " : "", missing);
+		     "%u of %u kept (real-time, %.0f s samples: a pass needs "
+		     "%.0f s to have its own)%s%s",
+		     have, (unsigned)VS_PC__COUNT, interval_of(b),
+		     2 * interval_of(b), missing[0] ? "; none of " : "",
+		     missing);
 out:
 	free(smp);
 }
