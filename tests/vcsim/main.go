@@ -231,6 +231,8 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:0", "address to listen on")
 	flag.BoolVar(&esxMode, "esx", false, "a standalone ESXi host instead of vCenter")
 	flag.StringVar(&failMode, "fail-mode", "", "fail adding disks of this mode")
+	flag.Int64Var(&perfInterval, "perf-interval", 20, "the real-time statistics' interval, seconds (QueryPerfProviderSummary's refreshRate)")
+	flag.DurationVar(&perfLag, "perf-lag", 25*time.Second, "a real-time sample appears this long after its interval ends")
 	expireAt := flag.Int64("expire-after", 0, "the Nth SOAP call loses its session")
 	dropAt := flag.Int64("drop-after", 0, "the Nth SOAP call's connection is dropped")
 	dropCount := flag.Int64("drop-count", 1, "how many calls from the Nth are dropped")

@@ -19,7 +19,9 @@
 //     counter the entity does not have gives no series;
 //   - format "csv" answers PerfEntityMetricCSV (sampleInfoCSV
 //     "20,<time>,..." and each series' values as one string); no
-//     samples in the window, no returnval.
+//     samples in the window, no returnval;
+//   - QueryPerfProviderSummary says the real-time refreshRate (20) of a
+//     VM or host, as the packaged simulator does, or -perf-interval's.
 //
 // The values are the packaged simulator's own recorded ESXi samples
 // where it has them for the counter, else a steady figure of the
@@ -43,10 +45,15 @@ import (
 	"github.com/vmware/govmomi/vim25/types"
 )
 
-const (
-	perfInterval = 20
-	perfLag      = 25 * time.Second
-	perfKeep     = time.Hour
+const perfKeep = time.Hour
+
+// The real-time interval and lag, 20 s and 25 s as real servers have
+// them; -perf-interval and -perf-lag give a test a faster clock (the
+// server says its interval in QueryPerfProviderSummary's refreshRate, and
+// a client that reads it sees the same shape in a tenth of the time).
+var (
+	perfInterval int64 = 20
+	perfLag            = 25 * time.Second
 )
 
 var (
@@ -152,7 +159,7 @@ func queryPerf(req []byte) string {
 		}
 		var info []string
 		for _, t := range stamps {
-			info = append(info, strconv.Itoa(perfInterval), t.Format(time.RFC3339))
+			info = append(info, strconv.FormatInt(perfInterval, 10), t.Format(time.RFC3339))
 		}
 		fmt.Fprintf(&out, `<returnval xsi:type="PerfEntityMetricCSV"><entity type="%s">%s</entity>`+
 			`<sampleInfoCSV>%s</sampleInfoCSV>`, kind, ref, strings.Join(info, ","))
@@ -241,8 +248,21 @@ func queryAvailable(req []byte) string {
 	return soapReply(out.String())
 }
 
-// perfHandler answers QueryPerf and QueryAvailablePerfMetric; everything
-// else goes on.
+// queryProvider answers QueryPerfProviderSummary for a VM or a host:
+// real-time statistics at perfInterval (the packaged simulator's answer,
+// with -perf-interval's rate).
+func queryProvider(req []byte) string {
+	var out strings.Builder
+	e := qpEntityRe.FindSubmatch(req)
+	fmt.Fprintf(&out, `<QueryPerfProviderSummaryResponse xmlns="urn:vim25"><returnval>`+
+		`<entity type="%s">%s</entity><currentSupported>true</currentSupported>`+
+		`<summarySupported>true</summarySupported><refreshRate>%d</refreshRate>`+
+		`</returnval></QueryPerfProviderSummaryResponse>`, e[1], e[2], perfInterval)
+	return soapReply(out.String())
+}
+
+// perfHandler answers QueryPerf, QueryAvailablePerfMetric and a VM's or
+// host's QueryPerfProviderSummary; everything else goes on.
 func perfHandler(inner http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
@@ -256,6 +276,12 @@ func perfHandler(inner http.Handler) http.Handler {
 			bytes.Contains(req, []byte("<QueryPerf xmlns")):
 			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 			io.WriteString(w, queryPerf(req))
+		case bytes.Contains(req, []byte("<QueryPerfProviderSummary")) &&
+			qpEntityRe.Match(req) &&
+			(bytes.Contains(req, []byte(`type="VirtualMachine"`)) ||
+				bytes.Contains(req, []byte(`type="HostSystem"`))):
+			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+			io.WriteString(w, queryProvider(req))
 		case bytes.Contains(req, []byte("<QueryAvailablePerfMetric")):
 			w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 			io.WriteString(w, queryAvailable(req))
