@@ -95,10 +95,13 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			       "%s failed (exit %d): %s", argv[0], rc,
 			       msg[0] ? msg : "no message");
 
-	/* a private mount point; /run is a tmpfs in the guest and on most
-	 * hosts, /tmp otherwise */
+	/* a private mount point: in $TMPDIR when it is set (as mktemp
+	 * does), else /run, a tmpfs in the guest and on most hosts, else
+	 * /tmp */
 	snprintf(fs->mnt, sizeof(fs->mnt), "%s/provbench-mnt-XXXXXX",
-		 access("/run", W_OK) ? "/tmp" : "/run");
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR")
+		 : access("/run", W_OK)		       ? "/tmp"
+						       : "/run");
 	dir = mkdtemp(fs->mnt);
 	if (!dir) {
 		fs->mnt[0] = '\0';
