@@ -33,6 +33,8 @@ struct vcsim {
 	int in_fd; /* closing it stops the simulator */
 	char url[256];
 	char thumbprint[128];
+	/* its TMPDIR, where its datastores' files are: its own */
+	char tmp[600];
 };
 
 int vcsim_start(struct vcsim *v, const char *const *flags);

@@ -237,6 +237,18 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 2;
 	}
+	/* what the programs under test make in "the" temporary directory
+	 * (a runner's mount points, the simulator's datastores) is this
+	 * run's own: other suites run at the same time */
+	{
+		char tmp[sizeof(scratch) + 8];
+
+		snprintf(tmp, sizeof(tmp), "%s/tmp", scratch);
+		if (mkdir(tmp, 0700) || setenv("TMPDIR", tmp, 1)) {
+			perror(tmp);
+			return 2;
+		}
+	}
 	rc = pb_suites_run(suites, argc > 2 ? argv[2] : NULL);
 	it_sh("rm -rf '%s'", scratch);
 	return rc;

@@ -887,12 +887,12 @@ static void static_binary_runs_anywhere(void)
 static const char *const fw_rw_read[] = {"first-write", "rewrite", "read",
 					 NULL};
 
-/* Nothing of a filesystem pass left: no mount, no mount point. */
+/* Nothing of a filesystem pass left: no mount, no mount point (made in
+ * this suite's own TMPDIR: another suite's runs may be mounted now). */
 static bool fs_gone(const char *dev)
 {
 	return it_sh("grep -q '^%s ' /proc/mounts", dev) == 1 &&
-	       it_sh("ls -d /run/provbench-mnt-* /tmp/provbench-mnt-* "
-		     ">/dev/null 2>&1") != 0;
+	       it_sh("ls -d \"$TMPDIR\"/provbench-mnt-* >/dev/null 2>&1") != 0;
 }
 
 /* ext4 and xfs made on a fresh device, passes on a file in it, a command
@@ -1300,13 +1300,14 @@ static void command_passes_fail_and_stop(void)
 			"-o",
 			out,
 			NULL};
+	char sleeps[96], mine[64];
 	char *hang[] = {(char *)it_bin("provbench-runner"),
 			"--target",
 			t,
 			"--passes",
 			"command",
 			"--command",
-			"sleep 300 & sleep 301",
+			sleeps,
 			"-q",
 			"-o",
 			out,
@@ -1315,6 +1316,11 @@ static void command_passes_fail_and_stop(void)
 	json_t *doc, *p;
 	uint64_t t0;
 
+	/* sleeps no other test runs (the valgrind lane runs this one at
+	 * the same time): the fraction is this process's id */
+	snprintf(sleeps, sizeof(sleeps), "sleep 300.%ld & sleep 301.%ld",
+		 (long)getpid(), (long)getpid());
+	snprintf(mine, sizeof(mine), "sleep 30[01][.]%ld", (long)getpid());
 	CU_ASSERT_EQUAL(it_run(&r, fail, 0, 0), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "command exited 3: to-stderr"));
 	it_result_dispose(&r);
@@ -1339,8 +1345,8 @@ static void command_passes_fail_and_stop(void)
 	/* SIGKILL reaches the group at once, but a killed process is gone
 	 * only once the kernel has run it to its end: a moment under load */
 	CU_ASSERT_EQUAL(it_sh("for i in 1 2 3 4 5 6 7 8 9 10; do pgrep -f "
-			      "'sleep 30[01]' >/dev/null || exit 1; sleep "
-			      "0.2; done"),
+			      "'%s' >/dev/null || exit 1; sleep 0.2; done",
+			      mine),
 			1);
 }
 

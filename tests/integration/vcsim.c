@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -25,9 +26,12 @@ int vcsim_start(struct vcsim *v, const char *const *flags)
 	FILE *fp;
 	int n = 0;
 
+	static unsigned seq;
+
 	memset(v, 0, sizeof(*v));
 	v->pid = -1;
-	if (pipe(in) || pipe(out))
+	snprintf(v->tmp, sizeof(v->tmp), "%s/vcsim-%u", it_dir(), seq++);
+	if (mkdir(v->tmp, 0700) || pipe(in) || pipe(out))
 		return -1;
 	argv[n++] = (char *)it_bin("vcsim");
 	while (flags && *flags && n < 15)
@@ -47,6 +51,7 @@ int vcsim_start(struct vcsim *v, const char *const *flags)
 		dup2(out[1], 1);
 		close(in[1]);
 		close(out[0]);
+		setenv("TMPDIR", v->tmp, 1);
 		setenv("VCSIM_USERNAME", "user", 1);
 		setenv("VCSIM_PASSWORD", "secret", 1);
 		execv(argv[0], argv);
