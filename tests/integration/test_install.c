@@ -527,7 +527,8 @@ static void tier_failure_last_lines(void)
 			      b, b),
 			0);
 	/* make's last word: the same line, after "*** " */
-	CU_ASSERT_EQUAL(it_sh("make -s --no-print-directory B='%s' "
+	CU_ASSERT_EQUAL(it_sh("env -u MAKEFLAGS -u MAKELEVEL make -s "
+			      "--no-print-directory B='%s' "
 			      "tier-verdict >'%s' 2>&1; test $? = 2 && tail "
 			      "-n 1 '%s' | grep -q 'FAILED unit:breaks: 1. "
 			      "tests/unit/test_fake.c:12  - got == 4 (log: "
@@ -549,10 +550,11 @@ static void tier_failure_last_lines(void)
 			      out),
 			0);
 	/* and a tier that passed says nothing more */
-	CU_ASSERT_EQUAL(it_sh("echo 0 >'%s/test-rc' && make -s "
-			      "--no-print-directory B='%s' tier-verdict",
-			      b, b),
-			0);
+	CU_ASSERT_EQUAL(
+		it_sh("echo 0 >'%s/test-rc' && env -u MAKEFLAGS make -s "
+		      "--no-print-directory B='%s' tier-verdict",
+		      b, b),
+		0);
 }
 
 static const struct pb_case cases[] = {
