@@ -30,7 +30,10 @@ int vcsim_start(struct vcsim *v, const char *const *flags)
 
 	memset(v, 0, sizeof(*v));
 	v->pid = -1;
-	snprintf(v->tmp, sizeof(v->tmp), "%s/vcsim-%u", it_dir(), seq++);
+	/* a test's forked parts each start their own: the pid tells them
+	 * apart */
+	snprintf(v->tmp, sizeof(v->tmp), "%s/vcsim-%ld-%u", it_dir(),
+		 (long)getpid(), seq++);
 	if (mkdir(v->tmp, 0700) || pipe(in) || pipe(out))
 		return -1;
 	argv[n++] = (char *)it_bin("vcsim");
