@@ -96,6 +96,11 @@ static void pairs_json(struct pb_jw *w, const struct runner_pairs *pr)
 	pb_jw_real(w, "written_seconds", (double)pr->written_ns / 1e9);
 	pb_jw_real(w, RUNNER_K_WRITTEN_MIB_PER_S,
 		   runner_pairs_written_rate(pr));
+	/* the measured pairs' two sides in time: the penalty in time is
+	 * 1 - written / fresh over them */
+	pb_jw_real(w, RUNNER_K_PAIRS_FRESH_S, (double)pr->pair_fresh_ns / 1e9);
+	pb_jw_real(w, RUNNER_K_PAIRS_WRITTEN_S,
+		   (double)pr->pair_written_ns / 1e9);
 	pb_jw_real(w, "wall_seconds", (double)pr->wall_ns / 1e9);
 	/* each pair's rewritten stripe, MiB/s, in order: with the pass's
 	 * series (the fresh ones) the pairs can be had again */

@@ -603,7 +603,7 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 	runner_clock_now(&r->started_unix, &r->started_boot);
 	progress_start(&pg, ctx, start);
 	for (k = 0; k <= nstripes && !err && !stop_requested; k++) {
-		uint64_t n = k < nstripes ? spb : tail;
+		uint64_t n = k < nstripes ? spb : tail, fresh_stripe_ns;
 
 		if (!n)
 			break;
@@ -614,6 +614,7 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 		r->ios += ios;
 		r->bytes += ios * o->bs;
 		fresh_ns += ns;
+		fresh_stripe_ns = ns;
 		fresh = ns ? (double)(ios * o->bs) / ((double)ns / 1e9) : 0;
 		if (ios &&
 		    series_push(r, (double)fresh_ns / 1e9, ios * o->bs,
@@ -631,6 +632,8 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 
 				pr->written[pr->n] = w / 1048576.0;
 				pr->penalty[pr->n++] = 1 - fresh / w;
+				pr->pair_fresh_ns += fresh_stripe_ns;
+				pr->pair_written_ns += ns;
 			}
 		}
 		progress_show(&pg, ctx, r, start, pb_now_ns(),

@@ -232,6 +232,8 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_WRITTEN_SERIES	   "written_series"
 #define RUNNER_K_WRITTEN_MIB_PER_S "written_mib_per_s"
 #define RUNNER_K_PAIRS		   "pairs"
+#define RUNNER_K_PAIRS_FRESH_S	   "pairs_fresh_seconds"
+#define RUNNER_K_PAIRS_WRITTEN_S   "pairs_written_seconds"
 #define RUNNER_K_STRIPE		   "stripe"
 #define RUNNER_K_RECREATE	   "recreate"
 #define RUNNER_K_DELETE_SECONDS	   "delete_seconds"

@@ -170,6 +170,11 @@ struct runner_pairs {
 	double *penalty; /* the pairs' 1 - fresh / written, once done sorted */
 	double *written; /* each pair's written MiB/s, in order */
 	uint64_t written_bytes, written_ns;
+	/* the measured pairs' fresh and rewritten stripes, each side's time
+	 * in all: what a first write costs over a rewrite, in time, where
+	 * a minority of expensive stripes count for what they cost (a
+	 * median of the pairs' ratios leaves them out) */
+	uint64_t pair_fresh_ns, pair_written_ns;
 	uint64_t wall_ns; /* the whole pass: both kinds, and the drains */
 	/* the device's counts over the fresh stripes and over the rewritten
 	 * ones, apart (each stripe drains before the next: its requests

@@ -761,6 +761,12 @@ static void pair_stripe_pairs(void)
 		/* the pass took its fresh and its written stripes' time */
 		CU_ASSERT(num(pr, "wall_seconds") >
 			  num(p, "seconds") + num(pr, "written_seconds") * 0.9);
+		/* the measured pairs' sides in time: every rewritten stripe
+		 * is a pair's; the fresh ones but the first and the tail */
+		CU_ASSERT_DOUBLE_EQUAL(num(pr, "pairs_written_seconds"),
+				       num(pr, "written_seconds"), 1e-6);
+		CU_ASSERT(num(pr, "pairs_fresh_seconds") > 0);
+		CU_ASSERT(num(pr, "pairs_fresh_seconds") < num(p, "seconds"));
 		CU_ASSERT_EQUAL(
 			num(json_object_get(doc, "verify"), "mismatches"), 0);
 		CU_ASSERT(json_is_true(json_object_get(
