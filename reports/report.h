@@ -149,6 +149,19 @@ size_t rp_change_points(size_t *out, size_t max, const double *v, size_t n,
 			double alpha, size_t min_seg);
 /* Two-sided p-value of Student's t with df degrees of freedom. */
 double rp_t_pvalue(double t, double df);
+/* The t whose two-sided p-value with df degrees of freedom is alpha
+ * (2.776 for alpha 0.05, df 4); NaN without degrees of freedom. */
+double rp_t_critical(double alpha, double df);
+/*
+ * The mean of a's values less the mean of b's (b NULL or nb 0: a's mean
+ * alone) into *d, and its (1 - alpha) interval by Student's t, with
+ * Welch's degrees of freedom for two samples: for values that are each a
+ * repetition's own figure (a log of a time ratio), the interval that
+ * holds the truth as often as it says. The interval is NaN under two
+ * values on a side, *d NaN with none.
+ */
+void rp_mean_diff_ci(double *d, double *lo, double *hi, const double *a,
+		     size_t na, const double *b, size_t nb, double alpha);
 
 /*
  * Repetitions that would narrow an interval of half-width h, had from n,

@@ -560,6 +560,68 @@ double rp_t_pvalue(double t, double df)
 	return betai(df / 2, 0.5, df / (df + t * t));
 }
 
+double rp_t_critical(double alpha, double df)
+{
+	double lo = 0, hi = 1e6, mid;
+	int i;
+
+	if (!(df > 0) || !(alpha > 0) || !(alpha < 1))
+		return NAN;
+	/* the p-value falls as t grows: bisection to well under a
+	 * thousandth */
+	for (i = 0; i < 200 && hi - lo > 1e-9; i++) {
+		mid = (lo + hi) / 2;
+		if (rp_t_pvalue(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* mean and sample variance of v[0..n) */
+static void mean_var(double *mean, double *var, const double *v, size_t n)
+{
+	double s = 0, q = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += v[i];
+	*mean = n ? s / (double)n : NAN;
+	for (i = 0; i < n; i++)
+		q += (v[i] - *mean) * (v[i] - *mean);
+	*var = n > 1 ? q / (double)(n - 1) : NAN;
+}
+
+void rp_mean_diff_ci(double *d, double *lo, double *hi, const double *a,
+		     size_t na, const double *b, size_t nb, double alpha)
+{
+	double ma, va, mb = 0, vb = 0, se2, df, t;
+
+	*lo = *hi = NAN;
+	mean_var(&ma, &va, a, na);
+	if (b && nb)
+		mean_var(&mb, &vb, b, nb);
+	*d = ma - mb;
+	if (na < 2 || (b && nb && nb < 2))
+		return;
+	if (b && nb) {
+		double qa = va / (double)na, qb = vb / (double)nb;
+
+		se2 = qa + qb;
+		df = se2 > 0 ? se2 * se2 /
+				       (qa * qa / (double)(na - 1) +
+					qb * qb / (double)(nb - 1))
+			     : (double)(na + nb - 2);
+	} else {
+		se2 = va / (double)na;
+		df = (double)(na - 1);
+	}
+	t = rp_t_critical(alpha, df);
+	*lo = *d - t * sqrt(se2);
+	*hi = *d + t * sqrt(se2);
+}
+
 /* Welch's t of v[a..s) against v[s..b), and its degrees of freedom;
  * prefix sums of the values and their squares give each side's mean and
  * variance in constant time. */
