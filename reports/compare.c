@@ -29,8 +29,8 @@ bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
 			      m->rate_unit);
 		if (to == noise)
 			pb_buf_addstr(to, f->sig == RP_SIG_FEW
-						  ? ", one repetition on a "
-						    "side: too few to tell"
+						  ? ", too few repetitions on "
+						    "a side to tell"
 						  : ", within noise");
 	}
 

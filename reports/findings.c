@@ -372,7 +372,7 @@ static void dev_finding(struct rp_findings *fs, const struct rp_group *g,
 	f->v = d->first_med[RP_DEV_MS];
 	f->v2 = d->later_med[RP_DEV_MS];
 	f->x = f->v / f->v2;
-	if (d->nfirst >= 2 && d->nlater >= 2)
+	if (d->nfirst >= RP_MIN_TELL && d->nlater >= RP_MIN_TELL)
 		rp_ratio_ci(&f->lo, &f->hi, d->first[RP_DEV_MS], d->nfirst,
 			    d->later[RP_DEV_MS], d->nlater);
 	f->sig = isnan(f->lo)			? RP_SIG_FEW
@@ -402,7 +402,8 @@ static void server_finding(struct rp_findings *fs, const struct rp_group *g)
 	f->v = v->first_med[k];
 	f->v2 = v->later_med[k];
 	f->x = f->v2 > 0 ? f->v / f->v2 : NAN;
-	if (v->nfirst[k] >= 2 && v->nlater[k] >= 2 && f->v2 > 0)
+	if (v->nfirst[k] >= RP_MIN_TELL && v->nlater[k] >= RP_MIN_TELL &&
+	    f->v2 > 0)
 		rp_ratio_ci(&f->lo, &f->hi, v->first[k], v->nfirst[k],
 			    v->later[k], v->nlater[k]);
 	f->sig = isnan(f->lo)			? RP_SIG_FEW
@@ -598,7 +599,7 @@ static void breakevens(struct rp_findings *fs, const struct rp_model *m,
 		f->v2 = h->prov_med;
 		f->x = be[j];
 		f->hi = disk;
-		if (g->nfirst < 2 || h->nfirst < 2)
+		if (g->nfirst < RP_MIN_TELL || h->nfirst < RP_MIN_TELL)
 			f->sig = RP_SIG_FEW;
 		else if (rp_overlap(g->first_lo, g->first_hi, h->first_lo,
 				    h->first_hi))

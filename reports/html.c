@@ -1288,7 +1288,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		      "repetitions; intervals are 95%% percentile-bootstrap "
 		      "intervals of the median (2000 resamples, fixed seed; "
 		      "above 50 repetitions the order-statistic interval); "
-		      "one repetition gives no interval. Baseline: %s%s. "
+		      "under 3 repetitions no interval. Baseline: %s%s. "
 		      "Warm-up penalty = 1 &minus; first write / %s "
 		      "(medians; its interval resamples disks with both their "
 		      "passes). Ratios to the baseline whose interval holds 1 "

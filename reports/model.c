@@ -741,15 +741,16 @@ static void finish_group(struct rp_group *g)
 		rp_median(g->stripe_vs_pass, g->nstripe_vs_pass);
 	g->cmd_med = rp_median(g->cmd, g->ncmd);
 	rp_median_ci(&g->cmd_lo, &g->cmd_hi, g->cmd, g->ncmd);
-	/* one repetition gives a figure, never an interval: nothing can be
-	 * said of noise with one value */
-	if (g->nfirst < 2)
+	/* under RP_MIN_TELL repetitions a figure, never an interval:
+	 * nothing can be said of noise with two values */
+	if (g->nfirst < RP_MIN_TELL)
 		g->first_lo = g->first_hi = NAN;
-	if (g->nrewrite < 2)
+	if (g->nrewrite < RP_MIN_TELL)
 		g->rewrite_lo = g->rewrite_hi = NAN;
 	if (g->ncmd < 2)
 		g->cmd_lo = g->cmd_hi = NAN;
-	if (g->penalty_paired ? g->npaired < 2 : g->npair < 2)
+	if (g->penalty_paired ? g->npaired < RP_MIN_TELL
+			      : g->npair < RP_MIN_TELL)
 		g->penalty_lo = g->penalty_hi = NAN;
 	/* the page draws one rep's curve: that one series stays parsed */
 	if (g->nspan)
@@ -824,7 +825,7 @@ static void share(struct rp_share *out, const double *a, size_t na, double ma,
 	if (!(ma > 0) || !(mb > 0))
 		return;
 	out->v = ma / mb;
-	if (na >= 2 && nb >= 2)
+	if (na >= RP_MIN_TELL && nb >= RP_MIN_TELL)
 		rp_ratio_ci(&out->lo, &out->hi, a, na, b, nb);
 }
 
@@ -919,7 +920,8 @@ static void cross_group(struct rp_model *m)
 			/* the baseline against itself is 1 by definition:
 			 * no interval, nothing to call noise; one
 			 * repetition on a side gives no interval either */
-			if (g != b && g->nfirst >= 2 && b->nfirst >= 2) {
+			if (g != b && g->nfirst >= RP_MIN_TELL &&
+			    b->nfirst >= RP_MIN_TELL) {
 				rp_ratio_ci(&g->first_vs_base_lo,
 					    &g->first_vs_base_hi, g->first,
 					    g->nfirst, b->first, b->nfirst);

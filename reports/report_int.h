@@ -13,6 +13,10 @@
 #include "runjson.h"
 
 #define RP_MAX_REWRITES 32
+/* the fewest repetitions that tell noise: under them a figure has no
+ * interval and no verdict ("2 repetitions: too few to tell"); an interval
+ * of two values is their spread, and the gate alarmed on it */
+#define RP_MIN_TELL 3
 /* a first write's settling is smoothed over this many intervals at least */
 #define RP_STEADY_WINDOW 3
 

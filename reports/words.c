@@ -2,7 +2,8 @@
  * words.c - the one wording of every finding (findings.c draws them), and
  * the formats every page shares: a group's label, a percentage and its
  * interval, the within-pass settling. A sentence says only what its
- * finding's figures support: one repetition gets figures and no interval,
+ * finding's figures support: under RP_MIN_TELL repetitions figures and no
+ * interval ("2 repetitions: too few to tell"),
  * "within noise" is said of an interval that holds the null, a ratio
  * verdict only where there is an interval.
  */
@@ -14,6 +15,16 @@
 #include "report_int.h"
 
 /* out += printf, never past len */
+/* "one repetition" or "2 repetitions": too few to tell noise with */
+static const char *reps_few(char *buf, size_t len, size_t n)
+{
+	if (n <= 1)
+		snprintf(buf, len, "one repetition");
+	else
+		snprintf(buf, len, "%zu repetitions", n);
+	return buf;
+}
+
 static void cat(char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -207,9 +218,10 @@ static void headline(char *out, size_t len, const struct rp_model *m,
 		return;
 	case RP_F_H_FEW:
 		snprintf(out, len,
-			 "%sone repetition, so no interval and no verdict on "
-			 "noise: first-write penalty ",
-			 pre);
+			 "%s%s, so no interval and no verdict on noise: "
+			 "first-write penalty ",
+			 pre,
+			 reps_few(a, sizeof(a), f->nset ? f->set[0]->nok : 1));
 		for (i = 0; i < f->nset; i++) {
 			char l[320];
 
@@ -228,9 +240,10 @@ static void headline(char *out, size_t len, const struct rp_model *m,
 			    names);
 		else if (f->sig == RP_SIG_FEW)
 			cat(out, len,
-			    "against %s's: one repetition, too few "
-			    "to tell whether it is repaid",
-			    names);
+			    "against %s's: %s, too few to tell whether it "
+			    "is repaid",
+			    names,
+			    reps_few(a, sizeof(a), f->g ? f->g->nok : 1));
 		else if (f->sig == RP_SIG_NOISE)
 			cat(out, len,
 			    "cannot be weighed against %s's: their first "
@@ -280,9 +293,10 @@ static void penalty(char *out, size_t len, const struct rp_finding *f,
 	switch (f->sig) {
 	case RP_SIG_FEW:
 		snprintf(out, len,
-			 "%s: first write %s %s than rewrite (one repetition: "
-			 "no interval, too few to tell noise)",
-			 l, p, f->v >= 0 ? "slower" : "faster");
+			 "%s: first write %s %s than rewrite (%s: no "
+			 "interval, too few to tell noise)",
+			 l, p, f->v >= 0 ? "slower" : "faster",
+			 reps_few(iv, sizeof(iv), f->g->nok));
 		break;
 	case RP_SIG_NOISE:
 		rp_pct_text(p, sizeof(p), f->v);
@@ -352,7 +366,10 @@ static void breakeven(char *out, size_t len, const struct rp_finding *f)
 	if (!(f->v > f->v2))
 		cat(out, len, "no longer: nothing to repay");
 	else if (f->sig == RP_SIG_FEW)
-		cat(out, len, "one repetition: too few to tell a break-even");
+		cat(out, len, "%s: too few to tell a break-even",
+		    reps_few(sz, sizeof(sz),
+			     f->g->nfirst < f->h->nfirst ? f->g->nfirst
+							 : f->h->nfirst));
 	else if (f->sig == RP_SIG_NOISE)
 		cat(out, len,
 		    "no break-even beyond noise: their first writes are "
@@ -415,11 +432,14 @@ static void change(char *out, size_t len, const struct rp_model *m,
 {
 	snprintf(out, len, "%s %s: %.1f -> %.1f %s (%+.1f%%), ", l, f->metric,
 		 rp_rate(m, f->v), rp_rate(m, f->v2), m->rate_unit, f->x);
-	if (f->sig == RP_SIG_FEW)
-		cat(out, len,
-		    "one repetition on a side: too few to tell "
-		    "noise");
-	else if (f->sig == RP_SIG_NOISE)
+	if (f->sig == RP_SIG_FEW) {
+		char n[32];
+
+		cat(out, len, "%s on a side: too few to tell noise",
+		    reps_few(n, sizeof(n),
+			     f->g->nfirst < f->h->nfirst ? f->g->nfirst
+							 : f->h->nfirst));
+	} else if (f->sig == RP_SIG_NOISE)
 		cat(out, len, "within noise (the runs' intervals overlap)");
 	else
 		cat(out, len,
@@ -573,8 +593,12 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		snprintf(out, len, "%s against %s: ", l, o);
 		ratio(out, len, "first write", f->v, f->lo, f->hi);
 		ratio(out, len, ", rewrite", f->v2, f->lo2, f->hi2);
-		if (f->sig == RP_SIG_FEW)
-			cat(out, len, " (one repetition: no interval)");
+		if (f->sig == RP_SIG_FEW) {
+			char nr[32];
+
+			cat(out, len, " (%s: no interval)",
+			    reps_few(nr, sizeof(nr), f->g->nfirst));
+		}
 		break;
 	case RP_F_APPLIED_AS:
 		if (f->g->unread) {
@@ -752,7 +776,8 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		if (!isnan(w->v))
 			cat(out, len, ", %.2fx its rewrite%s", w->v, b);
 		cat(out, len, "%s",
-		    f->sig == RP_SIG_FEW     ? " (one repetition: no interval)"
+		    f->sig == RP_SIG_FEW     ? " (too few repetitions: no "
+					       "interval)"
 		    : f->sig == RP_SIG_NOISE ? ", within noise of the host"
 					     : ", beyond noise");
 		shares_said(out, len, &f->g->host, false);
@@ -773,8 +798,8 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			 *f->h->target_name ? f->h->target_name : "the first",
 			 a, rp_rate(m, f->g->first_med),
 			 rp_rate(m, f->h->first_med), m->rate_unit,
-			 f->sig == RP_SIG_FEW	  ? " (one repetition: no "
-						    "interval)"
+			 f->sig == RP_SIG_FEW	  ? " (too few repetitions: "
+						    "no interval)"
 			 : f->sig == RP_SIG_NOISE ? ", within noise"
 						  : ", beyond noise");
 		shares_said(out, len, &f->g->arm, true);
@@ -785,6 +810,7 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		 * 2.57 ms on average against 1.63 ms in the rewrites (1.58x
 		 * [1.11-2.08], beyond noise); it wrote 1.00x the bytes" */
 		const struct rp_devtime *d = f->n ? &f->g->hostdev : &f->g->dev;
+		char nr[32];
 
 		snprintf(out, len,
 			 "%s at the %sdevice (%s): a first write's requests "
@@ -797,7 +823,8 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			    f->sig == RP_SIG_NOISE ? "within noise"
 						   : "beyond noise");
 		else
-			cat(out, len, "; one repetition: no interval");
+			cat(out, len, "; %s: no interval",
+			    reps_few(nr, sizeof(nr), d->nfirst));
 		cat(out, len,
 		    "); it wrote %.2fx the bytes the runner wrote (%.2fx in "
 		    "the rewrites)",
@@ -880,7 +907,9 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 			    f->sig == RP_SIG_NOISE ? "within noise"
 						   : "beyond noise");
 		else if (!isnan(f->x))
-			cat(out, len, " (%.2fx; one repetition: no interval)",
+			cat(out, len,
+			    " (%.2fx; too few repetitions: no "
+			    "interval)",
 			    f->x);
 		for (unsigned k = 0; k < RP_SV_CPU; k++) {
 			if (k == (unsigned)f->n || isnan(v->first_med[k]) ||

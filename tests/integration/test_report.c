@@ -1026,8 +1026,82 @@ static void export_junit_regression(void)
 	}
 }
 
+/* src's first two repetitions as dir/run.json */
+static int two_reps(const char *dir, const char *src)
+{
+	return it_sh(
+		"mkdir -p '%s' && python3 -c \"import json\n"
+		"d = json.load(open('%s'))\n"
+		"d['results'] = [r for r in d['results'] if r['rep'] <= 2]\n"
+		"d['profile']['repetitions'] = 2\n"
+		"json.dump(d, open('%s/run.json', 'w'))\"",
+		dir, src, dir);
+}
+
+/*
+ * Two repetitions tell no noise (issue 36: an interval of two values is
+ * their spread, and a gate on it alarmed on 8 of 20 nights alike): the
+ * report, the gate and JUnit each say "too few to tell",
+ * even of thin's first writes 40% slower in both.
+ */
+static void two_repetitions_tell_nothing(void)
+{
+	char then[600], now[600], out[600], path[700];
+	struct it_result r;
+
+	snprintf(then, sizeof(then), "%s/two-then", it_dir());
+	snprintf(now, sizeof(now), "%s/two-now", it_dir());
+	snprintf(out, sizeof(out), "%s/two-out", it_dir());
+	CU_ASSERT_EQUAL_FATAL(
+		two_reps(then, "tests/data/runjson/demo-like.json"), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		two_reps(now, "tests/data/runjson/regressed.json"), 0);
+	CU_ASSERT_EQUAL(report(&r, "-o", out, "--compare", then,
+			       "--max-regression", "10", now),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "2 repetitions, so no interval and no verdict "
+			      "on noise: first-write penalty"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "thin first-write: 149.0 -> 89.4 MiB/s "
+			      "(-40.0%), 2 repetitions on a side: too few to "
+			      "tell noise"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "too few repetitions on a side "
+					     "to tell"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "beyond noise"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "regression past"));
+	it_result_dispose(&r);
+	snprintf(path, sizeof(path), "%s/two.xml", it_dir());
+	{
+		char *argv[] = {(char *)it_bin("provbench"),
+				"export",
+				"-f",
+				"junit",
+				"-o",
+				path,
+				"-c",
+				then,
+				"--max-regression",
+				"10",
+				now,
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		it_result_dispose(&r);
+	}
+	CU_ASSERT_EQUAL(it_sh("grep -q 'failures=\"0\"' '%s' && ! grep -q "
+			      "'<failure' '%s'",
+			      path, path),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -q '2 repetitions: no interval, too few "
+			      "to tell noise' '%s'",
+			      path),
+			0);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(export_junit_regression),
+	PB_CASE(two_repetitions_tell_nothing),
 	PB_CASE(golden_summary),
 	PB_CASE(bad_results),
 	PB_CASE(matrix_order_and_verdict),
