@@ -473,8 +473,8 @@ static void across_table(struct pb_buf *b, const struct rp_model *m)
 		pb_buf_addstr(b, "</tr>\n");
 	}
 	pb_buf_addstr(b, "</table>\n<p class=note>First-write penalty per "
-			 "target, median with its 95% interval below; "
-			 "figures per target are in the summary.</p>\n");
+			 "target, with its 95% interval below; figures per "
+			 "target are in the summary.</p>\n");
 }
 
 /* Items that did not measure: what, where it stopped, why. */
@@ -1289,9 +1289,14 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		      "intervals of the median (2000 resamples, fixed seed; "
 		      "above 50 repetitions the order-statistic interval); "
 		      "under 3 repetitions no interval. Baseline: %s%s. "
-		      "Warm-up penalty = 1 &minus; first write / %s "
-		      "(medians; its interval resamples disks with both their "
-		      "passes). Ratios to the baseline whose interval holds 1 "
+		      "Warm-up penalty: the extra time a first write takes "
+		      "over a %s of the same bytes (the stripe pairs' sides "
+		      "where the first write was paired, else the passes'), "
+		      "less what the baseline's own first write shows; a "
+		      "geometric mean over repetitions with its 95%% "
+		      "Student's t interval (Welch's against the baseline), "
+		      "none under 3 repetitions: two values cannot tell "
+		      "noise. Ratios to the baseline whose interval holds 1 "
 		      "are within noise. Steady from: the first pass of a "
 		      "window of %u passes (2 for a mode with 3 passes or "
 		      "fewer; each pass's median over "

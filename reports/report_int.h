@@ -118,10 +118,16 @@ struct rp_group {
 	/* per successful repetition */
 	double *first, *rewrite, *read, *prov, *steady, *p99_first,
 		*p99_rewrite;
-	/* per item, paired (NaN where an item lacks the pass): the
-	 * penalty's interval resamples disks with both their passes */
-	double *pair_first, *pair_rewrite;
-	size_t npair;
+	/* per repetition, the log of its first write's time over its later
+	 * writes' on the same bytes: the paired stripes' sides, or the
+	 * first-write pass against the later passes' median. The penalty
+	 * is exp(their mean, less the baseline's) - 1: what a first write
+	 * costs in time, over what the baseline's first write shows (a
+	 * paired run's own rewrite-after-write bias, a first pass's own
+	 * start) */
+	double *lr;
+	size_t nlr;
+	bool penalty_less_base; /* the baseline's was taken out */
 	/* each span's own rewrite rate: where that rep settles */
 	double *span_target;
 	size_t nfirst, nrewrite, nread, nprov, nsteady, np99f, np99r;
@@ -190,10 +196,9 @@ struct rp_group {
 	double *rw_spread;
 	size_t nrw_spread;
 	double rw_spread_med;
-	/* a first write in pairs (--pair-stripe): each rep's own penalty,
-	 * the median of its stripe pairs'; the fewest pairs a rep had and
-	 * the stripe. When every rep has one, they are the penalty */
-	double *paired;
+	/* a first write in pairs (--pair-stripe): how many reps had them,
+	 * the fewest pairs a rep had and the stripe. When every rep has
+	 * them, they are the penalty's */
 	size_t npaired, pairs_min;
 	double pair_stripe;
 	bool penalty_paired;

@@ -181,7 +181,9 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 	ww = ww > 48 ? 48 : ww;
 	pb_buf_printf(b,
 		      "\nmedians over repetitions, [95%% interval: bootstrap "
-		      "of the median]; penalty: 1 - first / %s\n",
+		      "of the median]; penalty: a first write's extra time "
+		      "over %s, less the baseline's own [95%% interval: "
+		      "Student's t]\n",
 		      rp_later_name(m));
 	pb_buf_printf(b, "%-*s", ww, "mode");
 	for (k = 0; k < nt; k++) {

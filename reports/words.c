@@ -195,18 +195,17 @@ static void headline(char *out, size_t len, const struct rp_model *m,
 		}
 		if (!strcmp(a, b))
 			snprintf(out, len,
-				 "%s%s write%s %s %s on first write "
-				 "than on rewrite",
-				 pre, names, f->nset == 1 ? "s" : "", a,
-				 f->kind == RP_F_H_SLOWER ? "slower"
-							  : "faster");
+				 "%s%s: first write takes %s %s than rewrite",
+				 pre, names, a,
+				 f->kind == RP_F_H_SLOWER ? "longer"
+							  : "less time");
 		else
 			snprintf(out, len,
-				 "%s%s write %.*s-%s %s on first write than "
-				 "on rewrite",
+				 "%s%s: first write takes %.*s-%s %s than "
+				 "rewrite",
 				 pre, names, (int)(strlen(a) - 1), a, b,
-				 f->kind == RP_F_H_SLOWER ? "slower"
-							  : "faster");
+				 f->kind == RP_F_H_SLOWER ? "longer"
+							  : "less time");
 		return;
 	case RP_F_H_FLAT:
 		snprintf(out, len, "%s%s show%s no first-write penalty %s", pre,
@@ -293,10 +292,10 @@ static void penalty(char *out, size_t len, const struct rp_finding *f,
 	switch (f->sig) {
 	case RP_SIG_FEW:
 		snprintf(out, len,
-			 "%s: first write %s %s than rewrite (%s: no "
+			 "%s: first write takes %s %s than rewrite (%s: no "
 			 "interval, too few to tell noise)",
-			 l, p, f->v >= 0 ? "slower" : "faster",
-			 reps_few(iv, sizeof(iv), f->g->nok));
+			 l, p, f->v >= 0 ? "longer" : "less time",
+			 reps_few(iv, sizeof(iv), f->g->nlr));
 		break;
 	case RP_SIG_NOISE:
 		rp_pct_text(p, sizeof(p), f->v);
@@ -307,9 +306,12 @@ static void penalty(char *out, size_t len, const struct rp_finding *f,
 			 l, p, iv);
 		break;
 	default:
-		snprintf(out, len, "%s: first write %s %s than rewrite %s", l,
-			 p, f->v > 0 ? "slower" : "faster", iv);
+		snprintf(out, len,
+			 "%s: first write takes %s %s than rewrite %s", l, p,
+			 f->v > 0 ? "longer" : "less time", iv);
 	}
+	if (f->h)
+		cat(out, len, ", less what %s's own shows", f->h->mode);
 }
 
 static void ratio(char *out, size_t len, const char *what, double v, double lo,
@@ -627,9 +629,10 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		break;
 	case RP_F_BASELINE_WARMS:
 		snprintf(out, len,
-			 "warning: the baseline %s itself warms up by %.0f%% "
-			 "(first write against rewrite): ratios against it "
-			 "move with it",
+			 "warning: the baseline %s itself warms up (its first "
+			 "write takes %.0f%% longer than rewrite): ratios "
+			 "against it move with it, and the other modes' "
+			 "penalties are less its own",
 			 l, round(f->v * 100) + 0.0);
 		break;
 	case RP_F_NOISE:
@@ -731,9 +734,10 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		snprintf(out, len,
 			 "penalties from stripe pairs: each rep's first write "
 			 "in %s stripes, each fresh one followed by a rewrite "
-			 "of the one before it; a rep's penalty is the median "
-			 "of its pairs' (%zu or more), so what the host does "
-			 "between passes cancels",
+			 "of the one before it; a rep's penalty is the time "
+			 "its fresh stripes took over its rewritten ones' "
+			 "(%zu pairs or more), so what the host does between "
+			 "passes cancels",
 			 pb_size_format(sz, sizeof(sz),
 					(uint64_t)f->g->pair_stripe),
 			 f->g->pairs_min);

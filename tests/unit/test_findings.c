@@ -72,8 +72,8 @@ static bool said(const struct rp_findings *fs, const struct rp_model *m,
 }
 
 /*
- * The demo's shape: lazy 23% (1 - 151/197) and thin 24% (1 - 148/195.5)
- * slower, one set; rdm and eager flat; eager's 2.6 s against lazy's 0.1
+ * The demo's shape: lazy's and thin's first writes take 30% and 32%
+ * longer, one set; rdm and eager flat; eager's 2.6 s against lazy's 0.1
  * repaid only after 2.5 / (1/151 - 1/197) = 1617 MiB of new blocks, past
  * the 1 GiB disk. Each figure is one the table prints.
  */
@@ -96,14 +96,22 @@ static void headline_demo(void)
 	CU_ASSERT_EQUAL(h->kind, RP_F_H_SLOWER);
 	CU_ASSERT_EQUAL(h->nset, 2);
 	CU_ASSERT(in_set(h, lazy) && in_set(h, thin));
-	CU_ASSERT_DOUBLE_EQUAL(h->v, 1 - 151.0 / 197.0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(h->v2, 1 - 148.0 / 195.5, 1e-9);
+	/* by hand (each rep's rewrite median over its first write, logs
+	 * averaged, less rdm's mean log 0.001513): lazy exp(0.263594) - 1,
+	 * thin exp(0.276249) - 1 */
+	CU_ASSERT_DOUBLE_EQUAL(h->v, 0.299699, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(h->v2, 0.316837, 1e-6);
 	rp_finding_text(t, sizeof(t), &m, h);
-	CU_ASSERT_STRING_EQUAL(t, "lazy and thin write 23-24% slower on "
-				  "first write than on rewrite");
-	/* the headline's figure is the table's */
+	CU_ASSERT_STRING_EQUAL(t, "lazy and thin: first write takes 30-32% "
+				  "longer than rewrite");
+	/* the headline's figure is the table's; Welch's intervals over
+	 * rdm's: [28.25, 31.71%] and [29.15, 34.27%] */
 	rp_pct_text(a, sizeof(a), lazy->penalty);
-	CU_ASSERT_STRING_EQUAL(a, "23%");
+	CU_ASSERT_STRING_EQUAL(a, "30%");
+	CU_ASSERT_DOUBLE_EQUAL(lazy->penalty_lo, 0.282534, 1e-5);
+	CU_ASSERT_DOUBLE_EQUAL(lazy->penalty_hi, 0.317094, 1e-5);
+	CU_ASSERT_DOUBLE_EQUAL(thin->penalty_lo, 0.291507, 1e-5);
+	CU_ASSERT_DOUBLE_EQUAL(thin->penalty_hi, 0.342665, 1e-5);
 	h = &fs.f[1];
 	CU_ASSERT_EQUAL(h->kind, RP_F_H_FLAT);
 	CU_ASSERT(h->nset == 2 && in_set(h, rdm) && in_set(h, eager));
@@ -124,9 +132,10 @@ static void headline_demo(void)
 	CU_ASSERT_EQUAL(h->sig, RP_SIG_YES);
 	CU_ASSERT_EQUAL(count(&fs, RP_F_PENALTY, rdm, NULL, &h), 1);
 	CU_ASSERT_EQUAL(h->sig, RP_SIG_NOISE);
-	/* pairs within noise collapse into sets: one for rdm and eager,
-	 * one for lazy and thin */
-	CU_ASSERT_EQUAL(count(&fs, RP_F_SAME_PENALTY, NULL, NULL, NULL), 2);
+	/* modes within noise collapse into sets: lazy and thin; eager
+	 * alone, for rdm's own figure is not ranked against the others',
+	 * which are less it */
+	CU_ASSERT_EQUAL(count(&fs, RP_F_SAME_PENALTY, NULL, NULL, NULL), 1);
 	/* lazy across passes: 151 then 197 and 197.5: steady from rewrite 1
 	 * (the window of two passes, 197/197.5) */
 	CU_ASSERT_EQUAL(count(&fs, RP_F_WARMUP, lazy, NULL, &h), 1);
@@ -154,9 +163,12 @@ static void headline_one_repetition(void)
 	CU_ASSERT_EQUAL(fs.f[0].kind, RP_F_H_FEW);
 	CU_ASSERT_EQUAL(fs.f[0].nset, 4);
 	rp_finding_text(t, sizeof(t), &m, &fs.f[0]);
+	/* each its own: one repetition of the baseline tells nothing
+	 * to take out. By hand: rdm 201/200 - 1, eager 197.5/196 - 1,
+	 * lazy 196.5/152 - 1, thin 195.5/148 - 1 */
 	CU_ASSERT_STRING_EQUAL(t, "one repetition, so no interval and no "
 				  "verdict on noise: first-write penalty rdm "
-				  "0%, eager 1%, lazy 23%, thin 24%");
+				  "0%, eager 1%, lazy 29%, thin 32%");
 	CU_ASSERT_EQUAL(fs.f[1].kind, RP_F_H_BREAKEVEN);
 	CU_ASSERT_EQUAL(fs.f[1].sig, RP_SIG_FEW);
 	for (i = 0; i < m.ng; i++) {
@@ -242,7 +254,7 @@ static void applied_as_named_and_left_out(void)
 	/* the headline names it by what it became */
 	CU_ASSERT(said(&fs, &m,
 		       "eager (applied as thin), lazy (applied as "
-		       "thin) and thin write 24% slower"));
+		       "thin) and thin: first write takes 32% longer"));
 	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 	/* asked for as the baseline: not one, and said why */
@@ -496,7 +508,7 @@ static void recreate_named_and_mb(void)
 	CU_ASSERT(!said(&fs, &m, "rewrite"));
 	rp_text_table(&m, &fs, &b);
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "recreate MB/s"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "1 - first / recreate"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "extra time over recreate"));
 	CU_ASSERT_PTR_NULL(strstr(b.data, "MiB/s"));
 	CU_ASSERT_PTR_NULL(strstr(b.data, "rewrite"));
 	pb_buf_dispose(&b);
