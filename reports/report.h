@@ -25,23 +25,10 @@ double rp_median(const double *v, size_t n);
 #define RP_BOOTSTRAP_MAX_N 50
 void rp_median_ci(double *lo, double *hi, const double *v, size_t n);
 
-/* 1 - first / rewrite; NaN when rewrite is 0 or missing. */
-double rp_warmup_penalty(double first, double rewrite);
-
-/*
- * 95% interval of 1 - median(first) / median(rewrite) over n paired
- * repetitions (first[i] and rewrite[i] of the same disk; pairs with a NaN
- * are left out): a percentile bootstrap resampling the pairs, fixed seed.
- * The point estimate is rp_warmup_penalty of the medians. Above
- * RP_BOOTSTRAP_MAX_N pairs, the delta method on the medians' order-statistic
- * standard errors and their covariance (same coverage, one sort).
- */
-void rp_penalty_ci(double *lo, double *hi, const double *first,
-		   const double *rewrite, size_t n);
-
 /* 95% interval of median(a) / median(b), a and b independent samples
  * (two modes' disks): each resampled on its own, fixed seed; both above
- * RP_BOOTSTRAP_MAX_N, the delta method as for the penalty. */
+ * RP_BOOTSTRAP_MAX_N, the delta method on the medians' order-statistic
+ * standard errors. */
 void rp_ratio_ci(double *lo, double *hi, const double *a, size_t na,
 		 const double *b, size_t nb);
 

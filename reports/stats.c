@@ -1,7 +1,7 @@
 /*
  * stats.c - the numbers a report gives (docs/DESIGN.md): medians with a
- * bootstrap interval, the warm-up penalty, where a first write settles,
- * and eager zeroing's break-even.
+ * bootstrap interval, means of logs with Student's, where a first write
+ * settles, and eager zeroing's break-even.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -159,13 +159,6 @@ out:
 	free(sample);
 }
 
-double rp_warmup_penalty(double first, double rewrite)
-{
-	if (!(rewrite > 0) || isnan(first))
-		return NAN;
-	return 1.0 - first / rewrite;
-}
-
 enum rp_steady rp_steady_after(uint64_t *before, const uint64_t *bytes,
 			       const double *mib_s, size_t n, double target,
 			       size_t w)
@@ -262,79 +255,6 @@ static void percentiles(double *lo, double *hi, double *stat, size_t k)
 	}
 	*lo = select_k(stat, k, (size_t)(0.025 * (double)k));
 	*hi = select_k(stat, k, (size_t)(0.975 * (double)k) - (k > 1));
-}
-
-void rp_penalty_ci(double *lo, double *hi, const double *first,
-		   const double *rewrite, size_t n)
-{
-	double *f = malloc((n ? n : 1) * sizeof(*f)),
-	       *r = malloc((n ? n : 1) * sizeof(*r)),
-	       *sf = malloc((n ? n : 1) * sizeof(*sf)),
-	       *sr = malloc((n ? n : 1) * sizeof(*sr)),
-	       *stat = malloc(BOOT_RESAMPLES * sizeof(*stat));
-	uint64_t seed = BOOT_SEED;
-	size_t i, k, m = 0, ns = 0;
-
-	*lo = *hi = NAN;
-	if (!f || !r || !sf || !sr || !stat)
-		goto out;
-	for (i = 0; i < n; i++)
-		if (!isnan(first[i]) && !isnan(rewrite[i])) {
-			f[m] = first[i];
-			r[m++] = rewrite[i];
-		}
-	if (!m)
-		goto out;
-	if (m > RP_BOOTSTRAP_MAX_N) {
-		/*
-		 * q = F / R of the two medians; a disk's two passes are
-		 * correlated, so Var(q)/q^2 = sF^2/F^2 + sR^2/R^2 - 2 c/(F R)
-		 * with c, the medians' covariance, from the share of pairs
-		 * below both medians: c = (P - 1/4) 4 sF sR (the Bahadur
-		 * representation of sample medians).
-		 */
-		double F, R, sF, sR, q, c, below = 0;
-
-		if (!median_se(&F, &sF, f, m) || !median_se(&R, &sR, r, m) ||
-		    !(F > 0) || !(R > 0))
-			goto out;
-		for (i = 0; i < m; i++)
-			below += f[i] < F && r[i] < R;
-		c = (below / (double)m - 0.25) * 4 * sF * sR;
-		q = F / R;
-		delta_ci(lo, hi, q,
-			 q * q *
-				 (sF * sF / (F * F) + sR * sR / (R * R) -
-				  2 * c / (F * R)));
-		/* the penalty is 1 - q: the ends swap */
-		c = *lo;
-		*lo = 1 - *hi;
-		*hi = 1 - c;
-		goto out;
-	}
-	for (k = 0; k < BOOT_RESAMPLES; k++) {
-		double p;
-
-		/* the pairs resampled together: a disk's two passes */
-		for (i = 0; i < m; i++) {
-			size_t j = next_rand(&seed) % m;
-
-			sf[i] = f[j];
-			sr[i] = r[j];
-		}
-		p = rp_warmup_penalty(small_median(sf, m), small_median(sr, m));
-		if (!isnan(p))
-			stat[ns++] = p;
-		if (m == 1)
-			break; /* one pair: the interval is that value */
-	}
-	percentiles(lo, hi, stat, ns);
-out:
-	free(f);
-	free(r);
-	free(sf);
-	free(sr);
-	free(stat);
 }
 
 void rp_ratio_ci(double *lo, double *hi, const double *a, size_t na,

@@ -133,15 +133,6 @@ static void mean_diff_interval(void)
 	}
 }
 
-static void penalty(void)
-{
-	/* the seed's thin disk: ~26 MB/s at first, ~50 after rewrites */
-	CU_ASSERT_DOUBLE_EQUAL(rp_warmup_penalty(26, 52), 0.5, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(rp_warmup_penalty(50, 50), 0, 1e-12);
-	CU_ASSERT(isnan(rp_warmup_penalty(26, 0)));
-	CU_ASSERT(isnan(rp_warmup_penalty(NAN, 50)));
-}
-
 /* Hand-computed series of 0.5 s intervals (12.5 MiB each at 25 MiB/s). */
 static void steady_state_knee(void)
 {
@@ -330,31 +321,6 @@ static void aggregate_no_overlap_short(void)
 	CU_ASSERT_EQUAL(rp_aggregate(&mib, &w, p, 0), RP_AGG_NO_OVERLAP);
 }
 
-/* The penalty's interval resamples disks, each with both its passes. */
-static void penalty_interval(void)
-{
-	double f[5] = {26, 26, 26, 26, 26}, r[5] = {52, 52, 52, 52, 52};
-	double f2[5] = {20, 25, 26, 27, 30}, r2[5] = {50, 50, 52, 54, 55};
-	double lo, hi;
-
-	/* every disk the same: the interval is the point */
-	rp_penalty_ci(&lo, &hi, f, r, 5);
-	CU_ASSERT_DOUBLE_EQUAL(lo, 0.5, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(hi, 0.5, 1e-12);
-	/* spread: around 1 - 26/52 = 0.5, inside what the extremes allow
-	 * (1 - 30/50 = 0.4 to 1 - 20/55 = 0.636) */
-	rp_penalty_ci(&lo, &hi, f2, r2, 5);
-	CU_ASSERT(lo <= 0.5 && hi >= 0.5);
-	CU_ASSERT(lo >= 0.4 - 1e-12 && hi <= 0.637);
-	CU_ASSERT(hi > lo);
-	/* a disk without a rewrite is left out, not counted as 0 */
-	r2[0] = NAN;
-	rp_penalty_ci(&lo, &hi, f2, r2, 5);
-	CU_ASSERT(!isnan(lo) && !isnan(hi));
-	rp_penalty_ci(&lo, &hi, f2, r2, 0);
-	CU_ASSERT(isnan(lo) && isnan(hi));
-}
-
 /* Two modes' ratio: independent samples; overlapping means noise. */
 static void ratio_interval(void)
 {
@@ -387,7 +353,7 @@ static double med_sorted(double *v, size_t n)
 }
 
 static void brute_ci(double *lo, double *hi, const double *a, const double *b,
-		     size_t n, bool paired)
+		     size_t n)
 {
 	enum { K = 2000 };
 	static double st[K];
@@ -399,7 +365,7 @@ static void brute_ci(double *lo, double *hi, const double *a, const double *b,
 			size_t j = (size_t)rand_r(&seed) % n;
 
 			sa[i] = a[j];
-			sb[i] = b[paired ? j : (size_t)rand_r(&seed) % n];
+			sb[i] = b[(size_t)rand_r(&seed) % n];
 		}
 		st[k] = med_sorted(sa, n) / med_sorted(sb, n);
 	}
@@ -411,46 +377,28 @@ static void brute_ci(double *lo, double *hi, const double *a, const double *b,
 }
 
 /*
- * Above RP_BOOTSTRAP_MAX_N the intervals come from the delta method: they
- * agree with a brute-force bootstrap of the same data within a fifth of
- * the interval's width, for independent samples and for correlated pairs
- * (a disk's first write and rewrite move together).
+ * Above RP_BOOTSTRAP_MAX_N the ratio's interval comes from the delta
+ * method: it agrees with a brute-force bootstrap of the same data within
+ * a fifth of the interval's width.
  */
 static void intervals_many_reps(void)
 {
 	enum { N = 400 };
-	static double a[N], b[N], f[N], r[N];
+	static double a[N], b[N];
 	double lo, hi, blo, bhi, w;
 	unsigned seed = 7;
 
 	for (size_t i = 0; i < N; i++) {
-		double disk = (double)(rand_r(&seed) % 1000) / 1000.0;
-
 		a[i] = 100 + 20 * (double)(rand_r(&seed) % 1000) / 1000.0;
 		b[i] = 200 + 30 * (double)(rand_r(&seed) % 1000) / 1000.0;
-		/* paired: each disk's speed in both passes */
-		f[i] = 50 + 30 * disk + 5 * (double)(rand_r(&seed) % 100) / 100;
-		r[i] = 100 + 60 * disk +
-		       5 * (double)(rand_r(&seed) % 100) / 100;
 	}
 	rp_ratio_ci(&lo, &hi, a, N, b, N);
-	brute_ci(&blo, &bhi, a, b, N, false);
+	brute_ci(&blo, &bhi, a, b, N);
 	w = bhi - blo;
 	CU_ASSERT(fabs(lo - blo) < w / 5 && fabs(hi - bhi) < w / 5);
 	if (!(fabs(lo - blo) < w / 5 && fabs(hi - bhi) < w / 5))
 		fprintf(stderr, "\n  ratio [%g, %g], bootstrap [%g, %g]\n", lo,
 			hi, blo, bhi);
-	/* the penalty is 1 - F/R: its interval mirrors the ratio's */
-	rp_penalty_ci(&lo, &hi, f, r, N);
-	brute_ci(&blo, &bhi, f, r, N, true);
-	w = bhi - blo;
-	CU_ASSERT(fabs((1 - hi) - blo) < w / 5 && fabs((1 - lo) - bhi) < w / 5);
-	if (!(fabs((1 - hi) - blo) < w / 5 && fabs((1 - lo) - bhi) < w / 5))
-		fprintf(stderr, "\n  penalty [%g, %g], bootstrap [%g, %g]\n",
-			1 - hi, 1 - lo, blo, bhi);
-	/* ignoring the pairing would be far wider: the covariance counts */
-	brute_ci(&blo, &bhi, f, r, N, false);
-	CU_ASSERT(bhi - blo > 1.5 * w);
 }
 
 static void breakeven(void)
@@ -1041,7 +989,6 @@ static void runjson_round_trip(void)
 static const struct pb_case cases[] = {
 	PB_CASE(medians),
 	PB_CASE(median_interval),
-	PB_CASE(penalty),
 	PB_CASE(t_critical),
 	PB_CASE(mean_diff_interval),
 	PB_CASE(baseline_falls_back_to_eager),
@@ -1053,7 +1000,6 @@ static const struct pb_case cases[] = {
 	PB_CASE(steady_state_too_short),
 	PB_CASE(steady_state_noisy_reference),
 	PB_CASE(steady_state_converging_rewrite),
-	PB_CASE(penalty_interval),
 	PB_CASE(ratio_interval),
 	PB_CASE(breakeven),
 	PB_CASE(aggregate_window),
