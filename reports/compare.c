@@ -11,7 +11,7 @@
 bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
 	     struct pb_buf *why, struct pb_buf *noise)
 {
-	char l[512];
+	char l[512], tn[96];
 	size_t i;
 
 	for (i = fs->nheadline; i < fs->n; i++) {
@@ -23,10 +23,9 @@ bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
 		if (f->kind != RP_F_CHANGE || !to)
 			continue;
 		rp_group_label(l, sizeof(l), f->g, true);
-		pb_buf_printf(to, "%s%s %s fell %.1f%% (%.1f -> %.1f %s)",
-			      to->len ? "; " : "", l, f->metric, -f->x,
-			      rp_rate(m, f->v), rp_rate(m, f->v2),
-			      m->rate_unit);
+		rp_change_then_now(tn, sizeof(tn), m, f);
+		pb_buf_printf(to, "%s%s %s fell %.1f%% (%s)",
+			      to->len ? "; " : "", l, f->metric, -f->x, tn);
 		if (to == noise)
 			pb_buf_addstr(to, f->sig == RP_SIG_FEW
 						  ? ", too few repetitions on "

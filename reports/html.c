@@ -1137,16 +1137,20 @@ static void change_cell(struct pb_buf *b, const struct rp_model *m,
 			const struct rp_finding *f)
 {
 	const char *cls;
+	char tn[96];
 
 	if (!f) {
 		pb_buf_addstr(b, "<td class=n>&ndash;</td>");
 		return;
 	}
 	cls = f->sig != RP_SIG_YES ? "n" : f->x < 0 ? "n bad" : "n good";
+	rp_change_then_now(tn, sizeof(tn), m, f);
+	pb_buf_printf(b, "<td class=\"%s\">", cls);
+	rp_html_text(b, tn);
 	pb_buf_printf(b,
-		      "<td class=\"%s\">%.1f &rarr; %.1f (%+.1f%%)<br>"
+		      " (%+.1f%%)<br>"
 		      "<small>%s%s</small></td>",
-		      cls, rp_rate(m, f->v), rp_rate(m, f->v2), f->x,
+		      f->x,
 		      f->sig == RP_SIG_YES   ? "beyond noise"
 		      : f->sig == RP_SIG_FEW ? "too few to tell"
 					     : "within noise",
@@ -1176,27 +1180,34 @@ static void comparison(struct pb_buf *b, const struct rp_model *m,
 	pb_buf_addstr(b, "</h2>");
 	differ_note(b, m->compare_note, "compared");
 	pb_buf_printf(b,
-		      "<p class=note>%s then &rarr; now; a change is "
-		      "marked (red: slower, green: faster) only when the "
-		      "two runs' intervals do not overlap.</p><table><tr>"
-		      "<th>mode</th><th>first write</th><th>%s</th></tr>",
-		      m->rate_unit, rp_later_name(m));
+		      "<p class=note>%s then &rarr; now, and the first "
+		      "write's rate as a share of the later writes' in its "
+		      "own run (drift between the runs cancels in it); a "
+		      "change is marked (red: slower, green: faster) only "
+		      "when its 99%% interval (Welch's t on the repetitions' "
+		      "logs) leaves out none.</p><table><tr>"
+		      "<th>mode</th><th>first write</th><th>%s</th>"
+		      "<th>first write against %s</th></tr>",
+		      m->rate_unit, rp_later_name(m), rp_later_name(m));
 	for (i = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
 		const struct rp_finding *fw = change_of(fs, g, "first-write");
 		const struct rp_finding *rw = change_of(fs, g, "rewrite");
+		const struct rp_finding *vs =
+			change_of(fs, g, RP_METRIC_VS_LATER);
 
 		pb_buf_addstr(b, "<tr><td>");
 		swatch(b, g->pmode);
 		label(b, g);
 		pb_buf_addstr(b, "</td>");
 		if (!fw && !rw) {
-			pb_buf_addstr(b, "<td colspan=2>not in that run</td>"
+			pb_buf_addstr(b, "<td colspan=3>not in that run</td>"
 					 "</tr>");
 			continue;
 		}
 		change_cell(b, m, fw);
 		change_cell(b, m, rw);
+		change_cell(b, m, vs);
 		pb_buf_addstr(b, "</tr>");
 	}
 	pb_buf_addstr(b, "</table>\n");

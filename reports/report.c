@@ -238,8 +238,8 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		*reg = rp_gate(&m, &fs, &why, &noise);
 		if (noise.len)
 			fprintf(stderr,
-				"provbench: report: past %g%% but within "
-				"noise, not regressions: %s\n",
+				"provbench: report: past %g%% but not "
+				"beyond noise, not regressions: %s\n",
 				o->max_regression, noise.data);
 		if (*reg)
 			pb_fail(errbuf, PB_ERR_REGRESSED,

@@ -656,12 +656,19 @@ struct rp_finding {
 	 * modes, and how many were beyond noise */
 	double ra[RP_SH__COUNT], rb[RP_SH__COUNT];
 	unsigned yes[RP_SH__COUNT];
-	/* RP_F_CHANGE: "first-write" or "rewrite"; RP_F_WARMUP: the
-	 * series' length */
+	/* RP_F_CHANGE: "first-write", "rewrite" or RP_METRIC_VS_LATER, and
+	 * the change's 99%
+	 * interval in percent (NaN under RP_MIN_TELL on a side);
+	 * RP_F_WARMUP: the series' length */
 	const char *metric;
+	double change_lo, change_hi;
 	size_t n;
 	char detail[512];
 };
+
+/* RP_F_CHANGE's metric of the first write's rate as a share of the later
+ * writes' in its own run (a ratio, not a rate) */
+#define RP_METRIC_VS_LATER "first-write against rewrite"
 
 struct rp_findings {
 	struct rp_finding *f; /* the headline's first, then the rest */
@@ -687,6 +694,10 @@ enum pb_error rp_findings_build(struct rp_findings *out,
 				const struct rp_rules *rules);
 void rp_findings_dispose(struct rp_findings *f);
 /* The one wording of a finding (words.c). */
+/* a change's figures then and now: "55.0 -> 44.0 MiB/s", or for
+ * RP_METRIC_VS_LATER "0.44x -> 0.31x" */
+void rp_change_then_now(char *out, size_t len, const struct rp_model *m,
+			const struct rp_finding *f);
 void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 		     const struct rp_finding *f);
 /* What was measured, from the profile the run recorded: "1G disks;

@@ -429,11 +429,23 @@ static void across(char *out, size_t len, const struct rp_finding *f)
 		cat(out, len, "; within noise of each other: not ranked");
 }
 
+void rp_change_then_now(char *out, size_t len, const struct rp_model *m,
+			const struct rp_finding *f)
+{
+	if (!strcmp(f->metric, RP_METRIC_VS_LATER))
+		snprintf(out, len, "%.2fx -> %.2fx", f->v, f->v2);
+	else
+		snprintf(out, len, "%.1f -> %.1f %s", rp_rate(m, f->v),
+			 rp_rate(m, f->v2), m->rate_unit);
+}
+
 static void change(char *out, size_t len, const struct rp_model *m,
 		   const struct rp_finding *f, const char *l)
 {
-	snprintf(out, len, "%s %s: %.1f -> %.1f %s (%+.1f%%), ", l, f->metric,
-		 rp_rate(m, f->v), rp_rate(m, f->v2), m->rate_unit, f->x);
+	char tn[96];
+
+	rp_change_then_now(tn, sizeof(tn), m, f);
+	snprintf(out, len, "%s %s: %s (%+.1f%%), ", l, f->metric, tn, f->x);
 	if (f->sig == RP_SIG_FEW) {
 		char n[32];
 
@@ -441,12 +453,11 @@ static void change(char *out, size_t len, const struct rp_model *m,
 		    reps_few(n, sizeof(n),
 			     f->g->nfirst < f->h->nfirst ? f->g->nfirst
 							 : f->h->nfirst));
-	} else if (f->sig == RP_SIG_NOISE)
-		cat(out, len, "within noise (the runs' intervals overlap)");
-	else
-		cat(out, len,
-		    "beyond noise (the runs' intervals do not "
-		    "overlap)");
+	} else {
+		cat(out, len, "%s noise (99%% interval %+.1f to %+.1f%%)",
+		    f->sig == RP_SIG_NOISE ? "within" : "beyond", f->change_lo,
+		    f->change_hi);
+	}
 	if (f->regressed)
 		cat(out, len, ": a regression past the %g%% limit", f->limit);
 	else if (f->past_limit_noise)

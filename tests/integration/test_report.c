@@ -615,7 +615,11 @@ static void hostile_values_escaped(void)
 			0);
 }
 
-/* The same run with thin's first writes 20% slower: a regression. */
+/*
+ * The same run with thin's first writes 40% slower: a regression. 20%
+ * slower is not one with these three repetitions: 50-60 MiB/s spread
+ * 0.091 in logs on each side leave a 99% interval of -43 to +13%.
+ */
 static void compare_and_regression(void)
 {
 	char slow[600], out[600];
@@ -628,20 +632,25 @@ static void compare_and_regression(void)
 			       "for it in d['results']:\n"
 			       "  if it['mode'] == 'thin' and it['runner']:\n"
 			       "    p = it['runner']['passes'][0]; "
-			       "p['mib_per_s'] *= 0.8\n"
+			       "p['mib_per_s'] *= 0.6\n"
 			       "d['run'] = 'slower'"),
 		0);
 	CU_ASSERT_EQUAL(report(&r, "-o", out, "--compare", "tests/data/golden",
 			       "--max-regression", "10", slow),
 			1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "thin first-write fell 20.0%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "thin first-write fell 40.0%"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "compared with"));
-	/* 44 vs 55 MiB/s with intervals 40-48 and 50-60: a real change,
-	 * and the comparison follows the answer */
+	/* 33 vs 55 MiB/s: by hand, the means of the logs differ by
+	 * log 0.6 = -0.511, Welch's se 0.0745 on 4 df, t 4.604: exp of
+	 * -0.511 -+ 0.343 - 1 = -57.4 to -15.5%; and the comparison
+	 * follows the answer */
 	CU_ASSERT_PTR_NOT_NULL(
-		strstr(r.out, "(-20.0%), beyond noise (the runs' intervals do "
-			      "not overlap): a regression past the 10% "
-			      "limit"));
+		strstr(r.out, "(-40.0%), beyond noise (99% interval -57.4 to "
+			      "-15.5%): a regression past the 10% limit"));
+	/* and against its own rewrites, the same fall: 0.28x -> 0.17x */
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "thin first-write against rewrite: 0.28x -> "
+			      "0.17x (-40.0%), beyond noise"));
 	CU_ASSERT(strstr(r.out, "answer:") < strstr(r.out, "compared with") &&
 		  strstr(r.out, "compared with") < strstr(r.out, "medians"));
 	it_result_dispose(&r);
@@ -650,7 +659,7 @@ static void compare_and_regression(void)
 			      out),
 			0);
 	CU_ASSERT_EQUAL(report(&r, "-o", out, "--compare", "tests/data/golden",
-			       "--max-regression", "25", slow),
+			       "--max-regression", "45", slow),
 			0);
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(report(&r, "--max-regression", "5", slow, NULL, NULL,
