@@ -114,14 +114,16 @@ static void om_family(struct pb_buf *b, const char *name, const char *unit,
 	pb_buf_printf(b, "# HELP %s %s\n", name, help);
 }
 
-/* a median and its 95% interval's ends, as stat="median|lower95|upper95" */
+/* a figure and its 95% interval's ends, as stat="median|lower95|upper95"
+ * (a penalty's point is its "estimate": a geometric mean, no median) */
 static void om_stat(struct pb_buf *b, const char *name,
 		    const struct rp_model *m, const struct rp_group *g,
 		    const char *pass, double scale, double med, double lo,
 		    double hi, long long t)
 {
 	const double v[3] = {med, lo, hi};
-	static const char *const st[3] = {"median", "lower95", "upper95"};
+	const char *const st[3] = {pass ? "median" : "estimate", "lower95",
+				   "upper95"};
 	char extra[96];
 
 	for (unsigned k = 0; k < 3; k++) {
@@ -186,10 +188,40 @@ static void om_layers(struct pb_buf *b, const char *name,
 				 v->later_med[k]);
 }
 
-static void openmetrics(struct pb_buf *b, struct rp_model *const *ms, size_t n)
+/* the penalty's verdict, a sample per state (1 for the one that holds):
+ * beyond noise, within it, or too few repetitions to tell (a figure with
+ * no interval is no verdict). A gauge with a state label, the way
+ * Prometheus' own exporters say states: promtool's parser knows no
+ * OpenMetrics stateset. */
+static void om_verdict(struct pb_buf *b, const char *name,
+		       const struct rp_model *m, const struct rp_findings *fs,
+		       const struct rp_group *g)
+{
+	static const struct {
+		enum rp_sig sig;
+		const char *state;
+	} st[] = {{RP_SIG_YES, "beyond_noise"},
+		  {RP_SIG_NOISE, "within_noise"},
+		  {RP_SIG_FEW, "too_few_to_tell"}};
+	const struct rp_finding *f = NULL;
+	char extra[160];
+
+	for (size_t i = fs->nheadline; i < fs->n && !f; i++)
+		if (fs->f[i].kind == RP_F_PENALTY && fs->f[i].g == g)
+			f = &fs->f[i];
+	for (size_t k = 0; f && k < sizeof(st) / sizeof(st[0]); k++) {
+		snprintf(extra, sizeof(extra), ",verdict=\"%s\"", st[k].state);
+		om_sample(b, name, m, g, extra, f->sig == st[k].sig,
+			  run_time(m));
+	}
+}
+
+static void openmetrics(struct pb_buf *b, struct rp_model *const *ms,
+			struct rp_findings *const *fss, size_t n)
 {
 	static const char *tp = "provbench_throughput_bytes_per_second",
 			  *pen = "provbench_first_write_penalty_ratio",
+			  *verdict = "provbench_first_write_penalty_verdict",
 			  *prov = "provbench_provision_seconds",
 			  *reps = "provbench_repetitions",
 			  *when = "provbench_run_timestamp_seconds",
@@ -219,13 +251,23 @@ static void openmetrics(struct pb_buf *b, struct rp_model *const *ms, size_t n)
 				NAN, NAN, t);
 		}
 	om_family(b, pen, "ratio",
-		  "The first write's warm-up penalty, 1 - first write / "
-		  "later writes, median and 95% interval's ends (stat).");
+		  "The first write's warm-up penalty: the extra time a first "
+		  "write takes over later writes of the same bytes, less the "
+		  "baseline's own (0.5: half as long again), its estimate "
+		  "and 95% interval's ends (stat); no interval under 3 "
+		  "repetitions.");
 	for (r = 0; r < n; r++)
 		for (i = 0; i < ms[r]->ng; i++)
 			om_stat(b, pen, ms[r], &ms[r]->g[i], NULL, 1.0,
 				ms[r]->g[i].penalty, ms[r]->g[i].penalty_lo,
 				ms[r]->g[i].penalty_hi, run_time(ms[r]));
+	om_family(b, verdict, "",
+		  "The penalty's verdict, 1 for the state that holds: "
+		  "beyond_noise, within_noise, or too_few_to_tell (under 3 "
+		  "repetitions).");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ms[r]->ng; i++)
+			om_verdict(b, verdict, ms[r], fss[r], &ms[r]->g[i]);
 	om_family(b, prov, "seconds",
 		  "Median time to create the disk (eager's zeroing in it).");
 	for (r = 0; r < n; r++)
@@ -740,7 +782,7 @@ enum pb_error rp_export(struct pb_buf *out, const struct rp_export_opts *o,
 		goto out;
 	switch (o->format) {
 	case RP_EXPORT_OPENMETRICS:
-		openmetrics(out, ms, n);
+		openmetrics(out, ms, fss, n);
 		break;
 	case RP_EXPORT_INFLUX:
 		influx(out, ms, n);

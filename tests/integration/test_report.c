@@ -1050,7 +1050,7 @@ static int two_reps(const char *dir, const char *src)
 /*
  * Two repetitions tell no noise (issue 36: an interval of two values is
  * their spread, and a gate on it alarmed on 8 of 20 nights alike): the
- * report, the gate and JUnit each say "too few to tell",
+ * report, the gate, JUnit and OpenMetrics each say "too few to tell",
  * even of thin's first writes 40% slower in both.
  */
 static void two_repetitions_tell_nothing(void)
@@ -1105,6 +1105,26 @@ static void two_repetitions_tell_nothing(void)
 	CU_ASSERT_EQUAL(it_sh("grep -q '2 repetitions: no interval, too few "
 			      "to tell noise' '%s'",
 			      path),
+			0);
+	snprintf(path, sizeof(path), "%s/two.om", it_dir());
+	{
+		char *argv[] = {(char *)it_bin("provbench"),
+				"export",
+				"-f",
+				"openmetrics",
+				"-o",
+				path,
+				now,
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		it_result_dispose(&r);
+	}
+	CU_ASSERT_EQUAL(it_sh("test \"$(grep -c 'mode=\"thin\".*"
+			      "verdict=\"too_few_to_tell\"} 1 ' '%s')\" = 1 "
+			      "&& ! grep -q 'penalty_ratio{.*stat=\"lower95' "
+			      "'%s'",
+			      path, path),
 			0);
 }
 
