@@ -224,13 +224,12 @@ static void check_power(struct pb_check_out *out, const struct pb_profile *p)
 
 	if (p->repetitions < 3)
 		pb_check_warn(out, "repetitions",
-			      "repetitions %u: a 95%% interval of a median "
-			      "needs 3 or "
-			      "more, so no difference can be told from noise "
-			      "with fewer; 5 tell a difference of 10%% on a "
-			      "disk whose passes vary by 5%% or less, and the "
-			      "report of a first run says how many would on "
-			      "this one",
+			      "repetitions %u: too few to tell: an interval "
+			      "needs 3 or more, so no difference can be told "
+			      "from noise with fewer; 5 tell a difference of "
+			      "10%% on a disk whose passes vary by 5%% or "
+			      "less, and the report of a first run says how "
+			      "many would on this one",
 			      p->repetitions);
 	for (i = 0; i < p->npoints; i++) {
 		const struct runner_opts *w = &p->points[i];
@@ -269,8 +268,10 @@ enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 	unsigned t;
 
 	out->target = NULL;
-	/* what a profile can tell is the report's to say after a run */
-	if (!out->run)
+	/* what a profile can tell, said before a run as check says it (a
+	 * run of 2 repetitions is one whose report can tell nothing), but
+	 * not by a --quiet one: advice, not a failure, and cron mails it */
+	if (!out->run || !r->quiet)
 		check_power(out, r->p);
 	for (t = 0; !err && t < r->nt; t++) {
 		out->target = r->nt > 1 ? r->p->targets[t].name : NULL;
