@@ -580,6 +580,10 @@ enum rp_fkind {
 	RP_F_H_HOST, /* host_baseline: the guest against the host */
 	RP_F_H_ARM,  /* target g (an arm, a datastore) against target h */
 	RP_F_H_NONE, /* nothing measured at this place */
+	/* what the run measured, when it is not ESXi's: a local analog
+	 * (the qemu and host backends); detail: the backend, metric the
+	 * host filesystem */
+	RP_F_H_SCOPE,
 	/* a group's own */
 	RP_F_NOT_MEASURED, /* g */
 	RP_F_NO_PENALTY,   /* g: no first write and rewrite to set apart */

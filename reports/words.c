@@ -160,6 +160,31 @@ void rp_steady_cell(char *out, size_t len, const struct rp_group *g)
 
 /* ---- the headline ---- */
 
+/* what a local run measured: the analog, never ESXi's zeroing */
+static void scope(char *out, size_t len, const struct rp_finding *f)
+{
+	const char *fs = f->metric && *f->metric ? f->metric : "the host's",
+		   *sfx = f->metric && *f->metric ? "" : " filesystem";
+
+	if (!strcmp(f->detail, "qemu"))
+		snprintf(out, len,
+			 "what this measured is the local analog, not ESXi: "
+			 "thin's first write pays qcow2 allocating clusters "
+			 "and %s%s filling the disk file's holes, lazy's %s%s "
+			 "converting unwritten extents; VMFS zeroing its 1 "
+			 "MiB blocks, VAAI and the array are not in these "
+			 "figures",
+			 fs, sfx, fs, sfx);
+	else
+		snprintf(out, len,
+			 "what this measured is the host's own filesystem, "
+			 "not ESXi: thin's first write pays %s%s filling a "
+			 "sparse file's holes, lazy's %s%s converting "
+			 "unwritten extents; VMFS zeroing its 1 MiB blocks, "
+			 "VAAI and the array are not in these figures",
+			 fs, sfx, fs, sfx);
+}
+
 static void headline(char *out, size_t len, const struct rp_model *m,
 		     const struct rp_finding *f)
 {
@@ -272,6 +297,9 @@ static void headline(char *out, size_t len, const struct rp_model *m,
 		return;
 	case RP_F_H_NONE:
 		snprintf(out, len, "%snothing was measured", pre);
+		return;
+	case RP_F_H_SCOPE:
+		scope(out, len, f);
 		return;
 	default:
 		break;
@@ -573,7 +601,7 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 		compare_line(out, len, f);
 		return;
 	}
-	if (f->kind <= RP_F_H_NONE) {
+	if (f->kind <= RP_F_H_SCOPE) {
 		headline(out, len, m, f);
 		return;
 	}
@@ -1027,6 +1055,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_H_BREAKEVEN] = "headline-breakeven",
 		[RP_F_H_INCONCLUSIVE] = "headline-inconclusive",
 		[RP_F_H_NONE] = "headline-nothing-measured",
+		[RP_F_H_SCOPE] = "headline-local-analog",
 		[RP_F_NOT_MEASURED] = "not-measured",
 		[RP_F_NO_PENALTY] = "no-penalty",
 		[RP_F_PENALTY] = "penalty",
