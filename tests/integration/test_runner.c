@@ -671,11 +671,14 @@ static json_t *ramp_run(const char *const args[])
 
 static void ramp_leaves_start_out(void)
 {
-	/* a ramp long enough that some I/O completes in it even when the
-	 * host stalls a first write for 20 ms under valgrind, passes long
-	 * enough that most complete after it */
+	/* a ramp long enough that some rewrite completes in it on a busy
+	 * machine, passes long enough that most complete after it (0.22 s
+	 * a pass at the least, here). A first write's first completion
+	 * can come after any ramp: ext4 allocating a fresh file's blocks
+	 * took 20 ms on a quiet machine, over 50 ms beside a TCG guest
+	 * (CI, 2026-12-04), so its ramp may hold nothing. */
 	const char *ramped[] = {"--size", "512M",      "--bs", "64K", "--qd",
-				"4",	  "--ramp-ms", "50",   "-q",  NULL};
+				"4",	  "--ramp-ms", "100",  "-q",  NULL};
 	const char *too_long[] = {"--size",    "4M",	 "--bs", "64K",
 				  "--ramp-ms", "600000", "-q",	 NULL};
 	const char *none[] = {"--size", "4M", "--bs", "64K", "-q", NULL};
@@ -689,8 +692,9 @@ static void ramp_leaves_start_out(void)
 	{
 		double rb = num(p, "ramp_bytes"), rs = num(p, "ramp_s");
 
-		CU_ASSERT_DOUBLE_EQUAL(rs, 0.050, 1e-9);
-		CU_ASSERT(rb > 0 && rb < num(p, "bytes"));
+		CU_ASSERT_DOUBLE_EQUAL(rs, 0.100, 1e-9);
+		CU_ASSERT(rb < num(p, "bytes"));
+		CU_ASSERT(i == 0 || rb > 0);
 		CU_ASSERT_DOUBLE_EQUAL(num(p, "mib_per_s"),
 				       (num(p, "bytes") - rb) / MiB /
 					       (num(p, "seconds") - rs),
