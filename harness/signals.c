@@ -5,7 +5,8 @@
  * destroyed, whatever asked: ^C (SIGINT), a service manager (SIGTERM),
  * an ssh session that dropped (SIGHUP), ^\ (SIGQUIT). A closed stdout
  * (`provbench run ... | head`) is not one of them: SIGPIPE is ignored, and
- * what could not be printed is not printed.
+ * what could not be printed is not printed. A signal already ignored when
+ * provbench starts (nohup's SIGHUP) stays ignored.
  */
 #include <signal.h>
 #include <string.h>
@@ -35,8 +36,18 @@ void run_signals_catch(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < NSTOPPING; i++)
+	for (i = 0; i < NSTOPPING; i++) {
+		struct sigaction was;
+
+		/* a signal ignored when we started stays ignored, as a
+		 * shell's trap leaves it: `nohup provbench run` is asked
+		 * to outlive its ssh session, and a background job's ^C
+		 * was never meant for it */
+		if (!sigaction(stopping[i], NULL, &was) &&
+		    was.sa_handler == SIG_IGN)
+			continue;
 		sigaction(stopping[i], &sa, NULL);
+	}
 	signal(SIGPIPE, SIG_IGN);
 }
 

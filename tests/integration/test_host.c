@@ -732,6 +732,60 @@ static void host_signals(void)
 }
 
 /*
+ * `nohup provbench run ...` outlives its ssh session: a SIGHUP ignored
+ * when provbench starts stays ignored (as a shell's trap leaves it), so
+ * the hangup that comes mid-run changes nothing and the run measures
+ * every item.
+ */
+static void host_nohup_outlives_hangup(void)
+{
+	struct it_env e;
+	SCRATCH(prof, "h-nohup.json");
+	SCRATCH(state, "h-state-nohup");
+	SCRATCH(res, "h-res-nohup");
+	SCRATCH(dir, "h-disks-nohup");
+	SCRATCH(mark, "h-state-nohup/in-command");
+	char *argv[] = {(char *)it_bin("provbench"),
+			"run",
+			"-q",
+			"-o",
+			(char *)res,
+			(char *)prof,
+			NULL};
+	char wl[800];
+	json_t *doc;
+	pid_t pid;
+	int st;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	snprintf(wl, sizeof(wl),
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+		 "\"command\"], \"command\": \"echo begun > %s; sleep 2\"}",
+		 mark);
+	write_profile(prof, "h-nohup", dir, "\"thin\"", "", wl);
+	env_for(&e, state);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGHUP, SIG_IGN); /* what nohup does */
+		freopen("/dev/null", "w", stdout);
+		it_exec(argv, e.vars);
+	}
+	CU_ASSERT_FATAL(it_wait_journal(mark, "begun", 1, 120000));
+	kill(pid, SIGHUP);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT(json_is_false(json_object_get(doc, "interrupted")));
+	CU_ASSERT_STRING_EQUAL(
+		str(json_array_get(json_object_get(doc, "results"), 0),
+		    "status"),
+		"ok");
+	json_decref(doc);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
+/*
  * `provbench run ... | head`: a closed stdout stops the printing, not the
  * run. Its output goes to a pipe whose reader has gone; the run measures
  * every item, keeps its results and leaves nothing behind.
@@ -1650,6 +1704,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_shared_places),
 	PB_CASE(host_sigint),
 	PB_CASE(host_signals),
+	PB_CASE(host_nohup_outlives_hangup),
 	PB_CASE(host_stdout_closed),
 	PB_CASE(host_stall_retried),
 	PB_CASE(host_stall_twice_fails),
