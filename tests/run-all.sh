@@ -17,16 +17,18 @@
 #                    BUILD_DIR
 #       --check: make check's tier: unit, unit for Windows (Wine), the
 #       runner, report and host integration suites (the harness on the
-#       host backend), the format check; valgrind cases skipped. Budget
-#       60 s on a built tree.
+#       host backend), the validation corpus's fixed-seed subset, the
+#       format check; valgrind cases skipped. Budget 60 s on a built
+#       tree.
 #       without: make test's tier: unit under ASan + UBSan, Windows unit,
 #       every integration suite once against the ASan + UBSan build (its
 #       in-process cases too), the runner and host suites again with the
 #       runner and provbench inside valgrind (uninitialised reads, which
 #       ASan does not see; valgrind cannot check a static glibc binary),
-#       the format check, the fuzz targets over their corpora and a fixed
-#       number of new inputs each. Budget 300 s from a clean clone (the
-#       suites' share of it is what this checks).
+#       the validation subset, the format check, the fuzz targets over
+#       their corpora and a fixed number of new inputs each. Budget 300
+#       s from a clean clone (the suites' share of it is what this
+#       checks).
 #       --only: only these jobs (names as in the table); --cases: only
 #       the cases matching GLOB in the CUnit jobs (make test-repeat).
 #
@@ -79,6 +81,7 @@ if $check; then
 integration-host 25 $B/integration-tests $B $(sel host)
 integration-report 20 $B/integration-tests $B $(sel report)
 integration-runner 12 $B/integration-tests $B $(sel runner)
+validate 25 python3 tests/validate/validate.py --build $B --quick --check
 unit 3 $B/unit-tests
 unit-windows 2 $wine_unit
 format 1 make -s format-check
@@ -98,6 +101,7 @@ fuzz-smoke 35 tests/fuzz/smoke.sh $B
 integration-runner 30 $IT $(sel runner)
 integration-vsphere 30 $IT $(sel vsphere)
 integration-sched 25 $IT $(sel sched)
+validate 25 python3 tests/validate/validate.py --build $B --quick --check
 unit-asan 6 $san $B/asan/unit-tests
 integration-install 5 $IT $(sel install)
 unit-windows 2 $wine_unit
@@ -120,7 +124,8 @@ if [ -n "$only" ]; then
 	rm -f "$work/skips.extra"
 fi
 # a --cases run is of CUnit jobs only
-[ -n "$cases" ] && sed -i '/^format \|^fuzz-smoke \|^unit/d' "$work/jobs"
+[ -n "$cases" ] && sed -i '/^format \|^fuzz-smoke \|^validate \|^unit/d' \
+	"$work/jobs"
 sort -k2,2nr -o "$work/queue" "$work/jobs"
 order=$(awk '{ print $1 }' "$work/jobs")
 
