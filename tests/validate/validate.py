@@ -396,9 +396,12 @@ def score_cell(a, pool, rng, tmp, shape, c, n):
                 if dv["lo"] is not None:
                     acc["dev_cov"].append(dv["lo"] <= t["device"] <=
                                           dv["hi"])
-            be = g[(tn, "eager")]["breakeven_vs_thin_bytes"]
-            if t["breakeven"] and isinstance(be, float):
-                acc["be"].append(be / t["breakeven"] - 1)
+            # told: the finding says it beyond noise (with fewer
+            # repetitions, or first writes within noise, it says why not)
+            be = fnd.get(("breakeven", tn, "eager"), {})
+            if t["breakeven"] and be.get("significance") == \
+                    "beyond noise" and isinstance(be.get("x"), float):
+                acc["be"].append(be["x"] / t["breakeven"] - 1)
             if shape == "ramp" and c > 0:
                 st = m["steady_state"]
                 told = st["median_bytes"] is not None
