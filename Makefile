@@ -331,6 +331,13 @@ $(VCSIM): $(wildcard tests/vcsim/*.go)
 		GOCACHE=$(CURDIR)/$(B)/gocache GOFLAGS= \
 		go build -o $(CURDIR)/$@ .
 
+# The reference device (bench/refdev): a FUSE file system whose first
+# write to each 1 MiB block zeroes it first, and counts that time.
+$(B)/zerofs: tests/refdev/zerofs.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags fuse3) -o $@ $< \
+		$$(pkg-config --libs fuse3)
+
 $(RUNNER): $(LIB_OBJ) $(B)/runner/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 

@@ -15,7 +15,8 @@ set -eu
 # libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev); export:
 # promtool (Debian's prometheus) checks and backfills the OpenMetrics;
 # schedulers: slurm-wlm (a single-node cluster runs a shard array),
-# ansible-core and python3-yaml (the playbook, the Job's shape).
+# ansible-core and python3-yaml (the playbook, the Job's shape);
+# reference device: libfuse3-dev and fuse3 (bench/refdev's zerofs).
 #
 #   scripts/deps.sh           everything make test needs (~450 MiB)
 #   scripts/deps.sh --demo    only what make demo needs (~100 MiB): the
@@ -30,7 +31,7 @@ TEST_PKGS="clang-format libcunit1-dev libuuid1 golang-go
 golang-github-vmware-govmomi-dev libxml2-utils valgrind chromium fio time
 python3 python3-pyvmomi clang libclang-rt-14-dev openssl
 gcc-mingw-w64-x86-64 wine wine64 ntfs-3g prometheus slurm-wlm ansible-core
-python3-yaml"
+python3-yaml libfuse3-dev fuse3"
 PKGS="$DEMO_PKGS $TEST_PKGS"
 list=false
 for a in "$@"; do

@@ -1,0 +1,534 @@
+/*
+ * zerofs.c - a reference device whose first-write cost is known by
+ * construction (issue 36): a FUSE passthrough over a directory that, as
+ * VMFS does for a lazy-zeroed disk, writes zeros over each 1 MiB block of
+ * a file on the first write that touches it, before the data, and counts
+ * the time that took. provbench's host backend runs on the mount; its
+ * penalty must agree with this count.
+ *
+ *   zerofs BACKING MOUNTPOINT LOG [EVERY]
+ *
+ * BACKING: the directory the files live in. LOG: where each file's count
+ * is appended as one JSON line when it is removed (or at unmount):
+ * {"file", "every", "blocks_zeroed", "zero_ns", "writes", "write_ns",
+ * "block_zero_ns"}: write_ns the time of every write the file was given,
+ * zeroing included; block_zero_ns each 1 MiB block's zeroing. EVERY:
+ * zero one block in EVERY (1, the default: every block; 8: one in eight,
+ * a cost concentrated on a minority of the disk; 0: none, the control).
+ * Zeros go direct and synchronous (O_DIRECT | O_DSYNC), as an array's;
+ * a block written whole by its first write is zeroed all the same: VMFS
+ * zeroes before it knows.
+ * Runs in the foreground until fusermount3 -u MOUNTPOINT.
+ */
+#define FUSE_USE_VERSION 35
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ZBLOCK (1u << 20)
+
+/* a file's blocks, touched or not, and its counts */
+struct zfile {
+	struct zfile *next;
+	char *path;
+	unsigned char *touched; /* one byte per block */
+	uint64_t *zns;		/* each block's zeroing, ns */
+	size_t nblocks;
+	uint64_t zeroed, zero_ns, writes, write_ns;
+};
+
+static struct {
+	const char *backing, *log;
+	unsigned every;
+	void *zeros;
+	struct zfile *files;
+	pthread_mutex_t lock;
+} z = {.every = 1, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+/*
+ * A file open here is three of the backing file's: as asked (reads,
+ * metadata), the data's writes (O_DIRECT: no page cache, whose own first
+ * touch of a page would be a first-write cost this device did not count)
+ * and the zeros' (O_DIRECT | O_DSYNC, synchronous as an array's zeroing).
+ */
+struct zopen {
+	int fd, wfd, zfd;
+};
+
+#define ZO(fi)	((struct zopen *)(uintptr_t)(fi)->fh)
+#define DFD(fi) (ZO(fi)->fd)
+
+static int open_three(const char *path, int flags, mode_t mode,
+		      struct fuse_file_info *fi)
+{
+	struct zopen *o = malloc(sizeof(*o));
+	int e;
+
+	if (!o)
+		return -ENOMEM;
+	o->wfd = o->zfd = -1;
+	o->fd = open(path, flags, mode);
+	if (o->fd >= 0 && (flags & O_ACCMODE) != O_RDONLY)
+		o->wfd = open(path, O_WRONLY | O_DIRECT);
+	if (o->fd >= 0 && (flags & O_ACCMODE) != O_RDONLY && o->wfd >= 0)
+		o->zfd = open(path, O_WRONLY | O_DIRECT | O_DSYNC);
+	if (o->fd < 0 ||
+	    ((flags & O_ACCMODE) != O_RDONLY && (o->wfd < 0 || o->zfd < 0))) {
+		e = errno;
+		if (o->fd >= 0)
+			close(o->fd);
+		if (o->wfd >= 0)
+			close(o->wfd);
+		free(o);
+		return -e;
+	}
+	fi->fh = (uint64_t)(uintptr_t)o;
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static void real(char *out, const char *path)
+{
+	snprintf(out, PATH_MAX, "%s%s", z.backing, path);
+}
+
+/* the file's record, made on first need; z.lock held */
+static struct zfile *zfile_get(const char *path)
+{
+	struct zfile *f;
+
+	for (f = z.files; f; f = f->next)
+		if (!strcmp(f->path, path))
+			return f;
+	f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		return NULL;
+	}
+	f->next = z.files;
+	z.files = f;
+	return f;
+}
+
+/* its count to the log, and the record gone; z.lock held */
+static void zfile_retire(const char *path)
+{
+	struct zfile **pp, *f;
+	FILE *out;
+
+	for (pp = &z.files; *pp && strcmp((*pp)->path, path);)
+		pp = &(*pp)->next;
+	if (!(f = *pp))
+		return;
+	*pp = f->next;
+	out = fopen(z.log, "a");
+	if (out) {
+		fprintf(out,
+			"{\"file\": \"%s\", \"every\": %u, \"blocks_zeroed\": "
+			"%llu, \"zero_ns\": %llu, \"writes\": %llu, "
+			"\"write_ns\": %llu, \"block_zero_ns\": [",
+			f->path + 1, z.every, (unsigned long long)f->zeroed,
+			(unsigned long long)f->zero_ns,
+			(unsigned long long)f->writes,
+			(unsigned long long)f->write_ns);
+		for (size_t b = 0; b < f->nblocks; b++)
+			fprintf(out, "%s%llu", b ? ", " : "",
+				(unsigned long long)f->zns[b]);
+		fprintf(out, "]}\n");
+		fclose(out);
+	}
+	free(f->touched);
+	free(f->zns);
+	free(f->path);
+	free(f);
+}
+
+/* blocks [first, last] of f touched; those not yet, zeroed first when
+ * they are one in z.every; z.lock held */
+static int zero_untouched(struct zfile *f, int fd, size_t first, size_t last)
+{
+	size_t b;
+
+	if (last >= f->nblocks) {
+		unsigned char *t = realloc(f->touched, last + 1);
+		uint64_t *ns;
+
+		if (t)
+			f->touched = t;
+		ns = realloc(f->zns, (last + 1) * sizeof(*ns));
+		if (!t || !ns)
+			return -ENOMEM;
+		f->zns = ns;
+		memset(t + f->nblocks, 0, last + 1 - f->nblocks);
+		memset(ns + f->nblocks, 0,
+		       (last + 1 - f->nblocks) * sizeof(*ns));
+		f->nblocks = last + 1;
+	}
+	for (b = first; b <= last; b++) {
+		uint64_t t0;
+
+		if (f->touched[b])
+			continue;
+		f->touched[b] = 1;
+		if (!z.every || b % z.every)
+			continue;
+		t0 = now_ns();
+		if (pwrite(fd, z.zeros, ZBLOCK, (off_t)b * ZBLOCK) != ZBLOCK)
+			return errno ? -errno : -EIO;
+		f->zns[b] = now_ns() - t0;
+		f->zero_ns += f->zns[b];
+		f->zeroed++;
+	}
+	return 0;
+}
+
+static int zf_write(const char *path, const char *buf, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	uint64_t t0 = now_ns();
+	struct zfile *f;
+	ssize_t n;
+	int rc = 0;
+
+	if (size) {
+		pthread_mutex_lock(&z.lock);
+		f = zfile_get(path);
+		rc = f ? zero_untouched(f, ZO(fi)->zfd, (size_t)off / ZBLOCK,
+					(size_t)(off + (off_t)size - 1) /
+						ZBLOCK)
+		       : -ENOMEM;
+		pthread_mutex_unlock(&z.lock);
+		if (rc)
+			return rc;
+	}
+	/* a write direct I/O cannot take (a provisioning's odd tail) goes
+	 * as asked; FUSE's buffer is not aligned as O_DIRECT needs: an
+	 * aligned copy, the same for every write */
+	if ((off | (off_t)size) % 4096) {
+		n = pwrite(DFD(fi), buf, size, off);
+		rc = n < 0 ? -errno : 0;
+	} else if ((uintptr_t)buf % 4096) {
+		void *a = NULL;
+
+		if (posix_memalign(&a, 4096, size))
+			return -ENOMEM;
+		memcpy(a, buf, size);
+		n = pwrite(ZO(fi)->wfd, a, size, off);
+		rc = n < 0 ? -errno : 0;
+		free(a);
+	} else {
+		n = pwrite(ZO(fi)->wfd, buf, size, off);
+		rc = n < 0 ? -errno : 0;
+	}
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&z.lock);
+	if ((f = zfile_get(path))) {
+		f->writes++;
+		f->write_ns += now_ns() - t0;
+	}
+	pthread_mutex_unlock(&z.lock);
+	return (int)n;
+}
+
+/*
+ * Preallocation: the backing file's blocks are allocated and written (a
+ * lazy-zeroed disk's blocks are the datastore's already), so the backing
+ * filesystem's own first-write cost (converting unwritten extents) is
+ * out of every later write; but this file's blocks are still to be
+ * zeroed by their first write, as a lazy-zeroed disk's are.
+ */
+static int zf_fallocate(const char *path, int mode, off_t off, off_t len,
+			struct fuse_file_info *fi)
+{
+	off_t at;
+
+	(void)path;
+	if (fallocate(DFD(fi), mode, off, len))
+		return -errno;
+	if (mode || ZO(fi)->wfd < 0 || off % ZBLOCK)
+		return 0;
+	for (at = off; at < off + len; at += ZBLOCK) {
+		size_t n = (size_t)(off + len - at < ZBLOCK ? off + len - at
+							    : ZBLOCK);
+
+		if (pwrite(ZO(fi)->wfd, z.zeros, n, at) != (ssize_t)n)
+			return errno ? -errno : -EIO;
+	}
+	return fdatasync(ZO(fi)->wfd) ? -errno : 0;
+}
+
+static int zf_getattr(const char *path, struct stat *st,
+		      struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	if (fi)
+		return fstat(DFD(fi), st) ? -errno : 0;
+	real(p, path);
+	return lstat(p, st) ? -errno : 0;
+}
+
+static int zf_open(const char *path, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return open_three(p, fi->flags, 0, fi);
+}
+
+static int zf_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return open_three(p, fi->flags, mode, fi);
+}
+
+static int zf_read(const char *path, char *buf, size_t size, off_t off,
+		   struct fuse_file_info *fi)
+{
+	ssize_t n = pread(DFD(fi), buf, size, off);
+
+	(void)path;
+	return n < 0 ? -errno : (int)n;
+}
+
+static int zf_release(const char *path, struct fuse_file_info *fi)
+{
+	(void)path;
+	struct zopen *o = ZO(fi);
+
+	close(o->fd);
+	if (o->wfd >= 0)
+		close(o->wfd);
+	if (o->zfd >= 0)
+		close(o->zfd);
+	free(o);
+	return 0;
+}
+
+static int zf_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+{
+	(void)path;
+	return (datasync ? fdatasync(DFD(fi)) : fsync(DFD(fi))) ? -errno : 0;
+}
+
+static int zf_unlink(const char *path)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	if (unlink(p))
+		return -errno;
+	pthread_mutex_lock(&z.lock);
+	zfile_retire(path);
+	pthread_mutex_unlock(&z.lock);
+	return 0;
+}
+
+static int zf_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	if (fi)
+		return ftruncate(DFD(fi), size) ? -errno : 0;
+	real(p, path);
+	return truncate(p, size) ? -errno : 0;
+}
+
+static int zf_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
+		      off_t off, struct fuse_file_info *fi,
+		      enum fuse_readdir_flags flags)
+{
+	char p[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	(void)off, (void)fi, (void)flags;
+	real(p, path);
+	if (!(d = opendir(p)))
+		return -errno;
+	while ((e = readdir(d)))
+		fill(buf, e->d_name, NULL, 0, 0);
+	closedir(d);
+	return 0;
+}
+
+static int zf_mkdir(const char *path, mode_t mode)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return mkdir(p, mode) ? -errno : 0;
+}
+
+static int zf_rmdir(const char *path)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return rmdir(p) ? -errno : 0;
+}
+
+static int zf_rename(const char *from, const char *to, unsigned flags)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+
+	if (flags)
+		return -EINVAL;
+	real(a, from);
+	real(b, to);
+	if (rename(a, b))
+		return -errno;
+	/* the count goes with the file */
+	pthread_mutex_lock(&z.lock);
+	for (struct zfile *f = z.files; f; f = f->next)
+		if (!strcmp(f->path, from)) {
+			char *p = strdup(to);
+
+			if (p) {
+				free(f->path);
+				f->path = p;
+			}
+			break;
+		}
+	pthread_mutex_unlock(&z.lock);
+	return 0;
+}
+
+static int zf_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	if (fi)
+		return fchmod(DFD(fi), mode) ? -errno : 0;
+	real(p, path);
+	return chmod(p, mode) ? -errno : 0;
+}
+
+static int zf_utimens(const char *path, const struct timespec tv[2],
+		      struct fuse_file_info *fi)
+{
+	char p[PATH_MAX];
+
+	if (fi)
+		return futimens(DFD(fi), tv) ? -errno : 0;
+	real(p, path);
+	return utimensat(AT_FDCWD, p, tv, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
+}
+
+static int zf_statfs(const char *path, struct statvfs *st)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return statvfs(p, st) ? -errno : 0;
+}
+
+static void *zf_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+	(void)conn;
+	/* the backing file's own size and times, never a cached guess */
+	cfg->attr_timeout = 0;
+	cfg->entry_timeout = 0;
+	cfg->use_ino = 1;
+	/* a file removed while open keeps its name in the log, not FUSE's
+	 * .fuse_hidden rename */
+	cfg->hard_remove = 1;
+	return NULL;
+}
+
+static void zf_destroy(void *data)
+{
+	(void)data;
+	pthread_mutex_lock(&z.lock);
+	while (z.files)
+		zfile_retire(z.files->path);
+	pthread_mutex_unlock(&z.lock);
+}
+
+static const struct fuse_operations ops = {
+	.init = zf_init,
+	.destroy = zf_destroy,
+	.getattr = zf_getattr,
+	.open = zf_open,
+	.create = zf_create,
+	.read = zf_read,
+	.write = zf_write,
+	.release = zf_release,
+	.fsync = zf_fsync,
+	.fallocate = zf_fallocate,
+	.unlink = zf_unlink,
+	.truncate = zf_truncate,
+	.readdir = zf_readdir,
+	.mkdir = zf_mkdir,
+	.rmdir = zf_rmdir,
+	.rename = zf_rename,
+	.chmod = zf_chmod,
+	.utimens = zf_utimens,
+	.statfs = zf_statfs,
+};
+
+int main(int argc, char **argv)
+{
+	static char backing[PATH_MAX];
+	char *fargv[] = {argv[0],
+			 "-f",
+			 "-o",
+			 "default_permissions",
+			 argc > 2 ? argv[2] : NULL,
+			 NULL};
+	char *end;
+	int rc;
+
+	if (argc < 4 || argc > 5) {
+		fprintf(stderr,
+			"usage: zerofs BACKING MOUNTPOINT LOG [EVERY]\n");
+		return 2;
+	}
+	if (!realpath(argv[1], backing)) {
+		fprintf(stderr, "zerofs: %s: %s\n", argv[1], strerror(errno));
+		return 2;
+	}
+	z.backing = backing;
+	z.log = argv[3];
+	if (argc == 5) {
+		unsigned long e = strtoul(argv[4], &end, 10);
+
+		if (*end || e > 1024) {
+			fprintf(stderr,
+				"zerofs: EVERY '%s': a count from 0 to "
+				"1024\n",
+				argv[4]);
+			return 2;
+		}
+		z.every = (unsigned)e;
+	}
+	/* zeros written with the caller's own flags, O_DIRECT included:
+	 * aligned */
+	if (posix_memalign(&z.zeros, 4096, ZBLOCK))
+		return 1;
+	memset(z.zeros, 0, ZBLOCK);
+	rc = fuse_main(5, fargv, &ops, NULL);
+	free(z.zeros);
+	return rc;
+}
