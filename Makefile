@@ -438,6 +438,8 @@ bench: deps
 	@bench/fleet $(B)
 	@bench/report-scale $(B)
 	@bench/qemu-boot $(B)
+	@$(MAKE) --no-print-directory $(B)/zerofs
+	@bench/refdev $(B)
 
 $(B)/soap-cycles: $(LIB_OBJ) $(VS_OBJ) $(B)/bench/soap_cycles.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
