@@ -411,7 +411,10 @@ install: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST) $(B)/provbench.1
 	install -m 0644 $(B)/provbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 dist/provbench.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/provbench
-	install -m 0644 LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/provbench/
+	install -m 0644 LICENSE README.md CONTRIBUTING.md \
+		$(DESTDIR)$(PREFIX)/share/doc/provbench/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/provbench/docs
+	install -m 0644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/provbench/docs/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/provbench \

@@ -151,6 +151,8 @@ static void install_ships_docs_and_units(void)
 		"share/man/man1/provbench.1",
 		"share/bash-completion/completions/provbench",
 		"share/doc/provbench/LICENSE",
+		"share/doc/provbench/README.md",
+		"share/doc/provbench/docs/DESIGN.md",
 	};
 	char dest[600], out[800];
 	struct it_result r;
@@ -163,6 +165,17 @@ static void install_ships_docs_and_units(void)
 		if (access(out, R_OK))
 			CU_FAIL(files[i]);
 	}
+	/* every relative link of the installed README and docs names a
+	 * file that was installed */
+	CU_ASSERT_EQUAL(
+		it_sh("cd '%s" PREFIX
+		      "/share/doc/provbench' && bad=0; for f in "
+		      "README.md docs/*.md; do d=$(dirname \"$f\"); for l in "
+		      "$(grep -o '](\\([^)#:]*\\)[)#]' \"$f\" | sed 's/^](//; "
+		      "s/[)#]$//'); do test -e \"$d/$l\" || { echo \"$f: $l\" "
+		      ">&2; bad=1; }; done; done; exit $bad",
+		      dest),
+		0);
 	/* the unit names the PREFIX installed into */
 	snprintf(out, sizeof(out),
 		 "%s" PREFIX "/lib/systemd/system/provbench@.service", dest);
