@@ -304,7 +304,7 @@ test-valgrind: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(IT) $(VCSIM) $(GUEST)
 	@for s in runner vsphere harness host report; do \
 		PROVBENCH_IT_VALGRIND=1 $(IT) $(B) $$s || exit 1; done
 
-# libFuzzer targets; `make fuzz-smoke` runs each FUZZ_SECONDS (see README)
+# libFuzzer targets; `make fuzz-smoke` runs each FUZZ_SECONDS (see CONTRIBUTING)
 fuzz: $(FUZZ_BINS)
 
 fuzz-smoke: $(FUZZ_BINS)

@@ -11,7 +11,7 @@
  * interrupted or failed pass.
  *
  * Not exercisable under Wine (no disks, no format.com that formats):
- * README's "Windows guests" gives the check on a real Windows VM.
+ * docs/windows.md gives the check on a real Windows VM.
  */
 #include <io.h>
 #include <stdio.h>

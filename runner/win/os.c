@@ -78,7 +78,7 @@ int runner_fd_sync(int fd)
 void runner_fd_drop_cache(int fd)
 {
 	/* Windows cannot drop one file's cached pages; a buffered read pass
-	 * there reads what the cache holds (README, "Windows guests") */
+	 * there reads what the cache holds (docs/windows.md) */
 	(void)fd;
 }
 

@@ -1365,7 +1365,7 @@ static void command_passes_fail_and_stop(void)
  * Run through the shell, never through valgrind (Wine does not run under
  * it); one Wine prefix beside the build, made once (wineboot, ~12 s).
  * What Wine cannot show (\\.\PhysicalDriveN, the SAN policy, NTFS
- * formatting, speed) README's "Windows guests" says how to check by hand.
+ * formatting, speed) docs/windows.md says how to check by hand.
  */
 static const char *wine_exe(void)
 {
