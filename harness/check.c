@@ -10,20 +10,107 @@
 
 #include "run_int.h"
 
+/*
+ * What a plan writes: each writing pass the workload's size, a first
+ * write in stripe pairs that plus the rewrite of every stripe but the
+ * last (issue 38: check said 60 GiB for the demo's 80), eager's zeros at
+ * provisioning on top; per target, and the space the disks take at once.
+ */
+struct plan_cost {
+	uint64_t passes, zeros, peak;
+	uint64_t per_target[PB_MAX_TARGETS];
+};
+
+static uint64_t item_bytes(const struct runner_opts *w)
+{
+	uint64_t b = 0, stripes;
+	unsigned k;
+
+	for (k = 0; k < w->npasses; k++) {
+		if (!runner_pass_writes(w->passes[k]))
+			continue;
+		b += w->size;
+		stripes = w->pair_stripe ? w->size / w->pair_stripe : 0;
+		if (w->passes[k] == RUNNER_PASS_FIRST_WRITE && stripes > 1)
+			b += (stripes - 1) * w->pair_stripe;
+	}
+	return b;
+}
+
+static void plan_cost(struct plan_cost *c, const struct pb_profile *p,
+		      const struct pb_plan *plan)
+{
+	uint64_t disk = 0;
+	unsigned k, at_once;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < plan->n; i++) {
+		const struct pb_plan_item *it = &plan->items[i];
+		uint64_t b = item_bytes(&p->points[it->point]);
+
+		c->passes += b;
+		c->per_target[it->target] += b;
+		if (it->mode == PB_MODE_EAGER) {
+			c->zeros += p->point_disk[it->point];
+			c->per_target[it->target] += p->point_disk[it->point];
+		}
+	}
+	for (k = 0; k < p->npoints; k++)
+		disk = p->point_disk[k] > disk ? p->point_disk[k] : disk;
+	at_once = p->concurrency > 1 && p->ntargets > 1
+			  ? (p->concurrency < p->ntargets ? p->concurrency
+							  : p->ntargets)
+			  : 1;
+	c->peak = disk * at_once;
+}
+
+/* "under a minute", "about 14 minutes", "about 3.2 hours" */
+static void say_duration(char *out, size_t len, double s)
+{
+	if (s < 60)
+		snprintf(out, len, "under a minute");
+	else if (s < 90 * 60)
+		snprintf(out, len, "about %.0f minutes", s / 60);
+	else
+		snprintf(out, len, "about %.1f hours", s / 3600);
+}
+
+static void plan_cost_print(const struct pb_profile *p,
+			    const struct pb_plan *plan)
+{
+	struct plan_cost c;
+	char a[32], b[32], d[64];
+	unsigned k;
+
+	plan_cost(&c, p, plan);
+	say_duration(d, sizeof(d),
+		     (double)(c.passes + c.zeros) / (100.0 * 1048576.0));
+	printf("data to write: %s by the passes",
+	       pb_size_format(a, sizeof(a), c.passes));
+	if (c.zeros)
+		printf(", %s of eager's zeros at provisioning",
+		       pb_size_format(b, sizeof(b), c.zeros));
+	printf("; %s at 100 MiB/s (a first run's report gives the real "
+	       "rate)\n",
+	       d);
+	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
+		printf("%s%s %s%s",
+		       k ? ", " : "per target: ", p->targets[k].name,
+		       pb_size_format(a, sizeof(a), c.per_target[k]),
+		       k + 1 == p->ntargets ? "\n" : "");
+	printf("space at once: %s (%s)\n", pb_size_format(a, sizeof(a), c.peak),
+	       c.peak > p->disk_size ? "a disk per target of a wave"
+				     : "one disk at a time");
+}
+
 void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan)
 {
 	char sz[32], tot[32];
-	uint64_t bytes = 0, small;
+	uint64_t small;
 	size_t i;
-	unsigned k, writes;
+	unsigned k;
 
-	for (i = 0; i < plan->n; i++) {
-		const struct runner_opts *w = &p->points[plan->items[i].point];
-
-		for (k = 0, writes = 0; k < w->npasses; k++)
-			writes += runner_pass_writes(w->passes[k]);
-		bytes += writes * w->size;
-	}
 	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s)%s",
 	       p->nmodes, p->repetitions, p->npoints,
 	       p->ntargets > 1 ? "" : " ");
@@ -51,11 +138,7 @@ void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan)
 		       pb_size_format(sz, sizeof(sz), p->disk_size),
 		       (unsigned long long)p->disk_size);
 	pb_notes_print(stdout, p->notes);
-	/* a rough guide at 100 MiB/s; eager provisioning comes on top */
-	printf("data to write: %s; about %.0f minutes at 100 MiB/s, plus "
-	       "provisioning\n",
-	       pb_size_format(tot, sizeof(tot), bytes),
-	       (double)bytes / (100.0 * 1048576.0) / 60.0);
+	plan_cost_print(p, plan);
 	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
 		printf("%s%s%s", k ? ", " : "targets: ", p->targets[k].name,
 		       k + 1 == p->ntargets ? "\n" : "");
@@ -68,6 +151,8 @@ void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan)
 		       pb_point_desc(p, plan->items[i].point));
 	if (plan->n > 40)
 		printf("  ... %zu more\n", plan->n - 40);
+	/* before whatever a target's opening says on stderr */
+	fflush(stdout);
 }
 
 /* ---- what check found: lines, or check --json's entries ---- */
@@ -343,9 +428,9 @@ int pb_check(const char *profile, bool json)
 		run_dispose(&r);
 		return rc;
 	}
+	r.plan_first = true;
 	rc = run_profile_load(&r, profile, NULL, NULL);
 	if (!rc) {
-		run_plan_print(&p, &r.plan);
 		err = run_check_all(&r, &out, &why);
 		if (err)
 			rc = pb_cli_fail(err, "check", why);

@@ -361,6 +361,8 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 		err = pb_plan_build(&r->plan, r->p, r->errbuf);
 	if (err)
 		return pb_cli_fail(err, NULL, r->errbuf);
+	if (r->plan_first)
+		run_plan_print(r->p, &r->plan);
 	r->ops = r->p->backend;
 	for (r->nt = 0; r->nt < r->p->ntargets; r->nt++) {
 		r->t[r->nt].lock_fd = -1;
@@ -486,6 +488,7 @@ int pb_run(const struct pb_run_args *a)
 		rc = pb_cli_fail(err, NULL, r.errbuf);
 		goto out;
 	}
+	r.plan_first = a->dry_run;
 	rc = run_profile_load(&r, a->profile, a->modes, a->targets);
 	if (rc)
 		goto out;
@@ -500,7 +503,6 @@ int pb_run(const struct pb_run_args *a)
 	if (a->dry_run) {
 		struct pb_check_out out = {.fp = stdout};
 
-		run_plan_print(&p, &r.plan);
 		err = run_check_all(&r, &out, &why);
 		if (err)
 			rc = pb_cli_fail(err, "check", why);

@@ -46,6 +46,9 @@ struct run_state {
 	bool quiet;
 	bool tty;     /* a live progress line: one item at a time on a tty */
 	bool cleanup; /* provbench cleanup, not a run (said in its locks) */
+	/* check and a dry run: the plan and its cost printed as soon as it
+	 * is built, before any target is opened or server reached */
+	bool plan_first;
 	/* the journal, run.json, the counters, while workers run */
 	pthread_mutex_t mu;
 	bool interrupted;

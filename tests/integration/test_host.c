@@ -677,6 +677,49 @@ static void host_sigint(void)
 }
 
 /*
+ * The plan's cost, before anything is opened (issue 38: check said 60
+ * GiB for the demo's 80, and "about 0 minutes"): eager and lazy, 2
+ * repetitions of 64 MiB, a first write in 4 MiB stripe pairs and a
+ * rewrite. By hand, an item writes 64 + 15 x 4 (every stripe but the
+ * last rewritten in its pair) + 64 = 188 MiB, four items 752 MiB, and
+ * eager's two disks 128 MiB of zeros at provisioning. A dry run prints
+ * the same; a host directory that is not there fails after the plan.
+ */
+static void host_check_cost_first(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "h-cost.json");
+	SCRATCH(state, "h-state-cost");
+	SCRATCH(dir, "h-disks-cost");
+	const char *want = "data to write: 752 MiB by the passes, 128 MiB of "
+			   "eager's zeros at provisioning; under a minute at "
+			   "100 MiB/s";
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	write_profile(prof, "h-cost", dir, "\"eager\", \"lazy\"",
+		      ", \"repetitions\": 2",
+		      "{\"bs\": \"512K\", \"passes\": [\"first-write\", "
+		      "\"rewrite\"], \"pair_stripe\": \"4M\"}");
+	CU_ASSERT_EQUAL(it_sh("sed -i 's/\"8M\"/\"64M\"/' '%s'", prof), 0);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "space at once: 64 MiB (one "
+					     "disk at a time)"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-n", prof, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
+	it_result_dispose(&r);
+	/* the place is gone: the plan first, then the problem */
+	CU_ASSERT_EQUAL_FATAL(it_sh("rmdir '%s'", dir), 0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "h-disks-cost"));
+	it_result_dispose(&r);
+}
+
+/*
  * Every way a run is told to stop ends it as ^C does: the runner
  * stopped, the disk destroyed, the journal closed, run.json saying what
  * stopped it, and the shell's exit code for that signal. An ssh session
@@ -1703,6 +1746,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_lock_then_cleanup),
 	PB_CASE(host_shared_places),
 	PB_CASE(host_sigint),
+	PB_CASE(host_check_cost_first),
 	PB_CASE(host_signals),
 	PB_CASE(host_nohup_outlives_hangup),
 	PB_CASE(host_stdout_closed),
