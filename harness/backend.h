@@ -97,11 +97,19 @@ struct pb_stall {
 	long long beat, done, dev_done, bytes, index;
 	json_t *last;
 	char what[160]; /* the last progress, in words */
+	bool runner;	/* the runner began: its start or a document seen */
 };
+/* Before the runner's first document (a guest booting, a runner being
+ * uploaded and started) a watch waits at least this long: a loaded
+ * machine's TCG guest can say nothing for more than 5 s as it boots */
+#define PB_STALL_START_S 60.0
 /* From now on, stalled after limit_s seconds without progress (0: never). */
 void pb_stall_start(struct pb_stall *s, double limit_s);
 /* A sign of life a backend sees itself ("the guest booted"). NULL-safe. */
 void pb_stall_alive(struct pb_stall *s, const char *what);
+/* The runner has started (a guest's PB-START): stall_s alone from now
+ * on, as after its first document. NULL-safe. */
+void pb_stall_begun(struct pb_stall *s, const char *what);
 /* A progress document of the runner's. NULL-safe. */
 void pb_stall_seen(struct pb_stall *s, json_t *progress);
 /* Stalled? why then says since when and after what. NULL-safe (false). */

@@ -1008,7 +1008,8 @@ static const struct {
 		    "completed, by it or its device, unless it waits on a "
 		    "command at rest) this long has stalled: what can be seen "
 		    "of it is kept beside the results and the repetition runs "
-		    "once more on a new disk; a second stall fails it; 0 "
+		    "once more on a new disk; a second stall fails it; before "
+		    "the runner has begun (a guest's boot) 60 s at least; 0 "
 		    "(never) or 5 to 86400 and under timeout_s, default 60"},
 	{"workload", "the runner's options (below)"},
 	{"matrix", "workload keys that may vary (below), and disk_size, each "

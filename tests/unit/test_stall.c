@@ -113,9 +113,43 @@ static void stall_says_what_and_never_without_limit(void)
 	pb_stall_dispose(&w);
 }
 
+/*
+ * Before the runner has begun a short stall_s is not applied: a boot
+ * that says nothing for 10 s is not a stall at stall_s 5 (CI saw one on
+ * a loaded machine); it is after PB_STALL_START_S. Once the runner's
+ * start is heard or its document seen, stall_s alone.
+ */
+static void stall_start_is_given_a_minute(void)
+{
+	struct pb_stall w = {0};
+	char why[320] = "";
+
+	pb_stall_start(&w, 5);
+	w.last_ns -= 10000000000ull;
+	CU_ASSERT_FALSE(pb_stall_check(&w, why, sizeof(why)));
+	pb_stall_alive(&w, "the guest's boot");
+	w.last_ns -= 61000000000ull;
+	CU_ASSERT(pb_stall_check(&w, why, sizeof(why)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "no word from the runner for 61 "
+					   "s after the guest's boot"));
+	/* the runner's start heard: stall_s from there */
+	pb_stall_begun(&w, "the runner's start");
+	w.last_ns -= 6000000000ull;
+	CU_ASSERT(pb_stall_check(&w, why, sizeof(why)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "no progress for 6 s (stall_s 5) "
+					   "after the runner's start"));
+	CU_ASSERT_FALSE(after(&w,
+			      "{\"pass\":\"rewrite\",\"beat\":1,"
+			      "\"done\":1}",
+			      4));
+	CU_ASSERT(after(&w, "{\"pass\":\"rewrite\",\"beat\":1,\"done\":1}", 2));
+	pb_stall_dispose(&w);
+}
+
 static const struct pb_case cases_stall[] = {
 	PB_CASE(stall_rule_table),
 	PB_CASE(stall_says_what_and_never_without_limit),
+	PB_CASE(stall_start_is_given_a_minute),
 	PB_CASES_END,
 };
 

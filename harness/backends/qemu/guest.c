@@ -202,7 +202,7 @@ static void console_line(struct qb_boot *g, char *line, double t,
 
 		clock_gettime(CLOCK_REALTIME, &now);
 		g->t_start = t;
-		pb_stall_alive(ctx ? ctx->stall : NULL, "the runner's start");
+		pb_stall_begun(ctx ? ctx->stall : NULL, "the runner's start");
 		g->start_uptime_ns = (int64_t)(strtod(line + 8, NULL) * 1e9);
 		g->start_host_unix_ns =
 			(int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
