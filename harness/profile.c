@@ -23,6 +23,19 @@ static enum pb_error bad(struct ld *l, const char *path, const char *why)
 		       why);
 }
 
+/* "unknown key", and the one a typo most likely meant, as for passes */
+static enum pb_error unknown_key(struct ld *l, const char *path,
+				 const char *key, const char *const *allowed)
+{
+	const char *near = pb_closest(key, strlen(key), allowed);
+	char why[160];
+
+	snprintf(why, sizeof(why), "unknown key%s%s%s",
+		 near ? " (did you mean " : "", near ? near : "",
+		 near ? "?)" : "");
+	return bad(l, path, why);
+}
+
 /* Every key of obj must be in allowed. */
 static enum pb_error only_keys(struct ld *l, json_t *obj, const char *path,
 			       const char *const *allowed)
@@ -41,7 +54,7 @@ static enum pb_error only_keys(struct ld *l, json_t *obj, const char *path,
 			snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "",
 				 key);
 			(void)v;
-			return bad(l, p, "unknown key");
+			return unknown_key(l, p, key, allowed);
 		}
 	}
 	return PB_OK;
@@ -267,8 +280,16 @@ static enum pb_error workload_key(struct ld *l, struct pb_profile *pr,
 	char why[PB_ERRBUF_SIZE] = "";
 	enum pb_error err;
 
-	if (!opt)
-		return bad(l, p, "unknown key");
+	if (!opt) {
+		const char *keys[96];
+		size_t n = 0;
+
+		for (opt = runner_options; opt->name && n < 95; opt++)
+			if (opt->flags & RUNNER_OPT_WORKLOAD)
+				keys[n++] = runner_option_key(opt);
+		keys[n] = NULL;
+		return unknown_key(l, p, key, keys);
+	}
 	err = json_text(l, v, p, text, tlen);
 	if (err)
 		return err;

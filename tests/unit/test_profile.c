@@ -385,7 +385,14 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"cpus\": true}}",
 	 "qemu.cpus: must be a whole number"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"cpu\": 2}}",
-	 "qemu.cpu: unknown key"},
+	 "qemu.cpu: unknown key (did you mean cpus?)"},
+	/* a typo is named with what it most likely meant, as a pass is */
+	{QHEAD "\"modes\": [\"thin\"], \"repetitons\": 2}",
+	 "repetitons: unknown key (did you mean repetitions?)"},
+	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"patern\": "
+	       "\"seq\"}}",
+	 "workload.patern: unknown key (did you mean pattern?)"},
+	{QHEAD "\"modes\": [\"thin\"], \"colour\": 2}", "colour: unknown key"},
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"hyperv\"}",
 	 "backend: hyperv: unknown backend (qemu, vsphere or host)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"memory_mib\": 8}}",
