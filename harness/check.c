@@ -76,24 +76,32 @@ static void say_duration(char *out, size_t len, double s)
 		snprintf(out, len, "about %.1f hours", s / 3600);
 }
 
-static void plan_cost_print(const struct pb_profile *p,
-			    const struct pb_plan *plan)
+void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
+			const struct pb_plan *plan)
 {
 	struct plan_cost c;
-	char a[32], b[32], d[64];
-	unsigned k;
+	char a[32], b[32], d[64], z[96] = "";
 
 	plan_cost(&c, p, plan);
 	say_duration(d, sizeof(d),
 		     (double)(c.passes + c.zeros) / (100.0 * 1048576.0));
-	printf("data to write: %s by the passes",
-	       pb_size_format(a, sizeof(a), c.passes));
 	if (c.zeros)
-		printf(", %s of eager's zeros at provisioning",
-		       pb_size_format(b, sizeof(b), c.zeros));
-	printf("; %s at 100 MiB/s (a first run's report gives the real "
-	       "rate)\n",
-	       d);
+		snprintf(z, sizeof(z), ", %s of eager's zeros at provisioning",
+			 pb_size_format(b, sizeof(b), c.zeros));
+	snprintf(out, len, "data to write: %s by the passes%s; %s at 100 MiB/s",
+		 pb_size_format(a, sizeof(a), c.passes), z, d);
+}
+
+static void plan_cost_print(const struct pb_profile *p,
+			    const struct pb_plan *plan)
+{
+	struct plan_cost c;
+	char a[32], line[256];
+	unsigned k;
+
+	plan_cost(&c, p, plan);
+	run_plan_cost_line(line, sizeof(line), p, plan);
+	printf("%s (a first run's report gives the real rate)\n", line);
 	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
 		printf("%s%s %s%s",
 		       k ? ", " : "per target: ", p->targets[k].name,

@@ -510,6 +510,13 @@ int pb_run(const struct pb_run_args *a)
 			printf("dry run: ok, nothing was created\n");
 		goto out;
 	}
+	/* what the run will write, before any server is reached */
+	{
+		char cost[256];
+
+		run_plan_cost_line(cost, sizeof(cost), &p, &r.plan);
+		run_say(r.quiet, "plan: %zu disks; %s", r.plan.n, cost);
+	}
 	/* what an earlier crashed run left goes first */
 	err = run_state_open(&r, true);
 	r.shared = json_array();

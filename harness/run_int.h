@@ -202,6 +202,10 @@ struct pb_check_out {
 };
 
 void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan);
+/* "data to write: ... by the passes, ... of eager's zeros; about N
+ * minutes at 100 MiB/s": what run says first, check in its plan */
+void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
+			const struct pb_plan *plan);
 enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 			    const char **why);
 

@@ -683,7 +683,8 @@ static void host_sigint(void)
  * rewrite. By hand, an item writes 64 + 15 x 4 (every stripe but the
  * last rewritten in its pair) + 64 = 188 MiB, four items 752 MiB, and
  * eager's two disks 128 MiB of zeros at provisioning. A dry run prints
- * the same; a host directory that is not there fails after the plan.
+ * the same, a run says it first; a host directory that is not there
+ * fails after the plan.
  */
 static void host_check_cost_first(void)
 {
@@ -692,9 +693,11 @@ static void host_check_cost_first(void)
 	SCRATCH(prof, "h-cost.json");
 	SCRATCH(state, "h-state-cost");
 	SCRATCH(dir, "h-disks-cost");
-	const char *want = "data to write: 752 MiB by the passes, 128 MiB of "
-			   "eager's zeros at provisioning; under a minute at "
-			   "100 MiB/s";
+	SCRATCH(res, "h-res-cost");
+	const char *first,
+		*want = "data to write: 752 MiB by the passes, 128 MiB of "
+			"eager's zeros at provisioning; under a minute at "
+			"100 MiB/s";
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
 	write_profile(prof, "h-cost", dir, "\"eager\", \"lazy\"",
@@ -710,6 +713,12 @@ static void host_check_cost_first(void)
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-n", prof, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
+	it_result_dispose(&r);
+	/* a run says it first, before its results directory */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	first = strstr(r.err, "plan: 4 disks; data to write: 752 MiB");
+	CU_ASSERT_PTR_NOT_NULL(first);
+	CU_ASSERT(first && strstr(r.err, "results: ") > first);
 	it_result_dispose(&r);
 	/* the place is gone: the plan first, then the problem */
 	CU_ASSERT_EQUAL_FATAL(it_sh("rmdir '%s'", dir), 0);
