@@ -138,6 +138,25 @@ static void installed_runs_elsewhere(void)
 	it_sh("rm -rf '%s'", dest);
 }
 
+/*
+ * README is the door (issue 38): at most 300 lines, and neither it nor a
+ * page of docs/ names a path outside the repository (a user's clone has
+ * nothing beside it).
+ */
+static void readme_is_a_door(void)
+{
+	/* lines; then any "../" outside a fenced block of README or docs/ */
+	CU_ASSERT_EQUAL(it_sh("n=$(wc -l < README.md); test \"$n\" -le 300 || "
+			      "{ echo \"README.md: $n lines\" >&2; exit 1; }"),
+			0);
+	CU_ASSERT_EQUAL(
+		it_sh("! awk '/^```/ { f = !f; next } !f && "
+		      "/\\.\\.\\// { print FILENAME \":\" FNR \": \" $0; "
+		      "bad = 1 } END { exit !bad }' README.md docs/*.md "
+		      ">&2"),
+		0);
+}
+
 /* What install ships beside the binaries, each usable. */
 static void install_ships_docs_and_units(void)
 {
@@ -152,7 +171,7 @@ static void install_ships_docs_and_units(void)
 		"share/bash-completion/completions/provbench",
 		"share/doc/provbench/LICENSE",
 		"share/doc/provbench/README.md",
-		"share/doc/provbench/docs/DESIGN.md",
+		"share/doc/provbench/docs/validation.md",
 	};
 	char dest[600], out[800];
 	struct it_result r;
@@ -573,6 +592,7 @@ static void tier_failure_last_lines(void)
 static const struct pb_case cases[] = {
 	PB_CASE(installed_runs_elsewhere),
 	PB_CASE(install_ships_docs_and_units),
+	PB_CASE(readme_is_a_door),
 	PB_CASE(systemd_units_verify),
 	PB_CASE(state_dir_first_run),
 	PB_CASE(state_dir_unusable),
