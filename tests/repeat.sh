@@ -10,7 +10,7 @@
 #
 # SUITE: a job name of tests/run-all.sh's table (several, comma-separated);
 # empty: the whole tier. CASES: a glob over the cases' names in the CUnit
-# jobs; empty: every case.
+# jobs, or several (space- or comma-separated); empty: every case.
 set -u
 B=${1:-build}
 n=${N:-10}

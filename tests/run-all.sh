@@ -58,7 +58,9 @@ t_start=$(date +%s)
 
 # suite: the integration runner's argument, with --cases
 sel() {
-	if [ -n "$cases" ]; then echo "$1:$cases"; else echo "$1"; fi
+	# several globs go to the suite as one comma-separated list
+	if [ -n "$cases" ]; then echo "$1:$(echo $cases | tr ' ' ',')"
+	else echo "$1"; fi
 }
 
 san="env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"

@@ -61,6 +61,25 @@ static void case_teardown(void)
 	}
 }
 
+/* Does name match one of globs, a comma-separated list ("a*,b")? */
+static bool any_glob(const char *globs, const char *name)
+{
+	char one[256];
+	const char *p = globs, *comma;
+	size_t n;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		snprintf(one, sizeof(one), "%.*s", (int)n, p);
+		if (!fnmatch(one, name, 0))
+			return true;
+		if (!comma)
+			return false;
+		p = comma + 1;
+	}
+}
+
 int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 {
 	const struct pb_suite *const *s;
@@ -83,7 +102,7 @@ int pb_suites_run(const struct pb_suite *const *suites, const char *only)
 		if (!cs)
 			goto fail;
 		for (c = (*s)->cases; c->name; c++) {
-			if (pattern && fnmatch(pattern + 1, c->name, 0))
+			if (pattern && !any_glob(pattern + 1, c->name))
 				continue;
 			if (!CU_add_test(cs, c->name, c->fn))
 				goto fail;

@@ -41,7 +41,8 @@ void pb_skip(const char *why);
 	} while (0)
 
 /*
- * Run the suites (only: a suite, "suite:glob", or NULL for all). Prints
+ * Run the suites (only: a suite, "suite:glob[,glob...]", or NULL for
+ * all). Prints
  * CUnit's summary, then the skipped cases and one line for run-all.sh:
  * "provbench-tests: N passed, N failed, N skipped".
  */
