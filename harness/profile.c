@@ -15,6 +15,10 @@
 struct ld {
 	const char *file;
 	char *errbuf;
+	/* every "env:NAME" whose variable is unset, said at once at the
+	 * end ("vsphere.vm (PROVBENCH_VM), vsphere.lun (PROVBENCH_LUN)") */
+	char unset[512];
+	unsigned nunset;
 };
 
 static enum pb_error bad(struct ld *l, const char *path, const char *why)
@@ -74,10 +78,21 @@ static enum pb_error resolve_env(struct ld *l, const char *p, const char **s)
 	if (strncmp(*s, "env:", 4))
 		return PB_OK;
 	e = getenv(*s + 4);
-	if (!e)
-		return pb_fail(l->errbuf, PB_ERR_INPUT,
-			       "%s: %s: environment variable %s is not set",
-			       l->file, p, *s + 4);
+	if (!e) {
+		/* noted, and the load goes on to find the others; the
+		 * value stays "env:NAME" until the load fails at its end */
+		size_t n = strlen(l->unset);
+		char one[300];
+
+		/* a section is read for each target too: once each */
+		snprintf(one, sizeof(one), "%s (%s)", p, *s + 4);
+		if (strstr(l->unset, one))
+			return PB_OK;
+		snprintf(l->unset + n, sizeof(l->unset) - n, "%s%s",
+			 n ? ", " : "", one);
+		l->nunset++;
+		return PB_OK;
+	}
 	*s = e;
 	return PB_OK;
 }
@@ -1370,7 +1385,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 static enum pb_error load_text(struct pb_profile *p, const char *name,
 			       size_t len, char *errbuf)
 {
-	struct ld l = {name, errbuf};
+	struct ld l = {.file = name, .errbuf = errbuf};
 	json_error_t je;
 	json_t *root;
 	enum pb_error err;
@@ -1383,6 +1398,12 @@ static enum pb_error load_text(struct pb_profile *p, const char *name,
 	json_decref(root);
 	if (err == PB_ERR_NOMEM)
 		pb_fail(errbuf, err, "out of memory");
+	/* the unset variables are the cause: whatever their "env:" values
+	 * made fail after them is not said */
+	else if (l.nunset)
+		err = pb_fail(errbuf, PB_ERR_INPUT,
+			      "%s: %s: environment variable%s not set", name,
+			      l.unset, l.nunset > 1 ? "s" : "");
 	return err;
 }
 

@@ -2173,7 +2173,7 @@ static const struct {
 	{"env-unset",
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
 	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"env:PB_NO_SUCH\"}}",
-	 "PB_NO_SUCH is not set"},
+	 "vsphere.vm (PB_NO_SUCH): environment variable not set"},
 	{"missing-vm",
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
 	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"no-such-vm\"}}",

@@ -393,6 +393,12 @@ static const struct {
 	       "\"seq\"}}",
 	 "workload.patern: unknown key (did you mean pattern?)"},
 	{QHEAD "\"modes\": [\"thin\"], \"colour\": 2}", "colour: unknown key"},
+	/* every unset "env:" variable at once, not one a try */
+	{"{\"name\": \"q\", \"backend\": \"host\", \"disk_size\": \"64M\", "
+	 "\"modes\": [\"thin\"], \"host\": {\"dir\": \"env:PB_UNSET_DIR\", "
+	 "\"device\": \"env:PB_UNSET_DEVICE\"}}",
+	 "host.dir (PB_UNSET_DIR), host.device (PB_UNSET_DEVICE): environment "
+	 "variables not set"},
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"hyperv\"}",
 	 "backend: hyperv: unknown backend (qemu, vsphere or host)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"memory_mib\": 8}}",
