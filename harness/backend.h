@@ -57,6 +57,9 @@ struct pb_opt_def {
 	/* a setting of the guest or VM (extra_config), not a place: two
 	 * targets on one place that differ in one are two arms of an A/B */
 	bool setting;
+	/* only the raw-device modes use it (a LUN, a device): an "env:"
+	 * value unset is no error for a run without rdm */
+	bool rdm;
 };
 
 #define PB_MAX_KV 32

@@ -19,6 +19,11 @@ struct ld {
 	 * end ("vsphere.vm (PROVBENCH_VM), vsphere.lun (PROVBENCH_LUN)") */
 	char unset[512];
 	unsigned nunset;
+	/* the same for rdm's settings (pb_opt_def.rdm), kept apart: a run
+	 * without rdm needs none of them */
+	char unset_rdm[256];
+	unsigned nunset_rdm;
+	bool in_rdm; /* reading such a setting now */
 };
 
 static enum pb_error bad(struct ld *l, const char *path, const char *why)
@@ -81,16 +86,21 @@ static enum pb_error resolve_env(struct ld *l, const char *p, const char **s)
 	if (!e) {
 		/* noted, and the load goes on to find the others; the
 		 * value stays "env:NAME" until the load fails at its end */
-		size_t n = strlen(l->unset);
+		char *list = l->in_rdm ? l->unset_rdm : l->unset;
+		size_t cap = l->in_rdm ? sizeof(l->unset_rdm)
+				       : sizeof(l->unset),
+		       n = strlen(list);
 		char one[300];
 
 		/* a section is read for each target too: once each */
 		snprintf(one, sizeof(one), "%s (%s)", p, *s + 4);
-		if (strstr(l->unset, one))
+		if (strstr(list, one))
 			return PB_OK;
-		snprintf(l->unset + n, sizeof(l->unset) - n, "%s%s",
-			 n ? ", " : "", one);
-		l->nunset++;
+		snprintf(list + n, cap - n, "%s%s", n ? ", " : "", one);
+		if (l->in_rdm)
+			l->nunset_rdm++;
+		else
+			l->nunset++;
 		return PB_OK;
 	}
 	*s = e;
@@ -610,12 +620,14 @@ static enum pb_error fill_opts(struct ld *l, const struct pb_profile *p,
 			err = opt_set_text(l, *out, d, path, d->def);
 	}
 	for (d = be->options; !err && d && d->key; d++) {
+		l->in_rdm = d->rdm;
 		if (sec && json_object_get(sec, d->key))
 			err = opt_from_json(l, *out, d, sec, be->name);
 		if (!err && tgt && json_object_get(tgt, d->key))
 			err = opt_from_json(l, *out, d, tgt, tpath);
 		if (!err && mx && json_object_get(mx, d->key))
 			err = opt_from_json(l, *out, d, mx, "matrix");
+		l->in_rdm = false;
 	}
 	if (!err && rules && be->options_check) {
 		err = be->options_check(*out, p, why);
@@ -1399,11 +1411,15 @@ static enum pb_error load_text(struct pb_profile *p, const char *name,
 	if (err == PB_ERR_NOMEM)
 		pb_fail(errbuf, err, "out of memory");
 	/* the unset variables are the cause: whatever their "env:" values
-	 * made fail after them is not said */
+	 * made fail after them is not said; rdm's are named with them */
 	else if (l.nunset)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "%s: %s: environment variable%s not set", name,
-			      l.unset, l.nunset > 1 ? "s" : "");
+			      "%s: %s%s%s: environment variable%s not set",
+			      name, l.unset, l.nunset_rdm ? ", " : "",
+			      l.unset_rdm,
+			      l.nunset + l.nunset_rdm > 1 ? "s" : "");
+	else if (!err && l.nunset_rdm && !(p->rdm_unset = strdup(l.unset_rdm)))
+		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	return err;
 }
 
@@ -1460,8 +1476,50 @@ void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t)
 	t->spec = NULL;
 }
 
+enum pb_error pb_profile_rdm_settle(struct pb_profile *p, char *errbuf)
+{
+	const struct pb_opt_def *d;
+	unsigned i, t;
+
+	if (!p->rdm_unset)
+		return PB_OK;
+	for (i = 0; i < p->nmodes; i++)
+		if (pb_mode_is_raw_mapping(p->modes[i]))
+			return pb_fail(errbuf, PB_ERR_INPUT,
+				       "%s: %s: environment variable%s not set "
+				       "(mode %s needs %s; --modes without it "
+				       "does not)",
+				       p->path, p->rdm_unset,
+				       strchr(p->rdm_unset, ',') ? "s" : "",
+				       pb_mode_name(p->modes[i]),
+				       strchr(p->rdm_unset, ',') ? "them"
+								 : "it");
+	/* never given, as far as the run is concerned */
+	for (t = 0; t <= p->ntargets; t++) {
+		const struct pb_backend_ops *be =
+			t < p->ntargets && p->targets[t].backend
+				? p->targets[t].backend
+				: p->backend;
+		void *o = t < p->ntargets ? p->targets[t].bopts : p->bopts;
+
+		for (d = be && o ? be->options : NULL; d && d->key; d++) {
+			char **s = (char **)((char *)o + d->off);
+
+			if (d->rdm && d->type == PB_OPT_STR && *s &&
+			    !strncmp(*s, "env:", 4)) {
+				free(*s);
+				*s = NULL;
+			}
+		}
+	}
+	free(p->rdm_unset);
+	p->rdm_unset = NULL;
+	return PB_OK;
+}
+
 void pb_profile_dispose(struct pb_profile *p)
 {
+	free(p->rdm_unset);
 	free(p->path);
 	free(p->text);
 	free(p->name);

@@ -97,6 +97,49 @@ static int start_lab(struct vcsim *v, struct it_env *e, char *root,
 	" \"workload\": {\"bs\": \"64K\", \"qd\": 4, \"pattern\": \"rand\", "  \
 	"\"passes\": [\"first-write\", \"rewrite\", \"read\"]}}\n"
 
+/*
+ * A lab without a spare LUN (issue 38): the profile names its LUN by an
+ * unset variable; without rdm in --modes nothing asks for it (check and
+ * a dry run against the simulator pass), with rdm the run says which
+ * variable and why, before any server is reached.
+ */
+#define PROFILE_NO_LUN                                                         \
+	"{\"name\": \"it-nolun\", \"backend\": \"vsphere\",\n"                 \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"lun\": "                     \
+	"\"env:PB_IT_NO_SUCH_LUN\", \"guest_dir\": \"/opt/pb\"},\n"            \
+	" \"disk_size\": \"8M\", \"modes\": [\"rdm\", \"eager\", \"thin\"],\n" \
+	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"first-write\", "      \
+	"\"rewrite\"]}}\n"
+
+static void no_lun_without_rdm(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600];
+	SCRATCH(prof, "nolun.json");
+	SCRATCH(state, "state-nolun");
+
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest1",
+					state, prof, PROFILE_NO_LUN, NULL,
+					NULL),
+			      0);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *[]){"run", "-n", "--modes",
+						"eager,thin", prof, NULL}),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "2 mode(s)"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-n", prof, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "vsphere.lun (PB_IT_NO_SUCH_LUN):"
+					     " environment variable not set "
+					     "(mode rdm needs it"));
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+}
+
 static char *disk_keys(const struct vcsim *v)
 {
 	return it_vm_disk_keys(v, lab_vm());
@@ -2489,6 +2532,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(license_and_snapshots),
 	PB_CASE(cleanup_of_deleted_vm),
 	PB_CASE(bad_profiles_exit_2),
+	PB_CASE(no_lun_without_rdm),
 	PB_CASE(bad_arguments_exit_2),
 	PB_CASE(help_offline),
 	PB_CASE(cron_line_works),

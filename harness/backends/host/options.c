@@ -18,6 +18,7 @@ const struct pb_opt_def hb_options[] = {
 	{.key = "device",
 	 .type = PB_OPT_STR,
 	 .off = OFF(device),
+	 .rdm = true,
 	 .help = "a block device for rdm (checked empty and unused, never "
 		 "removed); default: a loop device over a written file (root)"},
 	{.key = "runner",

@@ -28,6 +28,7 @@ const struct pb_opt_def qb_options[] = {
 	{.key = "rdm_device",
 	 .type = PB_OPT_STR,
 	 .off = OFF(rdm_device),
+	 .rdm = true,
 	 .help = "a host block device for rdm (checked empty and unused); "
 		 "default: a loop device over a preallocated file (root)"},
 	{.key = "guest",

@@ -33,6 +33,7 @@ const struct pb_opt_def vsb_options[] = {
 	{.key = "lun",
 	 .type = PB_OPT_STR,
 	 .off = OFF(lun),
+	 .rdm = true,
 	 .help = "the LUN's canonical name, for rdm / rdmp (`provbench "
 		 "vsphere luns HOST` lists them)"},
 	{.key = "controller",
