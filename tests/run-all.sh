@@ -84,7 +84,7 @@ if $check; then
 integration-host 25 $B/integration-tests $B $(sel host)
 integration-report 20 $B/integration-tests $B $(sel report)
 integration-runner 12 $B/integration-tests $B $(sel runner)
-validate 25 python3 tests/validate/validate.py --build $B --quick --check
+validate 45 python3 tests/validate/validate.py --build $B --quick --check
 unit 3 $B/unit-tests
 unit-windows 2 $wine_unit
 format 1 make -s format-check
@@ -104,7 +104,7 @@ fuzz-smoke 50 tests/fuzz/smoke.sh $B
 integration-runner 40 $IT $(sel runner)
 integration-vsphere 42 $IT $(sel vsphere)
 integration-sched 36 $IT $(sel sched)
-validate 25 python3 tests/validate/validate.py --build $B --quick --check
+validate 40 python3 tests/validate/validate.py --build $B --quick --check
 unit-asan 6 $san $B/asan/unit-tests
 integration-install 12 $IT $(sel install)
 unit-windows 2 $wine_unit
