@@ -76,6 +76,34 @@ static void say_duration(char *out, size_t len, double s)
 		snprintf(out, len, "about %.1f hours", s / 3600);
 }
 
+/*
+ * The baseline the report will compare with, said before the run (issue
+ * 38: a lab without a LUN runs without rdm): the profile's, else rdm;
+ * one not in this run (--modes) gives way to eager, as the report's
+ * choose_baseline does when a mode has no figures.
+ */
+static void plan_baseline_print(const struct pb_profile *p)
+{
+	enum pb_mode want = p->has_baseline ? p->baseline : PB_MODE_RDM;
+	bool in = false, eager = false;
+	unsigned i;
+
+	for (i = 0; i < p->nmodes; i++) {
+		in |= p->modes[i] == want;
+		eager |= p->modes[i] == PB_MODE_EAGER;
+	}
+	if (in)
+		printf("baseline: %s\n", pb_mode_name(want));
+	else if (eager)
+		printf("baseline: eager, %s not being in this run (the report "
+		       "says so too)\n",
+		       pb_mode_name(want));
+	else
+		printf("baseline: none, neither %s nor eager being in this "
+		       "run: no ratios\n",
+		       pb_mode_name(want));
+}
+
 void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
 			const struct pb_plan *plan)
 {
@@ -107,6 +135,7 @@ static void plan_cost_print(const struct pb_profile *p,
 		       k ? ", " : "per target: ", p->targets[k].name,
 		       pb_size_format(a, sizeof(a), c.per_target[k]),
 		       k + 1 == p->ntargets ? "\n" : "");
+	plan_baseline_print(p);
 	printf("space at once: %s (%s)\n", pb_size_format(a, sizeof(a), c.peak),
 	       c.peak > p->disk_size ? "a disk per target of a wave"
 				     : "one disk at a time");

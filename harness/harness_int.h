@@ -85,6 +85,10 @@ struct pb_profile {
 	unsigned repetitions;
 	bool shuffle;
 	bool exclusive; /* refuse to share a datastore, LUN or host fs */
+	/* "baseline": the mode the report compares with (has_baseline);
+	 * unset, rdm */
+	enum pb_mode baseline;
+	bool has_baseline;
 	bool seed_set;
 	uint64_t seed;
 	unsigned cooldown_s;

@@ -1250,6 +1250,8 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 			;
 		if (!err && bi == p->nmodes)
 			err = bad(l, "baseline", "must be one of modes");
+		p->baseline = bm;
+		p->has_baseline = !err;
 	}
 	v = json_object_get(root, "units");
 	if (!err && v &&

@@ -129,6 +129,8 @@ static void no_lun_without_rdm(void)
 						"eager,thin", prof, NULL}),
 			0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "2 mode(s)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "baseline: eager, rdm not being in this run"));
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);

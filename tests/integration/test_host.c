@@ -710,6 +710,9 @@ static void host_check_cost_first(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "space at once: 64 MiB (one "
 					     "disk at a time)"));
+	/* no rdm in the profile: eager, said before the run */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "baseline: eager, rdm not being "
+					     "in this run"));
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-n", prof, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
