@@ -65,11 +65,14 @@ enum pb_error pb_size_parse_noted(uint64_t *out, const char *s,
 	const char *p = s;
 	uint64_t v = 0, frac = 0, div = 1, mult;
 	unsigned digits = 0;
-	size_t i;
+	size_t i, ulen;
 
 	if (si_read_binary)
 		*si_read_binary = false;
-	if (!s || !*s)
+	/* spaces around it are no part of it: " 64MB " is "64MB" */
+	while (s && *p == ' ')
+		p++;
+	if (!s || !*p)
 		return pb_fail(errbuf, PB_ERR_INPUT, "empty size");
 	if (*p == '-')
 		return pb_fail(errbuf, PB_ERR_INPUT,
@@ -101,8 +104,12 @@ enum pb_error pb_size_parse_noted(uint64_t *out, const char *s,
 	}
 	while (*p == ' ')
 		p++;
+	ulen = strlen(p);
+	while (ulen && p[ulen - 1] == ' ')
+		ulen--;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(p, units[i].suffix))
+		if (strlen(units[i].suffix) != ulen ||
+		    strncasecmp(p, units[i].suffix, ulen))
 			continue;
 		mult = units[i].mult;
 		if (si_read_binary)
