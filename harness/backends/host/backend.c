@@ -173,13 +173,14 @@ static enum pb_error hb_check(struct pb_backend *be, const struct pb_plan *plan,
 					    errbuf);
 	if (!err && !statvfs(b->loc.dir, &sv)) {
 		avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		char fb[32], nb[32];
+
 		if (avail < need)
 			err = pb_fail(errbuf, PB_ERR_INPUT,
-				      "host.dir %s: %llu MiB free, a disk "
-				      "needs %llu MiB",
+				      "host.dir %s: %s free, a disk needs %s",
 				      b->loc.dir,
-				      (unsigned long long)(avail >> 20),
-				      (unsigned long long)(need >> 20));
+				      pb_size_format(fb, sizeof(fb), avail),
+				      pb_size_format(nb, sizeof(nb), need));
 	}
 	if (!err && b->fs_workload && !b->root)
 		err = pb_fail(errbuf, PB_ERR_UNSUPPORTED,

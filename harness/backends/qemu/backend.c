@@ -115,6 +115,7 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 	struct statvfs sv;
 	enum pb_error err;
 	uint64_t free_b = UINT64_MAX;
+	char fb[32], db[32];
 	bool rdm = false, thin_only = true;
 	size_t i;
 
@@ -135,18 +136,18 @@ static enum pb_error qb_check(struct pb_backend *be, const struct pb_plan *plan,
 	/* A thin disk larger than the space under it is what thin is for (a
 	 * pass that fills it ends with "the host filesystem is full"); a
 	 * preallocated one cannot be made at all. */
+	/* sizes as the user writes them ("500 TiB"), not a count of MiB */
+	pb_size_format(fb, sizeof(fb), free_b);
+	pb_size_format(db, sizeof(db), b->p->disk_size);
 	if (!err && free_b < b->p->disk_size && !thin_only)
 		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "%s: %llu MiB free, a preallocated disk needs "
-			      "%llu MiB",
-			      b->loc.dir, (unsigned long long)(free_b >> 20),
-			      (unsigned long long)(b->p->disk_size >> 20));
+			      "%s: %s free, a preallocated disk needs %s",
+			      b->loc.dir, fb, db);
 	else if (!err && free_b < b->p->disk_size)
 		pb_check_warn(out, "space",
-			      "%s: %llu MiB free, less than a thin disk's %llu "
-			      "MiB: the host filesystem may fill mid-pass",
-			      b->loc.dir, (unsigned long long)(free_b >> 20),
-			      (unsigned long long)(b->p->disk_size >> 20));
+			      "%s: %s free, less than a thin disk's %s: the "
+			      "host filesystem may fill mid-pass",
+			      b->loc.dir, fb, db);
 	if (!err && rdm && b->o->rdm_device) {
 		char why[PB_ERRBUF_SIZE] = "";
 
