@@ -731,6 +731,26 @@ static void host_check_cost_first(void)
 	it_result_dispose(&r);
 }
 
+/* A disk larger than the room under it, refused in the units sizes are
+ * written in ("500 TiB"), not as a count of MiB. */
+static void host_space_in_units(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "h-big.json");
+	SCRATCH(state, "h-state-big");
+	SCRATCH(dir, "h-disks-big");
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	write_profile(prof, "h-big", dir, "\"thin\"", "", WL_FAST);
+	CU_ASSERT_EQUAL(it_sh("sed -i 's/\"8M\"/\"500T\"/' '%s'", prof), 0);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "free, a disk needs 500 TiB"));
+	CU_ASSERT_PTR_NULL(strstr(r.err, "524288000"));
+	it_result_dispose(&r);
+}
+
 /*
  * Every way a run is told to stop ends it as ^C does: the runner
  * stopped, the disk destroyed, the journal closed, run.json saying what
@@ -1759,6 +1779,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_shared_places),
 	PB_CASE(host_sigint),
 	PB_CASE(host_check_cost_first),
+	PB_CASE(host_space_in_units),
 	PB_CASE(host_signals),
 	PB_CASE(host_nohup_outlives_hangup),
 	PB_CASE(host_stdout_closed),
