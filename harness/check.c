@@ -104,20 +104,27 @@ static void plan_baseline_print(const struct pb_profile *p)
 		       pb_mode_name(want));
 }
 
+/* the cost's first sentence, from a cost computed once */
+static void cost_line(char *out, size_t len, const struct plan_cost *c)
+{
+	char a[32], b[32], d[64], z[96] = "";
+
+	say_duration(d, sizeof(d),
+		     (double)(c->passes + c->zeros) / (100.0 * 1048576.0));
+	if (c->zeros)
+		snprintf(z, sizeof(z), ", %s of eager's zeros at provisioning",
+			 pb_size_format(b, sizeof(b), c->zeros));
+	snprintf(out, len, "data to write: %s by the passes%s; %s at 100 MiB/s",
+		 pb_size_format(a, sizeof(a), c->passes), z, d);
+}
+
 void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
 			const struct pb_plan *plan)
 {
 	struct plan_cost c;
-	char a[32], b[32], d[64], z[96] = "";
 
 	plan_cost(&c, p, plan);
-	say_duration(d, sizeof(d),
-		     (double)(c.passes + c.zeros) / (100.0 * 1048576.0));
-	if (c.zeros)
-		snprintf(z, sizeof(z), ", %s of eager's zeros at provisioning",
-			 pb_size_format(b, sizeof(b), c.zeros));
-	snprintf(out, len, "data to write: %s by the passes%s; %s at 100 MiB/s",
-		 pb_size_format(a, sizeof(a), c.passes), z, d);
+	cost_line(out, len, &c);
 }
 
 static void plan_cost_print(const struct pb_profile *p,
@@ -128,7 +135,7 @@ static void plan_cost_print(const struct pb_profile *p,
 	unsigned k;
 
 	plan_cost(&c, p, plan);
-	run_plan_cost_line(line, sizeof(line), p, plan);
+	cost_line(line, sizeof(line), &c);
 	printf("%s (a first run's report gives the real rate)\n", line);
 	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
 		printf("%s%s %s%s",
