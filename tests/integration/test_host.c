@@ -58,6 +58,22 @@ static void write_profile(const char *path, const char *name, const char *dir,
 	it_write_file(path, text);
 }
 
+/* A profile whose second pass is a command that writes "begun" to mark
+ * and then sleeps sleep_s: a run to catch part way, once its first write
+ * is done and reported, however slowly (valgrind) it went. */
+static void write_marked_profile(const char *path, const char *name,
+				 const char *dir, const char *modes,
+				 const char *mark, unsigned sleep_s)
+{
+	char wl[800];
+
+	snprintf(wl, sizeof(wl),
+		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+		 "\"command\"], \"command\": \"echo begun > %s; sleep %u\"}",
+		 mark, sleep_s);
+	write_profile(path, name, dir, modes, "", wl);
+}
+
 /* Nothing of provbench's in dir (what else is there is named by keep,
  * or ""), no loop device over it. */
 static bool nothing_left(const char *dir, const char *keep)
@@ -619,7 +635,7 @@ static void host_sigint(void)
 	SCRATCH(journal, "h-state9/journal.jsonl");
 	SCRATCH(sum, "h-res9/latest-attempt/summary.txt");
 	SCRATCH(mark, "h-state9/in-command");
-	char *whole, *text, wl[800];
+	char *whole, *text;
 	json_t *doc, *item;
 	pid_t pid;
 	int st;
@@ -633,11 +649,8 @@ static void host_sigint(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(whole);
 	/* the command pass says when it has begun: the first write is then
 	 * done and reported, however slowly (valgrind) it went */
-	snprintf(wl, sizeof(wl),
-		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
-		 "\"command\"], \"command\": \"echo begun > %s; sleep 60\"}",
-		 mark);
-	write_profile(prof, "h-int", dir, "\"lazy\", \"thin\"", "", wl);
+	write_marked_profile(prof, "h-int", dir, "\"lazy\", \"thin\"", mark,
+			     60);
 	sleep(1); /* a results directory of its own second */
 	pid = it_spawn_run(&e, res, prof);
 	CU_ASSERT_FATAL(it_wait_journal(mark, "begun", 1, 120000));
@@ -766,15 +779,11 @@ static void host_signals(void)
 	SCRATCH(dir, "h-disks-sig");
 	SCRATCH(journal, "h-state-sig/journal.jsonl");
 	SCRATCH(mark, "h-state-sig/in-command");
-	char wl[800];
 	size_t i;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
-	snprintf(wl, sizeof(wl),
-		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
-		 "\"command\"], \"command\": \"echo begun > %s; sleep 60\"}",
-		 mark);
-	write_profile(prof, "h-sig", dir, "\"thin\", \"lazy\"", "", wl);
+	write_marked_profile(prof, "h-sig", dir, "\"thin\", \"lazy\"", mark,
+			     60);
 	env_for(&e, state);
 	for (i = 0; i < it_nstop_signals; i++) {
 		json_t *doc, *item;
@@ -827,17 +836,12 @@ static void host_nohup_outlives_hangup(void)
 			(char *)res,
 			(char *)prof,
 			NULL};
-	char wl[800];
 	json_t *doc;
 	pid_t pid;
 	int st;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
-	snprintf(wl, sizeof(wl),
-		 "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
-		 "\"command\"], \"command\": \"echo begun > %s; sleep 2\"}",
-		 mark);
-	write_profile(prof, "h-nohup", dir, "\"thin\"", "", wl);
+	write_marked_profile(prof, "h-nohup", dir, "\"thin\"", mark, 2);
 	env_for(&e, state);
 	pid = fork();
 	if (pid == 0) {
