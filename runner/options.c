@@ -744,11 +744,34 @@ static const char outro[] =
 	"arguments or refused target, 130 interrupted (partial JSON "
 	"written).\n";
 
+void runner_option_describe(const struct runner_option *opt, bool profile,
+			    char *more, size_t len)
+{
+	char names[160];
+	size_t n;
+
+	n = (size_t)snprintf(more, len, "%s", opt->help);
+	if (opt->choices && opt->type == RUNNER_OT_ENUM)
+		n += (size_t)snprintf(
+			more + n, n < len ? len - n : 0, " (%s)",
+			pb_choices_join(names, sizeof(names), opt->choices));
+	if (opt->type == RUNNER_OT_UINT || opt->type == RUNNER_OT_U64)
+		n += (size_t)snprintf(more + n, n < len ? len - n : 0,
+				      "; %llu to %llu",
+				      (unsigned long long)opt->min,
+				      (unsigned long long)opt->max);
+	if (opt->def && opt->type != RUNNER_OT_FLAG)
+		n += (size_t)snprintf(more + n, n < len ? len - n : 0,
+				      "; default %s", opt->def);
+	if (profile && opt->type == RUNNER_OT_FLAG)
+		snprintf(more + n, n < len ? len - n : 0, "; default %s",
+			 opt->flags & RUNNER_OPT_INVERT ? "true" : "false");
+}
+
 void runner_options_help(struct pb_buf *b, unsigned flags, bool profile)
 {
 	const struct runner_option *opt;
-	char left[96], names[160], more[1024];
-	size_t n;
+	char left[96], more[1024];
 
 	for (opt = runner_options; opt->name; opt++) {
 		if ((opt->flags & flags) != flags)
@@ -764,24 +787,7 @@ void runner_options_help(struct pb_buf *b, unsigned flags, bool profile)
 			snprintf(left, sizeof(left), "      --%s%s%s",
 				 opt->name, opt->arg ? " " : "",
 				 opt->arg ? opt->arg : "");
-		n = (size_t)snprintf(more, sizeof(more), "%s", opt->help);
-		if (opt->choices && opt->type == RUNNER_OT_ENUM)
-			n += (size_t)snprintf(
-				more + n, sizeof(more) - n, " (%s)",
-				pb_choices_join(names, sizeof(names),
-						opt->choices));
-		if (opt->type == RUNNER_OT_UINT || opt->type == RUNNER_OT_U64)
-			n += (size_t)snprintf(more + n, sizeof(more) - n,
-					      "; %llu to %llu",
-					      (unsigned long long)opt->min,
-					      (unsigned long long)opt->max);
-		if (opt->def && opt->type != RUNNER_OT_FLAG)
-			n += (size_t)snprintf(more + n, sizeof(more) - n,
-					      "; default %s", opt->def);
-		if (profile && opt->type == RUNNER_OT_FLAG)
-			snprintf(more + n, sizeof(more) - n, "; default %s",
-				 opt->flags & RUNNER_OPT_INVERT ? "true"
-								: "false");
+		runner_option_describe(opt, profile, more, sizeof(more));
 		/* the help in a column of its own, wrapped at 80 */
 		if (strlen(left) >= 27)
 			pb_buf_printf(b, "%s\n%27s", left, "");

@@ -167,6 +167,10 @@ enum pb_error runner_opts_format(struct pb_buf *out,
 /* One line per option with all of flags: "--bs SIZE ..." or, for a
  * profile, "bs ...": what it does, its choices, range and default. */
 void runner_options_help(struct pb_buf *b, unsigned flags, bool profile);
+/* One option's help with its choices, range and default (profile: as a
+ * profile key, a flag's default said true or false). */
+void runner_option_describe(const struct runner_option *opt, bool profile,
+			    char *more, size_t len);
 
 /* What parsing the command line asks for besides a run. */
 enum runner_action {
