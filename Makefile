@@ -104,7 +104,7 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
 	      harness/cli/cmd_trend.c harness/cli/cmd_export.c \
-	      harness/cli/cmd_vsphere.c
+	      harness/cli/cmd_vsphere.c harness/cli/profile_help.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \
 	       harness/local.c \

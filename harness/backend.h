@@ -44,6 +44,11 @@ enum pb_opt_type {
 	PB_OPT_INT,    /* int, min..max (a default may be -1: "any") */
 	PB_OPT_BOOL,   /* bool */
 	PB_OPT_KV,     /* struct pb_kv: an object of strings */
+	PB_OPT_U64,    /* uint64_t, min..max */
+	/* read by the loader's own code (a list of modes, a size with its
+	 * note, a section of rows of its own): the row is its place in the
+	 * key list and its help */
+	PB_OPT_CUSTOM,
 };
 
 struct pb_opt_def {
@@ -60,7 +65,16 @@ struct pb_opt_def {
 	/* only the raw-device modes use it (a LUN, a device): an "env:"
 	 * value unset is no error for a run without rdm */
 	bool rdm;
+	bool required; /* a profile without it is refused */
+	/* a rule beyond the row's range, often across keys, checked once
+	 * every row is read: false with why said (given: the key was
+	 * written, not defaulted) */
+	bool (*check)(const void *opts, bool given, char *why, size_t len);
 };
+
+/* A row's help as `provbench help profile` says it: its line, then its
+ * range or choices and its default. */
+void pb_opt_describe(const struct pb_opt_def *d, char *out, size_t len);
 
 #define PB_MAX_KV 32
 

@@ -83,7 +83,9 @@ struct pb_profile {
 	enum pb_mode modes[PB_MODE__COUNT];
 	unsigned nmodes;
 	unsigned repetitions;
+	char *order; /* "fixed" or "shuffle" (shuffle then true) */
 	bool shuffle;
+	char *units;	/* "MiB" or "MB": the pages' rate */
 	bool exclusive; /* refuse to share a datastore, LUN or host fs */
 	/* "baseline": the mode the report compares with (has_baseline);
 	 * unset, rdm */
@@ -95,7 +97,7 @@ struct pb_profile {
 	/* targets measured at once: a wave is one (repetition, point, mode)
 	 * on up to this many targets, all started together */
 	unsigned concurrency;
-	long timeout_s; /* per runner invocation */
+	unsigned timeout_s; /* per runner invocation */
 	/* a runner invocation with no progress for this long stalled: its
 	 * diagnostics kept and its repetition tried once more (0: never) */
 	unsigned stall_s;
@@ -128,12 +130,18 @@ void pb_profile_dispose(struct pb_profile *p);
 enum pb_error pb_profile_rdm_settle(struct pb_profile *p, char *errbuf);
 /* A target's options, freed (its name is the caller's). */
 void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t);
-/* Every key a profile may have, what it means, its range and default:
- * `provbench help profile`. */
-enum pb_error pb_profile_help(FILE *fp);
-/* One line per key of a backend's section, as the runner's are laid out. */
-enum pb_error pb_options_help(struct pb_buf *out,
-			      const struct pb_backend_ops *be);
+/* One profile key as help, the manual and docs/profile.md say it. */
+struct pb_profile_key {
+	const char *section; /* "" (top level), "workload", "qemu", ... */
+	/* the section's sentence, with its first key; NULL after */
+	const char *section_help;
+	const char *key;
+	const char *text; /* its help, range or choices, default */
+};
+typedef int (*pb_profile_key_cb)(const struct pb_profile_key *k, void *data);
+/* Every profile key, from the tables that read them, in order; a non-zero
+ * return of cb stops the walk. */
+enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data);
 /* The runner's argument string for one workload point (its target, and
  * the command as a file, are the backend's to add). */
 enum pb_error pb_workload_args(struct pb_buf *out, const struct runner_opts *w,

@@ -7,6 +7,7 @@
  * strings or integers; any string may be "env:NAME".
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,45 +129,6 @@ static enum pb_error get_str(struct ld *l, json_t *obj, const char *path,
 	free(*out);
 	*out = strdup(s);
 	return *out ? PB_OK : PB_ERR_NOMEM;
-}
-
-static enum pb_error get_uint(struct ld *l, json_t *obj, const char *path,
-			      const char *key, uint64_t min, uint64_t max,
-			      uint64_t *out)
-{
-	json_t *v = json_object_get(obj, key);
-	char p[256], why[128];
-	char *s = NULL, *end;
-	long long n;
-	enum pb_error err;
-
-	if (!v)
-		return PB_OK;
-	join(p, sizeof(p), path, key);
-	if (json_is_string(v)) {
-		/* "env:NAME" numbers */
-		err = get_str(l, obj, path, key, &s);
-		if (err)
-			return err;
-		n = strtoll(s, &end, 10);
-		if (*end || !*s) {
-			free(s);
-			return bad(l, p, "must be a whole number");
-		}
-		free(s);
-	} else if (json_is_integer(v)) {
-		n = json_integer_value(v);
-	} else {
-		return bad(l, p, "must be a whole number");
-	}
-	if (n < 0 || (uint64_t)n < min || (uint64_t)n > max) {
-		snprintf(why, sizeof(why),
-			 "%lld is out of range (%llu to %llu)", n,
-			 (unsigned long long)min, (unsigned long long)max);
-		return bad(l, p, why);
-	}
-	*out = (uint64_t)n;
-	return PB_OK;
 }
 
 /* A disk's size, read as vSphere and govc read one (8GB is 8 GiB);
@@ -491,7 +453,7 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 				  const struct pb_opt_def *d, const char *p,
 				  const char *text)
 {
-	char *end, why[160];
+	char *end, why[400];
 	long long n;
 	unsigned i;
 
@@ -500,14 +462,11 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 		for (i = 0; d->choices[i] && strcmp(d->choices[i], text); i++)
 			;
 		if (!d->choices[i]) {
-			size_t k = 0;
+			char hint[256];
 
-			for (i = 0; d->choices[i]; i++)
-				k += (size_t)snprintf(
-					why + k,
-					k < sizeof(why) ? sizeof(why) - k : 0,
-					"%s%s", i ? ", " : "one of ",
-					d->choices[i]);
+			snprintf(why, sizeof(why), "'%.64s': %s", text,
+				 pb_choices_hint(hint, sizeof(hint), text,
+						 strlen(text), d->choices));
 			return bad(l, p, why);
 		}
 		/* fall through */
@@ -535,10 +494,28 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 		else
 			*FIELD(opts, d, int) = (int)n;
 		return PB_OK;
+	case PB_OPT_U64: {
+		unsigned long long u;
+
+		errno = 0;
+		u = strtoull(text, &end, 10);
+		if (errno || *end || !*text || *text == '-')
+			return bad(l, p, "must be a whole number, 0 or more");
+		if (u < (unsigned long long)d->min ||
+		    u > (unsigned long long)d->max) {
+			snprintf(why, sizeof(why),
+				 "%llu is out of range (%lld to %lld)", u,
+				 d->min, d->max);
+			return bad(l, p, why);
+		}
+		*FIELD(opts, d, uint64_t) = u;
+		return PB_OK;
+	}
 	case PB_OPT_BOOL:
 		*FIELD(opts, d, bool) = !strcmp(text, "true");
 		return PB_OK;
 	case PB_OPT_KV:
+	case PB_OPT_CUSTOM:
 		break;
 	}
 	return PB_OK;
@@ -556,6 +533,8 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 	if (json_is_null(v))
 		return PB_OK;
 	switch (d->type) {
+	case PB_OPT_CUSTOM:
+		return PB_OK;
 	case PB_OPT_KV:
 		return get_kv(l, sec, name, d->key,
 			      FIELD(opts, d, struct pb_kv));
@@ -566,6 +545,7 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 		return PB_OK;
 	case PB_OPT_UINT:
 	case PB_OPT_INT:
+	case PB_OPT_U64:
 		if (!json_is_integer(v) && !json_is_string(v))
 			return bad(l, p, "must be a whole number");
 		break;
@@ -579,17 +559,23 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 	return err ? err : opt_set_text(l, opts, d, p, text);
 }
 
-static void opts_dispose(const struct pb_backend_ops *be, void *opts)
+/* What rows put in opts (strings, objects), freed. */
+static void rows_dispose(const struct pb_opt_def *rows, void *opts)
 {
 	const struct pb_opt_def *d;
 
-	if (!opts)
-		return;
-	for (d = be->options; d && d->key; d++)
+	for (d = rows; opts && d && d->key; d++)
 		if (d->type == PB_OPT_STR || d->type == PB_OPT_CHOICE)
 			free(*FIELD(opts, d, char *));
 		else if (d->type == PB_OPT_KV)
 			kv_dispose(FIELD(opts, d, struct pb_kv));
+}
+
+static void opts_dispose(const struct pb_backend_ops *be, void *opts)
+{
+	if (!opts)
+		return;
+	rows_dispose(be->options, opts);
 	free(opts);
 }
 
@@ -966,150 +952,281 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 	return err ? err : load_twins(l, p, root);
 }
 
-enum pb_error pb_options_help(struct pb_buf *out,
-			      const struct pb_backend_ops *be)
+void pb_opt_describe(const struct pb_opt_def *d, char *out, size_t len)
 {
-	const struct pb_opt_def *d;
-	char more[1024], key[64];
-	size_t n, k;
+	size_t n;
+	char names[256];
 
-	/* laid out as the runner's options are */
-	for (d = be->options; d && d->key; d++) {
-		n = (size_t)snprintf(more, sizeof(more), "%s", d->help);
-		if (d->type == PB_OPT_UINT || d->type == PB_OPT_INT)
-			n += (size_t)snprintf(more + n, sizeof(more) - n,
-					      "; %lld to %lld", d->min, d->max);
-		for (k = 0; d->type == PB_OPT_CHOICE && d->choices[k]; k++)
-			n += (size_t)snprintf(more + n, sizeof(more) - n,
-					      "%s%s", k ? ", " : " (",
-					      d->choices[k]);
-		if (d->type == PB_OPT_CHOICE)
-			n += (size_t)snprintf(more + n, sizeof(more) - n, ")");
-		if (d->def)
-			snprintf(more + n, sizeof(more) - n, "; default %s",
-				 d->def);
-		snprintf(key, sizeof(key), "  %s.%s", be->name, d->key);
-		if (strlen(key) >= 27)
-			pb_buf_printf(out, "%s\n%27s", key, "");
-		else
-			pb_buf_printf(out, "%-27s", key);
-		pb_buf_add_wrapped(out, more, 27, 27, 79);
-		pb_buf_addstr(out, "\n");
-	}
-	return pb_buf_error(out);
+	n = (size_t)snprintf(out, len, "%s", d->help);
+	if (d->type == PB_OPT_UINT || d->type == PB_OPT_INT ||
+	    d->type == PB_OPT_U64)
+		n += (size_t)snprintf(out + n, n < len ? len - n : 0,
+				      "; %lld to %lld", d->min, d->max);
+	if (d->type == PB_OPT_CHOICE)
+		n += (size_t)snprintf(
+			out + n, n < len ? len - n : 0, " (%s)",
+			pb_choices_join(names, sizeof(names), d->choices));
+	if (d->required)
+		n += (size_t)snprintf(out + n, n < len ? len - n : 0,
+				      "; required");
+	if (d->def)
+		snprintf(out + n, n < len ? len - n : 0, "; default %s",
+			 d->def);
 }
 
 #undef FIELD
 
-/* The profile's own keys: what load() reads, and `provbench help profile`
- * says. */
-static const struct {
-	const char *key, *what;
-} own[] = {
-	{"name", "names the results directory: letters, digits, '-', '_', "
-		 "'.' (required)"},
-	{"description", "a sentence for the report"},
-	{"backend", "qemu (this machine, the default) or vsphere"},
-	{"disk_size", "each disk's size: \"10G\" or bytes (required, unless "
-		      "the matrix varies it). Every size (disk_size, "
-		      "file_size, bs, pair_stripe) is read by one rule: K, "
-		      "KB and KiB are all 1024, M, MB and MiB 1024^2, and so "
-		      "on, as vSphere and govc size a disk (\"10GB\" is 10 "
-		      "GiB) and as fio reads sizes; decimals when the bytes "
-		      "come out whole (\"1.5G\")"},
-	{"modes", "a list of: thin (allocated and zeroed on first write), "
-		  "lazy (allocated in full, zeroed on first write), eager "
-		  "(allocated and zeroed in full when made), rdm (a LUN "
-		  "mapped in virtual compatibility: the hypervisor's SCSI "
-		  "layer in between, snapshots possible), rdmp (a LUN mapped "
-		  "in physical compatibility: commands pass to the LUN, which "
-		  "shows its own identity; the field notes' \"physical "
-		  "RDM\"). Required"},
-	{"baseline", "the mode the report compares the others with: rdm "
-		     "(the default), or another of modes (rdmp for a "
-		     "physical RDM, as seed 001's Case 1); report "
-		     "--baseline overrides it"},
-	{"host_baseline", "true (qemu): before each item, the same workload "
-			  "on this host against a disk made the same way in "
-			  "the same directory (the host backend's disk), so "
-			  "the report sets host and guest side by side per "
-			  "mode, as the field notes set hdparm on the host "
-			  "beside the guest; concurrency 1"},
-	{"units", "the rate the pages print: \"MiB\" (MiB/s, the default) "
-		  "or \"MB\" (MB/s, 10^6 bytes a second, as dd, hdparm and "
-		  "the field notes print them); summary.csv and run.json stay "
-		  "MiB/s, named so"},
-	{"repetitions", "how many times each mode x point runs; 1 to 10000, "
-			"default 1"},
-	{"order", "fixed, or shuffle (the items within each repetition, by "
-		  "seed); default fixed"},
-	{"seed", "the plan's and the runner's seed; default from the clock, "
+/* ---- the profile's own keys ---- */
+
+static bool name_check(const void *opts, bool given, char *why, size_t len)
+{
+	const char *name = ((const struct pb_profile *)opts)->name;
+
+	(void)given;
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+			 "WXYZ0123456789-_.") == strlen(name) &&
+	    name[0] != '.')
+		return true;
+	snprintf(why, len,
+		 "letters, digits, '-', '_' and '.' only (it names "
+		 "the results directory)");
+	return false;
+}
+
+static bool stall_check(const void *opts, bool given, char *why, size_t len)
+{
+	const struct pb_profile *p = opts;
+
+	if (p->stall_s && p->stall_s < 5)
+		snprintf(why, len,
+			 "must be 0 (never) or 5 seconds or more: a guest may "
+			 "say nothing for a few seconds as it boots");
+	else if (p->stall_s && given && p->stall_s >= p->timeout_s)
+		snprintf(why, len,
+			 "must be under timeout_s: the watchdog "
+			 "would stop the runner first");
+	else
+		return true;
+	return false;
+}
+
+#define PROF(f) offsetof(struct pb_profile, f)
+
+static const char *const order_choices[] = {"fixed", "shuffle", NULL};
+static const char *const units_choices[] = {"MiB", "MB", NULL};
+
+/*
+ * The profile's own keys: what load() reads (the rows it can apply
+ * itself, the CUSTOM ones by their own code) and what `provbench help
+ * profile`, the manual and docs/profile.md say. A backend's section is
+ * its own table (pb_backend_ops.options), the workload the runner's.
+ */
+static const struct pb_opt_def profile_options[] = {
+	{.key = "name",
+	 .type = PB_OPT_STR,
+	 .off = PROF(name),
+	 .required = true,
+	 .check = name_check,
+	 .help = "names the results directory: letters, digits, '-', '_', "
+		 "'.'"},
+	{.key = "description",
+	 .type = PB_OPT_STR,
+	 .off = PROF(description),
+	 .help = "a sentence for the report"},
+	{.key = "backend",
+	 .type = PB_OPT_CUSTOM,
+	 .help = "what makes the disks and writes them: one of the backends "
+		 "whose sections follow, the first (qemu, a guest on this "
+		 "machine) by default"},
+	{.key = "disk_size",
+	 .type = PB_OPT_CUSTOM,
+	 .help = "each disk's size: \"10G\" or bytes (required, unless the "
+		 "matrix varies it). Every size (disk_size, file_size, bs, "
+		 "pair_stripe) is read by one rule: K, KB and KiB are all "
+		 "1024, M, MB and MiB 1024^2, and so on, as vSphere and govc "
+		 "size a disk (\"10GB\" is 10 GiB) and as fio reads sizes; "
+		 "case and spaces around the number do not matter; decimals "
+		 "when the bytes come out whole (\"1.5G\")"},
+	{.key = "modes",
+	 .type = PB_OPT_CUSTOM,
+	 .required = true,
+	 .help = "a list of: thin (allocated and zeroed on first write), "
+		 "lazy (allocated in full, zeroed on first write), eager "
+		 "(allocated and zeroed in full when made), rdm (a LUN mapped "
+		 "in virtual compatibility: the hypervisor's SCSI layer in "
+		 "between, snapshots possible), rdmp (a LUN mapped in "
+		 "physical compatibility: commands pass to the LUN, which "
+		 "shows its own identity; the field notes' \"physical "
+		 "RDM\")"},
+	{.key = "baseline",
+	 .type = PB_OPT_CUSTOM,
+	 .help = "the mode the report compares the others with, one of "
+		 "modes (rdmp for a physical RDM, as seed 001's Case 1); rdm "
+		 "by default, and eager for a run without it (check, run and "
+		 "the report say so); report --baseline overrides it"},
+	{.key = "host_baseline",
+	 .type = PB_OPT_CUSTOM,
+	 .def = "false",
+	 .help = "true (qemu): before each item, the same workload on this "
+		 "host against a disk made the same way in the same "
+		 "directory (the host backend's disk), so the report sets "
+		 "host and guest side by side per mode, as the field notes "
+		 "set hdparm on the host beside the guest; concurrency 1"},
+	{.key = "units",
+	 .type = PB_OPT_CHOICE,
+	 .off = PROF(units),
+	 .choices = units_choices,
+	 .def = "MiB",
+	 .help = "the rates' unit on the pages: MiB/s, or MB/s, 10^6 bytes "
+		 "a second, as dd, hdparm and the field notes print them; "
+		 "summary.csv and run.json stay MiB/s, named so"},
+	{.key = "repetitions",
+	 .type = PB_OPT_UINT,
+	 .off = PROF(repetitions),
+	 .min = 1,
+	 .max = 10000,
+	 .def = "1",
+	 .help = "how many times each mode x point runs; 3 at least for a "
+		 "figure with its interval (fewer: too few to tell)"},
+	{.key = "order",
+	 .type = PB_OPT_CHOICE,
+	 .off = PROF(order),
+	 .choices = order_choices,
+	 .def = "fixed",
+	 .help = "the items within each repetition as planned, or shuffled "
+		 "by seed"},
+	{.key = "seed",
+	 .type = PB_OPT_U64,
+	 .off = PROF(seed),
+	 .max = INT64_MAX,
+	 .help = "the plan's and the runner's seed; unset, from the clock, "
 		 "recorded in run.json"},
-	{"cooldown_s", "a pause between items; 0 to 86400, default 0"},
-	{"concurrency", "how many targets are measured at once, each on the "
-			"same mode and workload point as the others (a wave); "
-			"1 to 64, default 1: one at a time, what a clean mode "
-			"comparison needs"},
-	{"timeout_s", "the watchdog of each runner invocation; 1 to 604800, "
-		      "default 21600"},
-	{"stall_s", "a runner invocation that makes no progress (no I/O "
-		    "completed, by it or its device, unless it waits on a "
-		    "command at rest) this long has stalled: what can be seen "
-		    "of it is kept beside the results and the repetition runs "
-		    "once more on a new disk; a second stall fails it; before "
-		    "the runner has begun (a guest's boot) 60 s at least; 0 "
-		    "(never) or 5 to 86400 and under timeout_s, default 60"},
-	{"workload", "the runner's options (below)"},
-	{"matrix", "workload keys that may vary (below), and disk_size, each "
-		   "a list: every combination is a workload point; a backend "
-		   "key (datastore, vm, host, dir) varies the targets "
-		   "instead"},
-	{"guest_sysctl", "sysctl -w in the guest before the run, {\"key\": "
-			 "\"value\"} (vsphere)"},
-	{"exclusive", "true: refuse to run while another provbench run on "
-		      "this machine uses one of the datastores, LUNs or host "
-		      "filesystems (default false: warned, and said in "
-		      "run.json and the report)"},
-	{"targets", "where disks live and which guest writes them: a list of "
-		    "objects of the backend's keys (vm, datastore, ...; dir "
-		    "for qemu) over its section, each with an optional "
-		    "\"name\"; default one, the section itself"},
+	{.key = "cooldown_s",
+	 .type = PB_OPT_UINT,
+	 .off = PROF(cooldown_s),
+	 .max = 86400,
+	 .def = "0",
+	 .help = "a pause between items, in seconds"},
+	{.key = "concurrency",
+	 .type = PB_OPT_UINT,
+	 .off = PROF(concurrency),
+	 .min = 1,
+	 .max = PB_MAX_TARGETS,
+	 .def = "1",
+	 .help = "how many targets are measured at once, each on the same "
+		 "mode and workload point as the others (a wave); 1: one at "
+		 "a time, what a clean mode comparison needs"},
+	{.key = "timeout_s",
+	 .type = PB_OPT_UINT,
+	 .off = PROF(timeout_s),
+	 .min = 1,
+	 .max = 7 * 86400,
+	 .def = "21600",
+	 .help = "the watchdog of each runner invocation, in seconds"},
+	{.key = "stall_s",
+	 .type = PB_OPT_UINT,
+	 .off = PROF(stall_s),
+	 .max = 86400,
+	 .def = "60",
+	 .check = stall_check,
+	 .help = "a runner invocation that makes no progress (no I/O "
+		 "completed, by it or its device, unless it waits on a "
+		 "command at rest) this long has stalled: what can be seen "
+		 "of it is kept beside the results and the repetition runs "
+		 "once more on a new disk; a second stall fails it; before "
+		 "the runner has begun (a guest's boot) 60 s at least; 0 "
+		 "(never) or 5 and more, under timeout_s"},
+	{.key = "workload",
+	 .type = PB_OPT_CUSTOM,
+	 .help = "the runner's options (below)"},
+	{.key = "matrix",
+	 .type = PB_OPT_CUSTOM,
+	 .help = "workload keys that may vary (below), and disk_size, each a "
+		 "list: every combination is a workload point; a backend key "
+		 "(datastore, vm, host, dir) varies the targets instead"},
+	{.key = "guest_sysctl",
+	 .type = PB_OPT_KV,
+	 .off = PROF(sysctl),
+	 .help = "sysctl -w in the guest before the run, {\"key\": "
+		 "\"value\"}, by the backends that can (vsphere)"},
+	{.key = "exclusive",
+	 .type = PB_OPT_BOOL,
+	 .off = PROF(exclusive),
+	 .def = "false",
+	 .help = "true: refuse to run while another provbench run on this "
+		 "machine uses one of the datastores, LUNs or host "
+		 "filesystems (false: warned, and said in run.json and the "
+		 "report)"},
+	{.key = "targets",
+	 .type = PB_OPT_CUSTOM,
+	 .help = "where disks live and which guest writes them: a list of "
+		 "objects of the backend's keys (vm, datastore, ...; dir for "
+		 "qemu) over its section, each with an optional \"name\"; "
+		 "default one, the section itself"},
+	{0},
 };
 
-#define NOWN (sizeof(own) / sizeof(own[0]))
+#undef PROF
 
-enum pb_error pb_profile_help(FILE *fp)
+enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 {
 	const struct pb_backend_ops *const *be;
-	struct pb_buf b = PB_BUF_INIT(1 << 20);
+	const struct pb_opt_def *d;
 	const struct runner_option *o;
-	enum pb_error err;
-	size_t i;
+	struct pb_profile_key k;
+	char text[2048], names[1024];
+	size_t n = 0;
+	int rc = 0;
 
-	pb_buf_addstr(&b, "A profile is a JSON object. Any string value may be "
-			  "\"env:NAME\", read from the\nenvironment.\n\n");
-	for (i = 0; i < NOWN; i++) {
-		pb_buf_printf(&b, "  %-25s", own[i].key);
-		pb_buf_add_wrapped(&b, own[i].what, 27, 27, 79);
-		pb_buf_addstr(&b, "\n");
+	k = (struct pb_profile_key){
+		.section = "",
+		.section_help = "A profile is a JSON object. Any string value "
+				"may be \"env:NAME\", read from the "
+				"environment.",
+		.text = text};
+	for (d = profile_options; !rc && d->key; d++) {
+		k.key = d->key;
+		pb_opt_describe(d, text, sizeof(text));
+		rc = cb(&k, data);
+		k.section_help = NULL;
 	}
-	pb_buf_addstr(&b, "\nworkload (the runner's own options):\n");
-	runner_options_help(&b, RUNNER_OPT_WORKLOAD, true);
-	pb_buf_addstr(&b, "\nmatrix keys:");
+	k = (struct pb_profile_key){.section = "workload",
+				    .section_help = "the runner's own options",
+				    .text = text};
+	for (o = runner_options; !rc && o->name; o++) {
+		if (!(o->flags & RUNNER_OPT_WORKLOAD))
+			continue;
+		k.key = runner_option_key(o);
+		runner_option_describe(o, true, text, sizeof(text));
+		rc = cb(&k, data);
+		k.section_help = NULL;
+	}
+	names[0] = '\0';
 	for (o = runner_options; o->name; o++)
 		if (o->flags & RUNNER_OPT_MATRIX)
-			pb_buf_printf(&b, " %s", runner_option_key(o));
-	pb_buf_addstr(&b, "\n");
-	for (be = pb_backend_list(); *be; be++) {
-		pb_buf_printf(&b, "\n%s (backend %s: %s):\n", (*be)->name,
-			      (*be)->name, (*be)->help);
-		pb_options_help(&b, *be);
+			n += (size_t)snprintf(
+				names + n,
+				n < sizeof(names) ? sizeof(names) - n : 0,
+				"%s%s", n ? ", " : "", runner_option_key(o));
+	k = (struct pb_profile_key){
+		.section = "matrix",
+		.section_help = "workload keys that may vary, each a list",
+		.key = "keys",
+		.text = names};
+	if (!rc)
+		rc = cb(&k, data);
+	for (be = pb_backend_list(); !rc && *be; be++) {
+		k = (struct pb_profile_key){.section = (*be)->name,
+					    .section_help = (*be)->help,
+					    .text = text};
+		for (d = (*be)->options; !rc && d && d->key; d++) {
+			k.key = d->key;
+			pb_opt_describe(d, text, sizeof(text));
+			rc = cb(&k, data);
+			k.section_help = NULL;
+		}
 	}
-	err = pb_buf_error(&b);
-	if (!err)
-		fputs(b.data, fp);
-	pb_buf_dispose(&b);
-	return err;
+	return rc ? PB_ERR_NOMEM : PB_OK;
 }
 
 /* "backend": the one named, or the registry's first (the local one). */
@@ -1144,52 +1261,46 @@ out:
 	return err;
 }
 
-static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
+/*
+ * A table's rows over one object: their defaults, the object's values,
+ * then the required ones and each row's rule. CUSTOM rows are the
+ * caller's to read.
+ */
+static enum pb_error rows_apply(struct ld *l, const struct pb_opt_def *rows,
+				void *opts, json_t *obj, const char *path)
 {
-	const struct pb_backend_ops *const *be;
-	const char *keys[NOWN + 16];
-	char why[PB_ERRBUF_SIZE];
-	size_t nk = 0, k;
-	json_t *modes, *v;
-	char *order = NULL;
-	uint64_t n;
+	const struct pb_opt_def *d;
+	char p[256], why[PB_ERRBUF_SIZE];
+	enum pb_error err = PB_OK;
+
+	for (d = rows; !err && d->key; d++) {
+		join(p, sizeof(p), path, d->key);
+		if (d->def && d->type != PB_OPT_CUSTOM)
+			err = opt_set_text(l, opts, d, p, d->def);
+	}
+	for (d = rows; !err && d->key; d++)
+		if (json_object_get(obj, d->key))
+			err = opt_from_json(l, opts, d, obj, path);
+	for (d = rows; !err && d->key; d++) {
+		json_t *v = json_object_get(obj, d->key);
+
+		join(p, sizeof(p), path, d->key);
+		if (d->required && (!v || json_is_null(v)))
+			err = bad(l, p, "required");
+		else if (d->check && d->type != PB_OPT_CUSTOM &&
+			 !d->check(opts, v != NULL, why, sizeof(why)))
+			err = bad(l, p, why);
+	}
+	return err;
+}
+
+/* "modes": a list of distinct modes */
+static enum pb_error load_modes(struct ld *l, struct pb_profile *p,
+				json_t *modes)
+{
+	json_t *v;
 	size_t i;
-	enum pb_error err;
 
-	for (k = 0; k < NOWN; k++)
-		keys[nk++] = own[k].key;
-	for (be = pb_backend_list();
-	     *be && nk < sizeof(keys) / sizeof(keys[0]) - 1; be++)
-		keys[nk++] = (*be)->name;
-	keys[nk] = NULL;
-	err = only_keys(l, root, "", keys);
-	if (!err)
-		err = get_str(l, root, "", "name", &p->name);
-	if (!err)
-		err = get_str(l, root, "", "description", &p->description);
-	if (err)
-		return err;
-	if (!p->name)
-		return bad(l, "name", "required");
-	if (strspn(p->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
-			    "WXYZ0123456789-_.") != strlen(p->name) ||
-	    p->name[0] == '.')
-		return bad(l, "name",
-			   "letters, digits, '-', '_' and '.' only "
-			   "(it names the results directory)");
-	err = backend_named(l, p, root);
-	if (err)
-		return err;
-
-	err = get_disk_size(l, root, "", "disk_size", &p->disk_size,
-			    &p->disk_size_si);
-	if (err)
-		return err;
-	if (!p->disk_size &&
-	    !json_object_get(json_object_get(root, "matrix"), "disk_size"))
-		return bad(l, "disk_size", "required");
-
-	modes = json_object_get(root, "modes");
 	if (!json_is_array(modes) || !json_array_size(modes))
 		return bad(l, "modes",
 			   "required: a list of thin, lazy, eager, "
@@ -1220,80 +1331,71 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 					       l->file, i, pb_mode_name(m));
 		p->modes[p->nmodes++] = m;
 	}
+	return PB_OK;
+}
 
-	n = p->repetitions;
-	err = get_uint(l, root, "", "repetitions", 1, 10000, &n);
-	p->repetitions = (unsigned)n;
-	if (!err)
-		err = get_str(l, root, "", "order", &order);
-	if (!err && order) {
-		if (!strcmp(order, "shuffle"))
-			p->shuffle = true;
-		else if (strcmp(order, "fixed"))
-			err = bad(l, "order",
-				  "must be \"fixed\" or \"shuffle\"");
-	}
-	free(order);
-	if (!err && json_object_get(root, "seed")) {
-		err = get_uint(l, root, "", "seed", 0, INT64_MAX, &p->seed);
-		p->seed_set = true;
-	}
-	v = json_object_get(root, "baseline");
-	if (!err && v) {
-		enum pb_mode bm;
-		unsigned bi;
+/* "baseline": one of modes */
+static enum pb_error load_baseline(struct ld *l, struct pb_profile *p,
+				   json_t *v)
+{
+	enum pb_mode bm;
+	unsigned bi;
 
-		if (!json_is_string(v) ||
-		    !pb_mode_parse(&bm, json_string_value(v)))
-			err = bad(l, "baseline", "must be a mode");
-		for (bi = 0; !err && bi < p->nmodes && p->modes[bi] != bm; bi++)
-			;
-		if (!err && bi == p->nmodes)
-			err = bad(l, "baseline", "must be one of modes");
-		p->baseline = bm;
-		p->has_baseline = !err;
-	}
-	v = json_object_get(root, "units");
-	if (!err && v &&
-	    (!json_is_string(v) || (strcmp(json_string_value(v), "MiB") &&
-				    strcmp(json_string_value(v), "MB"))))
-		err = bad(l, "units", "must be \"MiB\" or \"MB\"");
-	v = json_object_get(root, "exclusive");
-	if (!err && v && !json_is_boolean(v))
-		err = bad(l, "exclusive", "must be true or false");
-	p->exclusive = json_is_true(v);
-	n = p->cooldown_s;
+	if (!v)
+		return PB_OK;
+	if (!json_is_string(v) || !pb_mode_parse(&bm, json_string_value(v)))
+		return bad(l, "baseline", "must be a mode");
+	for (bi = 0; bi < p->nmodes && p->modes[bi] != bm; bi++)
+		;
+	if (bi == p->nmodes)
+		return bad(l, "baseline", "must be one of modes");
+	p->baseline = bm;
+	p->has_baseline = true;
+	return PB_OK;
+}
+
+static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
+{
+	const struct pb_backend_ops *const *be;
+	const struct pb_opt_def *d;
+	const char *
+		keys[sizeof(profile_options) / sizeof(profile_options[0]) + 16];
+	char why[PB_ERRBUF_SIZE];
+	size_t nk = 0;
+	uint64_t n;
+	size_t i;
+	enum pb_error err;
+
+	for (d = profile_options; d->key; d++)
+		keys[nk++] = d->key;
+	for (be = pb_backend_list();
+	     *be && nk < sizeof(keys) / sizeof(keys[0]) - 1; be++)
+		keys[nk++] = (*be)->name;
+	keys[nk] = NULL;
+	err = only_keys(l, root, "", keys);
 	if (!err)
-		err = get_uint(l, root, "", "cooldown_s", 0, 86400, &n);
-	p->cooldown_s = (unsigned)n;
-	n = p->concurrency;
+		err = rows_apply(l, profile_options, p, root, "");
 	if (!err)
-		err = get_uint(l, root, "", "concurrency", 1, PB_MAX_TARGETS,
-			       &n);
-	p->concurrency = (unsigned)n;
-	n = (uint64_t)p->timeout_s;
+		err = backend_named(l, p, root);
 	if (!err)
-		err = get_uint(l, root, "", "timeout_s", 1, 7 * 86400, &n);
-	p->timeout_s = (long)n;
-	n = p->stall_s;
+		err = get_disk_size(l, root, "", "disk_size", &p->disk_size,
+				    &p->disk_size_si);
+	if (err)
+		return err;
+	if (!p->disk_size &&
+	    !json_object_get(json_object_get(root, "matrix"), "disk_size"))
+		return bad(l, "disk_size", "required");
+	err = load_modes(l, p, json_object_get(root, "modes"));
 	if (!err)
-		err = get_uint(l, root, "", "stall_s", 0, 86400, &n);
-	if (!err && n && n < 5)
-		err = bad(l, "stall_s",
-			  "must be 0 (never) or 5 seconds or more: a guest "
-			  "may say nothing for a few seconds as it boots");
-	else if (!err && n && json_object_get(root, "stall_s") &&
-		 (long)n >= p->timeout_s)
-		err = bad(l, "stall_s",
-			  "must be under timeout_s: the watchdog would stop "
-			  "the runner first");
-	p->stall_s = (unsigned)n;
+		err = load_baseline(l, p, json_object_get(root, "baseline"));
+	if (err)
+		return err;
+	p->shuffle = !strcmp(p->order, "shuffle");
+	p->seed_set = json_object_get(root, "seed") != NULL;
 	if (!err)
 		err = load_workload(l, json_object_get(root, "workload"), p);
 	if (!err)
 		err = load_matrix(l, json_object_get(root, "matrix"), p);
-	if (!err)
-		err = get_kv(l, root, "", "guest_sysctl", &p->sysctl);
 	if (!err)
 		err = load_backend(l, p, root);
 	if (err)
@@ -1428,10 +1530,6 @@ static enum pb_error load_text(struct pb_profile *p, const char *name,
 static void profile_init(struct pb_profile *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->repetitions = 1;
-	p->concurrency = 1;
-	p->timeout_s = 6 * 3600;
-	p->stall_s = 60;
 	runner_opts_init(&p->points[0]);
 	p->npoints = 1;
 }
@@ -1524,15 +1622,13 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->rdm_unset);
 	free(p->path);
 	free(p->text);
-	free(p->name);
-	free(p->description);
+	rows_dispose(profile_options, p);
 	if (p->backend)
 		opts_dispose(p->backend, p->bopts);
 	for (unsigned i = 0; i < p->ntargets; i++)
 		pb_profile_target_dispose(p, &p->targets[i]);
 	for (unsigned i = 0; i < p->ntargets; i++)
 		free(p->targets[i].name);
-	kv_dispose(&p->sysctl);
 	free(p->command);
 	for (unsigned i = 0; i < PB_MAX_POINTS; i++)
 		free(p->point_desc[i]);

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "common.h"
 #include "harness_int.h"
+#include "profile_help.h"
 
 #ifndef PB_COMMIT
 #define PB_COMMIT "unknown"
@@ -57,78 +58,36 @@ static const struct cli_command *find(const char *name)
 	return NULL;
 }
 
-/*
- * provbench help profile KEY: one key's entry of the profile help, as
- * fio's --cmdhelp=KEY: "bs", "workload.bs", "qemu.dir" (a key in
- * several sections without one: each, named).
- */
-static int profile_key_help(const char *key)
+static int profile_help(const char *format, const char *key)
 {
-	char *text = NULL, *line, *save = NULL, section[64] = "", want[64] = "";
-	const char *k = key, *dot = strchr(key, '.');
-	size_t len = 0;
-	bool in = false, found = false;
-	FILE *fp = open_memstream(&text, &len);
-	char why[300];
+	/* in cli_help_format's order */
+	static const char *const formats[] = {
+		[CLI_HELP_TEXT] = "text",
+		[CLI_HELP_MARKDOWN] = "markdown",
+		[CLI_HELP_MAN] = "man",
+		NULL,
+	};
+	char why[256], hint[128];
+	unsigned f;
 
-	if (!fp || pb_profile_help(fp)) {
-		if (fp)
-			fclose(fp);
-		free(text);
-		return pb_cli_fail(PB_ERR_NOMEM, "help", "out of memory");
+	for (f = 0; formats[f] && strcmp(formats[f], format); f++)
+		;
+	if (!formats[f]) {
+		snprintf(why, sizeof(why), "--format: '%.64s': %s", format,
+			 pb_choices_hint(hint, sizeof(hint), format,
+					 strlen(format), formats));
+		return pb_cli_fail(PB_ERR_USAGE, "help", why);
 	}
-	fclose(fp);
-	if (dot) {
-		snprintf(want, sizeof(want), "%.*s", (int)(dot - key), key);
-		k = dot + 1;
-	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		size_t kl = strcspn(line + 2, " "), ll = strlen(line);
-
-		if (line[0] != ' ') {
-			/* "workload (the runner's own options):" */
-			if (ll && line[ll - 1] == ':')
-				snprintf(section, sizeof(section), "%.*s",
-					 (int)strcspn(line, " :"), line);
-			in = false;
-			continue;
-		}
-		if (line[2] != ' ') {
-			const char *e = line + 2, *edot = memchr(e, '.', kl);
-
-			/* "qemu.dir" as written, "dir" in any section, or
-			 * "workload.bs" for a section's plain "bs" */
-			in = (kl == strlen(key) && !strncmp(e, key, kl)) ||
-			     (!dot && edot &&
-			      kl - (size_t)(edot + 1 - e) == strlen(key) &&
-			      !strncmp(edot + 1, key, strlen(key))) ||
-			     (dot && !edot && !strcmp(want, section) &&
-			      kl == strlen(k) && !strncmp(e, k, kl));
-			if (in)
-				printf("%s%s%s\n",
-				       !edot && *section ? section : "",
-				       !edot && *section ? "." : "", e);
-			found |= in;
-			continue;
-		}
-		if (in)
-			printf("%s\n", line);
-	}
-	free(text);
-	if (found)
-		return PB_EXIT_OK;
-	snprintf(why, sizeof(why),
-		 "'%s': no such profile key (provbench help profile lists "
-		 "them)",
-		 key);
-	return pb_cli_fail(PB_ERR_USAGE, "help", why);
+	return cli_profile_help(stdout, (enum cli_help_format)f, key);
 }
 
 int cmd_help(int argc, char **argv)
 {
-	const char *topic = NULL, *key = NULL;
+	const char *topic = NULL, *key = NULL, *format = "text";
 	const struct cli_opt opts[] = {
+		CLI_VALUE("format", 0, &format, "FMT",
+			  "with profile: text (the default), markdown "
+			  "(docs/profile.md) or man (the manual's section)"),
 		CLI_ARG("COMMAND|profile", &topic,
 			"a command, or profile for every profile key", 0),
 		CLI_ARG("KEY", &key,
@@ -149,13 +108,12 @@ int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return PB_EXIT_OK;
 	}
-	if (!strcmp(topic, "profile") && key)
-		return profile_key_help(key);
 	if (!strcmp(topic, "profile"))
-		return pb_profile_help(stdout) ? PB_EXIT_FAILED : PB_EXIT_OK;
-	if (key)
+		return profile_help(format, key);
+	if (key || strcmp(format, "text"))
 		return pb_cli_fail(PB_ERR_USAGE, "help",
-				   "a KEY goes with profile only");
+				   key ? "a KEY goes with profile only"
+				       : "--format goes with profile only");
 	c = find(topic);
 	if (!c || c->fn == cmd_help) {
 		snprintf(why, sizeof(why),

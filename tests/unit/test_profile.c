@@ -358,7 +358,18 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"baseline\": \"rdm\"}",
 	 "baseline: must be one of modes"},
 	{QHEAD "\"modes\": [\"thin\"], \"units\": \"GB\"}",
-	 "units: must be \"MiB\" or \"MB\""},
+	 "units: 'GB': did you mean MB? one of MiB, MB"},
+	{QHEAD "\"modes\": [\"thin\"], \"order\": \"random\"}",
+	 "order: 'random': one of fixed, shuffle"},
+	{QHEAD "\"modes\": [\"thin\"], \"seed\": -1}",
+	 "seed: must be a whole number, 0 or more"},
+	{QHEAD "\"modes\": [\"thin\"], \"repetitions\": 0}",
+	 "repetitions: 0 is out of range (1 to 10000)"},
+	{QHEAD "\"modes\": [\"thin\"], \"stall_s\": 3}",
+	 "stall_s: must be 0 (never) or 5 seconds or more"},
+	{QHEAD "\"modes\": [\"thin\"], \"timeout_s\": 30, "
+	       "\"stall_s\": 30}",
+	 "stall_s: must be under timeout_s"},
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"filesystem\": "
 	       "\"btrfs\"}}",
 	 "workload.filesystem: unknown value 'btrfs' (one of none, ext4, xfs, "
@@ -373,7 +384,7 @@ static const struct {
 	 "modes: rdmp: backend qemu cannot make it (it makes thin, lazy, "
 	 "eager, rdm)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"accel\": \"hvf\"}}",
-	 "qemu.accel: one of auto, kvm, tcg"},
+	 "qemu.accel: 'hvf': one of auto, kvm, tcg"},
 	{"{\"name\": \"q\", \"backend\": \"host\", \"disk_size\": \"64M\", "
 	 "\"modes\": [\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": "
 	 "\"1\"}}",
