@@ -5,7 +5,9 @@
 #
 #   scripts/man.sh PROVBENCH TEMPLATE > provbench.1
 #
-# TEMPLATE is dist/provbench.1.in; its @SYNOPSIS@ line is replaced.
+# TEMPLATE is dist/provbench.1.in; its @SYNOPSIS@ line is replaced, and
+# its @PROFILE@ line by every profile key, from the tables that read them
+# (provbench help profile --format man).
 set -eu
 pb=$1
 tmpl=$2
@@ -54,5 +56,9 @@ synopsis() {
 		}'
 }
 
-syn=$(synopsis)
-awk -v syn="$syn" '$0 == "@SYNOPSIS@" { print syn; next } { print }' "$tmpl"
+# through the environment: awk -v would read the roff's backslashes as
+# escapes of its own
+PB_SYN=$(synopsis) PB_KEYS=$("$pb" help profile --format man) awk '
+	$0 == "@SYNOPSIS@" { print ENVIRON["PB_SYN"]; next }
+	$0 == "@PROFILE@" { print ENVIRON["PB_KEYS"]; next }
+	{ print }' "$tmpl"
