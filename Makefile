@@ -178,6 +178,7 @@ GUEST         := $(B)/guest/initrd.gz
 	format-check runner-static guest \
 	runner-windows unit-windows \
 	install uninstall demo deps-demo bench format clean fuzz fuzz-smoke asan-tree \
+	profile-doc \
 	coverage \
 	test-valgrind
 
@@ -478,6 +479,11 @@ coverage: $(B)/cov/provbench $(B)/cov/provbench-runner $(B)/cov/unit-tests \
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
+
+# docs/profile.md is the profile tables said as Markdown; a test fails
+# when it no longer is (install:profile_help_one_source)
+profile-doc: $(PROVBENCH)
+	$(PROVBENCH) help profile --format markdown > docs/profile.md
 
 clean:
 	rm -rf $(B)

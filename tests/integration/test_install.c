@@ -157,6 +157,39 @@ static void readme_is_a_door(void)
 		0);
 }
 
+/* help profile, the manual's PROFILE KEYS and docs/profile.md are one
+ * walk of the tables that read the keys: the doc is what the binary says
+ * now, and the manual has every key the help has */
+static void profile_help_one_source(void)
+{
+	const char *pb = it_bin("provbench");
+
+	CU_ASSERT_EQUAL(it_sh("'%s' help profile --format markdown | diff -u "
+			      "docs/profile.md - >&2 || { echo 'docs/"
+			      "profile.md is stale: make profile-doc' >&2; "
+			      "exit 1; }",
+			      pb),
+			0);
+	CU_ASSERT_EQUAL(
+		it_sh("set -e; m=$(mktemp); scripts/man.sh '%s' "
+		      "dist/provbench.1.in > $m; n=0; for k in $('%s' help "
+		      "profile --format markdown | sed -n 's/^- \\*\\*`\\([^`]*"
+		      "\\)`.*/\\1/p'); do n=$((n + 1)); grep -qx \".B $k\" $m "
+		      "|| { echo \"manual lacks $k\" >&2; rm -f $m; exit 1; }; "
+		      "done; rm -f $m; test $n -gt 60",
+		      pb, pb),
+		0);
+	/* one key alone, in the section that has it */
+	CU_ASSERT_EQUAL(it_sh("'%s' help profile stall_s | grep -q "
+			      "'^stall_s .*default 60$' ",
+			      pb),
+			1);
+	CU_ASSERT_EQUAL(it_sh("'%s' help profile repetitions | tr '\n' ' ' "
+			      "| grep -q '1 to 10000; *default 1 $'",
+			      pb),
+			0);
+}
+
 /* What install ships beside the binaries, each usable. */
 static void install_ships_docs_and_units(void)
 {
@@ -593,6 +626,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(installed_runs_elsewhere),
 	PB_CASE(install_ships_docs_and_units),
 	PB_CASE(readme_is_a_door),
+	PB_CASE(profile_help_one_source),
 	PB_CASE(systemd_units_verify),
 	PB_CASE(state_dir_first_run),
 	PB_CASE(state_dir_unusable),
