@@ -8,73 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "run_int.h"
-
-/*
- * What a plan writes: each writing pass the workload's size, a first
- * write in stripe pairs that plus the rewrite of every stripe but the
- * last (issue 38: check said 60 GiB for the demo's 80), eager's zeros at
- * provisioning on top; per target, and the space the disks take at once.
- */
-struct plan_cost {
-	uint64_t passes, zeros, peak;
-	uint64_t per_target[PB_MAX_TARGETS];
-};
-
-static uint64_t item_bytes(const struct runner_opts *w)
-{
-	uint64_t b = 0, stripes;
-	unsigned k;
-
-	for (k = 0; k < w->npasses; k++) {
-		if (!runner_pass_writes(w->passes[k]))
-			continue;
-		b += w->size;
-		stripes = w->pair_stripe ? w->size / w->pair_stripe : 0;
-		if (w->passes[k] == RUNNER_PASS_FIRST_WRITE && stripes > 1)
-			b += (stripes - 1) * w->pair_stripe;
-	}
-	return b;
-}
-
-static void plan_cost(struct plan_cost *c, const struct pb_profile *p,
-		      const struct pb_plan *plan)
-{
-	uint64_t disk = 0;
-	unsigned k, at_once;
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < plan->n; i++) {
-		const struct pb_plan_item *it = &plan->items[i];
-		uint64_t b = item_bytes(&p->points[it->point]);
-
-		c->passes += b;
-		c->per_target[it->target] += b;
-		if (it->mode == PB_MODE_EAGER) {
-			c->zeros += p->point_disk[it->point];
-			c->per_target[it->target] += p->point_disk[it->point];
-		}
-	}
-	for (k = 0; k < p->npoints; k++)
-		disk = p->point_disk[k] > disk ? p->point_disk[k] : disk;
-	at_once = p->concurrency > 1 && p->ntargets > 1
-			  ? (p->concurrency < p->ntargets ? p->concurrency
-							  : p->ntargets)
-			  : 1;
-	c->peak = disk * at_once;
-}
-
-/* "under a minute", "about 14 minutes", "about 3.2 hours" */
-static void say_duration(char *out, size_t len, double s)
-{
-	if (s < 60)
-		snprintf(out, len, "under a minute");
-	else if (s < 90 * 60)
-		snprintf(out, len, "about %.0f minutes", s / 60);
-	else
-		snprintf(out, len, "about %.1f hours", s / 3600);
-}
 
 /*
  * The baseline the report will compare with, said before the run (issue
@@ -104,38 +39,15 @@ static void plan_baseline_print(const struct pb_profile *p)
 		       pb_mode_name(want));
 }
 
-/* the cost's first sentence, from a cost computed once */
-static void cost_line(char *out, size_t len, const struct plan_cost *c)
-{
-	char a[32], b[32], d[64], z[96] = "";
-
-	say_duration(d, sizeof(d),
-		     (double)(c->passes + c->zeros) / (100.0 * 1048576.0));
-	if (c->zeros)
-		snprintf(z, sizeof(z), ", %s of eager's zeros at provisioning",
-			 pb_size_format(b, sizeof(b), c->zeros));
-	snprintf(out, len, "data to write: %s by the passes%s; %s at 100 MiB/s",
-		 pb_size_format(a, sizeof(a), c->passes), z, d);
-}
-
-void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
-			const struct pb_plan *plan)
-{
-	struct plan_cost c;
-
-	plan_cost(&c, p, plan);
-	cost_line(out, len, &c);
-}
-
 static void plan_cost_print(const struct pb_profile *p,
 			    const struct pb_plan *plan)
 {
-	struct plan_cost c;
+	struct pb_plan_cost c;
 	char a[32], line[256];
 	unsigned k;
 
-	plan_cost(&c, p, plan);
-	cost_line(line, sizeof(line), &c);
+	pb_plan_cost(&c, p, plan);
+	pb_plan_cost_line(line, sizeof(line), &c);
 	printf("%s (a first run's report gives the real rate)\n", line);
 	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
 		printf("%s%s %s%s",
