@@ -40,15 +40,17 @@ static void plan_baseline_print(const struct pb_profile *p)
 }
 
 static void plan_cost_print(const struct pb_profile *p,
-			    const struct pb_plan *plan)
+			    const struct pb_plan *plan, const char *results)
 {
 	struct pb_plan_cost c;
-	char a[32], line[256];
+	char a[32], line[256], from[1400];
 	unsigned k;
 
 	pb_plan_cost(&c, p, plan);
+	pb_plan_cost_rate(&c, p, results);
 	pb_plan_cost_line(line, sizeof(line), &c);
-	printf("%s (a first run's report gives the real rate)\n", line);
+	pb_plan_rate_said(from, sizeof(from), &c);
+	printf("%s (%s)\n", line, from);
 	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
 		printf("%s%s %s%s",
 		       k ? ", " : "per target: ", p->targets[k].name,
@@ -60,7 +62,8 @@ static void plan_cost_print(const struct pb_profile *p,
 				     : "one disk at a time");
 }
 
-void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan)
+void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
+		    const char *results)
 {
 	char sz[32], tot[32];
 	uint64_t small;
@@ -94,7 +97,7 @@ void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan)
 		       pb_size_format(sz, sizeof(sz), p->disk_size),
 		       (unsigned long long)p->disk_size);
 	pb_notes_print(stdout, p->notes);
-	plan_cost_print(p, plan);
+	plan_cost_print(p, plan, results);
 	for (k = 0; p->ntargets > 1 && k < p->ntargets; k++)
 		printf("%s%s%s", k ? ", " : "targets: ", p->targets[k].name,
 		       k + 1 == p->ntargets ? "\n" : "");
@@ -371,10 +374,12 @@ static int check_json(struct run_state *r, const char *profile)
 	return err ? pb_cli_fail(err, "check", why) : PB_EXIT_OK;
 }
 
-int pb_check(const char *profile, bool json)
+int pb_check(const char *profile, bool json, const char *results)
 {
 	struct pb_profile p;
-	struct run_state r = {.p = &p, .j = {.fd = -1}};
+	struct run_state r = {.p = &p,
+			      .results = results ? results : "results",
+			      .j = {.fd = -1}};
 	struct pb_check_out out = {.fp = stdout};
 	const char *why = NULL;
 	enum pb_error err;

@@ -2,11 +2,18 @@
  * cost.c - a plan's cost, computed once from the profile and the plan,
  * for check's plan and run's first line.
  */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cost.h"
 #include "run_int.h"
+#include "runjson.h"
+
+/* a guess's rate, said as one: a first run's gives the real one */
+#define GUESS_MIB_S 100.0
 
 static uint64_t item_bytes(const struct runner_opts *w)
 {
@@ -25,7 +32,7 @@ static uint64_t item_bytes(const struct runner_opts *w)
 }
 
 void pb_plan_cost(struct pb_plan_cost *c, const struct pb_profile *p,
-		      const struct pb_plan *plan)
+		  const struct pb_plan *plan)
 {
 	uint64_t disk = 0;
 	unsigned k, at_once;
@@ -63,26 +70,146 @@ static void say_duration(char *out, size_t len, double s)
 		snprintf(out, len, "about %.1f hours", s / 3600);
 }
 
+/* "2026-12-04T05:33:10Z" as seconds; -1 unless one */
+static double iso_seconds(const char *s)
+{
+	struct tm tm = {0};
+	const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	return end && !*end ? (double)timegm(&tm) : -1;
+}
+
+/* One finished run's passes' data over its time (bytes, seconds); false
+ * unless it is of this profile and backend, finished and wrote */
+static bool run_rate(const char *dir, const struct pb_profile *p, double *bytes,
+		     double *seconds)
+{
+	struct rj_reader rd;
+	struct rj_item it;
+	struct rj_pass ps;
+	struct jl *pass;
+	char errbuf[PB_ERRBUF_SIZE];
+	enum pb_error err = rj_reader_open(&rd, dir, errbuf);
+	bool more = !err, ok = false;
+
+	*bytes = 0;
+	if (err)
+		return false;
+	if (strcmp(rd.profile_name, p->name) ||
+	    strcmp(rd.backend, p->backend->name))
+		goto out;
+	while (!err && more) {
+		err = rj_reader_next(&rd, &it, &more, errbuf);
+		if (err || !more || !it.runner)
+			continue;
+		jl_foreach(it.passes, pass)
+		{
+			rj_pass_read(&rd, &ps, pass);
+			if (ps.kind >= 0 && runner_pass_writes(ps.kind))
+				*bytes += jl_num(ps.k[RJ_P_BYTES]) > 0
+						  ? jl_num(ps.k[RJ_P_BYTES])
+						  : 0;
+		}
+	}
+	*seconds = iso_seconds(rd.updated_at) - iso_seconds(rd.started_at);
+	ok = !err && rd.finished && !rd.interrupted && *bytes > 0 &&
+	     *seconds > 0 && iso_seconds(rd.started_at) > 0;
+out:
+	rj_reader_dispose(&rd);
+	return ok;
+}
+
+static int newest_first(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/*
+ * The rate of the newest finished run of this profile on this backend
+ * under root ("<UTC time>-<name>[-shard][-N]"): its passes' data over
+ * its time, boots, provisioning and eager's zeros included. The ten
+ * newest of its name are tried.
+ */
+static void last_rate(struct pb_plan_cost *c, const struct pb_profile *p,
+		      const char *root)
+{
+	DIR *d = root ? opendir(root) : NULL;
+	struct dirent *e;
+	char *names[512], path[1200];
+	size_t n = 0, i, nl = strlen(p->name);
+	double bytes, seconds;
+
+	while (d && (e = readdir(d)) && n < sizeof(names) / sizeof(names[0])) {
+		const char *dash = strchr(e->d_name, '-');
+
+		/* the time is the name's first part: no dash in it */
+		if (dash && !strncmp(dash + 1, p->name, nl) &&
+		    (!dash[1 + nl] || dash[1 + nl] == '-') &&
+		    (names[n] = strdup(e->d_name)))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, n, sizeof(names[0]), newest_first);
+	for (i = 0; i < n && i < 10 && !c->rate_from[0]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
+		if (run_rate(path, p, &bytes, &seconds)) {
+			c->mib_s = bytes / seconds / 1048576.0;
+			snprintf(c->rate_from, sizeof(c->rate_from), "%s",
+				 path);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+}
+
+void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
+		       const char *results)
+{
+	c->mib_s = GUESS_MIB_S;
+	c->rate_from[0] = '\0';
+	last_rate(c, p, results);
+}
+
 /* the cost's first sentence, from a cost computed once */
 void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c)
 {
 	char a[32], b[32], d[64], z[96] = "";
+	/* a measured rate is of the passes' data, everything else in its
+	 * time; the guess is of every byte */
+	double bytes = (double)c->passes + (c->rate_from[0] ? 0 : c->zeros);
 
-	say_duration(d, sizeof(d),
-		     (double)(c->passes + c->zeros) / (100.0 * 1048576.0));
+	say_duration(d, sizeof(d), bytes / (c->mib_s * 1048576.0));
 	if (c->zeros)
 		snprintf(z, sizeof(z), ", %s of eager's zeros at provisioning",
 			 pb_size_format(b, sizeof(b), c->zeros));
-	snprintf(out, len, "data to write: %s by the passes%s; %s at 100 MiB/s",
-		 pb_size_format(a, sizeof(a), c->passes), z, d);
+	snprintf(out, len,
+		 "data to write: %s by the passes%s; %s at %.*f MiB/s",
+		 pb_size_format(a, sizeof(a), c->passes), z, d,
+		 c->mib_s < 10 ? 1 : 0, c->mib_s);
+}
+
+/* where the rate comes from, said after the cost */
+void pb_plan_rate_said(char *out, size_t len, const struct pb_plan_cost *c)
+{
+	if (c->rate_from[0])
+		snprintf(out, len,
+			 "the last finished run's rate, %s: its passes' data "
+			 "over its time",
+			 c->rate_from);
+	else
+		snprintf(out, len,
+			 "a guess: no finished run of this profile in the "
+			 "results directory; a first run's gives the real "
+			 "rate");
 }
 
 void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
-			const struct pb_plan *plan)
+			const struct pb_plan *plan, const char *results)
 {
 	struct pb_plan_cost c;
 
 	pb_plan_cost(&c, p, plan);
+	pb_plan_cost_rate(&c, p, results);
 	pb_plan_cost_line(out, len, &c);
 }
-

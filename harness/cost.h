@@ -16,12 +16,22 @@
 struct pb_plan_cost {
 	uint64_t passes, zeros, peak;
 	uint64_t per_target[PB_MAX_TARGETS];
+	/* the rate the duration is said at: the last finished run's
+	 * (rate_from names it), else a guess of 100 MiB/s */
+	double mib_s;
+	char rate_from[1200];
 };
 
 void pb_plan_cost(struct pb_plan_cost *c, const struct pb_profile *p,
 		  const struct pb_plan *plan);
+/* The rate of the newest finished run of p (its name and backend) in the
+ * results directory, else a guess. */
+void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
+		       const char *results);
 /* "data to write: ... by the passes, ... of eager's zeros; about N
  * minutes at 100 MiB/s": the cost's first sentence */
 void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c);
+/* where the rate comes from, in words */
+void pb_plan_rate_said(char *out, size_t len, const struct pb_plan_cost *c);
 
 #endif

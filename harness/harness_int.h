@@ -237,7 +237,9 @@ struct pb_run_args {
 
 int pb_run(const struct pb_run_args *a);
 /* Validate a profile and its target, print the plan; create nothing. */
-int pb_check(const char *profile, bool json);
+/* results: where earlier runs are, for the last one's rate (NULL:
+ * results) */
+int pb_check(const char *profile, bool json, const char *results);
 /* Remove what crashed runs left (arg: a results directory or a profile). */
 int pb_cleanup(const char *arg, bool dry_run);
 

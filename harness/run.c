@@ -364,7 +364,7 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 	if (err)
 		return pb_cli_fail(err, NULL, r->errbuf);
 	if (r->plan_first)
-		run_plan_print(r->p, &r->plan);
+		run_plan_print(r->p, &r->plan, r->results);
 	r->ops = r->p->backend;
 	for (r->nt = 0; r->nt < r->p->ntargets; r->nt++) {
 		r->t[r->nt].lock_fd = -1;
@@ -478,6 +478,7 @@ int pb_run(const struct pb_run_args *a)
 	int rc;
 
 	memset(&p, 0, sizeof(p));
+	r.results = parent;
 	r.quiet = a->quiet;
 	run_say_quiet(a->quiet);
 	/* a live line is one item's: not while several run at once */
@@ -516,7 +517,7 @@ int pb_run(const struct pb_run_args *a)
 	{
 		char cost[256];
 
-		run_plan_cost_line(cost, sizeof(cost), &p, &r.plan);
+		run_plan_cost_line(cost, sizeof(cost), &p, &r.plan, parent);
 		run_say(r.quiet, "plan: %zu disks; %s", r.plan.n, cost);
 	}
 	/* what an earlier crashed run left goes first */

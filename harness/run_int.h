@@ -24,6 +24,7 @@ struct run_target {
 
 struct run_state {
 	struct pb_profile *p;
+	const char *results; /* the results directory's parent */
 	/* the places shared with other runs, held for the run */
 	char place[PB_MAX_PLACES][256];
 	int place_fd[PB_MAX_PLACES];
@@ -201,11 +202,13 @@ struct pb_check_out {
 	char first_msg[PB_ERRBUF_SIZE];
 };
 
-void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan);
+/* results: where earlier runs are, for their rate (NULL: none) */
+void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
+		    const char *results);
 /* "data to write: ... by the passes, ... of eager's zeros; about N
  * minutes at 100 MiB/s": what run says first, check in its plan */
 void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
-			const struct pb_plan *plan);
+			const struct pb_plan *plan, const char *results);
 enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 			    const char **why);
 

@@ -7,9 +7,13 @@
 
 int cmd_check(int argc, char **argv)
 {
-	const char *profile = NULL;
+	const char *profile = NULL, *results = NULL;
 	bool json = false;
 	const struct cli_opt opts[] = {
+		CLI_VALUE("output", 'o', &results, "DIR",
+			  "where run puts results (default: results): the "
+			  "last finished run of the profile there gives the "
+			  "plan's rate"),
 		CLI_SWITCH("json", 0, &json,
 			   "print the plan, every finding and the verdict as "
 			   "JSON"),
@@ -30,5 +34,5 @@ int cmd_check(int argc, char **argv)
 
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
-	return pb_check(profile, json);
+	return pb_check(profile, json, results);
 }

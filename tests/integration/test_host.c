@@ -1731,6 +1731,82 @@ static void help_profile_key(void)
 	it_result_dispose(&r);
 }
 
+/* check and run say the plan's duration at the rate the profile's last
+ * finished run wrote at (its passes' bytes over its time), named; a
+ * guess, said so, before one and for another profile */
+static void check_rate_from_last_run(void)
+{
+	SCRATCH(prof, "h-rate.json");
+	SCRATCH(other, "h-rate2.json");
+	SCRATCH(state, "h-state-rate");
+	SCRATCH(res, "h-res-rate");
+	SCRATCH(disks, "h-disks-rate");
+	struct it_env e;
+	struct it_result r;
+	char *run, want[1400];
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "h-rate", disks, "\"thin\"", "",
+		      "{\"bs\": \"64K\", \"passes\": [\"first-write\", "
+		      "\"rewrite\", \"command\"], \"command\": \"sleep 2\"}");
+	write_profile(other, "h-rate2", disks, "\"thin\"", "", WL_FAST);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", "-o", res, prof), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "at 100 MiB/s (a guess: no "
+					     "finished run of this profile"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	it_result_dispose(&r);
+	run = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	run[strlen(run) - (run[strlen(run) - 1] == '/')] = '\0';
+	/* the rate as run.json has it: write passes' bytes over the run's
+	 * time, both from the file */
+	CU_ASSERT_EQUAL(
+		it_sh("python3 -c 'import json, sys, datetime as d\n"
+		      "j = json.load(open(sys.argv[1] + \"/run.json\"))\n"
+		      "t = lambda s: d.datetime.strptime(s, "
+		      "\"%%Y-%%m-%%dT%%H:%%M:%%SZ\")\n"
+		      "b = sum(p[\"bytes\"] for i in j[\"results\"] for p in "
+		      "i[\"runner\"][\"passes\"] if p[\"name\"] != "
+		      "\"command\")\n"
+		      "s = (t(j[\"updated_at\"]) - "
+		      "t(j[\"started_at\"])).total_seconds()\n"
+		      "r = b / s / 1048576\n"
+		      "print((\"%%.1f\" if r < 10 else \"%%.0f\") %% r)' '%s' "
+		      "> '%s.rate'",
+		      run, res),
+		0);
+	snprintf(want, sizeof(want), "%s.rate", res);
+	{
+		char *rate = pb_slurp_file(want, NULL);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(rate);
+		rate[strcspn(rate, "\n")] = '\0';
+		snprintf(want, sizeof(want),
+			 " MiB/s (the last finished run's rate, %s: its "
+			 "passes' data over its time)",
+			 run);
+		CU_ASSERT_EQUAL(it_pb(&r, &e, "check", "-o", res, prof), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, rate));
+		if (!strstr(r.out, want) || !strstr(r.out, rate))
+			fprintf(stderr, "want %s%s in:\n%s", rate, want, r.out);
+		it_result_dispose(&r);
+		free(rate);
+	}
+	/* run's first line says the same rate */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "plan: 1 disks; data to write"));
+	CU_ASSERT_PTR_NULL(strstr(r.err, "at 100 MiB/s"));
+	it_result_dispose(&r);
+	/* another profile's runs are not this one's */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", "-o", res, other), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "at 100 MiB/s (a guess"));
+	it_result_dispose(&r);
+	free(run);
+}
+
 /* "units": "MB": every page a person reads says MB/s, the fleet's
  * targets-at-once table too; the CSVs keep MiB/s, named so */
 static void host_units_mb_everywhere(void)
@@ -1795,6 +1871,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_shards),
 	PB_CASE(help_profile_key),
 	PB_CASE(host_units_mb_everywhere),
+	PB_CASE(check_rate_from_last_run),
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASES_END,
 };
