@@ -47,8 +47,8 @@ static void text_row(struct pb_buf *b, const struct pb_profile_key *k,
 		pb_buf_add_wrapped(b, k->section_help, 0, 0, 79);
 		pb_buf_addstr(b, "\n\n");
 	}
-	snprintf(left, sizeof(left), "%s%s%s%s", whole ? "" : "  ",
-		 k->section, *k->section ? "." : "", k->key);
+	snprintf(left, sizeof(left), "%s%s%s%s", whole ? "" : "  ", k->section,
+		 *k->section ? "." : "", k->key);
 	if (strlen(left) >= 27)
 		pb_buf_printf(b, "%s\n%27s", left, "");
 	else
@@ -94,8 +94,8 @@ static void man_row(struct pb_buf *b, const struct pb_profile_key *k)
 		roff_text(b, k->section_help);
 		pb_buf_addstr(b, "\n");
 	}
-	pb_buf_printf(b, ".TP\n.B %s%s%s\n", k->section,
-		      *k->section ? "." : "", k->key);
+	pb_buf_printf(b, ".TP\n.B %s%s%s\n", k->section, *k->section ? "." : "",
+		      k->key);
 	roff_text(b, k->text);
 	pb_buf_addstr(b, "\n");
 }
