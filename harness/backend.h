@@ -45,6 +45,7 @@ enum pb_opt_type {
 	PB_OPT_BOOL,   /* bool */
 	PB_OPT_KV,     /* struct pb_kv: an object of strings */
 	PB_OPT_U64,    /* uint64_t, min..max */
+	PB_OPT_SIZE,   /* uint64_t bytes, a size ("100G"), 0 allowed */
 	/* read by the loader's own code (a list of modes, a size with its
 	 * note, a section of rows of its own): the row is its place in the
 	 * key list and its help */
@@ -186,6 +187,9 @@ struct pb_prep_ctx {
 /* each item starts its own guest with its target's settings (qemu boots
  * one per item): two arms may share a place */
 #define PB_CAP_SETTINGS_PER_ITEM 0x4u
+/* its disks go on storage others use (a datastore): run asks before a
+ * plan above the profile's confirm_above */
+#define PB_CAP_SHARED_STORAGE 0x8u
 
 struct pb_backend_ops {
 	const char *name; /* the profile's "backend", its section's key */

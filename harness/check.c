@@ -57,6 +57,11 @@ static void plan_cost_print(const struct pb_profile *p,
 		       pb_size_format(a, sizeof(a), c.per_target[k]),
 		       k + 1 == p->ntargets ? "\n" : "");
 	plan_baseline_print(p);
+	if (p->confirm_above && pb_plan_cost_shared(&c, p) > p->confirm_above)
+		printf("confirm: %s to shared storage is above confirm_above "
+		       "(%s): run asks first, or needs --yes unattended\n",
+		       pb_size_format(a, sizeof(a), pb_plan_cost_shared(&c, p)),
+		       pb_size_format(line, sizeof(line), p->confirm_above));
 	printf("space at once: %s (%s)\n", pb_size_format(a, sizeof(a), c.peak),
 	       c.peak > p->disk_size ? "a disk per target of a wave"
 				     : "one disk at a time");

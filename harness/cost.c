@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cost.h"
 #include "run_int.h"
@@ -202,6 +204,67 @@ void pb_plan_rate_said(char *out, size_t len, const struct pb_plan_cost *c)
 			 "a guess: no finished run of this profile in the "
 			 "results directory; a first run's gives the real "
 			 "rate");
+}
+
+uint64_t pb_plan_cost_shared(const struct pb_plan_cost *c,
+			     const struct pb_profile *p)
+{
+	uint64_t b = 0;
+	unsigned k;
+
+	for (k = 0; k < p->ntargets; k++) {
+		const struct pb_backend_ops *be =
+			p->targets[k].backend ? p->targets[k].backend
+					      : p->backend;
+
+		if (be->caps & PB_CAP_SHARED_STORAGE)
+			b += c->per_target[k];
+	}
+	return b;
+}
+
+/* a line from the terminal: yes or no */
+static bool ask_yes(void)
+{
+	char line[64];
+
+	if (!fgets(line, sizeof(line), stdin))
+		return false;
+	line[strcspn(line, "\n")] = '\0';
+	return !strcasecmp(line, "y") || !strcasecmp(line, "yes");
+}
+
+enum pb_error pb_plan_confirm(const struct pb_profile *p,
+			      const struct pb_plan *plan, bool yes,
+			      char *errbuf)
+{
+	struct pb_plan_cost c;
+	char a[32], b[32];
+	uint64_t shared;
+
+	pb_plan_cost(&c, p, plan);
+	shared = pb_plan_cost_shared(&c, p);
+	if (yes || !p->confirm_above || shared <= p->confirm_above)
+		return PB_OK;
+	pb_size_format(a, sizeof(a), shared);
+	pb_size_format(b, sizeof(b), p->confirm_above);
+	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
+		return pb_fail(
+			errbuf, PB_ERR_USAGE,
+			"%s: the plan writes %s to shared storage, above "
+			"confirm_above (%s), and there is no terminal "
+			"to ask on: run --yes to go on unattended; "
+			"nothing was created",
+			p->path, a, b);
+	fprintf(stderr,
+		"provbench: the plan writes %s to shared storage, above "
+		"confirm_above (%s). Go on? [y/N] ",
+		a, b);
+	fflush(stderr);
+	if (ask_yes())
+		return PB_OK;
+	return pb_fail(errbuf, PB_ERR_USAGE,
+		       "%s: not confirmed; nothing was created", p->path);
 }
 
 void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,

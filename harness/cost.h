@@ -31,6 +31,15 @@ void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
 /* "data to write: ... by the passes, ... of eager's zeros; about N
  * minutes at 100 MiB/s": the cost's first sentence */
 void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c);
+/* What the plan writes to shared storage (its targets' whose backend
+ * has PB_CAP_SHARED_STORAGE): what confirm_above is set against. */
+uint64_t pb_plan_cost_shared(const struct pb_plan_cost *c,
+			     const struct pb_profile *p);
+/* A plan above confirm_above on shared storage: asked on the terminal,
+ * or PB_ERR_USAGE without one (yes: go on). */
+enum pb_error pb_plan_confirm(const struct pb_profile *p,
+			      const struct pb_plan *plan, bool yes,
+			      char *errbuf);
 /* where the rate comes from, in words */
 void pb_plan_rate_said(char *out, size_t len, const struct pb_plan_cost *c);
 

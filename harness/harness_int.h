@@ -87,6 +87,8 @@ struct pb_profile {
 	bool shuffle;
 	char *units;	/* "MiB" or "MB": the pages' rate */
 	bool exclusive; /* refuse to share a datastore, LUN or host fs */
+	/* a plan writing more to shared storage asks first (0: never) */
+	uint64_t confirm_above;
 	/* "baseline": the mode the report compares with (has_baseline);
 	 * unset, rdm */
 	enum pb_mode baseline;
@@ -233,6 +235,7 @@ struct pb_run_args {
 	const char *shard, *shard_count;
 	bool dry_run;
 	bool quiet;
+	bool yes; /* a plan above confirm_above runs without asking */
 };
 
 int pb_run(const struct pb_run_args *a);

@@ -453,7 +453,7 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 				  const struct pb_opt_def *d, const char *p,
 				  const char *text)
 {
-	char *end, why[400];
+	char *end, why[PB_ERRBUF_SIZE];
 	long long n;
 	unsigned i;
 
@@ -511,6 +511,14 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 		*FIELD(opts, d, uint64_t) = u;
 		return PB_OK;
 	}
+	case PB_OPT_SIZE: {
+		uint64_t u;
+
+		if (pb_size_parse(&u, text, why))
+			return bad(l, p, why);
+		*FIELD(opts, d, uint64_t) = u;
+		return PB_OK;
+	}
 	case PB_OPT_BOOL:
 		*FIELD(opts, d, bool) = !strcmp(text, "true");
 		return PB_OK;
@@ -553,6 +561,12 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 	case PB_OPT_CHOICE:
 		if (!json_is_string(v))
 			return bad(l, p, "must be a string");
+		break;
+	case PB_OPT_SIZE:
+		if (!json_is_string(v) && !json_is_integer(v))
+			return bad(l, p,
+				   "must be a size like \"8G\" or a "
+				   "number");
 		break;
 	}
 	err = json_text(l, v, p, text, sizeof(text));
@@ -1149,6 +1163,14 @@ static const struct pb_opt_def profile_options[] = {
 	 .off = PROF(sysctl),
 	 .help = "sysctl -w in the guest before the run, {\"key\": "
 		 "\"value\"}, by the backends that can (vsphere)"},
+	{.key = "confirm_above",
+	 .type = PB_OPT_SIZE,
+	 .off = PROF(confirm_above),
+	 .def = "100G",
+	 .help = "a run whose plan writes more than this (its passes and "
+		 "eager's zeros) to storage others share (a vSphere "
+		 "datastore) asks before it starts, or, with no terminal to "
+		 "ask on, needs run --yes; 0: never asks"},
 	{.key = "exclusive",
 	 .type = PB_OPT_BOOL,
 	 .off = PROF(exclusive),

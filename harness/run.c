@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cost.h"
 #include "run_int.h"
 #include "report.h"
 
@@ -519,6 +520,11 @@ int pb_run(const struct pb_run_args *a)
 
 		run_plan_cost_line(cost, sizeof(cost), &p, &r.plan, parent);
 		run_say(r.quiet, "plan: %zu disks; %s", r.plan.n, cost);
+	}
+	err = pb_plan_confirm(&p, &r.plan, a->yes, r.errbuf);
+	if (err) {
+		rc = pb_cli_fail(err, "run", r.errbuf);
+		goto out;
 	}
 	/* what an earlier crashed run left goes first */
 	err = run_state_open(&r, true);

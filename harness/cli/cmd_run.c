@@ -29,6 +29,9 @@ int cmd_run(int argc, char **argv)
 			  "Job): the Job's completions"),
 		CLI_SWITCH("dry-run", 'n', &a.dry_run,
 			   "check and print the plan; create nothing"),
+		CLI_SWITCH("yes", 'y', &a.yes,
+			   "run a plan above the profile's confirm_above "
+			   "without asking: what an unattended run passes"),
 		CLI_SWITCH("quiet", 'q', &a.quiet,
 			   "silent unless something failed (then one line "
 			   "each, and run.json's path)"),

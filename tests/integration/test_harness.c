@@ -147,6 +147,75 @@ static char *disk_keys(const struct vcsim *v)
 	return it_vm_disk_keys(v, lab_vm());
 }
 
+/*
+ * A plan above confirm_above on a datastore (issue 38: a shared array
+ * must not take 1.5 TiB by surprise): check and a dry run say so; run
+ * without a terminal refuses, creating nothing, unless --yes; on a
+ * terminal it asks, and "n" is no.
+ */
+#define PROFILE_CONFIRM                                                        \
+	"{\"name\": \"it-confirm\", \"backend\": \"vsphere\",\n"               \
+	" \"vsphere\": {\"vm\": \"DC0_H0_VM0\", \"guest_dir\": "               \
+	"\"/opt/pb\"},\n"                                                      \
+	" \"confirm_above\": \"16M\",\n"                                       \
+	" \"disk_size\": \"4M\", \"modes\": [\"thin\", \"eager\"],\n"          \
+	" \"workload\": {\"bs\": \"64K\", \"passes\": [\"first-write\", "      \
+	"\"rewrite\"]}}\n"
+
+static void confirm_large_plans(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char root[600], cmd[2400], *before, *after;
+	SCRATCH(prof, "confirm.json");
+	SCRATCH(state, "state-confirm");
+	SCRATCH(res, "results-confirm");
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+
+	CU_ASSERT_EQUAL_FATAL(start_lab(&v, &e, root, sizeof(root), "guest1",
+					state, prof, PROFILE_CONFIRM, NULL,
+					NULL),
+			      0);
+	before = disk_keys(&v);
+	/* 16 MiB of passes and 4 MiB of eager's zeros */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "confirm: 20 MiB to shared "
+					     "storage is above confirm_above "
+					     "(16 MiB): run asks first"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "the plan writes 20 MiB to shared "
+					     "storage, above confirm_above "
+					     "(16 MiB), and there is no "
+					     "terminal to ask on: run --yes"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("test -e '%s'", res), 1);
+	/* on a terminal (script(1)'s), "n" */
+	snprintf(cmd, sizeof(cmd),
+		 "printf 'n\\n' | script -qec \"'%s' run -o '%s' '%s'\" "
+		 "/dev/null",
+		 it_bin("provbench"), res, prof);
+	CU_ASSERT_EQUAL(it_run_env(&r, argv, e.vars, 0, 0), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Go on? [y/N]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "not confirmed; nothing was "
+					     "created"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("test -e '%s'", res), 1);
+	after = disk_keys(&v);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	free(after);
+	/* --yes: run unattended */
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e,
+		       (const char *[]){"run", "--yes", "-o", res, prof, NULL}),
+		0);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("ls '%s'/*/run.json > /dev/null", res), 0);
+	free(before);
+	vcsim_stop(&v);
+}
+
 static void run_all_modes(void)
 {
 	struct vcsim v;
@@ -2510,6 +2579,7 @@ static void cron_line_works(void)
 
 static const struct pb_case cases[] = {
 	PB_CASE(run_all_modes_vcenter),
+	PB_CASE(confirm_large_plans),
 	PB_CASE(run_all_modes_esx),
 	PB_CASE(kill9_then_cleanup_vcenter),
 	PB_CASE(targets_on_two_datastores),

@@ -232,7 +232,7 @@ static void install_ships_docs_and_units(void)
 	snprintf(out, sizeof(out),
 		 "%s" PREFIX "/lib/systemd/system/provbench@.service", dest);
 	CU_ASSERT_EQUAL(it_count(out, "ExecStart=" PREFIX "/bin/provbench "
-				      "run --quiet"),
+				      "run --yes --quiet"),
 			1);
 	/* and compares with the night before, failing on a regression */
 	CU_ASSERT_EQUAL(it_count(out, "ExecStartPost=" PREFIX "/bin/provbench "

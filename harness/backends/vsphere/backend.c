@@ -798,7 +798,8 @@ const struct pb_backend_ops vsphere_backend = {
 	.modes = PB_MODE_BIT(PB_MODE_THIN) | PB_MODE_BIT(PB_MODE_LAZY) |
 		 PB_MODE_BIT(PB_MODE_EAGER) | PB_MODE_BIT(PB_MODE_RDM) |
 		 PB_MODE_BIT(PB_MODE_RDMP),
-	.caps = PB_CAP_GUEST_SYSCTL | PB_CAP_CLEANUP_GONE,
+	.caps = PB_CAP_GUEST_SYSCTL | PB_CAP_CLEANUP_GONE |
+		PB_CAP_SHARED_STORAGE,
 	.options = vsb_options,
 	.options_size = sizeof(struct vsphere_opts),
 	.section_required = true,
