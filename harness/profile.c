@@ -1162,7 +1162,7 @@ static const struct pb_opt_def profile_options[] = {
 	 .type = PB_OPT_KV,
 	 .off = PROF(sysctl),
 	 .help = "sysctl -w in the guest before the run, {\"key\": "
-		 "\"value\"}, by the backends that can (vsphere)"},
+		 "\"value\"}; a backend without a guest (host) refuses it"},
 	{.key = "confirm_above",
 	 .type = PB_OPT_SIZE,
 	 .off = PROF(confirm_above),
