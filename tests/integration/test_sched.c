@@ -163,18 +163,26 @@ static void ansible_playbook_localhost(void)
 	CU_ASSERT_EQUAL(same_groups(text, prof, state), 0);
 }
 
-/* dist/kubernetes/indexed-job.yaml: an Indexed Job whose pods each run
- * one shard of as many as it has completions, the lab's settings from a
- * Secret, the results on one claim the merge Job reads */
+/*
+ * dist/kubernetes: an Indexed Job whose pods each run one shard of as
+ * many as it has completions, the lab's settings from a Secret through
+ * envFrom and the password from another as a file only, the results on
+ * one claim that merge-job.yaml, applied after a kubectl wait, reads.
+ * The header's commands are checked against what kubectl 1.32 refuses
+ * (--from-env-file with --from-file, create_secret.go's validation) and
+ * for the order: the merge after the wait after the shards.
+ */
 static void kubernetes_manifest_shape(void)
 {
 	if (it_sh("python3 -c 'import yaml' 2>/dev/null"))
 		PB_SKIP("python3-yaml is not installed");
 	CU_ASSERT_EQUAL(
-		it_sh("python3 - dist/kubernetes/indexed-job.yaml <<'EOF'\n"
-		      "import sys, yaml\n"
-		      "docs = list(yaml.safe_load_all(open(sys.argv[1])))\n"
-		      "job, merge = docs\n"
+		it_sh("python3 - dist/kubernetes/indexed-job.yaml "
+		      "dist/kubernetes/merge-job.yaml <<'EOF'\n"
+		      "import re, sys, yaml\n"
+		      "text = open(sys.argv[1]).read()\n"
+		      "(job,) = list(yaml.safe_load_all(text))\n"
+		      "(merge,) = list(yaml.safe_load_all(open(sys.argv[2])))\n"
 		      "assert job['apiVersion'] == 'batch/v1' and "
 		      "job['kind'] == 'Job'\n"
 		      "s = job['spec']\n"
@@ -186,12 +194,22 @@ static void kubernetes_manifest_shape(void)
 		      "c = pod['containers'][0]\n"
 		      "cmd = c['command']\n"
 		      "assert cmd[:2] == ['provbench', 'run']\n"
+		      "assert '--yes' in cmd\n"
 		      "assert cmd[cmd.index('--shard-count') + 1] == str(n)\n"
-		      "assert c['envFrom'][0]['secretRef']['name']\n"
+		      "lab = c['envFrom'][0]['secretRef']['name']\n"
+		      "env = {e['name']: e['value'] for e in c['env']}\n"
+		      "assert 'PROVBENCH_PASSWORD' not in env\n"
 		      "mounts = {m['name']: m['mountPath'] for m in "
 		      "c['volumeMounts']}\n"
 		      "vols = {v['name']: v for v in pod['volumes']}\n"
 		      "assert set(mounts) == set(vols)\n"
+		      "pw = [v for v in vols.values() if 'secret' in v]\n"
+		      "assert len(pw) == 1\n"
+		      "sec = pw[0]['secret']\n"
+		      "assert sec['secretName'] != lab, 'password in envFrom'\n"
+		      "item = sec['items'][0]\n"
+		      "assert env['PROVBENCH_PASSWORD_FILE'] == "
+		      "mounts[pw[0]['name']] + '/' + item['path']\n"
 		      "out = cmd[cmd.index('-o') + 1]\n"
 		      "assert out == mounts['results']\n"
 		      "claim = vols['results']['persistentVolumeClaim']"
@@ -201,6 +219,23 @@ static void kubernetes_manifest_shape(void)
 		      "['claimName'] == claim\n"
 		      "assert ('-s*of%%d' %% n) in "
 		      "m['containers'][0]['command'][-1]\n"
+		      "head = re.sub(r'\\\\\\n#\\s*', ' ', '\\n'.join("
+		      "l for l in text.splitlines() if l.startswith('#')))\n"
+		      "cmds = [l.lstrip('# ').strip() for l in "
+		      "head.splitlines() if l.lstrip('# ').startswith("
+		      "'kubectl ')]\n"
+		      "for k in cmds:\n"
+		      "    assert not ('--from-env-file' in k and "
+		      "('--from-file' in k or '--from-literal' in k)), k\n"
+		      "secrets = {k.split()[4]: k for k in cmds if "
+		      "k.startswith('kubectl create secret generic ')}\n"
+		      "assert '--from-env-file' in secrets[lab]\n"
+		      "assert 'password' in secrets[sec['secretName']]\n"
+		      "i = lambda w: [j for j, k in enumerate(cmds) if w in k][0]\n"
+		      "assert i('apply -f indexed-job.yaml') < i('kubectl wait') "
+		      "< i('apply -f merge-job.yaml')\n"
+		      "assert 'job/' + job['metadata']['name'] in "
+		      "cmds[i('kubectl wait')]\n"
 		      "EOF"),
 		0);
 }
