@@ -2504,7 +2504,7 @@ static void cron_line_works(void)
 	char root[600], line[2048], bin[4096], text[1024], *readme, *p, *q;
 	struct pb_buf cmd = PB_BUF_INIT(1 << 16), envf = PB_BUF_INIT(1 << 16);
 	SCRATCH(prof, "nightly.json");
-	SCRATCH(envfile, "lab.env");
+	SCRATCH(envfile, "nightly.env");
 	SCRATCH(state, "state-cron");
 	SCRATCH(res, "results-cron");
 	SCRATCH(home, "home-cron");
@@ -2526,7 +2526,7 @@ static void cron_line_works(void)
 	{
 		/* README's paths, and where they point here */
 		const char *const subst[][2] = {
-			{"/etc/provbench/lab.env", envfile},
+			{"/etc/provbench/nightly.env", envfile},
 			{"/usr/local/bin/provbench", bin},
 			{"/var/lib/provbench/results", res},
 			{"/etc/provbench/nightly.json", prof},
