@@ -255,6 +255,52 @@ static enum pb_error set(char **dst, const char *v)
 	return dup_into(dst, v, strlen(v));
 }
 
+size_t vs_config_env_unset(vs_getenv_fn get, void *arg, char *out, size_t len)
+{
+	const char *url = first(get, arg, "PROVBENCH_URL", "GOVC_URL");
+	const char *host = url ? strstr(url, "://") : NULL, *at = NULL;
+	bool user, pass;
+	size_t n = 0, auth;
+	unsigned k = 0;
+
+	/* govc's user:password@host counts as both */
+	if (host) {
+		host += 3;
+		auth = strcspn(host, "/");
+		at = memchr(host, '@', auth);
+	}
+	user = first(get, arg, "PROVBENCH_USERNAME", "GOVC_USERNAME") || at;
+	pass = first(get, arg, "PROVBENCH_PASSWORD",
+		     "PROVBENCH_PASSWORD_FILE") ||
+	       first(get, arg, "GOVC_PASSWORD", NULL) ||
+	       (at && memchr(host, ':', (size_t)(at - host)));
+	out[0] = '\0';
+	if (!url && ++k)
+		n += (size_t)snprintf(out + n, n < len ? len - n : 0,
+				      "PROVBENCH_URL");
+	if (!user && ++k)
+		n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s",
+				      n ? ", " : "", "PROVBENCH_USERNAME");
+	if (!pass && ++k)
+		n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s",
+				      n ? ", " : "", "PROVBENCH_PASSWORD");
+	return k;
+}
+
+/* The unset ones, said at once with what each wants. */
+static enum pb_error env_unset_fail(vs_getenv_fn get, void *arg, char *errbuf)
+{
+	char names[128];
+
+	if (!vs_config_env_unset(get, arg, names, sizeof(names)))
+		return PB_OK;
+	return pb_fail(errbuf, PB_ERR_INPUT,
+		       "%s: not set (the server's https://host/sdk, the login; "
+		       "PROVBENCH_PASSWORD_FILE for the password; GOVC_URL, "
+		       "GOVC_USERNAME, GOVC_PASSWORD are honoured too)",
+		       names);
+}
+
 enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 				 void *arg, char *errbuf)
 {
@@ -264,9 +310,7 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 
 	url = first(get, arg, "PROVBENCH_URL", "GOVC_URL");
 	if (!url)
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "PROVBENCH_URL: not set (https://host/sdk; "
-			       "GOVC_URL is honoured too)");
+		return env_unset_fail(get, arg, errbuf);
 	err = set(&cfg->username,
 		  first(get, arg, "PROVBENCH_USERNAME", "GOVC_USERNAME"));
 	if (!err)
@@ -331,9 +375,7 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 	if (err)
 		return err;
 	if (!cfg->username || !cfg->password)
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "PROVBENCH_USERNAME / PROVBENCH_PASSWORD: not "
-			       "set (or PROVBENCH_PASSWORD_FILE, GOVC_*)");
+		return env_unset_fail(get, arg, errbuf);
 	no_core_dumps();
 	return PB_OK;
 }

@@ -1532,7 +1532,10 @@ static const struct {
 	const char *name, *env[4], *msg;
 	int code;
 } bad_envs[] = {
-	{"no-url", {NULL}, "PROVBENCH_URL: not set", 2},
+	{"no-url",
+	 {NULL},
+	 "PROVBENCH_URL, PROVBENCH_USERNAME, PROVBENCH_PASSWORD: not set",
+	 2},
 	{"ftp-url", {"PROVBENCH_URL=ftp://vc/sdk", NULL}, "PROVBENCH_URL", 2},
 	{"no-host", {"PROVBENCH_URL=https:///sdk", NULL}, "PROVBENCH_URL", 2},
 	{"no-password",

@@ -147,7 +147,12 @@ static void bad_environments(void)
 		struct fake_env e;
 		const char *msg;
 	} cases[] = {
-		{{{NULL}}, "PROVBENCH_URL: not set"},
+		{{{NULL}},
+		 "PROVBENCH_URL, PROVBENCH_USERNAME, PROVBENCH_PASSWORD: not "
+		 "set"},
+		/* govc's user:password@host is the login */
+		{{{"PROVBENCH_URL", "https://u@vc/sdk", NULL}},
+		 "PROVBENCH_PASSWORD: not set"},
 		{{{"PROVBENCH_URL", "ftp://vc/sdk", "PROVBENCH_USERNAME", "u",
 		   "PROVBENCH_PASSWORD", "p", NULL}},
 		 "only https"},
