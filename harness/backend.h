@@ -203,6 +203,10 @@ struct pb_backend_ops {
 	bool section_required;
 	enum pb_error (*options_check)(void *opts, const struct pb_profile *p,
 				       char *errbuf);
+	/* the environment's settings it will need and lacks (a server's
+	 * address and login), said with a profile's own unset ones so
+	 * that every missing setting is named at once; NULL: none */
+	size_t (*settings_unset)(char *out, size_t len);
 
 	/* one per target: its options are p->targets[target].bopts */
 	enum pb_error (*open)(struct pb_backend **out,

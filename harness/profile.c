@@ -1537,14 +1537,22 @@ static enum pb_error load_text(struct pb_profile *p, const char *name,
 	if (err == PB_ERR_NOMEM)
 		pb_fail(errbuf, err, "out of memory");
 	/* the unset variables are the cause: whatever their "env:" values
-	 * made fail after them is not said; rdm's are named with them */
-	else if (l.nunset)
+	 * made fail after them is not said; rdm's are named with them, and
+	 * the backend's own settings the environment lacks after them */
+	else if (l.nunset) {
+		char conn[160], more[200] = "";
+
+		if (p->backend && p->backend->settings_unset &&
+		    p->backend->settings_unset(conn, sizeof(conn)))
+			snprintf(more, sizeof(more),
+				 "; nor the connection's: %s", conn);
 		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "%s: %s%s%s: environment variable%s not set",
+			      "%s: %s%s%s: environment variable%s not set%s",
 			      name, l.unset, l.nunset_rdm ? ", " : "",
 			      l.unset_rdm,
-			      l.nunset + l.nunset_rdm > 1 ? "s" : "");
-	else if (!err && l.nunset_rdm && !(p->rdm_unset = strdup(l.unset_rdm)))
+			      l.nunset + l.nunset_rdm > 1 ? "s" : "", more);
+	} else if (!err && l.nunset_rdm &&
+		   !(p->rdm_unset = strdup(l.unset_rdm)))
 		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	return err;
 }

@@ -599,6 +599,44 @@ static void settings_arms(void)
 	pb_profile_dispose(&p);
 }
 
+/* A profile's unset "env:" settings and the connection's unset ones, said
+ * in one line (issue 38: VM, then URL, then USERNAME, one a try) */
+static void unset_settings_with_connection(void)
+{
+	static const char *const conn[] = {
+		"PROVBENCH_URL",	   "GOVC_URL",
+		"PROVBENCH_USERNAME",	   "GOVC_USERNAME",
+		"PROVBENCH_PASSWORD",	   "GOVC_PASSWORD",
+		"PROVBENCH_PASSWORD_FILE",
+	};
+	const char *text = "{\"name\": \"v\", \"disk_size\": \"64M\", "
+			   "\"modes\": [\"thin\"], \"backend\": \"vsphere\", "
+			   "\"vsphere\": {\"vm\": \"env:PB_UNSET_VM\"}}";
+	struct pb_profile p;
+	char err[PB_ERRBUF_SIZE] = "";
+	size_t i;
+
+	for (i = 0; i < sizeof(conn) / sizeof(conn[0]); i++)
+		unsetenv(conn[i]);
+	CU_ASSERT_EQUAL(pb_profile_load(&p, write_tmp(text), err),
+			PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ": vsphere.vm (PB_UNSET_VM): "
+					   "environment variable not set; nor "
+					   "the connection's: PROVBENCH_URL, "
+					   "PROVBENCH_USERNAME, "
+					   "PROVBENCH_PASSWORD"));
+	pb_profile_dispose(&p);
+	/* govc's user:password@host is a login */
+	setenv("GOVC_URL", "https://u:pw@vc/sdk", 1);
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(pb_profile_load(&p, write_tmp(text), err),
+			PB_ERR_INPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "environment variable not set"));
+	CU_ASSERT_PTR_NULL(strstr(err, "connection"));
+	pb_profile_dispose(&p);
+	unsetenv("GOVC_URL");
+}
+
 static void filesystem_and_command_keys(void)
 {
 	struct pb_profile p;
@@ -853,6 +891,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(matrix_expands),
 	PB_CASE(matrix_points_named_in_full),
 	PB_CASE(filesystem_and_command_keys),
+	PB_CASE(unset_settings_with_connection),
 	PB_CASE(sizes_one_rule),
 	PB_CASE(host_baseline_twins),
 	PB_CASE(settings_arms),

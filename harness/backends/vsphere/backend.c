@@ -791,6 +791,11 @@ static enum pb_error vsb_cleanup(struct pb_backend *be, json_t *entry,
 	return err;
 }
 
+static size_t vsb_settings_unset(char *out, size_t len)
+{
+	return vs_config_env_unset(env_get, NULL, out, len);
+}
+
 const struct pb_backend_ops vsphere_backend = {
 	.name = "vsphere",
 	.help = "disks of each mode on a test VM through vCenter or ESXi, the "
@@ -804,6 +809,7 @@ const struct pb_backend_ops vsphere_backend = {
 	.options_size = sizeof(struct vsphere_opts),
 	.section_required = true,
 	.options_check = vsb_options_check,
+	.settings_unset = vsb_settings_unset,
 	.open = vsb_open,
 	.check = vsb_check,
 	.describe = vsb_describe,
