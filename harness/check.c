@@ -348,7 +348,7 @@ static int check_json(struct run_state *r, const char *profile)
 	char *text;
 
 	if (!err)
-		err = pb_profile_rdm_settle(r->p, r->errbuf);
+		err = pb_profile_settle(r->p, r->errbuf);
 	if (!err && !(err = pb_plan_build(&r->plan, r->p, r->errbuf))) {
 		r->ops = r->p->backend;
 		for (r->nt = 0; !err && r->nt < r->p->ntargets; r->nt++) {

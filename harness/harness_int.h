@@ -70,7 +70,7 @@ struct pb_profile {
 	unsigned ntwins;
 	/* "vsphere.lun (PROVBENCH_LUN)": rdm's settings whose "env:"
 	 * variables are unset, left "env:NAME"; an error only if rdm runs
-	 * (pb_profile_rdm_settle, once --modes has applied) */
+	 * (pb_profile_settle, once --modes has applied) */
 	char *rdm_unset;
 	/* run --shard I/N: this run is the I-th (from 0) of N disjoint
 	 * shares of the targets; shard_tag ("-s0of3", "" unsharded) goes in
@@ -129,7 +129,7 @@ enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
 void pb_profile_dispose(struct pb_profile *p);
 /* After --modes: rdm's unset "env:" settings fail the profile if rdm
  * runs, and are dropped (as never given) if it does not. */
-enum pb_error pb_profile_rdm_settle(struct pb_profile *p, char *errbuf);
+enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf);
 /* A target's options, freed (its name is the caller's). */
 void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t);
 /* One profile key as help, the manual and docs/profile.md say it. */

@@ -1606,7 +1606,7 @@ void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t)
 	t->spec = NULL;
 }
 
-enum pb_error pb_profile_rdm_settle(struct pb_profile *p, char *errbuf)
+enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf)
 {
 	const struct pb_opt_def *d;
 	unsigned i, t;

@@ -359,7 +359,7 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 	if (!err && r->nshards)
 		filter_shard(r->p, r->shard, r->nshards);
 	if (!err)
-		err = pb_profile_rdm_settle(r->p, r->errbuf);
+		err = pb_profile_settle(r->p, r->errbuf);
 	if (!err)
 		err = pb_plan_build(&r->plan, r->p, r->errbuf);
 	if (err)
