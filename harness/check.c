@@ -347,9 +347,8 @@ static int check_json(struct run_state *r, const char *profile)
 	json_t *doc;
 	char *text;
 
-	if (!err)
-		err = pb_profile_settle(r->p, r->errbuf);
-	if (!err && !(err = pb_plan_build(&r->plan, r->p, r->errbuf))) {
+	if (!err && !(err = pb_plan_build(&r->plan, r->p, r->errbuf)) &&
+	    !(err = pb_profile_settle(r->p, r->errbuf))) {
 		r->ops = r->p->backend;
 		for (r->nt = 0; !err && r->nt < r->p->ntargets; r->nt++) {
 			r->t[r->nt].lock_fd = -1;

@@ -72,6 +72,10 @@ struct pb_profile {
 	 * variables are unset, left "env:NAME"; an error only if rdm runs
 	 * (pb_profile_settle, once --modes has applied) */
 	char *rdm_unset;
+	/* the other settings whose "env:" variables are unset, the same
+	 * way: pb_profile_load keeps them for pb_profile_settle, so that a
+	 * plan is said before they are asked for (issue 38) */
+	char *unset;
 	/* run --shard I/N: this run is the I-th (from 0) of N disjoint
 	 * shares of the targets; shard_tag ("-s0of3", "" unsharded) goes in
 	 * every disk's and the results directory's name */
@@ -118,7 +122,9 @@ struct pb_profile {
 /*
  * Load and validate a profile: unknown keys, wrong types and bad values
  * are errors naming file:line:column (syntax) or file: key.path (content).
- * Values "env:NAME" come from the environment.
+ * Values "env:NAME" come from the environment; unset ones are left for
+ * pb_profile_settle to refuse, which every caller must call before the
+ * profile's settings are used.
  */
 enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 			      char *errbuf);
@@ -127,8 +133,9 @@ enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
 				   const json_t *profile, char *errbuf);
 void pb_profile_dispose(struct pb_profile *p);
-/* After --modes: rdm's unset "env:" settings fail the profile if rdm
- * runs, and are dropped (as never given) if it does not. */
+/* After --modes, and after the plan is said: the profile's unset "env:"
+ * settings fail it, named at once with the connection's the backend
+ * lacks; rdm's only if rdm runs, dropped (as never given) if not. */
 enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf);
 /* A target's options, freed (its name is the caller's). */
 void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t);

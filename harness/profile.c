@@ -1520,8 +1520,20 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 
 /* A profile from text: name is what messages call it (a path, or where in
  * a run.json it came from). */
+/* "; nor the connection's: PROVBENCH_URL, ..." when the backend lacks
+ * settings of its own, else "" */
+static void connection_unset(char *out, size_t len, const struct pb_profile *p)
+{
+	char conn[160];
+
+	out[0] = '\0';
+	if (p->backend && p->backend->settings_unset &&
+	    p->backend->settings_unset(conn, sizeof(conn)))
+		snprintf(out, len, "; nor the connection's: %s", conn);
+}
+
 static enum pb_error load_text(struct pb_profile *p, const char *name,
-			       size_t len, char *errbuf)
+			       size_t len, bool defer, char *errbuf)
 {
 	struct ld l = {.file = name, .errbuf = errbuf};
 	json_error_t je;
@@ -1539,20 +1551,18 @@ static enum pb_error load_text(struct pb_profile *p, const char *name,
 	/* the unset variables are the cause: whatever their "env:" values
 	 * made fail after them is not said; rdm's are named with them, and
 	 * the backend's own settings the environment lacks after them */
-	else if (l.nunset) {
-		char conn[160], more[200] = "";
+	else if (l.nunset && !(defer && !err)) {
+		char more[200];
 
-		if (p->backend && p->backend->settings_unset &&
-		    p->backend->settings_unset(conn, sizeof(conn)))
-			snprintf(more, sizeof(more),
-				 "; nor the connection's: %s", conn);
+		connection_unset(more, sizeof(more), p);
 		err = pb_fail(errbuf, PB_ERR_INPUT,
 			      "%s: %s%s%s: environment variable%s not set%s",
 			      name, l.unset, l.nunset_rdm ? ", " : "",
 			      l.unset_rdm,
 			      l.nunset + l.nunset_rdm > 1 ? "s" : "", more);
-	} else if (!err && l.nunset_rdm &&
-		   !(p->rdm_unset = strdup(l.unset_rdm)))
+	} else if ((!err && l.nunset_rdm &&
+		    !(p->rdm_unset = strdup(l.unset_rdm))) ||
+		   (!err && l.nunset && !(p->unset = strdup(l.unset))))
 		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	return err;
 }
@@ -1575,7 +1585,7 @@ enum pb_error pb_profile_load(struct pb_profile *p, const char *path,
 	if (!p->path || !p->text)
 		return pb_fail(errbuf, PB_ERR_INPUT, "%s: cannot read: %s",
 			       path, strerror(errno ? errno : EIO));
-	return load_text(p, path, len, errbuf);
+	return load_text(p, path, len, true, errbuf);
 }
 
 enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
@@ -1586,7 +1596,7 @@ enum pb_error pb_profile_load_json(struct pb_profile *p, const char *name,
 	p->text = json_dumps(profile, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (!p->path || !p->text)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
-	return load_text(p, name, strlen(p->text), errbuf);
+	return load_text(p, name, strlen(p->text), false, errbuf);
 }
 
 const struct pb_kv *pb_target_sysctl(const struct pb_profile *p, unsigned t)
@@ -1611,19 +1621,34 @@ enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf)
 	const struct pb_opt_def *d;
 	unsigned i, t;
 
+	const char *rdm = NULL;
+	char why[600] = "", more[200];
+
+	for (i = 0; p->rdm_unset && i < p->nmodes && !rdm; i++)
+		if (pb_mode_is_raw_mapping(p->modes[i]))
+			rdm = pb_mode_name(p->modes[i]);
+	/* rdm's alone as themselves; after the others, a clause of their
+	 * own, so that "it" is never a list */
+	if (rdm && p->unset)
+		snprintf(why, sizeof(why),
+			 "; mode %s needs %s too (--modes without it does "
+			 "not)",
+			 rdm, p->rdm_unset);
+	else if (rdm)
+		snprintf(why, sizeof(why),
+			 " (mode %s needs %s; --modes without it does not)",
+			 rdm, strchr(p->rdm_unset, ',') ? "them" : "it");
+	if (p->unset || rdm) {
+		const char *list = p->unset ? p->unset : p->rdm_unset;
+
+		connection_unset(more, sizeof(more), p);
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s: %s: environment variable%s not set%s%s",
+			       p->path, list, strchr(list, ',') ? "s" : "", why,
+			       more);
+	}
 	if (!p->rdm_unset)
 		return PB_OK;
-	for (i = 0; i < p->nmodes; i++)
-		if (pb_mode_is_raw_mapping(p->modes[i]))
-			return pb_fail(errbuf, PB_ERR_INPUT,
-				       "%s: %s: environment variable%s not set "
-				       "(mode %s needs %s; --modes without it "
-				       "does not)",
-				       p->path, p->rdm_unset,
-				       strchr(p->rdm_unset, ',') ? "s" : "",
-				       pb_mode_name(p->modes[i]),
-				       strchr(p->rdm_unset, ',') ? "them"
-								 : "it");
 	/* never given, as far as the run is concerned */
 	for (t = 0; t <= p->ntargets; t++) {
 		const struct pb_backend_ops *be =
@@ -1650,6 +1675,7 @@ enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf)
 void pb_profile_dispose(struct pb_profile *p)
 {
 	free(p->rdm_unset);
+	free(p->unset);
 	free(p->path);
 	free(p->text);
 	rows_dispose(profile_options, p);

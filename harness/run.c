@@ -359,13 +359,16 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 	if (!err && r->nshards)
 		filter_shard(r->p, r->shard, r->nshards);
 	if (!err)
-		err = pb_profile_settle(r->p, r->errbuf);
-	if (!err)
 		err = pb_plan_build(&r->plan, r->p, r->errbuf);
 	if (err)
 		return pb_cli_fail(err, NULL, r->errbuf);
+	/* the plan first, then what is missing to run it: a lab sees what
+	 * a profile costs before it has every setting */
 	if (r->plan_first)
 		run_plan_print(r->p, &r->plan, r->results);
+	err = pb_profile_settle(r->p, r->errbuf);
+	if (err)
+		return pb_cli_fail(err, NULL, r->errbuf);
 	r->ops = r->p->backend;
 	for (r->nt = 0; r->nt < r->p->ntargets; r->nt++) {
 		r->t[r->nt].lock_fd = -1;

@@ -1731,6 +1731,42 @@ static void help_profile_key(void)
 	it_result_dispose(&r);
 }
 
+/* A profile whose settings are not all set yet still has its plan said
+ * first by check and run -n, then every unset one at once, exit 2; run
+ * itself refuses before its plan line, and nothing is created */
+static void plan_before_unset_settings(void)
+{
+	SCRATCH(prof, "h-unset.json");
+	SCRATCH(state, "h-state-unset");
+	SCRATCH(res, "h-res-unset");
+	struct it_env e;
+	struct it_result r;
+	const char *want = "h-unset.json: host.dir (PB_IT_UNSET_DIR): "
+			   "environment variable not set\n";
+
+	write_profile(prof, "h-unset", "env:PB_IT_UNSET_DIR", "\"thin\"",
+		      ", \"repetitions\": 3", WL_FAST);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 2);
+	CU_ASSERT_EQUAL(strncmp(r.out, "plan: 1 mode(s) x 3 repetition(s)", 33),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "data to write: "));
+	CU_ASSERT(strlen(r.err) > strlen(want) &&
+		  !strcmp(r.err + strlen(r.err) - strlen(want), want));
+	CU_ASSERT_EQUAL(lines_of(r.err), 1);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e, (const char *[]){"run", "-n", prof, NULL}), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "plan: 1 mode(s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 2);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "plan: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("test -e '%s' || test -e '%s'", res, state), 1);
+}
+
 /* check and run say the plan's duration at the rate the profile's last
  * finished run wrote at (its passes' bytes over its time), named; a
  * guess, said so, before one and for another profile */
@@ -1872,6 +1908,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(help_profile_key),
 	PB_CASE(host_units_mb_everywhere),
 	PB_CASE(check_rate_from_last_run),
+	PB_CASE(plan_before_unset_settings),
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASES_END,
 };
