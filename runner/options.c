@@ -180,7 +180,10 @@ const struct runner_option runner_options[] = {
 	 .off = OFF(buffered),
 	 .flags = M | RUNNER_OPT_INVERT,
 	 .help = "page cache instead of O_DIRECT; the closing fdatasync counts "
-		 "in the pass (profile: \"direct\": false)"},
+		 "in the pass (profile: \"direct\": false)",
+	 .key_help = "true: O_DIRECT, past the guest's page cache; false: "
+		     "through it, the closing fdatasync counting in the pass "
+		     "(the runner's --buffered)"},
 	{.name = "interval-ms",
 	 .key = "interval_ms",
 	 .type = RUNNER_OT_UINT,
@@ -750,7 +753,9 @@ void runner_option_describe(const struct runner_option *opt, bool profile,
 	char names[160];
 	size_t n;
 
-	n = (size_t)snprintf(more, len, "%s", opt->help);
+	n = (size_t)snprintf(more, len, "%s",
+			     profile && opt->key_help ? opt->key_help
+						      : opt->help);
 	if (opt->choices && opt->type == RUNNER_OT_ENUM)
 		n += (size_t)snprintf(
 			more + n, n < len ? len - n : 0, " (%s)",

@@ -125,6 +125,9 @@ struct runner_option {
 	const char *const *choices;
 	const char *arg; /* the value's name in usage: SIZE, N, LIST */
 	const char *help;
+	/* the profile key's help when the key says the opposite of the
+	 * option (RUNNER_OPT_INVERT); NULL: help */
+	const char *key_help;
 };
 
 /* Every option, ended by one whose name is NULL. */

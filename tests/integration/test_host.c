@@ -1724,6 +1724,11 @@ static void help_profile_key(void)
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "help", "profile", "units", NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(MiB or MB); default MiB"));
 	it_result_dispose(&r);
+	/* an inverted flag's key says what the key means, not the flag */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "help", "profile", "direct", NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "true: O_DIRECT"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "page cache instead of O_DIRECT"));
+	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "help", "profile", "nope", NULL), 2);
 	CU_ASSERT_STRING_EQUAL(r.err, "provbench: help: 'nope': no such "
 				      "profile key (provbench help profile "
