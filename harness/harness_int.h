@@ -164,27 +164,7 @@ static inline const char *pb_point_desc(const struct pb_profile *p,
 	return p->point_desc[point] ? p->point_desc[point] : "";
 }
 
-/* ---- plan ---- */
-
-struct pb_plan_item {
-	unsigned rep; /* 1-based */
-	enum pb_mode mode;
-	unsigned point;	 /* index into profile points */
-	unsigned target; /* index into profile targets */
-	/* 1-based: the items of a wave run at once (concurrency > 1), the
-	 * plan lists them together; one item per wave otherwise */
-	unsigned wave;
-};
-
-struct pb_plan {
-	struct pb_plan_item *items;
-	size_t n;
-	uint64_t seed; /* the shuffle seed, recorded so it can be replayed */
-};
-
-enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
-			    char *errbuf);
-void pb_plan_dispose(struct pb_plan *plan);
+#include "plan.h"
 
 /* ---- journal: what will exist, fsynced before it does (docs/DESIGN.md) */
 

@@ -112,209 +112,6 @@ unsigned run_same_key(const struct run_state *r, unsigned t)
 	return k;
 }
 
-/* --modes thin,eager: keep only those of the profile's modes. */
-static enum pb_error filter_modes(struct pb_profile *p, const char *list,
-				  char *errbuf)
-{
-	enum pb_mode keep[PB_MODE__COUNT];
-	unsigned n = 0, i;
-	char buf[128], *tok, *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		enum pb_mode m;
-
-		if (!pb_mode_parse(&m, tok)) {
-			char hint[256];
-
-			return pb_fail(errbuf, PB_ERR_USAGE,
-				       "--modes: unknown mode '%s' (%s)", tok,
-				       pb_choices_hint(hint, sizeof(hint), tok,
-						       strlen(tok),
-						       pb_mode_names()));
-		}
-		for (i = 0; i < p->nmodes && p->modes[i] != m; i++)
-			;
-		if (i == p->nmodes)
-			return pb_fail(errbuf, PB_ERR_USAGE,
-				       "--modes: '%s' is not in the profile",
-				       tok);
-		if (n < PB_MODE__COUNT)
-			keep[n++] = m;
-	}
-	if (!n)
-		return pb_fail(errbuf, PB_ERR_USAGE, "--modes: empty list");
-	memcpy(p->modes, keep, n * sizeof(keep[0]));
-	p->nmodes = n;
-	return PB_OK;
-}
-
-/* Keep the targets keep[] says, in their order; a guest and its host twin
- * go together (the twin is its baseline). */
-static void keep_targets(struct pb_profile *p, bool *keep)
-{
-	unsigned i, k = 0, n = 0;
-
-	for (i = p->ntargets - p->ntwins; i < p->ntargets; i++) {
-		unsigned g = p->targets[i].twin_of;
-
-		keep[i] = keep[g] = keep[i] || keep[g];
-	}
-	for (i = 0; i < p->ntargets; i++) {
-		if (keep[i]) {
-			p->targets[k] = p->targets[i];
-			/* the guests keep their order, so a twin's guest is
-			 * the n-th kept */
-			if (p->targets[k].twin)
-				p->targets[k].twin_of = n++;
-			k++;
-			continue;
-		}
-		free(p->targets[i].name);
-		pb_profile_target_dispose(p, &p->targets[i]);
-	}
-	p->ntwins = n;
-	p->ntargets = k;
-}
-
-/*
- * --targets a,b: keep only those of the profile's targets, in the
- * profile's order: a controller's share of a fleet (the others run the
- * rest from the same profile; `report -o DIR RUN...` merges them).
- */
-static enum pb_error filter_targets(struct pb_profile *p, const char *list,
-				    char *errbuf)
-{
-	bool keep[PB_MAX_TARGETS] = {false};
-	char buf[4096], names[1024] = "", *tok, *save = NULL;
-	unsigned i, n = 0;
-	size_t len = 0;
-
-	for (i = 0; i < p->ntargets; i++)
-		len += (size_t)snprintf(
-			names + len,
-			len < sizeof(names) ? sizeof(names) - len : 0, "%s%s",
-			i ? ", " : "", p->targets[i].name);
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < p->ntargets && strcmp(p->targets[i].name, tok);
-		     i++)
-			;
-		if (i == p->ntargets && !*names)
-			return pb_fail(errbuf, PB_ERR_USAGE,
-				       "--targets: '%s': the profile has no "
-				       "targets",
-				       tok);
-		if (i == p->ntargets)
-			return pb_fail(errbuf, PB_ERR_USAGE,
-				       "--targets: '%s' is not a target of the "
-				       "profile (%s)",
-				       tok, names);
-		keep[i] = true;
-		n++;
-	}
-	if (!n)
-		return pb_fail(errbuf, PB_ERR_USAGE, "--targets: empty list");
-	keep_targets(p, keep);
-	return PB_OK;
-}
-
-/* FNV-1a: a target's place in the shards, whatever order the profile
- * lists it in */
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static int by_hash(const void *a, const void *b, void *arg)
-{
-	const struct pb_profile *p = arg;
-	const char *na = p->targets[*(const unsigned *)a].name,
-		   *nb = p->targets[*(const unsigned *)b].name;
-	uint64_t ha = name_hash(na), hb = name_hash(nb);
-
-	return ha < hb ? -1 : ha > hb ? 1 : strcmp(na, nb);
-}
-
-/*
- * --shard I/N: the targets sorted by a hash of their names, dealt round
- * the N shards (balanced to one target, disjoint, and the same share for
- * a target wherever the profile lists it); this run keeps the I-th.
- */
-static void filter_shard(struct pb_profile *p, unsigned shard, unsigned nshards)
-{
-	bool keep[PB_MAX_TARGETS] = {false};
-	unsigned order[PB_MAX_TARGETS], guests = p->ntargets - p->ntwins, i;
-
-	for (i = 0; i < guests; i++)
-		order[i] = i;
-	qsort_r(order, guests, sizeof(order[0]), by_hash, p);
-	for (i = 0; i < guests; i++)
-		keep[order[i]] = i % nshards == shard;
-	keep_targets(p, keep);
-	p->shard = shard;
-	p->nshards = nshards;
-	snprintf(p->shard_tag, sizeof(p->shard_tag), "-s%uof%u", shard,
-		 nshards);
-}
-
-/* --shard I/N, else a scheduler's: Kubernetes' Indexed Job
- * (JOB_COMPLETION_INDEX, with --shard-count: a Job does not say its
- * completions), a Slurm job array (SLURM_ARRAY_TASK_ID from
- * SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT); *n 0: no shards */
-enum pb_error run_shard_resolve(unsigned *i, unsigned *n, const char *spec,
-				const char *count, char *errbuf)
-{
-	const char *k8s = getenv("JOB_COMPLETION_INDEX");
-	const char *sid = getenv("SLURM_ARRAY_TASK_ID");
-	const char *scount = getenv("SLURM_ARRAY_TASK_COUNT");
-	const char *smin = getenv("SLURM_ARRAY_TASK_MIN");
-	char text[64], *end;
-	unsigned long a, b;
-	const char *what = "--shard";
-
-	*i = *n = 0;
-	if (!spec && k8s) {
-		if (!count)
-			return pb_fail(errbuf, PB_ERR_USAGE,
-				       "JOB_COMPLETION_INDEX is set: give "
-				       "--shard-count N, the Job's "
-				       "completions");
-		snprintf(text, sizeof(text), "%s/%s", k8s, count);
-		what = "JOB_COMPLETION_INDEX";
-		spec = text;
-	} else if (!spec && sid && scount) {
-		unsigned long id = strtoul(sid, &end, 10);
-
-		snprintf(text, sizeof(text), "%lu/%s",
-			 id - (smin ? strtoul(smin, NULL, 10) : 0), scount);
-		what = "SLURM_ARRAY_TASK_ID";
-		spec = text;
-	}
-	if (!spec)
-		return PB_OK;
-	a = strtoul(spec, &end, 10);
-	if (end == spec || *end != '/' || !end[1])
-		return pb_fail(errbuf, PB_ERR_USAGE,
-			       "%s: '%s': give I/N, the I-th (from 0) of N "
-			       "shares",
-			       what, spec);
-	b = strtoul(end + 1, &end, 10);
-	if (*end || b < 1 || b > PB_MAX_TARGETS || a >= b)
-		return pb_fail(errbuf, PB_ERR_USAGE,
-			       "%s: '%s': I must be 0 to N - 1, N 1 to %d",
-			       what, spec, PB_MAX_TARGETS);
-	*i = (unsigned)a;
-	*n = (unsigned)b;
-	return PB_OK;
-}
-
 /*
  * "concurrency" as this controller can keep it: above what the backend
  * can run at once without its guests competing (qemu: the host's cores),
@@ -353,11 +150,11 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 		     const char *targets)
 {
 	if (!err && modes)
-		err = filter_modes(r->p, modes, r->errbuf);
+		err = pb_plan_filter_modes(r->p, modes, r->errbuf);
 	if (!err && targets)
-		err = filter_targets(r->p, targets, r->errbuf);
+		err = pb_plan_filter_targets(r->p, targets, r->errbuf);
 	if (!err && r->nshards)
-		filter_shard(r->p, r->shard, r->nshards);
+		pb_plan_filter_shard(r->p, r->shard, r->nshards);
 	if (!err)
 		err = pb_plan_build(&r->plan, r->p, r->errbuf);
 	if (err)
@@ -489,8 +286,8 @@ int pb_run(const struct pb_run_args *a)
 	r.tty = isatty(STDERR_FILENO);
 	pthread_mutex_init(&r.mu, NULL);
 	run_signals_catch();
-	err = run_shard_resolve(&r.shard, &r.nshards, a->shard, a->shard_count,
-				r.errbuf);
+	err = pb_plan_shard_resolve(&r.shard, &r.nshards, a->shard,
+				    a->shard_count, r.errbuf);
 	if (err) {
 		rc = pb_cli_fail(err, NULL, r.errbuf);
 		goto out;

@@ -141,9 +141,6 @@ void run_dispose(struct run_state *r);
 void run_say(bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void run_say_quiet(bool quiet);
-/* the shard a run is: --shard I/N or the scheduler's environment */
-enum pb_error run_shard_resolve(unsigned *i, unsigned *n, const char *spec,
-				const char *count, char *errbuf);
 /* two arms of a settings A/B on one place a backend sets up once */
 enum pb_error run_arms_check(struct run_state *r);
 /* the backend of target t: its own (host_baseline's twins), else the
