@@ -18,17 +18,17 @@
 #       --check: make check's tier: unit, unit for Windows (Wine), the
 #       runner, report and host integration suites (the harness on the
 #       host backend), the validation corpus's fixed-seed subset, the
-#       format check; valgrind cases skipped. Budget 60 s on a built
-#       tree.
+#       format and layers checks (scripts/check-layers); valgrind
+#       cases skipped. Budget 60 s on a built tree.
 #       without: make test's tier: unit under ASan + UBSan, Windows unit,
 #       every integration suite once against the ASan + UBSan build (its
 #       in-process cases too), the runner and host suites again with the
 #       runner and provbench inside valgrind (uninitialised reads, which
 #       ASan does not see; valgrind cannot check a static glibc binary),
-#       the validation subset, the format check, the fuzz targets over
-#       their corpora and a fixed number of new inputs each. Budget 300
-#       s from a clean clone (the suites' share of it is what this
-#       checks).
+#       the validation subset, the format and layers checks, the fuzz
+#       targets over their corpora and a fixed number of new inputs
+#       each. Budget 300 s from a clean clone (the suites' share of it
+#       is what this checks).
 #       --only: only these jobs (names as in the table); --cases: only
 #       the cases matching GLOB in the CUnit jobs (make test-repeat).
 #
@@ -88,6 +88,7 @@ validate 45 python3 tests/validate/validate.py --build $B --quick --check
 unit 3 $B/unit-tests
 unit-windows 2 $wine_unit
 format 1 make -s format-check
+layers 1 scripts/check-layers
 EOF
 else
 	budget=300
@@ -109,6 +110,7 @@ unit-asan 6 $san $B/asan/unit-tests
 integration-install 12 $IT $(sel install)
 unit-windows 2 $wine_unit
 format 1 make -s format-check
+layers 1 scripts/check-layers
 EOF
 fi
 if ! $have_wine; then
@@ -127,7 +129,7 @@ if [ -n "$only" ]; then
 	rm -f "$work/skips.extra"
 fi
 # a --cases run is of CUnit jobs only
-[ -n "$cases" ] && sed -i '/^format \|^fuzz-smoke \|^validate \|^unit/d' \
+[ -n "$cases" ] && sed -i '/^format \|^layers \|^fuzz-smoke \|^validate \|^unit/d' \
 	"$work/jobs"
 sort -k2,2nr -o "$work/queue" "$work/jobs"
 order=$(awk '{ print $1 }' "$work/jobs")

@@ -190,6 +190,34 @@ static void profile_help_one_source(void)
 			0);
 }
 
+/* scripts/check-layers, in make check and make test, on a scratch tree
+ * with one breach of each rule: each said, exit 1; the tree itself
+ * passes */
+static void layers_check_catches(void)
+{
+	SCRATCH(tree, "layers");
+	char cmd[4096], top[1024];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(top, sizeof(top)));
+	CU_ASSERT_EQUAL(it_sh("scripts/check-layers"), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; rm -rf '%s'; mkdir -p '%s/scripts' '%s/x'; cd '%s'; "
+		 "git init -q .; printf '#include \"b.h\"\\n' > x/a.c; "
+		 "printf '#include \"a.h\"\\n' > x/b.c; touch x/a.h x/b.h; "
+		 "{ printf 'int f(void)\\n{\\n'; for i in $(seq 150); do "
+		 "printf '\\tx();\\n'; done; printf '}\\n'; } > x/long.c; "
+		 "printf 'struct r {\\n\\tconst char *key;\\n\\tenum t "
+		 "type;\\n\\tconst char *help;\\n};\\n' > x/r.h; "
+		 ": > scripts/layers-allowed; git add -A; "
+		 "! '%s/scripts/check-layers' 2> out; cat out >&2; "
+		 "test $(wc -l < out) -eq 3; "
+		 "grep -q 'x/long.c:1: f: 153 lines, over 150' out; "
+		 "grep -q 'x: a.c and b.c include each other' out; "
+		 "grep -q 'struct r is a new option row type' out",
+		 tree, tree, tree, tree, top);
+	CU_ASSERT_EQUAL(it_sh("%s", cmd), 0);
+}
+
 /* What install ships beside the binaries, each usable. */
 static void install_ships_docs_and_units(void)
 {
@@ -627,6 +655,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(install_ships_docs_and_units),
 	PB_CASE(readme_is_a_door),
 	PB_CASE(profile_help_one_source),
+	PB_CASE(layers_check_catches),
 	PB_CASE(systemd_units_verify),
 	PB_CASE(state_dir_first_run),
 	PB_CASE(state_dir_unusable),
