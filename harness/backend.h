@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check_out.h"
 #include "common.h"
 
 /*
@@ -159,7 +160,7 @@ struct pb_run_ctx {
 
 /* ---- the ops ---- */
 
-struct pb_check_out; /* pb_check_say's, below */
+struct pb_check_out; /* check_out.h */
 
 /*
  * What prepare is handed. A change it makes to the target that must be
@@ -285,29 +286,7 @@ const struct pb_backend_ops *const *pb_backend_list(void);
  * injected through its table. False when full or the name is taken. */
 bool pb_backend_add(const struct pb_backend_ops *ops);
 
-/* ---- what check found ---- */
-
-/*
- * One finding of a check, by name ("server", "datastore", "guest
- * transfer"): a line "name: text" for a person, an entry of `check
- * --json`'s "checks" for a script. A warning is a finding that does not
- * stop a run. NULL-safe (out NULL: said nowhere).
- */
-struct pb_check_out;
-void pb_check_say(struct pb_check_out *out, const char *name, const char *fmt,
-		  ...) __attribute__((format(printf, 3, 4)));
-void pb_check_warn(struct pb_check_out *out, const char *name, const char *fmt,
-		   ...) __attribute__((format(printf, 3, 4)));
-/*
- * A problem that stops a run, said at once and counted, so one check
- * names every problem it can see, not only the first: what to do goes in
- * the text. Returns err. The check then ends with pb_check_result, which
- * makes the first problem its error (and says how many more there were).
- */
-enum pb_error pb_check_problem(struct pb_check_out *out, enum pb_error err,
-			       const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-enum pb_error pb_check_result(struct pb_check_out *out, char *errbuf);
+/* ---- what check found: check_out.h ---- */
 
 /* ---- saying what takes time ---- */
 

@@ -185,20 +185,7 @@ enum pb_error run_journal_add(struct run_state *r, json_t *e, char *errbuf);
 void run_stop_at(const char *step);
 enum pb_error run_waves(struct run_state *r);
 
-/* check.c: what check found, as lines or check --json's entries */
-struct pb_check_out {
-	FILE *fp;	    /* lines, or */
-	json_t *items;	    /* entries {name, level, detail[, target]} */
-	const char *target; /* the target checked, when there are several */
-	/* a run's own check: only warnings and problems, on stderr as
-	 * "provbench: warning: ..." lines */
-	bool run;
-	/* the target's problems: how many, the first's error and text */
-	unsigned problems;
-	enum pb_error first;
-	char first_msg[PB_ERRBUF_SIZE];
-};
-
+/* check.c: the plan said, and every target checked */
 /* results: where earlier runs are, for their rate (NULL: none) */
 void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
 		    const char *results);
