@@ -1,7 +1,8 @@
 /*
- * run_int.h - a run as the harness's files share it (run.c, item.c,
- * waves.c, check.c, cleanup.c, lock.c, results.c, say.c): its state, its
- * targets and workers, and the functions each file gives the others.
+ * run_int.h - a run as the harness's files share it (run.c, targets.c,
+ * item.c, waves.c, check.c, cleanup.c, lock.c, results.c, say.c): its
+ * state, its targets and workers, and the functions each file gives the
+ * others.
  */
 #ifndef PB_RUN_INT_H
 #define PB_RUN_INT_H
