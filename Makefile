@@ -63,7 +63,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
 	      common/mode.c common/child.c common/time.c \
-	      common/words.c common/jsonw.c
+	      common/words.c common/jsonw.c common/env.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/output.c runner/fs.c runner/command.c \
@@ -104,7 +104,8 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
 	      harness/cli/cmd_trend.c harness/cli/cmd_export.c \
-	      harness/cli/cmd_vsphere.c harness/cli/profile_help.c
+	      harness/cli/cmd_vsphere.c harness/cli/profile_help.c \
+	      harness/cli/env_help.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/journal.c harness/backends.c harness/paths.c \
 	       harness/local.c \

@@ -283,6 +283,19 @@ int pb_child_run(const struct pb_child_spec *sp, struct pb_buf *out, char *msg,
 const char *pb_closest(const char *word, size_t len,
 		       const char *const *choices);
 char *pb_choices_join(char *buf, size_t len, const char *const *choices);
+
+/* ---- the environment (env.c) ---- */
+
+/* A PROVBENCH_* variable: every one provbench reads or sets is a row. */
+struct pb_env_var {
+	const char *name;
+	const char *group; /* "connection", "guest", "paths", ... */
+	const char *help;
+};
+/* The rows, ended by one whose name is NULL. */
+extern const struct pb_env_var pb_env_vars[];
+/* A row by name; NULL for a name no row has. */
+const struct pb_env_var *pb_env_find(const char *name);
 char *pb_choices_hint(char *buf, size_t len, const char *word, size_t wlen,
 		      const char *const *choices);
 

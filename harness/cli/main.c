@@ -1,6 +1,6 @@
 /*
  * main.c - provbench, the orchestrator's command line: the command table,
- * `provbench help [CMD|profile]` and --version. Exit codes, for every
+ * `provbench help [CMD|profile|environment]` and --version. Exit codes, for every
  * command: 0 done, 1 failed, 2 usage or input, 3 cannot reach or log in,
  * 4 partial (a run's items failed, others were measured), 130 interrupted
  * (docs/DESIGN.md).
@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "common.h"
 #include "harness_int.h"
+#include "env_help.h"
 #include "profile_help.h"
 
 #ifndef PB_COMMIT
@@ -45,7 +46,8 @@ static void usage(FILE *fp)
 		    "key. Connection settings come from the\nenvironment "
 		    "(PROVBENCH_URL, PROVBENCH_USERNAME, PROVBENCH_PASSWORD "
 		    "or\nPROVBENCH_PASSWORD_FILE, PROVBENCH_THUMBPRINT, ...; "
-		    "GOVC_* too).\n");
+		    "GOVC_* too): provbench\nhelp environment lists every "
+		    "one.\n");
 }
 
 static const struct cli_command *find(const char *name)
@@ -58,7 +60,8 @@ static const struct cli_command *find(const char *name)
 	return NULL;
 }
 
-static int profile_help(const char *format, const char *key)
+/* help profile and help environment: the tables said in a format */
+static int table_help(const char *topic, const char *format, const char *key)
 {
 	/* in cli_help_format's order */
 	static const char *const formats[] = {
@@ -78,6 +81,8 @@ static int profile_help(const char *format, const char *key)
 					 strlen(format), formats));
 		return pb_cli_fail(PB_ERR_USAGE, "help", why);
 	}
+	if (!strcmp(topic, "environment"))
+		return cli_env_help(stdout, (enum cli_help_format)f);
 	return cli_profile_help(stdout, (enum cli_help_format)f, key);
 }
 
@@ -86,10 +91,13 @@ int cmd_help(int argc, char **argv)
 	const char *topic = NULL, *key = NULL, *format = "text";
 	const struct cli_opt opts[] = {
 		CLI_VALUE("format", 0, &format, "FMT",
-			  "with profile: text (the default), markdown "
-			  "(docs/profile.md) or man (the manual's section)"),
-		CLI_ARG("COMMAND|profile", &topic,
-			"a command, or profile for every profile key", 0),
+			  "with profile or environment: text (the default), "
+			  "markdown (docs/profile.md) or man (the manual's "
+			  "section)"),
+		CLI_ARG("COMMAND|profile|environment", &topic,
+			"a command, profile for every profile key, or "
+			"environment for every PROVBENCH_* variable",
+			0),
 		CLI_ARG("KEY", &key,
 			"with profile: that key alone (bs, workload.bs, "
 			"qemu.dir)",
@@ -108,12 +116,14 @@ int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return PB_EXIT_OK;
 	}
-	if (!strcmp(topic, "profile"))
-		return profile_help(format, key);
+	if (!strcmp(topic, "profile") ||
+	    (!strcmp(topic, "environment") && !key))
+		return table_help(topic, format, key);
 	if (key || strcmp(format, "text"))
 		return pb_cli_fail(PB_ERR_USAGE, "help",
 				   key ? "a KEY goes with profile only"
-				       : "--format goes with profile only");
+				       : "--format goes with profile or "
+					 "environment only");
 	c = find(topic);
 	if (!c || c->fn == cmd_help) {
 		snprintf(why, sizeof(why),

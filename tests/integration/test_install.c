@@ -179,6 +179,19 @@ static void profile_help_one_source(void)
 		      "done; rm -f $m; test $n -gt 60",
 		      pb, pb),
 		0);
+	/* every PROVBENCH_* variable of env.c's table is in help
+	 * environment and in the manual's ENVIRONMENT */
+	CU_ASSERT_EQUAL(
+		it_sh("set -e; m=$(mktemp); scripts/man.sh '%s' "
+		      "dist/provbench.1.in > $m; n=0; for v in $(sed -n "
+		      "'s/^[[:space:]]*{\"\\(PROVBENCH_[A-Z0-9_]*\\)\".*/\\1/"
+		      "p' "
+		      "common/env.c); do n=$((n + 1)); grep -qx \".B $v\" $m "
+		      "&& '%s' help environment | grep -qE \"^  $v( |$)\" || { "
+		      "echo \"$v missing\" >&2; rm -f $m; exit 1; }; done; "
+		      "rm -f $m; test $n -gt 20",
+		      pb, pb),
+		0);
 	/* one key alone, in the section that has it */
 	CU_ASSERT_EQUAL(it_sh("'%s' help profile stall_s | grep -q "
 			      "'^stall_s .*default 60$' ",
@@ -191,8 +204,9 @@ static void profile_help_one_source(void)
 }
 
 /* scripts/check-layers, in make check and make test, on a scratch tree
- * with one breach of each rule: each said, exit 1; the tree itself
- * passes */
+ * with one breach of each rule (a long function, two modules including
+ * each other, a new option row type, a PROVBENCH_ name env.c lacks):
+ * each said, exit 1; the tree itself passes */
 static void layers_check_catches(void)
 {
 	SCRATCH(tree, "layers");
@@ -208,9 +222,13 @@ static void layers_check_catches(void)
 		 "printf '\\tx();\\n'; done; printf '}\\n'; } > x/long.c; "
 		 "printf 'struct r {\\n\\tconst char *key;\\n\\tenum t "
 		 "type;\\n\\tconst char *help;\\n};\\n' > x/r.h; "
-		 ": > scripts/layers-allowed; git add -A; "
+		 ": > scripts/layers-allowed; mkdir common; "
+		 "printf '{\"PROVBENCH_YES\", \"g\", \"h\"},\\n' > "
+		 "common/env.c; printf 'char *a = \"PROVBENCH_YES\", *b = "
+		 "\"PROVBENCH_NOPE=%%%%s\";\\n' > x/e.c; git add -A; "
 		 "! '%s/scripts/check-layers' 2> out; cat out >&2; "
-		 "test $(wc -l < out) -eq 3; "
+		 "test $(wc -l < out) -eq 4; "
+		 "grep -q 'x/e.c: PROVBENCH_NOPE is no row' out; "
 		 "grep -q 'x/long.c:1: f: 153 lines, over 150' out; "
 		 "grep -q 'x: a.c and b.c include each other' out; "
 		 "grep -q 'struct r is a new option row type' out",

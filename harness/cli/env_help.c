@@ -1,0 +1,76 @@
+/*
+ * env_help.c - `provbench help environment`: env.c's table of PROVBENCH_*
+ * variables said by group, as text, Markdown or roff (the manual's
+ * ENVIRONMENT section). Nothing here knows a variable.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common.h"
+#include "env_help.h"
+#include "harness_int.h"
+
+static void text_var(struct pb_buf *b, const struct pb_env_var *v)
+{
+	if (strlen(v->name) + 2 >= 31)
+		pb_buf_printf(b, "  %s\n%31s", v->name, "");
+	else
+		pb_buf_printf(b, "  %-29s", v->name);
+	pb_buf_add_wrapped(b, v->help, 31, 31, 79);
+	pb_buf_addstr(b, "\n");
+}
+
+static void man_var(struct pb_buf *b, const struct pb_env_var *v)
+{
+	const char *s;
+
+	pb_buf_printf(b, ".TP\n.B %s\n", v->name);
+	for (s = v->help; *s; s++)
+		if (*s == '-')
+			pb_buf_addstr(b, "\\-");
+		else if (*s == '\\')
+			pb_buf_addstr(b, "\\e");
+		else
+			pb_buf_printf(b, "%c", *s);
+	pb_buf_addstr(b, "\n");
+}
+
+int cli_env_help(FILE *fp, enum cli_help_format fmt)
+{
+	struct pb_buf b = PB_BUF_INIT(1 << 18);
+	const struct pb_env_var *v;
+	const char *group = "";
+	enum pb_error err;
+	int rc = PB_EXIT_OK;
+
+	if (fmt == CLI_HELP_TEXT)
+		pb_buf_addstr(&b, "Settings that are not the profile's come "
+				  "from the environment, never the\ncommand "
+				  "line, so that no password shows in ps.\n");
+	for (v = pb_env_vars; v->name; v++) {
+		if (strcmp(group, v->group)) {
+			group = v->group;
+			if (fmt == CLI_HELP_TEXT)
+				pb_buf_printf(&b, "\n%s:\n", group);
+			else if (fmt == CLI_HELP_MARKDOWN)
+				pb_buf_printf(&b, "\n## %s\n\n", group);
+			else
+				pb_buf_printf(&b, ".SS %s\n", group);
+		}
+		if (fmt == CLI_HELP_TEXT)
+			text_var(&b, v);
+		else if (fmt == CLI_HELP_MARKDOWN)
+			pb_buf_printf(&b, "- **`%s`**: %s\n", v->name,
+				      v->help);
+		else
+			man_var(&b, v);
+	}
+	err = pb_buf_error(&b);
+	if (err)
+		rc = pb_cli_fail(err, "help", pb_strerror(err));
+	else
+		fputs(b.data, fp);
+	pb_buf_dispose(&b);
+	return rc;
+}
