@@ -634,6 +634,7 @@ enum rp_fkind {
 	RP_F_SERVER_SHORT,
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
+	RP_F__COUNT
 };
 
 /* The rules' parameters, recorded with what they decided (the warm-up

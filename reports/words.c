@@ -591,10 +591,667 @@ static void shares_said(char *out, size_t len, const struct rp_shares *sh,
 		   sh->s[RP_SH_CMD].lo, sh->s[RP_SH_CMD].hi);
 }
 
+/* What every finding's sentence is made from: the finding, the model,
+ * and its groups' labels, made once. */
+struct said {
+	char *out;
+	size_t len;
+	const struct rp_model *m;
+	const struct rp_finding *f;
+	const char *l, *o; /* its group's label, and the other group's */
+	const char *names; /* the set's names, where a finding has one */
+};
+
+static void say_not_measured(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	snprintf(out, len, "%s: not measured (%s)", l, f->g->first_error);
+}
+
+static void say_no_penalty(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	if (!f->g)
+		snprintf(out, len,
+			 "no first-write penalty is measured: the "
+			 "workload has no rewrite or recreate pass to "
+			 "set the first write against");
+	else
+		snprintf(out, len,
+			 "%s: no first-write penalty (it needs a first "
+			 "write and a rewrite)",
+			 l);
+}
+
+static void say_penalty(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	penalty(out, len, f, l);
+}
+
+static void say_vs_baseline(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+	const char *o = s->o;
+
+	snprintf(out, len, "%s against %s: ", l, o);
+	ratio(out, len, "first write", f->v, f->lo, f->hi);
+	ratio(out, len, ", rewrite", f->v2, f->lo2, f->hi2);
+	if (f->sig == RP_SIG_FEW) {
+		char nr[32];
+
+		cat(out, len, " (%s: no interval)",
+		    reps_few(nr, sizeof(nr), f->g->nfirst));
+	}
+}
+
+static void say_applied_as(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	if (f->g->unread) {
+		snprintf(out, len,
+			 "%s was asked for and could not be read back "
+			 "as any mode (its filesystem cannot tell "
+			 "written blocks from allocated ones)",
+			 f->g->mode);
+		cat(out, len,
+		    "; not confirmed, it is named %s, never the "
+		    "baseline, and left out of what is said of %s",
+		    l, f->g->mode);
+		return;
+	}
+	snprintf(out, len, "%s was asked for and the server made %s",
+		 f->g->mode, f->g->applied);
+	if (*f->detail)
+		cat(out, len, ": %s", f->detail);
+	cat(out, len,
+	    "; its figures are a %s disk's, it is named %s, never the "
+	    "baseline, and left out of what is said of %s",
+	    f->g->applied, l, f->g->mode);
+}
+
+static void say_warmup(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_model *m = s->m;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	warmup(out, len, m, f, l);
+}
+
+static void say_baseline_warms(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	snprintf(out, len,
+		 "warning: the baseline %s itself warms up (its first "
+		 "write takes %.0f%% longer than rewrite): ratios "
+		 "against it move with it, and the other modes' "
+		 "penalties are less its own",
+		 l, round(f->v * 100) + 0.0);
+}
+
+static void say_noise(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	snprintf(out, len,
+		 "noise: one disk's rewrites differ by a median of "
+		 "%.0f%% (%zu reps) for the baseline %s, with no "
+		 "first-write cost between them: the host's "
+		 "pass-to-pass noise; differences of that size are "
+		 "within it, and the intervals say which are not (%s)",
+		 round(f->v * 100) + 0.0, f->n, l,
+		 f->g->penalty_paired
+			 ? "the penalties, from stripe pairs "
+			   "milliseconds apart, do not carry it"
+			 : "more repetitions or longer passes narrow "
+			   "them");
+}
+
+static void say_above_baseline(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+	const char *o = s->o;
+
+	snprintf(out, len,
+		 "%s: rewrites %.2fx the baseline %s's [%.2f-%.2f], "
+		 "beyond noise: written blocks cost the baseline's "
+		 "path more than this mode's, so ratios to it flatter "
+		 "%s",
+		 l, f->v, o, f->lo, f->hi, f->g->mode);
+	if (f->n)
+		cat(out, len,
+		    "; %s here is a loop device over a file (the qemu "
+		    "backend's raw-device analog): every write passes "
+		    "the loop driver's queue and then the host "
+		    "filesystem, where %s's disk file is written by "
+		    "qemu itself, so part of the difference is the "
+		    "analog's cost, which a LUN does not have",
+		    o, f->g->mode);
+}
+
+static void say_qd_kept(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+	const char *names = s->names;
+
+	if (f->v2 - f->v < 0.05)
+		snprintf(out, len,
+			 "%s: a pass kept a queue depth of %.1f of the "
+			 "%.0f asked (the device waited on the guest): "
+			 "its figures understate the disk",
+			 f->nset > 1 ? names : l, f->v, f->x);
+	else
+		snprintf(out, len,
+			 "%s: a pass kept a queue depth of %.1f to "
+			 "%.1f of the %.0f asked (the device waited on "
+			 "the guest): their figures understate the disk",
+			 names, f->v, f->v2, f->x);
+}
+
+static void say_unramped(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	snprintf(out, len,
+		 "%s: %.0f pass(es) no longer than their ramp: their "
+		 "figures are the whole pass's",
+		 l, f->x);
+}
+
+static void say_same_penalty(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *names = s->names;
+	size_t i;
+
+	snprintf(out, len,
+		 "%s%s%s%s: first-write penalties within "
+		 "noise of each other (",
+		 names, *f->g->where ? " (" : "", f->g->where,
+		 *f->g->where ? ")" : "");
+	for (i = 0; i < f->nset; i++) {
+		char p[32], iv[48];
+
+		rp_pct_text(p, sizeof(p), f->set[i]->penalty);
+		rp_pct_interval(iv, sizeof(iv), f->set[i]->penalty_lo,
+				f->set[i]->penalty_hi);
+		cat(out, len, "%s%s %s", i ? ", " : "", p, iv);
+	}
+	cat(out, len, "): not ranked");
+}
+
+static void say_breakeven(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	breakeven(out, len, f);
+	if (*f->g->where)
+		cat(out, len, " (%s)", f->g->where);
+}
+
+static void say_across(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	across(out, len, f);
+}
+
+static void say_shared(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	snprintf(out, len,
+		 "warning: another provbench run was using %s when "
+		 "this one started: the figures include its load",
+		 f->detail);
+}
+
+static void say_ramp(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	snprintf(out, len, "each pass's first ");
+	if (f->v < f->v2)
+		cat(out, len, "%.0f to ", f->v * 1e3);
+	cat(out, len,
+	    "%.0f ms are left out of its throughput and latency "
+	    "(ramp_ms, as fio's ramp_time): its blocks are written, "
+	    "its start-up is not measured",
+	    f->v2 * 1e3);
+}
+
+static void say_pairs(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	char sz[32];
+
+	snprintf(out, len,
+		 "penalties from stripe pairs: each rep's first write "
+		 "in %s stripes, each fresh one followed by a rewrite "
+		 "of the one before it; a rep's penalty is the time "
+		 "its fresh stripes took over its rewritten ones' "
+		 "(%zu pairs or more), so what the host does between "
+		 "passes cancels",
+		 pb_size_format(sz, sizeof(sz), (uint64_t)f->g->pair_stripe),
+		 f->g->pairs_min);
+	if (f->h)
+		cat(out, len,
+		    "; each stripe drains the queue at its end (%s's "
+		    "rewritten stripes ran at %.0f%% of its rewrite "
+		    "passes' rate): the first-write column is the "
+		    "fresh stripes', to compare with first writes "
+		    "rather than with rewrites",
+		    f->h->mode, f->h->stripe_vs_pass_med * 100.0);
+}
+
+static void say_steady_within(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+
+	snprintf(out, len,
+		 "within a pass, where a first write settles cannot be "
+		 "told for any mode: a pass needs %d intervals, and a "
+		 "rewrite that holds still within 10%% to judge it "
+		 "against; the warm-up across passes is said per mode",
+		 RP_STEADY_MIN_INTERVALS);
+}
+
+static void say_baseline_note(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	snprintf(out, len, "baseline: %s", f->detail);
+}
+
+static void say_vs_host(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_model *m = s->m;
+	const struct rp_finding *f = s->f;
+
+	/* "thin in the guest: 0.91x the host's first write [0.88-0.93]
+	 * (1478.4 against 1633.4 MiB/s), 0.97x its rewrite [...],
+	 * beyond noise; read ..." */
+	const struct rp_share *w = &f->g->host.s[RP_SH_LATER];
+	char a[64] = "", b[64] = "";
+
+	if (!isnan(f->lo))
+		snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
+	if (!isnan(w->lo))
+		snprintf(b, sizeof(b), " [%.2f-%.2f]", w->lo, w->hi);
+	snprintf(out, len,
+		 "%s in the guest: %.2fx the host's first write%s "
+		 "(%.1f against %.1f %s)",
+		 f->g->mode, f->v, a, rp_rate(m, f->g->first_med),
+		 rp_rate(m, f->h->first_med), m->rate_unit);
+	if (!isnan(w->v))
+		cat(out, len, ", %.2fx its rewrite%s", w->v, b);
+	cat(out, len, "%s",
+	    f->sig == RP_SIG_FEW     ? " (too few repetitions: no "
+				       "interval)"
+	    : f->sig == RP_SIG_NOISE ? ", within noise of the host"
+				     : ", beyond noise");
+	shares_said(out, len, &f->g->host, false);
+}
+
+static void say_arm(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_model *m = s->m;
+	const struct rp_finding *f = s->f;
+
+	/* "thin on mem_file=true: first write 0.86x mem_file=false's
+	 * [0.83-0.89] (120.2 against 140.4 MiB/s), beyond noise;
+	 * rewrite 0.95x [0.90-1.01], within noise" */
+	char a[64] = "";
+
+	if (!isnan(f->lo))
+		snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
+	snprintf(out, len,
+		 "%s on %s: first write %.2fx %s's%s (%.1f against "
+		 "%.1f %s)%s",
+		 f->g->mode, f->g->target_name, f->v,
+		 *f->h->target_name ? f->h->target_name : "the first", a,
+		 rp_rate(m, f->g->first_med), rp_rate(m, f->h->first_med),
+		 m->rate_unit,
+		 f->sig == RP_SIG_FEW	  ? " (too few repetitions: "
+					    "no interval)"
+		 : f->sig == RP_SIG_NOISE ? ", within noise"
+					  : ", beyond noise");
+	shares_said(out, len, &f->g->arm, true);
+}
+
+static void say_device(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	/* "thin at the device (vda): a first write's requests took
+	 * 2.57 ms on average against 1.63 ms in the rewrites (1.58x
+	 * [1.11-2.08], beyond noise); it wrote 1.00x the bytes" */
+	const struct rp_devtime *d = f->n ? &f->g->hostdev : &f->g->dev;
+	char nr[32];
+
+	snprintf(out, len,
+		 "%s at the %sdevice (%s): a first write's requests "
+		 "took %.2f ms on average against %.2f ms in the "
+		 "rewrites (%.2fx",
+		 l, f->n ? "host's " : "", *d->name ? d->name : "?", f->v,
+		 f->v2, f->x);
+	if (!isnan(f->lo))
+		cat(out, len, " [%.2f-%.2f], %s", f->lo, f->hi,
+		    f->sig == RP_SIG_NOISE ? "within noise" : "beyond noise");
+	else
+		cat(out, len, "; %s: no interval",
+		    reps_few(nr, sizeof(nr), d->nfirst));
+	cat(out, len,
+	    "); it wrote %.2fx the bytes the runner wrote (%.2fx in "
+	    "the rewrites)",
+	    d->first_med[RP_DEV_AMP], d->later_med[RP_DEV_AMP]);
+	if (!isnan(d->first_med[RP_DEV_CPU]) &&
+	    !isnan(d->later_med[RP_DEV_CPU]))
+		cat(out, len,
+		    "; qemu used %.3f ms of CPU per write against %.3f "
+		    "in the rewrites",
+		    d->first_med[RP_DEV_CPU], d->later_med[RP_DEV_CPU]);
+}
+
+static void say_extents(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	/* "thin in its file: the first write had the filesystem
+	 * allocate 256 MiB (holes filled); 3 extents after it; the
+	 * later writes found it in place" */
+	char al[32], cv[32], lt[32];
+
+	pb_size_format(al, sizeof(al), (uint64_t)f->v);
+	pb_size_format(cv, sizeof(cv), (uint64_t)f->v2);
+	snprintf(out, len, "%s in %s: the first write ", l,
+		 f->n ? "its disk's file on the host" : "its file");
+	if (f->v > 0 && f->v2 > 0)
+		cat(out, len,
+		    "had the filesystem allocate %s (holes filled) "
+		    "and convert %s of unwritten extents to written",
+		    al, cv);
+	else if (f->v > 0)
+		cat(out, len, "had the filesystem allocate %s (holes filled)",
+		    al);
+	else if (f->v2 > 0)
+		cat(out, len,
+		    "had the filesystem convert %s of unwritten "
+		    "extents to written",
+		    cv);
+	else
+		cat(out, len,
+		    "found every block written before (nothing "
+		    "allocated or converted)");
+	cat(out, len, "; %.0f extent%s after it", f->x, f->x == 1 ? "" : "s");
+	if (!isnan(f->lo) && f->lo > 0)
+		cat(out, len, "; the later writes changed %s",
+		    pb_size_format(lt, sizeof(lt), (uint64_t)f->lo));
+	else if (!isnan(f->lo))
+		cat(out, len, "; the later writes found it in place");
+}
+
+static void say_server(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_model *m = s->m;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	/* "thin at the server (scsi0:1, LUN naa.x): a first write's
+	 * device write latency 5.0 ms against 4.0 ms in the rewrites
+	 * (1.25x [1.10-1.40], beyond noise); kernel 0.1 against 0.1
+	 * ms, queue 0.0 against 0.0 ms, the virtual disk 6.0 against
+	 * 4.5 ms; CPU 0.400 against 0.300 ms per write" */
+	static const char *const what[RP_SV__COUNT] = {
+		[RP_SV_GUEST_MS] = "the guest (the runner)",
+		[RP_SV_VDISK_MS] = "the virtual disk",
+		[RP_SV_KERNEL_MS] = "kernel",
+		[RP_SV_DEVICE_MS] = "device",
+		[RP_SV_QUEUE_MS] = "queue",
+		[RP_SV_DS_MS] = "the datastore",
+	};
+	const struct rp_server *v = &f->g->srv;
+	const char *later = rp_later_name(m);
+
+	snprintf(out, len,
+		 "%s at the server (%s%s%s): a first write's %s write "
+		 "latency %.2f ms against %.2f ms in the %ss",
+		 l, *v->vdisk ? v->vdisk : "?", *v->lun ? ", LUN " : "", v->lun,
+		 f->n == RP_SV_DEVICE_MS ? "device"
+		 : f->n == RP_SV_DS_MS	 ? "datastore"
+					 : "virtual disk",
+		 f->v, f->v2, later);
+	if (!isnan(f->lo))
+		cat(out, len, " (%.2fx [%.2f-%.2f], %s)", f->x, f->lo, f->hi,
+		    f->sig == RP_SIG_NOISE ? "within noise" : "beyond noise");
+	else if (!isnan(f->x))
+		cat(out, len,
+		    " (%.2fx; too few repetitions: no "
+		    "interval)",
+		    f->x);
+	for (unsigned k = 0; k < RP_SV_CPU; k++) {
+		if (k == (unsigned)f->n || isnan(v->first_med[k]) ||
+		    isnan(v->later_med[k]))
+			continue;
+		cat(out, len, "; %s %.2f against %.2f ms", what[k],
+		    v->first_med[k], v->later_med[k]);
+	}
+	if (!isnan(v->first_med[RP_SV_CPU]) && !isnan(v->later_med[RP_SV_CPU]))
+		cat(out, len, "; the VM's CPU %.3f against %.3f ms per write",
+		    v->first_med[RP_SV_CPU], v->later_med[RP_SV_CPU]);
+	/* where the first write's extra time is, said only when the
+	 * difference is beyond noise: the layer that grew most */
+	if (f->sig == RP_SIG_YES) {
+		static const char *const at[RP_SV__COUNT] = {
+			[RP_SV_KERNEL_MS] = "in the VMkernel",
+			[RP_SV_DEVICE_MS] = "in the device",
+			[RP_SV_QUEUE_MS] = "in the queue",
+		};
+		unsigned best = RP_SV__COUNT;
+		double d, bd = 0;
+
+		for (unsigned k = RP_SV_KERNEL_MS; k <= RP_SV_QUEUE_MS; k++) {
+			d = v->first_med[k] - v->later_med[k];
+			if (!isnan(d) && d > bd) {
+				bd = d;
+				best = k;
+			}
+		}
+		if (best < RP_SV__COUNT)
+			cat(out, len,
+			    ": the first write's extra time is %s "
+			    "(+%.2f ms a write)",
+			    at[best], bd);
+	}
+}
+
+static void say_server_short(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	if (f->x > 0)
+		snprintf(out, len,
+			 "the server's counters cannot tell where the "
+			 "time went: every write pass was shorter than "
+			 "two "
+			 "of its %.0f s samples (the longest %.1f s); "
+			 "a pass needs %.0f s to hold a sample of its "
+			 "own (a larger disk, or passes of the same "
+			 "disk that take longer)",
+			 f->v / 2, f->x, f->v);
+	else
+		snprintf(out, len,
+			 "the server's counters could not be read: %s",
+			 *f->detail ? f->detail : "?");
+}
+
+static void say_unpooled(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_model *m = s->m;
+	const struct rp_finding *f = s->f;
+
+	snprintf(out, len,
+		 "%.0f %s pass%s not in these figures: the later "
+		 "writes here are %ss, and a %s is another workload "
+		 "(run.json keeps each pass)",
+		 f->x, m->later == RUNNER_PASS_REWRITE ? "recreate" : "rewrite",
+		 f->x == 1 ? " is" : "es are", rp_later_name(m),
+		 m->later == RUNNER_PASS_REWRITE ? "recreate" : "rewrite");
+}
+
+static void say_failed_items(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	snprintf(out, len,
+		 "%.0f item%s failed: the figures are from what did "
+		 "run (see the list of failed items)",
+		 f->x, f->x == 1 ? "" : "s");
+}
+
+static void say_fleet_place(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	snprintf(out, len, "%s", f->detail);
+}
+
+static void say_retried(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_finding *f = s->f;
+
+	snprintf(out, len,
+		 "%s, repetition %.0f: its first try stalled (%s); its "
+		 "figures are a second try's, on a new disk",
+		 f->detail, f->x, f->metric);
+}
+
+static void say_change(const struct said *s)
+{
+	char *out = s->out;
+	size_t len = s->len;
+	const struct rp_model *m = s->m;
+	const struct rp_finding *f = s->f;
+	const char *l = s->l;
+
+	change(out, len, m, f, l);
+}
+
+/* Each finding kind's sentence: one function per kind (the headlines
+ * and comparisons have theirs above). */
+static void (*const sayers[RP_F__COUNT])(const struct said *s) = {
+	[RP_F_NOT_MEASURED] = say_not_measured,
+	[RP_F_NO_PENALTY] = say_no_penalty,
+	[RP_F_PENALTY] = say_penalty,
+	[RP_F_VS_BASELINE] = say_vs_baseline,
+	[RP_F_APPLIED_AS] = say_applied_as,
+	[RP_F_WARMUP] = say_warmup,
+	[RP_F_BASELINE_WARMS] = say_baseline_warms,
+	[RP_F_NOISE] = say_noise,
+	[RP_F_ABOVE_BASELINE] = say_above_baseline,
+	[RP_F_QD_KEPT] = say_qd_kept,
+	[RP_F_UNRAMPED] = say_unramped,
+	[RP_F_SAME_PENALTY] = say_same_penalty,
+	[RP_F_BREAKEVEN] = say_breakeven,
+	[RP_F_ACROSS] = say_across,
+	[RP_F_SHARED] = say_shared,
+	[RP_F_RAMP] = say_ramp,
+	[RP_F_PAIRS] = say_pairs,
+	[RP_F_STEADY_WITHIN] = say_steady_within,
+	[RP_F_BASELINE_NOTE] = say_baseline_note,
+	[RP_F_VS_HOST] = say_vs_host,
+	[RP_F_ARM] = say_arm,
+	[RP_F_DEVICE] = say_device,
+	[RP_F_EXTENTS] = say_extents,
+	[RP_F_SERVER] = say_server,
+	[RP_F_SERVER_SHORT] = say_server_short,
+	[RP_F_UNPOOLED] = say_unpooled,
+	[RP_F_FAILED_ITEMS] = say_failed_items,
+	[RP_F_FLEET_PLACE] = say_fleet_place,
+	[RP_F_RETRIED] = say_retried,
+	[RP_F_CHANGE] = say_change,
+};
+
 static void finding_text(char *out, size_t len, const struct rp_model *m,
 			 const struct rp_finding *f)
 {
-	char l[512] = "", o[320] = "", names[1024], sz[32];
+	char l[512] = "", o[320] = "", names[1024];
+	struct said s = {out, len, m, f, l, o, names};
 
 	out[0] = '\0';
 	if (f->kind == RP_F_H_HOST || f->kind == RP_F_H_ARM) {
@@ -610,438 +1267,8 @@ static void finding_text(char *out, size_t len, const struct rp_model *m,
 	if (f->h)
 		rp_group_label(o, sizeof(o), f->h, false);
 	set_names(names, sizeof(names), f);
-	switch (f->kind) {
-	case RP_F_NOT_MEASURED:
-		snprintf(out, len, "%s: not measured (%s)", l,
-			 f->g->first_error);
-		break;
-	case RP_F_NO_PENALTY:
-		if (!f->g)
-			snprintf(out, len,
-				 "no first-write penalty is measured: the "
-				 "workload has no rewrite or recreate pass to "
-				 "set the first write against");
-		else
-			snprintf(out, len,
-				 "%s: no first-write penalty (it needs a first "
-				 "write and a rewrite)",
-				 l);
-		break;
-	case RP_F_PENALTY:
-		penalty(out, len, f, l);
-		break;
-	case RP_F_VS_BASELINE:
-		snprintf(out, len, "%s against %s: ", l, o);
-		ratio(out, len, "first write", f->v, f->lo, f->hi);
-		ratio(out, len, ", rewrite", f->v2, f->lo2, f->hi2);
-		if (f->sig == RP_SIG_FEW) {
-			char nr[32];
-
-			cat(out, len, " (%s: no interval)",
-			    reps_few(nr, sizeof(nr), f->g->nfirst));
-		}
-		break;
-	case RP_F_APPLIED_AS:
-		if (f->g->unread) {
-			snprintf(out, len,
-				 "%s was asked for and could not be read back "
-				 "as any mode (its filesystem cannot tell "
-				 "written blocks from allocated ones)",
-				 f->g->mode);
-			cat(out, len,
-			    "; not confirmed, it is named %s, never the "
-			    "baseline, and left out of what is said of %s",
-			    l, f->g->mode);
-			break;
-		}
-		snprintf(out, len, "%s was asked for and the server made %s",
-			 f->g->mode, f->g->applied);
-		if (*f->detail)
-			cat(out, len, ": %s", f->detail);
-		cat(out, len,
-		    "; its figures are a %s disk's, it is named %s, never the "
-		    "baseline, and left out of what is said of %s",
-		    f->g->applied, l, f->g->mode);
-		break;
-	case RP_F_WARMUP:
-		warmup(out, len, m, f, l);
-		break;
-	case RP_F_BASELINE_WARMS:
-		snprintf(out, len,
-			 "warning: the baseline %s itself warms up (its first "
-			 "write takes %.0f%% longer than rewrite): ratios "
-			 "against it move with it, and the other modes' "
-			 "penalties are less its own",
-			 l, round(f->v * 100) + 0.0);
-		break;
-	case RP_F_NOISE:
-		snprintf(out, len,
-			 "noise: one disk's rewrites differ by a median of "
-			 "%.0f%% (%zu reps) for the baseline %s, with no "
-			 "first-write cost between them: the host's "
-			 "pass-to-pass noise; differences of that size are "
-			 "within it, and the intervals say which are not (%s)",
-			 round(f->v * 100) + 0.0, f->n, l,
-			 f->g->penalty_paired
-				 ? "the penalties, from stripe pairs "
-				   "milliseconds apart, do not carry it"
-				 : "more repetitions or longer passes narrow "
-				   "them");
-		break;
-	case RP_F_ABOVE_BASELINE:
-		snprintf(out, len,
-			 "%s: rewrites %.2fx the baseline %s's [%.2f-%.2f], "
-			 "beyond noise: written blocks cost the baseline's "
-			 "path more than this mode's, so ratios to it flatter "
-			 "%s",
-			 l, f->v, o, f->lo, f->hi, f->g->mode);
-		if (f->n)
-			cat(out, len,
-			    "; %s here is a loop device over a file (the qemu "
-			    "backend's raw-device analog): every write passes "
-			    "the loop driver's queue and then the host "
-			    "filesystem, where %s's disk file is written by "
-			    "qemu itself, so part of the difference is the "
-			    "analog's cost, which a LUN does not have",
-			    o, f->g->mode);
-		break;
-	case RP_F_QD_KEPT:
-		if (f->v2 - f->v < 0.05)
-			snprintf(out, len,
-				 "%s: a pass kept a queue depth of %.1f of the "
-				 "%.0f asked (the device waited on the guest): "
-				 "its figures understate the disk",
-				 f->nset > 1 ? names : l, f->v, f->x);
-		else
-			snprintf(
-				out, len,
-				"%s: a pass kept a queue depth of %.1f to "
-				"%.1f of the %.0f asked (the device waited on "
-				"the guest): their figures understate the disk",
-				names, f->v, f->v2, f->x);
-		break;
-	case RP_F_UNRAMPED:
-		snprintf(out, len,
-			 "%s: %.0f pass(es) no longer than their ramp: their "
-			 "figures are the whole pass's",
-			 l, f->x);
-		break;
-	case RP_F_SAME_PENALTY: {
-		size_t i;
-
-		snprintf(out, len,
-			 "%s%s%s%s: first-write penalties within "
-			 "noise of each other (",
-			 names, *f->g->where ? " (" : "", f->g->where,
-			 *f->g->where ? ")" : "");
-		for (i = 0; i < f->nset; i++) {
-			char p[32], iv[48];
-
-			rp_pct_text(p, sizeof(p), f->set[i]->penalty);
-			rp_pct_interval(iv, sizeof(iv), f->set[i]->penalty_lo,
-					f->set[i]->penalty_hi);
-			cat(out, len, "%s%s %s", i ? ", " : "", p, iv);
-		}
-		cat(out, len, "): not ranked");
-		break;
-	}
-	case RP_F_BREAKEVEN:
-		breakeven(out, len, f);
-		if (*f->g->where)
-			cat(out, len, " (%s)", f->g->where);
-		break;
-	case RP_F_ACROSS:
-		across(out, len, f);
-		break;
-	case RP_F_SHARED:
-		snprintf(out, len,
-			 "warning: another provbench run was using %s when "
-			 "this one started: the figures include its load",
-			 f->detail);
-		break;
-	case RP_F_RAMP:
-		snprintf(out, len, "each pass's first ");
-		if (f->v < f->v2)
-			cat(out, len, "%.0f to ", f->v * 1e3);
-		cat(out, len,
-		    "%.0f ms are left out of its throughput and latency "
-		    "(ramp_ms, as fio's ramp_time): its blocks are written, "
-		    "its start-up is not measured",
-		    f->v2 * 1e3);
-		break;
-	case RP_F_PAIRS:
-		snprintf(out, len,
-			 "penalties from stripe pairs: each rep's first write "
-			 "in %s stripes, each fresh one followed by a rewrite "
-			 "of the one before it; a rep's penalty is the time "
-			 "its fresh stripes took over its rewritten ones' "
-			 "(%zu pairs or more), so what the host does between "
-			 "passes cancels",
-			 pb_size_format(sz, sizeof(sz),
-					(uint64_t)f->g->pair_stripe),
-			 f->g->pairs_min);
-		if (f->h)
-			cat(out, len,
-			    "; each stripe drains the queue at its end (%s's "
-			    "rewritten stripes ran at %.0f%% of its rewrite "
-			    "passes' rate): the first-write column is the "
-			    "fresh stripes', to compare with first writes "
-			    "rather than with rewrites",
-			    f->h->mode, f->h->stripe_vs_pass_med * 100.0);
-		break;
-	case RP_F_STEADY_WITHIN:
-		snprintf(out, len,
-			 "within a pass, where a first write settles cannot be "
-			 "told for any mode: a pass needs %d intervals, and a "
-			 "rewrite that holds still within 10%% to judge it "
-			 "against; the warm-up across passes is said per mode",
-			 RP_STEADY_MIN_INTERVALS);
-		break;
-	case RP_F_BASELINE_NOTE:
-		snprintf(out, len, "baseline: %s", f->detail);
-		break;
-	case RP_F_VS_HOST: {
-		/* "thin in the guest: 0.91x the host's first write [0.88-0.93]
-		 * (1478.4 against 1633.4 MiB/s), 0.97x its rewrite [...],
-		 * beyond noise; read ..." */
-		const struct rp_share *w = &f->g->host.s[RP_SH_LATER];
-		char a[64] = "", b[64] = "";
-
-		if (!isnan(f->lo))
-			snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
-		if (!isnan(w->lo))
-			snprintf(b, sizeof(b), " [%.2f-%.2f]", w->lo, w->hi);
-		snprintf(out, len,
-			 "%s in the guest: %.2fx the host's first write%s "
-			 "(%.1f against %.1f %s)",
-			 f->g->mode, f->v, a, rp_rate(m, f->g->first_med),
-			 rp_rate(m, f->h->first_med), m->rate_unit);
-		if (!isnan(w->v))
-			cat(out, len, ", %.2fx its rewrite%s", w->v, b);
-		cat(out, len, "%s",
-		    f->sig == RP_SIG_FEW     ? " (too few repetitions: no "
-					       "interval)"
-		    : f->sig == RP_SIG_NOISE ? ", within noise of the host"
-					     : ", beyond noise");
-		shares_said(out, len, &f->g->host, false);
-		break;
-	}
-	case RP_F_ARM: {
-		/* "thin on mem_file=true: first write 0.86x mem_file=false's
-		 * [0.83-0.89] (120.2 against 140.4 MiB/s), beyond noise;
-		 * rewrite 0.95x [0.90-1.01], within noise" */
-		char a[64] = "";
-
-		if (!isnan(f->lo))
-			snprintf(a, sizeof(a), " [%.2f-%.2f]", f->lo, f->hi);
-		snprintf(out, len,
-			 "%s on %s: first write %.2fx %s's%s (%.1f against "
-			 "%.1f %s)%s",
-			 f->g->mode, f->g->target_name, f->v,
-			 *f->h->target_name ? f->h->target_name : "the first",
-			 a, rp_rate(m, f->g->first_med),
-			 rp_rate(m, f->h->first_med), m->rate_unit,
-			 f->sig == RP_SIG_FEW	  ? " (too few repetitions: "
-						    "no interval)"
-			 : f->sig == RP_SIG_NOISE ? ", within noise"
-						  : ", beyond noise");
-		shares_said(out, len, &f->g->arm, true);
-		break;
-	}
-	case RP_F_DEVICE: {
-		/* "thin at the device (vda): a first write's requests took
-		 * 2.57 ms on average against 1.63 ms in the rewrites (1.58x
-		 * [1.11-2.08], beyond noise); it wrote 1.00x the bytes" */
-		const struct rp_devtime *d = f->n ? &f->g->hostdev : &f->g->dev;
-		char nr[32];
-
-		snprintf(out, len,
-			 "%s at the %sdevice (%s): a first write's requests "
-			 "took %.2f ms on average against %.2f ms in the "
-			 "rewrites (%.2fx",
-			 l, f->n ? "host's " : "", *d->name ? d->name : "?",
-			 f->v, f->v2, f->x);
-		if (!isnan(f->lo))
-			cat(out, len, " [%.2f-%.2f], %s", f->lo, f->hi,
-			    f->sig == RP_SIG_NOISE ? "within noise"
-						   : "beyond noise");
-		else
-			cat(out, len, "; %s: no interval",
-			    reps_few(nr, sizeof(nr), d->nfirst));
-		cat(out, len,
-		    "); it wrote %.2fx the bytes the runner wrote (%.2fx in "
-		    "the rewrites)",
-		    d->first_med[RP_DEV_AMP], d->later_med[RP_DEV_AMP]);
-		if (!isnan(d->first_med[RP_DEV_CPU]) &&
-		    !isnan(d->later_med[RP_DEV_CPU]))
-			cat(out, len,
-			    "; qemu used %.3f ms of CPU per write against %.3f "
-			    "in the rewrites",
-			    d->first_med[RP_DEV_CPU], d->later_med[RP_DEV_CPU]);
-
-		break;
-	}
-	case RP_F_EXTENTS: {
-		/* "thin in its file: the first write had the filesystem
-		 * allocate 256 MiB (holes filled); 3 extents after it; the
-		 * later writes found it in place" */
-		char al[32], cv[32], lt[32];
-
-		pb_size_format(al, sizeof(al), (uint64_t)f->v);
-		pb_size_format(cv, sizeof(cv), (uint64_t)f->v2);
-		snprintf(out, len, "%s in %s: the first write ", l,
-			 f->n ? "its disk's file on the host" : "its file");
-		if (f->v > 0 && f->v2 > 0)
-			cat(out, len,
-			    "had the filesystem allocate %s (holes filled) "
-			    "and convert %s of unwritten extents to written",
-			    al, cv);
-		else if (f->v > 0)
-			cat(out, len,
-			    "had the filesystem allocate %s (holes filled)",
-			    al);
-		else if (f->v2 > 0)
-			cat(out, len,
-			    "had the filesystem convert %s of unwritten "
-			    "extents to written",
-			    cv);
-		else
-			cat(out, len,
-			    "found every block written before (nothing "
-			    "allocated or converted)");
-		cat(out, len, "; %.0f extent%s after it", f->x,
-		    f->x == 1 ? "" : "s");
-		if (!isnan(f->lo) && f->lo > 0)
-			cat(out, len, "; the later writes changed %s",
-			    pb_size_format(lt, sizeof(lt), (uint64_t)f->lo));
-		else if (!isnan(f->lo))
-			cat(out, len, "; the later writes found it in place");
-		break;
-	}
-	case RP_F_SERVER: {
-		/* "thin at the server (scsi0:1, LUN naa.x): a first write's
-		 * device write latency 5.0 ms against 4.0 ms in the rewrites
-		 * (1.25x [1.10-1.40], beyond noise); kernel 0.1 against 0.1
-		 * ms, queue 0.0 against 0.0 ms, the virtual disk 6.0 against
-		 * 4.5 ms; CPU 0.400 against 0.300 ms per write" */
-		static const char *const what[RP_SV__COUNT] = {
-			[RP_SV_GUEST_MS] = "the guest (the runner)",
-			[RP_SV_VDISK_MS] = "the virtual disk",
-			[RP_SV_KERNEL_MS] = "kernel",
-			[RP_SV_DEVICE_MS] = "device",
-			[RP_SV_QUEUE_MS] = "queue",
-			[RP_SV_DS_MS] = "the datastore",
-		};
-		const struct rp_server *v = &f->g->srv;
-		const char *later = rp_later_name(m);
-
-		snprintf(out, len,
-			 "%s at the server (%s%s%s): a first write's %s write "
-			 "latency %.2f ms against %.2f ms in the %ss",
-			 l, *v->vdisk ? v->vdisk : "?", *v->lun ? ", LUN " : "",
-			 v->lun,
-			 f->n == RP_SV_DEVICE_MS ? "device"
-			 : f->n == RP_SV_DS_MS	 ? "datastore"
-						 : "virtual disk",
-			 f->v, f->v2, later);
-		if (!isnan(f->lo))
-			cat(out, len, " (%.2fx [%.2f-%.2f], %s)", f->x, f->lo,
-			    f->hi,
-			    f->sig == RP_SIG_NOISE ? "within noise"
-						   : "beyond noise");
-		else if (!isnan(f->x))
-			cat(out, len,
-			    " (%.2fx; too few repetitions: no "
-			    "interval)",
-			    f->x);
-		for (unsigned k = 0; k < RP_SV_CPU; k++) {
-			if (k == (unsigned)f->n || isnan(v->first_med[k]) ||
-			    isnan(v->later_med[k]))
-				continue;
-			cat(out, len, "; %s %.2f against %.2f ms", what[k],
-			    v->first_med[k], v->later_med[k]);
-		}
-		if (!isnan(v->first_med[RP_SV_CPU]) &&
-		    !isnan(v->later_med[RP_SV_CPU]))
-			cat(out, len,
-			    "; the VM's CPU %.3f against %.3f ms per write",
-			    v->first_med[RP_SV_CPU], v->later_med[RP_SV_CPU]);
-		/* where the first write's extra time is, said only when the
-		 * difference is beyond noise: the layer that grew most */
-		if (f->sig == RP_SIG_YES) {
-			static const char *const at[RP_SV__COUNT] = {
-				[RP_SV_KERNEL_MS] = "in the VMkernel",
-				[RP_SV_DEVICE_MS] = "in the device",
-				[RP_SV_QUEUE_MS] = "in the queue",
-			};
-			unsigned best = RP_SV__COUNT;
-			double d, bd = 0;
-
-			for (unsigned k = RP_SV_KERNEL_MS; k <= RP_SV_QUEUE_MS;
-			     k++) {
-				d = v->first_med[k] - v->later_med[k];
-				if (!isnan(d) && d > bd) {
-					bd = d;
-					best = k;
-				}
-			}
-			if (best < RP_SV__COUNT)
-				cat(out, len,
-				    ": the first write's extra time is %s "
-				    "(+%.2f ms a write)",
-				    at[best], bd);
-		}
-		break;
-	}
-	case RP_F_SERVER_SHORT:
-		if (f->x > 0)
-			snprintf(out, len,
-				 "the server's counters cannot tell where the "
-				 "time went: every write pass was shorter than "
-				 "two "
-				 "of its %.0f s samples (the longest %.1f s); "
-				 "a pass needs %.0f s to hold a sample of its "
-				 "own (a larger disk, or passes of the same "
-				 "disk that take longer)",
-				 f->v / 2, f->x, f->v);
-		else
-			snprintf(out, len,
-				 "the server's counters could not be read: %s",
-				 *f->detail ? f->detail : "?");
-		break;
-	case RP_F_UNPOOLED:
-		snprintf(out, len,
-			 "%.0f %s pass%s not in these figures: the later "
-			 "writes here are %ss, and a %s is another workload "
-			 "(run.json keeps each pass)",
-			 f->x,
-			 m->later == RUNNER_PASS_REWRITE ? "recreate"
-							 : "rewrite",
-			 f->x == 1 ? " is" : "es are", rp_later_name(m),
-			 m->later == RUNNER_PASS_REWRITE ? "recreate"
-							 : "rewrite");
-		break;
-	case RP_F_FAILED_ITEMS:
-		snprintf(out, len,
-			 "%.0f item%s failed: the figures are from what did "
-			 "run (see the list of failed items)",
-			 f->x, f->x == 1 ? "" : "s");
-		break;
-	case RP_F_FLEET_PLACE:
-		snprintf(out, len, "%s", f->detail);
-		break;
-	case RP_F_RETRIED:
-		snprintf(out, len,
-			 "%s, repetition %.0f: its first try stalled (%s); its "
-			 "figures are a second try's, on a new disk",
-			 f->detail, f->x, f->metric);
-		break;
-	case RP_F_CHANGE:
-		change(out, len, m, f, l);
-		break;
-	default:
-		break;
-	}
+	if (f->kind < RP_F__COUNT && sayers[f->kind])
+		sayers[f->kind](&s);
 }
 
 const char *rp_finding_rule(const struct rp_finding *f)
