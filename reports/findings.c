@@ -63,13 +63,18 @@ static enum rp_sig penalty_sig(const struct rp_group *g)
 							: RP_SIG_YES;
 }
 
+static bool ratio_noise(double lo, double hi)
+{
+	return !isnan(lo) && !isnan(hi) && lo <= 1.0 && hi >= 1.0;
+}
+
 static enum rp_sig ratio_sig(double v, double lo, double hi)
 {
 	if (isnan(v))
 		return RP_SIG_NA;
 	if (isnan(lo) || isnan(hi))
 		return RP_SIG_FEW;
-	return rp_ratio_noise(lo, hi) ? RP_SIG_NOISE : RP_SIG_YES;
+	return ratio_noise(lo, hi) ? RP_SIG_NOISE : RP_SIG_YES;
 }
 
 static bool is_base(const struct rp_model *m, const struct rp_group *g)
@@ -503,6 +508,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->lo2 = g->rewrite_vs_base_lo;
 		f->hi2 = g->rewrite_vs_base_hi;
 		f->sig = ratio_sig(f->v, f->lo, f->hi);
+		f->sig2 = ratio_sig(f->v2, f->lo2, f->hi2);
 	}
 	/* warm-up across passes, as the model judged it */
 	if (g->pts_n >= 2 && (f = add(fs, RP_F_WARMUP))) {
@@ -1065,11 +1071,6 @@ enum pb_error rp_findings_build(struct rp_findings *fs,
 	if (err)
 		rp_findings_dispose(fs);
 	return err;
-}
-
-bool rp_ratio_noise(double lo, double hi)
-{
-	return !isnan(lo) && !isnan(hi) && lo <= 1.0 && hi >= 1.0;
 }
 
 bool rp_steady_told(const struct rp_group *g)

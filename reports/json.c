@@ -5,8 +5,24 @@
 
 #include "report_int.h"
 
-static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
+/* g's finding against the baseline, whose significance is said: the
+ * JSON reads the findings' judgement, never makes its own */
+static const struct rp_finding *vs_base(const struct rp_findings *fs,
+					const struct rp_group *g)
 {
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		if (fs->f[i].kind == RP_F_VS_BASELINE && fs->f[i].g == g)
+			return &fs->f[i];
+	return NULL;
+}
+
+static json_t *group_json(const struct rp_model *m,
+			  const struct rp_findings *fs,
+			  const struct rp_group *g)
+{
+	const struct rp_finding *vb = vs_base(fs, g);
 	char st[160];
 	json_t *o;
 
@@ -42,16 +58,14 @@ static json_t *group_json(const struct rp_model *m, const struct rp_group *g)
 				      rp_jnum(g->first_vs_base_lo), "hi",
 				      rp_jnum(g->first_vs_base_hi),
 				      "within_noise",
-				      rp_ratio_noise(g->first_vs_base_lo,
-						     g->first_vs_base_hi)));
+				      vb && vb->sig == RP_SIG_NOISE));
 	json_object_set_new(o, "rewrite_vs_baseline",
 			    json_pack("{s:o,s:o,s:o,s:b}", "value",
 				      rp_jnum(g->rewrite_vs_base), "lo",
 				      rp_jnum(g->rewrite_vs_base_lo), "hi",
 				      rp_jnum(g->rewrite_vs_base_hi),
 				      "within_noise",
-				      rp_ratio_noise(g->rewrite_vs_base_lo,
-						     g->rewrite_vs_base_hi)));
+				      vb && vb->sig2 == RP_SIG_NOISE));
 	json_object_set_new(
 		o, "steady_state",
 		json_pack("{s:I,s:I,s:I,s:I,s:I,s:o,s:s}", "settled",
@@ -104,7 +118,7 @@ json_t *rp_model_json(const struct rp_model *m, const struct rp_findings *fs)
 	size_t i;
 
 	for (i = 0; groups && i < m->ng; i++)
-		json_array_append_new(groups, group_json(m, &m->g[i]));
+		json_array_append_new(groups, group_json(m, fs, &m->g[i]));
 	for (i = 0; fails && i < m->nfail; i++) {
 		const struct rp_failure *f = &m->fail[i];
 

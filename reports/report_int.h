@@ -235,7 +235,6 @@ void rp_steady_cell(char *out, size_t len, const struct rp_group *g);
 bool rp_steady_told(const struct rp_group *g);
 /* An interval that includes 1: no difference from the baseline beyond
  * noise. */
-bool rp_ratio_noise(double lo, double hi);
 
 /* An item that did not measure: listed with where and why. A retried
  * one (its first try stalled) is kept the same way, status its second
@@ -648,6 +647,9 @@ struct rp_rules {
 struct rp_finding {
 	enum rp_fkind kind;
 	enum rp_sig sig;
+	/* the second figure's (v2 [lo2, hi2]) where it is judged apart:
+	 * RP_F_VS_BASELINE's rewrite */
+	enum rp_sig sig2;
 	bool warning; /* said as a warning: the figures are not clean */
 	/* a gate's verdict on a change: a fall past the limit, beyond
 	 * noise (the run regressed), or past it within noise (it did not) */

@@ -342,13 +342,15 @@ static void penalty(char *out, size_t len, const struct rp_finding *f,
 		cat(out, len, ", less what %s's own shows", f->h->mode);
 }
 
+/* "first write 0.50x [0.30-0.53]": a ratio, and whether the finding
+ * judged it within noise (never judged here) */
 static void ratio(char *out, size_t len, const char *what, double v, double lo,
-		  double hi)
+		  double hi, enum rp_sig sig)
 {
 	cat(out, len, "%s %.2fx", what, v);
 	if (!isnan(lo))
 		cat(out, len, " [%.2f-%.2f]%s", lo, hi,
-		    rp_ratio_noise(lo, hi) ? " (within noise)" : "");
+		    sig == RP_SIG_NOISE ? " (within noise)" : "");
 }
 
 static void warmup(char *out, size_t len, const struct rp_model *m,
@@ -650,8 +652,8 @@ static void say_vs_baseline(const struct said *s)
 	const char *o = s->o;
 
 	snprintf(out, len, "%s against %s: ", l, o);
-	ratio(out, len, "first write", f->v, f->lo, f->hi);
-	ratio(out, len, ", rewrite", f->v2, f->lo2, f->hi2);
+	ratio(out, len, "first write", f->v, f->lo, f->hi, f->sig);
+	ratio(out, len, ", rewrite", f->v2, f->lo2, f->hi2, f->sig2);
 	if (f->sig == RP_SIG_FEW) {
 		char nr[32];
 
