@@ -64,13 +64,133 @@ static enum pb_error run_journal_end(const struct pb_prep_ctx *c,
 	return err;
 }
 
+/*
+ * Before the first item: what an earlier crashed run left goes first,
+ * then the locks, everything check checks (a problem found after a power
+ * cycle has cost the lab its VM for nothing), each target prepared, and
+ * the results directory started.
+ */
+static enum pb_error run_start(struct run_state *r, const char *parent,
+			       unsigned *leftovers)
+{
+	const char *why = NULL;
+	enum pb_error err;
+	unsigned t;
+
+	err = run_state_open(r, true);
+	r->shared = json_array();
+	if (!err)
+		err = run_places_lock(r, r->errbuf);
+	if (!err)
+		err = run_recover_all(r, NULL, false, r->quiet, leftovers);
+	if (!err)
+		err = run_places_foreign(r, r->errbuf);
+	if (!err && !r->quiet)
+		pb_notes_print(stderr, r->p->notes);
+	/* everything check checks, before anything is changed: a problem
+	 * found after a power cycle has cost the lab its VM for nothing */
+	if (!err) {
+		struct pb_check_out out = {.fp = stderr, .run = true};
+
+		err = run_check_all(r, &out, &why);
+		if (err)
+			pb_fail(r->errbuf, err, "%s", why);
+	}
+	/* prepared first: what it finds (the accelerator a probe boot
+	 * chose, say) belongs in the environment run.json records */
+	for (t = 0; !err && t < r->nt; t++) {
+		struct prep_arg pa = {r, t};
+		struct pb_prep_ctx c = {.begin = run_journal_begin,
+					.end = run_journal_end,
+					.step = run_stop_at,
+					.arg = &pa};
+
+		err = r->t[t].b->ops->prepare(r->t[t].b, &c,
+					      run_reset_fail(r->berr));
+		if (err)
+			pb_fail(r->errbuf, err, "%s",
+				run_target_msg(r, t, r->berr));
+	}
+	if (!err)
+		err = run_results_start(r, parent);
+	return err;
+}
+
+/* The run's exit code: 128 + the signal that stopped it, the error, or
+ * partial (4) when some items failed and others were measured. */
+static int run_exit_code(struct run_state *r, enum pb_error err)
+{
+	int rc = PB_EXIT_OK;
+
+	if (r->interrupted && run_stop) {
+		char by[128];
+
+		/* the shell's convention: 128 + the signal (130 for ^C) */
+		snprintf(by, sizeof(by),
+			 "interrupted by %s; partial results kept",
+			 run_signal_name(run_stop));
+		pb_cli_fail(PB_ERR_INTERRUPTED, "run", by);
+		rc = 128 + run_stop;
+	} else if (r->interrupted) {
+		rc = pb_cli_fail(PB_ERR_INTERRUPTED, "run",
+				 "interrupted; partial results kept");
+	} else if (err)
+		rc = pb_cli_fail(err, "run", r->errbuf);
+	else if (r->failed) {
+		char what[1300];
+
+		/* partial (exit 4) when something was measured; failed when
+		 * nothing was */
+		snprintf(what, sizeof(what),
+			 "%u of %zu item(s) failed%s; see %s", r->failed,
+			 r->plan.n, r->measured ? ", the rest measured" : "",
+			 r->json_saved ? r->run_json : "the messages above");
+		rc = pb_cli_fail(r->measured ? PB_ERR_INCOMPLETE : PB_ERR_IO,
+				 "run", what);
+	}
+	return rc;
+}
+
+/* The report, rebuilt from run.json alone (as it can be later), the
+ * results' latest link, and run.json's path on stdout. */
+static int run_report(struct run_state *r, int rc)
+{
+	if (r->json_saved &&
+	    json_array_size(json_object_get(r->doc, RJ_K_RESULTS))) {
+		/* the report is rebuilt from run.json alone, also later */
+		struct rp_opts ro = RP_OPTS_INIT;
+		char rerr[PB_ERRBUF_SIZE] = "";
+		bool reg;
+
+		ro.results_dir = r->dir;
+		ro.quiet = r->quiet;
+		if (rp_generate(&ro, &reg, rerr)) {
+			pb_error_print("provbench", "report", rerr);
+			/* the measurements are kept; the run still failed */
+			if (!rc)
+				rc = PB_EXIT_FAILED;
+		} else if (!r->quiet) {
+			printf("report: %s/report.html, report.csv, "
+			       "summary.csv\n",
+			       r->dir);
+		}
+	}
+	if (r->json_saved)
+		run_results_latest(r);
+	/* the results' paths are the command's output (stdout); a file
+	 * that failed to be written is never named as written */
+	if (r->json_saved && !r->quiet)
+		printf("run.json: %s\n", r->run_json);
+	return rc;
+}
+
 int pb_run(const struct pb_run_args *a)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .j = {.fd = -1}};
 	const char *parent = a->out_dir ? a->out_dir : "results";
 	const char *why = NULL;
-	unsigned leftovers[2] = {0, 0}, t;
+	unsigned leftovers[2] = {0, 0};
 	enum pb_error err = PB_OK;
 	int rc;
 
@@ -122,43 +242,7 @@ int pb_run(const struct pb_run_args *a)
 		rc = pb_cli_fail(err, "run", r.errbuf);
 		goto out;
 	}
-	/* what an earlier crashed run left goes first */
-	err = run_state_open(&r, true);
-	r.shared = json_array();
-	if (!err)
-		err = run_places_lock(&r, r.errbuf);
-	if (!err)
-		err = run_recover_all(&r, NULL, false, r.quiet, leftovers);
-	if (!err)
-		err = run_places_foreign(&r, r.errbuf);
-	if (!err && !r.quiet)
-		pb_notes_print(stderr, p.notes);
-	/* everything check checks, before anything is changed: a problem
-	 * found after a power cycle has cost the lab its VM for nothing */
-	if (!err) {
-		struct pb_check_out out = {.fp = stderr, .run = true};
-
-		err = run_check_all(&r, &out, &why);
-		if (err)
-			pb_fail(r.errbuf, err, "%s", why);
-	}
-	/* prepared first: what it finds (the accelerator a probe boot
-	 * chose, say) belongs in the environment run.json records */
-	for (t = 0; !err && t < r.nt; t++) {
-		struct prep_arg pa = {&r, t};
-		struct pb_prep_ctx c = {.begin = run_journal_begin,
-					.end = run_journal_end,
-					.step = run_stop_at,
-					.arg = &pa};
-
-		err = r.t[t].b->ops->prepare(r.t[t].b, &c,
-					     run_reset_fail(r.berr));
-		if (err)
-			pb_fail(r.errbuf, err, "%s",
-				run_target_msg(&r, t, r.berr));
-	}
-	if (!err)
-		err = run_results_start(&r, parent);
+	err = run_start(&r, parent, leftovers);
 	if (!err)
 		run_say(r.quiet, "results: %s", r.dir);
 	r.t0 = pb_now_ns();
@@ -178,58 +262,8 @@ int pb_run(const struct pb_run_args *a)
 		if (run_results_save(&r, r.errbuf) && !err)
 			err = PB_ERR_IO;
 	}
-	if (r.interrupted && run_stop) {
-		char by[128];
-
-		/* the shell's convention: 128 + the signal (130 for ^C) */
-		snprintf(by, sizeof(by),
-			 "interrupted by %s; partial results kept",
-			 run_signal_name(run_stop));
-		pb_cli_fail(PB_ERR_INTERRUPTED, "run", by);
-		rc = 128 + run_stop;
-	} else if (r.interrupted) {
-		rc = pb_cli_fail(PB_ERR_INTERRUPTED, "run",
-				 "interrupted; partial results kept");
-	} else if (err)
-		rc = pb_cli_fail(err, "run", r.errbuf);
-	else if (r.failed) {
-		char what[1300];
-
-		/* partial (exit 4) when something was measured; failed when
-		 * nothing was */
-		snprintf(what, sizeof(what),
-			 "%u of %zu item(s) failed%s; see %s", r.failed,
-			 r.plan.n, r.measured ? ", the rest measured" : "",
-			 r.json_saved ? r.run_json : "the messages above");
-		rc = pb_cli_fail(r.measured ? PB_ERR_INCOMPLETE : PB_ERR_IO,
-				 "run", what);
-	}
-	if (r.json_saved &&
-	    json_array_size(json_object_get(r.doc, RJ_K_RESULTS))) {
-		/* the report is rebuilt from run.json alone, also later */
-		struct rp_opts ro = RP_OPTS_INIT;
-		char rerr[PB_ERRBUF_SIZE] = "";
-		bool reg;
-
-		ro.results_dir = r.dir;
-		ro.quiet = r.quiet;
-		if (rp_generate(&ro, &reg, rerr)) {
-			pb_error_print("provbench", "report", rerr);
-			/* the measurements are kept; the run still failed */
-			if (!rc)
-				rc = PB_EXIT_FAILED;
-		} else if (!r.quiet) {
-			printf("report: %s/report.html, report.csv, "
-			       "summary.csv\n",
-			       r.dir);
-		}
-	}
-	if (r.json_saved)
-		run_results_latest(&r);
-	/* the results' paths are the command's output (stdout); a file
-	 * that failed to be written is never named as written */
-	if (r.json_saved && !r.quiet)
-		printf("run.json: %s\n", r.run_json);
+	rc = run_exit_code(&r, err);
+	rc = run_report(&r, rc);
 out:
 	run_dispose(&r);
 	pthread_mutex_destroy(&r.mu);

@@ -61,8 +61,7 @@ int cli_env_help(FILE *fp, enum cli_help_format fmt)
 		if (fmt == CLI_HELP_TEXT)
 			text_var(&b, v);
 		else if (fmt == CLI_HELP_MARKDOWN)
-			pb_buf_printf(&b, "- **`%s`**: %s\n", v->name,
-				      v->help);
+			pb_buf_printf(&b, "- **`%s`**: %s\n", v->name, v->help);
 		else
 			man_var(&b, v);
 	}
