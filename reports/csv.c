@@ -3,6 +3,7 @@
  * the model loads) and summary.csv (a row per workload point x mode).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_int.h"
@@ -51,7 +52,7 @@ static enum pb_error raw_num(struct pb_buf *b, struct jl *n, bool comma)
 
 /* The fields that start every row of both files: which run, where (the
  * row's target). */
-void rp_csv_run_fields(const struct rp_model *m, struct pb_buf *b,
+static void run_fields(const struct rp_model *m, struct pb_buf *b,
 		       long long target)
 {
 	const struct rp_target_info *t = &m->tinfo[target];
@@ -70,9 +71,8 @@ void rp_csv_run_fields(const struct rp_model *m, struct pb_buf *b,
 #define CSV_RUN_COLUMNS                                                        \
 	"run_id,started_at,profile,backend,accel,target,vm,datastore,"
 
-/* report.csv's header, and the fields that start every row of each
- * target. */
-enum pb_error rp_csv_start(struct pb_buf *b)
+/* report.csv's header */
+static enum pb_error csv_start(struct pb_buf *b)
 {
 	pb_buf_addstr(b, CSV_RUN_COLUMNS
 		      "mode,applied_mode,status,step,error,rep,point,"
@@ -100,10 +100,10 @@ static void whole_field(struct pb_buf *b, long long v)
 /* report.csv's rows for one item: one per pass, or one with the pass
  * fields empty for an item that ran none (failed, skipped), so every item
  * is in the file with its status and error. */
-enum pb_error rp_csv_item(struct rp_model *m, struct pb_buf *b,
-			  const struct rj_item *item)
+static enum pb_error csv_item(const struct rp_model *m, struct pb_buf *b,
+			      const struct pb_buf *prefix,
+			      const struct rj_item *item)
 {
-	const struct pb_buf *prefix = &m->tinfo[item->target].prefix;
 	/* the number columns in order */
 	static const enum rj_pass_key nums[] = {RJ_P_BS,	RJ_P_QD,
 						RJ_P_BYTES,	RJ_P_SECONDS,
@@ -159,6 +159,57 @@ enum pb_error rp_csv_item(struct rp_model *m, struct pb_buf *b,
 			break;
 	}
 	return pb_buf_error(b);
+}
+
+/* the sink's: a run's targets' leading fields, made once each */
+static enum pb_error rows_run(void *arg, const struct rp_model *m, size_t first,
+			      size_t n)
+{
+	struct rp_csv_rows *c = arg;
+	struct pb_buf *p;
+	size_t t;
+
+	p = realloc(c->prefix, (first + n) * sizeof(*p));
+	if (!p)
+		return PB_ERR_NOMEM;
+	c->prefix = p;
+	for (t = c->nprefix; t < first + n; t++) {
+		c->prefix[t] = (struct pb_buf)PB_BUF_INIT(4096);
+		c->nprefix = t + 1;
+		run_fields(m, &c->prefix[t], (long long)t);
+		if (pb_buf_error(&c->prefix[t]))
+			return PB_ERR_NOMEM;
+	}
+	return PB_OK;
+}
+
+static enum pb_error rows_item(void *arg, const struct rp_model *m,
+			       const struct rj_item *item)
+{
+	struct rp_csv_rows *c = arg;
+
+	if (item->target < 0 || (size_t)item->target >= c->nprefix)
+		return PB_ERR_INTERNAL;
+	return csv_item(m, c->out, &c->prefix[item->target], item);
+}
+
+enum pb_error rp_csv_rows_start(struct rp_csv_rows *c, struct pb_buf *out,
+				struct rp_item_sink *sink)
+{
+	*c = (struct rp_csv_rows){.out = out};
+	*sink = (struct rp_item_sink){
+		.run = rows_run, .item = rows_item, .arg = c};
+	return csv_start(out);
+}
+
+void rp_csv_rows_dispose(struct rp_csv_rows *c)
+{
+	size_t t;
+
+	for (t = 0; c && t < c->nprefix; t++)
+		pb_buf_dispose(&c->prefix[t]);
+	if (c)
+		free(c->prefix);
 }
 
 /* summary.csv's note: the group's own findings that a number column
@@ -248,7 +299,7 @@ enum pb_error rp_summary_csv(const struct rp_model *m,
 		const struct rp_group *g = &m->g[i];
 		char note[4096];
 
-		rp_csv_run_fields(m, b, g->target);
+		run_fields(m, b, g->target);
 		if (g->point >= 0)
 			pb_buf_printf(b, ",%lld,", g->point);
 		else

@@ -1148,9 +1148,9 @@ static void env_name(char *out, size_t len, json_t *env, const char *key)
 	snprintf(out, len, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
-/* One result item: its group's counts and values, and its CSV rows. */
+/* One result item: its group's counts and values; then the sink's. */
 static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
-			       struct pb_buf *csv)
+			       const struct rp_item_sink *sink)
 {
 	struct rp_group *g;
 	enum pb_error err;
@@ -1159,7 +1159,7 @@ static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 	if (!g || group_grow(g))
 		return PB_ERR_NOMEM;
 	g->nreps++;
-	err = csv ? rp_csv_item(m, csv, item) : PB_OK;
+	err = sink && sink->item ? sink->item(sink->arg, m, item) : PB_OK;
 	if (!err && item->status != RJ_STATUS_OK)
 		err = add_failure(m, item);
 	if (!err && *item->retried)
@@ -1226,7 +1226,6 @@ static enum pb_error load_targets(struct rp_model *m, struct rj_reader *rd,
 		const char *name = rj_target_name(rd, (long long)i);
 
 		memset(t, 0, sizeof(*t));
-		t->prefix = (struct pb_buf)PB_BUF_INIT(4096);
 		t->rd = rd;
 		if (m->nmore && !*name)
 			snprintf(t->name, sizeof(t->name), "%s", rd->run);
@@ -1250,20 +1249,20 @@ static enum pb_error load_targets(struct rp_model *m, struct rj_reader *rd,
 
 /* Every item of one run into the model. */
 static enum pb_error load_run(struct rp_model *m, struct rj_reader *rd,
-			      struct pb_buf *csv, char *errbuf)
+			      const struct rp_item_sink *sink, char *errbuf)
 {
 	struct rj_item item;
 	enum pb_error err;
 	bool more = true;
-	size_t base = 0, t;
+	size_t base = 0;
 	long long n;
 
 	err = load_targets(m, rd, &base);
 	n = (long long)(m->ntinfo - base);
 	m->cur = rd;
 	cur_doc = &rd->jd;
-	for (t = base; !err && csv && t < m->ntinfo; t++)
-		rp_csv_run_fields(m, &m->tinfo[t].prefix, (long long)t);
+	if (!err && sink && sink->run)
+		err = sink->run(sink->arg, m, base, m->ntinfo - base);
 	while (!err) {
 		err = rj_reader_next(rd, &item, &more, errbuf);
 		if (!err && more && item.target >= n)
@@ -1275,28 +1274,26 @@ static enum pb_error load_run(struct rp_model *m, struct rj_reader *rd,
 			break;
 		item.target += (long long)base;
 		item.target_name = m->tinfo[item.target].name;
-		err = load_item(m, &item, csv);
+		err = load_item(m, &item, sink);
 		if (err)
 			pb_fail(errbuf, err, "%s: results[%zu]: %s", rd->path,
 				item.index, pb_strerror(err));
 	}
-	for (t = base; !err && t < m->ntinfo; t++)
-		err = pb_buf_error(&m->tinfo[t].prefix);
 	if (err == PB_ERR_NOMEM && !errbuf[0])
 		pb_fail(errbuf, err, "out of memory");
 	return err;
 }
 
 enum pb_error rp_model_load(struct rp_model *m, const char *dir,
-			    const char *baseline, struct pb_buf *csv,
-			    char *errbuf)
+			    const char *baseline,
+			    const struct rp_item_sink *sink, char *errbuf)
 {
-	return rp_model_load_many(m, &dir, 1, false, baseline, csv, errbuf);
+	return rp_model_load_many(m, &dir, 1, false, baseline, sink, errbuf);
 }
 
 enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 				 size_t ndirs, bool force, const char *baseline,
-				 struct pb_buf *csv, char *errbuf)
+				 const struct rp_item_sink *sink, char *errbuf)
 {
 	enum pb_error err;
 	size_t i;
@@ -1361,10 +1358,8 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 	m->started_at = m->rd.started_at;
 	env_name(m->vm, sizeof(m->vm), m->env, "vm");
 	env_name(m->datastore, sizeof(m->datastore), m->env, "datastore");
-	if (csv)
-		err = rp_csv_start(csv);
 	for (i = 0; !err && i < ndirs; i++)
-		err = load_run(m, run_reader(m, i), csv, errbuf);
+		err = load_run(m, run_reader(m, i), sink, errbuf);
 	if (err)
 		goto out;
 	/* finished and uninterrupted only if every merged run was */
@@ -1429,8 +1424,6 @@ void rp_model_dispose(struct rp_model *m)
 {
 	size_t i, k;
 
-	for (i = 0; m->tinfo && i < m->ntinfo; i++)
-		pb_buf_dispose(&m->tinfo[i].prefix);
 	free(m->tinfo);
 	for (i = 0; m->more && i < m->nmore; i++)
 		rj_reader_dispose(&m->more[i]);

@@ -110,6 +110,37 @@ enum pb_error rp_find_previous(char *out, size_t len, const char *root,
 	return err;
 }
 
+/* --compare previous: the run before this one beside it, in prev (and
+ * *compare NULL, said, when there is none) */
+static enum pb_error previous_run(const struct rp_opts *o,
+				  const struct rp_model *m, char *prev,
+				  size_t len, const char **compare,
+				  char *errbuf)
+{
+	char real[PATH_MAX], *sl;
+	enum pb_error err = PB_OK;
+
+	prev[0] = '\0';
+	/* the run's own directory, a "latest" link resolved */
+	if (!realpath(o->results_dir, real))
+		err = pb_fail(errbuf, PB_ERR_IO, "%s: %s", o->results_dir,
+			      strerror(errno));
+	sl = err ? NULL : strrchr(real, '/');
+	if (sl) {
+		*sl = '\0';
+		err = rp_find_previous(prev, len, *real ? real : "/",
+				       m->profile_name, m->started_at, sl + 1,
+				       errbuf);
+	}
+	*compare = !err && prev[0] ? prev : NULL;
+	if (!err && !*compare && !o->quiet)
+		fprintf(stderr,
+			"provbench: report: no earlier complete run of %s "
+			"beside %s: nothing to compare\n",
+			m->profile_name, o->results_dir);
+	return err;
+}
+
 enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 {
 	struct rp_model m, old;
@@ -120,6 +151,8 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		      fleet = PB_BUF_INIT(1u << 26);
 	struct rp_findings fs = {0};
 	struct rp_rules rules = {.gate_pct = o->max_regression};
+	struct rp_csv_rows rows = {0};
+	struct rp_item_sink sink;
 	const char *dir = o->out_dir ? o->out_dir : o->results_dir;
 	const char *compare = o->compare_dir;
 	char prev[PATH_MAX], differ[1024] = "";
@@ -128,37 +161,22 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 
 	*reg = false;
 	memset(&old, 0, sizeof(old));
-	err = o->results_dirs
-		      ? rp_model_load_many(&m, o->results_dirs, o->nresults,
-					   o->force, o->baseline, &csv, errbuf)
-		      : rp_model_load(&m, o->results_dir, o->baseline, &csv,
-				      errbuf);
+	/* report.csv's rows as the model loads: the items are not kept */
+	err = rp_csv_rows_start(&rows, &csv, &sink);
+	if (!err)
+		err = o->results_dirs
+			      ? rp_model_load_many(&m, o->results_dirs,
+						   o->nresults, o->force,
+						   o->baseline, &sink, errbuf)
+			      : rp_model_load(&m, o->results_dir, o->baseline,
+					      &sink, errbuf);
 	if (!err && m.merge_note[0])
 		fprintf(stderr,
 			"provbench: report: WARNING: merging runs that differ: "
 			"%s\n",
 			m.merge_note);
-	if (!err && compare && !strcmp(compare, RP_COMPARE_PREVIOUS)) {
-		char real[PATH_MAX], *sl;
-
-		/* the run's own directory, a "latest" link resolved */
-		if (!realpath(o->results_dir, real))
-			err = pb_fail(errbuf, PB_ERR_IO, "%s: %s",
-				      o->results_dir, strerror(errno));
-		sl = err ? NULL : strrchr(real, '/');
-		if (sl) {
-			*sl = '\0';
-			err = rp_find_previous(
-				prev, sizeof(prev), *real ? real : "/",
-				m.profile_name, m.started_at, sl + 1, errbuf);
-		}
-		compare = !err && prev[0] ? prev : NULL;
-		if (!err && !compare && !o->quiet)
-			fprintf(stderr,
-				"provbench: report: no earlier complete run "
-				"of %s beside %s: nothing to compare\n",
-				m.profile_name, o->results_dir);
-	}
+	if (!err && compare && !strcmp(compare, RP_COMPARE_PREVIOUS))
+		err = previous_run(o, &m, prev, sizeof(prev), &compare, errbuf);
 	if (!err && compare) {
 		/* judged against the same mode as this run */
 		err = rp_model_load(&old, compare,
@@ -247,6 +265,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 				o->max_regression, why.data);
 	}
 out:
+	rp_csv_rows_dispose(&rows);
 	pb_buf_dispose(&csv);
 	pb_buf_dispose(&sum);
 	pb_buf_dispose(&txt);

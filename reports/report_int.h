@@ -306,8 +306,7 @@ struct rp_target_info {
 	long long host_of;
 	const struct rj_reader *rd; /* the run it belongs to */
 	char vm[256], datastore[256];
-	json_t *places;	      /* the places it shares (run.json), borrowed */
-	struct pb_buf prefix; /* the CSV fields that start its rows */
+	json_t *places; /* the places it shares (run.json), borrowed */
 };
 
 struct rp_model {
@@ -416,17 +415,33 @@ struct rp_findings;
 json_t *rp_model_json(const struct rp_model *m, const struct rp_findings *fs);
 
 /*
- * Read results_dir/run.json into m, one result item at a time; with csv,
- * report.csv's rows are written on the way (the items are not kept).
+ * What the model hands each result item to while it loads, for what
+ * needs an item's every pass as it comes (report.csv's rows: the items
+ * are not kept). The model names no format: a renderer gives it a sink,
+ * as libgit2's git_diff_foreach hands its pieces to callbacks it does
+ * not know. Either callback may be NULL; an error stops the load.
  */
+struct rj_item;
+struct rp_item_sink {
+	/* a run's targets are m->tinfo[first .. first + n - 1], before any
+	 * of its items */
+	enum pb_error (*run)(void *arg, const struct rp_model *m, size_t first,
+			     size_t n);
+	enum pb_error (*item)(void *arg, const struct rp_model *m,
+			      const struct rj_item *item);
+	void *arg;
+};
+
+/* Read results_dir/run.json into m, one result item at a time, each
+ * handed to sink on the way (NULL: none). */
 enum pb_error rp_model_load(struct rp_model *m, const char *results_dir,
-			    const char *baseline, struct pb_buf *csv,
-			    char *errbuf);
+			    const char *baseline,
+			    const struct rp_item_sink *sink, char *errbuf);
 /* Several runs as one model (report DIR...): each run's targets its own;
  * refused, naming why, unless their profiles agree or force. */
 enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 				 size_t ndirs, bool force, const char *baseline,
-				 struct pb_buf *csv, char *errbuf);
+				 const struct rp_item_sink *sink, char *errbuf);
 void rp_model_dispose(struct rp_model *m);
 /* Each group's warm-up across passes by rules (NULL: RP_PTS_INIT); the
  * load does it with the defaults. */
@@ -475,13 +490,18 @@ enum pb_error rp_compare_check(char *note, size_t len, const struct rp_model *m,
 void rp_list_add(char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* csv.c: report.csv's header, the run's columns of a target's rows, an
- * item's rows (while the model loads), summary.csv */
-enum pb_error rp_csv_start(struct pb_buf *b);
-void rp_csv_run_fields(const struct rp_model *m, struct pb_buf *b,
-		       long long target);
-enum pb_error rp_csv_item(struct rp_model *m, struct pb_buf *b,
-			  const struct rj_item *item);
+/* csv.c: report.csv, its rows written as the model loads (a sink of
+ * the model's), and summary.csv */
+struct rp_csv_rows {
+	struct pb_buf *out;
+	struct pb_buf *prefix; /* each target's leading fields */
+	size_t nprefix;
+};
+/* report.csv's header into out, and sink set to write each item's rows
+ * after it. */
+enum pb_error rp_csv_rows_start(struct rp_csv_rows *c, struct pb_buf *out,
+				struct rp_item_sink *sink);
+void rp_csv_rows_dispose(struct rp_csv_rows *c);
 struct rp_findings;
 enum pb_error rp_summary_csv(const struct rp_model *m,
 			     const struct rp_findings *fs, struct pb_buf *b);

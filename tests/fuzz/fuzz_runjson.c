@@ -22,6 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pb_buf csv = PB_BUF_INIT(1 << 24), html = PB_BUF_INIT(1 << 24);
 	struct pb_buf sum = PB_BUF_INIT(1 << 24);
 	struct rp_rules rules = {.gate_pct = 10};
+	struct rp_csv_rows rows;
+	struct rp_item_sink sink;
 	struct rp_findings fs;
 	struct rp_model m;
 	char err[PB_ERRBUF_SIZE];
@@ -38,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, fp);
 	fclose(fp);
-	if (rp_model_load(&m, dir, "rdm", &csv, err) == PB_OK &&
+	if (rp_csv_rows_start(&rows, &csv, &sink) == PB_OK &&
+	    rp_model_load(&m, dir, "rdm", &sink, err) == PB_OK &&
 	    rp_findings_build(&fs, &m, &m, &rules) == PB_OK) {
 		rp_summary_csv(&m, &fs, &sum);
 		rp_write_html(&m, &m, &fs, &html);
@@ -48,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rp_findings_dispose(&fs);
 	}
 	rp_model_dispose(&m);
+	rp_csv_rows_dispose(&rows);
 	pb_buf_dispose(&csv);
 	pb_buf_dispose(&html);
 	pb_buf_dispose(&sum);

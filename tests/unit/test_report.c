@@ -469,6 +469,8 @@ static void model_from(const char *text)
 {
 	char dir[] = "/tmp/pb-model-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
 	struct pb_buf csv = PB_BUF_INIT(1 << 20);
+	struct rp_csv_rows rows;
+	struct rp_item_sink sink;
 	struct rp_model m;
 	const struct rp_group *g;
 	FILE *fp;
@@ -479,7 +481,8 @@ static void model_from(const char *text)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
 	fputs(text, fp);
 	fclose(fp);
-	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", &csv, err), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(rp_csv_rows_start(&rows, &csv, &sink), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", &sink, err), PB_OK);
 	g = rp_model_find(&m, "", "", "thin");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	CU_ASSERT_EQUAL(g->nreps, 3);
@@ -495,6 +498,7 @@ static void model_from(const char *text)
 	/* a row per pass: 3 items x 8 passes, and the header */
 	CU_ASSERT_EQUAL(count_lines(csv.data), 25);
 	rp_model_dispose(&m);
+	rp_csv_rows_dispose(&rows);
 	pb_buf_dispose(&csv);
 	unlink(path);
 	rmdir(dir);
