@@ -88,7 +88,7 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
 	      reports/findings.c reports/words.c reports/columns.c \
 	      reports/csv.c reports/text.c reports/compare.c \
 	      reports/json.c reports/report.c reports/html.c reports/trend.c \
-	      reports/fleet.c reports/export.c
+	      reports/fleet.c reports/export.c reports/draw.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c \

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "draw.h"
 #include "report_int.h"
 
 /* What a wave's pass is summed by, kept while run.json streams past. */

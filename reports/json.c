@@ -3,6 +3,7 @@
  */
 #include <math.h>
 
+#include "draw.h"
 #include "report_int.h"
 
 /* g's finding against the baseline, whose significance is said: the

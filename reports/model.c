@@ -1021,19 +1021,6 @@ static void cross_group(struct rp_model *m)
 	}
 }
 
-const char *rp_mode_colour(enum pb_mode mode)
-{
-	static const char *const c[PB_MODE__COUNT] = {
-		[PB_MODE_THIN] = "#E69F00",  /* orange */
-		[PB_MODE_LAZY] = "#CC79A7",  /* reddish purple */
-		[PB_MODE_EAGER] = "#009E73", /* bluish green */
-		[PB_MODE_RDM] = "#0072B2",   /* blue */
-		[PB_MODE_RDMP] = "#56B4E9",  /* sky blue */
-	};
-
-	return (unsigned)mode < PB_MODE__COUNT ? c[mode] : "#555555";
-}
-
 const char *rp_group_status(const struct rp_group *g)
 {
 	if (g->nok)

@@ -377,28 +377,9 @@ void rp_later_words(char *text, size_t len, const struct rp_model *m);
 /* a MiB/s figure in the run's unit */
 double rp_rate(const struct rp_model *m, double mib_per_s);
 
-/* A mode's colour, the same in every report (Okabe and Ito's palette,
- * told apart with the common colour-vision deficiencies). */
-const char *rp_mode_colour(enum pb_mode m);
-
 /* A group's status over its items: "ok", "partial" (some failed),
  * "failed" (none measured) or "skipped". */
 const char *rp_group_status(const struct rp_group *g);
-
-/* An axis step of 1, 2 or 5 times a power of ten giving about n ticks. */
-double rp_nice_step(double max, int n);
-
-/*
- * A y axis over the plot area [x0, x1] x [y0, y0 + h]: from *lo to max,
- * both rounded out to a tick (*lo is updated), ticks and gridlines (the
- * zero line darker), the unit above. Returns the top. A range no axis can
- * hold (infinite, over 1e15) is drawn as 0..1.
- */
-double rp_y_axis(struct pb_buf *b, double x0, double x1, double y0, double h,
-		 double *lo, double max, const char *unit);
-
-/* The pages' style sheet: one column that fits 900 px and prints. */
-extern const char rp_html_style[];
 
 /* A number, or null where the data gives none (never a sentinel). */
 static inline json_t *rp_jnum(double v)

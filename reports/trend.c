@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "draw.h"
 #include "report_int.h"
 
 /* one run, as the trend needs it */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "draw.h"
 #include "report_int.h"
 #include "unit.h"
 
