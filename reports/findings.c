@@ -1085,3 +1085,15 @@ void rp_findings_dispose(struct rp_findings *fs)
 	free(fs->f);
 	memset(fs, 0, sizeof(*fs));
 }
+
+/* Findings a page lists below its table: the table has each group's
+ * penalty and ratios already. */
+bool rp_finding_listed(const struct rp_finding *f)
+{
+	/* a mode steady from its first write is the table's "steady from"
+	 * cell alone: nothing warmed up */
+	if (f->kind == RP_F_WARMUP && f->sig == RP_SIG_YES && f->x == 0)
+		return false;
+	return f->kind != RP_F_PENALTY && f->kind != RP_F_VS_BASELINE &&
+	       f->kind != RP_F_CHANGE;
+}

@@ -491,9 +491,6 @@ enum pb_error rp_summary_csv(const struct rp_model *m,
 struct rp_findings;
 void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 		   struct pb_buf *b);
-/* Is f listed below a page's table (the table has penalties, ratios)? */
-struct rp_finding;
-bool rp_finding_listed(const struct rp_finding *f);
 
 /* compare.c: the gate. True when a figure fell past the limit beyond
  * noise; why lists every such fall, noise every fall past the limit
@@ -701,6 +698,9 @@ enum pb_error rp_findings_build(struct rp_findings *out,
 				const struct rp_model *old,
 				const struct rp_rules *rules);
 void rp_findings_dispose(struct rp_findings *f);
+/* Is f listed below a page's table (the table has each group's penalty
+ * and ratios already)? Every page's list asks this, from the findings. */
+bool rp_finding_listed(const struct rp_finding *f);
 /* The one wording of a finding (words.c). */
 /* a change's figures then and now: "55.0 -> 44.0 MiB/s", or for
  * RP_METRIC_VS_LATER "0.44x -> 0.31x" */

@@ -64,18 +64,6 @@ static void fs_command_table(const struct rp_model *m, struct pb_buf *b)
 	}
 }
 
-/* Findings a page lists below its table: the table has each group's
- * penalty and ratios already. */
-bool rp_finding_listed(const struct rp_finding *f)
-{
-	/* a mode steady from its first write is the table's "steady from"
-	 * cell alone: nothing warmed up */
-	if (f->kind == RP_F_WARMUP && f->sig == RP_SIG_YES && f->x == 0)
-		return false;
-	return f->kind != RP_F_PENALTY && f->kind != RP_F_VS_BASELINE &&
-	       f->kind != RP_F_CHANGE;
-}
-
 /* "first MiB/s", "penalty %", "provision s" */
 static void heading(char *out, size_t len, const struct rp_column *c,
 		    const struct rp_model *m)
