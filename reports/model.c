@@ -379,19 +379,25 @@ static bool pair_times(double *fresh, double *written, struct jl *pr,
 
 /* One successful repetition of a group: at most one value per item in
  * each per-item array (several reads of an item count as their median). */
-static void add_item(struct rp_model *m, struct rp_group *g,
-		     const struct rj_item *item)
-{
+/* An item's figures as its passes are read, before they join its
+ * group's */
+struct item_acc {
 	double rw[RP_MAX_REWRITES], rd[RP_MAX_REWRITES], cmd[RP_MAX_REWRITES];
 	double fsy[RP_MAX_REWRITES];
-	struct dev_later dl[2] = {{.n = 0}, {.n = 0}};
-	bool srv_later = false;
-	unsigned nfsy = 0;
-	double first_mib = NAN, rw_med = NAN, stripes_mib = NAN, ref_mib = NAN,
-	       settle_to, pf = NAN, pw = NAN;
-	unsigned nrw = 0, nrd = 0, ncmd = 0;
-	const struct jl *ref = NULL, *stripes = NULL;
-	bool first = false, spanned = false;
+	struct dev_later dl[2];
+	bool srv_later;
+	unsigned nfsy, nrw, nrd, ncmd;
+	double first_mib, rw_med, stripes_mib, ref_mib, settle_to, pf, pw;
+	const struct jl *ref, *stripes;
+	bool first, spanned;
+};
+
+/* What an item says of its group before its passes: its filesystem,
+ * provisioning, loop device, disk and the mode it was made as; and the
+ * run's later writes, decided by the first item that has any */
+static void item_head(struct rp_model *m, struct rp_group *g,
+		      const struct rj_item *item)
+{
 	enum pb_mode applied;
 	struct rj_pass ps;
 	struct jl *fs = item->filesystem, *p;
@@ -444,122 +450,121 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 			}
 		}
 	}
-	jl_foreach(item->passes, p)
-	{
-		double p99;
+}
 
-		rj_pass_read(m->cur, &ps, p);
-		if (!ps.complete)
-			continue;
-		p99 = jl_num(ps.lat[RJ_L_P99]);
-		if (ps.k[RJ_P_RAMP_S] && ps.kind != RUNNER_PASS_COMMAND) {
-			double ramp = jl_num(ps.k[RJ_P_RAMP_S]);
+/* One pass of an item into its accumulator and its group. */
+static void item_pass(struct rp_model *m, struct rp_group *g,
+		      struct item_acc *a, struct jl *p)
+{
+	struct rj_pass ps;
+	double p99;
 
-			if (ramp > 0 && g->nramped++ == 0)
-				g->ramp_s = ramp; /* a point's one ramp_ms */
-			else if (!(ramp > 0))
-				g->nunramped++;
-		}
-		/* a paired first write drains its queue after each stripe,
-		 * as it should: not a depth the device waited for */
-		if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND &&
-		    !ps.k[RJ_P_PAIRED]) {
-			double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
+	rj_pass_read(m->cur, &ps, p);
+	if (!ps.complete)
+		return;
+	p99 = jl_num(ps.lat[RJ_L_P99]);
+	if (ps.k[RJ_P_RAMP_S] && ps.kind != RUNNER_PASS_COMMAND) {
+		double ramp = jl_num(ps.k[RJ_P_RAMP_S]);
 
-			if (!(g->qd_kept_min <= kept))
-				g->qd_kept_min = kept;
-			g->qd_asked = jl_num(ps.k[RJ_P_QD]);
-		}
-		/* what the device did, and the host's under a guest */
-		if (ps.kind == RUNNER_PASS_FIRST_WRITE || ps.kind == m->later) {
-			dev_pass(&g->dev, jl_get(p, RUNNER_K_DEVICE), &ps,
-				 ps.kind == RUNNER_PASS_FIRST_WRITE, false,
-				 &dl[0]);
-			dev_pass(&g->hostdev, jl_get(p, "host_device"), &ps,
-				 ps.kind == RUNNER_PASS_FIRST_WRITE, true,
-				 &dl[1]);
-			ext_pass(&g->ext, jl_get(p, RUNNER_K_EXTENTS),
-				 ps.kind == RUNNER_PASS_FIRST_WRITE, 0);
-			/* the host's samples are every 20 ms: a window
-			 * reaches past the pass by up to that each side,
-			 * into the first write's end at its rate */
-			ext_pass(&g->hostext, jl_get(p, "host_extents"),
-				 ps.kind == RUNNER_PASS_FIRST_WRITE,
-				 (jl_num(jl_get(jl_get(p, "host_device"),
-						"window_s")) -
-				  jl_num(ps.k[RJ_P_SECONDS])) *
-					 first_mib * 1048576.0);
-			srv_pass(m, g, jl_get(p, "server_counters"), &ps,
-				 ps.kind == RUNNER_PASS_FIRST_WRITE,
-				 &srv_later);
-		}
-		if (ps.kind == RUNNER_PASS_FIRST_WRITE && !first) {
-			struct jl *pr = ps.k[RJ_P_PAIRED];
-			double pen = jl_num(jl_get(pr, RUNNER_K_PENALTY)),
-			       npairs = jl_num(jl_get(pr, RUNNER_K_PAIRS));
-
-			if (pr && !isnan(pen) && npairs >= 1) {
-				if (!pair_times(&pf, &pw, pr,
-						ps.k[RJ_P_SERIES]))
-					pf = pw = NAN;
-				g->npaired++;
-				if (!g->pairs_min ||
-				    (size_t)npairs < g->pairs_min)
-					g->pairs_min = (size_t)npairs;
-				g->pair_stripe =
-					jl_num(jl_get(pr, RUNNER_K_STRIPE));
-				stripes_mib = jl_num(
-					jl_get(pr, RUNNER_K_WRITTEN_MIB_PER_S));
-				stripes = jl_get(pr, RUNNER_K_WRITTEN_SERIES);
-			}
-			first = true;
-			first_mib = ps.mib_per_s;
-			g->first[g->nfirst++] = ps.mib_per_s;
-			g->p99_first[g->np99f++] = p99;
-			if (ps.k[RJ_P_SERIES] &&
-			    ps.k[RJ_P_SERIES]->type == JL_RAW) {
-				g->span[g->nspan] = ps.k[RJ_P_SERIES]->s;
-				g->span_len[g->nspan++] =
-					ps.k[RJ_P_SERIES]->slen;
-				spanned = true;
-			}
-		} else if ((ps.kind == RUNNER_PASS_REWRITE ||
-			    ps.kind == RUNNER_PASS_RECREATE) &&
-			   (!m->later_set || ps.kind != m->later)) {
-			m->unpooled++;
-		} else if (ps.kind == m->later && nrw < RP_MAX_REWRITES) {
-			if (!nrw) {
-				ref = ps.k[RJ_P_SERIES];
-				ref_mib = ps.mib_per_s;
-			}
-			g->conv[nrw][g->nconv[nrw]++] = ps.mib_per_s;
-			rw[nrw++] = ps.mib_per_s;
-			g->p99_rewrite[g->np99r++] = p99;
-		} else if (ps.kind == RUNNER_PASS_READ &&
-			   nrd < RP_MAX_REWRITES) {
-			rd[nrd++] = ps.mib_per_s;
-		} else if (ps.kind == RUNNER_PASS_FSYNC_WRITE &&
-			   nfsy < RP_MAX_REWRITES) {
-			fsy[nfsy++] = ps.mib_per_s;
-		} else if (ps.kind == RUNNER_PASS_COMMAND &&
-			   ncmd < RP_MAX_REWRITES) {
-			cmd[ncmd++] = ps.seconds;
-			if (!m->command)
-				m->command = strdup(
-					jl_str(cur_doc, ps.k[RJ_P_COMMAND]));
-		}
+		if (ramp > 0 && g->nramped++ == 0)
+			g->ramp_s = ramp; /* a point's one ramp_ms */
+		else if (!(ramp > 0))
+			g->nunramped++;
 	}
-	if (nrw)
-		rw_med = rp_median(rw, nrw);
-	settle_to = rw_med;
-	if (nrw >= 2 && rw_med > 0) {
-		double lo = rw[0], hi = rw[0];
+	/* a paired first write drains its queue after each stripe,
+	 * as it should: not a depth the device waited for */
+	if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND &&
+	    !ps.k[RJ_P_PAIRED]) {
+		double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
 
-		for (unsigned k = 1; k < nrw; k++) {
-			lo = fmin(lo, rw[k]);
-			hi = fmax(hi, rw[k]);
+		if (!(g->qd_kept_min <= kept))
+			g->qd_kept_min = kept;
+		g->qd_asked = jl_num(ps.k[RJ_P_QD]);
+	}
+	/* what the device did, and the host's under a guest */
+	if (ps.kind == RUNNER_PASS_FIRST_WRITE || ps.kind == m->later) {
+		dev_pass(&g->dev, jl_get(p, RUNNER_K_DEVICE), &ps,
+			 ps.kind == RUNNER_PASS_FIRST_WRITE, false, &a->dl[0]);
+		dev_pass(&g->hostdev, jl_get(p, "host_device"), &ps,
+			 ps.kind == RUNNER_PASS_FIRST_WRITE, true, &a->dl[1]);
+		ext_pass(&g->ext, jl_get(p, RUNNER_K_EXTENTS),
+			 ps.kind == RUNNER_PASS_FIRST_WRITE, 0);
+		/* the host's samples are every 20 ms: a window
+		 * reaches past the pass by up to that each side,
+		 * into the first write's end at its rate */
+		ext_pass(&g->hostext, jl_get(p, "host_extents"),
+			 ps.kind == RUNNER_PASS_FIRST_WRITE,
+			 (jl_num(jl_get(jl_get(p, "host_device"), "window_s")) -
+			  jl_num(ps.k[RJ_P_SECONDS])) *
+				 a->first_mib * 1048576.0);
+		srv_pass(m, g, jl_get(p, "server_counters"), &ps,
+			 ps.kind == RUNNER_PASS_FIRST_WRITE, &a->srv_later);
+	}
+	if (ps.kind == RUNNER_PASS_FIRST_WRITE && !a->first) {
+		struct jl *pr = ps.k[RJ_P_PAIRED];
+		double pen = jl_num(jl_get(pr, RUNNER_K_PENALTY)),
+		       npairs = jl_num(jl_get(pr, RUNNER_K_PAIRS));
+
+		if (pr && !isnan(pen) && npairs >= 1) {
+			if (!pair_times(&a->pf, &a->pw, pr, ps.k[RJ_P_SERIES]))
+				a->pf = a->pw = NAN;
+			g->npaired++;
+			if (!g->pairs_min || (size_t)npairs < g->pairs_min)
+				g->pairs_min = (size_t)npairs;
+			g->pair_stripe = jl_num(jl_get(pr, RUNNER_K_STRIPE));
+			a->stripes_mib =
+				jl_num(jl_get(pr, RUNNER_K_WRITTEN_MIB_PER_S));
+			a->stripes = jl_get(pr, RUNNER_K_WRITTEN_SERIES);
 		}
-		g->rw_spread[g->nrw_spread++] = (hi - lo) / rw_med;
+		a->first = true;
+		a->first_mib = ps.mib_per_s;
+		g->first[g->nfirst++] = ps.mib_per_s;
+		g->p99_first[g->np99f++] = p99;
+		if (ps.k[RJ_P_SERIES] && ps.k[RJ_P_SERIES]->type == JL_RAW) {
+			g->span[g->nspan] = ps.k[RJ_P_SERIES]->s;
+			g->span_len[g->nspan++] = ps.k[RJ_P_SERIES]->slen;
+			a->spanned = true;
+		}
+	} else if ((ps.kind == RUNNER_PASS_REWRITE ||
+		    ps.kind == RUNNER_PASS_RECREATE) &&
+		   (!m->later_set || ps.kind != m->later)) {
+		m->unpooled++;
+	} else if (ps.kind == m->later && a->nrw < RP_MAX_REWRITES) {
+		if (!a->nrw) {
+			a->ref = ps.k[RJ_P_SERIES];
+			a->ref_mib = ps.mib_per_s;
+		}
+		g->conv[a->nrw][g->nconv[a->nrw]++] = ps.mib_per_s;
+		a->rw[a->nrw++] = ps.mib_per_s;
+		g->p99_rewrite[g->np99r++] = p99;
+	} else if (ps.kind == RUNNER_PASS_READ && a->nrd < RP_MAX_REWRITES) {
+		a->rd[a->nrd++] = ps.mib_per_s;
+	} else if (ps.kind == RUNNER_PASS_FSYNC_WRITE &&
+		   a->nfsy < RP_MAX_REWRITES) {
+		a->fsy[a->nfsy++] = ps.mib_per_s;
+	} else if (ps.kind == RUNNER_PASS_COMMAND &&
+		   a->ncmd < RP_MAX_REWRITES) {
+		a->cmd[a->ncmd++] = ps.seconds;
+		if (!m->command)
+			m->command =
+				strdup(jl_str(cur_doc, ps.k[RJ_P_COMMAND]));
+	}
+}
+
+/* The item's figures into its group, once its passes are read. */
+static void item_done(struct rp_group *g, struct item_acc *a)
+{
+	if (a->nrw)
+		a->rw_med = rp_median(a->rw, a->nrw);
+	a->settle_to = a->rw_med;
+	if (a->nrw >= 2 && a->rw_med > 0) {
+		double lo = a->rw[0], hi = a->rw[0];
+
+		for (unsigned k = 1; k < a->nrw; k++) {
+			lo = fmin(lo, a->rw[k]);
+			hi = fmax(hi, a->rw[k]);
+		}
+		g->rw_spread[g->nrw_spread++] = (hi - lo) / a->rw_med;
 	}
 	/*
 	 * A paired first write settles against its own rewritten stripes:
@@ -567,45 +572,68 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 	 * where a rewrite pass streams; the passes' median would hold even
 	 * the baseline's fresh stripes a few percent under it.
 	 */
-	if (stripes_mib > 0) {
-		ref = stripes;
-		ref_mib = stripes_mib;
-		settle_to = stripes_mib;
+	if (a->stripes_mib > 0) {
+		a->ref = a->stripes;
+		a->ref_mib = a->stripes_mib;
+		a->settle_to = a->stripes_mib;
 	}
-	if (spanned) {
-		bool raw = ref && ref->type == JL_RAW;
+	if (a->spanned) {
+		bool raw = a->ref && a->ref->type == JL_RAW;
 
-		g->span_target[g->nspan - 1] = settle_to;
+		g->span_target[g->nspan - 1] = a->settle_to;
 		/* the reference is judged against its own rate: whether it
 		 * holds still, not whether rewrites converge */
-		g->ref_target[g->nspan - 1] = ref_mib;
-		g->ref_span[g->nspan - 1] = raw ? ref->s : NULL;
-		g->ref_span_len[g->nspan - 1] = raw ? ref->slen : 0;
+		g->ref_target[g->nspan - 1] = a->ref_mib;
+		g->ref_span[g->nspan - 1] = raw ? a->ref->s : NULL;
+		g->ref_span_len[g->nspan - 1] = raw ? a->ref->slen : 0;
 	}
-	if (stripes_mib > 0 && rw_med > 0)
-		g->stripe_vs_pass[g->nstripe_vs_pass++] = stripes_mib / rw_med;
+	if (a->stripes_mib > 0 && a->rw_med > 0)
+		g->stripe_vs_pass[g->nstripe_vs_pass++] =
+			a->stripes_mib / a->rw_med;
 	/* the first write's time over the later writes', as a log: the
 	 * paired stripes' where it was paired, else the passes' (the same
 	 * bytes: the rates' inverse ratio) */
-	if (pf > 0 && pw > 0)
-		g->lr[g->nlr++] = log(pf / pw);
-	else if (stripes_mib > 0)
+	if (a->pf > 0 && a->pw > 0)
+		g->lr[g->nlr++] = log(a->pf / a->pw);
+	else if (a->stripes_mib > 0)
 		; /* paired, its sides unknown: no figure rather than a mix */
-	else if (first_mib > 0 && rw_med > 0)
-		g->lr[g->nlr++] = log(rw_med / first_mib);
-	if (nrw) {
-		g->rewrite[g->nrewrite++] = rw_med;
-		if (nrw > g->max_rewrites)
-			g->max_rewrites = nrw;
+	else if (a->first_mib > 0 && a->rw_med > 0)
+		g->lr[g->nlr++] = log(a->rw_med / a->first_mib);
+	if (a->nrw) {
+		g->rewrite[g->nrewrite++] = a->rw_med;
+		if (a->nrw > g->max_rewrites)
+			g->max_rewrites = a->nrw;
 	}
-	if (nrd)
-		g->read[g->nread++] = rp_median(rd, nrd);
-	if (nfsy)
-		g->fsync[g->nfsync++] = rp_median(fsy, nfsy);
-	dev_later_done(&g->dev, &dl[0]);
-	dev_later_done(&g->hostdev, &dl[1]);
-	if (ncmd)
-		g->cmd[g->ncmd++] = rp_median(cmd, ncmd);
+	if (a->nrd)
+		g->read[g->nread++] = rp_median(a->rd, a->nrd);
+	if (a->nfsy)
+		g->fsync[g->nfsync++] = rp_median(a->fsy, a->nfsy);
+	dev_later_done(&g->dev, &a->dl[0]);
+	dev_later_done(&g->hostdev, &a->dl[1]);
+	if (a->ncmd)
+		g->cmd[g->ncmd++] = rp_median(a->cmd, a->ncmd);
+}
+
+static void add_item(struct rp_model *m, struct rp_group *g,
+		     const struct rj_item *item)
+{
+	struct item_acc a = {
+		.dl = {{.n = 0}, {.n = 0}},
+		.first_mib = NAN,
+		.rw_med = NAN,
+		.stripes_mib = NAN,
+		.ref_mib = NAN,
+		.pf = NAN,
+		.pw = NAN,
+	};
+	struct jl *p;
+
+	item_head(m, g, item);
+	jl_foreach(item->passes, p)
+	{
+		item_pass(m, g, &a, p);
+	}
+	item_done(g, &a);
 }
 
 /* A series' points, parsed from its span and dropped again. */
