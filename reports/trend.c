@@ -507,46 +507,26 @@ static enum pb_error trend_csv(const struct trend *t, struct pb_buf *b)
 
 /* One chart: metric m (0 first, 1 rewrite, 2 penalty) of the rows
  * [a, b), which are one profile and point, several modes, in time order. */
-static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
-		  int metric, const char *title)
+/* A chart's frame: its size, plot area, value range and run count, what
+ * X() and Y() place a point by */
+struct frame {
+	double W, H, left, top, lo, hi, scale;
+	size_t nr; /* runs less one: the x axis' span */
+	int metric;
+};
+
+#define X(run)                                                                 \
+	(fr->left + (fr->W - fr->left - 16) * (double)(run) / (double)fr->nr)
+#define Y(val) (fr->top + fr->H - fr->H * ((val)-fr->lo) / (fr->hi - fr->lo))
+
+/* the time axis: the date and time of a run every few runs, on two
+ * lines, the last kept inside the chart */
+static void chart_time_axis(struct pb_buf *h, const struct trend *t,
+			    const struct frame *fr)
 {
-	const double W = 780, H = 200, left = 64, top = 28;
-	const double scale = metric == 2 ? 100 : 1;
-	double lo = 0, hi = 1, x, y;
-	size_t k, j, nr = t->nrun, every;
-	size_t first_run = SIZE_MAX, last_run = 0;
-	bool seen[PB_MODE__COUNT] = {false}, any_reg = false;
-	double lx;
-	int mi;
+	const double W = fr->W, H = fr->H, left = fr->left, top = fr->top;
+	size_t j, every;
 
-	for (k = a; k < b; k++) {
-		const double *q = &t->row[k].v[metric * 3];
-
-		for (j = 0; j < 3; j++) {
-			if (isnan(q[j]))
-				continue;
-			if (q[j] * scale > hi)
-				hi = q[j] * scale;
-			if (q[j] * scale < lo)
-				lo = q[j] * scale;
-		}
-		if (t->row[k].run < first_run)
-			first_run = t->row[k].run;
-		if (t->row[k].run > last_run)
-			last_run = t->row[k].run;
-	}
-	nr = nr > 1 ? nr - 1 : 1;
-	pb_buf_printf(h,
-		      "<h3>%s</h3><svg class=chart width=%.0f height=%.0f "
-		      "viewBox=\"0 0 %.0f %.0f\" role=img aria-label=\"%s "
-		      "over time\">\n",
-		      title, W, H + 122, W, H + 122, title);
-	hi = rp_y_axis(h, left, W - 16, top, H, &lo, hi * 1.05,
-		       metric == 2 ? "penalty %" : "MiB/s");
-#define X(run) (left + (W - left - 16) * (double)(run) / (double)nr)
-#define Y(val) (top + H - H * ((val)-lo) / (hi - lo))
-	/* the time axis: the date and time of a run every few runs, on two
-	 * lines, the last kept inside the chart */
 	every = t->nrun / 6 + 1;
 	for (j = 0; j < t->nrun; j += every) {
 		char day[11] = "", hm[6] = "";
@@ -578,7 +558,16 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		      "<text class=unit x=%.0f y=%.0f text-anchor=end>run "
 		      "(start, UTC)</text>\n",
 		      W - 16, top + H + 42);
-	/* runs that failed or changed environment, on this chart's runs */
+}
+
+/* runs that failed or changed environment, on this chart's runs */
+static void chart_marks(struct pb_buf *h, const struct trend *t,
+			const struct frame *fr, size_t first_run,
+			size_t last_run)
+{
+	const double H = fr->H, top = fr->top;
+	size_t j;
+
 	for (j = first_run; j <= last_run && first_run != SIZE_MAX; j++) {
 		const struct trun *r = &t->run[j];
 		bool bad = strcmp(r->status, "complete");
@@ -598,82 +587,98 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		}
 		pb_buf_addstr(h, "</title></line>\n");
 	}
-	/* per mode: an interval band, the median line, regression rings */
-	for (mi = 0; mi < PB_MODE__COUNT; mi++) {
-		/* the band: the upper edge forward, the lower back */
-		double *bx = malloc((b - a) * sizeof(*bx));
-		double *bhi = malloc((b - a) * sizeof(*bhi));
-		double *blo = malloc((b - a) * sizeof(*blo));
-		const char *c = rp_mode_colour((enum pb_mode)mi);
-		bool started = false;
-		size_t nb = 0;
+}
 
-		for (k = a; k < b; k++) {
-			const struct trow *w = &t->row[k];
-			const double *q = &w->v[metric * 3];
+/* one mode's interval band, median line and regression rings */
+static void chart_mode(struct pb_buf *h, const struct trend *t,
+		       const struct frame *fr, size_t a, size_t b, int mi,
+		       bool *seen, bool *any_reg)
+{
+	const double scale = fr->scale;
+	const int metric = fr->metric;
+	size_t k, j;
+	double x, y;
 
-			if ((int)w->mode != mi || isnan(q[0]))
-				continue;
-			if (!started)
-				pb_buf_printf(h,
-					      "<polyline class=series "
-					      "fill=none stroke=\"%s\" "
-					      "stroke-width=1.6 points=\"",
-					      c);
-			started = true;
-			seen[mi] = true;
-			pb_buf_printf(h, "%.1f,%.1f ", X(w->run),
-				      Y(q[0] * scale));
-			if (!isnan(q[1]) && bx && bhi && blo) {
-				bx[nb] = X(w->run);
-				bhi[nb] = Y(q[2] * scale);
-				blo[nb++] = Y(q[1] * scale);
-			}
-		}
-		if (started)
-			pb_buf_addstr(h, "\" />\n");
-		if (nb) {
+	/* the band: the upper edge forward, the lower back */
+	double *bx = malloc((b - a) * sizeof(*bx));
+	double *bhi = malloc((b - a) * sizeof(*bhi));
+	double *blo = malloc((b - a) * sizeof(*blo));
+	const char *c = rp_mode_colour((enum pb_mode)mi);
+	bool started = false;
+	size_t nb = 0;
+
+	for (k = a; k < b; k++) {
+		const struct trow *w = &t->row[k];
+		const double *q = &w->v[metric * 3];
+
+		if ((int)w->mode != mi || isnan(q[0]))
+			continue;
+		if (!started)
 			pb_buf_printf(h,
-				      "<polygon fill=\"%s\" fill-opacity=0.15 "
-				      "stroke=none points=\"",
+				      "<polyline class=series "
+				      "fill=none stroke=\"%s\" "
+				      "stroke-width=1.6 points=\"",
 				      c);
-			for (j = 0; j < nb; j++)
-				pb_buf_printf(h, "%.1f,%.1f ", bx[j], bhi[j]);
-			for (j = nb; j-- > 0;)
-				pb_buf_printf(h, "%.1f,%.1f ", bx[j], blo[j]);
-			pb_buf_addstr(h, "\" />\n");
-		}
-		free(bx);
-		free(bhi);
-		free(blo);
-		/* where the level changed: ringed, red when it fell
-		 * past the limit */
-		for (k = a; k < b && metric < 2; k++) {
-			const struct trow *w = &t->row[k];
-			const double *q = &w->v[metric * 3];
-			double d = metric ? w->lrewrite : w->lfirst;
-			bool fell = t->max_regression >= 0 &&
-				    -d > t->max_regression;
-
-			if ((int)w->mode != mi || isnan(d) || isnan(q[0]))
-				continue;
-			any_reg = true;
-			x = X(w->run);
-			y = Y(q[0] * scale);
-			pb_buf_printf(h,
-				      "<circle class=%s cx=%.1f cy=%.1f r=6 "
-				      "fill=none stroke=%s stroke-width=2>"
-				      "<title>",
-				      fell ? "regressed" : "levelchange", x, y,
-				      fell ? "#b00" : "#333");
-			rp_html_text(h, t->run[w->run].id);
-			pb_buf_printf(h,
-				      " %s: the level changed by %+.1f%%"
-				      "</title></circle>\n",
-				      pb_mode_name(w->mode), d);
+		started = true;
+		*seen = true;
+		pb_buf_printf(h, "%.1f,%.1f ", X(w->run), Y(q[0] * scale));
+		if (!isnan(q[1]) && bx && bhi && blo) {
+			bx[nb] = X(w->run);
+			bhi[nb] = Y(q[2] * scale);
+			blo[nb++] = Y(q[1] * scale);
 		}
 	}
-	/* the legend, below the axis labels */
+	if (started)
+		pb_buf_addstr(h, "\" />\n");
+	if (nb) {
+		pb_buf_printf(h,
+			      "<polygon fill=\"%s\" fill-opacity=0.15 "
+			      "stroke=none points=\"",
+			      c);
+		for (j = 0; j < nb; j++)
+			pb_buf_printf(h, "%.1f,%.1f ", bx[j], bhi[j]);
+		for (j = nb; j-- > 0;)
+			pb_buf_printf(h, "%.1f,%.1f ", bx[j], blo[j]);
+		pb_buf_addstr(h, "\" />\n");
+	}
+	free(bx);
+	free(bhi);
+	free(blo);
+	/* where the level changed: ringed, red when it fell
+	 * past the limit */
+	for (k = a; k < b && metric < 2; k++) {
+		const struct trow *w = &t->row[k];
+		const double *q = &w->v[metric * 3];
+		double d = metric ? w->lrewrite : w->lfirst;
+		bool fell = t->max_regression >= 0 && -d > t->max_regression;
+
+		if ((int)w->mode != mi || isnan(d) || isnan(q[0]))
+			continue;
+		*any_reg = true;
+		x = X(w->run);
+		y = Y(q[0] * scale);
+		pb_buf_printf(h,
+			      "<circle class=%s cx=%.1f cy=%.1f r=6 "
+			      "fill=none stroke=%s stroke-width=2>"
+			      "<title>",
+			      fell ? "regressed" : "levelchange", x, y,
+			      fell ? "#b00" : "#333");
+		rp_html_text(h, t->run[w->run].id);
+		pb_buf_printf(h,
+			      " %s: the level changed by %+.1f%%"
+			      "</title></circle>\n",
+			      pb_mode_name(w->mode), d);
+	}
+}
+
+/* the legend, below the axis labels */
+static void chart_legend(struct pb_buf *h, const struct frame *fr,
+			 const bool *seen, bool any_reg)
+{
+	const double H = fr->H, left = fr->left, top = fr->top;
+	double lx, y;
+	int mi;
+
 	lx = left;
 	y = top + H + 62;
 	for (mi = 0; mi < PB_MODE__COUNT; mi++) {
@@ -710,8 +715,56 @@ static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
 		      "x=%.0f y=%.0f>environment changed</text>\n",
 		      lx + 380, lx + 398, y - 4, y - 4, lx + 404, y, lx + 530,
 		      lx + 548, y - 4, y - 4, lx + 554, y);
+}
+
 #undef X
 #undef Y
+
+static void chart(struct pb_buf *h, const struct trend *t, size_t a, size_t b,
+		  int metric, const char *title)
+{
+	struct frame f = {.W = 780,
+			  .H = 200,
+			  .left = 64,
+			  .top = 28,
+			  .lo = 0,
+			  .hi = 1,
+			  .scale = metric == 2 ? 100 : 1,
+			  .metric = metric};
+	size_t k, j, nr = t->nrun;
+	size_t first_run = SIZE_MAX, last_run = 0;
+	bool seen[PB_MODE__COUNT] = {false}, any_reg = false;
+	int mi;
+
+	for (k = a; k < b; k++) {
+		const double *q = &t->row[k].v[metric * 3];
+
+		for (j = 0; j < 3; j++) {
+			if (isnan(q[j]))
+				continue;
+			if (q[j] * f.scale > f.hi)
+				f.hi = q[j] * f.scale;
+			if (q[j] * f.scale < f.lo)
+				f.lo = q[j] * f.scale;
+		}
+		if (t->row[k].run < first_run)
+			first_run = t->row[k].run;
+		if (t->row[k].run > last_run)
+			last_run = t->row[k].run;
+	}
+	f.nr = nr > 1 ? nr - 1 : 1;
+	pb_buf_printf(h,
+		      "<h3>%s</h3><svg class=chart width=%.0f height=%.0f "
+		      "viewBox=\"0 0 %.0f %.0f\" role=img aria-label=\"%s "
+		      "over time\">\n",
+		      title, f.W, f.H + 122, f.W, f.H + 122, title);
+	f.hi = rp_y_axis(h, f.left, f.W - 16, f.top, f.H, &f.lo, f.hi * 1.05,
+			 metric == 2 ? "penalty %" : "MiB/s");
+	chart_time_axis(h, t, &f);
+	chart_marks(h, t, &f, first_run, last_run);
+	for (mi = 0; mi < PB_MODE__COUNT; mi++)
+		chart_mode(h, t, &f, a, b, mi, &seen[mi], &any_reg);
+	chart_legend(h, &f, seen, any_reg);
 	pb_buf_addstr(h, "</svg>\n");
 }
 
