@@ -332,3 +332,42 @@ enum pb_error rp_summary_csv(const struct rp_model *m,
 	}
 	return pb_buf_error(b);
 }
+
+enum pb_error rp_fleet_csv(const struct rp_model *m, struct pb_buf *b)
+{
+	const struct rp_fleet *f = &m->fleet;
+	size_t i;
+
+	pb_buf_addstr(b, "run_id,profile,workload,mode,pass,pass_index,waves,"
+			 "targets,aggregate_mib_s,aggregate_lo_mib_s,"
+			 "aggregate_hi_mib_s,window_s,target_min_mib_s,"
+			 "target_max_mib_s,spread_frac,waves_too_short,"
+			 "waves_not_overlapping,waves_untimed,clock\r\n");
+	for (i = 0; i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+		const double v[] = {r->agg_med,	   r->agg_lo, r->agg_hi,
+				    r->window_med, r->tmin,   r->tmax,
+				    r->spread_med};
+
+		rp_csv_field(b, m->run);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, m->profile_name);
+		pb_buf_add(b, ",", 1);
+		rp_csv_field(b, r->workload);
+		pb_buf_printf(b, ",%s,", pb_mode_name(r->mode));
+		rp_csv_field(b, r->name);
+		pb_buf_printf(b, ",%lld,%zu,%u", r->index, r->nwaves,
+			      r->ntargets);
+		/* empty where the data gives no figure */
+		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+			if (isnan(v[k]))
+				pb_buf_add(b, ",", 1);
+			else
+				pb_buf_printf(b, ",%.*f", k == 6 ? 4 : 3, v[k]);
+		pb_buf_printf(b, ",%zu,%zu,%zu,", r->nshort, r->nnone,
+			      r->nuntimed);
+		rp_csv_field(b, rp_fleet_clock_note(f));
+		pb_buf_addstr(b, "\r\n");
+	}
+	return pb_buf_error(b);
+}

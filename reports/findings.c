@@ -1097,3 +1097,68 @@ bool rp_finding_listed(const struct rp_finding *f)
 	return f->kind != RP_F_PENALTY && f->kind != RP_F_VS_BASELINE &&
 	       f->kind != RP_F_CHANGE;
 }
+
+/* Does target t stand on place key? */
+static bool on_place(const struct rp_target_info *t, const json_t *key)
+{
+	json_t *o;
+	size_t y;
+
+	json_array_foreach(t->places, y, o) if (json_equal(o, key)) return true;
+	return false;
+}
+
+/*
+ * Targets measured at once on one place (a datastore, a LUN, a host
+ * filesystem): their figures include each other's load. Said once per
+ * place, naming the targets that ran at once with another on it.
+ */
+void rp_fleet_findings(const struct rp_model *m,
+		       void (*fn)(const char *line, void *arg), void *arg)
+{
+	const struct rp_fleet *f = &m->fleet;
+	char line[1024], names[600];
+	size_t i, j, k, x, len, nt = f->nwith;
+	json_t *key;
+
+	for (i = 0; f->with && i < nt && i < m->ntinfo; i++)
+		json_array_foreach(m->tinfo[i].places, x, key)
+		{
+			unsigned n = 0;
+			bool earlier = false;
+
+			for (k = 0; k < i && !earlier; k++)
+				earlier = on_place(&m->tinfo[k], key);
+			if (earlier || !json_is_string(key))
+				continue;
+			len = 0;
+			names[0] = '\0';
+			for (j = i; j < nt && j < m->ntinfo; j++) {
+				bool together = false;
+
+				if (!on_place(&m->tinfo[j], key))
+					continue;
+				for (k = i; k < nt && !together; k++)
+					together = k != j &&
+						   f->with[j * nt + k] &&
+						   on_place(&m->tinfo[k], key);
+				if (!together)
+					continue;
+				n++;
+				if (len < sizeof(names))
+					len += (size_t)snprintf(
+						names + len,
+						sizeof(names) - len, "%s%s",
+						len ? ", " : "",
+						m->tinfo[j].name);
+			}
+			if (n < 2)
+				continue;
+			snprintf(line, sizeof(line),
+				 "targets %s shared %s while measured at "
+				 "once: each one's figures include the "
+				 "others' load",
+				 names, json_string_value(key));
+			fn(line, arg);
+		}
+}

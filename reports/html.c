@@ -1223,3 +1223,57 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	environment(b, m);
 	return pb_buf_addstr(b, "</body></html>\n");
 }
+
+void rp_fleet_html(const struct rp_model *m, struct pb_buf *b)
+{
+	const struct rp_fleet *f = &m->fleet;
+	char agg[160], pass[48];
+	size_t i;
+
+	if (!f->nrow)
+		return;
+	pb_buf_printf(b,
+		      "<h2>Targets at once</h2><table class=sum><tr><th>mode"
+		      "</th><th>workload</th><th>pass</th><th>waves</th><th>"
+		      "targets</th><th>aggregate</th><th>per target %s"
+		      "</th><th>spread</th></tr>\n",
+		      m->rate_unit);
+	for (i = 0; i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+
+		rp_fleet_agg_text(agg, sizeof(agg), m, r);
+		rp_fleet_pass_name(pass, sizeof(pass), r);
+		pb_buf_printf(b, "<tr><td>%s</td><td>", pb_mode_name(r->mode));
+		rp_html_text(b, *r->workload ? r->workload : "-");
+		pb_buf_addstr(b, "</td><td>");
+		rp_html_text(b, pass);
+		pb_buf_printf(b,
+			      "</td><td class=n>%zu</td><td class=n>%u</td>"
+			      "<td>",
+			      r->nwaves, r->ntargets);
+		rp_html_text(b, agg);
+		if (isnan(r->tmin))
+			pb_buf_addstr(b, "</td><td class=n>&ndash;</td>");
+		else
+			pb_buf_printf(b,
+				      "</td><td class=n>%.1f&ndash;%.1f"
+				      "</td>",
+				      rp_rate(m, r->tmin), rp_rate(m, r->tmax));
+		if (isnan(r->spread_med))
+			pb_buf_addstr(b, "<td class=n>&ndash;</td></tr>\n");
+		else
+			pb_buf_printf(b, "<td class=n>%.0f%%</td></tr>\n",
+				      r->spread_med * 100.0);
+	}
+	pb_buf_printf(b,
+		      "</table>\n<p class=note>Up to %u targets ran each "
+		      "wave at once, one mode on one workload. The "
+		      "aggregate sums what every target wrote while all of "
+		      "them were running (the overlapping window), over "
+		      "that window; the spread is (fastest &minus; slowest) "
+		      "/ mean of the targets' own passes, median over "
+		      "waves. Passes put on one clock by: ",
+		      f->most);
+	rp_html_text(b, rp_fleet_clock_note(f));
+	pb_buf_addstr(b, ".</p>\n");
+}

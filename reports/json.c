@@ -173,3 +173,35 @@ json_t *rp_model_json(const struct rp_model *m, const struct rp_findings *fs)
 		json_object_set_new(doc, "at_once", rp_fleet_json(m));
 	return doc;
 }
+
+json_t *rp_fleet_json(const struct rp_model *m)
+{
+	const struct rp_fleet *f = &m->fleet;
+	json_t *a = json_array();
+	char agg[160];
+	size_t i;
+
+	for (i = 0; a && i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+		json_t *o;
+
+		rp_fleet_agg_text(agg, sizeof(agg), m, r);
+		o = json_pack(
+			"{s:s,s:s,s:s,s:I,s:I,s:i}", "workload", r->workload,
+			"mode", pb_mode_name(r->mode), "pass", r->name,
+			"pass_index", (json_int_t)r->index, "waves",
+			(json_int_t)r->nwaves, "targets", (int)r->ntargets);
+		if (!o)
+			continue;
+		json_object_set_new(o, "aggregate_mib_s",
+				    json_pack("{s:o,s:o,s:o}", "median",
+					      rp_jnum(r->agg_med), "lo",
+					      rp_jnum(r->agg_lo), "hi",
+					      rp_jnum(r->agg_hi)));
+		json_object_set_new(o, "window_s", rp_jnum(r->window_med));
+		json_object_set_new(o, "spread_frac", rp_jnum(r->spread_med));
+		json_object_set_new(o, "text", json_string(agg));
+		json_array_append_new(a, o);
+	}
+	return a;
+}

@@ -284,17 +284,23 @@ enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
 /* The rows, once every run is loaded. */
 enum pb_error rp_fleet_build(struct rp_model *m);
 void rp_fleet_dispose(struct rp_fleet *f);
+/* fleet.c builds the rows with the model; words.c says them, findings.c
+ * concludes of them, each renderer lays them out */
 /* "812.4 MiB/s [790.1-830.2] over 0.31 s", or why there is none */
 void rp_fleet_agg_text(char *out, size_t len, const struct rp_model *m,
 		       const struct rp_fleet_row *r);
 /* "rewrite (pass 2)" */
 void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r);
-/* its table in summary.txt, report.html, fleet.csv, report --json */
+/* How a wave's passes were put on one clock, for the tables' notes. */
+const char *rp_fleet_clock_note(const struct rp_fleet *f);
+/* its table in summary.txt (text.c), report.html (html.c), fleet.csv
+ * (csv.c), report --json (json.c) */
 void rp_fleet_text(const struct rp_model *m, struct pb_buf *b);
 void rp_fleet_html(const struct rp_model *m, struct pb_buf *b);
 enum pb_error rp_fleet_csv(const struct rp_model *m, struct pb_buf *b);
 json_t *rp_fleet_json(const struct rp_model *m);
-/* targets on one place measured at once, one line per place */
+/* targets on one place measured at once, one line per place
+ * (findings.c) */
 void rp_fleet_findings(const struct rp_model *m,
 		       void (*fn)(const char *line, void *arg), void *arg);
 

@@ -224,3 +224,40 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 	}
 	fs_command_table(m, b);
 }
+
+void rp_fleet_text(const struct rp_model *m, struct pb_buf *b)
+{
+	const struct rp_fleet *f = &m->fleet;
+	char agg[160], pass[48], tg[64], sp[32];
+	size_t i;
+
+	if (!f->nrow)
+		return;
+	pb_buf_printf(b,
+		      "\ntargets at once (up to %u per wave): the aggregate "
+		      "sums what every target wrote while all of them ran "
+		      "(the overlapping window; passes on one clock: %s); "
+		      "median over waves [95%% interval]\n",
+		      f->most, rp_fleet_clock_note(f));
+	pb_buf_printf(b, "%-24s %-6s %-20s %5s %7s  %-52s %-17s %s\n",
+		      "workload", "mode", "pass", "waves", "targets",
+		      "aggregate",
+		      strcmp(m->rate_unit, "MB/s") ? "per target MiB/s"
+						   : "per target MB/s",
+		      "spread");
+	for (i = 0; i < f->nrow; i++) {
+		const struct rp_fleet_row *r = &f->row[i];
+
+		rp_fleet_agg_text(agg, sizeof(agg), m, r);
+		rp_fleet_pass_name(pass, sizeof(pass), r);
+		snprintf(tg, sizeof(tg), "%.1f-%.1f", rp_rate(m, r->tmin),
+			 rp_rate(m, r->tmax));
+		snprintf(sp, sizeof(sp), "%.0f%%", r->spread_med * 100.0);
+		pb_buf_printf(b,
+			      "%-24.24s %-6s %-20s %5zu %7u  %-52s %-17s %s\n",
+			      *r->workload ? r->workload : "-",
+			      pb_mode_name(r->mode), pass, r->nwaves,
+			      r->ntargets, agg, isnan(r->tmin) ? "-" : tg,
+			      isnan(r->spread_med) ? "-" : sp);
+	}
+}

@@ -1431,3 +1431,42 @@ void rp_measured_text(char *out, size_t len, const struct rp_model *m)
 		cat(out, len, " per run, %zu runs merged", m->nmore + 1);
 	cat(out, len, "; baseline %s", m->have_baseline ? m->baseline : "none");
 }
+
+void rp_fleet_agg_text(char *out, size_t len, const struct rp_model *m,
+		       const struct rp_fleet_row *r)
+{
+	/* in the run's unit, as every page's rates */
+	if (r->nagg && r->nagg > 1)
+		snprintf(out, len, "%.1f %s [%.1f-%.1f] over %.2f s",
+			 rp_rate(m, r->agg_med), m->rate_unit,
+			 rp_rate(m, r->agg_lo), rp_rate(m, r->agg_hi),
+			 r->window_med);
+	else if (r->nagg)
+		snprintf(out, len,
+			 "%.1f %s over %.2f s (one wave: no "
+			 "interval)",
+			 rp_rate(m, r->agg_med), m->rate_unit, r->window_med);
+	else if (r->nshort)
+		snprintf(out, len,
+			 "too short to tell (the passes overlapped "
+			 "for under %d intervals)",
+			 RP_AGG_MIN_INTERVALS);
+	else if (r->nnone)
+		snprintf(out, len, "none: the passes did not overlap");
+	else
+		snprintf(out, len, "none: the passes carry no start times");
+}
+
+/* The wave's pass as a row names it: "rewrite (pass 2)". */
+void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r)
+{
+	snprintf(out, len, "%s (pass %lld)", r->name, r->index + 1);
+}
+
+/* How the passes were put on one clock, for the tables' notes. */
+const char *rp_fleet_clock_note(const struct rp_fleet *f)
+{
+	return f->clock_source[0] ? f->clock_source
+				  : "the guests' own clocks, taken as the "
+				    "host's (VMware Tools keep them in step)";
+}
