@@ -6,6 +6,13 @@
 #include "draw.h"
 #include "report_int.h"
 
+/* {"median" or "value": v, "lo": lo, "hi": hi}, null where there is none */
+static json_t *figure_json(const char *name, double v, double lo, double hi)
+{
+	return json_pack("{s:o,s:o,s:o}", name, rp_jnum(v), "lo", rp_jnum(lo),
+			 "hi", rp_jnum(hi));
+}
+
 /* g's finding against the baseline, whose significance is said: the
  * JSON reads the findings' judgement, never makes its own */
 static const struct rp_finding *vs_base(const struct rp_findings *fs,
@@ -37,22 +44,16 @@ static json_t *group_json(const struct rp_model *m,
 		      (json_int_t)g->nskipped, "error", g->first_error);
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "first_mib_s",
-			    json_pack("{s:o,s:o,s:o}", "median",
-				      rp_jnum(g->first_med), "lo",
-				      rp_jnum(g->first_lo), "hi",
-				      rp_jnum(g->first_hi)));
+	json_object_set_new(
+		o, "first_mib_s",
+		figure_json("median", g->first_med, g->first_lo, g->first_hi));
 	json_object_set_new(o, "rewrite_mib_s",
-			    json_pack("{s:o,s:o,s:o}", "median",
-				      rp_jnum(g->rewrite_med), "lo",
-				      rp_jnum(g->rewrite_lo), "hi",
-				      rp_jnum(g->rewrite_hi)));
+			    figure_json("median", g->rewrite_med, g->rewrite_lo,
+					g->rewrite_hi));
 	json_object_set_new(o, "read_mib_s", rp_jnum(g->read_med));
-	json_object_set_new(o, "warmup_penalty_frac",
-			    json_pack("{s:o,s:o,s:o}", "value",
-				      rp_jnum(g->penalty), "lo",
-				      rp_jnum(g->penalty_lo), "hi",
-				      rp_jnum(g->penalty_hi)));
+	json_object_set_new(
+		o, "warmup_penalty_frac",
+		figure_json("value", g->penalty, g->penalty_lo, g->penalty_hi));
 	json_object_set_new(o, "first_vs_baseline",
 			    json_pack("{s:o,s:o,s:o,s:b}", "value",
 				      rp_jnum(g->first_vs_base), "lo",
@@ -194,10 +195,8 @@ json_t *rp_fleet_json(const struct rp_model *m)
 		if (!o)
 			continue;
 		json_object_set_new(o, "aggregate_mib_s",
-				    json_pack("{s:o,s:o,s:o}", "median",
-					      rp_jnum(r->agg_med), "lo",
-					      rp_jnum(r->agg_lo), "hi",
-					      rp_jnum(r->agg_hi)));
+				    figure_json("median", r->agg_med, r->agg_lo,
+						r->agg_hi));
 		json_object_set_new(o, "window_s", rp_jnum(r->window_med));
 		json_object_set_new(o, "spread_frac", rp_jnum(r->spread_med));
 		json_object_set_new(o, "text", json_string(agg));
