@@ -68,6 +68,10 @@ struct pb_opt_def {
 	 * value unset is no error for a run without rdm */
 	bool rdm;
 	bool required; /* a profile without it is refused */
+	/* where the disks are written (a datastore, a directory): the
+	 * plan's bytes are said per place; unset, place_default names it */
+	bool place;
+	const char *place_default;
 	/* a rule beyond the row's range, often across keys, checked once
 	 * every row is read: false with why said (given: the key was
 	 * written, not defaulted) */

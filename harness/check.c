@@ -56,6 +56,14 @@ static void plan_cost_print(const struct pb_profile *p,
 		       k ? ", " : "per target: ", p->targets[k].name,
 		       pb_size_format(a, sizeof(a), c.per_target[k]),
 		       k + 1 == p->ntargets ? "\n" : "");
+	{
+		struct pb_buf places = PB_BUF_INIT(1 << 16);
+
+		pb_plan_cost_places(&places, &c, p);
+		if (!pb_buf_error(&places) && places.len)
+			printf("%s\n", places.data);
+		pb_buf_dispose(&places);
+	}
 	plan_baseline_print(p);
 	if (p->confirm_above && pb_plan_cost_shared(&c, p) > p->confirm_above)
 		printf("confirm: %s to shared storage is above confirm_above "

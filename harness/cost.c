@@ -206,6 +206,57 @@ void pb_plan_rate_said(char *out, size_t len, const struct pb_plan_cost *c)
 			 "rate");
 }
 
+/* target k's place: "datastore ds1", "dir /var/tmp" (its backend's place
+ * row and value); false for a backend without one */
+static bool target_place(char *out, size_t len, const struct pb_profile *p,
+			 unsigned k)
+{
+	const struct pb_backend_ops *be =
+		p->targets[k].backend ? p->targets[k].backend : p->backend;
+	const struct pb_opt_def *d;
+
+	for (d = be->options; d && d->key; d++) {
+		const char *v;
+
+		if (!d->place || d->type != PB_OPT_STR)
+			continue;
+		v = *(char *const *)((const char *)p->targets[k].bopts +
+				     d->off);
+		if (v && *v)
+			snprintf(out, len, "%s %s", d->key, v);
+		else
+			snprintf(out, len, "%s (%s)", d->key, d->place_default);
+		return true;
+	}
+	return false;
+}
+
+void pb_plan_cost_places(struct pb_buf *out, const struct pb_plan_cost *c,
+			 const struct pb_profile *p)
+{
+	char place[PB_MAX_TARGETS][300], a[32];
+	uint64_t bytes[PB_MAX_TARGETS];
+	unsigned k, j, n = 0;
+
+	for (k = 0; k < p->ntargets; k++) {
+		char here[300];
+
+		if (!target_place(here, sizeof(here), p, k))
+			continue;
+		for (j = 0; j < n && strcmp(place[j], here); j++)
+			;
+		if (j == n) {
+			snprintf(place[n], sizeof(place[n]), "%s", here);
+			bytes[n++] = 0;
+		}
+		bytes[j] += c->per_target[k];
+	}
+	for (j = 0; j < n; j++)
+		pb_buf_printf(out, "%s%s %s",
+			      j ? ", " : "per place: ", place[j],
+			      pb_size_format(a, sizeof(a), bytes[j]));
+}
+
 uint64_t pb_plan_cost_shared(const struct pb_plan_cost *c,
 			     const struct pb_profile *p)
 {

@@ -31,6 +31,10 @@ void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
 /* "data to write: ... by the passes, ... of eager's zeros; about N
  * minutes at 100 MiB/s": the cost's first sentence */
 void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c);
+/* "per place: datastore ds1 480 GiB, datastore nfs 480 GiB": what the
+ * plan writes where its targets' disks go (each backend's place row) */
+void pb_plan_cost_places(struct pb_buf *out, const struct pb_plan_cost *c,
+			 const struct pb_profile *p);
 /* What the plan writes to shared storage (its targets' whose backend
  * has PB_CAP_SHARED_STORAGE): what confirm_above is set against. */
 uint64_t pb_plan_cost_shared(const struct pb_plan_cost *c,

@@ -183,6 +183,9 @@ static void confirm_large_plans(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "confirm: 20 MiB to shared "
 					     "storage is above confirm_above "
 					     "(16 MiB): run asks first"));
+	/* and where it goes: the section names no datastore */
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "per place: datastore (the VM's own) 20 MiB\n"));
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "the plan writes 20 MiB to shared "

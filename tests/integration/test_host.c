@@ -726,6 +726,14 @@ static void host_check_cost_first(void)
 	/* no rdm in the profile: eager, said before the run */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "baseline: eager, rdm not being "
 					     "in this run"));
+	/* where the bytes go: the directory, with eager's zeros */
+	{
+		char place[700];
+
+		snprintf(place, sizeof(place), "per place: dir %s 880 MiB\n",
+			 dir);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, place));
+	}
 	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-n", prof, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));

@@ -13,6 +13,8 @@ const struct pb_opt_def hb_options[] = {
 	{.key = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),
+	 .place = true,
+	 .place_default = "the state directory's",
 	 .help = "where the disk files go, on the filesystem to measure "
 		 "(default: <state dir>/host)"},
 	{.key = "device",

@@ -17,6 +17,8 @@ const struct pb_opt_def qb_options[] = {
 	{.key = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),
+	 .place = true,
+	 .place_default = "the state directory's",
 	 .help = "where the disk files go (default: <state dir>/qemu); on a "
 		 "filesystem with O_DIRECT"},
 	{.key = "accel",
