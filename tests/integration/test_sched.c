@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "it.h"
 #include "unit.h"
@@ -242,10 +243,46 @@ static void kubernetes_manifest_shape(void)
 		0);
 }
 
+/*
+ * The header's kubectl commands, run as written with --dry-run=client
+ * (offline: they make objects without a server) in a scratch directory
+ * holding lab.env, password and lab.json; the kubectl wait and applies
+ * are left out: a client dry run of a Job still asks a server for its
+ * API list (1.32: "couldn't get current server API group list"), so the
+ * Jobs are checked by kubernetes_manifest_shape. Skipped by name
+ * without kubectl (Debian 12 packages none).
+ */
+static void kubernetes_commands_kubectl(void)
+{
+	SCRATCH(dir, "k8s");
+	char top[1024];
+
+	if (it_sh("command -v kubectl >/dev/null 2>&1"))
+		PB_SKIP("kubectl is not installed");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(getcwd(top, sizeof(top)));
+	CU_ASSERT_EQUAL(
+		it_sh("set -e; rm -rf '%s'; mkdir -p '%s'; cd '%s'; "
+		      "printf 'PROVBENCH_URL=https://vc/sdk\\n"
+		      "PROVBENCH_USERNAME=u\\n' > lab.env; echo pw > password; "
+		      "echo '{}' > lab.json; n=0; "
+		      "sed -n 's/^#   *//p' "
+		      "'%s/dist/kubernetes/indexed-job.yaml' "
+		      "| sed -e :a -e '/\\\\$/N; s/\\\\\\n *//; ta' "
+		      "| grep '^kubectl create ' > cmds; "
+		      "while read -r c; do n=$((n + 1)); "
+		      "$c --dry-run=client -o yaml > out.$n || "
+		      "{ echo \"refused: $c\" >&2; exit 1; }; done < cmds; "
+		      "test $n -eq 3; grep -q PROVBENCH_URL out.1; "
+		      "! grep -q password: out.1; grep -q 'password:' out.2",
+		      dir, dir, dir, top),
+		0);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(slurm_array_merged),
 	PB_CASE(ansible_playbook_localhost),
 	PB_CASE(kubernetes_manifest_shape),
+	PB_CASE(kubernetes_commands_kubectl),
 	PB_CASES_END,
 };
 
