@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "columns.h"
+#include "findings.h"
+#include "model.h"
+#include "words.h"
 
 static void first(double v[3], const struct rp_model *m,
 		  const struct rp_group *g)

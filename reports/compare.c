@@ -6,7 +6,10 @@
  */
 #include <stdio.h>
 
-#include "report_int.h"
+#include "compare.h"
+#include "findings.h"
+#include "model.h"
+#include "words.h"
 
 bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
 	     struct pb_buf *why, struct pb_buf *noise)

@@ -6,7 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "columns.h"
+#include "csv.h"
+#include "findings.h"
+#include "fleet.h"
+#include "model.h"
+#include "words.h"
 
 enum pb_error rp_csv_field(struct pb_buf *b, const char *s)
 {

@@ -16,7 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "report_int.h"
+#include "findings.h"
+#include "model.h"
+#include "words.h"
 #include "runjson.h"
 #include "runner.h"
 

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "findings.h"
+#include "fleet.h"
+#include "model.h"
 
 /* a difference of this size is the one a lab wants told (10%): an
  * interval narrower than twice this half-width tells it, and a penalty

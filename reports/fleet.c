@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "fleet.h"
+#include "model.h"
 
 /* What a wave's pass is summed by, kept while run.json streams past. */
 struct rp_wave_pass {

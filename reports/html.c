@@ -10,7 +10,12 @@
 #include <time.h>
 
 #include "draw.h"
-#include "report_int.h"
+#include "columns.h"
+#include "findings.h"
+#include "fleet.h"
+#include "html.h"
+#include "model.h"
+#include "words.h"
 
 static void td_num(struct pb_buf *b, double v, int decimals, const char *unit)
 {

@@ -4,7 +4,11 @@
 #include <math.h>
 
 #include "draw.h"
-#include "report_int.h"
+#include "findings.h"
+#include "fleet.h"
+#include "json.h"
+#include "model.h"
+#include "words.h"
 
 /* {"median" or "value": v, "lo": lo, "hi": hi}, null where there is none */
 static json_t *figure_json(const char *name, double v, double lo, double hi)

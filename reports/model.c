@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "fleet.h"
+#include "model.h"
 
 /* the document a model reads from, for decoding its strings */
 static struct jl_doc *cur_doc;

@@ -12,7 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report_int.h"
+#include "compare.h"
+#include "csv.h"
+#include "findings.h"
+#include "html.h"
+#include "json.h"
+#include "model.h"
+#include "text.h"
 
 static enum pb_error write_out(const char *dir, const char *name,
 			       const struct pb_buf *b, char *errbuf)

@@ -5,7 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "columns.h"
+#include "findings.h"
+#include "fleet.h"
+#include "model.h"
+#include "text.h"
+#include "words.h"
 
 /* ---- the terminal table ---- */
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "draw.h"
-#include "report_int.h"
+#include "model.h"
 
 /* one run, as the trend needs it */
 struct trun {

@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "findings.h"
+#include "fleet.h"
+#include "model.h"
+#include "words.h"
 
 /* out += printf, never past len */
 /* "one repetition" or "2 repetitions": too few to tell noise with */

@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "report_int.h"
+#include "csv.h"
+#include "findings.h"
+#include "html.h"
+#include "json.h"
+#include "model.h"
+#include "text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

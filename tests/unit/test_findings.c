@@ -11,7 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "columns.h"
+#include "compare.h"
+#include "csv.h"
+#include "findings.h"
+#include "model.h"
+#include "text.h"
+#include "words.h"
 #include "unit.h"
 
 static void load(struct rp_model *m, const char *name, const char *base)

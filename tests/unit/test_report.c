@@ -9,7 +9,10 @@
 #include <unistd.h>
 
 #include "draw.h"
-#include "report_int.h"
+#include "csv.h"
+#include "findings.h"
+#include "model.h"
+#include "words.h"
 #include "unit.h"
 
 static size_t count_lines(const char *s)

@@ -1,22 +1,25 @@
 /*
- * report_int.h - the report's model: run.json grouped by workload point
- * and mode, with the statistics of each group, shared by the writers.
+ * model.h - the report's model: run.json grouped by target, workload point
+ * and mode, each group's figures and statistics (model.c).
  */
-#ifndef PB_REPORT_INT_H
-#define PB_REPORT_INT_H
+#ifndef PB_RP_MODEL_H
+#define PB_RP_MODEL_H
 
 #include <jansson.h>
 #include <math.h>
 
+#include "fleet.h"
 #include "jlite.h"
 #include "report.h"
 #include "runjson.h"
 
 #define RP_MAX_REWRITES 32
+
 /* the fewest repetitions that tell noise: under them a figure has no
  * interval and no verdict ("2 repetitions: too few to tell"); an interval
  * of two values is their spread, and the gate alarmed on it */
 #define RP_MIN_TELL 3
+
 /* a first write's settling is smoothed over this many intervals at least */
 #define RP_STEADY_WINDOW 3
 
@@ -42,6 +45,7 @@ struct rp_share {
 /* One group against another's same mode and point (its host twin, the
  * first target's): ref NULL when there is none. */
 struct rp_group;
+
 struct rp_shares {
 	const struct rp_group *ref;
 	struct rp_share s[RP_SH__COUNT];
@@ -52,6 +56,7 @@ struct rp_shares {
  * writes), the bytes it wrote per byte the runner wrote, and (a host
  * under a guest) the guest's CPU in ms per write the runner made. */
 enum rp_dev_kind { RP_DEV_MS, RP_DEV_AMP, RP_DEV_CPU, RP_DEV__COUNT };
+
 struct rp_devtime {
 	double *first[RP_DEV__COUNT], *later[RP_DEV__COUNT];
 	double first_med[RP_DEV__COUNT], later_med[RP_DEV__COUNT];
@@ -88,6 +93,7 @@ enum rp_srv_kind {
 	RP_SV_CPU,
 	RP_SV__COUNT
 };
+
 struct rp_server {
 	double *first[RP_SV__COUNT], *later[RP_SV__COUNT];
 	double first_med[RP_SV__COUNT], later_med[RP_SV__COUNT];
@@ -224,18 +230,6 @@ struct rp_group {
 
 struct rp_model;
 
-/* "2 of 3 settled, median 64 MiB", "too short to tell (12 intervals)",
- * "never settled (3 reps)", or "" when there is nothing to say: the
- * within-pass settling, the table's cell. */
-void rp_steady_text(char *out, size_t len, const struct rp_group *g);
-/* The same as a table's cell: "4/5 at 544 MiB", "never (4/5)", "too
- * noisy", "too short" (the notes and docs say the rest). */
-void rp_steady_cell(char *out, size_t len, const struct rp_group *g);
-/* Can any group tell where its first write settles within a pass? */
-bool rp_steady_told(const struct rp_group *g);
-/* An interval that includes 1: no difference from the baseline beyond
- * noise. */
-
 /* An item that did not measure: listed with where and why. A retried
  * one (its first try stalled) is kept the same way, status its second
  * try's, error the stall's, step its diagnostics' directory. */
@@ -245,64 +239,6 @@ struct rp_failure {
 	enum rj_status status;
 	char *target_name, *workload, *step, *error;
 };
-
-/* ---- targets at once (fleet.c) ---- */
-
-/* One workload point, mode and pass measured on several targets at once:
- * each wave's aggregate, over reps (and merged runs). */
-struct rp_fleet_row {
-	const char *workload;
-	enum pb_mode mode;
-	long long index; /* the pass's, in the workload */
-	char name[24];
-	unsigned ntargets; /* the most at once */
-	size_t nwaves;
-	double *agg, *window, *spread; /* per wave that could be summed */
-	size_t nagg, nwindow, nspread;
-	size_t nshort, nnone, nuntimed; /* waves that could not */
-	double agg_med, agg_lo, agg_hi, window_med, spread_med;
-	double tmin, tmax; /* the slowest and fastest target's pass */
-};
-
-struct rp_wave_pass;
-
-struct rp_fleet {
-	struct rp_wave_pass *p; /* every pass of a wave, as loaded */
-	size_t np, pcap;
-	struct rp_fleet_row *row;
-	size_t nrow;
-	unsigned most; /* targets in the largest wave; 0: none at once */
-	/* with[a * nwith + b]: targets a and b ran in one wave */
-	unsigned char *with;
-	size_t nwith;
-	char clock_source[160]; /* the backend's, "" for the guests' own */
-};
-
-/* A result item's passes, if it ran in a wave (called per item). */
-enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
-			   const char *workload);
-/* The rows, once every run is loaded. */
-enum pb_error rp_fleet_build(struct rp_model *m);
-void rp_fleet_dispose(struct rp_fleet *f);
-/* fleet.c builds the rows with the model; words.c says them, findings.c
- * concludes of them, each renderer lays them out */
-/* "812.4 MiB/s [790.1-830.2] over 0.31 s", or why there is none */
-void rp_fleet_agg_text(char *out, size_t len, const struct rp_model *m,
-		       const struct rp_fleet_row *r);
-/* "rewrite (pass 2)" */
-void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r);
-/* How a wave's passes were put on one clock, for the tables' notes. */
-const char *rp_fleet_clock_note(const struct rp_fleet *f);
-/* its table in summary.txt (text.c), report.html (html.c), fleet.csv
- * (csv.c), report --json (json.c) */
-void rp_fleet_text(const struct rp_model *m, struct pb_buf *b);
-void rp_fleet_html(const struct rp_model *m, struct pb_buf *b);
-enum pb_error rp_fleet_csv(const struct rp_model *m, struct pb_buf *b);
-json_t *rp_fleet_json(const struct rp_model *m);
-/* targets on one place measured at once, one line per place
- * (findings.c) */
-void rp_fleet_findings(const struct rp_model *m,
-		       void (*fn)(const char *line, void *arg), void *arg);
 
 /* A target of the run, as the report names it. */
 struct rp_target_info {
@@ -377,9 +313,11 @@ struct rp_model {
 
 /* The later write passes' name, "rewrite" or "recreate". */
 const char *rp_later_name(const struct rp_model *m);
+
 /* text as written for rewrites, said of the passes that ran: "rewrite"
  * becomes "recreate" in a run whose later writes are recreates */
 void rp_later_words(char *text, size_t len, const struct rp_model *m);
+
 /* a MiB/s figure in the run's unit */
 double rp_rate(const struct rp_model *m, double mib_per_s);
 
@@ -393,14 +331,6 @@ static inline json_t *rp_jnum(double v)
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
-/* The summary model as JSON (report --json; format RP_JSON_FORMAT): the
- * groups' figures, the headline's words and every finding as data. 2:
- * "headline" and "findings" as objects replace format 1's "verdict" and
- * "findings" lines. */
-#define RP_JSON_FORMAT 2
-struct rp_findings;
-json_t *rp_model_json(const struct rp_model *m, const struct rp_findings *fs);
-
 /*
  * What the model hands each result item to while it loads, for what
  * needs an item's every pass as it comes (report.csv's rows: the items
@@ -409,6 +339,7 @@ json_t *rp_model_json(const struct rp_model *m, const struct rp_findings *fs);
  * not know. Either callback may be NULL; an error stops the load.
  */
 struct rj_item;
+
 struct rp_item_sink {
 	/* a run's targets are m->tinfo[first .. first + n - 1], before any
 	 * of its items */
@@ -424,20 +355,26 @@ struct rp_item_sink {
 enum pb_error rp_model_load(struct rp_model *m, const char *results_dir,
 			    const char *baseline,
 			    const struct rp_item_sink *sink, char *errbuf);
+
 /* Several runs as one model (report DIR...): each run's targets its own;
  * refused, naming why, unless their profiles agree or force. */
 enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 				 size_t ndirs, bool force, const char *baseline,
 				 const struct rp_item_sink *sink, char *errbuf);
+
 void rp_model_dispose(struct rp_model *m);
+
 /* Each group's warm-up across passes by rules (NULL: RP_PTS_INIT); the
  * load does it with the defaults. */
 void rp_model_warmup(struct rp_model *m, const struct rp_pts *rules);
+
 /* The groups of g's mode and workload point on each target (g among
  * them), in target order; how many. */
 #define PB_MAX_ACROSS 64
+
 size_t rp_across(const struct rp_model *m, const struct rp_group *g,
 		 const struct rp_group **out, size_t max);
+
 /* The group of another model with this target, description and mode. */
 const struct rp_group *rp_model_find(const struct rp_model *m,
 				     const char *target, const char *workload,
@@ -453,284 +390,27 @@ static inline uint64_t rp_u64(double v)
 	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
 }
 
-struct rp_findings;
-enum pb_error rp_write_html(const struct rp_model *m,
-			    const struct rp_model *old,
-			    const struct rp_findings *fs, struct pb_buf *out);
-
-/* model.c: groups at one place (target and point) differ only in mode */
+/* Groups at one place (target and point) differ only in mode. */
 bool rp_same_place(const struct rp_group *g, long long target, long long point,
 		   const char *w);
+
 /* The same point of this model in another mode, or NULL. */
 const struct rp_group *rp_sibling(const struct rp_model *m,
 				  const struct rp_group *g, enum pb_mode mode);
+
 /* How two runs differ where a comparison (compare) or a merge needs them
  * alike: "" when they do not. */
 void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
 		    const struct rj_reader *old, bool compare);
+
 /* May m be compared with old (loaded from old_dir)? Never with itself;
  * when they differ (note says how) only with force. An error otherwise. */
 enum pb_error rp_compare_check(char *note, size_t len, const struct rp_model *m,
 			       const struct rp_model *old, const char *old_dir,
 			       bool force, char *errbuf);
+
 /* Append "; " and the text to out (a note of several parts). */
 void rp_list_add(char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* csv.c: report.csv, its rows written as the model loads (a sink of
- * the model's), and summary.csv */
-struct rp_csv_rows {
-	struct pb_buf *out;
-	struct pb_buf *prefix; /* each target's leading fields */
-	size_t nprefix;
-};
-/* report.csv's header into out, and sink set to write each item's rows
- * after it. */
-enum pb_error rp_csv_rows_start(struct rp_csv_rows *c, struct pb_buf *out,
-				struct rp_item_sink *sink);
-void rp_csv_rows_dispose(struct rp_csv_rows *c);
-struct rp_findings;
-enum pb_error rp_summary_csv(const struct rp_model *m,
-			     const struct rp_findings *fs, struct pb_buf *b);
-
-/* text.c: the terminal table and summary.txt */
-struct rp_findings;
-void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
-		   struct pb_buf *b);
-
-/* compare.c: the gate. True when a figure fell past the limit beyond
- * noise; why lists every such fall, noise every fall past the limit
- * within noise. */
-bool rp_gate(const struct rp_model *m, const struct rp_findings *fs,
-	     struct pb_buf *why, struct pb_buf *noise);
-
-/* ---- the summary's columns, one table for every format (columns.c) ---- */
-
-enum rp_unit {
-	RP_UNIT_RATE,  /* MiB/s */
-	RP_UNIT_PCT,   /* a fraction shown as a whole percent */
-	RP_UNIT_RATIO, /* against the baseline: 0.65x */
-	RP_UNIT_S,
-	RP_UNIT_US,
-	RP_UNIT_BYTES,
-	RP_UNIT_COUNT,
-	RP_UNIT_PASS, /* 0: the first write, k: rewrite k */
-};
-
-#define RP_COL_CSV	  0x1u
-#define RP_COL_TEXT	  0x2u
-#define RP_COL_HTML	  0x4u
-#define RP_COL_ALL	  (RP_COL_CSV | RP_COL_TEXT | RP_COL_HTML)
-#define RP_COL_AFTER_NOTE 0x8u /* summary.csv: after the note column */
-
-struct rp_column {
-	const char *csv, *csv_lo, *csv_hi; /* summary.csv's names */
-	const char *head;		   /* the pages' heading */
-	enum rp_unit unit;
-	unsigned show;	   /* RP_COL_* */
-	int csv_decimals;  /* in summary.csv */
-	int page_decimals; /* on the pages */
-	/* the figure, its interval's ends (NaN: none) */
-	void (*get)(double v[3], const struct rp_model *m,
-		    const struct rp_group *g);
-	/* on the pages only when it says something (NULL: always) */
-	bool (*any)(const struct rp_model *m);
-	/* a column of words rather than a figure (get NULL) */
-	void (*text)(char *out, size_t len, const struct rp_group *g);
-};
-
-extern const struct rp_column rp_columns[]; /* NULL-ended, CSV order */
-bool rp_column_shown(const struct rp_column *c, const struct rp_model *m,
-		     unsigned where);
-const char *rp_unit_name(enum rp_unit u);
-/* a cell as the pages print it: "1803.6", "24%", "0.65x", "rewrite 1";
- * a column of words says its own (rp_cell) */
-void rp_cell_text(char *out, size_t len, const struct rp_column *c,
-		  const double v[3]);
-/* the cell of any column: its figure's text and its interval's */
-void rp_cell(char *out, size_t len, char *iv, size_t ivlen,
-	     const struct rp_column *c, const struct rp_model *m,
-	     const struct rp_group *g);
-/* its interval: "[1776.9-1830.3]", "[-21 to 34%]", or "" */
-void rp_cell_interval(char *out, size_t len, const struct rp_column *c,
-		      const double v[3]);
-
-/* ---- the findings: every conclusion, once, as data (findings.c) ---- */
-
-/* What a figure's interval says. */
-enum rp_sig {
-	RP_SIG_NA,    /* no figure to judge */
-	RP_SIG_YES,   /* beyond noise: the interval leaves out the null */
-	RP_SIG_NOISE, /* within noise: the interval holds the null */
-	RP_SIG_FEW,   /* one repetition (or none to compare): no interval */
-};
-
-/*
- * The kinds of finding. Each has a rule (rp_finding_rule(): its name in
- * docs/reports.md and report --json) and one wording (rp_finding_text());
- * no renderer says a conclusion of its own.
- */
-enum rp_fkind {
-	/* the headline's clauses, the first lines of every form */
-	RP_F_H_PARTIAL,	     /* the run was interrupted, or items failed */
-	RP_F_H_SLOWER,	     /* set: modes slower on first write, v..v2 */
-	RP_F_H_FASTER,	     /* set: faster on first write, v..v2 */
-	RP_F_H_FLAT,	     /* set: no first-write penalty beyond noise */
-	RP_F_H_FEW,	     /* set: one repetition, figures only */
-	RP_F_H_BREAKEVEN,    /* g eager: x s of provisioning, and its fate */
-	RP_F_H_INCONCLUSIVE, /* v: widest interval, n reps, x reps needed */
-	/* the shares of a comparison, over its n modes: ra..rb, yes[] */
-	RP_F_H_HOST, /* host_baseline: the guest against the host */
-	RP_F_H_ARM,  /* target g (an arm, a datastore) against target h */
-	RP_F_H_NONE, /* nothing measured at this place */
-	/* what the run measured, when it is not ESXi's: a local analog
-	 * (the qemu and host backends); detail: the backend, metric the
-	 * host filesystem */
-	RP_F_H_SCOPE,
-	/* a group's own */
-	RP_F_NOT_MEASURED, /* g */
-	RP_F_NO_PENALTY,   /* g: no first write and rewrite to set apart */
-	RP_F_PENALTY,	   /* g: v [lo, hi], sig */
-	RP_F_VS_BASELINE,  /* g against h: v [lo, hi] first, v2 rewrite */
-	RP_F_APPLIED_AS,   /* g asked, made as g->applied; detail: why */
-	/* g: steady from pass x (PTS; -1 never, -2 too short), of n
-	 * passes, v the first's MiB/s, v2 the last's; lo 1 when the series
-	 * starts at rewrite 1 (stripe pairs); detail the window */
-	RP_F_WARMUP,
-	RP_F_BASELINE_WARMS, /* g the baseline: v its own penalty */
-	RP_F_NOISE,	     /* g the baseline: v its rewrites' spread */
-	RP_F_ABOVE_BASELINE, /* g against h: v [lo, hi] rewrite ratio */
-	RP_F_QD_KEPT,	     /* g: v kept of v2 asked */
-	RP_F_UNRAMPED,	     /* g: x passes no longer than their ramp */
-	/* a place's modes */
-	RP_F_SAME_PENALTY, /* set: penalties within noise of each other */
-	RP_F_BREAKEVEN,	   /* g eager against h: x bytes, sig */
-	RP_F_ACROSS,	   /* set: one mode on several targets */
-	/* the run's */
-	RP_F_SHARED,	    /* detail: a place another run was using */
-	RP_F_RAMP,	    /* v..v2: ramp_ms left out */
-	RP_F_PAIRS,	    /* g: penalties from stripe pairs; h drain */
-	RP_F_STEADY_WITHIN, /* within a pass: nothing can tell */
-	RP_F_BASELINE_NOTE, /* detail: why the baseline is not the one asked */
-	RP_F_FAILED_ITEMS,  /* x items failed */
-	RP_F_RETRIED,	    /* repetition x (where and mode in detail) ran
-			     * again after a stall, said in metric */
-	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
-	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
-	RP_F_VS_HOST, /* g in the guest against h on the host (g->host), sig
-		       * of the first write's share in v, lo, hi */
-	RP_F_ARM,     /* g on its target against h on the first (g->arm) */
-	RP_F_DEVICE,  /* g: at the device (g->dev; n 1: the host's,
-		       * g->hostdev), the first write's mean write time v
-		       * (ms) against the later writes' v2; x their ratio,
-		       * lo..hi its interval */
-	/* g: its file's extents (g->ext; n 1: the disk's file on the
-	 * host, g->hostext): the first write's allocation v and conversion
-	 * v2 (bytes), x extents after it, lo the most a later write
-	 * changed */
-	RP_F_EXTENTS,
-	/* g: at the server (g->srv): the first write's device write
-	 * latency v against the later writes' v2, x their ratio, lo..hi */
-	RP_F_SERVER,
-	/* the run's: the server's counters cannot tell (every pass too
-	 * short: x the longest, v the seconds needed; or unreadable) */
-	RP_F_SERVER_SHORT,
-	/* against an older run */
-	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
-	RP_F__COUNT
-};
-
-/* The rules' parameters, recorded with what they decided (the warm-up
- * rule's are the model's: rp_model_warmup). */
-struct rp_rules {
-	double gate_pct; /* --max-regression; < 0: no gate */
-};
-
-#define RP_MAX_SET 16
-
-struct rp_finding {
-	enum rp_fkind kind;
-	enum rp_sig sig;
-	/* the second figure's (v2 [lo2, hi2]) where it is judged apart:
-	 * RP_F_VS_BASELINE's rewrite */
-	enum rp_sig sig2;
-	bool warning; /* said as a warning: the figures are not clean */
-	/* a gate's verdict on a change: a fall past the limit, beyond
-	 * noise (the run regressed), or past it within noise (it did not) */
-	bool regressed, past_limit_noise;
-	double limit; /* the gate's, percent */
-	const struct rp_group *g, *h;
-	const struct rp_group *set[RP_MAX_SET];
-	size_t nset;
-	double v, lo, hi, v2, lo2, hi2, x;
-	/* RP_F_H_HOST, RP_F_H_ARM: each pass kind's shares' range over the
-	 * modes, and how many were beyond noise */
-	double ra[RP_SH__COUNT], rb[RP_SH__COUNT];
-	unsigned yes[RP_SH__COUNT];
-	/* RP_F_CHANGE: "first-write", "rewrite" or RP_METRIC_VS_LATER, and
-	 * the change's 99%
-	 * interval in percent (NaN under RP_MIN_TELL on a side);
-	 * RP_F_WARMUP: the series' length */
-	const char *metric;
-	double change_lo, change_hi;
-	size_t n;
-	char detail[512];
-};
-
-/* RP_F_CHANGE's metric of the first write's rate as a share of the later
- * writes' in its own run (a ratio, not a rate) */
-#define RP_METRIC_VS_LATER "first-write against rewrite"
-
-struct rp_findings {
-	struct rp_finding *f; /* the headline's first, then the rest */
-	size_t n, cap;
-	size_t nheadline;
-	struct rp_rules rules;
-	size_t nchanges, nregressed; /* against an older run */
-};
-
-#define RP_RULES_INIT                                                          \
-	{                                                                      \
-		.gate_pct = -1                                                 \
-	}
-
-/*
- * Every conclusion of m, computed once: the headline's clauses, then each
- * group's, each place's and the run's; with old, each group's change
- * against it and the gate's verdict. The renderers only lay them out.
- */
-enum pb_error rp_findings_build(struct rp_findings *out,
-				const struct rp_model *m,
-				const struct rp_model *old,
-				const struct rp_rules *rules);
-void rp_findings_dispose(struct rp_findings *f);
-/* Is f listed below a page's table (the table has each group's penalty
- * and ratios already)? Every page's list asks this, from the findings. */
-bool rp_finding_listed(const struct rp_finding *f);
-/* The one wording of a finding (words.c). */
-/* a change's figures then and now: "55.0 -> 44.0 MiB/s", or for
- * RP_METRIC_VS_LATER "0.44x -> 0.31x" */
-void rp_change_then_now(char *out, size_t len, const struct rp_model *m,
-			const struct rp_finding *f);
-void rp_finding_text(char *out, size_t len, const struct rp_model *m,
-		     const struct rp_finding *f);
-/* What was measured, from the profile the run recorded: "1G disks;
- * first-write, rewrite, rewrite; seq 1M writes at qd 4, direct; 5
- * repetitions; baseline rdm". */
-void rp_measured_text(char *out, size_t len, const struct rp_model *m);
-/* Its rule's name, as docs/reports.md lists it. */
-const char *rp_finding_rule(const struct rp_finding *f);
-/* a significance in words: "beyond noise", "within noise", ... */
-const char *rp_sig_name(enum rp_sig s);
-/* A finding as data, for report --json and the exports. */
-json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f);
-/* A group as sentences and tables name it: "eager", "thin (bs=64K)",
- * "eager (applied as thin)". */
-void rp_group_label(char *out, size_t len, const struct rp_group *g,
-		    bool where);
-/* The report's one percent format: "24%", "-3%"; an interval "[21-27%]"
- * or "[-21 to 34%]". */
-void rp_pct_text(char *out, size_t len, double v);
-void rp_pct_interval(char *out, size_t len, double lo, double hi);
 
 #endif

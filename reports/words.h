@@ -1,0 +1,67 @@
+/*
+ * words.h - the one wording of each finding and figure (words.c).
+ */
+#ifndef PB_RP_WORDS_H
+#define PB_RP_WORDS_H
+
+#include "findings.h"
+
+struct rp_findings;
+struct rp_finding;
+
+/* "2 of 3 settled, median 64 MiB", "too short to tell (12 intervals)",
+ * "never settled (3 reps)", or "" when there is nothing to say: the
+ * within-pass settling, the table's cell. */
+void rp_steady_text(char *out, size_t len, const struct rp_group *g);
+
+/* The same as a table's cell: "4/5 at 544 MiB", "never (4/5)", "too
+ * noisy", "too short" (the notes and docs say the rest). */
+void rp_steady_cell(char *out, size_t len, const struct rp_group *g);
+
+/* targets at once: fleet.c builds the rows with the model, these say
+ * them, findings.c concludes of them, each renderer lays them out */
+/* "812.4 MiB/s [790.1-830.2] over 0.31 s", or why there is none */
+void rp_fleet_agg_text(char *out, size_t len, const struct rp_model *m,
+		       const struct rp_fleet_row *r);
+
+/* "rewrite (pass 2)" */
+void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r);
+
+/* How a wave's passes were put on one clock, for the tables' notes. */
+const char *rp_fleet_clock_note(const struct rp_fleet *f);
+
+/* The one wording of a finding (words.c). */
+/* a change's figures then and now: "55.0 -> 44.0 MiB/s", or for
+ * RP_METRIC_VS_LATER "0.44x -> 0.31x" */
+void rp_change_then_now(char *out, size_t len, const struct rp_model *m,
+			const struct rp_finding *f);
+
+void rp_finding_text(char *out, size_t len, const struct rp_model *m,
+		     const struct rp_finding *f);
+
+/* What was measured, from the profile the run recorded: "1G disks;
+ * first-write, rewrite, rewrite; seq 1M writes at qd 4, direct; 5
+ * repetitions; baseline rdm". */
+void rp_measured_text(char *out, size_t len, const struct rp_model *m);
+
+/* Its rule's name, as docs/reports.md lists it. */
+const char *rp_finding_rule(const struct rp_finding *f);
+
+/* a significance in words: "beyond noise", "within noise", ... */
+const char *rp_sig_name(enum rp_sig s);
+
+/* A finding as data, for report --json and the exports. */
+json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f);
+
+/* A group as sentences and tables name it: "eager", "thin (bs=64K)",
+ * "eager (applied as thin)". */
+void rp_group_label(char *out, size_t len, const struct rp_group *g,
+		    bool where);
+
+/* The report's one percent format: "24%", "-3%"; an interval "[21-27%]"
+ * or "[-21 to 34%]". */
+void rp_pct_text(char *out, size_t len, double v);
+
+void rp_pct_interval(char *out, size_t len, double lo, double hi);
+
+#endif
