@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "fleet.h"
-#include "model.h"
+#include "report.h"
 
 /* What a wave's pass is summed by, kept while run.json streams past. */
 struct rp_wave_pass {
@@ -35,28 +35,21 @@ struct rp_wave_pass {
 	uint32_t span_len;
 };
 
-/* The number of the model's run being read. */
-static size_t run_index(const struct rp_model *m)
+enum pb_error rp_fleet_add(struct rp_fleet *f, struct rj_reader *rd, size_t run,
+			   const struct rj_item *item, const char *workload)
 {
-	return m->cur == &m->rd ? 0 : (size_t)(m->cur - m->more) + 1;
-}
-
-enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
-			   const char *workload)
-{
-	struct rp_fleet *f = &m->fleet;
 	struct jl *clock = jl_get(item->runner, RJ_K_CLOCK), *p;
-	const char *base = clock ? rj_str(m->cur, clock, RJ_K_CLOCK_BASE) : "";
+	const char *base = clock ? rj_str(rd, clock, RJ_K_CLOCK_BASE) : "";
 	double offset = clock ? jl_num(jl_get(clock, RJ_K_CLOCK_OFFSET)) : 0;
 	bool boot = !strcmp(base, RUNNER_K_STARTED_BOOT);
 	struct rj_pass ps;
 
 	/* one at a time, no wave has two items: nothing to keep */
-	if (item->wave <= 0 || m->cur->concurrency < 2)
+	if (item->wave <= 0 || rd->concurrency < 2)
 		return PB_OK;
 	if (clock && !f->clock_source[0])
 		snprintf(f->clock_source, sizeof(f->clock_source), "%s",
-			 rj_str(m->cur, clock, RJ_K_CLOCK_SOURCE));
+			 rj_str(rd, clock, RJ_K_CLOCK_SOURCE));
 	if (isnan(offset))
 		offset = 0;
 	jl_foreach(item->passes, p)
@@ -64,7 +57,7 @@ enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
 		struct rp_wave_pass *w;
 		struct jl *st;
 
-		rj_pass_read(m->cur, &ps, p);
+		rj_pass_read(rd, &ps, p);
 		if (!ps.complete || ps.kind == RUNNER_PASS_COMMAND)
 			continue;
 		if (f->np == f->pcap) {
@@ -78,8 +71,8 @@ enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
 		}
 		w = &f->p[f->np++];
 		memset(w, 0, sizeof(*w));
-		w->doc = &m->cur->jd;
-		w->run = run_index(m);
+		w->doc = &rd->jd;
+		w->run = run;
 		w->wave = item->wave;
 		w->rep = item->rep;
 		w->target = item->target;
@@ -269,15 +262,14 @@ static int row_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-enum pb_error rp_fleet_build(struct rp_model *m)
+enum pb_error rp_fleet_build(struct rp_fleet *f, size_t ntargets)
 {
-	struct rp_fleet *f = &m->fleet;
 	enum pb_error err = PB_OK;
 	size_t i, j;
 
 	if (f->np > 1)
 		qsort(f->p, f->np, sizeof(*f->p), pass_cmp);
-	f->nwith = m->ntinfo;
+	f->nwith = ntargets;
 	f->with = calloc(f->nwith * f->nwith + 1, 1);
 	if (!f->with)
 		return PB_ERR_NOMEM;

@@ -12,8 +12,11 @@
 #include "common.h"
 #include "runjson.h"
 
-struct rp_model;
 struct rj_item;
+
+/* the most targets one mode and point are measured on: a wave's, and
+ * what rp_across gathers */
+#define PB_MAX_ACROSS 64
 
 /* One workload point, mode and pass measured on several targets at once:
  * each wave's aggregate, over reps (and merged runs). */
@@ -46,11 +49,11 @@ struct rp_fleet {
 };
 
 /* A result item's passes, if it ran in a wave (called per item). */
-enum pb_error rp_fleet_add(struct rp_model *m, const struct rj_item *item,
-			   const char *workload);
+enum pb_error rp_fleet_add(struct rp_fleet *f, struct rj_reader *rd, size_t run,
+			   const struct rj_item *item, const char *workload);
 
 /* The rows, once every run is loaded. */
-enum pb_error rp_fleet_build(struct rp_model *m);
+enum pb_error rp_fleet_build(struct rp_fleet *f, size_t ntargets);
 
 void rp_fleet_dispose(struct rp_fleet *f);
 

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
 #include "model.h"
 
 /* the document a model reads from, for decoding its strings */
@@ -1164,6 +1163,12 @@ static void env_name(char *out, size_t len, json_t *env, const char *key)
 	snprintf(out, len, "%s", json_is_string(v) ? json_string_value(v) : "");
 }
 
+/* The number of the model's run being read. */
+static size_t run_index(const struct rp_model *m)
+{
+	return m->cur == &m->rd ? 0 : (size_t)(m->cur - m->more) + 1;
+}
+
 /* One result item: its group's counts and values; then the sink's. */
 static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 			       const struct rp_item_sink *sink)
@@ -1197,7 +1202,8 @@ static enum pb_error load_item(struct rp_model *m, const struct rj_item *item,
 		g->nok++;
 		add_item(m, g, item);
 		if (!err)
-			err = rp_fleet_add(m, item, g->workload);
+			err = rp_fleet_add(&m->fleet, m->cur, run_index(m),
+					   item, g->workload);
 	}
 	return err;
 }
@@ -1401,7 +1407,7 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 	if (m->ng && i == m->ng)
 		for (i = 0; i < m->ng; i++)
 			m->g[i].where[0] = '\0';
-	err = rp_fleet_build(m);
+	err = rp_fleet_build(&m->fleet, m->ntinfo);
 	if (err)
 		pb_fail(errbuf, err, "out of memory");
 out:

@@ -369,9 +369,7 @@ void rp_model_dispose(struct rp_model *m);
 void rp_model_warmup(struct rp_model *m, const struct rp_pts *rules);
 
 /* The groups of g's mode and workload point on each target (g among
- * them), in target order; how many. */
-#define PB_MAX_ACROSS 64
-
+ * them), in target order; how many (PB_MAX_ACROSS: fleet.h). */
 size_t rp_across(const struct rp_model *m, const struct rp_group *g,
 		 const struct rp_group **out, size_t max);
 
