@@ -21,13 +21,9 @@ enum rp_unit {
 };
 
 #define RP_COL_CSV	  0x1u
-
 #define RP_COL_TEXT	  0x2u
-
 #define RP_COL_HTML	  0x4u
-
 #define RP_COL_ALL	  (RP_COL_CSV | RP_COL_TEXT | RP_COL_HTML)
-
 #define RP_COL_AFTER_NOTE 0x8u /* summary.csv: after the note column */
 
 struct rp_column {
