@@ -22,6 +22,7 @@ static const char *const pass_names[] = {
 	[RUNNER_PASS_FSYNC_WRITE] = "fsync-write",
 	[RUNNER_PASS_COMMAND] = "command",
 	[RUNNER_PASS_RECREATE] = "recreate",
+	[RUNNER_PASS_RECLAIM] = "reclaim",
 	NULL,
 };
 static const char *const patterns[] = {
@@ -87,9 +88,12 @@ const struct runner_option runner_options[] = {
 	 .choices = pass_names,
 	 .arg = "LIST",
 	 .flags = M,
-	 .help = "the passes in order: first-write (first, once), rewrite, "
-		 "read, fsync-write, command, recreate (on a filesystem: the "
-		 "file deleted and a new one written)"},
+	 .help = "the passes in order: first-write (first; again only "
+		 "right after a reclaim), rewrite, read, fsync-write, "
+		 "command, recreate (on a filesystem: the file deleted and a "
+		 "new one written), reclaim (the written blocks given back: "
+		 "a device's BLKDISCARD, a file's punched hole, or the file "
+		 "deleted and the filesystem trimmed)"},
 	{.name = "filesystem",
 	 .type = RUNNER_OT_ENUM,
 	 .off = OFF(filesystem),
@@ -306,8 +310,10 @@ bool runner_pass_parse(enum runner_pass_kind *out, const char *name)
 
 bool runner_pass_writes(enum runner_pass_kind kind)
 {
-	/* a command may write, but not the runner's stamped blocks */
-	return kind != RUNNER_PASS_READ && kind != RUNNER_PASS_COMMAND;
+	/* a command may write, but not the runner's stamped blocks; a
+	 * reclaim gives blocks back */
+	return kind != RUNNER_PASS_READ && kind != RUNNER_PASS_COMMAND &&
+	       kind != RUNNER_PASS_RECLAIM;
 }
 
 const struct runner_option *runner_option_find(const char *name)
@@ -425,13 +431,31 @@ static enum pb_error parse_passes(struct runner_opts *o, const char *list,
 		if (o->npasses == RUNNER_MAX_PASSES)
 			return pb_fail(why, PB_ERR_USAGE, "more than %d passes",
 				       RUNNER_MAX_PASSES);
-		/* "first" must mean first: no write may come before it */
+		/* "first" must mean first: no write may come before it,
+		 * but a reclaim, which gives the written blocks back */
 		if (k == RUNNER_PASS_FIRST_WRITE && seen_write)
 			return pb_fail(why, PB_ERR_USAGE,
 				       "first-write must be the first write "
-				       "pass, and appear once");
+				       "pass, and appear once, or again "
+				       "right after a reclaim");
+		if (o->npasses &&
+		    o->passes[o->npasses - 1] == RUNNER_PASS_RECLAIM &&
+		    k != RUNNER_PASS_FIRST_WRITE)
+			return pb_fail(why, PB_ERR_USAGE,
+				       "[%u]: after a reclaim comes "
+				       "first-write: the blocks given back "
+				       "are written fresh",
+				       o->npasses);
+		if (k == RUNNER_PASS_RECLAIM && !seen_write)
+			return pb_fail(
+				why, PB_ERR_USAGE,
+				"[%u]: a reclaim gives back what a write "
+				"before it took: none came before",
+				o->npasses);
 		if (runner_pass_writes((enum runner_pass_kind)k))
 			seen_write = true;
+		if (k == RUNNER_PASS_RECLAIM)
+			seen_write = false;
 		o->passes[o->npasses++] = (unsigned)k;
 		if (!comma)
 			break;

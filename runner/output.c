@@ -195,6 +195,29 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		}
 		goto error;
 	}
+	if (r->kind == RUNNER_PASS_RECLAIM) {
+		/* blocks given back: time and bytes, no I/O of its own */
+		pb_jw_bool(w, RUNNER_K_COMPLETE, r->complete);
+		pb_jw_real(w, RUNNER_K_SECONDS, s);
+		pb_jw_int(w, RUNNER_K_BYTES, 0);
+		if (r->started_unix.tv_sec) {
+			ts_ns(w, RUNNER_K_STARTED_UNIX, &r->started_unix);
+			ts_ns(w, RUNNER_K_STARTED_BOOT, &r->started_boot);
+		}
+		pb_jw_obj_open(w, RUNNER_K_RECLAIM);
+		pb_jw_str(w, "method",
+			  r->reclaim_method ? r->reclaim_method : "");
+		pb_jw_bool(w, "done", r->trimmed);
+		pb_jw_int(w, RUNNER_K_TRIM_BYTES, (int64_t)r->trim_bytes);
+		pb_jw_real(w, RUNNER_K_SECONDS, (double)r->trim_ns / 1e9);
+		if (ctx->fs)
+			pb_jw_real(w, RUNNER_K_DELETE_SECONDS,
+				   (double)r->delete_ns / 1e9);
+		if (r->trim_error[0])
+			pb_jw_str(w, "why_not", r->trim_error);
+		pb_jw_obj_close(w);
+		goto error;
+	}
 	if (r->kind == RUNNER_PASS_RECREATE) {
 		/* what came before the write, outside its figures */
 		pb_jw_obj_open(w, RUNNER_K_RECREATE);

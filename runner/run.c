@@ -1105,6 +1105,76 @@ static enum pb_error run_recreate(struct runner_ctx *ctx, unsigned index)
 	return run_pass(ctx, index, RUNNER_PASS_RECREATE);
 }
 
+/*
+ * Give the written blocks back: on a filesystem the file deleted and the
+ * free blocks trimmed (FITRIM), the next pass's first write making a new
+ * file; on a raw target the region discarded (BLKDISCARD, or a punched
+ * hole in a file). What the device would not do is said, not failed: the
+ * first write after it is measured either way.
+ */
+static enum pb_error run_reclaim(struct runner_ctx *ctx, unsigned index)
+{
+	struct runner_pass_result *r = &ctx->passes[index];
+	uint64_t t0 = pb_now_ns();
+	enum pb_error err;
+
+	r->kind = RUNNER_PASS_RECLAIM;
+	r->index = index;
+	runner_clock_now(&r->started_unix, &r->started_boot);
+	if (ctx->fs) {
+		if (ctx->engine.ops)
+			ctx->engine.ops->cleanup(&ctx->engine);
+		memset(&ctx->engine, 0, sizeof(ctx->engine));
+		runner_target_close(&ctx->target);
+		r->reclaim_method = "fitrim";
+		err = runner_fs_recreate(ctx->fs, true, r, r->error);
+		ctx->reopen = true;
+	} else {
+		err = runner_target_reclaim(&ctx->target, r, r->error);
+	}
+	r->ns = pb_now_ns() - t0;
+	r->complete = !err;
+	return err;
+}
+
+/* After a reclaim on a filesystem: the file the next pass writes, new. */
+static enum pb_error reopen(struct runner_ctx *ctx, unsigned index)
+{
+	struct runner_pass_result *r = &ctx->passes[index];
+	enum pb_error err;
+
+	ctx->reopen = false;
+	err = runner_target_open(&ctx->target, ctx->opts, true, r->error);
+	if (!err)
+		err = engine_start(ctx);
+	if (!err)
+		ctx->depth = ctx->engine.depth;
+	return err;
+}
+
+/* Pass i, by its kind. */
+static enum pb_error run_one(struct runner_ctx *ctx, unsigned i)
+{
+	const struct runner_opts *o = ctx->opts;
+	enum pb_error err;
+
+	if (ctx->reopen) {
+		err = reopen(ctx, i);
+		if (err)
+			return err;
+	}
+	switch ((enum runner_pass_kind)o->passes[i]) {
+	case RUNNER_PASS_COMMAND:
+		return run_command_pass(ctx, i);
+	case RUNNER_PASS_RECREATE:
+		return run_recreate(ctx, i);
+	case RUNNER_PASS_RECLAIM:
+		return run_reclaim(ctx, i);
+	default:
+		return run_pass(ctx, i, o->passes[i]);
+	}
+}
+
 static void ctx_dispose(struct runner_ctx *ctx)
 {
 	unsigned i;
@@ -1212,12 +1282,7 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	ctx->depth = ctx->engine.depth;
 passes:
 	for (i = 0; i < o->npasses && !run_err; i++) {
-		if (o->passes[i] == RUNNER_PASS_COMMAND)
-			run_err = run_command_pass(ctx, i);
-		else if (o->passes[i] == RUNNER_PASS_RECREATE)
-			run_err = run_recreate(ctx, i);
-		else
-			run_err = run_pass(ctx, i, o->passes[i]);
+		run_err = run_one(ctx, i);
 		ctx->npasses_done = i + 1;
 		if (run_err && ctx->passes[i].error[0])
 			pb_fail(errbuf, run_err, "%s pass: %s",

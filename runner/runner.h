@@ -28,8 +28,12 @@ enum runner_pass_kind {
 	RUNNER_PASS_COMMAND, /* a shell command, timed (--command) */
 	/* on a filesystem: delete the file (and --trim), write a new one */
 	RUNNER_PASS_RECREATE,
+	/* give the written blocks back: BLKDISCARD on a device, a punched
+	 * hole in a file, the file deleted and the filesystem trimmed; a
+	 * first-write follows it, writing them fresh again */
+	RUNNER_PASS_RECLAIM,
 };
-#define RUNNER_PASS_LAST RUNNER_PASS_RECREATE
+#define RUNNER_PASS_LAST RUNNER_PASS_RECLAIM
 
 /* --filesystem: passes on one file of a fresh filesystem, not the device */
 enum runner_fs_type {
@@ -246,6 +250,7 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_DELETE_SECONDS	   "delete_seconds"
 #define RUNNER_K_TRIM		   "trim"
 #define RUNNER_K_TRIM_BYTES	   "trimmed_bytes"
+#define RUNNER_K_RECLAIM	   "reclaim"
 #define RUNNER_K_DEVICE		   "device"
 #define RUNNER_K_EXTENTS	   "extents"
 

@@ -134,6 +134,16 @@ enum pb_error runner_target_open(struct runner_target *t,
 				 const struct runner_opts *opts, bool writes,
 				 char *errbuf);
 void runner_target_close(struct runner_target *t);
+/*
+ * A reclaim pass on a raw target: the passes' region [0, t->size) given
+ * back, BLKDISCARD on a block device, a punched hole in a file; r gets
+ * the time, the bytes and the method (trim_*), or in r->trim_error why
+ * it could not (a device that does not discard): not an error, the
+ * first write after it is still measured.
+ */
+struct runner_pass_result;
+enum pb_error runner_target_reclaim(struct runner_target *t,
+				    struct runner_pass_result *r, char *errbuf);
 /* Set t->size from --size or the target's size, and check it against the
  * target and --bs (region.c). */
 enum pb_error runner_target_region(struct runner_target *t,
@@ -230,7 +240,8 @@ struct runner_pass_result {
 	struct runner_extents ext0, ext1;
 	bool has_ext;
 	bool trimmed;
-	char trim_error[160]; /* asked for and not done: why */
+	char trim_error[160];	    /* asked for and not done: why */
+	const char *reclaim_method; /* "blkdiscard", "punch-hole", "fitrim" */
 };
 
 /* A pass's throughput and IOPS: over what came after its ramp (the whole
@@ -272,7 +283,10 @@ struct runner_ctx {
 	unsigned npasses_done;
 	struct runner_verify verify;
 	struct runner_fs *fs; /* NULL: raw target */
-	char *command;	      /* the text of command passes */
+	/* a reclaim deleted the filesystem's file: the next pass makes a
+	 * new one */
+	bool reopen;
+	char *command; /* the text of command passes */
 	bool interrupted;
 	bool tty;
 	char started_at[32];

@@ -580,3 +580,35 @@ enum pb_error runner_device_check(const char *path, uint64_t size, char *errbuf)
 	runner_target_close(&t);
 	return err;
 }
+
+enum pb_error runner_target_reclaim(struct runner_target *t,
+				    struct runner_pass_result *r, char *errbuf)
+{
+	uint64_t range[2] = {0, t->size}, t0 = pb_now_ns();
+	int rc;
+
+	(void)errbuf;
+	if (t->kind == RUNNER_TARGET_BLOCK) {
+		r->reclaim_method = "blkdiscard";
+		rc = ioctl(t->fd, BLKDISCARD, range);
+	} else {
+		r->reclaim_method = "punch-hole";
+		rc = fallocate(t->fd,
+			       FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+			       (off_t)t->size);
+	}
+	r->trim_ns = pb_now_ns() - t0;
+	if (rc)
+		snprintf(r->trim_error, sizeof(r->trim_error), "%s",
+			 errno == EOPNOTSUPP || errno == ENOTTY
+				 ? (t->kind == RUNNER_TARGET_BLOCK
+					    ? "the device does not discard"
+					    : "the filesystem cannot punch "
+					      "holes")
+				 : strerror(errno));
+	else {
+		r->trimmed = true;
+		r->trim_bytes = t->size;
+	}
+	return PB_OK;
+}

@@ -1067,6 +1067,150 @@ static void filesystem_recreate(void)
 	CU_ASSERT_NOT_EQUAL(access(raw, F_OK), 0);
 }
 
+/* A file's allocated bytes (st_blocks), -1 if it cannot be read. */
+static long long allocated(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_blocks * 512;
+}
+
+/* The reclaim pass of a runner's document at index i: its method, done,
+ * bytes; the pass after it a first write measured again. */
+static void reclaim_said(json_t *doc, size_t i, const char *method,
+			 double bytes)
+{
+	json_t *passes = json_object_get(doc, "passes");
+	json_t *ps = json_array_get(passes, i);
+	json_t *rc = json_object_get(ps, "reclaim");
+
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(ps, "name")),
+			       "reclaim");
+	CU_ASSERT(json_is_true(json_object_get(ps, "complete")));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rc, "method")),
+			       method);
+	CU_ASSERT(json_is_true(json_object_get(rc, "done")));
+	if (bytes > 0)
+		CU_ASSERT_EQUAL(num(rc, "trimmed_bytes"), bytes);
+	ps = json_array_get(passes, i + 1);
+	if (ps) {
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(ps, "name")),
+			"first-write");
+		CU_ASSERT(num(ps, "mib_per_s") > 0);
+	}
+}
+
+/*
+ * The reclaim pass gives written blocks back, as the thin disk's life
+ * needs (issue 40): a file target's region is a hole again (its
+ * allocation read back from the file: none left), a loop device's is
+ * discarded (its backing file punched), a filesystem's file deleted and
+ * trimmed; the first write after it writes them fresh.
+ */
+static void reclaim_gives_back(void)
+{
+	char *file = path_in("reclaim.img"), *out = path_in("reclaim.json");
+	char *out2 = path_in("reclaim2.json"), *out3 = path_in("reclaim3.json");
+	char *img = path_in("reclaim-dev.img");
+	struct it_result r;
+	json_t *doc;
+	const char *dev;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("truncate -s 32M '%s'", file), 0);
+	{
+		char *argv[] = {(char *)it_bin("provbench-runner"),
+				"--target",
+				file,
+				"--force",
+				"--bs",
+				"1M",
+				"--passes",
+				"first-write,reclaim",
+				"-q",
+				"-o",
+				out,
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		it_result_dispose(&r);
+	}
+	/* nothing of the file allocated after it, read back */
+	CU_ASSERT_EQUAL(allocated(file), 0);
+	doc = load(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	reclaim_said(doc, 1, "punch-hole", 32 * MiB);
+	json_decref(doc);
+	dev = loop_attach(img, "64M");
+	if (!dev[0])
+		PB_SKIP("needs root and loop devices (the file's part passed)");
+	{
+		char *argv[] = {(char *)it_bin("provbench-runner"),
+				"--target",
+				(char *)dev,
+				"--force",
+				"--bs",
+				"1M",
+				"--passes",
+				"first-write,reclaim,first-write,reclaim",
+				"-q",
+				"-o",
+				out2,
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		it_result_dispose(&r);
+	}
+	/* the loop device passed the discard to its file */
+	CU_ASSERT(allocated(img) >= 0 && allocated(img) < (long long)(1 * MiB));
+	doc = load(out2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	reclaim_said(doc, 1, "blkdiscard", 64 * MiB);
+	reclaim_said(doc, 3, "blkdiscard", 64 * MiB);
+	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
+	/* a device of its own: udev probes the last one as its writer
+	 * closes it, and the runner refuses a device in use */
+	dev = loop_attach(path_in("reclaim-fs.img"), "64M");
+	CU_ASSERT_FATAL(dev[0] != '\0');
+	{
+		char *argv[] = {(char *)it_bin("provbench-runner"),
+				"--target",
+				(char *)dev,
+				"--force",
+				"--filesystem",
+				"ext4",
+				"--size",
+				"16M",
+				"--bs",
+				"1M",
+				"--passes",
+				"first-write,rewrite,reclaim,first-write",
+				"--verify",
+				"-q",
+				"-o",
+				out3,
+				NULL};
+
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		if (r.status)
+			fprintf(stderr, "\n%s", r.err);
+		it_result_dispose(&r);
+	}
+	doc = load(out3);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	/* the trim covers the file's 16 MiB, and what ext4 never wrote */
+	reclaim_said(doc, 2, "fitrim", 0);
+	CU_ASSERT(num(json_object_get(
+			      json_array_get(json_object_get(doc, "passes"), 2),
+			      "reclaim"),
+		      "trimmed_bytes") >= 16 * MiB);
+	CU_ASSERT_EQUAL(num(json_object_get(doc, "verify"), "mismatches"), 0);
+	json_decref(doc);
+	CU_ASSERT(fs_gone(dev));
+	CU_ASSERT_EQUAL(it_sh("losetup -d %s", dev), 0);
+}
+
 /*
  * Each pass carries the block layer's own counts for the device under the
  * target (/sys/dev/block/MAJ:MIN/stat), as deltas: a direct write pass
@@ -1752,6 +1896,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(filesystem_passes),
 	PB_CASE(filesystem_sigint_unmounts),
 	PB_CASE(filesystem_recreate),
+	PB_CASE(reclaim_gives_back),
 	PB_CASE(device_counters_per_pass),
 	PB_CASE(extents_per_pass),
 	PB_CASE(command_passes_fail_and_stop),

@@ -56,6 +56,13 @@ static const struct {
 	{{"--target", "/x", "--passes", "first-write,first-write"},
 	 "first write pass"},
 	{{"--target", "/x", "--passes", "first-write,"}, "trailing comma"},
+	/* a reclaim gives back what was written, and a first write follows */
+	{{"--target", "/x", "--passes", "reclaim,first-write"},
+	 "[0]: a reclaim gives back what a write before it took"},
+	{{"--target", "/x", "--passes", "first-write,reclaim,rewrite"},
+	 "[2]: after a reclaim comes first-write"},
+	{{"--target", "/x", "--passes", "first-write,rewrite,first-write"},
+	 "or again right after a reclaim"},
 	{{"--target", "/x", "--passes", "first-write,command"},
 	 "needs --command"},
 	{{"--target", "/x", "--command", "true"}, "no command pass"},
@@ -171,6 +178,31 @@ static void good_arguments(void)
 	CU_ASSERT_PTR_NULL(o.command);
 }
 
+/* The thin life's cycle: first write, reclaim, first write again; a
+ * reclaim may end the passes */
+static void reclaim_passes(void)
+{
+	char *argv[] = {"provbench-runner",
+			"--target",
+			"/x",
+			"--passes",
+			"first-write,rewrite,reclaim,first-write,rewrite,"
+			"reclaim",
+			NULL};
+	struct runner_opts o;
+	enum runner_action act;
+	char err[PB_ERRBUF_SIZE] = "";
+
+	runner_opts_init(&o);
+	CU_ASSERT_EQUAL_FATAL(runner_opts_parse(&o, &act, 5, argv, err), PB_OK);
+	CU_ASSERT_EQUAL(o.npasses, 6);
+	CU_ASSERT_EQUAL(o.passes[2], RUNNER_PASS_RECLAIM);
+	CU_ASSERT_EQUAL(o.passes[3], RUNNER_PASS_FIRST_WRITE);
+	CU_ASSERT_FALSE(runner_pass_writes(RUNNER_PASS_RECLAIM));
+	CU_ASSERT_STRING_EQUAL(runner_pass_name(RUNNER_PASS_RECLAIM),
+			       "reclaim");
+}
+
 static void help_and_version(void)
 {
 	static const char *const h[] = {"--help", NULL};
@@ -189,6 +221,7 @@ static void help_and_version(void)
 static const struct pb_case cases[] = {
 	PB_CASE(bad_arguments_table),
 	PB_CASE(good_arguments),
+	PB_CASE(reclaim_passes),
 	PB_CASE(help_and_version),
 	PB_CASES_END,
 };

@@ -315,7 +315,8 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"workload\": {\"passes\": "
 	       "[\"first-write\", \"rewite\"]}}",
 	 "workload.passes[1]: unknown pass 'rewite' (did you mean rewrite? "
-	 "one of first-write, rewrite, read, fsync-write, command, recreate)"},
+	 "one of first-write, rewrite, read, fsync-write, command, recreate, "
+	 "reclaim)"},
 	{QHEAD "\"modes\": [\"thin\", \"eagr\"]}",
 	 "modes[1]: unknown mode 'eagr' (did you mean eager? one of thin, "
 	 "lazy, eager, rdm, rdmp)"},
