@@ -742,6 +742,8 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 		snprintf(f->detail, sizeof(f->detail), "%s", m->base_note);
 	if (m->unpooled && (f = add(fs, RP_F_UNPOOLED)))
 		f->x = (double)m->unpooled;
+	if (m->after_reclaim && (f = add(fs, RP_F_AFTER_RECLAIM)))
+		f->x = (double)m->after_reclaim;
 	/* the server's counters, where no pass could have its own */
 	if (!m->srv_passes && (m->srv_short || m->srv_unavail) &&
 	    (f = add(fs, RP_F_SERVER_SHORT))) {

@@ -74,6 +74,7 @@ enum rp_fkind {
 			     * again after a stall, said in metric */
 	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
 	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
+	RP_F_AFTER_RECLAIM, /* x passes after a reclaim, not pooled */
 	RP_F_VS_HOST, /* g in the guest against h on the host (g->host), sig
 		       * of the first write's share in v, lo, hi */
 	RP_F_ARM,     /* g on its target against h on the first (g->arm) */

@@ -390,6 +390,7 @@ struct item_acc {
 	double first_mib, rw_med, stripes_mib, ref_mib, settle_to, pf, pw;
 	const struct jl *ref, *stripes;
 	bool first, spanned;
+	bool reclaimed; /* a reclaim came: the passes after it are apart */
 };
 
 /* What an item says of its group before its passes: its filesystem,
@@ -460,6 +461,13 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 	double p99;
 
 	rj_pass_read(m->cur, &ps, p);
+	/* a reclaim starts the disk's second cycle (issue 40): its passes
+	 * are another workload's, counted and said, never pooled */
+	if (ps.kind == RUNNER_PASS_RECLAIM || a->reclaimed) {
+		m->after_reclaim += a->reclaimed;
+		a->reclaimed = true;
+		return;
+	}
 	if (!ps.complete)
 		return;
 	p99 = jl_num(ps.lat[RJ_L_P99]);

@@ -299,6 +299,9 @@ struct rp_model {
 	int later; /* enum runner_pass_kind */
 	bool later_set;
 	size_t unpooled;
+	/* the passes after a reclaim (the first write again, what follows):
+	 * a second cycle, never pooled with the first's figures */
+	size_t after_reclaim;
 	/* rates as the profile's "units" asks: MiB/s, or MB/s (10^6) as the
 	 * field notes print them; per_mib converts the model's MiB/s */
 	const char *rate_unit;

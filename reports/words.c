@@ -1157,6 +1157,17 @@ static void say_server_short(const struct said *s)
 			 *f->detail ? f->detail : "?");
 }
 
+static void say_after_reclaim(const struct said *s)
+{
+	snprintf(s->out, s->len,
+		 "%.0f pass%s after a reclaim (the first write again and what "
+		 "followed it) %s not in these figures: a second cycle is "
+		 "another workload, and this report does not yet say how a "
+		 "disk re-warms (run.json and report.csv keep each pass)",
+		 s->f->x, s->f->x == 1 ? "" : "es",
+		 s->f->x == 1 ? "is" : "are");
+}
+
 static void say_unpooled(const struct said *s)
 {
 	char *out = s->out;
@@ -1246,6 +1257,7 @@ static void (*const sayers[RP_F__COUNT])(const struct said *s) = {
 	[RP_F_SERVER] = say_server,
 	[RP_F_SERVER_SHORT] = say_server_short,
 	[RP_F_UNPOOLED] = say_unpooled,
+	[RP_F_AFTER_RECLAIM] = say_after_reclaim,
 	[RP_F_FAILED_ITEMS] = say_failed_items,
 	[RP_F_FLEET_PLACE] = say_fleet_place,
 	[RP_F_RETRIED] = say_retried,
@@ -1311,6 +1323,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_RETRIED] = "retried-after-stall",
 		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
 		[RP_F_UNPOOLED] = "later-writes-not-pooled",
+		[RP_F_AFTER_RECLAIM] = "after-reclaim-not-pooled",
 		[RP_F_H_HOST] = "headline-guest-against-host",
 		[RP_F_H_ARM] = "headline-target-against-first",
 		[RP_F_VS_HOST] = "guest-against-host",

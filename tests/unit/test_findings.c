@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "columns.h"
 #include "compare.h"
@@ -691,6 +692,80 @@ static void later_writes_not_pooled(void)
 }
 
 /*
+ * A reclaim starts a second cycle (issue 40): demo-like.json with each
+ * item's passes followed by a reclaim, a first write again at 1 MiB/s
+ * and a rewrite at 2. The known answer: every group's figures exactly
+ * demo-like.json's (nothing after the reclaim pooled), the passes after
+ * it counted (5 reps x 4 modes x 2) and said once.
+ */
+static void after_reclaim_not_pooled(void)
+{
+	char dir[] = "/tmp/pb-reclaim-XXXXXX", path[64];
+	char err[PB_ERRBUF_SIZE] = "", t[512];
+	struct rp_model plain, m;
+	struct rp_findings fs;
+	const struct rp_finding *f = NULL;
+	json_t *doc = json_load_file("tests/data/runjson/demo-like.json", 0,
+				     NULL),
+	       *it;
+	size_t i, k;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	json_array_foreach(json_object_get(doc, "results"), i, it)
+	{
+		json_t *ps = json_object_get(json_object_get(it, "runner"),
+					     "passes");
+		json_t *again = json_deep_copy(json_array_get(ps, 0));
+		json_t *rw = json_deep_copy(json_array_get(ps, 1));
+		size_t n = json_array_size(ps);
+
+		json_array_append_new(
+			ps,
+			json_pack("{s:s,s:I,s:b,s:f,s:i,s:{s:s,s:b}}", "name",
+				  "reclaim", "index", (json_int_t)n, "complete",
+				  1, "seconds", 0.01, "bytes", 0, "reclaim",
+				  "method", "blkdiscard", "done", 1));
+		json_object_set_new(again, "index",
+				    json_integer((json_int_t)n + 1));
+		json_object_set_new(again, "mib_per_s", json_real(1.0));
+		json_object_set_new(rw, "index",
+				    json_integer((json_int_t)n + 2));
+		json_object_set_new(rw, "mib_per_s", json_real(2.0));
+		json_array_append_new(ps, again);
+		json_array_append_new(ps, rw);
+	}
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	CU_ASSERT_EQUAL_FATAL(json_dump_file(doc, path, 0), 0);
+	json_decref(doc);
+	load(&plain, "demo-like.json", "rdm");
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", NULL, err), PB_OK);
+	CU_ASSERT_EQUAL(m.after_reclaim, 40);
+	CU_ASSERT_EQUAL(m.unpooled, 0);
+	CU_ASSERT_EQUAL_FATAL(m.ng, plain.ng);
+	for (k = 0; k < m.ng; k++) {
+		CU_ASSERT_DOUBLE_EQUAL(m.g[k].first_med, plain.g[k].first_med,
+				       1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(m.g[k].rewrite_med,
+				       plain.g[k].rewrite_med, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(m.g[k].penalty, plain.g[k].penalty,
+				       1e-12);
+	}
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	CU_ASSERT_EQUAL_FATAL(count(&fs, RP_F_AFTER_RECLAIM, NULL, NULL, &f),
+			      1);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "40 passes after a reclaim (the first "
+					 "write again and what followed it) "
+					 "are not in these figures"));
+	rp_findings_dispose(&fs);
+	rp_model_dispose(&m);
+	rp_model_dispose(&plain);
+	unlink(path);
+	rmdir(dir);
+}
+
+/*
  * host_baseline: each guest group against the same mode on its host
  * twin. The host's figures are the guest's times 1.25, so every share of
  * medians is 1 / 1.25 = 0.80; each side is resampled on its own, so the
@@ -1034,6 +1109,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(reps_needed),
 	PB_CASE(recreate_named_and_mb),
 	PB_CASE(later_writes_not_pooled),
+	PB_CASE(after_reclaim_not_pooled),
 	PB_CASE(guest_against_host),
 	PB_CASE(arms_against_the_first),
 	PB_CASE(device_time_found),
