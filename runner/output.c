@@ -216,6 +216,8 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 		if (r->trim_error[0])
 			pb_jw_str(w, "why_not", r->trim_error);
 		pb_jw_obj_close(w);
+		if (r->has_ext)
+			ext_json(w, r);
 		goto error;
 	}
 	if (r->kind == RUNNER_PASS_RECREATE) {

@@ -1130,7 +1130,13 @@ static enum pb_error run_reclaim(struct runner_ctx *ctx, unsigned index)
 		err = runner_fs_recreate(ctx->fs, true, r, r->error);
 		ctx->reopen = true;
 	} else {
+		/* a file's blocks as its filesystem holds them, before and
+		 * after: what the reclaim really gave back, read back */
+		r->has_ext = ctx->target.kind == RUNNER_TARGET_FILE &&
+			     runner_extents_get(&r->ext0, ctx->target.fd);
 		err = runner_target_reclaim(&ctx->target, r, r->error);
+		r->has_ext = r->has_ext && !err &&
+			     runner_extents_get(&r->ext1, ctx->target.fd);
 	}
 	r->ns = pb_now_ns() - t0;
 	r->complete = !err;

@@ -1140,6 +1140,18 @@ static void reclaim_gives_back(void)
 	doc = load(out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	reclaim_said(doc, 1, "punch-hole", 32 * MiB);
+	/* and the runner read it back from the file's extents */
+	{
+		json_t *ext = json_object_get(
+			json_array_get(json_object_get(doc, "passes"), 1),
+			"extents");
+
+		CU_ASSERT_EQUAL(
+			num(json_object_get(ext, "before"), "written_bytes"),
+			32 * MiB);
+		CU_ASSERT_EQUAL(
+			num(json_object_get(ext, "after"), "written_bytes"), 0);
+	}
 	json_decref(doc);
 	dev = loop_attach(img, "64M");
 	if (!dev[0])
