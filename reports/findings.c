@@ -565,6 +565,16 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->g = g;
 		f->x = (double)g->nunramped;
 	}
+	/* what its reclaims gave back, as read back */
+	if (g->nreclaim && (f = add(fs, RP_F_RECLAIMED))) {
+		f->g = g;
+		f->v = g->reclaim_back_med;
+		f->v2 = g->reclaim_s_med;
+		f->x = (double)g->nreclaim;
+		f->n = g->nreclaim_done;
+		snprintf(f->detail, sizeof(f->detail), "%s", g->reclaim_why);
+		f->metric = g->reclaim_method;
+	}
 }
 
 /* ---- a place's: modes set side by side ---- */

@@ -75,6 +75,10 @@ enum rp_fkind {
 	RP_F_FLEET_PLACE,   /* detail: targets on one place at once */
 	RP_F_UNPOOLED,	    /* x later-write passes of the other kind */
 	RP_F_AFTER_RECLAIM, /* x passes after a reclaim, not pooled */
+	/* g: x reclaims, n of them done (detail: why one was not), v the
+	 * bytes its file gave back (NaN: not read back), v2 seconds,
+	 * metric the method */
+	RP_F_RECLAIMED,
 	RP_F_VS_HOST, /* g in the guest against h on the host (g->host), sig
 		       * of the first write's share in v, lo, hi */
 	RP_F_ARM,     /* g on its target against h on the first (g->arm) */

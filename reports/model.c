@@ -104,6 +104,8 @@ static enum pb_error group_grow(struct rp_group *g)
 			   &g->p99_first,
 			   &g->mkfs,
 			   &g->cmd,
+			   &g->reclaim_back,
+			   &g->reclaim_s,
 			   &g->lr,
 			   &g->span_target,
 			   &g->rw_spread,
@@ -453,6 +455,38 @@ static void item_head(struct rp_model *m, struct rp_group *g,
 	}
 }
 
+/* bytes a file's extents held, or NaN */
+static double held(const struct jl *x)
+{
+	return jl_num(jl_get(x, "written_bytes")) +
+	       jl_num(jl_get(x, "unwritten_bytes"));
+}
+
+/* An item's (first) reclaim: what it gave back, read back from its
+ * file's extents where the runner could, and how long it took. */
+static void reclaim_pass(struct rp_group *g, struct jl *p)
+{
+	struct jl *rc = jl_get(p, RUNNER_K_RECLAIM);
+	struct jl *ext = jl_get(p, RUNNER_K_EXTENTS);
+	static const char *const methods[] = {"blkdiscard", "punch-hole",
+					      "fitrim"};
+	const char *method = jl_str(cur_doc, jl_get(rc, "method"));
+	double before = held(jl_get(ext, "before")),
+	       after = held(jl_get(ext, "after"));
+	size_t k;
+
+	for (k = 0; !g->reclaim_method && k < 3; k++)
+		if (!strcmp(method, methods[k]))
+			g->reclaim_method = methods[k];
+	if (jl_get(rc, "done") && jl_get(rc, "done")->type == JL_TRUE)
+		g->nreclaim_done++;
+	else if (!g->reclaim_why[0])
+		snprintf(g->reclaim_why, sizeof(g->reclaim_why), "%s",
+			 jl_str(cur_doc, jl_get(rc, "why_not")));
+	g->reclaim_back[g->nreclaim] = ext ? before - after : NAN;
+	g->reclaim_s[g->nreclaim++] = jl_num(jl_get(rc, RUNNER_K_SECONDS));
+}
+
 /* One pass of an item into its accumulator and its group. */
 static void item_pass(struct rp_model *m, struct rp_group *g,
 		      struct item_acc *a, struct jl *p)
@@ -461,6 +495,8 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 	double p99;
 
 	rj_pass_read(m->cur, &ps, p);
+	if (ps.kind == RUNNER_PASS_RECLAIM && !a->reclaimed)
+		reclaim_pass(g, p);
 	/* a reclaim starts the disk's second cycle (issue 40): its passes
 	 * are another workload's, counted and said, never pooled */
 	if (ps.kind == RUNNER_PASS_RECLAIM || a->reclaimed) {
@@ -838,6 +874,8 @@ static void finish_group(struct rp_group *g)
 	steady_points(g);
 	g->steady_med = rp_median(g->steady, g->nsteady);
 	g->mkfs_med = rp_median(g->mkfs, g->nmkfs);
+	g->reclaim_back_med = rp_median(g->reclaim_back, g->nreclaim);
+	g->reclaim_s_med = rp_median(g->reclaim_s, g->nreclaim);
 	g->rw_spread_med = rp_median(g->rw_spread, g->nrw_spread);
 	g->stripe_vs_pass_med =
 		rp_median(g->stripe_vs_pass, g->nstripe_vs_pass);
@@ -1495,6 +1533,8 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->ref_span);
 		free(g->ref_span_len);
 		free(g->mkfs);
+		free(g->reclaim_back);
+		free(g->reclaim_s);
 		free(g->cmd);
 		free(g->workload);
 		free(g->target_name);

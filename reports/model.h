@@ -195,6 +195,14 @@ struct rp_group {
 	/* filesystem workloads: mkfs time; command passes: wall time */
 	double *mkfs, *cmd;
 	size_t nmkfs, ncmd;
+	/* a reclaim pass's, one an item: the bytes its file gave back, read
+	 * back from its extents (NaN where they are not read: a device),
+	 * and its seconds; how many were done, and why one was not */
+	double *reclaim_back, *reclaim_s;
+	size_t nreclaim, nreclaim_done;
+	double reclaim_back_med, reclaim_s_med;
+	const char *reclaim_method; /* the first's, static */
+	char reclaim_why[160];
 	double mkfs_med, cmd_med, cmd_lo, cmd_hi, cmd_vs_base;
 	/* how much one disk's rewrites, passes alike in everything, differ
 	 * from each other: (max - min) / median per rep of two or more, and

@@ -1168,6 +1168,43 @@ static void say_after_reclaim(const struct said *s)
 		 s->f->x == 1 ? "is" : "are");
 }
 
+/*
+ * "thin: a reclaim (punch-hole) gave back 64 MiB of its file in 0.01 s,
+ * read back from its extents (median of 3)"; eager and lazy files that
+ * gave blocks back turned sparse, which a real disk of theirs does not
+ */
+static void say_reclaimed(const struct said *s)
+{
+	const struct rp_finding *f = s->f;
+	char sz[32], med[40] = "";
+	bool thick =
+		f->g->pmode == PB_MODE_EAGER || f->g->pmode == PB_MODE_LAZY;
+
+	if (f->x > 1)
+		snprintf(med, sizeof(med), " (median of %.0f)", f->x);
+	if (!f->n) {
+		snprintf(s->out, s->len, "%s: the reclaim was not done (%s)",
+			 s->l, *f->detail ? f->detail : "not said why");
+		return;
+	}
+	if (isnan(f->v)) {
+		snprintf(s->out, s->len,
+			 "%s: a reclaim (%s) discarded the region in %.2f s%s; "
+			 "whether the space came back is not read back here",
+			 s->l, f->metric ? f->metric : "?", f->v2, med);
+		return;
+	}
+	pb_size_format(sz, sizeof(sz), f->v > 0 ? (uint64_t)f->v : 0);
+	snprintf(s->out, s->len,
+		 "%s: a reclaim (%s) gave back %s of its file in %.2f s, read "
+		 "back from its extents%s%s",
+		 s->l, f->metric ? f->metric : "?", sz, f->v2, med,
+		 thick && f->v > 0 ? ": the file turned sparse, a thin disk's "
+				     "from then on (a real disk of this mode "
+				     "keeps its blocks)"
+				   : "");
+}
+
 static void say_unpooled(const struct said *s)
 {
 	char *out = s->out;
@@ -1258,6 +1295,7 @@ static void (*const sayers[RP_F__COUNT])(const struct said *s) = {
 	[RP_F_SERVER_SHORT] = say_server_short,
 	[RP_F_UNPOOLED] = say_unpooled,
 	[RP_F_AFTER_RECLAIM] = say_after_reclaim,
+	[RP_F_RECLAIMED] = say_reclaimed,
 	[RP_F_FAILED_ITEMS] = say_failed_items,
 	[RP_F_FLEET_PLACE] = say_fleet_place,
 	[RP_F_RETRIED] = say_retried,
@@ -1324,6 +1362,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_FLEET_PLACE] = "at-once-on-one-place",
 		[RP_F_UNPOOLED] = "later-writes-not-pooled",
 		[RP_F_AFTER_RECLAIM] = "after-reclaim-not-pooled",
+		[RP_F_RECLAIMED] = "reclaimed",
 		[RP_F_H_HOST] = "headline-guest-against-host",
 		[RP_F_H_ARM] = "headline-target-against-first",
 		[RP_F_VS_HOST] = "guest-against-host",

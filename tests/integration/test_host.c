@@ -1780,6 +1780,44 @@ static void plan_before_unset_settings(void)
 	CU_ASSERT_EQUAL(it_sh("test -e '%s' || test -e '%s'", res, state), 1);
 }
 
+/* A reclaim on the host backend's files (issue 40): each mode's file gives
+ * its blocks back, read back from its extents; eager's is said to have
+ * turned sparse, which a real eager disk does not */
+static void host_reclaim_read_back(void)
+{
+	SCRATCH(prof, "h-reclaim.json");
+	SCRATCH(state, "h-state-reclaim");
+	SCRATCH(res, "h-res-reclaim");
+	SCRATCH(disks, "h-disks-reclaim");
+	struct it_env e;
+	struct it_result r;
+	char *run;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "h-reclaim", disks, "\"thin\", \"eager\"", "",
+		      "{\"bs\": \"1M\", \"passes\": [\"first-write\", "
+		      "\"reclaim\"]}");
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e,
+		       (const char *[]){"run", "-q", "-o", res, prof, NULL}),
+		0);
+	it_result_dispose(&r);
+	run = it_newest_dir(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+	CU_ASSERT_EQUAL(it_sh("grep -q '  thin: a reclaim (punch-hole) gave "
+			      "back 8 MiB of its file in ' '%s/summary.txt'",
+			      run),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep '  eager: a reclaim (punch-hole) gave "
+			      "back 8 MiB' '%s/summary.txt' | grep -q "
+			      "'the file turned sparse'",
+			      run),
+			0);
+	free(run);
+	CU_ASSERT(nothing_left(disks, ""));
+}
+
 /* check and run say the plan's duration at the rate the profile's last
  * finished run wrote at (its write passes' bytes over its time), named,
  * a known answer: tests/data/runjson/demo-like.json (its backend and
@@ -1916,6 +1954,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_units_mb_everywhere),
 	PB_CASE(check_rate_from_last_run),
 	PB_CASE(plan_before_unset_settings),
+	PB_CASE(host_reclaim_read_back),
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASES_END,
 };

@@ -720,12 +720,19 @@ static void after_reclaim_not_pooled(void)
 		json_t *rw = json_deep_copy(json_array_get(ps, 1));
 		size_t n = json_array_size(ps);
 
+		/* each file gave back 1 GiB of its 1 GiB in 0.01 s */
 		json_array_append_new(
 			ps,
-			json_pack("{s:s,s:I,s:b,s:f,s:i,s:{s:s,s:b}}", "name",
-				  "reclaim", "index", (json_int_t)n, "complete",
-				  1, "seconds", 0.01, "bytes", 0, "reclaim",
-				  "method", "blkdiscard", "done", 1));
+			json_pack("{s:s,s:I,s:b,s:f,s:i,s:{s:s,s:b,s:f},"
+				  "s:{s:{s:I,s:I},s:{s:I,s:I}}}",
+				  "name", "reclaim", "index", (json_int_t)n,
+				  "complete", 1, "seconds", 0.01, "bytes", 0,
+				  "reclaim", "method", "punch-hole", "done", 1,
+				  "seconds", 0.01, "extents", "before",
+				  "written_bytes", (json_int_t)1 << 30,
+				  "unwritten_bytes", (json_int_t)0, "after",
+				  "written_bytes", (json_int_t)0,
+				  "unwritten_bytes", (json_int_t)0));
 		json_object_set_new(again, "index",
 				    json_integer((json_int_t)n + 1));
 		json_object_set_new(again, "mib_per_s", json_real(1.0));
@@ -758,6 +765,22 @@ static void after_reclaim_not_pooled(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "40 passes after a reclaim (the first "
 					 "write again and what followed it) "
 					 "are not in these figures"));
+	/* what each mode's reclaims gave back, read back: 1 GiB in 0.01 s;
+	 * eager's and lazy's files turned sparse, thin's did not */
+	CU_ASSERT_EQUAL(count(&fs, RP_F_RECLAIMED, NULL, NULL, NULL), 4);
+	CU_ASSERT_EQUAL_FATAL(
+		count(&fs, RP_F_RECLAIMED, group(&m, "thin"), NULL, &f), 1);
+	CU_ASSERT_DOUBLE_EQUAL(f->v, 1073741824.0, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(f->v2, 0.01, 1e-12);
+	CU_ASSERT_EQUAL(f->n, 5);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_STRING_EQUAL(t, "thin: a reclaim (punch-hole) gave back 1 "
+				  "GiB of its file in 0.01 s, read back "
+				  "from its extents (median of 5)");
+	CU_ASSERT_EQUAL_FATAL(
+		count(&fs, RP_F_RECLAIMED, group(&m, "eager"), NULL, &f), 1);
+	rp_finding_text(t, sizeof(t), &m, f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, ": the file turned sparse"));
 	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 	rp_model_dispose(&plain);
