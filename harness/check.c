@@ -128,23 +128,50 @@ void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
 }
 
 /* The plan as check --json prints it: what print_plan says, as data. */
-static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
+/* The plan's cost as check --json says it: the one the lines say. */
+static json_t *cost_json(const struct pb_profile *p, const struct pb_plan *plan,
+			 const char *results)
+{
+	struct pb_plan_cost c;
+	char place[PB_MAX_TARGETS][300];
+	uint64_t bytes[PB_MAX_TARGETS], shared;
+	json_t *places = json_array(), *per = json_object();
+	unsigned j, n;
+
+	pb_plan_cost(&c, p, plan);
+	pb_plan_cost_rate(&c, p, results);
+	n = pb_plan_cost_place_list(&c, p, place, bytes);
+	for (j = 0; j < n; j++)
+		json_array_append_new(places,
+				      json_pack("{s:s,s:I}", "place", place[j],
+						"bytes", (json_int_t)bytes[j]));
+	for (j = 0; j < p->ntargets; j++)
+		json_object_set_new(per, p->targets[j].name,
+				    json_integer((json_int_t)c.per_target[j]));
+	shared = pb_plan_cost_shared(&c, p);
+	return json_pack(
+		"{s:I,s:I,s:I,s:o,s:o,s:f,s:s?,s:f,s:I,s:b}", "passes_bytes",
+		(json_int_t)c.passes, "eager_zeros_bytes", (json_int_t)c.zeros,
+		"space_at_once_bytes", (json_int_t)c.peak, "per_target", per,
+		"per_place", places, "rate_mib_s", c.mib_s, "rate_from",
+		c.rate_from[0] ? c.rate_from : NULL, "duration_s",
+		(double)(c.passes + (c.rate_from[0] ? 0 : c.zeros)) /
+			(c.mib_s * 1048576.0),
+		"shared_bytes", (json_int_t)shared, "confirm",
+		p->confirm_above && shared > p->confirm_above);
+}
+
+static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan,
+			 const char *results)
 {
 	json_t *items = json_array(), *modes = json_array();
-	json_t *targets = json_array();
-	uint64_t bytes = 0;
+	json_t *targets = json_array(), *cost;
 	size_t i;
-	unsigned k, writes;
 
 	for (i = 0; i < p->nmodes; i++)
 		json_array_append_new(modes,
 				      json_string(pb_mode_name(p->modes[i])));
 	for (i = 0; i < plan->n; i++) {
-		const struct runner_opts *w = &p->points[plan->items[i].point];
-
-		for (k = 0, writes = 0; k < w->npasses; k++)
-			writes += runner_pass_writes(w->passes[k]);
-		bytes += writes * w->size;
 		json_array_append_new(
 			items,
 			json_pack("{s:s,s:i,s:i,s:s,s:i,s:s}", "target",
@@ -157,13 +184,22 @@ static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan)
 	}
 	for (i = 0; i < p->ntargets; i++)
 		json_array_append_new(targets, json_string(p->targets[i].name));
-	return json_pack(
-		"{s:o,s:i,s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o}", "targets", targets,
-		"concurrency", p->ntargets > 1 ? (int)p->concurrency : 1,
-		"modes", modes, "repetitions", (int)p->repetitions, "points",
-		(int)p->npoints, "disk_size_bytes", (json_int_t)p->disk_size,
-		"shuffled", p->shuffle, "seed", (json_int_t)plan->seed,
-		"bytes_to_write", (json_int_t)bytes, "items", items);
+	/* bytes_to_write: the passes' and eager's zeros, the cost the lines
+	 * say (it once counted each writing pass's size alone, leaving out
+	 * stripe pairs' rewrites and the zeros) */
+	cost = cost_json(p, plan, results);
+	return json_pack("{s:o,s:i,s:o,s:i,s:i,s:I,s:b,s:I,s:I,s:o,s:o}",
+			 "targets", targets, "concurrency",
+			 p->ntargets > 1 ? (int)p->concurrency : 1, "modes",
+			 modes, "repetitions", (int)p->repetitions, "points",
+			 (int)p->npoints, "disk_size_bytes",
+			 (json_int_t)p->disk_size, "shuffled", p->shuffle,
+			 "seed", (json_int_t)plan->seed, "bytes_to_write",
+			 (json_int_t)(json_integer_value(json_object_get(
+					      cost, "passes_bytes")) +
+				      json_integer_value(json_object_get(
+					      cost, "eager_zeros_bytes"))),
+			 "cost", cost, "items", items);
 }
 
 /* Every target's check; its findings under its name when there are
@@ -279,9 +315,10 @@ static int check_json(struct run_state *r, const char *profile)
 	doc = json_pack("{s:i,s:s,s:s,s:s?,s:o?,s:o,s:s,s:s?}", "format", 1,
 			"tool", "provbench", "profile", profile, "backend",
 			r->ops ? r->ops->name : NULL, "plan",
-			r->plan.n ? plan_json(r->p, &r->plan) : NULL, "checks",
-			out.items, "verdict", err ? "failed" : "ok", "error",
-			err ? why : NULL);
+			r->plan.n ? plan_json(r->p, &r->plan, r->results)
+				  : NULL,
+			"checks", out.items, "verdict", err ? "failed" : "ok",
+			"error", err ? why : NULL);
 	text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 		   : NULL;
 	json_decref(doc);

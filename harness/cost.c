@@ -231,11 +231,10 @@ static bool target_place(char *out, size_t len, const struct pb_profile *p,
 	return false;
 }
 
-void pb_plan_cost_places(struct pb_buf *out, const struct pb_plan_cost *c,
-			 const struct pb_profile *p)
+unsigned pb_plan_cost_place_list(const struct pb_plan_cost *c,
+				 const struct pb_profile *p, char (*place)[300],
+				 uint64_t *bytes)
 {
-	char place[PB_MAX_TARGETS][300], a[32];
-	uint64_t bytes[PB_MAX_TARGETS];
 	unsigned k, j, n = 0;
 
 	for (k = 0; k < p->ntargets; k++) {
@@ -251,6 +250,16 @@ void pb_plan_cost_places(struct pb_buf *out, const struct pb_plan_cost *c,
 		}
 		bytes[j] += c->per_target[k];
 	}
+	return n;
+}
+
+void pb_plan_cost_places(struct pb_buf *out, const struct pb_plan_cost *c,
+			 const struct pb_profile *p)
+{
+	char place[PB_MAX_TARGETS][300], a[32];
+	uint64_t bytes[PB_MAX_TARGETS];
+	unsigned j, n = pb_plan_cost_place_list(c, p, place, bytes);
+
 	for (j = 0; j < n; j++)
 		pb_buf_printf(out, "%s%s %s",
 			      j ? ", " : "per place: ", place[j],

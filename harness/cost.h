@@ -31,6 +31,11 @@ void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
 /* "data to write: ... by the passes, ... of eager's zeros; about N
  * minutes at 100 MiB/s": the cost's first sentence */
 void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c);
+/* The places the plan writes to and the bytes each takes, in its
+ * targets' order (place and bytes hold PB_MAX_TARGETS); how many. */
+unsigned pb_plan_cost_place_list(const struct pb_plan_cost *c,
+				 const struct pb_profile *p, char (*place)[300],
+				 uint64_t *bytes);
 /* "per place: datastore ds1 480 GiB, datastore nfs 480 GiB": what the
  * plan writes where its targets' disks go (each backend's place row) */
 void pb_plan_cost_places(struct pb_buf *out, const struct pb_plan_cost *c,

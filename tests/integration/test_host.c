@@ -735,6 +735,41 @@ static void host_check_cost_first(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, place));
 	}
 	it_result_dispose(&r);
+	/* check --json says the same cost, as data */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", "--json", prof, NULL), 0);
+	{
+		json_t *doc = json_loads(r.out, 0, NULL);
+		json_t *plan = json_object_get(doc, "plan");
+		json_t *cost = json_object_get(plan, "cost");
+		json_t *pl =
+			json_array_get(json_object_get(cost, "per_place"), 0);
+		char place[700];
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		snprintf(place, sizeof(place), "dir %s", dir);
+		CU_ASSERT_EQUAL(json_integer_value(
+					json_object_get(cost, "passes_bytes")),
+				752ll << 20);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+					cost, "eager_zeros_bytes")),
+				128ll << 20);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+					plan, "bytes_to_write")),
+				880ll << 20);
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(pl, "place")), place);
+		CU_ASSERT_EQUAL(
+			json_integer_value(json_object_get(pl, "bytes")),
+			880ll << 20);
+		CU_ASSERT_DOUBLE_EQUAL(
+			json_real_value(json_object_get(cost, "rate_mib_s")),
+			100.0, 1e-9);
+		CU_ASSERT(json_is_null(json_object_get(cost, "rate_from")) ||
+			  !json_object_get(cost, "rate_from"));
+		CU_ASSERT(json_is_false(json_object_get(cost, "confirm")));
+		json_decref(doc);
+	}
+	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-n", prof, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
 	it_result_dispose(&r);
