@@ -65,7 +65,7 @@ static void plan_cost_print(const struct pb_profile *p,
 		pb_buf_dispose(&places);
 	}
 	plan_baseline_print(p);
-	if (p->confirm_above && pb_plan_cost_shared(&c, p) > p->confirm_above)
+	if (pb_plan_cost_asks(&c, p))
 		printf("confirm: %s to shared storage is above confirm_above "
 		       "(%s): run asks first, or needs --yes unattended\n",
 		       pb_size_format(a, sizeof(a), pb_plan_cost_shared(&c, p)),
@@ -155,10 +155,8 @@ static json_t *cost_json(const struct pb_profile *p, const struct pb_plan *plan,
 		"space_at_once_bytes", (json_int_t)c.peak, "per_target", per,
 		"per_place", places, "rate_mib_s", c.mib_s, "rate_from",
 		c.rate_from[0] ? c.rate_from : NULL, "duration_s",
-		(double)(c.passes + (c.rate_from[0] ? 0 : c.zeros)) /
-			(c.mib_s * 1048576.0),
-		"shared_bytes", (json_int_t)shared, "confirm",
-		p->confirm_above && shared > p->confirm_above);
+		pb_plan_cost_seconds(&c), "shared_bytes", (json_int_t)shared,
+		"confirm", pb_plan_cost_asks(&c, p));
 }
 
 static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan,

@@ -173,15 +173,26 @@ void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
 	last_rate(c, p, results);
 }
 
-/* the cost's first sentence, from a cost computed once */
-void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c)
+double pb_plan_cost_seconds(const struct pb_plan_cost *c)
 {
-	char a[32], b[32], d[64], z[96] = "";
 	/* a measured rate is of the passes' data, everything else in its
 	 * time; the guess is of every byte */
 	double bytes = (double)c->passes + (c->rate_from[0] ? 0 : c->zeros);
 
-	say_duration(d, sizeof(d), bytes / (c->mib_s * 1048576.0));
+	return bytes / (c->mib_s * 1048576.0);
+}
+
+bool pb_plan_cost_asks(const struct pb_plan_cost *c, const struct pb_profile *p)
+{
+	return p->confirm_above && pb_plan_cost_shared(c, p) > p->confirm_above;
+}
+
+/* the cost's first sentence, from a cost computed once */
+void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c)
+{
+	char a[32], b[32], d[64], z[96] = "";
+
+	say_duration(d, sizeof(d), pb_plan_cost_seconds(c));
 	if (c->zeros)
 		snprintf(z, sizeof(z), ", %s of eager's zeros at provisioning",
 			 pb_size_format(b, sizeof(b), c->zeros));
@@ -303,9 +314,9 @@ enum pb_error pb_plan_confirm(const struct pb_profile *p,
 	uint64_t shared;
 
 	pb_plan_cost(&c, p, plan);
-	shared = pb_plan_cost_shared(&c, p);
-	if (yes || !p->confirm_above || shared <= p->confirm_above)
+	if (yes || !pb_plan_cost_asks(&c, p))
 		return PB_OK;
+	shared = pb_plan_cost_shared(&c, p);
 	pb_size_format(a, sizeof(a), shared);
 	pb_size_format(b, sizeof(b), p->confirm_above);
 	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))

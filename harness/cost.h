@@ -49,6 +49,11 @@ uint64_t pb_plan_cost_shared(const struct pb_plan_cost *c,
 enum pb_error pb_plan_confirm(const struct pb_profile *p,
 			      const struct pb_plan *plan, bool yes,
 			      char *errbuf);
+/* The plan's expected seconds at c's rate. */
+double pb_plan_cost_seconds(const struct pb_plan_cost *c);
+/* Does the plan write more to shared storage than confirm_above? */
+bool pb_plan_cost_asks(const struct pb_plan_cost *c,
+		       const struct pb_profile *p);
 /* where the rate comes from, in words */
 void pb_plan_rate_said(char *out, size_t len, const struct pb_plan_cost *c);
 
