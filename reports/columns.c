@@ -91,8 +91,34 @@ ONE(qd_kept, g->qd_kept_min)
 ONE(mkfs, g->mkfs_med)
 ONE(cmd, g->cmd_med)
 ONE(pts_pass, g->pts_pass >= 0 ? (double)g->pts_pass : NAN)
+ONE(reclaimed, g->reclaim_back_med)
+ONE(reclaim_s, g->reclaim_s_med)
 
 #undef ONE
+
+static void rewarm(double v[3], const struct rp_model *m,
+		   const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->rewarm, v[1] = g->rewarm_lo, v[2] = g->rewarm_hi;
+}
+
+static void rewarm_first(double v[3], const struct rp_model *m,
+			 const struct rp_group *g)
+{
+	(void)m;
+	v[0] = g->rewarm_vs_first, v[1] = g->rewarm_vs_first_lo,
+	v[2] = g->rewarm_vs_first_hi;
+}
+
+/* a run with a first write after a reclaim: the pages show it */
+static bool any_rewarm(const struct rp_model *m)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (m->g[i].nlr2)
+			return true;
+	return false;
+}
 
 static bool any_read(const struct rp_model *m)
 {
@@ -238,6 +264,33 @@ const struct rp_column rp_columns[] = {
 	 .page_decimals = 1,
 	 .get = fsy,
 	 .any = any_fsync},
+	/* the re-warm (issue 40): what the first write after a reclaim
+	 * cost, as the penalty is told, and against the rep's first */
+	{.csv = "rewarm_penalty_frac",
+	 .csv_lo = "rewarm_penalty_lo_frac",
+	 .csv_hi = "rewarm_penalty_hi_frac",
+	 .head = "again",
+	 .unit = RP_UNIT_PCT,
+	 .show = RP_COL_ALL | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 4,
+	 .get = rewarm,
+	 .any = any_rewarm},
+	{.csv = "rewarm_vs_first_frac",
+	 .csv_lo = "rewarm_vs_first_lo_frac",
+	 .csv_hi = "rewarm_vs_first_hi_frac",
+	 .unit = RP_UNIT_PCT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 4,
+	 .get = rewarm_first},
+	{.csv = "reclaimed_bytes",
+	 .unit = RP_UNIT_BYTES,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .get = reclaimed},
+	{.csv = "reclaim_s",
+	 .unit = RP_UNIT_S,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 3,
+	 .get = reclaim_s},
 	/* the pages' only column of words; summary.csv has its figures */
 	{.csv = "-",
 	 .head = "within a pass",

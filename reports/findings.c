@@ -53,16 +53,22 @@ static struct rp_finding *add(struct rp_findings *fs, enum rp_fkind kind)
 
 /* ---- what a group's figures say ---- */
 
-/* The first-write penalty's verdict: one repetition tells nothing of
- * noise; an interval holding 0 is within it. */
+/* A cost's verdict (the penalty's, the re-warm's): one repetition
+ * tells nothing of noise; an interval holding 0 is within it. */
+static enum rp_sig cost_sig(double v, double lo, double hi)
+{
+	if (isnan(v))
+		return RP_SIG_NA;
+	if (isnan(lo) || isnan(hi))
+		return RP_SIG_FEW;
+	return lo <= 0 && hi >= 0 ? RP_SIG_NOISE : RP_SIG_YES;
+}
+
 static enum rp_sig penalty_sig(const struct rp_group *g)
 {
-	if (!g->nok || isnan(g->penalty))
+	if (!g->nok)
 		return RP_SIG_NA;
-	if (isnan(g->penalty_lo) || isnan(g->penalty_hi))
-		return RP_SIG_FEW;
-	return g->penalty_lo <= 0 && g->penalty_hi >= 0 ? RP_SIG_NOISE
-							: RP_SIG_YES;
+	return cost_sig(g->penalty, g->penalty_lo, g->penalty_hi);
 }
 
 static bool ratio_noise(double lo, double hi)
@@ -574,6 +580,22 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->n = g->nreclaim_done;
 		snprintf(f->detail, sizeof(f->detail), "%s", g->reclaim_why);
 		f->metric = g->reclaim_method;
+	}
+	/* and what the next first write paid: again, or found its blocks */
+	if (g->nlr2 && (f = add(fs, RP_F_REWARM))) {
+		f->g = g;
+		f->v = g->rewarm;
+		f->lo = g->rewarm_lo;
+		f->hi = g->rewarm_hi;
+		f->sig = cost_sig(f->v, f->lo, f->hi);
+		f->v2 = g->rewarm_vs_first;
+		f->lo2 = g->rewarm_vs_first_lo;
+		f->hi2 = g->rewarm_vs_first_hi;
+		f->sig2 = cost_sig(f->v2, f->lo2, f->hi2);
+		f->x = g->nreclaim_done ? g->reclaim_back_med : NAN;
+		f->n = g->nlr2;
+		if (g->penalty_less_base)
+			f->h = b;
 	}
 }
 

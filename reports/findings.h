@@ -79,6 +79,12 @@ enum rp_fkind {
 	 * bytes its file gave back (NaN: not read back), v2 seconds,
 	 * metric the method */
 	RP_F_RECLAIMED,
+	/* g: the first write after a reclaim (issue 40): v its cost over a
+	 * rewrite, lo..hi (sig: beyond noise, paid again); v2 its time
+	 * against the first write's, lo2..hi2 (sig2); x the bytes given
+	 * back (NaN: not read back); n its repetitions; h the baseline
+	 * whose first cycle was taken out */
+	RP_F_REWARM,
 	RP_F_VS_HOST, /* g in the guest against h on the host (g->host), sig
 		       * of the first write's share in v, lo, hi */
 	RP_F_ARM,     /* g on its target against h on the first (g->arm) */

@@ -30,6 +30,33 @@ static const struct rp_finding *vs_base(const struct rp_findings *fs,
 	return NULL;
 }
 
+/* the reclaims and the first write after them (issue 40), or null */
+static json_t *rewarm_json(const struct rp_group *g)
+{
+	json_t *o;
+
+	if (!g->nreclaim)
+		return json_null();
+	o = json_pack("{s:I,s:I,s:o,s:o,s:o,s:I}", "reclaims",
+		      (json_int_t)g->nreclaim, "done",
+		      (json_int_t)g->nreclaim_done, "method",
+		      g->reclaim_method ? json_string(g->reclaim_method)
+					: json_null(),
+		      "reclaimed_bytes", rp_jnum(g->reclaim_back_med),
+		      "reclaim_s", rp_jnum(g->reclaim_s_med), "reps",
+		      (json_int_t)g->nlr2);
+	if (!o)
+		return json_null();
+	json_object_set_new(
+		o, "penalty_frac",
+		figure_json("value", g->rewarm, g->rewarm_lo, g->rewarm_hi));
+	json_object_set_new(o, "vs_first_frac",
+			    figure_json("value", g->rewarm_vs_first,
+					g->rewarm_vs_first_lo,
+					g->rewarm_vs_first_hi));
+	return o;
+}
+
 static json_t *group_json(const struct rp_model *m,
 			  const struct rp_findings *fs,
 			  const struct rp_group *g)
@@ -109,6 +136,7 @@ static json_t *group_json(const struct rp_model *m,
 	json_object_set_new(
 		o, "penalty_method",
 		json_string(g->penalty_paired ? "stripe pairs" : "passes"));
+	json_object_set_new(o, "rewarm", rewarm_json(g));
 	json_object_set_new(o, "mkfs_s", rp_jnum(g->mkfs_med));
 	json_object_set_new(o, "command_s", rp_jnum(g->cmd_med));
 	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));

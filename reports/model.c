@@ -107,6 +107,8 @@ static enum pb_error group_grow(struct rp_group *g)
 			   &g->reclaim_back,
 			   &g->reclaim_s,
 			   &g->lr,
+			   &g->lr2,
+			   &g->d21,
 			   &g->span_target,
 			   &g->rw_spread,
 			   &g->stripe_vs_pass,
@@ -393,6 +395,11 @@ struct item_acc {
 	const struct jl *ref, *stripes;
 	bool first, spanned;
 	bool reclaimed; /* a reclaim came: the passes after it are apart */
+	/* after it: the first write again (its rate, its pairs' times) and
+	 * the later writes that followed it */
+	double first2_mib, pf2, pw2, rw2[RP_MAX_REWRITES];
+	unsigned nrw2, nreclaims;
+	bool first2, paired2;
 };
 
 /* What an item says of its group before its passes: its filesystem,
@@ -487,6 +494,27 @@ static void reclaim_pass(struct rp_group *g, struct jl *p)
 	g->reclaim_s[g->nreclaim++] = jl_num(jl_get(rc, RUNNER_K_SECONDS));
 }
 
+/* A pass of the cycle after an item's first reclaim: its first write
+ * again (its rate, and its pairs' times where it was paired, as the
+ * first's) and the later writes after it. */
+static void rewarm_pass(const struct rp_model *m, struct item_acc *a,
+			const struct rj_pass *ps)
+{
+	struct jl *pr = ps->k[RJ_P_PAIRED];
+
+	if (ps->kind == RUNNER_PASS_FIRST_WRITE && !a->first2) {
+		a->first2 = true;
+		a->first2_mib = ps->mib_per_s;
+		a->paired2 = pr != NULL;
+		if (!pr ||
+		    !pair_times(&a->pf2, &a->pw2, pr, ps->k[RJ_P_SERIES]))
+			a->pf2 = a->pw2 = NAN;
+	} else if (a->first2 && m->later_set && ps->kind == m->later &&
+		   a->nrw2 < RP_MAX_REWRITES) {
+		a->rw2[a->nrw2++] = ps->mib_per_s;
+	}
+}
+
 /* One pass of an item into its accumulator and its group. */
 static void item_pass(struct rp_model *m, struct rp_group *g,
 		      struct item_acc *a, struct jl *p)
@@ -498,9 +526,14 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 	if (ps.kind == RUNNER_PASS_RECLAIM && !a->reclaimed)
 		reclaim_pass(g, p);
 	/* a reclaim starts the disk's second cycle (issue 40): its passes
-	 * are another workload's, counted and said, never pooled */
+	 * are another workload's, counted and said, never pooled; the
+	 * first cycle after it is the re-warm's */
 	if (ps.kind == RUNNER_PASS_RECLAIM || a->reclaimed) {
 		m->after_reclaim += a->reclaimed;
+		if (ps.kind == RUNNER_PASS_RECLAIM)
+			a->nreclaims++;
+		else if (a->nreclaims == 1 && ps.complete)
+			rewarm_pass(m, a, &ps);
 		a->reclaimed = true;
 		return;
 	}
@@ -595,9 +628,27 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 	}
 }
 
+/*
+ * A first write's time over its later writes' on the same bytes, as a
+ * log: the paired stripes' sides where it was paired, else the passes'
+ * (the rates' inverse ratio). NaN when paired with its sides unknown (no
+ * figure rather than a mix) or when a side is missing.
+ */
+static double time_log_ratio(double pf, double pw, bool paired,
+			     double first_mib, double rw_mib)
+{
+	if (pf > 0 && pw > 0)
+		return log(pf / pw);
+	if (!paired && first_mib > 0 && rw_mib > 0)
+		return log(rw_mib / first_mib);
+	return NAN;
+}
+
 /* The item's figures into its group, once its passes are read. */
 static void item_done(struct rp_group *g, struct item_acc *a)
 {
+	double lr;
+
 	if (a->nrw)
 		a->rw_med = rp_median(a->rw, a->nrw);
 	a->settle_to = a->rw_med;
@@ -634,15 +685,22 @@ static void item_done(struct rp_group *g, struct item_acc *a)
 	if (a->stripes_mib > 0 && a->rw_med > 0)
 		g->stripe_vs_pass[g->nstripe_vs_pass++] =
 			a->stripes_mib / a->rw_med;
-	/* the first write's time over the later writes', as a log: the
-	 * paired stripes' where it was paired, else the passes' (the same
-	 * bytes: the rates' inverse ratio) */
-	if (a->pf > 0 && a->pw > 0)
-		g->lr[g->nlr++] = log(a->pf / a->pw);
-	else if (a->stripes_mib > 0)
-		; /* paired, its sides unknown: no figure rather than a mix */
-	else if (a->first_mib > 0 && a->rw_med > 0)
-		g->lr[g->nlr++] = log(a->rw_med / a->first_mib);
+	lr = time_log_ratio(a->pf, a->pw, a->stripes_mib > 0, a->first_mib,
+			    a->rw_med);
+	if (!isnan(lr))
+		g->lr[g->nlr++] = lr;
+	/* the first write after a reclaim, against the rewrites after it
+	 * (else the first cycle's), and against the rep's first write */
+	if (a->first2) {
+		double rw = a->nrw2 ? rp_median(a->rw2, a->nrw2) : a->rw_med;
+		double lr2 = time_log_ratio(a->pf2, a->pw2, a->paired2,
+					    a->first2_mib, rw);
+
+		if (!isnan(lr2))
+			g->lr2[g->nlr2++] = lr2;
+		if (!isnan(lr2) && !isnan(lr))
+			g->d21[g->nd21++] = lr2 - lr;
+	}
 	if (a->nrw) {
 		g->rewrite[g->nrewrite++] = a->rw_med;
 		if (a->nrw > g->max_rewrites)
@@ -669,6 +727,9 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		.ref_mib = NAN,
 		.pf = NAN,
 		.pw = NAN,
+		.first2_mib = NAN,
+		.pf2 = NAN,
+		.pw2 = NAN,
 	};
 	struct jl *p;
 
@@ -745,24 +806,41 @@ out:
  * paired or both not) and two repetitions, the mode's own; under
  * RP_MIN_TELL repetitions no interval.
  */
+static void cost_of(double *v, double *lo, double *hi, const double *a,
+		    size_t na, const double *b, size_t nb)
+{
+	double d, l, h;
+
+	*v = *lo = *hi = NAN;
+	if (!na)
+		return;
+	rp_mean_diff_ci(&d, &l, &h, a, na, b, nb, 0.05);
+	*v = expm1(d);
+	if (na < RP_MIN_TELL)
+		return;
+	*lo = expm1(l);
+	*hi = expm1(h);
+}
+
+/*
+ * The re-warm (issue 40) is the same estimate of the first write after a
+ * reclaim, less the same baseline's first cycle: the method's own bias is
+ * the first cycle's, and a baseline's second cycle may have been given
+ * back too (a loop device's file is punched by a discard). Against the
+ * rep's own first write it is a paired difference, with no baseline.
+ */
 static void penalty_of(struct rp_group *g, const struct rp_group *b)
 {
-	double d, lo, hi;
-
 	if (b && (b == g || b->penalty_paired != g->penalty_paired ||
 		  b->nlr < 2 || b->mismatch))
 		b = NULL;
-	g->penalty = g->penalty_lo = g->penalty_hi = NAN;
 	g->penalty_less_base = b != NULL;
-	if (!g->nlr)
-		return;
-	rp_mean_diff_ci(&d, &lo, &hi, g->lr, g->nlr, b ? b->lr : NULL,
-			b ? b->nlr : 0, 0.05);
-	g->penalty = expm1(d);
-	if (g->nlr < RP_MIN_TELL)
-		return;
-	g->penalty_lo = expm1(lo);
-	g->penalty_hi = expm1(hi);
+	cost_of(&g->penalty, &g->penalty_lo, &g->penalty_hi, g->lr, g->nlr,
+		b ? b->lr : NULL, b ? b->nlr : 0);
+	cost_of(&g->rewarm, &g->rewarm_lo, &g->rewarm_hi, g->lr2, g->nlr2,
+		b ? b->lr : NULL, b ? b->nlr : 0);
+	cost_of(&g->rewarm_vs_first, &g->rewarm_vs_first_lo,
+		&g->rewarm_vs_first_hi, g->d21, g->nd21, NULL, 0);
 }
 
 /*
@@ -1520,6 +1598,8 @@ void rp_model_dispose(struct rp_model *m)
 		free(g->prov);
 		free(g->steady);
 		free(g->lr);
+		free(g->lr2);
+		free(g->d21);
 		free(g->span_target);
 		free(g->rw_spread);
 		free(g->stripe_vs_pass);

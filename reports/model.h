@@ -203,6 +203,16 @@ struct rp_group {
 	double reclaim_back_med, reclaim_s_med;
 	const char *reclaim_method; /* the first's, static */
 	char reclaim_why[160];
+	/* the re-warm (issue 40): per rep, the log of the first write
+	 * after a reclaim's time over its rewrites' (lr2, as lr is made),
+	 * and that less the rep's own first write's (d21). rewarm is what
+	 * the second first write costs, less the baseline's first cycle's
+	 * lr as the penalty is; rewarm_vs_first its time over the first's
+	 * (0: the same cost again, -0.2: a fifth less) */
+	double *lr2, *d21;
+	size_t nlr2, nd21;
+	double rewarm, rewarm_lo, rewarm_hi;
+	double rewarm_vs_first, rewarm_vs_first_lo, rewarm_vs_first_hi;
 	double mkfs_med, cmd_med, cmd_lo, cmd_hi, cmd_vs_base;
 	/* how much one disk's rewrites, passes alike in everything, differ
 	 * from each other: (max - min) / median per rep of two or more, and

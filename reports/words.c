@@ -1162,8 +1162,8 @@ static void say_after_reclaim(const struct said *s)
 	snprintf(s->out, s->len,
 		 "%.0f pass%s after a reclaim (the first write again and what "
 		 "followed it) %s not in these figures: a second cycle is "
-		 "another workload, and this report does not yet say how a "
-		 "disk re-warms (run.json and report.csv keep each pass)",
+		 "another workload, whose cost the re-warm lines say "
+		 "(run.json and report.csv keep each pass)",
 		 s->f->x, s->f->x == 1 ? "" : "es",
 		 s->f->x == 1 ? "is" : "are");
 }
@@ -1203,6 +1203,76 @@ static void say_reclaimed(const struct said *s)
 				     "from then on (a real disk of this mode "
 				     "keeps its blocks)"
 				   : "");
+}
+
+/* what gave the space back, as the re-warm line starts */
+static void rewarm_after(char *out, size_t len, const struct rp_finding *f,
+			 const char *l)
+{
+	const struct rp_group *g = f->g;
+	char sz[32];
+
+	if (!g->nreclaim_done) {
+		snprintf(out, len, "%s: after a reclaim that was not done", l);
+	} else if (isnan(f->x)) {
+		snprintf(out, len, "%s: after a reclaim (%s) in %.2f s", l,
+			 g->reclaim_method ? g->reclaim_method : "?",
+			 g->reclaim_s_med);
+	} else if (!(f->x > 0)) {
+		snprintf(out, len, "%s: with no space given back", l);
+	} else {
+		pb_size_format(sz, sizeof(sz), (uint64_t)f->x);
+		snprintf(out, len, "%s: after %s reclaimed in %.2f s", l, sz,
+			 g->reclaim_s_med);
+	}
+}
+
+/*
+ * "thin: after 1 GiB reclaimed in 0.01 s, the next write paid 31%
+ * [26-36%] again (the first write 33%: the same within noise)";
+ * "eager: with no space given back, the next write found its blocks:
+ * 1% [-2 to 4%] over a rewrite, within noise"
+ */
+static void say_rewarm(const struct said *s)
+{
+	const struct rp_finding *f = s->f;
+	char p[32], iv[48], p1[32];
+
+	rewarm_after(s->out, s->len, f, s->l);
+	rp_pct_text(p, sizeof(p), f->v);
+	rp_pct_interval(iv, sizeof(iv), f->lo, f->hi);
+	if (f->sig == RP_SIG_FEW)
+		cat(s->out, s->len,
+		    ", the next write cost %s over a rewrite (%s: no "
+		    "interval, too few to tell noise)",
+		    p, reps_few(iv, sizeof(iv), f->n));
+	else if (f->sig == RP_SIG_YES && f->v > 0)
+		cat(s->out, s->len, ", the next write paid %s %s again", p, iv);
+	else
+		cat(s->out, s->len,
+		    ", the next write found its blocks: %s %s over a rewrite"
+		    "%s",
+		    p, iv, f->sig == RP_SIG_NOISE ? ", within noise" : "");
+	rp_pct_text(p1, sizeof(p1), f->g->penalty);
+	if (f->sig2 == RP_SIG_NOISE) {
+		cat(s->out, s->len,
+		    " (the first write %s: the same within "
+		    "noise)",
+		    p1);
+	} else if (f->sig2 == RP_SIG_YES) {
+		rp_pct_text(p, sizeof(p), fabs(f->v2));
+		rp_pct_interval(iv, sizeof(iv), f->v2 > 0 ? f->lo2 : -f->hi2,
+				f->v2 > 0 ? f->hi2 : -f->lo2);
+		cat(s->out, s->len,
+		    " (the first write %s; this one took %s %s "
+		    "%s)",
+		    p1, p, iv, f->v2 > 0 ? "longer" : "less time");
+	} else if (!isnan(f->g->penalty)) {
+		cat(s->out, s->len, " (the first write %s)", p1);
+	}
+	if (f->h)
+		cat(s->out, s->len, ", less what %s's first write shows",
+		    f->h->mode);
 }
 
 static void say_unpooled(const struct said *s)
@@ -1296,6 +1366,7 @@ static void (*const sayers[RP_F__COUNT])(const struct said *s) = {
 	[RP_F_UNPOOLED] = say_unpooled,
 	[RP_F_AFTER_RECLAIM] = say_after_reclaim,
 	[RP_F_RECLAIMED] = say_reclaimed,
+	[RP_F_REWARM] = say_rewarm,
 	[RP_F_FAILED_ITEMS] = say_failed_items,
 	[RP_F_FLEET_PLACE] = say_fleet_place,
 	[RP_F_RETRIED] = say_retried,
@@ -1363,6 +1434,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_UNPOOLED] = "later-writes-not-pooled",
 		[RP_F_AFTER_RECLAIM] = "after-reclaim-not-pooled",
 		[RP_F_RECLAIMED] = "reclaimed",
+		[RP_F_REWARM] = "rewarm",
 		[RP_F_H_HOST] = "headline-guest-against-host",
 		[RP_F_H_ARM] = "headline-target-against-first",
 		[RP_F_VS_HOST] = "guest-against-host",
