@@ -84,7 +84,7 @@ if $check; then
 integration-host 25 $B/integration-tests $B $(sel host)
 integration-report 20 $B/integration-tests $B $(sel report)
 integration-runner 12 $B/integration-tests $B $(sel runner)
-validate 45 python3 tests/validate/validate.py --build $B --quick --check
+validate 52 python3 tests/validate/validate.py --build $B --quick --check
 unit 3 $B/unit-tests
 unit-windows 2 $wine_unit
 format 1 make -s format-check
@@ -105,7 +105,7 @@ integration-report 54 $IT $(sel report)
 integration-vsphere 52 $IT $(sel vsphere)
 integration-sched 37 $IT $(sel sched)
 integration-runner 34 $IT $(sel runner)
-validate 32 python3 tests/validate/validate.py --build $B --quick --check
+validate 39 python3 tests/validate/validate.py --build $B --quick --check
 integration-install 19 $IT $(sel install)
 unit-asan 10 $san $B/asan/unit-tests
 unit-windows 2 $wine_unit

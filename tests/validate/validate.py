@@ -44,6 +44,13 @@ size and repetition count:
   gate         nights drawn alike, every mode (report -c OLD NEW
                --max-regression 10): how many alarm, per 100; nights whose
                thin first write fell 10, 20, 30%: how many are caught
+  re-warm      thin's whole life (issue 40): a first cycle at 25% on 5%
+               of its stripes, a reclaim, then the first write again at
+               c2 (0, 10, 25, 50%), from another repetition of the same
+               run; rdm reclaimed and written again at no cost. Bias and
+               coverage of the re-warm against c2, how often it is said
+               to have paid again, and of its time against the first
+               write's (truth (1 + c2) / 1.25 - 1)
 
 One command prints the table (docs/validation.md records it, the date and
 the command); --check applies issue 36's thresholds and exits 1 when one
@@ -52,6 +59,7 @@ is missed (make check runs a fixed-seed subset, --quick).
   tests/validate/validate.py [--build build] [--replicates 200] [--seed 1]
       [--reps 2,3,5,10] [--sizes 0,0.02,0.05,0.1,0.25,0.5]
       [--shapes uniform,conc5,conc25,ramp,step] [--gate|--no-gate]
+      [--rewarm-sizes 0,0.1,0.25,0.5] [--no-rewarm]
       [--check] [--quick] [--legacy]
 
 --legacy writes run.json as provbench did before 2026-12-04 (without the
@@ -233,11 +241,32 @@ def runner_doc(rep, fresh, scale, legacy, rewrites=None, rw_scale=None):
             "engine": "io_uring", "passes": passes, "interrupted": False}
 
 
+def cycle_doc(rep1, fresh1, rep2, fresh2, legacy):
+    """Thin's whole life: a repetition's first write and rewrites, a
+    reclaim that gave its region back, then another repetition of the
+    same run's passes as the first write again and its rewrites."""
+    doc = runner_doc(rep1, fresh1, 1.0, legacy)
+    again = runner_doc(rep2, fresh2, 1.0, legacy)["passes"]
+    n = len(doc["passes"])
+    nbytes = doc["passes"][0]["bytes"]
+    doc["passes"].append({
+        "name": "reclaim", "index": n, "complete": True, "bytes": 0,
+        "seconds": 0.05, "reclaim": {"method": "punch-hole", "done": True,
+                                     "seconds": 0.05},
+        "extents": {"before": {"written_bytes": nbytes,
+                               "unwritten_bytes": 0},
+                    "after": {"written_bytes": 0, "unwritten_bytes": 0}}})
+    for i, p in enumerate(again):
+        p["index"] = n + 1 + i
+        doc["passes"].append(p)
+    return doc
+
+
 PROV = {"rdm": 0.0, "eager": EAGER_PROV_S, "lazy": THIN_PROV_S,
         "thin": THIN_PROV_S}
 
 
-def write_run(path, name, targets, stamp, npasses=3):
+def write_run(path, name, targets, stamp, npasses=3, passes=None):
     """targets: [(target name, [(mode, runner doc), ...]), ...]"""
     os.makedirs(path, exist_ok=True)
     results = []
@@ -262,7 +291,7 @@ def write_run(path, name, targets, stamp, npasses=3):
                            "wave_wait_s": 0.0, "started_unix_ns": 0},
                 "runner": doc})
     env = {"backend": "qemu", "accelerator": "tcg", "host": "validate"}
-    passes = ["first-write"] + ["rewrite"] * (npasses - 1)
+    passes = passes or ["first-write"] + ["rewrite"] * (npasses - 1)
     run = {"format": 2, "tool": "provbench", "version": "validate",
            "commit": "validate", "started_at": stamp,
            "profile_path": name + ".json",
@@ -472,6 +501,93 @@ def line(r):
     return s
 
 
+# ---- the re-warm: the first write after a reclaim ----
+
+REWARM_FIRST = 0.25  # the first cycle's cost, uniform
+
+
+def same_run(pool, r, rng):
+    """another repetition of r's run: the second cycle runs on the same
+    host, its level not a cost"""
+    same = [x for x in pool if x["run"] == r["run"] and x is not r]
+    return rng.choice(same or [r])
+
+
+def rewarm_target(pool, c2, n, rng, legacy, tname):
+    """rdm reclaimed and written again at no cost (its region given back
+    costs it nothing); thin's first cycle at REWARM_FIRST, its second at
+    c2, each shaped as conc5 (allocation on a few stripes)"""
+    items = []
+    for r in draw(pool, n, rng):
+        r2 = same_run(pool, r, rng)
+        items.append(("rdm", cycle_doc(r, r["fresh_s"], r2, r2["fresh_s"],
+                                       legacy)))
+    for r in draw(pool, n, rng):
+        r2 = same_run(pool, r, rng)
+        items.append(("thin", cycle_doc(
+            r, with_cost(r, REWARM_FIRST, "conc5", rng), r2,
+            with_cost(r2, c2, "conc5", rng), legacy)))
+    return (tname, items)
+
+
+def rewarm_cells(a, pool, rng, tmp):
+    """the re-warm's bias and coverage against c2, its verdict (paid
+    again: beyond noise), and against the first write: truth
+    (1 + c2) / (1 + REWARM_FIRST) - 1"""
+    rows = []
+    for c2 in a.rewarm_sizes:
+        for n in a.reps:
+            if n < 3:
+                continue
+            acc = {"b": [], "cov": [], "yes": [], "vb": [], "vcov": []}
+            truth_v = (1 + c2) / (1 + REWARM_FIRST) - 1
+            done = 0
+            while done < a.replicates:
+                k = min(40, a.replicates - done)
+                path = os.path.join(tmp, "rewarm")
+                shutil.rmtree(path, ignore_errors=True)
+                write_run(path, "validate",
+                          [rewarm_target(pool, c2, n, rng, a.legacy,
+                                         "r%d" % i) for i in range(k)],
+                          "2026-12-04T00:00:00Z",
+                          passes=["first-write", "rewrite", "rewrite",
+                                  "reclaim", "first-write", "rewrite",
+                                  "rewrite"])
+                doc = report(a.build, path)
+                fnd = {}
+                for f in doc["findings"]:
+                    fnd.setdefault((f["rule"], f.get("target"),
+                                    f.get("mode")), f)
+                for x in doc["groups"]:
+                    if x["mode"] != "thin":
+                        continue
+                    rw = x["rewarm"]
+                    pen, vs = rw["penalty_frac"], rw["vs_first_frac"]
+                    acc["b"].append(pen["value"] - c2)
+                    acc["cov"].append(held(pen, c2))
+                    acc["vb"].append(vs["value"] - truth_v)
+                    acc["vcov"].append(held(vs, truth_v))
+                    sig = fnd.get(("rewarm", x["target"], "thin"),
+                                  {}).get("significance")
+                    acc["yes"].append(sig == "beyond noise" and
+                                      pen["value"] > 0)
+                done += k
+            row = {"size": c2, "reps": n, "bias": mean(acc["b"]),
+                   "coverage": mean(acc["cov"]),
+                   "beyond": mean(acc["yes"]),
+                   "vs_bias": mean(acc["vb"]),
+                   "vs_coverage": mean(acc["vcov"]), "replicates": done}
+            rows.append(row)
+            print("rewarm %3.0f%% %2d reps | again bias %+5.1f pts cov "
+                  "%s%% paid again %s%% | vs first (truth %+.0f%%) bias "
+                  "%+5.1f pts cov %s%%"
+                  % (100 * c2, n, 100 * row["bias"], pct(row["coverage"]),
+                     pct(row["beyond"]), 100 * truth_v,
+                     100 * row["vs_bias"], pct(row["vs_coverage"])),
+                  flush=True)
+    return rows
+
+
 # ---- the gate ----
 
 def night(pool, n, rng, legacy, fall, k):
@@ -527,9 +643,21 @@ def gate_cells(a, pool, rng, tmp):
 
 # ---- issue 36's thresholds ----
 
-def check(pen, gate):
+def check(pen, gate, rewarm=()):
     """every miss said"""
     bad = []
+    for r in rewarm:
+        if r["reps"] != 5:
+            continue
+        for what, b, cov in (("re-warm", r["bias"], r["coverage"]),
+                             ("re-warm against the first", r["vs_bias"],
+                              r["vs_coverage"])):
+            if abs(b) > 0.02:
+                bad.append("%s at %.0f%%, 5 reps: bias %+.1f points"
+                           % (what, 100 * r["size"], 100 * b))
+            if cov < 0.93:
+                bad.append("%s at %.0f%%, 5 reps: interval covers %.1f%%"
+                           % (what, 100 * r["size"], 100 * cov))
     for r in pen:
         if r["reps"] != 5:
             continue
@@ -559,22 +687,29 @@ def main():
     ap.add_argument("--reps", default="2,3,5,10")
     ap.add_argument("--sizes", default="0,0.02,0.05,0.1,0.25,0.5")
     ap.add_argument("--shapes", default="uniform,conc5,conc25,ramp,step")
+    ap.add_argument("--rewarm-sizes", default="0,0.1,0.25,0.5",
+                    help="the second first write's costs (after a "
+                         "reclaim); the first's is 25%%")
+    ap.add_argument("--no-rewarm", action="store_true")
     ap.add_argument("--gate", action="store_true", help="the gate only")
     ap.add_argument("--no-gate", action="store_true")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--quick", action="store_true",
                     help="make check's subset: 5 repetitions, sizes 0 and "
                          "25%%, uniform and conc5, 150 replicates; the "
-                         "gate's null nights and 30%% falls, 100 each")
+                         "re-warm at 0 and 25%%, the gate's null nights "
+                         "and 30%% falls, 100 each")
     ap.add_argument("--legacy", action="store_true")
     a = ap.parse_args()
     a.falls = (0.0, 0.1, 0.2, 0.3)
     if a.quick:
         a.reps, a.sizes, a.shapes = "5", "0,0.25", "uniform,conc5"
+        a.rewarm_sizes = "0,0.25"
         a.replicates = 150
     a.reps = [int(x) for x in a.reps.split(",")]
     a.sizes = [float(x) for x in a.sizes.split(",")]
     a.shapes = a.shapes.split(",")
+    a.rewarm_sizes = [float(x) for x in a.rewarm_sizes.split(",")]
     rng = random.Random(a.seed)
     pool = load_pool()
     tmp = tempfile.mkdtemp(prefix="pb-validate-")
@@ -584,10 +719,12 @@ def main():
             for shape in a.shapes for c in a.sizes for n in a.reps]
         if a.quick:
             a.replicates, a.falls = 100, (0.0, 0.3)
+        rewarm = [] if a.gate or a.no_rewarm else \
+            rewarm_cells(a, pool, rng, tmp)
         gate = [] if a.no_gate else gate_cells(a, pool, rng, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if a.check and not check(pen, gate):
+    if a.check and not check(pen, gate, rewarm):
         sys.exit(1)
 
 
