@@ -9,6 +9,11 @@
  * so lazy_itable_init=0,lazy_journal_init=0 moves it into mkfs, whose time
  * is recorded separately (on thin and lazy disks mkfs itself pays zeroing
  * costs). xfs has no such background initialisation.
+ *
+ * Neither discards the device (ext4's nodiscard, xfs's -K): by default
+ * both discard every block first, which a loop device or a qemu drive
+ * with discard=unmap passes down as holes punched in the disk's file: an
+ * eager disk's file turned sparse before its first write was measured.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,11 +69,12 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 		argv[n++] = "-F";
 		argv[n++] = "-q";
 		argv[n++] = "-E";
-		argv[n++] = "lazy_itable_init=0,lazy_journal_init=0";
+		argv[n++] = "lazy_itable_init=0,lazy_journal_init=0,nodiscard";
 	} else {
 		argv[n++] = "mkfs.xfs";
 		argv[n++] = "-f";
 		argv[n++] = "-q";
+		argv[n++] = "-K";
 	}
 	argv[n++] = "-L";
 	argv[n++] = "provbench";
