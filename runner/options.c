@@ -120,6 +120,20 @@ const struct runner_option runner_options[] = {
 	 .help = "recreate passes: once the file is deleted, discard the "
 		 "filesystem's free blocks (fstrim's FITRIM), timed and "
 		 "recorded, before the new file is written"},
+	{.name = "reclaim-wait-ms",
+	 .key = "reclaim_wait_ms",
+	 .type = RUNNER_OT_UINT,
+	 .off = OFF(reclaim_wait_ms),
+	 .min = 0,
+	 .max = 3600000,
+	 .def = "250",
+	 .arg = "N",
+	 .flags = M,
+	 .help = "reclaim passes: once the blocks are given back, hold still "
+		 "N ms before the next pass, outside every figure: the time a "
+		 "hypervisor takes to give the space back (VMFS6 reclaims in "
+		 "the background, at its datastore's rate) and the host's to "
+		 "read it back"},
 	{.name = "command",
 	 .type = RUNNER_OT_STRING,
 	 .off = OFF(command),

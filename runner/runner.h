@@ -84,8 +84,12 @@ struct runner_opts {
 	bool verify;
 	bool force;
 	bool full_format; /* ntfs: a full format, not a quick one */
-	bool trim;  /* recreate passes: FITRIM the filesystem once deleted */
-	bool quiet; /* no progress or summary on stderr */
+	bool trim; /* recreate passes: FITRIM the filesystem once deleted */
+	/* after a reclaim pass, ms held still before the next pass: the
+	 * hypervisor's time to give the space back, and the host's to read
+	 * it back (a 20 ms sampler under qemu, a datastore under vSphere) */
+	unsigned reclaim_wait_ms;
+	bool quiet;		   /* no progress or summary on stderr */
 	const char *output;	   /* NULL or "-" = stdout */
 	const char *progress_file; /* progress as JSON, rewritten each second */
 	const char *stop_file;	   /* stop as on SIGINT once it exists */

@@ -242,6 +242,7 @@ struct runner_pass_result {
 	bool trimmed;
 	char trim_error[160];	    /* asked for and not done: why */
 	const char *reclaim_method; /* "blkdiscard", "punch-hole", "fitrim" */
+	uint64_t wait_ns; /* held still after it (--reclaim-wait-ms) */
 };
 
 /* A pass's throughput and IOPS: over what came after its ramp (the whole

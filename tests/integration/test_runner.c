@@ -1098,6 +1098,10 @@ static void reclaim_said(json_t *doc, size_t i, const char *method,
 	CU_ASSERT(json_is_true(json_object_get(rc, "done")));
 	if (bytes > 0)
 		CU_ASSERT_EQUAL(num(rc, "trimmed_bytes"), bytes);
+	/* held still after it (reclaim_wait_ms, 250 by default), outside
+	 * its own seconds */
+	CU_ASSERT(num(rc, "waited_seconds") >= 0.25);
+	CU_ASSERT(num(ps, "seconds") < num(rc, "waited_seconds"));
 	ps = json_array_get(passes, i + 1);
 	if (ps) {
 		CU_ASSERT_STRING_EQUAL(

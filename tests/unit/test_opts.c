@@ -77,6 +77,7 @@ static const struct {
 	  "--full-format"},
 	 "only with --filesystem ntfs"},
 	{{"--target", "/x", "--interval-ms", "5"}, "out of range"},
+	{{"--target", "/x", "--reclaim-wait-ms", "3600001"}, "out of range"},
 	{{"--target", "/x", "--seed", "nope"}, "not a number"},
 	{{"--target", "/x", "--seed", "18446744073709551615"}, "range"},
 	{{"--target", "/x", "--frobnicate"}, "'--frobnicate': unknown"},
@@ -201,6 +202,23 @@ static void reclaim_passes(void)
 	CU_ASSERT_FALSE(runner_pass_writes(RUNNER_PASS_RECLAIM));
 	CU_ASSERT_STRING_EQUAL(runner_pass_name(RUNNER_PASS_RECLAIM),
 			       "reclaim");
+	/* held still 250 ms after each unless told */
+	CU_ASSERT_EQUAL(o.reclaim_wait_ms, 250);
+	{
+		char *w[] = {"provbench-runner",
+			     "--target",
+			     "/x",
+			     "--passes",
+			     "first-write,reclaim,first-write",
+			     "--reclaim-wait-ms",
+			     "0",
+			     NULL};
+
+		runner_opts_init(&o);
+		CU_ASSERT_EQUAL_FATAL(runner_opts_parse(&o, &act, 7, w, err),
+				      PB_OK);
+		CU_ASSERT_EQUAL(o.reclaim_wait_ms, 0);
+	}
 }
 
 static void help_and_version(void)
