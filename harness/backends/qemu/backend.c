@@ -464,6 +464,9 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 	enum qb_disk_kind k = qb_disk_kind(b, d->mode);
 	struct qb_job j = {
 		.format = k == QB_QCOW2 ? "qcow2" : "raw",
+		/* thick disks offer no discard (ESXi: LBPME 0), thin and a
+		 * raw mapping pass it down */
+		.discard = k == QB_QCOW2 || k == QB_LOOP || k == QB_DEVICE,
 		.serial = d->uuid,
 		.args = args,
 		.command = ctx ? ctx->command : NULL,

@@ -158,13 +158,15 @@ static enum pb_error guest_argv(struct pb_buf *store, char **argv, size_t max,
 			err = pb_buf_printf(store,
 					    ",if=none,id=pbdisk,format=%s,"
 					    "cache=none,aio=%s,werror=report,"
-					    "rerror=report",
-					    j->format, j->aio);
+					    "rerror=report,discard=%s",
+					    j->format, j->aio,
+					    j->discard ? "unmap" : "ignore");
 		}
 		if (!err)
 			err = pb_buf_add(store, "", 1);
 		ARG("-device");
-		ARGF("virtio-blk-pci,drive=pbdisk,serial=%s", j->serial);
+		ARGF("virtio-blk-pci,drive=pbdisk,serial=%s,discard=%s",
+		     j->serial, j->discard ? "on" : "off");
 	}
 #undef ARG
 #undef ARGF

@@ -84,8 +84,12 @@ void qb_disks_close(struct qb *b);
 #include "runner.h"
 
 struct qb_job {
-	const char *disk;    /* file or device */
-	const char *format;  /* qcow2 | raw */
+	const char *disk;   /* file or device */
+	const char *format; /* qcow2 | raw */
+	/* the disk passes a guest's discards down to its file or device
+	 * (thin's qcow2 and rdm, as a thin VMDK on VMFS6 and an RDM do);
+	 * else the guest is offered none, as a thick VMDK offers none */
+	bool discard;
 	const char *serial;  /* what the runner finds the disk by */
 	const char *args;    /* NULL: a probe boot */
 	const char *command; /* a command pass's text, or NULL */
