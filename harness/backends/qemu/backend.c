@@ -236,6 +236,33 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 /* ---- run ---- */
 
 /*
+ * A reclaim pass's end sample moved to the last one before the next pass
+ * began (or kept where none is later than its own): the disk's file as
+ * the next write found it.
+ */
+static const struct qb_sample *reclaim_end(json_t *doc, size_t i, int64_t off,
+					   const struct qb_boot *g,
+					   const struct qb_sample *z)
+{
+	json_t *passes = json_object_get(doc, RUNNER_K_PASSES);
+	json_t *next = json_array_get(passes, i + 1);
+	json_t *nb = json_object_get(next, RUNNER_K_STARTED_BOOT);
+	int64_t t2;
+	size_t k;
+
+	if (!z ||
+	    !json_object_get(json_array_get(passes, i), RUNNER_K_RECLAIM) ||
+	    !json_is_integer(nb))
+		return z;
+	t2 = json_integer_value(nb) + off;
+	for (k = 0; k < g->nsamples; k++)
+		if (g->samples[k].host_ns > z->host_ns &&
+		    g->samples[k].host_ns <= t2)
+			z = &g->samples[k];
+	return z;
+}
+
+/*
  * Each pass's window on the host's clock (its start on the guest's
  * uptime, moved by the offset PB-START gave; its length) and the host's
  * samples around it: the last one at or before its start, the first at or
@@ -272,6 +299,10 @@ static void host_side(json_t *doc, const struct qb_boot *g)
 			if (g->samples[k].host_ns >= t1 && !z)
 				z = &g->samples[k];
 		}
+		/* a reclaim's space may come back after the guest's call
+		 * returns: what the next write finds is what the file had
+		 * given back when it began */
+		z = reclaim_end(doc, i, off, g, z);
 		if (!a || !z)
 			continue; /* the pass ran outside the samples */
 		json_object_set_new(
