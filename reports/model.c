@@ -469,12 +469,18 @@ static double held(const struct jl *x)
 	       jl_num(jl_get(x, "unwritten_bytes"));
 }
 
-/* An item's (first) reclaim: what it gave back, read back from its
- * file's extents where the runner could, and how long it took. */
+/* An item's (first) reclaim: what it gave back, read back from the
+ * disk's file on the host under a guest (what the hypervisor gave back)
+ * or else the runner's own file's extents, and how long it took. */
 static void reclaim_pass(struct rp_group *g, struct jl *p)
 {
 	struct jl *rc = jl_get(p, RUNNER_K_RECLAIM);
-	struct jl *ext = jl_get(p, RUNNER_K_EXTENTS);
+	struct jl *ext = jl_get(p, "host_extents");
+
+	if (ext)
+		g->reclaim_on_host = true;
+	else
+		ext = jl_get(p, RUNNER_K_EXTENTS);
 	static const char *const methods[] = {"blkdiscard", "punch-hole",
 					      "fitrim"};
 	const char *method = jl_str(cur_doc, jl_get(rc, "method"));

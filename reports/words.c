@@ -1196,9 +1196,11 @@ static void say_reclaimed(const struct said *s)
 	}
 	pb_size_format(sz, sizeof(sz), f->v > 0 ? (uint64_t)f->v : 0);
 	snprintf(s->out, s->len,
-		 "%s: a reclaim (%s) gave back %s of its file in %.2f s, read "
+		 "%s: a reclaim (%s) gave back %s of its %s in %.2f s, read "
 		 "back from its extents%s%s",
-		 s->l, f->metric ? f->metric : "?", sz, f->v2, med,
+		 s->l, f->metric ? f->metric : "?", sz,
+		 f->g->reclaim_on_host ? "disk's file on the host" : "file",
+		 f->v2, med,
 		 thick && f->v > 0 ? ": the file turned sparse, a thin disk's "
 				     "from then on (a real disk of this mode "
 				     "keeps its blocks)"

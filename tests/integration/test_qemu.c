@@ -228,6 +228,11 @@ static void qemu_all_modes(void)
 	CU_ASSERT_EQUAL(it_count(journal, "\"op\":\"intent\""),
 			it_count(journal, "\"op\":\"destroyed\""));
 	CU_ASSERT_EQUAL(it_sh("test -s '%s'/latest/report.html", res), 0);
+	CU_ASSERT_EQUAL(it_sh("grep -q '  thin: a reclaim (blkdiscard) gave "
+			      "back [0-9.]* MiB of its disk.s file on the "
+			      "host' '%s'/latest/summary.txt",
+			      res),
+			0);
 }
 
 /*
