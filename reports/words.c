@@ -1233,45 +1233,58 @@ static void rewarm_after(char *out, size_t len, const struct rp_finding *f,
  * "thin: after 1 GiB reclaimed in 0.01 s, the next write paid 31%
  * [26-36%] again (the first write 33%: the same within noise)";
  * "eager: with no space given back, the next write found its blocks:
- * 1% [-2 to 4%] over a rewrite, within noise"
+ * 1% [-2 to 4%] over a rewrite, within noise". Found its blocks is said
+ * only where nothing was given back; a cost within noise of a rewrite
+ * and of the first write alike is said as not told.
  */
 static void say_rewarm(const struct said *s)
 {
 	const struct rp_finding *f = s->f;
+	const struct rp_group *g = f->g;
+	bool kept = !g->nreclaim_done || (!isnan(f->x) && !(f->x > 0));
 	char p[32], iv[48], p1[32];
 
 	rewarm_after(s->out, s->len, f, s->l);
 	rp_pct_text(p, sizeof(p), f->v);
 	rp_pct_interval(iv, sizeof(iv), f->lo, f->hi);
-	if (f->sig == RP_SIG_FEW)
+	rp_pct_text(p1, sizeof(p1), g->penalty);
+	if (f->sig == RP_SIG_FEW) {
 		cat(s->out, s->len,
 		    ", the next write cost %s over a rewrite (%s: no "
 		    "interval, too few to tell noise)",
 		    p, reps_few(iv, sizeof(iv), f->n));
-	else if (f->sig == RP_SIG_YES && f->v > 0)
+	} else if (f->sig == RP_SIG_YES && f->v > 0) {
 		cat(s->out, s->len, ", the next write paid %s %s again", p, iv);
-	else
+	} else if (kept) {
 		cat(s->out, s->len,
-		    ", the next write found its blocks: %s %s over a rewrite"
-		    "%s",
+		    ", the next write found its blocks: %s %s over a rewrite%s",
 		    p, iv, f->sig == RP_SIG_NOISE ? ", within noise" : "");
-	rp_pct_text(p1, sizeof(p1), f->g->penalty);
+	} else if (f->sig2 == RP_SIG_NOISE) {
+		cat(s->out, s->len,
+		    ", whether the next write paid again cannot be told: %s %s "
+		    "over a rewrite, within noise of a rewrite and of the "
+		    "first write (%s)",
+		    p, iv, p1);
+		goto out;
+	} else {
+		cat(s->out, s->len,
+		    ", the next write paid no more than a rewrite: %s %s%s", p,
+		    iv, f->sig == RP_SIG_NOISE ? ", within noise" : "");
+	}
 	if (f->sig2 == RP_SIG_NOISE) {
 		cat(s->out, s->len,
-		    " (the first write %s: the same within "
-		    "noise)",
-		    p1);
+		    " (the first write %s: the same within noise)", p1);
 	} else if (f->sig2 == RP_SIG_YES) {
 		rp_pct_text(p, sizeof(p), fabs(f->v2));
 		rp_pct_interval(iv, sizeof(iv), f->v2 > 0 ? f->lo2 : -f->hi2,
 				f->v2 > 0 ? f->hi2 : -f->lo2);
 		cat(s->out, s->len,
-		    " (the first write %s; this one took %s %s "
-		    "%s)",
-		    p1, p, iv, f->v2 > 0 ? "longer" : "less time");
-	} else if (!isnan(f->g->penalty)) {
+		    " (the first write %s; this one took %s %s %s)", p1, p, iv,
+		    f->v2 > 0 ? "longer" : "less time");
+	} else if (!isnan(g->penalty)) {
 		cat(s->out, s->len, " (the first write %s)", p1);
 	}
+out:
 	if (f->h)
 		cat(s->out, s->len, ", less what %s's first write shows",
 		    f->h->mode);

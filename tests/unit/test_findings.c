@@ -855,10 +855,10 @@ static void rewarm_run(const char *dir, const double cost[PB_MODE__COUNT],
 /*
  * The re-warm against known answers (issue 40): after a reclaim, thin's
  * next write costs 31% again (its first cycle's, within 1 point), lazy's
- * nothing (its blocks kept), eager's 50% (a file turned sparse). Each
- * must be recovered within 2 points with its interval holding the truth,
- * and said as paid again, found its blocks, or more than the first; with
- * two repetitions, a figure and no verdict.
+ * nothing (as if its blocks were kept), eager's 50% (a file turned
+ * sparse). Each must be recovered within 2 points with its interval
+ * holding the truth, and said as paid again, no more than a rewrite, or
+ * more than the first; with two repetitions, a figure and no verdict.
  */
 static void rewarm_known_answer(void)
 {
@@ -872,8 +872,8 @@ static void rewarm_known_answer(void)
 		 "thin: after 1 GiB reclaimed in 0.02 s, the next write paid "
 		 "31% "},
 		{"lazy", 0.0, RP_SIG_NOISE, RP_SIG_YES,
-		 "lazy: after 1 GiB reclaimed in 0.02 s, the next write found "
-		 "its blocks: "},
+		 "lazy: after 1 GiB reclaimed in 0.02 s, the next write paid "
+		 "no more than a rewrite: "},
 		{"eager", 0.50, RP_SIG_YES, RP_SIG_YES,
 		 "eager: after 1 GiB reclaimed in 0.02 s, the next write paid "
 		 "50% "},
