@@ -303,6 +303,25 @@ struct ds_find {
 	struct vs_moref ref;
 };
 
+/* A VMFS volume's space reclamation, as the server says it (nothing
+ * where it is not VMFS or the server predates 6.5) */
+static void ds_reclaim(struct vs_ds_reclaim *r, xmlNodePtr vmfs)
+{
+	xmlNodePtr bw = vs_child(vmfs, "unmapBandwidthSpec");
+
+	if (!vmfs)
+		return;
+	r->vmfs_major = (int)vs_u64(vmfs, "majorVersion");
+	vs_text(r->priority, sizeof(r->priority), vmfs, "unmapPriority");
+	r->granularity_kb = (unsigned)vs_u64(vmfs, "unmapGranularity");
+	if (!bw)
+		return;
+	vs_text(r->policy, sizeof(r->policy), bw, "policy");
+	r->fixed_mbs = vs_u64(bw, "fixedValue");
+	r->min_mbs = vs_u64(bw, "dynamicMin");
+	r->max_mbs = vs_u64(bw, "dynamicMax");
+}
+
 static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
 			   void *arg)
 {
@@ -354,6 +373,7 @@ static enum pb_error on_ds(struct vs_session *s, const struct vs_objcontent *oc,
 	vs_text(f->out->lun, sizeof(f->out->lun),
 		vs_child(vs_child(vs_prop(oc, "info"), "vmfs"), "extent"),
 		"diskName");
+	ds_reclaim(&f->out->reclaim, vs_child(vs_prop(oc, "info"), "vmfs"));
 	return PB_OK;
 }
 

@@ -450,6 +450,18 @@ struct vs_ds_detail {
 	/* its uuid, the instance of its host's datastore.* counters: VMFS's
 	 * own, else the one in a "ds:///vmfs/volumes/UUID/" url */
 	char uuid[80];
+	/* VMFS's space reclamation (HostVmfsVolume, vSphere 6.5 and later;
+	 * absent from older servers and other types): the major version (0
+	 * not VMFS), unmapPriority ("none", "low"; "" not said), its
+	 * granularity in KB (0 not said) and its bandwidth spec (policy
+	 * "fixed" or "dynamic", "" none; MB/s) */
+	struct vs_ds_reclaim {
+		int vmfs_major;
+		char priority[16];
+		unsigned granularity_kb;
+		char policy[16];
+		uint64_t fixed_mbs, min_mbs, max_mbs;
+	} reclaim;
 };
 /* name as the VM's host sees it (the host's ConfigTarget gives VAAI) */
 enum pb_error vs_datastore_detail(struct vs_session *s,
