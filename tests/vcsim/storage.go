@@ -5,7 +5,11 @@
 //
 //   - every datastore is VMFS 6 (VmfsDatastoreInfo, raw disk mappings
 //     supported, VAAI supported), as a lab's block datastores are; the
-//     packaged simulator calls its local datastores "OTHER", without RDMs;
+//     packaged simulator calls its local datastores "OTHER", without RDMs.
+//     Its space reclamation is a VMFS6 volume's default (vSphere Storage,
+//     "Space Reclamation Requests from VMFS Datastores"; govmomi's capture
+//     of a real ESXi host): priority low, 1 MB granularity (unmapGranularity
+//     1024 KB, the block size), no bandwidth spec;
 //   - -nfs NAME: NAME is an NFS 3 datastore (NasDatastoreInfo). Without
 //     the VAAI-NAS plugin (QueryConfigTarget says vStorageUnsupported) a
 //     disk comes back thin whatever was asked; -nfs-vaai: with it, lazy
@@ -94,7 +98,12 @@ func installDatastores() {
 				Vmfs: &types.HostVmfsVolume{
 					HostFileSystemVolume: types.HostFileSystemVolume{
 						Type: "VMFS", Name: ds.Name, Capacity: capacity},
-					BlockSizeMb: 1, MajorVersion: 6, Version: "6.82",
+					BlockSizeMb: 1, BlockSize: 1024, MajorVersion: 6, Version: "6.82",
+					// a VMFS6 volume's defaults, as a real
+					// host reports them (govmomi's ESXi
+					// capture): 1 MB granularity, low
+					// priority, no bandwidth spec
+					UnmapGranularity: 1024, UnmapPriority: "low",
 					Uuid: "5f1e2d3c-0000-0000-0000-" + fmt.Sprintf("%012d", len(ds.Name))}}
 			if ds.Name == "LocalDS_0" {
 				// ESXi's installer makes its local datastore on
