@@ -157,6 +157,8 @@ enum pb_error pb_workload_args(struct pb_buf *out, const struct runner_opts *w,
 			       uint64_t seed);
 /* Does the workload have a command pass? */
 bool pb_workload_has_command(const struct runner_opts *w);
+/* Does any of p's points run a pass of kind (enum runner_pass_kind)? */
+bool pb_profile_has_pass(const struct pb_profile *p, unsigned kind);
 /* A point's description, "" for a profile without a matrix. */
 static inline const char *pb_point_desc(const struct pb_profile *p,
 					unsigned point)

@@ -1702,6 +1702,17 @@ enum pb_error pb_workload_args(struct pb_buf *out, const struct runner_opts *w,
 				   (unsigned long long)seed);
 }
 
+bool pb_profile_has_pass(const struct pb_profile *p, unsigned kind)
+{
+	unsigned i, k;
+
+	for (i = 0; i < p->npoints; i++)
+		for (k = 0; k < p->points[i].npasses; k++)
+			if (p->points[i].passes[k] == kind)
+				return true;
+	return false;
+}
+
 bool pb_workload_has_command(const struct runner_opts *w)
 {
 	unsigned i;

@@ -246,6 +246,90 @@ static void nfs_without_vaai(void)
 	vcsim_stop(&v);
 }
 
+/* A profile of thin's whole life on datastore ds (passes with a reclaim,
+ * or without one) */
+static void life_profile(char *out, size_t len, const char *name,
+			 const char *ds, bool reclaim)
+{
+	char text[2048];
+
+	snprintf(out, len, "%s/%s.json", it_dir(), name);
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"%s\", \"backend\": \"vsphere\", \"vsphere\": "
+		 "{\"vm\": \"" VM "\", \"guest_dir\": \"/opt/pb\", "
+		 "\"datastore\": \"%s\"}, \"disk_size\": \"1M\", \"modes\": "
+		 "[\"thin\"], \"workload\": {\"bs\": \"64K\", \"passes\": "
+		 "[\"first-write\", \"rewrite\"%s]}}",
+		 name, ds, reclaim ? ", \"reclaim\", \"first-write\"" : "");
+	it_write_file(out, text);
+}
+
+/*
+ * What a guest's reclaim can do on the datastore, said by check before a
+ * reclaim cycle runs and recorded in run.json (issue 40): VMFS 6's
+ * automatic reclamation settings as the server reports them (the
+ * fixture's are a real host's defaults: priority low, 1 MB granularity)
+ * and that only thin disks pass a guest's discard; NFS, none. A profile
+ * without a reclaim pass hears nothing of it.
+ */
+static void reclaim_settings_said(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700];
+	json_t *doc, *rc;
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "reclaim",
+				  (const char *[]){"-datastores", "2", "-nfs",
+						   "LocalDS_1", NULL}),
+			      0);
+	life_profile(prof, sizeof(prof), "life-vmfs", "LocalDS_0", true);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "reclaim: LocalDS_0: VMFS 6 automatic space "
+			      "reclamation, priority low, granularity 1 MiB "));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "a reclaim cycle shows on thin only"));
+	it_result_dispose(&r);
+	life_profile(prof, sizeof(prof), "life-nfs", "LocalDS_1", true);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(r.out, "reclaim: LocalDS_1: NFS: a guest's discard "
+			      "does not reach a disk on NFS"));
+	it_result_dispose(&r);
+	life_profile(prof, sizeof(prof), "life-none", "LocalDS_0", false);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NULL(strstr(r.out, "reclaim:"));
+	it_result_dispose(&r);
+	/* and run.json keeps them with the datastore */
+	life_profile(prof, sizeof(prof), "life-run", "LocalDS_0", true);
+	snprintf(res, sizeof(res), "%s/life-results", it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	rc = json_object_get(
+		json_object_get(json_object_get(doc, "environment"),
+				"datastore"),
+		"reclaim");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(rc, "vmfs_major")),
+			6);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(rc, "unmap_priority")),
+		"low");
+	CU_ASSERT_EQUAL(
+		json_integer_value(json_object_get(rc, "unmap_granularity_kb")),
+		1024);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(rc, "guest_discard_reaches")),
+		"thin disks");
+	json_decref(doc);
+	vcsim_stop(&v);
+}
+
 /*
  * vSAN: the storage policy sets provisioning, not the disk's flags; the
  * default reserves nothing (thin), "Thick 100%" reserves all (lazy), and
@@ -819,6 +903,7 @@ static void vsan_disks_on_vsphere8(void)
 static const struct pb_case cases[] = {
 	PB_CASE(nfs_without_vaai),
 	PB_CASE(vsan_policies),
+	PB_CASE(reclaim_settings_said),
 	PB_CASE(lab_problems_checked),
 	PB_CASE(arms_on_one_vm),
 	PB_CASE(maintenance_before_power_cycle),

@@ -568,6 +568,9 @@ static enum pb_error vsb_describe(struct pb_backend *be, json_t *env,
 			ds.per_file_thin, "rdm_files", ds.rdm_files, "modes",
 			vsb_storage_json(b), "disks_folder",
 			b->ns_folder[0] ? b->ns_folder : NULL);
+		if (store)
+			json_object_set_new(store, "reclaim",
+					    vsb_reclaim_json(&ds));
 	}
 	if (b->o->lun && !vs_lun_find(b->s, &b->vm.host, b->o->lun, &lun)) {
 		json_decref(jl);

@@ -121,6 +121,103 @@ static enum pb_error vsan_policy(struct vsb *b, enum pb_mode m,
 	return PB_OK;
 }
 
+/*
+ * Whether a guest's discard reaches a disk on ds (vSphere Storage,
+ * "Space Reclamation Requests from Guest Operating Systems"): on VMFS 6
+ * from a thin disk, in 1 MB multiples, a thick one offering none; on VMFS
+ * 5 only with the host's VMFS3.EnableBlockDelete set, on a thin disk of
+ * hardware version 11 or later; not on NFS 3 (until VCF 9's TRIM with
+ * the VAAI-NAS plugin); on vSAN as its cluster's guest TRIM/UNMAP says
+ * (off by default on the original architecture).
+ */
+const char *vsb_reclaim_reach(const struct vs_ds_detail *ds)
+{
+	if (ds->reclaim.vmfs_major >= 6)
+		return "thin disks";
+	if (ds->reclaim.vmfs_major == 5)
+		return "thin disks, with the host's VMFS3.EnableBlockDelete";
+	if (!strncasecmp(ds->type, "NFS", 3))
+		return "none";
+	if (is_vsan(ds->type))
+		return "as the vSAN cluster's guest TRIM/UNMAP says";
+	return "unknown";
+}
+
+/* ds's reclaim settings and what a guest's reclaim can do there, said */
+void vsb_reclaim_words(char *out, size_t len, const struct vs_ds_detail *ds)
+{
+	const struct vs_ds_reclaim *r = &ds->reclaim;
+	char bw[64] = "", gr[32] = "";
+
+	if (!strcmp(r->policy, "fixed"))
+		snprintf(bw, sizeof(bw), ", fixed at %llu MB/s",
+			 (unsigned long long)r->fixed_mbs);
+	else if (!strcmp(r->policy, "dynamic"))
+		snprintf(bw, sizeof(bw), ", dynamic %llu-%llu MB/s",
+			 (unsigned long long)r->min_mbs,
+			 (unsigned long long)r->max_mbs);
+	if (r->granularity_kb)
+		pb_size_format(gr, sizeof(gr),
+			       (uint64_t)r->granularity_kb * 1024);
+	if (r->vmfs_major >= 6)
+		snprintf(out, len,
+			 "VMFS %d automatic space reclamation, priority "
+			 "%s%s%s%s "
+			 "(what the array is told, in the background); a "
+			 "guest's discard frees a thin disk's blocks in 1 MB "
+			 "multiples, while eager and lazy disks offer the "
+			 "guest none: a reclaim cycle shows on thin only",
+			 r->vmfs_major,
+			 r->priority[0] ? r->priority : "not said",
+			 gr[0] ? ", granularity " : "", gr, bw);
+	else if (r->vmfs_major == 5)
+		snprintf(out, len,
+			 "VMFS 5: a guest's discard is passed on only from a "
+			 "thin disk of hardware version 11 or later with the "
+			 "host's VMFS3.EnableBlockDelete set to 1 (not read "
+			 "here): the read-back says whether space came back");
+	else if (!strcmp(vsb_reclaim_reach(ds), "none"))
+		snprintf(out, len,
+			 "%s: a guest's discard does not reach a disk on NFS "
+			 "(before VCF 9's TRIM over NFS 3 with the VAAI-NAS "
+			 "plugin): the next first write is expected to find "
+			 "its blocks",
+			 ds->type);
+	else if (is_vsan(ds->type))
+		snprintf(out, len,
+			 "vSAN: a guest's TRIM/UNMAP is the cluster's setting "
+			 "(off by default on the original storage "
+			 "architecture), not readable through vim25: the "
+			 "read-back says whether space came back");
+	else
+		snprintf(out, len,
+			 "%s: whether a guest's discard gives space back is "
+			 "not known here",
+			 ds->type);
+}
+
+/* the same, as run.json records it with the datastore */
+json_t *vsb_reclaim_json(const struct vs_ds_detail *ds)
+{
+	const struct vs_ds_reclaim *r = &ds->reclaim;
+	json_t *bw = json_null();
+
+	if (r->policy[0])
+		bw = json_pack("{s:s,s:I,s:I,s:I}", "policy", r->policy,
+			       "fixed_mb_s", (json_int_t)r->fixed_mbs,
+			       "dynamic_min_mb_s", (json_int_t)r->min_mbs,
+			       "dynamic_max_mb_s", (json_int_t)r->max_mbs);
+	return json_pack("{s:o,s:s?,s:o,s:o,s:s}", "vmfs_major",
+			 r->vmfs_major ? json_integer(r->vmfs_major)
+				       : json_null(),
+			 "unmap_priority", r->priority[0] ? r->priority : NULL,
+			 "unmap_granularity_kb",
+			 r->granularity_kb ? json_integer(r->granularity_kb)
+					   : json_null(),
+			 "unmap_bandwidth", bw ? bw : json_null(),
+			 "guest_discard_reaches", vsb_reclaim_reach(ds));
+}
+
 /* What the datastore makes of mode m, into b->made[m]. */
 static enum pb_error decide(struct vsb *b, enum pb_mode m, char *errbuf)
 {
@@ -205,6 +302,13 @@ enum pb_error vsb_storage_check(struct vsb *b, const struct pb_plan *plan,
 				 "datastore %s is not accessible from the "
 				 "VM's host",
 				 b->ds);
+	/* a reclaim cycle shows only where a guest's discard gets there */
+	if (pb_profile_has_pass(b->p, RUNNER_PASS_RECLAIM)) {
+		char says[512];
+
+		vsb_reclaim_words(says, sizeof(says), ds);
+		pb_check_say(out, "reclaim", "%s: %s", b->ds, says);
+	}
 	/* one disk at a time, and eager allocates all of it */
 	if (flat && ds->free_space < b->p->disk_size)
 		pb_check_problem(

@@ -155,4 +155,11 @@ void vsb_counters_check(struct vsb *b, struct pb_check_out *out);
 void vsb_counters_annotate(struct vsb *b, const char *path, double launched,
 			   double ended, const struct pb_run_ctx *ctx);
 
+/* storage.c: what a guest's reclaim can do on a datastore (issue 40):
+ * to which disks its discard reaches ("thin disks", "none", ...), the
+ * settings said in a sentence, and as run.json records them */
+const char *vsb_reclaim_reach(const struct vs_ds_detail *ds);
+void vsb_reclaim_words(char *out, size_t len, const struct vs_ds_detail *ds);
+json_t *vsb_reclaim_json(const struct vs_ds_detail *ds);
+
 #endif
