@@ -84,7 +84,7 @@ enum pb_error qb_accel_choose(struct qb *b, char *errbuf)
 	const char *want = b->o->accel;
 	/* another node than /dev/kvm, to diagnose (and to test) the probe */
 	const char *kvm = getenv("PROVBENCH_KVM_DEVICE");
-	struct qb_job j = {.accel = "kvm", .sample_fd = -1};
+	struct qb_job j = {.accel = "kvm", .sample_fd = -1, .ext_fd = -1};
 	struct qb_boot g = {0};
 	enum pb_error err;
 	int fd;

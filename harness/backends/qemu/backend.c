@@ -483,7 +483,8 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 			       const char *args, long timeout_s,
 			       const struct pb_run_ctx *ctx,
 			       const char *local_out, const char *sysctl,
-			       struct qb_boot *gp, int sample_fd, char *errbuf)
+			       struct qb_boot *gp, int sample_fd, int ext_fd,
+			       char *errbuf)
 {
 	char tail[PATH_MAX + 64] = "", full[PATH_MAX + 128] = "";
 	/* Linux AIO, then threads where qemu refuses it; io_uring only when
@@ -510,6 +511,7 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 
 	j.disk = k == QB_LOOP ? b->loop.dev : d->file;
 	j.sample_fd = sample_fd;
+	j.ext_fd = ext_fd;
 	j.stall_s = b->p->stall_s;
 	j.qmp = b->qmp[0] ? b->qmp : NULL;
 	j.mem_dir = b->o->mem_file ? b->loc.dir : NULL;
@@ -585,7 +587,7 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	enum pb_error err = PB_OK;
 	char qdir[] = "/tmp/pb-qmp-XXXXXX";
 	unsigned i;
-	int fd;
+	int fd, efd = -1;
 
 	/* qemu's monitor for this boot, where a stall's diagnostics ask
 	 * it: a directory of its own (a unix socket's path is short) */
@@ -596,16 +598,22 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	for (i = 0; !err && i < b->sysctl->n; i++)
 		err = pb_buf_printf(&sc, "%s=%s\n", b->sysctl->key[i],
 				    b->sysctl->val[i]);
-	/* the host's device under the disk, sampled as the guest writes */
+	/* the host's device under the disk, sampled as the guest writes,
+	 * and a loop device's file, whose extents a discard punches */
 	fd = open(qb_disk_kind(b, d->mode) == QB_LOOP ? b->loop.dev : d->file,
 		  O_RDONLY | O_CLOEXEC);
+	if (qb_disk_kind(b, d->mode) == QB_LOOP)
+		efd = open(d->file, O_RDONLY | O_CLOEXEC);
 	if (err)
 		err = pb_fail(errbuf, err, "out of memory");
 	else
 		err = run_guest(b, d, args, timeout_s, ctx, local_out,
-				b->sysctl->n ? sc.data : NULL, &g, fd, errbuf);
+				b->sysctl->n ? sc.data : NULL, &g, fd, efd,
+				errbuf);
 	if (fd >= 0)
 		close(fd);
+	if (efd >= 0)
+		close(efd);
 	if (b->qmp[0]) {
 		unlink(b->qmp);
 		rmdir(qdir);

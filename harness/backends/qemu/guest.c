@@ -287,7 +287,8 @@ static void sample(struct qb_boot *g, const struct qb_job *j, pid_t pid)
 	clock_gettime(CLOCK_REALTIME, &now);
 	s.host_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	s.cpu_ms = proc_cpu_ms(pid);
-	s.has_ext = runner_extents_get(&s.ext, j->sample_fd);
+	s.has_ext = runner_extents_get(&s.ext, j->ext_fd >= 0 ? j->ext_fd
+							      : j->sample_fd);
 	g->samples[g->nsamples++] = s;
 }
 

@@ -103,6 +103,9 @@ struct qb_job {
 	const char *mem_dir;
 	/* the disk's file or device, whose host device is sampled; -1: none */
 	int sample_fd;
+	/* the file whose extents are sampled where sample_fd is a device
+	 * (a loop device's backing file); -1: sample_fd's own */
+	int ext_fd;
 	/* qemu's monitor (QMP), a unix socket; NULL: none */
 	const char *qmp;
 	/* the profile's stall_s, which the guest's init is told (it says
