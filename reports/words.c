@@ -1179,6 +1179,8 @@ static void say_reclaimed(const struct said *s)
 	char sz[32], med[40] = "";
 	bool thick =
 		f->g->pmode == PB_MODE_EAGER || f->g->pmode == PB_MODE_LAZY;
+	/* a raw mapping's stand-in: a loop device over a written file */
+	bool raw = pb_mode_is_raw_mapping(f->g->pmode);
 
 	if (f->x > 1)
 		snprintf(med, sizeof(med), " (median of %.0f)", f->x);
@@ -1201,10 +1203,14 @@ static void say_reclaimed(const struct said *s)
 		 s->l, f->metric ? f->metric : "?", sz,
 		 f->g->reclaim_on_host ? "disk's file on the host" : "file",
 		 f->v2, med,
-		 thick && f->v > 0 ? ": the file turned sparse, a thin disk's "
-				     "from then on (a real disk of this mode "
-				     "keeps its blocks)"
-				   : "");
+		 !(f->v > 0) ? ""
+		 : thick     ? ": the file turned sparse, a thin disk's from "
+			       "then on (a real disk of this mode keeps its "
+			       "blocks)"
+		 : raw	     ? ": the LUN's file turned sparse, a thin LUN's "
+			       "from then on (as an array's thin LUN that "
+			       "honours UNMAP)"
+			     : "");
 }
 
 /* what gave the space back, as the re-warm line starts */
