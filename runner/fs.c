@@ -140,8 +140,11 @@ enum pb_error runner_fs_recreate(struct runner_fs *fs, bool trim,
 	if (dfd < 0)
 		return pb_fail(errbuf, PB_ERR_IO, "%s: %s", fs->mnt,
 			       strerror(errno));
-	/* the blocks are free once the delete is on disk, not before */
-	if (unlink(fs->file) || syncfs(dfd)) {
+	/* the blocks are free once the delete is on disk, not before; and
+	 * truncated first, since an unlinked file's blocks stay while
+	 * anything holds it (io_uring drops its files after its ring is
+	 * gone, asynchronously): a trim would miss them */
+	if (truncate(fs->file, 0) || unlink(fs->file) || syncfs(dfd)) {
 		err = pb_fail(errbuf, PB_ERR_IO, "deleting %s: %s", fs->file,
 			      strerror(errno));
 		goto out;
