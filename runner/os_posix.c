@@ -137,6 +137,13 @@ static void on_signal(int sig)
 	runner_request_stop();
 }
 
+void runner_sleep_ms(unsigned ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000};
+
+	nanosleep(&ts, NULL);
+}
+
 void runner_stop_handlers_install(void)
 {
 	struct sigaction sa;

@@ -1118,14 +1118,12 @@ static enum pb_error reclaim_wait(struct runner_ctx *ctx,
 		 end = t0 + (uint64_t)ctx->opts->reclaim_wait_ms * 1000000u;
 
 	while (pb_now_ns() < end) {
-		uint64_t left = end - pb_now_ns();
-		struct timespec ts = {
-			0, (long)(left < 50000000u ? left : 50000000u)};
+		uint64_t left_ms = (end - pb_now_ns()) / 1000000u + 1;
 
 		runner_stop_file_poll(ctx->opts->stop_file, pb_now_ns());
 		if (runner_stop_requested())
 			return PB_ERR_INTERRUPTED;
-		nanosleep(&ts, NULL);
+		runner_sleep_ms(left_ms < 50 ? (unsigned)left_ms : 50);
 	}
 	r->wait_ns = pb_now_ns() - t0;
 	return PB_OK;

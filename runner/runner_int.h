@@ -388,6 +388,8 @@ void runner_clock_now(struct timespec *unix_t, struct timespec *boot_t);
 int runner_fd_sync(int fd);
 /* forget the target's cached pages (buffered reads measure the disk) */
 void runner_fd_drop_cache(int fd);
+/* sleep ms milliseconds, or less when a stop signal comes */
+void runner_sleep_ms(unsigned ms);
 /* the platform's asynchronous engine (io_uring; an I/O completion port)
  * and its synchronous one (pread/pwrite; ReadFile/WriteFile) */
 extern const struct runner_engine_ops *const runner_engine_async;

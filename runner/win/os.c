@@ -123,6 +123,11 @@ static BOOL WINAPI on_console(DWORD ev)
 	return FALSE;
 }
 
+void runner_sleep_ms(unsigned ms)
+{
+	Sleep(ms);
+}
+
 void runner_stop_handlers_install(void)
 {
 	SetConsoleCtrlHandler(on_console, TRUE);
