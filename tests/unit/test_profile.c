@@ -72,15 +72,18 @@ static void seed_profiles_say_what_they_measure(void)
 				err),
 		PB_OK);
 	/* as its author ran it: a physical RDM the baseline, the 8 GB file
-	 * deleted and written again, MB/s */
+	 * deleted and written again, MB/s; then deleted with a reclaim and
+	 * written again (issue 40) */
 	CU_ASSERT_EQUAL(p.disk_size, 10ull << 30);
 	CU_ASSERT_EQUAL(p.modes[0], PB_MODE_RDMP);
 	CU_ASSERT_EQUAL(p.points[0].filesystem, RUNNER_FS_EXT4);
 	CU_ASSERT_EQUAL(p.points[0].size, 8ull << 30);
-	CU_ASSERT_EQUAL(p.points[0].npasses, 5);
+	CU_ASSERT_EQUAL(p.points[0].npasses, 8);
 	CU_ASSERT_EQUAL(p.points[0].passes[1], RUNNER_PASS_RECREATE);
 	CU_ASSERT_EQUAL(p.points[0].passes[3], RUNNER_PASS_RECREATE);
 	CU_ASSERT_EQUAL(p.points[0].passes[4], RUNNER_PASS_READ);
+	CU_ASSERT_EQUAL(p.points[0].passes[5], RUNNER_PASS_RECLAIM);
+	CU_ASSERT_EQUAL(p.points[0].passes[6], RUNNER_PASS_FIRST_WRITE);
 	CU_ASSERT_STRING_EQUAL(VSO(&p)->lun,
 			       "naa.6000c290000000000000000000000001");
 	pb_profile_dispose(&p);
