@@ -810,16 +810,17 @@ static void rewarm_run(const char *dir, const double cost[PB_MODE__COUNT],
 	{
 		json_t *ps = json_object_get(json_object_get(it, "runner"),
 					     "passes");
-		json_t *again = json_deep_copy(json_array_get(ps, 0));
-		json_t *rw = json_deep_copy(json_array_get(ps, 1));
 		json_int_t rep = json_integer_value(json_object_get(it, "rep"));
 		double rw1 = json_number_value(
 			json_object_get(json_array_get(ps, 1), "mib_per_s"));
 		size_t n = json_array_size(ps), k = (size_t)(rep - 1) % 5;
 		enum pb_mode mode;
+		json_t *again, *rw;
 
 		if (rep > maxrep)
 			continue;
+		again = json_deep_copy(json_array_get(ps, 0));
+		rw = json_deep_copy(json_array_get(ps, 1));
 		CU_ASSERT_FATAL(pb_mode_parse(
 			&mode, json_string_value(json_object_get(it, "mode"))));
 		json_array_append_new(
