@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,90 +93,82 @@ const struct rp_group *rp_sibling(const struct rp_model *m,
 	return NULL;
 }
 
-/* Room for one more item in every per-item array (doubling). */
+/*
+ * Every per-item array of a group, one row each (n of them where the
+ * group holds an array of arrays): grown together, room for one more item
+ * doubling, and freed together. A new figure's array is a row here; its
+ * element is a double unless the row says otherwise (every rewrite pass
+ * of an item has its p99; spans are text and a length).
+ */
+#define ROW(member, size, n)                                                   \
+	{                                                                      \
+		offsetof(struct rp_group, member), size, n                     \
+	}
+#define DBL(member)	ROW(member, sizeof(double), 1)
+#define DBLS(member, n) ROW(member[0], sizeof(double), n)
+static const struct {
+	size_t off, size, n;
+} per_item[] = {
+	DBL(first),
+	DBL(rewrite),
+	DBL(read),
+	DBL(fsync),
+	DBL(prov),
+	DBL(steady),
+	DBL(p99_first),
+	ROW(p99_rewrite, RP_MAX_REWRITES * sizeof(double), 1),
+	DBLS(conv, RP_MAX_REWRITES),
+	DBL(mkfs),
+	DBL(cmd),
+	DBL(reclaim_back),
+	DBL(reclaim_s),
+	DBL(lr),
+	DBL(lr2),
+	DBL(d21),
+	DBL(span_target),
+	DBL(rw_spread),
+	DBL(stripe_vs_pass),
+	DBL(ref_target),
+	ROW(span, sizeof(const char *), 1),
+	ROW(span_len, sizeof(uint32_t), 1),
+	ROW(ref_span, sizeof(const char *), 1),
+	ROW(ref_span_len, sizeof(uint32_t), 1),
+	DBLS(dev.first, RP_DEV__COUNT),
+	DBLS(dev.later, RP_DEV__COUNT),
+	DBLS(hostdev.first, RP_DEV__COUNT),
+	DBLS(hostdev.later, RP_DEV__COUNT),
+	DBL(ext.alloc),
+	DBL(ext.conv),
+	DBL(hostext.alloc),
+	DBL(hostext.conv),
+	DBLS(srv.first, RP_SV__COUNT),
+	DBLS(srv.later, RP_SV__COUNT),
+};
+#undef DBLS
+#undef DBL
+#undef ROW
+
+/* the k-th array of per_item's row i in g */
+static void **per_item_array(struct rp_group *g, size_t i, size_t k)
+{
+	return (void **)((char *)g + per_item[i].off) + k;
+}
+
 static enum pb_error group_grow(struct rp_group *g)
 {
-	double **arrs[] = {&g->first,
-			   &g->rewrite,
-			   &g->read,
-			   &g->fsync,
-			   &g->prov,
-			   &g->steady,
-			   &g->p99_first,
-			   &g->mkfs,
-			   &g->cmd,
-			   &g->reclaim_back,
-			   &g->reclaim_s,
-			   &g->lr,
-			   &g->lr2,
-			   &g->d21,
-			   &g->span_target,
-			   &g->rw_spread,
-			   &g->stripe_vs_pass,
-			   &g->ref_target,
-			   &g->dev.first[RP_DEV_MS],
-			   &g->dev.later[RP_DEV_MS],
-			   &g->dev.first[RP_DEV_AMP],
-			   &g->dev.later[RP_DEV_AMP],
-			   &g->dev.first[RP_DEV_CPU],
-			   &g->dev.later[RP_DEV_CPU],
-			   &g->hostdev.first[RP_DEV_MS],
-			   &g->hostdev.later[RP_DEV_MS],
-			   &g->hostdev.first[RP_DEV_AMP],
-			   &g->hostdev.later[RP_DEV_AMP],
-			   &g->hostdev.first[RP_DEV_CPU],
-			   &g->hostdev.later[RP_DEV_CPU],
-			   &g->ext.alloc,
-			   &g->ext.conv,
-			   &g->hostext.alloc,
-			   &g->hostext.conv,
-			   &g->srv.first[RP_SV_GUEST_MS],
-			   &g->srv.later[RP_SV_GUEST_MS],
-			   &g->srv.first[RP_SV_VDISK_MS],
-			   &g->srv.first[RP_SV_KERNEL_MS],
-			   &g->srv.first[RP_SV_DEVICE_MS],
-			   &g->srv.first[RP_SV_QUEUE_MS],
-			   &g->srv.first[RP_SV_DS_MS],
-			   &g->srv.later[RP_SV_DS_MS],
-			   &g->srv.first[RP_SV_CPU],
-			   &g->srv.later[RP_SV_VDISK_MS],
-			   &g->srv.later[RP_SV_KERNEL_MS],
-			   &g->srv.later[RP_SV_DEVICE_MS],
-			   &g->srv.later[RP_SV_QUEUE_MS],
-			   &g->srv.later[RP_SV_CPU]};
-	size_t cap, i;
+	size_t cap, i, k;
 	void *q;
 
 	if (g->nreps < g->cap)
 		return PB_OK;
 	cap = g->cap ? g->cap * 2 : 16;
-	for (i = 0; i < sizeof(arrs) / sizeof(arrs[0]); i++) {
-		if (!(q = realloc(*arrs[i], cap * sizeof(double))))
-			return PB_ERR_NOMEM;
-		*arrs[i] = q;
-	}
-	for (i = 0; i < RP_MAX_REWRITES; i++) {
-		if (!(q = realloc(g->conv[i], cap * sizeof(double))))
-			return PB_ERR_NOMEM;
-		g->conv[i] = q;
-	}
-	/* every rewrite pass of an item has its p99 */
-	if (!(q = realloc(g->p99_rewrite,
-			  cap * RP_MAX_REWRITES * sizeof(double))))
-		return PB_ERR_NOMEM;
-	g->p99_rewrite = q;
-	if (!(q = realloc(g->span, cap * sizeof(*g->span))))
-		return PB_ERR_NOMEM;
-	g->span = q;
-	if (!(q = realloc(g->span_len, cap * sizeof(*g->span_len))))
-		return PB_ERR_NOMEM;
-	g->span_len = q;
-	if (!(q = realloc(g->ref_span, cap * sizeof(*g->ref_span))))
-		return PB_ERR_NOMEM;
-	g->ref_span = q;
-	if (!(q = realloc(g->ref_span_len, cap * sizeof(*g->ref_span_len))))
-		return PB_ERR_NOMEM;
-	g->ref_span_len = q;
+	for (i = 0; i < sizeof(per_item) / sizeof(per_item[0]); i++)
+		for (k = 0; k < per_item[i].n; k++) {
+			if (!(q = realloc(*per_item_array(g, i, k),
+					  cap * per_item[i].size)))
+				return PB_ERR_NOMEM;
+			*per_item_array(g, i, k) = q;
+		}
 	g->cap = cap;
 	return PB_OK;
 }
@@ -1583,45 +1576,9 @@ void rp_model_dispose(struct rp_model *m)
 	for (i = 0; m->g && i < m->ng; i++) {
 		struct rp_group *g = &m->g[i];
 
-		free(g->first);
-		free(g->rewrite);
-		free(g->read);
-		free(g->fsync);
-		for (unsigned dk = 0; dk < RP_DEV__COUNT; dk++) {
-			free(g->dev.first[dk]);
-			free(g->dev.later[dk]);
-			free(g->hostdev.first[dk]);
-			free(g->hostdev.later[dk]);
-		}
-		for (unsigned sk = 0; sk < RP_SV__COUNT; sk++) {
-			free(g->srv.first[sk]);
-			free(g->srv.later[sk]);
-		}
-		free(g->ext.alloc);
-		free(g->ext.conv);
-		free(g->hostext.alloc);
-		free(g->hostext.conv);
-		free(g->prov);
-		free(g->steady);
-		free(g->lr);
-		free(g->lr2);
-		free(g->d21);
-		free(g->span_target);
-		free(g->rw_spread);
-		free(g->stripe_vs_pass);
-		free(g->ref_target);
-		free(g->p99_first);
-		free(g->p99_rewrite);
-		for (k = 0; k < RP_MAX_REWRITES; k++)
-			free(g->conv[k]);
-		free(g->span);
-		free(g->span_len);
-		free(g->ref_span);
-		free(g->ref_span_len);
-		free(g->mkfs);
-		free(g->reclaim_back);
-		free(g->reclaim_s);
-		free(g->cmd);
+		for (k = 0; k < sizeof(per_item) / sizeof(per_item[0]); k++)
+			for (size_t j = 0; j < per_item[k].n; j++)
+				free(*per_item_array(g, k, j));
 		free(g->workload);
 		free(g->target_name);
 		free(g->where);
