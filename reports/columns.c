@@ -111,8 +111,7 @@ static void rewarm_first(double v[3], const struct rp_model *m,
 	v[2] = g->rewarm_vs_first_hi;
 }
 
-/* a run with a first write after a reclaim: the pages show it */
-static bool any_rewarm(const struct rp_model *m)
+bool rp_any_rewarm(const struct rp_model *m)
 {
 	for (size_t i = 0; i < m->ng; i++)
 		if (m->g[i].nlr2)
@@ -274,7 +273,7 @@ const struct rp_column rp_columns[] = {
 	 .show = RP_COL_ALL | RP_COL_AFTER_NOTE,
 	 .csv_decimals = 4,
 	 .get = rewarm,
-	 .any = any_rewarm},
+	 .any = rp_any_rewarm},
 	{.csv = "rewarm_vs_first_frac",
 	 .csv_lo = "rewarm_vs_first_lo_frac",
 	 .csv_hi = "rewarm_vs_first_hi_frac",

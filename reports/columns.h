@@ -43,6 +43,8 @@ struct rp_column {
 };
 
 extern const struct rp_column rp_columns[]; /* NULL-ended, CSV order */
+/* Has any group a first write after a reclaim (the "again" column)? */
+bool rp_any_rewarm(const struct rp_model *m);
 bool rp_column_shown(const struct rp_column *c, const struct rp_model *m,
 		     unsigned where);
 

@@ -1198,33 +1198,41 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	warmup_panels(b, m);
 	convergence(b, m);
 	fs_commands(b, m);
-	pb_buf_printf(b,
-		      "<h2>How to read this</h2><p class=note>Medians over "
-		      "repetitions; intervals are 95%% percentile-bootstrap "
-		      "intervals of the median (2000 resamples, fixed seed; "
-		      "above 50 repetitions the order-statistic interval); "
-		      "under 3 repetitions no interval. Baseline: %s%s. "
-		      "Warm-up penalty: the extra time a first write takes "
-		      "over a %s of the same bytes (the stripe pairs' sides "
-		      "where the first write was paired, else the passes'), "
-		      "less what the baseline's own first write shows; a "
-		      "geometric mean over repetitions with its 95%% "
-		      "Student's t interval (Welch's against the baseline), "
-		      "none under 3 repetitions: two values cannot tell "
-		      "noise. Ratios to the baseline whose interval holds 1 "
-		      "are within noise. Steady from: the first pass of a "
-		      "window of %u passes (2 for a mode with 3 passes or "
-		      "fewer; each pass's median over "
-		      "repetitions) whose range is within %.0f%% of their "
-		      "mean and whose least-squares slope moves them by no "
-		      "more than %.0f%% of it (SNIA PTS's steady-state test). "
-		      "Every rule is in docs/reports.md.</p>\n",
-		      m->baseline,
-		      m->have_baseline ? ""
-				       : " &mdash; <span class=bad>absent from "
-					 "this run: ratios not shown</span>",
-		      rp_later_name(m), m->pts.window, m->pts.range * 100,
-		      m->pts.slope * 100);
+	pb_buf_printf(
+		b,
+		"<h2>How to read this</h2><p class=note>Medians over "
+		"repetitions; intervals are 95%% percentile-bootstrap "
+		"intervals of the median (2000 resamples, fixed seed; "
+		"above 50 repetitions the order-statistic interval); "
+		"under 3 repetitions no interval. Baseline: %s%s. "
+		"Warm-up penalty: the extra time a first write takes "
+		"over a %s of the same bytes (the stripe pairs' sides "
+		"where the first write was paired, else the passes'), "
+		"less what the baseline's own first write shows; a "
+		"geometric mean over repetitions with its 95%% "
+		"Student's t interval (Welch's against the baseline), "
+		"none under 3 repetitions: two values cannot tell "
+		"noise. Ratios to the baseline whose interval holds 1 "
+		"are within noise. Steady from: the first pass of a "
+		"window of %u passes (2 for a mode with 3 passes or "
+		"fewer; each pass's median over "
+		"repetitions) whose range is within %.0f%% of their "
+		"mean and whose least-squares slope moves them by no "
+		"more than %.0f%% of it (SNIA PTS's steady-state test).%s "
+		"Every rule is in docs/reports.md.</p>\n",
+		m->baseline,
+		m->have_baseline ? ""
+				 : " &mdash; <span class=bad>absent from "
+				   "this run: ratios not shown</span>",
+		rp_later_name(m), m->pts.window, m->pts.range * 100,
+		m->pts.slope * 100,
+		rp_any_rewarm(m) ? " Again: the warm-up penalty of the first "
+				   "write after a reclaim (the disk's blocks "
+				   "given back), told the same way against the "
+				   "first cycle's baseline; the passes after a "
+				   "reclaim are never pooled with the first "
+				   "cycle's."
+				 : "");
 	environment(b, m);
 	return pb_buf_addstr(b, "</body></html>\n");
 }

@@ -176,8 +176,11 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 		      "\nmedians over repetitions, [95%% interval: bootstrap "
 		      "of the median]; penalty: a first write's extra time "
 		      "over %s, less the baseline's own [95%% interval: "
-		      "Student's t]\n",
-		      rp_later_name(m));
+		      "Student's t]%s\n",
+		      rp_later_name(m),
+		      rp_any_rewarm(m) ? "; again: the same, of the first "
+					 "write after a reclaim"
+				       : "");
 	pb_buf_printf(b, "%-*s", ww, "mode");
 	for (k = 0; k < nt; k++) {
 		char h[64];

@@ -1869,6 +1869,13 @@ static void host_reclaim_read_back(void)
 			0);
 	CU_ASSERT_EQUAL(
 		it_sh("grep -q '^mode .* again %%' '%s/summary.txt'", run), 0);
+	/* and the legend says what it is, on both pages */
+	CU_ASSERT_EQUAL(it_sh("grep -q '; again: the same, of the first write "
+			      "after a reclaim$' '%s/summary.txt' && grep -q "
+			      "'Again: the warm-up penalty of the first write "
+			      "after a reclaim' '%s/report.html'",
+			      run, run),
+			0);
 	free(run);
 	CU_ASSERT(nothing_left(disks, ""));
 }
