@@ -283,6 +283,13 @@ const struct runner_option runner_options[] = {
 		 "exists; looked for four times a second. A harness's gentle "
 		 "stop where it has no signal to send (VMware Tools ends a "
 		 "Windows process outright)"},
+	{.name = "reclaim-go-file",
+	 .type = RUNNER_OT_STRING,
+	 .off = OFF(reclaim_go_file),
+	 .arg = "FILE",
+	 .help = "reclaim passes: end the wait after a reclaim once FILE "
+		 "exists (removed then, for the next): a harness that read "
+		 "back the space the hypervisor gave back says so"},
 	{.name = "log-file",
 	 .type = RUNNER_OT_STRING,
 	 .off = OFF(log_file),

@@ -1106,27 +1106,42 @@ static enum pb_error run_recreate(struct runner_ctx *ctx, unsigned index)
 }
 
 /*
- * Still after a reclaim, --reclaim-wait-ms of it, in slices that a stop
- * request ends: the space a hypervisor gives back after the guest's call
- * returns, and the host's read-back of it, fall here, before the next
- * pass and outside its figures.
+ * Still after a reclaim, --reclaim-wait-ms of it at most, in slices that a
+ * stop request ends: the space a hypervisor gives back after the guest's
+ * call returns, and the host's read-back of it, fall here, before the
+ * next pass and outside its figures. The progress file says "waiting":
+ * "reclaim" meanwhile; a harness that read the space back ends the wait
+ * with --reclaim-go-file (removed as seen, so the next reclaim waits).
  */
 static enum pb_error reclaim_wait(struct runner_ctx *ctx,
 				  struct runner_pass_result *r)
 {
+	struct runner_wait w = RUNNER_WAIT_INIT("reclaim", NULL);
+	const char *go = ctx->opts->reclaim_go_file;
 	uint64_t t0 = pb_now_ns(),
 		 end = t0 + (uint64_t)ctx->opts->reclaim_wait_ms * 1000000u;
+	enum pb_error err = PB_OK;
+	struct stat st;
 
 	while (pb_now_ns() < end) {
 		uint64_t left_ms = (end - pb_now_ns()) / 1000000u + 1;
 
+		runner_wait_tick(&w);
 		runner_stop_file_poll(ctx->opts->stop_file, pb_now_ns());
-		if (runner_stop_requested())
-			return PB_ERR_INTERRUPTED;
+		if (runner_stop_requested()) {
+			err = PB_ERR_INTERRUPTED;
+			break;
+		}
+		if (go && !stat(go, &st)) {
+			unlink(go);
+			r->wait_told = true;
+			break;
+		}
 		runner_sleep_ms(left_ms < 50 ? (unsigned)left_ms : 50);
 	}
+	runner_wait_done(&w);
 	r->wait_ns = pb_now_ns() - t0;
-	return PB_OK;
+	return err;
 }
 
 /*

@@ -93,8 +93,11 @@ struct runner_opts {
 	const char *output;	   /* NULL or "-" = stdout */
 	const char *progress_file; /* progress as JSON, rewritten each second */
 	const char *stop_file;	   /* stop as on SIGINT once it exists */
-	const char *log_file;	   /* stderr goes here (main.c) */
-	const char *by_id_dir;	   /* where uuid: targets are looked up */
+	/* a reclaim's wait ends once it exists (a harness read the space
+	 * back); NULL: the wait is reclaim_wait_ms */
+	const char *reclaim_go_file;
+	const char *log_file;  /* stderr goes here (main.c) */
+	const char *by_id_dir; /* where uuid: targets are looked up */
 	const char *sys_block_dir;
 	unsigned filesystem;	  /* enum runner_fs_type */
 	const char *command;	  /* for command passes */

@@ -243,6 +243,7 @@ struct runner_pass_result {
 	char trim_error[160];	    /* asked for and not done: why */
 	const char *reclaim_method; /* "blkdiscard", "punch-hole", "fitrim" */
 	uint64_t wait_ns; /* held still after it (--reclaim-wait-ms) */
+	bool wait_told;	  /* ended by --reclaim-go-file, not the time */
 };
 
 /* A pass's throughput and IOPS: over what came after its ramp (the whole

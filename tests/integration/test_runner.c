@@ -1101,6 +1101,8 @@ static void reclaim_said(json_t *doc, size_t i, const char *method,
 	/* held still after it (reclaim_wait_ms, 250 by default), outside
 	 * its own seconds */
 	CU_ASSERT(num(rc, "waited_seconds") >= 0.25);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(rc, "wait_ended")), "time");
 	CU_ASSERT(num(ps, "seconds") < num(rc, "waited_seconds"));
 	ps = json_array_get(passes, i + 1);
 	if (ps) {
@@ -1147,6 +1149,45 @@ static void reclaim_gives_back(void)
 	}
 	/* nothing of the file allocated after it, read back */
 	CU_ASSERT_EQUAL(allocated(file), 0);
+	/* a harness that read the space back ends the wait: told at once
+	 * however long it may be, and its file taken as the word */
+	{
+		char go[600], out4[600];
+		char *argv[] = {(char *)it_bin("provbench-runner"),
+				"--target",
+				file,
+				"--force",
+				"--bs",
+				"1M",
+				"--passes",
+				"first-write,reclaim,first-write",
+				"--reclaim-wait-ms",
+				"600000",
+				"--reclaim-go-file",
+				go,
+				"-q",
+				"-o",
+				out4,
+				NULL};
+		json_t *rc;
+
+		snprintf(go, sizeof(go), "%s/reclaim.go", it_dir());
+		snprintf(out4, sizeof(out4), "%s/go.json", it_dir());
+		CU_ASSERT_EQUAL_FATAL(it_sh("touch '%s'", go), 0);
+		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
+		it_result_dispose(&r);
+		doc = load(out4);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+		rc = json_object_get(
+			json_array_get(json_object_get(doc, "passes"), 1),
+			"reclaim");
+		CU_ASSERT_STRING_EQUAL(
+			json_string_value(json_object_get(rc, "wait_ended")),
+			"told");
+		CU_ASSERT(num(rc, "waited_seconds") < 60);
+		CU_ASSERT_EQUAL(access(go, F_OK), -1);
+		json_decref(doc);
+	}
 	doc = load(out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	reclaim_said(doc, 1, "punch-hole", 32 * MiB);
