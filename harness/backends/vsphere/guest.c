@@ -9,6 +9,7 @@
 #include <math.h>
 #include <errno.h>
 #include <openssl/evp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,13 +438,43 @@ static bool output_complete(const char *path)
 	return ok;
 }
 
+/* A run's files in the guest directory, named by its disk */
+struct run_files {
+	char out[700], prog[700], gcmd[700], glog[700], gstop[700];
+};
+
+static void run_files(struct vsb *b, const struct pb_disk *d,
+		      struct run_files *f)
+{
+	static const struct {
+		const char *pre, *post;
+		size_t off;
+	} names[] = {
+		{"out-", ".json", offsetof(struct run_files, out)},
+		{"progress-", ".json", offsetof(struct run_files, prog)},
+		{"log-", ".txt", offsetof(struct run_files, glog)},
+		{"command-", ".txt", offsetof(struct run_files, gcmd)},
+		{"stop-", "", offsetof(struct run_files, gstop)},
+	};
+	char name[PB_ERRBUF_SIZE];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(name, sizeof(name), "%s%s%s", names[i].pre, d->id,
+			 names[i].post);
+		vsb_guest_path(b, (char *)f + names[i].off, sizeof(f->out),
+			       name);
+	}
+}
+
 enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		      const char *args, long timeout_s,
 		      const struct pb_run_ctx *ctx, const char *local_out,
 		      char *errbuf)
 {
 	struct vsb *b = vsb_of(be);
-	char out[700], prog[700], gcmd[700], glog[700], gstop[700];
+	struct run_files f;
+	char *out = f.out, *prog = f.prog, *gcmd = f.gcmd, *glog = f.glog,
+	     *gstop = f.gstop;
 	char lcmd[1300];
 	char why[PB_ERRBUF_SIZE], stall[320] = "";
 	struct pb_buf cmd = PB_BUF_INIT(16384);
@@ -454,16 +485,7 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	json_t *started;
 	double launched = NAN, finished = NAN;
 
-	snprintf(why, sizeof(why), "out-%s.json", d->id);
-	vsb_guest_path(b, out, sizeof(out), why);
-	snprintf(why, sizeof(why), "progress-%s.json", d->id);
-	vsb_guest_path(b, prog, sizeof(prog), why);
-	snprintf(why, sizeof(why), "log-%s.txt", d->id);
-	vsb_guest_path(b, glog, sizeof(glog), why);
-	snprintf(why, sizeof(why), "command-%s.txt", d->id);
-	vsb_guest_path(b, gcmd, sizeof(gcmd), why);
-	snprintf(why, sizeof(why), "stop-%s", d->id);
-	vsb_guest_path(b, gstop, sizeof(gstop), why);
+	run_files(b, d, &f);
 	if (ctx && ctx->command) {
 		/* shell text goes as a file, never through the argument
 		 * string the guest splits into words */
