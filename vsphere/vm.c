@@ -174,6 +174,63 @@ static enum pb_error call_void(struct vs_session *s, const char *op,
 	return err;
 }
 
+/* ---- a disk file's allocation ---- */
+
+struct alloc_find {
+	const char *file; /* "[ds] dir/name.vmdk" */
+	size_t stem;	  /* its length less ".vmdk" */
+	uint64_t bytes;
+	bool found;
+};
+
+/* a layoutEx file of the disk: its descriptor or its extent
+ * ("name-flat.vmdk"), whose uniqueSize is what it holds */
+static enum pb_error on_layout(struct vs_session *s,
+			       const struct vs_objcontent *oc, void *arg)
+{
+	struct alloc_find *a = arg;
+	xmlNodePtr f;
+	char name[600];
+
+	(void)s;
+	for (f = vs_child(vs_prop(oc, "layoutEx.file"), NULL); f;
+	     f = vs_next(f, NULL)) {
+		vs_text(name, sizeof(name), f, "name");
+		if (strncmp(name, a->file, a->stem) ||
+		    (strcmp(name + a->stem, ".vmdk") &&
+		     strcmp(name + a->stem, "-flat.vmdk")))
+			continue;
+		/* the extent holds the data; a descriptor alone is what a
+		 * server without one lists */
+		if (!a->found || !strcmp(name + a->stem, "-flat.vmdk"))
+			a->bytes = vs_u64(f, "uniqueSize");
+		a->found = true;
+	}
+	return PB_OK;
+}
+
+enum pb_error vs_vm_file_allocated(struct vs_session *s,
+				   const struct vs_moref *vm, const char *file,
+				   uint64_t *bytes)
+{
+	static const char *const paths[] = {"layoutEx.file", NULL};
+	size_t n = strlen(file);
+	struct alloc_find a = {file, n > 5 ? n - 5 : n, 0, false};
+	enum pb_error err;
+
+	/* the server refreshes a VM's storage figures on its own schedule;
+	 * asked, now */
+	err = call_void(s, "RefreshStorageInfo", vm);
+	if (!err)
+		err = vs_retrieve_one(s, vm, paths, on_layout, &a);
+	if (!err && !a.found)
+		err = pb_fail(s->errbuf, PB_ERR_NOTFOUND,
+			      "VM %s: %s is not in its layoutEx", vm->value,
+			      file);
+	*bytes = a.bytes;
+	return err;
+}
+
 static enum pb_error power_on_once(struct vs_session *s,
 				   const struct vs_moref *vm)
 {

@@ -342,6 +342,14 @@ struct vs_vm_state {
 	char boot_time[40];
 	bool has_snapshot; /* writes go to a delta disk then */
 };
+/*
+ * What a VM's disk file holds on its datastore, as the server says after
+ * RefreshStorageInfo: layoutEx's uniqueSize of the disk's extent
+ * ("-flat.vmdk"), or of its descriptor where none is listed.
+ */
+enum pb_error vs_vm_file_allocated(struct vs_session *s,
+				   const struct vs_moref *vm, const char *file,
+				   uint64_t *bytes);
 enum pb_error vs_vm_state_get(struct vs_session *s, const struct vs_moref *vm,
 			      struct vs_vm_state *out);
 
