@@ -260,6 +260,7 @@ func main() {
 	flag.Int64Var(&of.count, "fault-count", 1, "calls of -fault-op that get the fault")
 	flag.StringVar(&nfsName, "nfs", "", "this datastore is NFS 3, without the VAAI-NAS plugin unless -nfs-vaai")
 	flag.BoolVar(&nfsVAAI, "nfs-vaai", false, "the -nfs datastore has the VAAI-NAS plugin")
+	flag.Float64Var(&reclaimMBs, "reclaim-mbs", 25, "MB/s at which VMFS 6 gives back what a guest discarded (reclaim.go)")
 	flag.StringVar(&vsanName, "vsan", "", "this datastore is vSAN")
 	flag.BoolVar(&withPod, "pod", false, "a datastore cluster DC0_POD0 holds every datastore but LocalDS_0")
 	flag.StringVar(&nvmeOnly, "nvme-only", "", "this VM's disks are on an NVMe controller, and it has no SCSI one")
