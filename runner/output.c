@@ -217,6 +217,9 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 			pb_jw_str(w, "why_not", r->trim_error);
 		pb_jw_real(w, "waited_seconds", (double)r->wait_ns / 1e9);
 		pb_jw_str(w, "wait_ended", r->wait_told ? "told" : "time");
+		if (ctx->opts->reclaim_go_file)
+			pb_jw_real(w, "held_before_seconds",
+				   (double)r->before_ns / 1e9);
 		pb_jw_obj_close(w);
 		if (r->has_ext)
 			ext_json(w, r);

@@ -1106,17 +1106,14 @@ static enum pb_error run_recreate(struct runner_ctx *ctx, unsigned index)
 }
 
 /*
- * Still after a reclaim, --reclaim-wait-ms of it at most, in slices that a
- * stop request ends: the space a hypervisor gives back after the guest's
- * call returns, and the host's read-back of it, fall here, before the
- * next pass and outside its figures. The progress file says "waiting":
- * "reclaim" meanwhile; a harness that read the space back ends the wait
- * with --reclaim-go-file (removed as seen, so the next reclaim waits).
+ * Still, --reclaim-wait-ms at most, in slices that a stop request ends,
+ * the progress file saying "waiting": what; *told when --reclaim-go-file
+ * ended it (removed as seen, so the next hold waits anew), *ns how long.
  */
-static enum pb_error reclaim_wait(struct runner_ctx *ctx,
-				  struct runner_pass_result *r)
+static enum pb_error hold(struct runner_ctx *ctx, const char *what, bool *told,
+			  uint64_t *ns)
 {
-	struct runner_wait w = RUNNER_WAIT_INIT("reclaim", NULL);
+	struct runner_wait w = RUNNER_WAIT_INIT(what, NULL);
 	const char *go = ctx->opts->reclaim_go_file;
 	uint64_t t0 = pb_now_ns(),
 		 end = t0 + (uint64_t)ctx->opts->reclaim_wait_ms * 1000000u;
@@ -1134,14 +1131,33 @@ static enum pb_error reclaim_wait(struct runner_ctx *ctx,
 		}
 		if (go && !stat(go, &st)) {
 			unlink(go);
-			r->wait_told = true;
+			*told = true;
 			break;
 		}
 		runner_sleep_ms(left_ms < 50 ? (unsigned)left_ms : 50);
 	}
 	runner_wait_done(&w);
-	r->wait_ns = pb_now_ns() - t0;
+	*ns = pb_now_ns() - t0;
 	return err;
+}
+
+/*
+ * Around a reclaim, the hypervisor's time to give the space back and the
+ * host's to read it: after the discard the runner holds still ("waiting":
+ * "reclaim"), outside every figure, until a harness that read the space
+ * back says go (--reclaim-go-file) or reclaim_wait_ms ran out. A harness
+ * that reads the space back says so: then the runner also holds before
+ * the discard ("before reclaim"), for the harness to read what the disk
+ * held first.
+ */
+static enum pb_error reclaim_hold_before(struct runner_ctx *ctx,
+					 struct runner_pass_result *r)
+{
+	bool told = false;
+
+	return ctx->opts->reclaim_go_file
+		       ? hold(ctx, "before reclaim", &told, &r->before_ns)
+		       : PB_OK;
 }
 
 /*
@@ -1159,6 +1175,10 @@ static enum pb_error run_reclaim(struct runner_ctx *ctx, unsigned index)
 
 	r->kind = RUNNER_PASS_RECLAIM;
 	r->index = index;
+	err = reclaim_hold_before(ctx, r);
+	if (err)
+		return err;
+	t0 = pb_now_ns();
 	runner_clock_now(&r->started_unix, &r->started_boot);
 	if (ctx->fs) {
 		if (ctx->engine.ops)
@@ -1180,7 +1200,7 @@ static enum pb_error run_reclaim(struct runner_ctx *ctx, unsigned index)
 	r->ns = pb_now_ns() - t0;
 	r->complete = !err;
 	if (!err)
-		err = reclaim_wait(ctx, r);
+		err = hold(ctx, "reclaim", &r->wait_told, &r->wait_ns);
 	return err;
 }
 

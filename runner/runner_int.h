@@ -242,8 +242,9 @@ struct runner_pass_result {
 	bool trimmed;
 	char trim_error[160];	    /* asked for and not done: why */
 	const char *reclaim_method; /* "blkdiscard", "punch-hole", "fitrim" */
-	uint64_t wait_ns; /* held still after it (--reclaim-wait-ms) */
-	bool wait_told;	  /* ended by --reclaim-go-file, not the time */
+	uint64_t wait_ns;   /* held still after it (--reclaim-wait-ms) */
+	bool wait_told;	    /* ended by --reclaim-go-file, not the time */
+	uint64_t before_ns; /* held before it for a harness's read */
 };
 
 /* A pass's throughput and IOPS: over what came after its ramp (the whole
