@@ -300,9 +300,11 @@ static void sleep_ms(uint64_t ms, const struct pb_run_ctx *ctx)
  */
 static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 				 const struct pb_run_ctx *ctx, const char *prog,
-				 int *code, bool *aged_out, char *stall,
-				 size_t stall_len, char *errbuf)
+				 struct vsb_reclaim_watch *rw, int *code,
+				 bool *aged_out, char *stall, size_t stall_len,
+				 char *errbuf)
 {
+	unsigned want_ms = 0;
 	uint64_t start = pb_now_ns(), next_ms = 125, el_ms;
 	enum pb_error err;
 	double eta = -1;
@@ -329,7 +331,7 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 				       "the runner is still running after "
 				       "%ld s (timeout_s)",
 				       timeout_s);
-		if (ctx->progress) {
+		if (ctx->progress || rw->on) {
 			/* no file yet (the first second) is not an error */
 			text = fetch_guest_file(b, prog, &len);
 			pj = text ? json_loadb(text, len, 0, NULL) : NULL;
@@ -340,7 +342,9 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 
 				eta = json_is_number(e) ? json_number_value(e)
 							: -1;
-				ctx->progress(ctx, pj);
+				if (ctx->progress)
+					ctx->progress(ctx, pj);
+				want_ms = vsb_reclaim_watch_poll(b, rw, pj);
 			}
 			json_decref(pj);
 		}
@@ -359,6 +363,9 @@ static enum pb_error wait_runner(struct vsb *b, int64_t pid, long timeout_s,
 		if (ctx->stall && ctx->stall->limit_s > 0 &&
 		    (double)next_ms > ctx->stall->limit_s * 250)
 			next_ms = (uint64_t)(ctx->stall->limit_s * 250);
+		/* a reclaim giving back: read at the server's pace */
+		if (want_ms && want_ms < next_ms)
+			next_ms = want_ms;
 		if (next_ms < 250)
 			next_ms = 250;
 		sleep_ms(next_ms, ctx);
@@ -440,7 +447,7 @@ static bool output_complete(const char *path)
 
 /* A run's files in the guest directory, named by its disk */
 struct run_files {
-	char out[700], prog[700], gcmd[700], glog[700], gstop[700];
+	char out[700], prog[700], gcmd[700], glog[700], gstop[700], ggo[700];
 };
 
 static void run_files(struct vsb *b, const struct pb_disk *d,
@@ -455,6 +462,7 @@ static void run_files(struct vsb *b, const struct pb_disk *d,
 		{"log-", ".txt", offsetof(struct run_files, glog)},
 		{"command-", ".txt", offsetof(struct run_files, gcmd)},
 		{"stop-", "", offsetof(struct run_files, gstop)},
+		{"go-", "", offsetof(struct run_files, ggo)},
 	};
 	char name[PB_ERRBUF_SIZE];
 
@@ -475,6 +483,7 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	struct run_files f;
 	char *out = f.out, *prog = f.prog, *gcmd = f.gcmd, *glog = f.glog,
 	     *gstop = f.gstop;
+	struct vsb_reclaim_watch rw;
 	char lcmd[1300];
 	char why[PB_ERRBUF_SIZE], stall[320] = "";
 	struct pb_buf cmd = PB_BUF_INIT(16384);
@@ -486,6 +495,7 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 	double launched = NAN, finished = NAN;
 
 	run_files(b, d, &f);
+	vsb_reclaim_watch_init(&rw, b, d->file, f.ggo);
 	if (ctx && ctx->command) {
 		/* shell text goes as a file, never through the argument
 		 * string the guest splits into words */
@@ -499,22 +509,24 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 					   errbuf);
 		remove(lcmd);
 		if (err)
-			return err;
+			goto out;
 	}
 	/* Tools end a Windows process outright (TerminateProcess): there the
 	 * runner is asked to stop by a file it looks for, as SIGTERM asks a
 	 * Linux one */
-	if (pb_buf_printf(&cmd,
-			  "%s --target uuid:%s%s%s -q -o %s "
-			  "--progress-file %s --log-file %s%s%s%s%s",
-			  args, d->uuid, b->by_id_dir ? " --by-id-dir " : "",
-			  b->by_id_dir ? b->by_id_dir : "", out, prog, glog,
-			  b->windows ? " --stop-file " : "",
-			  b->windows ? gstop : "",
-			  ctx && ctx->command ? " --command-file " : "",
-			  ctx && ctx->command ? gcmd : "")) {
+	if (pb_buf_printf(
+		    &cmd,
+		    "%s --target uuid:%s%s%s -q -o %s "
+		    "--progress-file %s --log-file %s%s%s%s%s%s%s",
+		    args, d->uuid, b->by_id_dir ? " --by-id-dir " : "",
+		    b->by_id_dir ? b->by_id_dir : "", out, prog, glog,
+		    b->windows ? " --stop-file " : "", b->windows ? gstop : "",
+		    ctx && ctx->command ? " --command-file " : "",
+		    ctx && ctx->command ? gcmd : "",
+		    rw.on ? " --reclaim-go-file " : "", rw.on ? f.ggo : "")) {
 		pb_buf_dispose(&cmd);
-		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+		err = pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
+		goto out;
 	}
 	/* the server's clock at the launch: where the runner's passes
 	 * begin, whatever the guest's clock says (counters.c) */
@@ -526,14 +538,14 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 			   errbuf);
 	pb_buf_dispose(&cmd);
 	if (err)
-		return err;
+		goto out;
 	/* a crash from here on leaves a guest process: cleanup stops it */
 	started = json_pack("{s:I}", "guest_pid", (json_int_t)pid);
 	err = ctx && ctx->journal ? ctx->journal(ctx, started) : PB_OK;
 	json_decref(started);
 	if (!err)
-		err = wait_runner(b, pid, timeout_s, ctx, prog, &code, &aged,
-				  stall, sizeof(stall), errbuf);
+		err = wait_runner(b, pid, timeout_s, ctx, prog, &rw, &code,
+				  &aged, stall, sizeof(stall), errbuf);
 	if (err == PB_ERR_STALLED)
 		stall_keep(b, ctx, pid, glog);
 	if (err == PB_ERR_INTERRUPTED || err == PB_ERR_TIMEOUT ||
@@ -551,7 +563,7 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 			vs_guest_wait(b->s, &b->vm, pid, 30, NULL, &code);
 		}
 	} else if (err) {
-		return err;
+		goto out;
 	}
 	/* terminated through the guest operations, before the disk goes */
 	if (err == PB_ERR_STALLED)
@@ -595,8 +607,10 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 				      fetch);
 	}
 	/* the server's side of each pass, from its own counters */
-	if (!err && !derr)
+	if (!err && !derr) {
 		vsb_counters_annotate(b, local_out, launched, finished, ctx);
+		vsb_reclaim_annotate(&rw, local_out);
+	}
 	vs_guest_remove(b->s, &b->vm, out, false);
 	vs_guest_remove(b->s, &b->vm, prog, false);
 	vs_guest_remove(b->s, &b->vm, glog, false);
@@ -604,5 +618,9 @@ enum pb_error vsb_run(struct pb_backend *be, const struct pb_disk *d,
 		vs_guest_remove(b->s, &b->vm, gstop, false);
 	if (ctx && ctx->command)
 		vs_guest_remove(b->s, &b->vm, gcmd, false);
+	if (rw.on)
+		vs_guest_remove(b->s, &b->vm, f.ggo, false);
+out:
+	vsb_reclaim_watch_dispose(&rw);
 	return err;
 }

@@ -308,6 +308,19 @@ enum pb_error vsb_storage_check(struct vsb *b, const struct pb_plan *plan,
 
 		vsb_reclaim_words(says, sizeof(says), ds);
 		pb_check_say(out, "reclaim", "%s: %s", b->ds, says);
+		/* the wait is the most the runner holds; it goes on as soon
+		 * as the server's give-back is read */
+		if (b->p->points[0].reclaim_wait_ms < 30000)
+			pb_check_warn(
+				out, "reclaim",
+				"reclaim_wait_ms %u: the server is read "
+				"once a second until it stops giving the "
+				"space back, and VMFS 6 gives it back at "
+				"its datastore's rate (25-50 MB/s at low "
+				"priority): give the wait room "
+				"(\"reclaim_wait_ms\": 600000); the runner "
+				"goes on as soon as the read-back is done",
+				b->p->points[0].reclaim_wait_ms);
 	}
 	/* one disk at a time, and eager allocates all of it */
 	if (flat && ds->free_space < b->p->disk_size)

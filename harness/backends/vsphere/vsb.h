@@ -162,4 +162,29 @@ const char *vsb_reclaim_reach(const struct vs_ds_detail *ds);
 void vsb_reclaim_words(char *out, size_t len, const struct vs_ds_detail *ds);
 json_t *vsb_reclaim_json(const struct vs_ds_detail *ds);
 
+/* reclaim.c: a thin disk's give-back read from the server while the
+ * runner waits after its reclaim, the runner told to go on once it stops
+ * moving, and the reads put in its reclaim pass ("server_allocation") */
+struct vsb_reclaim_watch {
+	bool on;	   /* the workload has a reclaim pass */
+	const char *file;  /* the disk's "[ds] path.vmdk" */
+	const char *go;	   /* the runner's --reclaim-go-file, in the guest */
+	double before;	   /* the last read before a reclaim; NaN none */
+	long before_index; /* the reclaim it was read for, plus 1 */
+	double before_at;  /* the one the current reclaim counts from */
+	long index;	   /* the reclaim pass being read; -1 none */
+	json_t *samples;   /* its reads, [seconds, bytes] */
+	uint64_t t0;
+	bool told;    /* the runner was told to go on */
+	json_t *done; /* each read reclaim, by pass index */
+};
+void vsb_reclaim_watch_init(struct vsb_reclaim_watch *w, const struct vsb *b,
+			    const char *file, const char *go);
+/* at each poll, with the runner's progress: the ms until the next poll
+ * it wants (a second while a reclaim gives back), 0 no opinion */
+unsigned vsb_reclaim_watch_poll(struct vsb *b, struct vsb_reclaim_watch *w,
+				const json_t *progress);
+void vsb_reclaim_annotate(struct vsb_reclaim_watch *w, const char *path);
+void vsb_reclaim_watch_dispose(struct vsb_reclaim_watch *w);
+
 #endif
