@@ -462,25 +462,33 @@ static double held(const struct jl *x)
 	       jl_num(jl_get(x, "unwritten_bytes"));
 }
 
-/* An item's (first) reclaim: what it gave back, read back from the
- * disk's file on the host under a guest (what the hypervisor gave back)
- * or else the runner's own file's extents, and how long it took. */
+/* An item's (first) reclaim: what it gave back, read back where the
+ * hypervisor's giving back shows (the datastore's word under vSphere, the
+ * disk's file on the host under qemu), else from the runner's own file's
+ * extents, and how long it took. */
 static void reclaim_pass(struct rp_group *g, struct jl *p)
 {
-	struct jl *rc = jl_get(p, RUNNER_K_RECLAIM);
-	struct jl *ext = jl_get(p, "host_extents");
-
-	if (ext)
-		g->reclaim_on_host = true;
-	else
-		ext = jl_get(p, RUNNER_K_EXTENTS);
 	static const char *const methods[] = {"blkdiscard", "punch-hole",
 					      "fitrim"};
+	struct jl *rc = jl_get(p, RUNNER_K_RECLAIM);
+	struct jl *srv = jl_get(p, "server_allocation");
+	struct jl *ext = jl_get(p, "host_extents");
 	const char *method = jl_str(cur_doc, jl_get(rc, "method"));
-	double before = held(jl_get(ext, "before")),
-	       after = held(jl_get(ext, "after"));
+	double before, after;
 	size_t k;
 
+	if (srv) {
+		g->reclaim_where = "disk's file on the datastore";
+		before = jl_num(jl_get(srv, "before_bytes"));
+		after = jl_num(jl_get(srv, "after_bytes"));
+	} else {
+		if (ext)
+			g->reclaim_where = "disk's file on the host";
+		else if ((ext = jl_get(p, RUNNER_K_EXTENTS)))
+			g->reclaim_where = "file";
+		before = held(jl_get(ext, "before"));
+		after = held(jl_get(ext, "after"));
+	}
 	for (k = 0; !g->reclaim_method && k < 3; k++)
 		if (!strcmp(method, methods[k]))
 			g->reclaim_method = methods[k];
@@ -489,7 +497,7 @@ static void reclaim_pass(struct rp_group *g, struct jl *p)
 	else if (!g->reclaim_why[0])
 		snprintf(g->reclaim_why, sizeof(g->reclaim_why), "%s",
 			 jl_str(cur_doc, jl_get(rc, "why_not")));
-	g->reclaim_back[g->nreclaim] = ext ? before - after : NAN;
+	g->reclaim_back[g->nreclaim] = srv || ext ? before - after : NAN;
 	g->reclaim_s[g->nreclaim++] = jl_num(jl_get(rc, RUNNER_K_SECONDS));
 }
 

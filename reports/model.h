@@ -202,7 +202,9 @@ struct rp_group {
 	size_t nreclaim, nreclaim_done;
 	double reclaim_back_med, reclaim_s_med;
 	const char *reclaim_method; /* the first's, static */
-	bool reclaim_on_host;	    /* read back from the disk's host file */
+	/* where it was read back: "file" (the runner's), "disk's file on
+	 * the host" (qemu), "disk's file on the datastore" (vSphere) */
+	const char *reclaim_where;
 	char reclaim_why[160];
 	/* the re-warm (issue 40): per rep, the log of the first write
 	 * after a reclaim's time over its rewrites' (lr2, as lr is made),

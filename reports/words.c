@@ -1181,6 +1181,7 @@ static void say_reclaimed(const struct said *s)
 		f->g->pmode == PB_MODE_EAGER || f->g->pmode == PB_MODE_LAZY;
 	/* a raw mapping's stand-in: a loop device over a written file */
 	bool raw = pb_mode_is_raw_mapping(f->g->pmode);
+	const char *where = f->g->reclaim_where ? f->g->reclaim_where : "file";
 
 	if (f->x > 1)
 		snprintf(med, sizeof(med), " (median of %.0f)", f->x);
@@ -1199,10 +1200,9 @@ static void say_reclaimed(const struct said *s)
 	pb_size_format(sz, sizeof(sz), f->v > 0 ? (uint64_t)f->v : 0);
 	snprintf(s->out, s->len,
 		 "%s: a reclaim (%s) gave back %s of its %s in %.2f s, read "
-		 "back from its extents%s%s",
-		 s->l, f->metric ? f->metric : "?", sz,
-		 f->g->reclaim_on_host ? "disk's file on the host" : "file",
-		 f->v2, med,
+		 "back from %s%s%s",
+		 s->l, f->metric ? f->metric : "?", sz, where, f->v2,
+		 strstr(where, "datastore") ? "the server" : "its extents", med,
 		 !(f->v > 0) ? ""
 		 : thick     ? ": the file turned sparse, a thin disk's from "
 			       "then on (a real disk of this mode keeps its "

@@ -362,6 +362,12 @@ static void reclaim_settings_said(void)
 	 * refresh that sees it), then told the runner to go on */
 	reclaim_read_back(doc, true);
 	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("grep -q '  thin: a reclaim (punch-hole) gave "
+			      "back 1 MiB of its disk.s file on the datastore "
+			      "in .*read back from the server' "
+			      "'%s'/latest/summary.txt",
+			      res),
+			0);
 	/* NFS gives nothing back */
 	life_profile(prof, sizeof(prof), "life-nfs-run", "LocalDS_1", true);
 	snprintf(res, sizeof(res), "%s/life-nfs-results", it_dir());
