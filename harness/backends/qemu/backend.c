@@ -235,31 +235,47 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 
 /* ---- run ---- */
 
+/* what a sample's file held: its extents, written or not */
+static uint64_t sample_held(const struct qb_sample *x)
+{
+	return x->ext.written + x->ext.unwritten;
+}
+
 /*
- * A reclaim pass's end sample moved to the last one before the next pass
- * began (or kept where none is later than its own): the disk's file as
- * the next write found it.
+ * A reclaim pass's samples, chosen for what the disk's file held: before,
+ * the most it held in the second up to the pass's start; after, the least
+ * it held from then until the next pass began (the space may come back
+ * after the guest's call returns: what the next write found). The guest's
+ * clock maps onto the host's to within the console's latency; before a
+ * discard a file only grows and after it until the next write only
+ * shrinks, so the extremes are the discard's, wherever it fell in that.
  */
-static const struct qb_sample *reclaim_end(json_t *doc, size_t i, int64_t off,
-					   const struct qb_boot *g,
-					   const struct qb_sample *z)
+static void reclaim_samples(json_t *doc, size_t i, int64_t off, int64_t t0,
+			    const struct qb_boot *g, const struct qb_sample **a,
+			    const struct qb_sample **z)
 {
 	json_t *passes = json_object_get(doc, RUNNER_K_PASSES);
-	json_t *next = json_array_get(passes, i + 1);
-	json_t *nb = json_object_get(next, RUNNER_K_STARTED_BOOT);
-	int64_t t2;
+	json_t *nb = json_object_get(json_array_get(passes, i + 1),
+				     RUNNER_K_STARTED_BOOT);
+	int64_t t2 = json_is_integer(nb) ? json_integer_value(nb) + off
+					 : (*z ? (*z)->host_ns : t0);
 	size_t k;
 
-	if (!z ||
-	    !json_object_get(json_array_get(passes, i), RUNNER_K_RECLAIM) ||
-	    !json_is_integer(nb))
-		return z;
-	t2 = json_integer_value(nb) + off;
-	for (k = 0; k < g->nsamples; k++)
-		if (g->samples[k].host_ns > z->host_ns &&
-		    g->samples[k].host_ns <= t2)
-			z = &g->samples[k];
-	return z;
+	if (!json_object_get(json_array_get(passes, i), RUNNER_K_RECLAIM))
+		return;
+	for (k = 0; k < g->nsamples; k++) {
+		const struct qb_sample *x = &g->samples[k];
+
+		if (!x->has_ext)
+			continue;
+		if (x->host_ns <= t0 && x->host_ns >= t0 - 1000000000 &&
+		    (!*a || !(*a)->has_ext || sample_held(x) > sample_held(*a)))
+			*a = x;
+		if (x->host_ns >= t0 && x->host_ns <= t2 &&
+		    (!*z || !(*z)->has_ext ||
+		     sample_held(x) < sample_held(*z) || (*z)->host_ns < t0))
+			*z = x;
+	}
 }
 
 /*
@@ -299,10 +315,7 @@ static void host_side(json_t *doc, const struct qb_boot *g)
 			if (g->samples[k].host_ns >= t1 && !z)
 				z = &g->samples[k];
 		}
-		/* a reclaim's space may come back after the guest's call
-		 * returns: what the next write finds is what the file had
-		 * given back when it began */
-		z = reclaim_end(doc, i, off, g, z);
+		reclaim_samples(doc, i, off, t0, g, &a, &z);
 		if (!a || !z)
 			continue; /* the pass ran outside the samples */
 		json_object_set_new(
