@@ -1175,15 +1175,16 @@ static void reclaim_gives_back(void)
 		snprintf(out4, sizeof(out4), "%s/go.json", it_dir());
 		/* a harness's go, once before the discard and once after:
 		 * the file made again a tenth of a second after each take,
-		 * for two seconds */
+		 * until the runner's document is there (however slowly it
+		 * runs: valgrind), a minute at most */
 		CU_ASSERT_EQUAL_FATAL(
-			it_sh("(for i in $(seq 20); do touch '%s'; sleep 0.1; "
-			      "done) >/dev/null 2>&1 &",
-			      go),
+			it_sh("(for i in $(seq 600); do [ -e '%s' ] && break; "
+			      "touch '%s'; sleep 0.1; done; rm -f '%s') "
+			      ">/dev/null 2>&1 &",
+			      out4, go, go),
 			0);
 		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
 		it_result_dispose(&r);
-		it_sh("sleep 2.1; rm -f '%s'", go);
 		doc = load(out4);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 		rc = json_object_get(
