@@ -239,6 +239,44 @@ static void qemu_all_modes(void)
 }
 
 /*
+ * qemu.thin raw: thin made as a sparse raw file, not qcow2, read back as
+ * thin and raw; a guest's reclaim punches the file (read back on the
+ * host), and the report says what that analog's first write pays.
+ */
+static void qemu_thin_raw(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-thin-raw.json");
+	SCRATCH(state, "q-state-raw");
+	SCRATCH(res, "q-results-raw");
+	SCRATCH(disks, "q-disks-raw");
+	json_t *doc, *item, *rb, *p;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	write_profile(prof, "q-thin-raw", disks, "\"thin\"", "16M",
+		      ", \"thin\": \"raw\"", WL_LIFE);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	item = json_array_get(json_object_get(doc, "results"), 0);
+	rb = json_object_get(json_object_get(item, "disk"), "readback");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rb, "mode")),
+			       "thin");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(rb, "format")),
+			       "raw");
+	p = json_object_get(json_object_get(item, "runner"), "passes");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(p), 5);
+	reclaim_checked("thin", p);
+	json_decref(doc);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
+/*
  * Run prof in the background, SIGINT it secs after its disk was created
  * (the guest booted and into the runner's passes): exit 130, nothing left,
  * every journaled disk marked destroyed.
@@ -1262,6 +1300,7 @@ static void qemu_settings_ab(void)
 
 static const struct pb_case cases[] = {
 	PB_CASE(qemu_all_modes),
+	PB_CASE(qemu_thin_raw),
 	PB_CASE(qemu_two_directories),
 	PB_CASE(qemu_signals),
 	PB_CASE(qemu_stall_retried),

@@ -214,6 +214,7 @@ static enum pb_error qb_describe(struct pb_backend *be, json_t *env,
 	pb_local_describe(&b->loc, env);
 	json_object_set_new(env, "disk_cache", json_string("none"));
 	json_object_set_new(env, "disk_aio", json_string(b->aio));
+	json_object_set_new(env, "thin_format", json_string(b->o->thin));
 	json_object_set_new(env, "guest_memory_mib",
 			    json_integer(b->o->memory_mib));
 	json_object_set_new(env, "guest_cpus", json_integer(b->o->cpus));
@@ -511,7 +512,8 @@ static enum pb_error run_guest(struct qb *b, const struct pb_disk *d,
 		.format = k == QB_QCOW2 ? "qcow2" : "raw",
 		/* thick disks offer no discard (ESXi: LBPME 0), thin and a
 		 * raw mapping pass it down */
-		.discard = k == QB_QCOW2 || k == QB_LOOP || k == QB_DEVICE,
+		.discard = d->mode == PB_MODE_THIN || k == QB_LOOP ||
+			   k == QB_DEVICE,
 		.serial = d->uuid,
 		.args = args,
 		.command = ctx ? ctx->command : NULL,

@@ -1,6 +1,7 @@
 /*
  * disks.c - the qemu backend's disks, made the way qemu makes them: thin
- * is qcow2 without preallocation, lazy raw with falloc (unwritten extents
+ * is qcow2 without preallocation (or, with qemu.thin raw, a sparse raw
+ * file whose holes the host fills), lazy raw with falloc (unwritten extents
  * the host converts on first write), eager raw fully written, rdm a host
  * block device passed through raw (qemu.rdm_device, checked empty and
  * unused) or a loop device over a fully written file. Each is read back
@@ -27,7 +28,7 @@ enum qb_disk_kind qb_disk_kind(const struct qb *b, enum pb_mode m)
 {
 	switch (m) {
 	case PB_MODE_THIN:
-		return QB_QCOW2;
+		return strcmp(b->o->thin, "raw") ? QB_QCOW2 : QB_RAW;
 	case PB_MODE_RDM:
 		return b->o->rdm_device ? QB_DEVICE : QB_LOOP;
 	default:
@@ -132,12 +133,14 @@ enum pb_error qb_create(struct pb_backend *be, struct pb_disk *d, char *errbuf)
 		return err;
 	}
 	t0 = pb_now_ns();
-	if (d->mode == PB_MODE_THIN)
+	if (k == QB_QCOW2)
 		err = qemu_img_create(b, "qcow2", "off", d->file, size, errbuf);
 	else
-		err = qemu_img_create(
-			b, "raw", d->mode == PB_MODE_EAGER ? "full" : "falloc",
-			d->file, size, errbuf);
+		err = qemu_img_create(b, "raw",
+				      d->mode == PB_MODE_EAGER	? "full"
+				      : d->mode == PB_MODE_LAZY ? "falloc"
+								: "off",
+				      d->file, size, errbuf);
 	if (!err)
 		err = pb_local_settle(d->file, errbuf);
 	d->provision_s = qb_since(t0);

@@ -10,6 +10,7 @@
 static const char *const accels[] = {"auto", "kvm", "tcg", NULL};
 static const char *const aios[] = {"auto", "io_uring", "native", "threads",
 				   NULL};
+static const char *const thins[] = {"qcow2", "raw", NULL};
 
 #define OFF(f) offsetof(struct qemu_opts, f)
 
@@ -52,6 +53,16 @@ const struct pb_opt_def qb_options[] = {
 		 "native (Linux AIO), then threads where qemu refuses it; "
 		 "io_uring, native or threads named is used or the item "
 		 "fails"},
+	{.key = "thin",
+	 .type = PB_OPT_CHOICE,
+	 .off = OFF(thin),
+	 .choices = thins,
+	 .def = "qcow2",
+	 .help = "what a thin disk is made as: qcow2 without preallocation "
+		 "(its clusters allocated as written, qemu's own thin), or "
+		 "raw: "
+		 "a sparse file whose holes the host's filesystem fills as "
+		 "written; both pass a guest's discard down to the file"},
 	{.key = "memory_mib",
 	 .type = PB_OPT_UINT,
 	 .off = OFF(memory_mib),

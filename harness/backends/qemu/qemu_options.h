@@ -16,6 +16,9 @@ struct qemu_opts {
 	char *binary;	  /* qemu-system-x86_64 */
 	/* the disk's I/O path: "auto" (the order guest.c tries), or one */
 	char *aio;
+	/* what thin is made as: "qcow2" (its clusters allocated as written)
+	 * or "raw" (a sparse file whose holes the host fills) */
+	char *thin;
 	unsigned memory_mib;
 	unsigned cpus;
 	bool mem_file; /* guest RAM in a file of dir (VMware's named file) */
