@@ -319,6 +319,9 @@ static void headline_scope(struct rp_findings *fs, const struct rp_model *m)
 {
 	const char *fs_name =
 		json_string_value(json_object_get(m->env, "datastore_fs"));
+	/* qemu's thin: qcow2, or a sparse raw file (qemu.thin) */
+	const char *thin =
+		json_string_value(json_object_get(m->env, "thin_format"));
 	struct rp_finding *f;
 	size_t i, measured = 0;
 
@@ -329,7 +332,8 @@ static void headline_scope(struct rp_findings *fs, const struct rp_model *m)
 		measured += m->g[i].nok > 0;
 	if (!measured || !(f = add(fs, RP_F_H_SCOPE)))
 		return;
-	snprintf(f->detail, sizeof(f->detail), "%s", m->backend);
+	snprintf(f->detail, sizeof(f->detail), "%s%s", m->backend,
+		 thin && !strcmp(thin, "raw") ? " raw" : "");
 	f->metric = fs_name && strcmp(fs_name, "unknown") ? fs_name : "";
 }
 

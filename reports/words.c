@@ -169,7 +169,15 @@ static void scope(char *out, size_t len, const struct rp_finding *f)
 	const char *fs = f->metric && *f->metric ? f->metric : "the host's",
 		   *sfx = f->metric && *f->metric ? "" : " filesystem";
 
-	if (!strcmp(f->detail, "qemu"))
+	if (!strcmp(f->detail, "qemu raw"))
+		snprintf(out, len,
+			 "what this measured is the local analog, not ESXi: "
+			 "thin's first write pays %s%s filling a sparse disk "
+			 "file's holes, lazy's %s%s converting unwritten "
+			 "extents; VMFS zeroing its 1 MiB blocks, VAAI and the "
+			 "array are not in these figures",
+			 fs, sfx, fs, sfx);
+	else if (!strcmp(f->detail, "qemu"))
 		snprintf(out, len,
 			 "what this measured is the local analog, not ESXi: "
 			 "thin's first write pays qcow2 allocating clusters "

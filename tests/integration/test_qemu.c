@@ -273,6 +273,11 @@ static void qemu_thin_raw(void)
 	CU_ASSERT_EQUAL_FATAL(json_array_size(p), 5);
 	reclaim_checked("thin", p);
 	json_decref(doc);
+	CU_ASSERT_EQUAL(it_sh("grep -q 'thin.s first write pays .* filling a "
+			      "sparse disk file.s holes' "
+			      "'%s'/latest/summary.txt",
+			      res),
+			0);
 	CU_ASSERT(nothing_left(disks, res));
 }
 
