@@ -691,6 +691,21 @@ static void later_writes_not_pooled(void)
 	rp_model_dispose(&m);
 }
 
+/* A runner's reclaim pass at index n that punched its file's 1 GiB out
+ * in seconds, read back from the file's extents */
+static json_t *reclaim_pass(size_t n, double seconds)
+{
+	return json_pack("{s:s,s:I,s:b,s:f,s:i,s:{s:s,s:b,s:f},"
+			 "s:{s:{s:I,s:I},s:{s:I,s:I}}}",
+			 "name", "reclaim", "index", (json_int_t)n, "complete",
+			 1, "seconds", seconds, "bytes", 0, "reclaim", "method",
+			 "punch-hole", "done", 1, "seconds", seconds, "extents",
+			 "before", "written_bytes", (json_int_t)1 << 30,
+			 "unwritten_bytes", (json_int_t)0, "after",
+			 "written_bytes", (json_int_t)0, "unwritten_bytes",
+			 (json_int_t)0);
+}
+
 /*
  * A reclaim starts a second cycle (issue 40): demo-like.json with each
  * item's passes followed by a reclaim, a first write again at 1 MiB/s
@@ -721,18 +736,7 @@ static void after_reclaim_not_pooled(void)
 		size_t n = json_array_size(ps);
 
 		/* each file gave back 1 GiB of its 1 GiB in 0.01 s */
-		json_array_append_new(
-			ps,
-			json_pack("{s:s,s:I,s:b,s:f,s:i,s:{s:s,s:b,s:f},"
-				  "s:{s:{s:I,s:I},s:{s:I,s:I}}}",
-				  "name", "reclaim", "index", (json_int_t)n,
-				  "complete", 1, "seconds", 0.01, "bytes", 0,
-				  "reclaim", "method", "punch-hole", "done", 1,
-				  "seconds", 0.01, "extents", "before",
-				  "written_bytes", (json_int_t)1 << 30,
-				  "unwritten_bytes", (json_int_t)0, "after",
-				  "written_bytes", (json_int_t)0,
-				  "unwritten_bytes", (json_int_t)0));
+		json_array_append_new(ps, reclaim_pass(n, 0.01));
 		json_object_set_new(again, "index",
 				    json_integer((json_int_t)n + 1));
 		json_object_set_new(again, "mib_per_s", json_real(1.0));
@@ -823,18 +827,7 @@ static void rewarm_run(const char *dir, const double cost[PB_MODE__COUNT],
 		rw = json_deep_copy(json_array_get(ps, 1));
 		CU_ASSERT_FATAL(pb_mode_parse(
 			&mode, json_string_value(json_object_get(it, "mode"))));
-		json_array_append_new(
-			ps,
-			json_pack("{s:s,s:I,s:b,s:f,s:i,s:{s:s,s:b,s:f},"
-				  "s:{s:{s:I,s:I},s:{s:I,s:I}}}",
-				  "name", "reclaim", "index", (json_int_t)n,
-				  "complete", 1, "seconds", 0.02, "bytes", 0,
-				  "reclaim", "method", "punch-hole", "done", 1,
-				  "seconds", 0.02, "extents", "before",
-				  "written_bytes", (json_int_t)1 << 30,
-				  "unwritten_bytes", (json_int_t)0, "after",
-				  "written_bytes", (json_int_t)0,
-				  "unwritten_bytes", (json_int_t)0));
+		json_array_append_new(ps, reclaim_pass(n, 0.02));
 		json_object_set_new(again, "index",
 				    json_integer((json_int_t)n + 1));
 		json_object_set_new(
