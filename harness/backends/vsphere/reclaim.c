@@ -6,8 +6,9 @@
  * (layoutEx's uniqueSize after RefreshStorageInfo), read at the server's
  * pace, once a second, until it stops moving. Then the runner is told to
  * go on (its --reclaim-go-file); its reclaim pass gets what was read
- * ("server_allocation"). Before the reclaim, each poll keeps the file's
- * allocation, the "before" the give-back is counted from.
+ * ("server_allocation"). The "before" the give-back is counted from is
+ * read while the runner holds before its discard, and nowhere else: the
+ * passes before it cost no call of their own.
  */
 #include <math.h>
 #include <stdio.h>
@@ -82,9 +83,6 @@ unsigned vsb_reclaim_watch_poll(struct vsb *b, struct vsb_reclaim_watch *w,
 	}
 	if (!waiting || strcmp(waiting, "reclaim")) {
 		finish(w); /* the runner went on: its wait ran out */
-		/* the allocation before a reclaim comes */
-		if (!vs_vm_file_allocated(b->s, &b->vm.ref, w->file, &bytes))
-			w->before = (double)bytes;
 		return 0;
 	}
 	if (w->index != index) {

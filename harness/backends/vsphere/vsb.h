@@ -169,7 +169,7 @@ struct vsb_reclaim_watch {
 	bool on;	   /* the workload has a reclaim pass */
 	const char *file;  /* the disk's "[ds] path.vmdk" */
 	const char *go;	   /* the runner's --reclaim-go-file, in the guest */
-	double before;	   /* the last read before a reclaim; NaN none */
+	double before;	   /* read in the hold before a discard; NaN none */
 	long before_index; /* the reclaim it was read for, plus 1 */
 	double before_at;  /* the one the current reclaim counts from */
 	long index;	   /* the reclaim pass being read; -1 none */
