@@ -265,6 +265,22 @@ static void life_profile(char *out, size_t len, const char *name,
 	it_write_file(out, text);
 }
 
+/* A run of thin's whole life on ds, its results in res: its run.json */
+static json_t *life_run(struct it_env *e, char *res, size_t len,
+			const char *name, const char *ds)
+{
+	char prof[700];
+	struct it_result r;
+
+	life_profile(prof, sizeof(prof), name, ds, true);
+	snprintf(res, len, "%s/%s-results", it_dir(), name);
+	CU_ASSERT_EQUAL(it_pb(&r, e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	it_result_dispose(&r);
+	return it_load_run_json(res);
+}
+
 /* The reclaim pass of a run's one item: read back from the server, told
  * to go on once the give-back stopped; given back all its 1 MiB, or
  * nothing */
@@ -334,13 +350,7 @@ static void reclaim_settings_said(void)
 	CU_ASSERT_PTR_NULL(strstr(r.out, "reclaim:"));
 	it_result_dispose(&r);
 	/* and run.json keeps them with the datastore */
-	life_profile(prof, sizeof(prof), "life-run", "LocalDS_0", true);
-	snprintf(res, sizeof(res), "%s/life-results", it_dir());
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
-	if (r.status)
-		fprintf(stderr, "\n%s", r.err);
-	it_result_dispose(&r);
-	doc = it_load_run_json(res);
+	doc = life_run(&e, res, sizeof(res), "life-run", "LocalDS_0");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	rc = json_object_get(
 		json_object_get(json_object_get(doc, "environment"),
@@ -369,11 +379,7 @@ static void reclaim_settings_said(void)
 			      res),
 			0);
 	/* NFS gives nothing back */
-	life_profile(prof, sizeof(prof), "life-nfs-run", "LocalDS_1", true);
-	snprintf(res, sizeof(res), "%s/life-nfs-results", it_dir());
-	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
-	it_result_dispose(&r);
-	doc = it_load_run_json(res);
+	doc = life_run(&e, res, sizeof(res), "life-nfs-run", "LocalDS_1");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	reclaim_read_back(doc, false);
 	json_decref(doc);
