@@ -338,6 +338,14 @@ static void reclaim_settings_said(void)
 			      "reclamation, priority low, granularity 1 MiB "));
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(r.out, "a reclaim cycle shows on thin only"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "warning: reclaim_wait_ms"));
+	it_result_dispose(&r);
+	/* the runner's default wait is too short for a server's give-back */
+	CU_ASSERT_EQUAL(
+		it_sh("sed -i 's/, \"reclaim_wait_ms\": 60000//' '%s'", prof),
+		0);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "warning: reclaim_wait_ms 250: "));
 	it_result_dispose(&r);
 	life_profile(prof, sizeof(prof), "life-nfs", "LocalDS_1", true);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);

@@ -305,12 +305,17 @@ enum pb_error vsb_storage_check(struct vsb *b, const struct pb_plan *plan,
 	/* a reclaim cycle shows only where a guest's discard gets there */
 	if (pb_profile_has_pass(b->p, RUNNER_PASS_RECLAIM)) {
 		char says[512];
+		unsigned wait = UINT32_MAX, k;
 
 		vsb_reclaim_words(says, sizeof(says), ds);
 		pb_check_say(out, "reclaim", "%s: %s", b->ds, says);
 		/* the wait is the most the runner holds; it goes on as soon
-		 * as the server's give-back is read */
-		if (b->p->points[0].reclaim_wait_ms < 30000)
+		 * as the server's give-back is read. A matrix may vary it:
+		 * the shortest is the one that runs out */
+		for (k = 0; k < b->p->npoints; k++)
+			if (b->p->points[k].reclaim_wait_ms < wait)
+				wait = b->p->points[k].reclaim_wait_ms;
+		if (wait < 30000)
 			pb_check_warn(
 				out, "reclaim",
 				"reclaim_wait_ms %u: the server is read "
@@ -320,7 +325,7 @@ enum pb_error vsb_storage_check(struct vsb *b, const struct pb_plan *plan,
 				"priority): give the wait room "
 				"(\"reclaim_wait_ms\": 600000); the runner "
 				"goes on as soon as the read-back is done",
-				b->p->points[0].reclaim_wait_ms);
+				wait);
 	}
 	/* one disk at a time, and eager allocates all of it */
 	if (flat && ds->free_space < b->p->disk_size)
