@@ -134,17 +134,30 @@ fi
 sort -k2,2nr -o "$work/queue" "$work/jobs"
 order=$(awk '{ print $1 }' "$work/jobs")
 
+# the CPU seconds (user + system) of the lane's waited-for children,
+# as `times` left them in FILE: what a job took of the cores is the
+# difference around it (`times` in the lane's own shell: a $(...) is a
+# child, with none)
+cpu_of() {
+	awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + \
+		$4 }' "$1"
+}
+
 # job NAME SECONDS CMD...: run it (its whole process group killed past
 # 3 x SECONDS, at least 300), its output into $work/NAME.log, its
-# figures into $work/NAME.res ("passed failed skipped seconds")
+# figures into $work/NAME.res ("passed failed skipped seconds cpu")
 job() {
 	name=$1 secs=$2
 	shift 2
 	limit=$((secs * 3 > 300 ? secs * 3 : 300))
 	t0=$(date +%s)
+	times >"$work/$name.cpu0"
 	timeout -k 10 "$limit" "$@" >"$work/$name.log" 2>&1 </dev/null
 	rc=$?
 	dt=$(($(date +%s) - t0))
+	times >"$work/$name.cpu1"
+	cpu=$(echo "$(cpu_of "$work/$name.cpu1") $(cpu_of "$work/$name.cpu0")" |
+		awk '{ printf "%.0f", $1 - $2 }')
 	set -- $(awk '$1 == "provbench-tests:" { print $2, $4, $6 }' \
 		"$work/$name.log")
 	p=${1:-} f=${2:-0} s=${3:-0}
@@ -167,7 +180,7 @@ job() {
 		echo "FAILED $name: exit $rc after its last case:" \
 			"$(tail -n 1 "$work/$name.log")" >"$work/$name.failed"
 	fi
-	echo "$p $f $s $dt" >"$work/$name.res"
+	echo "$p $f $s $dt $cpu" >"$work/$name.res"
 	# one line as each job ends: a CI log shows progress
 	echo "== $name: $p passed, $f failed, $s skipped ($dt s)"
 }
@@ -197,7 +210,7 @@ while [ $i -lt "$lanes" ]; do
 done
 wait
 
-passed=0 failed=0 skipped=0 rc=0 times=
+passed=0 failed=0 skipped=0 rc=0 times= cpus= cpu=0
 for name in $order; do
 	[ -f "$work/$name.res" ] || continue
 	echo "======== $name"
@@ -208,6 +221,8 @@ for name in $order; do
 	skipped=$(($skipped + $3))
 	[ "$2" -eq 0 ] || rc=1
 	times="$times${times:+, }$name $4 s"
+	cpus="$cpus${cpus:+, }$name $5 s"
+	cpu=$((cpu + $5))
 done
 [ -f "$work/skips.extra" ] && skipped=$((skipped + 1))
 # the skipped cases by name
@@ -219,6 +234,10 @@ done
 } | sort -u
 wall=$(($(date +%s) - t_start))
 echo "time: $times"
+# what each job took of the cores: a job that waits (on a guest, on real
+# time) takes less than its wall time, one the lanes share cores with
+# more; the tier's wall time is at least the sum over the cores
+echo "cpu: $cpus; $cpu s in all, $(nproc) cores"
 if [ $wall -le $budget ]; then
 	echo "tier $tier: $wall s, within its budget of $budget s"
 else
