@@ -380,6 +380,35 @@ static void report_json(void)
 		      "sys.exit(not ok)\"",
 		      it_dir(), out),
 		0);
+	/* every figure the JSON has under a summary.csv column's name is
+	 * that column's figure (one table writes both), these at least */
+	CU_ASSERT_EQUAL(
+		it_sh("python3 -c \"import csv,json,sys\n"
+		      "g = json.load(open('%s/report.json'))['groups']\n"
+		      "s = list(csv.DictReader(open('%s/summary.csv')))\n"
+		      "want = {'first_mib_s', 'rewrite_mib_s', 'read_mib_s', "
+		      "'warmup_penalty_frac', 'provision_s', 'p99_first_us', "
+		      "'p99_rewrite_us', 'qd_kept_min', 'mkfs_s', "
+		      "'command_s'}\n"
+		      "def fig(v):\n"
+		      "  if isinstance(v, dict):\n"
+		      "    return v.get('median', v.get('value', 'n'))\n"
+		      "  return 'n' if isinstance(v, str) else v\n"
+		      "seen, bad = set(), []\n"
+		      "for a, b in zip(g, s):\n"
+		      "  for k in b:\n"
+		      "    v = fig(a.get(k, 'n'))\n"
+		      "    if v == 'n':\n"
+		      "      continue\n"
+		      "    seen.add(k)\n"
+		      "    if (v is None) != (b[k] == '') or (v is not None "
+		      "and abs(v - float(b[k])) > 1e-3 * max(1, abs(v))):\n"
+		      "      bad.append((k, v, b[k]))\n"
+		      "if bad or not want <= seen:\n"
+		      "  print(bad, want - seen)\n"
+		      "  sys.exit(1)\"",
+		      it_dir(), out),
+		0);
 }
 
 /* Runs beside each other: "previous" is the newest earlier complete run
