@@ -26,6 +26,14 @@ enum rp_unit {
 #define RP_COL_ALL	  (RP_COL_CSV | RP_COL_TEXT | RP_COL_HTML)
 #define RP_COL_AFTER_NOTE 0x8u /* summary.csv: after the note column */
 
+/* how report --json writes a column's figure in each group */
+enum rp_json_form {
+	RP_JSON_NONE,	/* not there, or within an object json.c makes */
+	RP_JSON_NUMBER, /* the figure alone, null where none */
+	RP_JSON_MEDIAN, /* {"median": v, "lo": lo, "hi": hi} */
+	RP_JSON_VALUE,	/* {"value": v, "lo": lo, "hi": hi} */
+};
+
 struct rp_column {
 	const char *csv, *csv_lo, *csv_hi; /* summary.csv's names */
 	const char *head;		   /* the pages' heading */
@@ -40,6 +48,9 @@ struct rp_column {
 	bool (*any)(const struct rp_model *m);
 	/* a column of words rather than a figure (get NULL) */
 	void (*text)(char *out, size_t len, const struct rp_group *g);
+	/* report --json's member of each group, named as summary.csv's
+	 * column: a figure added here is in every format at once */
+	enum rp_json_form json_form;
 };
 
 extern const struct rp_column rp_columns[]; /* NULL-ended, CSV order */

@@ -3,6 +3,7 @@
  */
 #include <math.h>
 
+#include "columns.h"
 #include "draw.h"
 #include "findings.h"
 #include "fleet.h"
@@ -57,6 +58,29 @@ static json_t *rewarm_json(const struct rp_group *g)
 	return o;
 }
 
+/* the group's figures that are columns of their own, each as summary.csv
+ * names it (columns.c's json_form says how) */
+static void column_members(json_t *o, const struct rp_model *m,
+			   const struct rp_group *g)
+{
+	const struct rp_column *c;
+	double v[3];
+
+	for (c = rp_columns; c->csv; c++) {
+		if (c->json_form == RP_JSON_NONE || !c->get)
+			continue;
+		c->get(v, m, g);
+		json_object_set_new(
+			o, c->csv,
+			c->json_form == RP_JSON_NUMBER
+				? rp_jnum(v[0])
+				: figure_json(c->json_form == RP_JSON_MEDIAN
+						      ? "median"
+						      : "value",
+					      v[0], v[1], v[2]));
+	}
+}
+
 static json_t *group_json(const struct rp_model *m,
 			  const struct rp_findings *fs,
 			  const struct rp_group *g)
@@ -75,16 +99,7 @@ static json_t *group_json(const struct rp_model *m,
 		      (json_int_t)g->nskipped, "error", g->first_error);
 	if (!o)
 		return NULL;
-	json_object_set_new(
-		o, "first_mib_s",
-		figure_json("median", g->first_med, g->first_lo, g->first_hi));
-	json_object_set_new(o, "rewrite_mib_s",
-			    figure_json("median", g->rewrite_med, g->rewrite_lo,
-					g->rewrite_hi));
-	json_object_set_new(o, "read_mib_s", rp_jnum(g->read_med));
-	json_object_set_new(
-		o, "warmup_penalty_frac",
-		figure_json("value", g->penalty, g->penalty_lo, g->penalty_hi));
+	column_members(o, m, g);
 	json_object_set_new(o, "first_vs_baseline",
 			    json_pack("{s:o,s:o,s:o,s:b}", "value",
 				      rp_jnum(g->first_vs_base), "lo",
@@ -121,7 +136,6 @@ static json_t *group_json(const struct rp_model *m,
 			  "window", (int)g->pts_window, "first_mib_s",
 			  rp_jnum(g->pts_firstv), "last_mib_s",
 			  rp_jnum(g->pts_lastv)));
-	json_object_set_new(o, "provision_s", rp_jnum(g->prov_med));
 	/* never paying back is a word, not a negative number */
 	json_object_set_new(o, "breakeven_vs_lazy_bytes",
 			    g->be_lazy < 0 ? json_string("never")
@@ -129,18 +143,12 @@ static json_t *group_json(const struct rp_model *m,
 	json_object_set_new(o, "breakeven_vs_thin_bytes",
 			    g->be_thin < 0 ? json_string("never")
 					   : rp_jnum(g->be_thin));
-	json_object_set_new(o, "p99_first_us", rp_jnum(g->p99_first_med));
-	json_object_set_new(o, "p99_rewrite_us", rp_jnum(g->p99_rewrite_med));
-	json_object_set_new(o, "qd_kept_min", rp_jnum(g->qd_kept_min));
 	json_object_set_new(o, "rewrite_spread", rp_jnum(g->rw_spread_med));
 	json_object_set_new(
 		o, "penalty_method",
 		json_string(g->penalty_paired ? "stripe pairs" : "passes"));
 	json_object_set_new(o, "rewarm", rewarm_json(g));
-	json_object_set_new(o, "mkfs_s", rp_jnum(g->mkfs_med));
-	json_object_set_new(o, "command_s", rp_jnum(g->cmd_med));
 	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));
-	(void)m;
 	return o;
 }
 
