@@ -272,7 +272,8 @@ const struct rp_column rp_columns[] = {
 	 .csv_decimals = 3,
 	 .page_decimals = 1,
 	 .get = fsy,
-	 .any = any_fsync},
+	 .any = any_fsync,
+	 .json_form = RP_JSON_NUMBER},
 	/* the re-warm (issue 40): what the first write after a reclaim
 	 * cost, as the penalty is told, and against the rep's first */
 	{.csv = "rewarm_penalty_frac",

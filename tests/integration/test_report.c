@@ -389,7 +389,7 @@ static void report_json(void)
 		      "want = {'first_mib_s', 'rewrite_mib_s', 'read_mib_s', "
 		      "'warmup_penalty_frac', 'provision_s', 'p99_first_us', "
 		      "'p99_rewrite_us', 'qd_kept_min', 'mkfs_s', "
-		      "'command_s'}\n"
+		      "'command_s', 'fsync_write_mib_s'}\n"
 		      "def fig(v):\n"
 		      "  if isinstance(v, dict):\n"
 		      "    return v.get('median', v.get('value', 'n'))\n"
