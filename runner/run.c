@@ -322,16 +322,6 @@ static void refill_buffers(struct runner_ctx *ctx)
 		memcpy(ctx->bufs[i], ctx->pool, ctx->opts->bs);
 }
 
-void runner_pass_rates(double *mib_per_s, double *iops,
-		       const struct runner_pass_result *r)
-{
-	double s = (double)(r->ns - r->ramp_ns) / 1e9;
-
-	*mib_per_s =
-		s > 0 ? (double)(r->bytes - r->ramp_bytes) / 1048576.0 / s : 0;
-	*iops = s > 0 ? (double)(r->ios - r->ramp_ios) / s : 0;
-}
-
 /*
  * The I/O loop every pass shares: blocks [first, first + n) of the
  * region, in order or in perm's, depth I/Os in flight, each freed slot
@@ -500,20 +490,6 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-double runner_pairs_quantile(const struct runner_pairs *pr, double p)
-{
-	const double *v = pr->penalty;
-	unsigned i, n = pr->n;
-	double at, frac;
-
-	if (!n)
-		return 0;
-	at = p * (double)(n - 1);
-	i = (unsigned)at;
-	frac = at - (double)i;
-	return i + 1 < n ? v[i] + frac * (v[i + 1] - v[i]) : v[i];
-}
-
 void runner_pairs_free(struct runner_pairs *pr)
 {
 	if (!pr)
@@ -521,13 +497,6 @@ void runner_pairs_free(struct runner_pairs *pr)
 	free(pr->penalty);
 	free(pr->written);
 	free(pr);
-}
-
-double runner_pairs_written_rate(const struct runner_pairs *pr)
-{
-	double s = (double)pr->written_ns / 1e9;
-
-	return s > 0 ? (double)pr->written_bytes / 1048576.0 / s : 0;
 }
 
 /*
