@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,18 +13,6 @@
 #include <unistd.h>
 
 #include "runner_int.h"
-
-static volatile sig_atomic_t stop_requested;
-
-void runner_request_stop(void)
-{
-	stop_requested = 1;
-}
-
-bool runner_stop_requested(void)
-{
-	return stop_requested != 0;
-}
 
 /* ---- time series ---- */
 
@@ -248,18 +235,6 @@ void runner_wait_done(struct runner_wait *w)
 	w->fd = -1;
 }
 
-void runner_stop_file_poll(const char *path, uint64_t now)
-{
-	static uint64_t next;
-	struct stat st;
-
-	if (!path || now < next)
-		return;
-	next = now + 250000000ull;
-	if (!stat(path, &st))
-		runner_request_stop();
-}
-
 static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
 			  const struct runner_pass_result *r, uint64_t start,
 			  uint64_t now, uint64_t total)
@@ -361,7 +336,7 @@ static enum pb_error walk_run(struct walk *w)
 	for (;;) {
 		queued = 0;
 		while (inflight < w->depth && w->issued < w->n &&
-		       !stop_requested && !err) {
+		       !runner_stop_requested() && !err) {
 			struct runner_io *io = &ctx->ios[freelist[--nfree]];
 			uint64_t b =
 				w->perm ? runner_perm_at(w->perm, w->issued)
@@ -571,7 +546,7 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 	start = pb_now_ns();
 	runner_clock_now(&r->started_unix, &r->started_boot);
 	progress_start(&pg, ctx, start);
-	for (k = 0; k <= nstripes && !err && !stop_requested; k++) {
+	for (k = 0; k <= nstripes && !err && !runner_stop_requested(); k++) {
 		uint64_t n = k < nstripes ? spb : tail, fresh_stripe_ns;
 
 		if (!n)
@@ -590,7 +565,7 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 				(double)ns / 1e9) &&
 		    !err)
 			err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
-		if (!err && !stop_requested && k && k < nstripes) {
+		if (!err && !runner_stop_requested() && k && k < nstripes) {
 			err = stripe_counted(
 				ctx, r, &pr->dev_written, (k - 1) * spb, spb,
 				rnd ? &perm : NULL, NULL, &ns, &ios);
@@ -614,8 +589,9 @@ static enum pb_error run_paired(struct runner_ctx *ctx,
 	r->ns = fresh_ns;
 	pr->wall_ns = pb_now_ns() - start;
 	r->interval_ns = r->nseries ? fresh_ns / r->nseries : 0;
-	r->complete = !err && r->ios == ctx->nblocks && !stop_requested;
-	if (!err && stop_requested)
+	r->complete =
+		!err && r->ios == ctx->nblocks && !runner_stop_requested();
+	if (!err && runner_stop_requested())
 		err = PB_ERR_INTERRUPTED;
 	return err;
 }
@@ -761,8 +737,9 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	if (series_finish(r, &pw.ss, now) && !err)
 		err = pb_fail(r->error, PB_ERR_NOMEM, "out of memory");
 	progress_clear(&pw.pg);
-	r->complete = !err && w.issued == ctx->nblocks && !stop_requested;
-	if (!err && stop_requested)
+	r->complete =
+		!err && w.issued == ctx->nblocks && !runner_stop_requested();
+	if (!err && runner_stop_requested())
 		err = PB_ERR_INTERRUPTED;
 	return err;
 }
@@ -790,7 +767,7 @@ static enum pb_error run_verify(struct runner_ctx *ctx)
 		freelist[i] = i;
 	for (;;) {
 		while (inflight < ctx->depth && issued < ctx->nblocks &&
-		       !stop_requested) {
+		       !runner_stop_requested()) {
 			struct runner_io *io = &ctx->ios[freelist[--nfree]];
 
 			io->off = issued * o->bs;
@@ -852,8 +829,8 @@ static enum pb_error run_verify(struct runner_ctx *ctx)
 			}
 		}
 	}
-	v->done = !err && !stop_requested;
-	if (!err && stop_requested)
+	v->done = !err && !runner_stop_requested();
+	if (!err && runner_stop_requested())
 		err = PB_ERR_INTERRUPTED;
 	return err;
 }
