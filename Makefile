@@ -66,16 +66,16 @@ COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
 	      common/words.c common/jsonw.c common/env.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
-		  runner/run.c runner/result.c runner/stop.c runner/output.c \
-		  runner/fs.c runner/command.c runner/region.c \
-		  runner/identity.c runner/os_posix.c
+		  runner/run.c runner/result.c runner/stop.c runner/wait.c \
+		  runner/output.c runner/fs.c runner/command.c \
+		  runner/region.c runner/identity.c runner/os_posix.c
 RUNNER_SRC := $(RUNNER_LIB_SRC) runner/main.c
 # the Windows runner (make runner-windows): the same core, the platform
 # parts of runner/win/; no JSON or other library, only the system's DLLs
 WIN_SRC    := $(filter-out common/child.c,$(COMMON_SRC)) runner/options.c \
 	      runner/hist.c runner/perm.c runner/data.c runner/region.c \
 	      runner/identity.c runner/run.c runner/result.c runner/stop.c \
-	      runner/output.c runner/main.c runner/win/os.c \
+	      runner/wait.c runner/output.c runner/main.c runner/win/os.c \
 	      runner/win/target.c runner/win/engine_sync.c \
 	      runner/win/engine_iocp.c runner/win/fs.c runner/win/command.c
 WIN_CC     ?= x86_64-w64-mingw32-gcc

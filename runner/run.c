@@ -194,45 +194,31 @@ static void progress_file(const struct runner_ctx *ctx,
 }
 
 /* the run whose progress file a wait's heartbeat rewrites: one run per
- * process (runner_run sets it) */
+ * process (runner_run sets it, with the beat, when it has the file) */
 static const struct runner_ctx *waiting_ctx;
 
-void runner_wait_tick(void *arg)
+/* a wait's beat (wait.c's, at most once a second): the pass it is in,
+ * what it waits on and what the device under it did */
+static void wait_beat(const char *what, const struct runner_devstat *dev)
 {
-	struct runner_wait *w = arg;
 	const struct runner_ctx *ctx = waiting_ctx;
-	struct runner_devstat ds;
-	uint64_t now = pb_now_ns();
-	bool have = false;
+	unsigned k;
 
-	if (!ctx || !ctx->opts->progress_file || now < w->next)
+	if (!ctx)
 		return;
-	w->next = now + 1000000000ull;
-	if (w->fd < 0 && w->path)
-		w->fd = open(w->path, O_RDONLY | O_CLOEXEC);
-	if (w->fd >= 0)
-		have = runner_devstat_get(&ds, w->fd);
+	k = ctx->npasses_done < ctx->opts->npasses ? ctx->npasses_done
+						   : ctx->opts->npasses - 1;
 	{
-		unsigned k = ctx->npasses_done < ctx->opts->npasses
-				     ? ctx->npasses_done
-				     : ctx->opts->npasses - 1;
 		struct progress_doc p = {
 			.pass = ctx->opts->npasses
 					? runner_pass_name(ctx->opts->passes[k])
 					: "",
 			.index = k,
-			.waiting = w->what,
-			.dev = have ? &ds : NULL};
+			.waiting = what,
+			.dev = dev};
 
 		progress_write(ctx, &p);
 	}
-}
-
-void runner_wait_done(struct runner_wait *w)
-{
-	if (w->fd >= 0)
-		close(w->fd);
-	w->fd = -1;
 }
 
 static void progress_show(struct progress *pg, const struct runner_ctx *ctx,
@@ -1226,6 +1212,7 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 	ctx->errbuf = errbuf;
 	ctx->target.fd = -1;
 	waiting_ctx = ctx;
+	runner_wait_beat_set(o->progress_file ? wait_beat : NULL);
 	ctx->tty = isatty(STDERR_FILENO);
 	pb_utc_format(ctx->started_at, sizeof(ctx->started_at), now,
 		      PB_TIME_ISO);
@@ -1335,6 +1322,7 @@ out:
 	ctx_dispose(ctx);
 	/* after the target file is closed; also after a failed pass */
 	runner_fs_teardown(&fs);
+	runner_wait_beat_set(NULL);
 	waiting_ctx = NULL;
 	free(ctx);
 	return err;

@@ -302,7 +302,7 @@ struct runner_ctx {
  * saying what it waits on and what the device under path does (the I/Os
  * it completed, and those in flight), so a watcher tells a command at
  * rest (nothing in flight) from a stuck device (requests in flight, none
- * completing). run.c's; a struct runner_wait is the tick's argument.
+ * completing). wait.c's; a struct runner_wait is the tick's argument.
  */
 struct runner_wait {
 	const char *what; /* "mkfs", "command" */
@@ -317,6 +317,9 @@ struct runner_wait {
 void runner_wait_tick(void *wait);
 /* its fd closed */
 void runner_wait_done(struct runner_wait *w);
+/* who hears a wait's heartbeat (NULL: nobody; wait.c) */
+void runner_wait_beat_set(void (*fn)(const char *what,
+				     const struct runner_devstat *dev));
 
 /* ---- filesystem and command passes (fs.c, command.c) ---- */
 
