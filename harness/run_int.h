@@ -186,14 +186,15 @@ enum pb_error run_journal_add(struct run_state *r, json_t *e, char *errbuf);
 void run_stop_at(const char *step);
 enum pb_error run_waves(struct run_state *r);
 
-/* check.c: the plan said, and every target checked */
-/* results: where earlier runs are, for their rate (NULL: none) */
+/* plan_out.c: the plan said; results: where earlier runs are, for
+ * their rate (NULL: none) */
 void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
 		    const char *results);
 /* "data to write: ... by the passes, ... of eager's zeros; about N
  * minutes at 100 MiB/s": what run says first, check in its plan */
 void run_plan_cost_line(char *out, size_t len, const struct pb_profile *p,
 			const struct pb_plan *plan, const char *results);
+/* check.c: every target checked */
 enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 			    const char **why);
 
