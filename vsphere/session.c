@@ -391,6 +391,7 @@ enum pb_error vs_session_open(struct vs_session **out,
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	s->hook = hook;
 	s->hook_arg = hook_arg;
+	s->renew = vs_session_renew;
 	s->task_timeout_s = 6 * 3600;
 	err = config_copy(&s->cfg, cfg);
 	if (err) {

@@ -338,13 +338,13 @@ enum pb_error vs_call(struct vs_session *s, struct vs_req *r, bool idempotent,
 	*reply = NULL;
 	s->errbuf[0] = '\0';
 	err = call_once(s, r, idempotent, reply, ret);
-	if (err == PB_ERR_LOGIN && s->logged_in &&
+	if (err == PB_ERR_LOGIN && s->logged_in && s->renew &&
 	    !strcmp(s->fault, "NotAuthenticated")) {
 		/* the session expired under us: log in once more, retry */
 		xmlFreeDoc(*reply);
 		*reply = NULL;
 		s->errbuf[0] = '\0';
-		err = vs_session_renew(s);
+		err = s->renew(s);
 		if (!err && r->session_bound) {
 			*ret = NULL; /* the caller sees the new login */
 			return PB_OK;

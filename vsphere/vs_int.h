@@ -45,6 +45,10 @@ struct vs_session {
 	struct vs_service sc;
 	struct vs_about about;
 	bool logged_in;
+	/* log in again after the server dropped the session: session.c's,
+	 * set at open; vs_call asks it on NotAuthenticated (the SOAP layer
+	 * below the session knows no login) */
+	enum pb_error (*renew)(struct vs_session *s);
 	unsigned logins; /* a new session invalidates property filters */
 	/* the login it shares with the other sessions of this server (a
 	 * fleet's targets: one session on the server), and the one of its
