@@ -18,7 +18,8 @@
 #       --check: make check's tier: unit, unit for Windows (Wine), the
 #       runner, report and host integration suites (the harness on the
 #       host backend), the validation corpus's fixed-seed subset, the
-#       format and layers checks (scripts/check-layers); valgrind
+#       format and layers checks (scripts/check-layers on the built
+#       tree: its call loops too); valgrind
 #       cases skipped. Budget 60 s on a built tree.
 #       without: make test's tier: unit under ASan + UBSan, Windows unit,
 #       every integration suite once against the ASan + UBSan build (its
@@ -88,7 +89,7 @@ validate 52 python3 tests/validate/validate.py --build $B --quick --check
 unit 3 $B/unit-tests
 unit-windows 2 $wine_unit
 format 1 make -s format-check
-layers 1 scripts/check-layers
+layers 1 scripts/check-layers $B
 EOF
 else
 	budget=300
@@ -110,7 +111,7 @@ integration-install 19 $IT $(sel install)
 unit-asan 10 $san $B/asan/unit-tests
 unit-windows 2 $wine_unit
 format 2 make -s format-check
-layers 1 scripts/check-layers
+layers 1 scripts/check-layers $B
 EOF
 fi
 if ! $have_wine; then
