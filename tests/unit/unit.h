@@ -6,8 +6,53 @@
 #define PB_UNIT_H
 
 #include <CUnit/CUnit.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include "common.h"
+
+/*
+ * CUnit's string assertions strcmp what they are given, so a NULL (a JSON
+ * member that was not there, a line not found) crashed the whole suite
+ * and lost every later case's result with it. Here a NULL fails its
+ * assertion, in its case, printed as any failed assertion is.
+ */
+static inline bool pb_str_eq(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+static inline bool pb_str_ne(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b);
+}
+
+#undef CU_ASSERT_STRING_EQUAL
+#undef CU_ASSERT_STRING_EQUAL_FATAL
+#undef CU_ASSERT_STRING_NOT_EQUAL
+/* clang-format off */
+#ifdef PB_WIN_CUNIT_H /* the Windows build's own few macros */
+#define CU_ASSERT_STRING_EQUAL(a, b) \
+	pbw_assert(pb_str_eq((a), (b)), #a " == " #b, __FILE__, __LINE__, false)
+#define CU_ASSERT_STRING_EQUAL_FATAL(a, b) \
+	pbw_assert(pb_str_eq((a), (b)), #a " == " #b, __FILE__, __LINE__, true)
+#define CU_ASSERT_STRING_NOT_EQUAL(a, b) \
+	pbw_assert(pb_str_ne((a), (b)), #a " != " #b, __FILE__, __LINE__, false)
+#else
+#define CU_ASSERT_STRING_EQUAL(a, b) \
+	{ CU_assertImplementation(pb_str_eq((a), (b)), __LINE__, \
+		"CU_ASSERT_STRING_EQUAL(" #a "," #b ")", __FILE__, "", \
+		CU_FALSE); }
+#define CU_ASSERT_STRING_EQUAL_FATAL(a, b) \
+	{ CU_assertImplementation(pb_str_eq((a), (b)), __LINE__, \
+		"CU_ASSERT_STRING_EQUAL_FATAL(" #a "," #b ")", __FILE__, "", \
+		CU_TRUE); }
+#define CU_ASSERT_STRING_NOT_EQUAL(a, b) \
+	{ CU_assertImplementation(pb_str_ne((a), (b)), __LINE__, \
+		"CU_ASSERT_STRING_NOT_EQUAL(" #a "," #b ")", __FILE__, "", \
+		CU_FALSE); }
+#endif
+/* clang-format on */
 
 struct pb_case {
 	const char *name;
