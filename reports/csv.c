@@ -8,25 +8,11 @@
 
 #include "columns.h"
 #include "csv.h"
+#include "draw.h"
 #include "findings.h"
 #include "fleet.h"
 #include "model.h"
 #include "words.h"
-
-enum pb_error rp_csv_field(struct pb_buf *b, const char *s)
-{
-	const char *p;
-	enum pb_error err;
-
-	/* RFC 4180: quote when needed, double the quotes inside */
-	if (!strpbrk(s, ",\"\r\n"))
-		return pb_buf_addstr(b, s);
-	err = pb_buf_addstr(b, "\"");
-	for (p = s; !err && *p; p++)
-		err = *p == '"' ? pb_buf_addstr(b, "\"\"")
-				: pb_buf_add(b, p, 1);
-	return err ? err : pb_buf_addstr(b, "\"");
-}
 
 static enum pb_error csv_num(struct pb_buf *b, double v, int decimals)
 {

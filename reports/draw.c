@@ -1,11 +1,13 @@
 /*
- * draw.c - what the pages share to draw with: HTML escaping, the style
- * sheet, the modes' colours and the charts' axes. report.html (html.c),
- * trend.html (trend.c) and the targets-at-once page (fleet.c) call it;
- * it calls none of them, so no renderer reaches into another.
+ * draw.c - what the pages share to draw with: HTML and CSV escaping,
+ * the style sheet, the modes' colours and the charts' axes. report.html
+ * (html.c), trend.html and trend.csv (trend.c), the CSVs (csv.c) and the
+ * targets-at-once page (fleet.c) call it; it calls none of them, so no
+ * renderer reaches into another.
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "draw.h"
 
@@ -35,6 +37,21 @@ enum pb_error rp_html_text(struct pb_buf *b, const char *s)
 		}
 	}
 	return err;
+}
+
+enum pb_error rp_csv_field(struct pb_buf *b, const char *s)
+{
+	const char *p;
+	enum pb_error err;
+
+	/* RFC 4180: quote when needed, double the quotes inside */
+	if (!strpbrk(s, ",\"\r\n"))
+		return pb_buf_addstr(b, s);
+	err = pb_buf_addstr(b, "\"");
+	for (p = s; !err && *p; p++)
+		err = *p == '"' ? pb_buf_addstr(b, "\"\"")
+				: pb_buf_add(b, p, 1);
+	return err ? err : pb_buf_addstr(b, "\"");
 }
 
 /* a step of 1, 2 or 5 times a power of ten giving about n ticks */

@@ -10,6 +10,9 @@
 /* s HTML-escaped onto b: < > & " ' */
 enum pb_error rp_html_text(struct pb_buf *b, const char *s);
 
+/* s as one CSV field onto b: quoted where RFC 4180 needs it */
+enum pb_error rp_csv_field(struct pb_buf *b, const char *s);
+
 /* The pages' style sheet: one column that fits 900 px and prints. */
 extern const char rp_html_style[];
 

@@ -222,9 +222,6 @@ struct rp_trend_opts {
 enum pb_error rp_trend(const struct rp_trend_opts *o, unsigned *regressed,
 		       char *errbuf);
 
-/* Escaping, exposed for tests (rp_html_text's is draw.h's). */
-enum pb_error rp_csv_field(struct pb_buf *b, const char *s);
-
 /* ---- provbench export: the figures where labs keep theirs ---- */
 
 enum rp_export_format {
