@@ -162,13 +162,26 @@ job() {
 	set -- $(awk '$1 == "provbench-tests:" { print $2, $4, $6 }' \
 		"$work/$name.log")
 	p=${1:-} f=${2:-0} s=${3:-0}
+	# the case it was in: the last one begun
+	c=$(awk '/^ *Test: / { c = $0 } END { print c }' "$work/$name.log" |
+		sed 's/^ *Test: //; s/ \.\.\..*//')
 	if [ $rc = 124 ] || [ $rc = 137 ]; then
-		# the case it was in: the last one begun and not ended
-		c=$(awk '/^ *Test: / { c = $0 } END { print c }' \
-			"$work/$name.log" | sed 's/^ *Test: //; s/ \.\.\..*//')
 		echo "FAILED $name${c:+:$c}: killed after $dt s (3 times its" \
 			"measured ${secs} s)" >"$work/$name.failed"
 		p=${p:-0} f=$((f + 1))
+	elif [ -z "$p" ] && [ -n "$c" ]; then
+		# a CUnit suite that died (a crash, an abort) in a case: that
+		# case by name, how, and the cases before it as they went
+		if [ "$rc" -gt 128 ]; then
+			how="killed by signal $((rc - 128))"
+			how="$how (SIG$(kill -l $((rc - 128)) 2>/dev/null))"
+		else
+			how="exit $rc"
+		fi
+		echo "FAILED $name:$c: the suite died in this case, $how;" \
+			"the cases after it did not run" >"$work/$name.failed"
+		p=$(grep -c '^ *Test: .*passed' "$work/$name.log")
+		f=$(($(grep -c '^ *Test: ' "$work/$name.log") - p))
 	elif [ -z "$p" ]; then
 		# not a CUnit suite: one case, its exit code the verdict
 		if [ $rc = 0 ]; then p=1 f=0; else

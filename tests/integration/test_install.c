@@ -599,7 +599,8 @@ static void sudo_deps_leave_the_clone_its_owner(void)
  * are each failed case, suite:case, its first assertion and where its own
  * log is kept; make's last words are those lines. Tried on a build
  * directory whose "unit" job is a stand-in that fails one case as CUnit
- * prints it, and one that dies without a summary.
+ * prints it, one that dies without a summary, and one that dies in a
+ * case.
  */
 static void tier_failure_last_lines(void)
 {
@@ -659,6 +660,25 @@ static void tier_failure_last_lines(void)
 	CU_ASSERT_EQUAL(it_sh("tail -n 1 '%s' | grep -q '^FAILED unit: exit "
 			      "139: Segmentation fault (log: '",
 			      out),
+			0);
+	/* a suite that dies in a case (a NULL strcmp'd, an abort) names
+	 * that case and the signal, its earlier cases counted */
+	CU_ASSERT_EQUAL_FATAL(it_sh("printf '%%s\n' '#!/bin/sh' 'echo "
+				    "Suite: fake' 'echo \"  Test: passes "
+				    "...passed\"' 'printf \"  Test: dies "
+				    "...\"' 'kill -SEGV $$' "
+				    ">'%s/unit-tests'",
+				    b),
+			      0);
+	CU_ASSERT_EQUAL(it_sh("tests/run-all.sh --check --only unit '%s' "
+			      ">'%s' 2>&1",
+			      b, out),
+			1);
+	CU_ASSERT_EQUAL(it_sh("tail -n 1 '%s' | grep -q '^FAILED unit:dies: "
+			      "the suite died in this case, killed by signal "
+			      "11 (SIGSEGV); the cases after it did not run "
+			      "(log: ' && grep -q '^1 passed, 1 failed' '%s'",
+			      out, out),
 			0);
 	/* and a tier that passed says nothing more */
 	CU_ASSERT_EQUAL(
