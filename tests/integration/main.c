@@ -101,23 +101,13 @@ bool it_under_valgrind(void)
  * Exec argv; under PROVBENCH_IT_VALGRIND, provbench and the runner run
  * inside valgrind memcheck: a leak (definite or indirect) or a memory
  * error exits 99, which no test expects, so the test that ran it fails.
- * The stopping signals start at their defaults and unblocked, whatever
- * the suite inherited: provbench keeps a signal ignored at its start
- * ignored (nohup's SIGHUP, a background job's SIGINT), so a suite started
- * in the background ran signal tests whose ^C never arrived.
  */
 void it_exec(char *const argv[], char *const envp[])
 {
-	static const int stopping[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 	const char *base = strrchr(argv[0], '/');
 	char *vg[64];
 	size_t n = 0, i;
-	sigset_t none;
 
-	for (i = 0; i < sizeof(stopping) / sizeof(stopping[0]); i++)
-		signal(stopping[i], SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	base = base ? base + 1 : argv[0];
 	if (it_under_valgrind() &&
 	    (!strcmp(base, "provbench") || !strcmp(base, "provbench-runner"))) {
@@ -237,6 +227,26 @@ void it_result_dispose(struct it_result *r)
 	r->out = r->err = NULL;
 }
 
+/*
+ * The stopping signals at their defaults and unblocked, whatever the
+ * suite inherited, for every process it starts: provbench keeps a signal
+ * ignored at its start ignored (nohup's SIGHUP, a background job's
+ * SIGINT), so a suite started in the background ran signal tests whose ^C
+ * never arrived. A case that means a child to start with one ignored
+ * (host_nohup_outlives_hangup) ignores it in that child.
+ */
+static void stop_signals_default(void)
+{
+	static const int stopping[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	sigset_t none;
+	size_t i;
+
+	for (i = 0; i < sizeof(stopping) / sizeof(stopping[0]); i++)
+		signal(stopping[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	int rc;
@@ -259,6 +269,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	stop_signals_default();
 	rc = pb_suites_run(suites, argc > 2 ? argv[2] : NULL);
 	it_sh("rm -rf '%s'", scratch);
 	return rc;
