@@ -58,14 +58,22 @@ bool pb_data_path(char *out, size_t len, const char *name)
 bool pb_in_source_tree(void)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 32];
+	size_t len;
+	int up;
 
 	exe_dir(dir, sizeof(dir));
 	if (!dir[0])
 		return false;
-	/* build/provbench or build/asan/provbench, ../harness/run.c above */
-	snprintf(path, sizeof(path), "%s/../harness/run.c", dir);
-	if (!access(path, R_OK))
-		return true;
-	snprintf(path, sizeof(path), "%s/../../harness/run.c", dir);
-	return !access(path, R_OK);
+	/* build/provbench, build/asan/provbench, or under any B=build/x:
+	 * harness/run.c one to four directories above */
+	for (up = 1; up <= 4; up++) {
+		len = strlen(dir);
+		if (len + 4 >= sizeof(dir))
+			return false;
+		memcpy(dir + len, "/..", 4);
+		snprintf(path, sizeof(path), "%s/harness/run.c", dir);
+		if (!access(path, R_OK))
+			return true;
+	}
+	return false;
 }
