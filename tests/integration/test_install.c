@@ -594,6 +594,14 @@ static void sudo_deps_leave_the_clone_its_owner(void)
 	it_sh("rm -rf '%s'", clone);
 }
 
+/* make check's tier, its unit job alone, on build directory b: its exit
+ * code, its output in out */
+static int unit_tier(const char *b, const char *out)
+{
+	return it_sh("tests/run-all.sh --check --only unit '%s' >'%s' 2>&1", b,
+		     out);
+}
+
 /*
  * A tier that fails ends with its failed cases: run-all.sh's last lines
  * are each failed case, suite:case, its first assertion and where its own
@@ -623,10 +631,7 @@ static void tier_failure_last_lines(void)
 				    "'%s/unit-tests'",
 				    b, b, b),
 			      0);
-	CU_ASSERT_EQUAL(it_sh("tests/run-all.sh --check --only unit '%s' "
-			      ">'%s' 2>&1",
-			      b, out),
-			1);
+	CU_ASSERT_EQUAL(unit_tier(b, out), 1);
 	CU_ASSERT_EQUAL(it_sh("test \"$(tail -n 1 '%s')\" = 'FAILED "
 			      "unit:breaks: 1. tests/unit/test_fake.c:12  - "
 			      "got == 4 (log: %s/test-logs/unit:breaks.log)'",
@@ -653,10 +658,7 @@ static void tier_failure_last_lines(void)
 				    ">'%s/unit-tests'",
 				    b),
 			      0);
-	CU_ASSERT_EQUAL(it_sh("tests/run-all.sh --check --only unit '%s' "
-			      ">'%s' 2>&1",
-			      b, out),
-			1);
+	CU_ASSERT_EQUAL(unit_tier(b, out), 1);
 	CU_ASSERT_EQUAL(it_sh("tail -n 1 '%s' | grep -q '^FAILED unit: exit "
 			      "139: Segmentation fault (log: '",
 			      out),
@@ -670,10 +672,7 @@ static void tier_failure_last_lines(void)
 				    ">'%s/unit-tests'",
 				    b),
 			      0);
-	CU_ASSERT_EQUAL(it_sh("tests/run-all.sh --check --only unit '%s' "
-			      ">'%s' 2>&1",
-			      b, out),
-			1);
+	CU_ASSERT_EQUAL(unit_tier(b, out), 1);
 	CU_ASSERT_EQUAL(it_sh("tail -n 1 '%s' | grep -q '^FAILED unit:dies: "
 			      "the suite died in this case, killed by signal "
 			      "11 (SIGSEGV); the cases after it did not run "
