@@ -19,8 +19,8 @@
 #       runner, report and host integration suites (the harness on the
 #       host backend), the validation corpus's fixed-seed subset, the
 #       format and layers checks (scripts/check-layers on the built
-#       tree: its call loops too); valgrind
-#       cases skipped. Budget 60 s on a built tree.
+#       tree: its call loops too); valgrind cases skipped. Budget 60 s
+#       on a built tree.
 #       without: make test's tier: unit under ASan + UBSan, Windows unit,
 #       every integration suite once against the ASan + UBSan build (its
 #       in-process cases too), the runner and host suites again with the
