@@ -310,12 +310,16 @@ out:
 }
 
 /*
- * Wait (up to 5 s) until the kernel has let go of loop device dev. With
+ * Wait until the kernel has let go of loop device dev. With
  * LO_FLAGS_AUTOCLEAR, LOOP_CLR_FD only marks the device while another
- * opener remains, and the last one can be a killed qemu whose io_uring
- * the kernel tears down in a worker after waitpid() has returned: the
- * device clears a moment later. Returning before then would leave a run
- * that says "nothing left" while /sys still shows the backing file.
+ * opener remains, and the last one can be a killed qemu or runner whose
+ * io_uring the kernel tears down in a worker after waitpid() has
+ * returned, its direct I/O drained first: the device clears a moment
+ * later, and on a loaded machine many seconds later (over 5 s once in
+ * make test, host:host_kill9_at_every_step). Returning before then would
+ * leave a run that says "nothing left" while /sys still shows the
+ * backing file; so it waits for the device, up to 60 s, and says so if
+ * that was not enough.
  */
 static void loop_wait_clear(const char *dev)
 {
@@ -324,8 +328,13 @@ static void loop_wait_clear(const char *dev)
 
 	snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
 		 dev + strlen("/dev/"));
-	for (i = 0; i < 100 && access(p, F_OK) == 0; i++)
+	for (i = 0; i < 1200 && access(p, F_OK) == 0; i++)
 		usleep(50 * 1000);
+	if (access(p, F_OK) == 0)
+		fprintf(stderr,
+			"provbench: warning: %s: still held after 60 s; the "
+			"kernel lets it go when its last user ends\n",
+			dev);
 }
 
 void pb_loop_detach(struct pb_loop *l)
