@@ -132,6 +132,7 @@ IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_harness.c tests/integration/test_host.c \
 	      tests/integration/test_labs.c tests/integration/test_sched.c \
 	      tests/integration/test_report.c tests/integration/lab.c \
+	      tests/integration/inproc.c \
 	      tests/integration/test_qemu.c tests/integration/test_install.c
 
 FUZZ_TARGETS := soap profile runjson args

@@ -26,6 +26,11 @@ int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
 int it_run_signal_written(struct it_result *r, char *const argv[], int sig,
 			  const char *path, unsigned after_ms);
 void it_result_dispose(struct it_result *r);
+/* fn(arg) in this process, as provbench's main runs a command, with
+ * PROVBENCH_STATE_DIR state: its return value (the exit code) in
+ * r->status, what it printed in r->out and r->err. */
+void it_inproc(struct it_result *r, const char *state, int (*fn)(void *),
+	       void *arg);
 
 /* The vCenter simulator fixture (tests/vcsim), one process per test. */
 struct vcsim {

@@ -1206,55 +1206,6 @@ static int suite_init(void)
 	return pb_backend_add(&faulty) ? 0 : 1;
 }
 
-/* What an in-process command printed, and its exit code. */
-struct ip {
-	int rc;
-	char *out, *err;
-};
-
-static void ip_dispose(struct ip *ip)
-{
-	free(ip->out);
-	free(ip->err);
-	memset(ip, 0, sizeof(*ip));
-}
-
-/* fn(arg) in this process, stdout and stderr into files, with
- * PROVBENCH_STATE_DIR state: a command as provbench's main runs it. */
-static void ip_call(struct ip *ip, const char *state, int (*fn)(void *),
-		    void *arg)
-{
-	SCRATCH(out, ".ip-out");
-	SCRATCH(err, ".ip-err");
-	int so, se, fo, fe;
-	struct sigaction old;
-
-	setenv("PROVBENCH_STATE_DIR", state, 1);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	/* the command catches SIGINT for itself; the suite's is restored */
-	sigaction(SIGINT, NULL, &old);
-	ip->rc = fn(arg);
-	sigaction(SIGINT, &old, NULL);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(fo);
-	close(fe);
-	ip->out = pb_slurp_file(out, NULL);
-	ip->err = pb_slurp_file(err, NULL);
-	unsetenv("PROVBENCH_STATE_DIR");
-}
-
 static int call_run(void *arg)
 {
 	return pb_run(arg);
@@ -1266,29 +1217,30 @@ static int call_cleanup(void *arg)
 }
 
 /* `provbench run` in this process, with the fault f armed. */
-static void ip_run(struct ip *ip, const struct fault *f, const char *state,
-		   const char *res, const char *prof, bool quiet)
+static void ip_run(struct it_result *ip, const struct fault *f,
+		   const char *state, const char *res, const char *prof,
+		   bool quiet)
 {
 	struct pb_run_args a = {
 		.profile = prof, .out_dir = res, .quiet = quiet};
 
 	fault = *f;
 	fault.calls = 0;
-	ip_call(ip, state, call_run, &a);
+	it_inproc(ip, state, call_run, &a);
 	fault = (struct fault){0};
 }
 
 /* `provbench cleanup PROFILE` in this process: its exit code. */
 static int ip_cleanup(const char *state, const char *prof)
 {
-	struct ip ip;
+	struct it_result ip;
 	int rc;
 
-	ip_call(&ip, state, call_cleanup, (void *)prof);
-	rc = ip.rc;
+	it_inproc(&ip, state, call_cleanup, (void *)prof);
+	rc = ip.status;
 	if (rc)
 		fprintf(stderr, "\n  cleanup: %s", ip.err);
-	ip_dispose(&ip);
+	it_result_dispose(&ip);
 	return rc;
 }
 
@@ -1382,7 +1334,7 @@ static void host_faults_through_table(void)
 	SCRATCH(res, "h-res11");
 	SCRATCH(dir, "h-disks11");
 	SCRATCH(journal, "h-state11/journal.jsonl");
-	struct ip ip;
+	struct it_result ip;
 	size_t i;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
@@ -1395,14 +1347,14 @@ static void host_faults_through_table(void)
 
 		it_sh("rm -rf '%s'", res);
 		ip_run(&ip, &faults[i].f, state, res, prof, true);
-		if (ip.rc != faults[i].rc ||
+		if (ip.status != faults[i].rc ||
 		    (faults[i].msg && !strstr(ip.err, faults[i].msg))) {
 			fprintf(stderr, "\n  %s: exit %d: %s%s", faults[i].name,
-				ip.rc, ip.out, ip.err);
+				ip.status, ip.out, ip.err);
 			CU_FAIL(faults[i].name);
 		}
 		/* a failure is always the one line */
-		if (ip.rc)
+		if (ip.status)
 			CU_ASSERT_PTR_NOT_NULL(strstr(ip.err, "provbench: "));
 		doc = it_load_run_json(res);
 		if (faults[i].results) {
@@ -1424,7 +1376,7 @@ static void host_faults_through_table(void)
 						  doc, "results")));
 		}
 		json_decref(doc);
-		ip_dispose(&ip);
+		it_result_dispose(&ip);
 		/* a disk the run could not destroy is the journal's; cleanup
 		 * removes it. A create that failed left its intent open
 		 * (it may have made part of a disk): cleanup closes it */
