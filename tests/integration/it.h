@@ -27,9 +27,11 @@ int it_run_signal_written(struct it_result *r, char *const argv[], int sig,
 			  const char *path, unsigned after_ms);
 void it_result_dispose(struct it_result *r);
 /* fn(arg) in this process, as provbench's main runs a command, with
- * PROVBENCH_STATE_DIR state: its return value (the exit code) in
- * r->status, what it printed in r->out and r->err. */
-void it_inproc(struct it_result *r, const char *state, int (*fn)(void *),
+ * exactly env's PROVBENCH_* variables (NULL-terminated "NAME=value", as
+ * an it_env's vars; others of env set too): its return value (the exit
+ * code) in r->status, what it printed in r->out and r->err. The suite's
+ * variables and stop signals' handlers are as they were after. */
+void it_inproc(struct it_result *r, char *const env[], int (*fn)(void *),
 	       void *arg);
 
 /* The vCenter simulator fixture (tests/vcsim), one process per test. */

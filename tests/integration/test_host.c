@@ -1223,10 +1223,12 @@ static void ip_run(struct it_result *ip, const struct fault *f,
 {
 	struct pb_run_args a = {
 		.profile = prof, .out_dir = res, .quiet = quiet};
+	struct it_env e = {0};
 
+	it_env_add(&e, "PROVBENCH_STATE_DIR", state);
 	fault = *f;
 	fault.calls = 0;
-	it_inproc(ip, state, call_run, &a);
+	it_inproc(ip, e.vars, call_run, &a);
 	fault = (struct fault){0};
 }
 
@@ -1234,9 +1236,11 @@ static void ip_run(struct it_result *ip, const struct fault *f,
 static int ip_cleanup(const char *state, const char *prof)
 {
 	struct it_result ip;
+	struct it_env e = {0};
 	int rc;
 
-	it_inproc(&ip, state, call_cleanup, (void *)prof);
+	it_env_add(&e, "PROVBENCH_STATE_DIR", state);
+	it_inproc(&ip, e.vars, call_cleanup, (void *)prof);
 	rc = ip.status;
 	if (rc)
 		fprintf(stderr, "\n  cleanup: %s", ip.err);
