@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "harness_int.h"
 #include "it.h"
 
 extern char **environ;
@@ -84,13 +85,16 @@ static void ip_env_leave(struct ip_env *saved)
 void it_inproc(struct it_result *r, char *const env[], int (*fn)(void *),
 	       void *arg)
 {
-	SCRATCH(out, ".ip-out");
-	SCRATCH(err, ".ip-err");
+	char out[600], err[600];
 	int so, se, fo, fe;
 	struct sigaction old[8];
 	struct ip_env saved;
 	size_t i;
 
+	/* the process's own files: a case's forked parts run commands at
+	 * once */
+	snprintf(out, sizeof(out), "%s/.ip-out.%ld", it_dir(), (long)getpid());
+	snprintf(err, sizeof(err), "%s/.ip-err.%ld", it_dir(), (long)getpid());
 	memset(r, 0, sizeof(*r));
 	ip_env_enter(&saved, env);
 	fflush(stdout);
@@ -118,5 +122,12 @@ void it_inproc(struct it_result *r, char *const env[], int (*fn)(void *),
 	close(fe);
 	r->out = pb_slurp_file(out, NULL);
 	r->err = pb_slurp_file(err, NULL);
+	unlink(out);
+	unlink(err);
 	ip_env_leave(&saved);
+}
+
+int it_inproc_run(void *args)
+{
+	return pb_run(args);
 }

@@ -33,6 +33,8 @@ void it_result_dispose(struct it_result *r);
  * variables and stop signals' handlers are as they were after. */
 void it_inproc(struct it_result *r, char *const env[], int (*fn)(void *),
 	       void *arg);
+/* it_inproc's fn for `provbench run`: args a struct pb_run_args. */
+int it_inproc_run(void *args);
 
 /* The vCenter simulator fixture (tests/vcsim), one process per test. */
 struct vcsim {

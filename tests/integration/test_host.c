@@ -1206,11 +1206,6 @@ static int suite_init(void)
 	return pb_backend_add(&faulty) ? 0 : 1;
 }
 
-static int call_run(void *arg)
-{
-	return pb_run(arg);
-}
-
 static int call_cleanup(void *arg)
 {
 	return pb_cleanup(arg, false);
@@ -1228,7 +1223,7 @@ static void ip_run(struct it_result *ip, const struct fault *f,
 	it_env_add(&e, "PROVBENCH_STATE_DIR", state);
 	fault = *f;
 	fault.calls = 0;
-	it_inproc(ip, e.vars, call_run, &a);
+	it_inproc(ip, e.vars, it_inproc_run, &a);
 	fault = (struct fault){0};
 }
 

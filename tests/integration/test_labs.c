@@ -16,8 +16,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness_int.h"
 #include "it.h"
 #include "unit.h"
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #define VM "DC0_H0_VM0"
 
@@ -710,7 +715,9 @@ static void power_cycle_ends_on(void)
 /*
  * A part of session_lost_at_every_call: call numbers first, first +
  * EXPIRE_PARTS, ... of the run, each a run of its own against this part's
- * fixture. Returns how many runs failed; *tried: the call numbers tried.
+ * fixture, in this process (a process each started ASan's allocator
+ * cold every time: 0.56 CPU-s a run, 0.09 without ASan). Returns how
+ * many runs failed; *tried: the call numbers tried.
  */
 static int expire_part(long first, long *tried)
 {
@@ -718,6 +725,7 @@ static int expire_part(long first, long *tried)
 	struct it_env e;
 	struct it_result r;
 	char name[32], prof[700], res[700], path[64], *before, *after;
+	struct pb_run_args a = {.quiet = true};
 	long n, last, calls;
 	int failed = 0;
 	json_t *j;
@@ -729,15 +737,17 @@ static int expire_part(long first, long *tried)
 	profile(prof, sizeof(prof), name, "\"thin\", \"rdm\"",
 		", \"lun\": \"naa.6000c290000000000000000000000001\"");
 	snprintf(res, sizeof(res), "%s/%s-results", it_dir(), name);
+	a.profile = prof;
+	a.out_dir = res;
 	before = it_vm_disk_keys(&v, VM);
 	for (n = first; n <= 400; n += EXPIRE_PARTS) {
 		snprintf(path, sizeof(path), "/provbench-expire?after=%ld", n);
 		j = it_vcsim_get(&v, path);
 		json_decref(j);
 		last = it_soap_calls(&v, NULL);
-		if (!j || it_pbn(&r, &e,
-				 (const char *[]){"run", "-q", "-o", res, prof,
-						  NULL})) {
+		if (j)
+			it_inproc(&r, e.vars, it_inproc_run, &a);
+		if (!j || r.status) {
 			fprintf(stderr, "\n  session lost at call %ld: %s", n,
 				j ? r.err : "no fixture");
 			failed++;
@@ -761,6 +771,17 @@ static int expire_part(long first, long *tried)
 	return failed;
 }
 
+/* A forked part's end: its runs' leaks are its own to find (a process
+ * that _exits is not checked at exit), a leak counted as a failed run. */
+static int expire_part_leaks(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	return __lsan_do_recoverable_leak_check() ? 1 : 0;
+#else
+	return 0;
+#endif
+}
+
 /*
  * The session lost at every SOAP call of a whole run (two modes, a
  * virtual disk and an RDM), one run per call number against a fixture
@@ -768,36 +789,41 @@ static int expire_part(long first, long *tried)
  * once (each run mostly waits on the guest's process: they overlap):
  * each run ends well and leaves the VM's disks as they were. Views,
  * filters and collectors die with their session; provbench makes them
- * again.
+ * again. The parts are processes of their own, the suite's only waits:
+ * a run that crashes fails this case, not the suite.
  */
 static void session_lost_at_every_call(void)
 {
 	long tried[EXPIRE_PARTS] = {0}, all = 0;
-	int failed, st, fd[EXPIRE_PARTS][2];
+	int st, fd[EXPIRE_PARTS][2];
 	pid_t pid[EXPIRE_PARTS];
 	long k;
 
-	for (k = 1; k < EXPIRE_PARTS; k++) {
+	for (k = 0; k < EXPIRE_PARTS; k++) {
 		CU_ASSERT_EQUAL_FATAL(pipe(fd[k]), 0);
 		pid[k] = fork();
 		CU_ASSERT_FATAL(pid[k] >= 0);
 		if (pid[k] == 0) {
 			long t;
 			int f = expire_part(k + 1, &t);
-			ssize_t w = write(fd[k][1], &t, sizeof(t));
+			ssize_t w;
 
+			f += expire_part_leaks();
+			w = write(fd[k][1], &t, sizeof(t));
 			_exit(w == (ssize_t)sizeof(t) && f < 100 ? f : 100);
 		}
 		close(fd[k][1]);
 	}
-	failed = expire_part(1, &tried[0]);
-	CU_ASSERT_EQUAL(failed, 0);
-	for (k = 1; k < EXPIRE_PARTS; k++) {
+	for (k = 0; k < EXPIRE_PARTS; k++) {
 		if (read(fd[k][0], &tried[k], sizeof(tried[k])) !=
 		    sizeof(tried[k]))
 			tried[k] = 0;
 		close(fd[k][0]);
 		waitpid(pid[k], &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			fprintf(stderr, "\n  part %ld: %s %d", k + 1,
+				WIFEXITED(st) ? "failed runs" : "signal",
+				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 		CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	}
 	/* a whole run: every one of its calls, some 90 */
