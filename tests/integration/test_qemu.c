@@ -677,8 +677,12 @@ static void qemu_named_device_refused(void)
 	CU_ASSERT(nothing_left(disks, res));
 }
 
-/* ext4 and xfs on fresh disks of every mode, with a command in the mount
- * point; mkfs timed, the file's passes complete, nothing left. */
+/* ext4 and xfs on fresh disks, with a command in the mount point; mkfs
+ * timed, the file's passes complete, nothing left. A disk of each kind
+ * the guest is given: a device of the host's (rdm) and an image file
+ * (thin). The other modes are image files preallocated otherwise, which
+ * mkfs (told not to discard) and the guest cannot tell apart: the image
+ * formats are qemu_all_modes' to check, at 2.4 CPU-s a guest's boot. */
 static void qemu_filesystems(void)
 {
 	struct it_env e;
@@ -689,11 +693,10 @@ static void qemu_filesystems(void)
 	SCRATCH(disks, "q-disks6");
 	json_t *doc, *item;
 	size_t i;
-	int seen[2] = {0, 0};
+	int seen[2] = {0, 0}, each = it_is_root() ? 2 : 1;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
-	write_profile(prof, "q-fs", disks,
-		      "\"rdm\", \"eager\", \"lazy\", \"thin\"", "320M",
+	write_profile(prof, "q-fs", disks, "\"rdm\", \"thin\"", "320M",
 		      ", \"accel\": \"tcg\"",
 		      "{\"bs\": \"64K\", \"qd\": 4, \"file_size\": \"16M\", "
 		      "\"passes\": [\"first-write\", \"rewrite\", \"read\", "
@@ -710,7 +713,7 @@ static void qemu_filesystems(void)
 	it_result_dispose(&r);
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 8);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 4);
 	json_array_foreach(json_object_get(doc, "results"), i, item)
 	{
 		json_t *runner = json_object_get(item, "runner");
@@ -741,7 +744,7 @@ static void qemu_filesystems(void)
 				json_array_get(passes, 3), "output_tail")),
 			"provbench.dat"));
 	}
-	CU_ASSERT(seen[0] >= 3 && seen[1] >= 3);
+	CU_ASSERT(seen[0] == each && seen[1] == each);
 	json_decref(doc);
 	CU_ASSERT(nothing_left(disks, res));
 }
