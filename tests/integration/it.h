@@ -119,6 +119,13 @@ int it_count(const char *path, const char *needle);
 json_t *it_load_run_json(const char *results);
 /* `provbench run -o results prof` in the background, output discarded. */
 pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof);
+/* The same for a run the case will SIGKILL: never inside valgrind, which
+ * could check nothing there (its report goes where the output does, and
+ * a killed process has no exit code to carry it); an ASan build still
+ * dies at its first error, which the case sees as a run that never got
+ * where it was sent. */
+pid_t it_spawn_run_to_kill(struct it_env *e, const char *results,
+			   const char *prof);
 /* The same, its stdout and stderr on out_fd (a pipe nobody reads). */
 pid_t it_spawn_run_to(struct it_env *e, const char *results, const char *prof,
 		      int out_fd);

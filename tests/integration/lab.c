@@ -104,7 +104,8 @@ pid_t it_spawn_run_to(struct it_env *e, const char *results, const char *prof,
 	return pid;
 }
 
-pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof)
+static pid_t spawn_run(struct it_env *e, const char *results, const char *prof,
+		       bool checked)
 {
 	char *argv[] = {(char *)it_bin("provbench"),
 			(char *)"run",
@@ -117,9 +118,23 @@ pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof)
 	if (pid == 0) {
 		freopen("/dev/null", "w", stdout);
 		freopen("/dev/null", "w", stderr);
-		it_exec(argv, e->vars);
+		if (checked)
+			it_exec(argv, e->vars);
+		execve(argv[0], argv, e->vars);
+		_exit(127);
 	}
 	return pid;
+}
+
+pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof)
+{
+	return spawn_run(e, results, prof, true);
+}
+
+pid_t it_spawn_run_to_kill(struct it_env *e, const char *results,
+			   const char *prof)
+{
+	return spawn_run(e, results, prof, false);
 }
 
 /* Wait until the journal shows a created, not yet destroyed disk. */

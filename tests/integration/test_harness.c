@@ -893,7 +893,7 @@ static void targets_at_once(void)
 
 	/* kill -9 while all three run: three disks left, one per VM, and
 	 * cleanup removes exactly those and stops the runners */
-	pid = it_spawn_run(&e, res, prof);
+	pid = it_spawn_run_to_kill(&e, res, prof);
 	for (i = 0;
 	     i < 400 && (size_t)it_count(journal, "\"op\":\"started\"") < n + 6;
 	     i++)

@@ -430,7 +430,7 @@ static void host_targets_at_once(void)
 		 "\"%s\"}]}\n",
 		 WL_STAYS, d1, d2);
 	it_write_file(prof, text);
-	pid = it_spawn_run(&e, res, prof);
+	pid = it_spawn_run_to_kill(&e, res, prof);
 	CU_ASSERT_FATAL(
 		it_wait_journal(journal, "\"op\":\"created\"", 2, 20000));
 	kill(pid, SIGKILL);
@@ -481,7 +481,7 @@ static void host_kill9_at_every_step(void)
 
 		env_for(&e, state);
 		it_env_add(&e, "PROVBENCH_STOP_AT", step);
-		pid = it_spawn_run(&e, res, prof);
+		pid = it_spawn_run_to_kill(&e, res, prof);
 		if (!it_wait_stopped(pid, 20000)) {
 			fprintf(stderr, "\n  never stopped at %s", step);
 			CU_FAIL(step);

@@ -662,7 +662,7 @@ static void power_cycle_ends_on(void)
 	snprintf(res, sizeof(res), "%s/cycle9-results", it_dir());
 	journal(j, sizeof(j), "cycle9");
 	it_env_add(&e, "PROVBENCH_STOP_AT", "powered-off");
-	pid = it_spawn_run(&e, res, prof);
+	pid = it_spawn_run_to_kill(&e, res, prof);
 	CU_ASSERT_FATAL(it_wait_stopped(pid, 20000));
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);

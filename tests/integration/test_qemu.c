@@ -555,7 +555,7 @@ static void qemu_kill9_cleanup(void)
 	/* a file provbench did not make, beside its own */
 	it_write_file(other, "keep me\n");
 	env_for(&e, state);
-	pid = it_spawn_run(&e, res, prof);
+	pid = it_spawn_run_to_kill(&e, res, prof);
 	CU_ASSERT_FATAL(it_wait_created(journal, 30000));
 	sleep(4);
 	kill(pid, SIGKILL);
@@ -977,7 +977,7 @@ static void qemu_kill9_at_every_step(void)
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		env_for(&e, state);
 		it_env_add(&e, "PROVBENCH_STOP_AT", steps[i]);
-		pid = it_spawn_run(&e, res, prof);
+		pid = it_spawn_run_to_kill(&e, res, prof);
 		/* the later steps follow a whole TCG guest run, slower on a
 		 * loaded machine: a generous wait costs nothing when fast */
 		if (!it_wait_stopped(pid, 180000)) {
