@@ -26,6 +26,16 @@ int it_run_env(struct it_result *r, char *const argv[], char *const envp[],
 int it_run_signal_written(struct it_result *r, char *const argv[], int sig,
 			  const char *path, unsigned after_ms);
 void it_result_dispose(struct it_result *r);
+/* A child started now and finished later, several at once if need be. */
+struct it_child {
+	pid_t pid;
+	char name[200], out[600], err[600];
+};
+/* argv with exactly envp (NULL: the suite's), its output into files. */
+void it_child_start(struct it_child *c, char *const argv[], char *const envp[]);
+/* Wait for it (killed after the suite's deadline): its exit code, as
+ * it_run's. */
+int it_child_finish(struct it_result *r, struct it_child *c);
 /* fn(arg) in this process, as provbench's main runs a command, with
  * exactly env's PROVBENCH_* variables (NULL-terminated "NAME=value", as
  * an it_env's vars; others of env set too): its return value (the exit

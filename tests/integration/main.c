@@ -169,55 +169,73 @@ int it_run_signal_written(struct it_result *r, char *const argv[], int sig,
 	return run_env(r, argv, NULL, sig, after_ms, path);
 }
 
-static int run_env(struct it_result *r, char *const argv[], char *const envp[],
-		   int sig, unsigned sig_after_ms, const char *ready)
+void it_child_start(struct it_child *c, char *const argv[], char *const envp[])
 {
-	char out[600], err[600];
-	int fo, fe, st;
-	unsigned waited;
-	pid_t pid;
+	static unsigned n;
+	int fo, fe;
 
-	memset(r, 0, sizeof(*r));
-	snprintf(out, sizeof(out), "%s/.stdout", scratch);
-	snprintf(err, sizeof(err), "%s/.stderr", scratch);
-	fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	pid = fork();
-	if (pid == 0) {
+	/* files of its own: a case may have several children at once */
+	n++;
+	snprintf(c->out, sizeof(c->out), "%s/.stdout.%u", scratch, n);
+	snprintf(c->err, sizeof(c->err), "%s/.stderr.%u", scratch, n);
+	snprintf(c->name, sizeof(c->name), "%s", argv[0]);
+	fo = open(c->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(c->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	c->pid = fork();
+	if (c->pid == 0) {
 		dup2(fo, 1);
 		dup2(fe, 2);
 		it_exec(argv, envp);
 	}
 	close(fo);
 	close(fe);
-	if (sig && sig_after_ms) {
-		struct timespec ts = {sig_after_ms / 1000,
-				      (long)(sig_after_ms % 1000) * 1000000};
+}
 
-		if (ready)
-			wait_written(ready, pid);
-		nanosleep(&ts, NULL);
-		kill(pid, sig);
-	}
+int it_child_finish(struct it_result *r, struct it_child *c)
+{
+	unsigned waited;
+	int st = 0;
+
+	memset(r, 0, sizeof(*r));
 	/* a hung child fails its test instead of hanging the suite */
 	for (waited = 0;; waited += 10) {
 		struct timespec tick = {0, 10 * 1000000};
 
-		if (waitpid(pid, &st, WNOHANG) == pid)
+		if (waitpid(c->pid, &st, WNOHANG) == c->pid)
 			break;
 		if (waited >= IT_DEADLINE_MS) {
-			fprintf(stderr, "\n%s: killed after %u ms\n", argv[0],
+			fprintf(stderr, "\n%s: killed after %u ms\n", c->name,
 				waited);
-			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
+			kill(c->pid, SIGKILL);
+			waitpid(c->pid, &st, 0);
 			break;
 		}
 		nanosleep(&tick, NULL);
 	}
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = pb_slurp_file(out, NULL);
-	r->err = pb_slurp_file(err, NULL);
+	r->out = pb_slurp_file(c->out, NULL);
+	r->err = pb_slurp_file(c->err, NULL);
+	unlink(c->out);
+	unlink(c->err);
 	return r->status;
+}
+
+static int run_env(struct it_result *r, char *const argv[], char *const envp[],
+		   int sig, unsigned sig_after_ms, const char *ready)
+{
+	struct it_child c;
+
+	it_child_start(&c, argv, envp);
+	if (sig && sig_after_ms) {
+		struct timespec ts = {sig_after_ms / 1000,
+				      (long)(sig_after_ms % 1000) * 1000000};
+
+		if (ready)
+			wait_written(ready, c.pid);
+		nanosleep(&ts, NULL);
+		kill(c.pid, sig);
+	}
+	return it_child_finish(r, &c);
 }
 
 void it_result_dispose(struct it_result *r)
