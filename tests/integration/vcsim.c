@@ -34,7 +34,8 @@ int vcsim_start(struct vcsim *v, const char *const *flags)
 	 * apart */
 	snprintf(v->tmp, sizeof(v->tmp), "%s/vcsim-%ld-%u", it_dir(),
 		 (long)getpid(), seq++);
-	if (mkdir(v->tmp, 0700) || pipe(in) || pipe(out))
+	if (mkdir(v->tmp, 0700) || pipe2(in, O_CLOEXEC) ||
+	    pipe2(out, O_CLOEXEC))
 		return -1;
 	argv[n++] = (char *)it_bin("vcsim");
 	while (flags && *flags && n < 15)
