@@ -1696,19 +1696,95 @@ static const struct {
 	 "https://DC0_H0:1/guestFile: Couldn't connect"},
 };
 
-static void faults_survived(void)
-{
+#define NFAULTS (sizeof(faults) / sizeof(faults[0]))
+
+/* A fault's run: its own fixture, guest, state and results (name_*). */
+struct fault_run {
 	struct vcsim v;
 	struct it_env e;
-	struct it_result r;
-	char root[600], *before, *after, text[2048];
-	SCRATCH(prof, "fault.json");
-	SCRATCH(state, "state10");
-	SCRATCH(res, "results10");
-	size_t i, k;
+	struct it_child c;
+	char *before;
+	bool up;
+};
 
-	snprintf(root, sizeof(root), "%s/guest10", it_dir());
-	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", root, state), 0);
+static void fault_run_start(struct fault_run *f, size_t i, const char *prof)
+{
+	const char *flags[14];
+	char root[600], state[600], res[600];
+	size_t k;
+
+	snprintf(root, sizeof(root), "%s/guest10-%zu", it_dir(), i);
+	snprintf(state, sizeof(state), "%s/state10-%zu", it_dir(), i);
+	snprintf(res, sizeof(res), "%s/results10-%zu", it_dir(), i);
+	flags[0] = "-guest-root";
+	flags[1] = root;
+	flags[2] = "-enable-uuid";
+	for (k = 0; faults[i].flags[k]; k++)
+		flags[3 + k] = faults[i].flags[k];
+	flags[3 + k] = NULL;
+	/* a fresh guest: the runner is uploaded every time */
+	f->up = !it_sh("rm -rf '%s' && mkdir -p '%s' '%s'", root, root,
+		       state) &&
+		!vcsim_start(&f->v, flags);
+	if (!f->up) {
+		CU_FAIL(faults[i].name);
+		return;
+	}
+	it_vcsim_env(&f->e, &f->v, state);
+	f->before = disk_keys(&f->v);
+	{
+		char *argv[] = {(char *)it_bin("provbench"),
+				(char *)"run",
+				(char *)"-o",
+				res,
+				(char *)prof,
+				NULL};
+
+		it_child_start(&f->c, argv, f->e.vars);
+	}
+}
+
+/* The run's end as the fault wants it, then cleanup: the VM's own disks
+ * only. */
+static void fault_run_check(struct fault_run *f, size_t i, const char *prof)
+{
+	struct it_result r;
+	char *after;
+
+	it_child_finish(&r, &f->c);
+	/* the message: the run's own line, or the failed mode's */
+	if ((faults[i].code >= 0 && r.status != faults[i].code) ||
+	    (faults[i].msg && !strstr(r.err, faults[i].msg) &&
+	     !strstr(r.out, faults[i].msg)) ||
+	    (r.status && !strstr(r.err, "provbench: "))) {
+		fprintf(stderr, "\n  %s: exit %d: %s%s", faults[i].name,
+			r.status, r.out, r.err);
+		CU_FAIL(faults[i].name);
+	}
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pb(&r, &f->e, "cleanup", prof, NULL, NULL), 0);
+	it_result_dispose(&r);
+	after = disk_keys(&f->v);
+	if (strcmp(f->before, after)) {
+		fprintf(stderr, "\n  %s: disks %s -> %s", faults[i].name,
+			f->before, after);
+		CU_FAIL(faults[i].name);
+	}
+	free(f->before);
+	free(after);
+	vcsim_stop(&f->v);
+}
+
+/* The faults' runs go at once, each against its own fixture: they wait
+ * on task delays and timeouts, one after another 38 s of the suite. */
+static void faults_survived(void)
+{
+	struct fault_run *f = calloc(NFAULTS, sizeof(*f));
+	char text[2048];
+	SCRATCH(prof, "fault.json");
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	/* PROFILE_ALL with a short task timeout */
 	{
 		const char *all = PROFILE_ALL,
@@ -1717,41 +1793,13 @@ static void faults_survived(void)
 		snprintf(text, sizeof(text), "%.*s\"task_timeout_s\": 2, %s",
 			 (int)(at - all), all, at);
 	}
-	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
-		const char *f[14] = {"-guest-root", root, "-enable-uuid"};
-
-		for (k = 0; faults[i].flags[k]; k++)
-			f[3 + k] = faults[i].flags[k];
-		f[3 + k] = NULL;
-		/* a fresh guest: the runner is uploaded every time */
-		it_sh("rm -rf '%s/opt'", root);
-		CU_ASSERT_EQUAL_FATAL(vcsim_start(&v, f), 0);
-		it_vcsim_env(&e, &v, state);
-		it_write_file(prof, text);
-		before = disk_keys(&v);
-		it_pb(&r, &e, "run", "-o", res, prof);
-		/* the message: the run's own line, or the failed mode's */
-		if ((faults[i].code >= 0 && r.status != faults[i].code) ||
-		    (faults[i].msg && !strstr(r.err, faults[i].msg) &&
-		     !strstr(r.out, faults[i].msg)) ||
-		    (r.status && !strstr(r.err, "provbench: "))) {
-			fprintf(stderr, "\n  %s: exit %d: %s%s", faults[i].name,
-				r.status, r.out, r.err);
-			CU_FAIL(faults[i].name);
-		}
-		it_result_dispose(&r);
-		CU_ASSERT_EQUAL(it_pb(&r, &e, "cleanup", prof, NULL, NULL), 0);
-		it_result_dispose(&r);
-		after = disk_keys(&v);
-		if (strcmp(before, after)) {
-			fprintf(stderr, "\n  %s: disks %s -> %s",
-				faults[i].name, before, after);
-			CU_FAIL(faults[i].name);
-		}
-		free(before);
-		free(after);
-		vcsim_stop(&v);
-	}
+	it_write_file(prof, text);
+	for (i = 0; i < NFAULTS; i++)
+		fault_run_start(&f[i], i, prof);
+	for (i = 0; i < NFAULTS; i++)
+		if (f[i].up)
+			fault_run_check(&f[i], i, prof);
+	free(f);
 }
 
 /* A command pass through vSphere: the text goes up as a file (never as
