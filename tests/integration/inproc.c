@@ -37,8 +37,13 @@ static void ip_env_save(struct ip_env *saved, const char *name, size_t len)
 		if (strlen(saved->name[i]) == len &&
 		    !strncmp(saved->name[i], name, len))
 			return;
-	if (saved->n == IP_MAX_VARS)
-		return;
+	if (saved->n == IP_MAX_VARS) {
+		/* a variable left as it was would be the suite's, not the
+		 * case's: no command runs so */
+		fprintf(stderr, "\nit_inproc: more than %d variables\n",
+			IP_MAX_VARS);
+		abort();
+	}
 	saved->name[saved->n] = strndup(name, len);
 	v = getenv(saved->name[saved->n]);
 	saved->was[saved->n] = v ? strdup(v) : NULL;
