@@ -711,6 +711,30 @@ static void power_cycle_ends_on(void)
 
 /* session_lost_at_every_call's processes, each its own fixture */
 #define EXPIRE_PARTS 4
+/* a run in a part's process has the deadline a run's process had: past
+ * it the part says which and ends with EXPIRE_HUNG */
+#define EXPIRE_RUN_S 120
+#define EXPIRE_HUNG  101
+
+/* the call number of the run under way in this part, and the part's
+ * stderr (a run's own goes to its capture file) */
+static volatile sig_atomic_t expire_at;
+static int expire_err = 2;
+
+static void expire_hung(int sig)
+{
+	char msg[96];
+	/* the part ends here: its stdio is not used again */
+	int n = snprintf(msg, sizeof(msg),
+			 "\n  the run with the session lost at call %ld "
+			 "hung: stopped after %d s",
+			 (long)expire_at, EXPIRE_RUN_S);
+
+	(void)sig;
+	if (n > 0 && write(expire_err, msg, (size_t)n) < 0)
+		_exit(EXPIRE_HUNG);
+	_exit(EXPIRE_HUNG);
+}
 
 /*
  * A part of session_lost_at_every_call: call numbers first, first +
@@ -745,8 +769,12 @@ static int expire_part(long first, long *tried)
 		j = it_vcsim_get(&v, path);
 		json_decref(j);
 		last = it_soap_calls(&v, NULL);
-		if (j)
+		if (j) {
+			expire_at = n;
+			alarm(EXPIRE_RUN_S);
 			it_inproc(&r, e.vars, it_inproc_run, &a);
+			alarm(0);
+		}
 		if (!j || r.status) {
 			fprintf(stderr, "\n  session lost at call %ld: %s", n,
 				j ? r.err : "no fixture");
@@ -805,9 +833,12 @@ static void session_lost_at_every_call(void)
 		CU_ASSERT_FATAL(pid[k] >= 0);
 		if (pid[k] == 0) {
 			long t;
-			int f = expire_part(k + 1, &t);
+			int f;
 			ssize_t w;
 
+			expire_err = dup(2);
+			signal(SIGALRM, expire_hung);
+			f = expire_part(k + 1, &t);
 			f += expire_part_leaks();
 			w = write(fd[k][1], &t, sizeof(t));
 			_exit(w == (ssize_t)sizeof(t) && f < 100 ? f : 100);
@@ -820,10 +851,15 @@ static void session_lost_at_every_call(void)
 			tried[k] = 0;
 		close(fd[k][0]);
 		waitpid(pid[k], &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st))
-			fprintf(stderr, "\n  part %ld: %s %d", k + 1,
-				WIFEXITED(st) ? "failed runs" : "signal",
-				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+		if (!WIFEXITED(st))
+			fprintf(stderr, "\n  part %ld: killed by signal %d",
+				k + 1, WTERMSIG(st));
+		else if (WEXITSTATUS(st) == EXPIRE_HUNG)
+			fprintf(stderr, "\n  part %ld: a run hung", k + 1);
+		else if (WEXITSTATUS(st))
+			fprintf(stderr,
+				"\n  part %ld: runs failed or leaked: %d",
+				k + 1, WEXITSTATUS(st));
 		CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	}
 	/* a whole run: every one of its calls, some 90 */
