@@ -127,11 +127,13 @@ void it_write_file(const char *path, const char *text);
 int it_count(const char *path, const char *needle);
 /* The newest RESULTS/<run>/run.json, parsed; NULL if none. */
 json_t *it_load_run_json(const char *results);
-/* `provbench run -o results prof` in the background, output discarded. */
+/* `provbench run -o results prof` in the background, its output kept in
+ * the scratch directory for it_wait_stopped to show. */
 pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof);
 /* The same for a run the case will SIGKILL: never inside valgrind, which
- * could check nothing there (its report goes where the output does, and
- * a killed process has no exit code to carry it); an ASan build still
+ * could check nothing there (nobody reads its report unless the run
+ * never stops, and a killed process has no exit code to carry it); an
+ * ASan build still
  * dies at its first error, which the case sees as a run that never got
  * where it was sent. */
 pid_t it_spawn_run_to_kill(struct it_env *e, const char *results,
@@ -161,7 +163,8 @@ struct it_two {
 json_t *it_two_targets(struct it_result *r, struct it_env *e,
 		       const struct it_two *t);
 /* Wait (up to ms) until pid has stopped itself (SIGSTOP at
- * PROVBENCH_STOP_AT): true, or false if it ended or never did. */
+ * PROVBENCH_STOP_AT): true, or false if it ended or never did, saying
+ * how it ended and the end of its output (a spawned run's). */
 bool it_wait_stopped(pid_t pid, unsigned ms);
 /* A loop device over file (losetup), its path into dev; false if none. */
 bool it_losetup(char *dev, size_t len, const char *file);

@@ -104,6 +104,12 @@ pid_t it_spawn_run_to(struct it_env *e, const char *results, const char *prof,
 	return pid;
 }
 
+/* Where a spawned run's output goes. */
+static void spawned_out(char *out, size_t len, pid_t pid)
+{
+	snprintf(out, len, "%s/.spawned.%ld", it_dir(), (long)pid);
+}
+
 static pid_t spawn_run(struct it_env *e, const char *results, const char *prof,
 		       bool checked)
 {
@@ -116,8 +122,13 @@ static pid_t spawn_run(struct it_env *e, const char *results, const char *prof,
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		freopen("/dev/null", "w", stdout);
-		freopen("/dev/null", "w", stderr);
+		char out[700];
+
+		/* kept, for it_wait_stopped to show when the run ends
+		 * before it stops */
+		spawned_out(out, sizeof(out), getpid());
+		freopen(out, "w", stdout);
+		dup2(1, 2);
 		if (checked)
 			it_exec(argv, e->vars);
 		execve(argv[0], argv, e->vars);
@@ -272,6 +283,36 @@ json_t *it_two_targets(struct it_result *r, struct it_env *e,
 	return doc;
 }
 
+/* Why a spawned run did not stop: how it ended, its output's end. */
+static void spawned_say(pid_t pid, const siginfo_t *si, unsigned ms)
+{
+	char out[700], *text;
+	size_t len;
+
+	if (!si)
+		fprintf(stderr, "\n  run %ld: not stopped after %u ms",
+			(long)pid, ms);
+	else if (si->si_code == CLD_EXITED)
+		fprintf(stderr, "\n  run %ld: ended with %d before it stopped",
+			(long)pid, si->si_status);
+	else
+		fprintf(stderr,
+			"\n  run %ld: killed by signal %d before it "
+			"stopped",
+			(long)pid, si->si_status);
+	spawned_out(out, sizeof(out), pid);
+	text = pb_slurp_file(out, &len);
+	if (text && len) {
+		const char *from = text + (len > 2000 ? len - 2000 : 0);
+
+		/* from a line's start */
+		if (from > text && strchr(from, '\n'))
+			from = strchr(from, '\n') + 1;
+		fprintf(stderr, "; its last words:\n%s", from);
+	}
+	free(text);
+}
+
 bool it_wait_stopped(pid_t pid, unsigned ms)
 {
 	siginfo_t si;
@@ -281,10 +322,15 @@ bool it_wait_stopped(pid_t pid, unsigned ms)
 		memset(&si, 0, sizeof(si));
 		if (!waitid(P_PID, (id_t)pid, &si,
 			    WSTOPPED | WEXITED | WNOHANG | WNOWAIT) &&
-		    si.si_pid == pid)
-			return si.si_code == CLD_STOPPED;
+		    si.si_pid == pid) {
+			if (si.si_code == CLD_STOPPED)
+				return true;
+			spawned_say(pid, &si, ms);
+			return false;
+		}
 		usleep(20000);
 	}
+	spawned_say(pid, NULL, ms);
 	return false;
 }
 
