@@ -220,7 +220,7 @@ test-tier: deps
 	@$(MAKE) -j$$(nproc) --no-print-directory test-all
 
 test-all: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT_WIN) \
-	$(UNIT) $(UNIT_ASAN) $(IT) $(IT_ASAN) \
+	$(UNIT_ASAN) $(IT_ASAN) \
 	$(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree $(WINE_PREFIX)
 	@tests/run-all.sh $(B) || true
 
@@ -242,8 +242,8 @@ check-tier: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(RUNNER_WIN) $(UNIT_WIN) \
 N     ?= 10
 SUITE ?=
 CASES ?=
-test-repeat: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(UNIT_ASAN) \
-	$(IT) $(IT_ASAN) $(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree
+test-repeat: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT_ASAN) \
+	$(IT_ASAN) $(VCSIM) $(GUEST) $(FUZZ_BINS) asan-tree
 	@N=$(N) SUITE=$(SUITE) CASES='$(CASES)' tests/repeat.sh $(B)
 
 # Every C file as .clang-format says (comments are never reflowed).

@@ -66,7 +66,10 @@ sel() {
 
 san="env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
 IT="$B/asan/integration-tests $B/asan"
-VG="env PROVBENCH_IT_VALGRIND=1 $B/integration-tests $B"
+# the suites again with the plain provbench and runner in valgrind: the
+# suite itself is the ASan build (its in-process cases checked by ASan,
+# and make test builds no plain suite)
+VG="env PROVBENCH_IT_VALGRIND=1 $B/asan/integration-tests $B"
 wine_unit="env WINEPREFIX=$(realpath -m "$B/wine-prefix") WINEDEBUG=-all wine $B/win/unit-tests.exe"
 have_wine=false
 if [ -x "$B/win/unit-tests.exe" ] && command -v wine >/dev/null; then
