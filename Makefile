@@ -150,8 +150,21 @@ ASAN_LIB  = $(call obj,$(B)/asan,$(COMMON_SRC) $(RUNNER_LIB_SRC))
 VS_OBJ    = $(call obj,$(B),$(VS_SRC) $(HARNESS_LIB_SRC))
 ASAN_VS   = $(call obj,$(B)/asan,$(VS_SRC) $(HARNESS_LIB_SRC))
 
-FUZZ_LIB = $(call obj,$(B)/fuzz,$(COMMON_SRC) $(RUNNER_LIB_SRC) $(VS_SRC) \
-	     $(HARNESS_LIB_SRC))
+# What no fuzz target links (each target's linker map, 2026-12-04): the
+# commands, a run's orchestration, the runner's I/O loop, the report
+# commands; not compiled for fuzzing (37 of 105 objects, 20 CPU-s of a
+# clean build). A target that comes to need one fails to link: take that
+# one off the list.
+FUZZ_UNLINKED := common/env.c common/jsonw.c $(wildcard harness/cli/*.c) \
+	harness/check.c harness/cleanup.c harness/cost.c harness/item.c \
+	harness/lock.c harness/plan_out.c harness/results.c harness/run.c \
+	harness/signals.c harness/targets.c harness/waves.c \
+	reports/compare.c reports/export.c reports/report.c reports/trend.c \
+	runner/command.c runner/data.c runner/fs.c runner/hist.c \
+	runner/output.c runner/perm.c runner/result.c runner/run.c \
+	runner/wait.c
+FUZZ_LIB = $(call obj,$(B)/fuzz,$(filter-out $(FUZZ_UNLINKED), \
+	     $(COMMON_SRC) $(RUNNER_LIB_SRC) $(VS_SRC) $(HARNESS_LIB_SRC)))
 FUZZ_BINS = $(addprefix $(B)/fuzz/fuzz-,$(FUZZ_TARGETS))
 
 PROVBENCH     := $(B)/provbench
