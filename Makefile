@@ -60,6 +60,10 @@ I_ALL := -Icommon -Irunner -Ivsphere -Irunjson -Ireports -Iharness \
 incs = $(or $(I_$(patsubst %/,%,$(dir $(1)))),$(I_ALL))
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	     -fno-sanitize-recover=all
+# The ASan tree's objects carry line tables only: a sanitizer's report
+# names file and line all the same, and a clean tree compiles in 69
+# CPU-s instead of 79. ASAN_DEBUG=-g for a debugger's variables.
+ASAN_DEBUG ?= -g1
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
 	      common/mode.c common/child.c common/time.c \
@@ -338,7 +342,8 @@ $(B)/harness/cli/main.o $(B)/asan/harness/cli/main.o: \
 
 $(B)/asan/%.o: %.c | $(PUBLIC_LINKS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(call incs,$<) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(ASAN_DEBUG) $(call incs,$<) $(SAN_FLAGS) \
+		-c -o $@ $<
 
 $(PROVBENCH): $(LIB_OBJ) $(VS_OBJ) $(B)/harness/cli/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(VS_LIBS) -lm
