@@ -286,19 +286,23 @@ $(WINE_PREFIX):
 		wineboot -i >/dev/null 2>&1 && wineserver -w; fi
 	@touch $@
 
-$(UNIT_WIN): $(UNIT_WIN_SRC) $(wildcard common/*.h runner/*.h tests/unit/*.h \
-	tests/unit/win/CUnit/*.h)
-	@mkdir -p $(dir $@)
-	$(WIN_CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE \
-		-D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0602 -Icommon \
-		-Irunner -Itests/unit/win -Itests/unit -static -o $@ \
-		$(UNIT_WIN_SRC)
+# One object per source for both .exe files (the core is compiled once);
+# only the tests see the unit suites' headers and Wine's CUnit stand-in.
+WIN_CFLAGS := -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE \
+	      -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0602 -MMD -MP \
+	      -Icommon -Irunner
 
-$(RUNNER_WIN): $(WIN_SRC) $(wildcard common/*.h runner/*.h)
+$(B)/win/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(WIN_CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE \
-		-D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0602 -Icommon \
-		-Irunner -static -o $@ $(WIN_SRC)
+	$(WIN_CC) $(WIN_CFLAGS) \
+		$(if $(filter tests/%,$<),-Itests/unit/win -Itests/unit) \
+		-c -o $@ $<
+
+$(UNIT_WIN): $(call obj,$(B)/win/obj,$(UNIT_WIN_SRC))
+	$(WIN_CC) -static -o $@ $^
+
+$(RUNNER_WIN): $(call obj,$(B)/win/obj,$(WIN_SRC))
+	$(WIN_CC) -static -o $@ $^
 
 guest: $(GUEST)
 
