@@ -1634,22 +1634,31 @@ static const char *wine_exe(void)
 
 /* the Windows runner with args (a printf format) under Wine; its stderr
  * in <it_dir>/wine.err; the exit status */
-static int wine_runner(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
+static int wine_runner(int want, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-static int wine_runner(const char *fmt, ...)
+static int wine_runner(int want, const char *fmt, ...)
 {
 	char args[1024];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	return it_sh("WINEPREFIX=$(realpath -m %s) WINEDEBUG=-all wine %s %s "
-		     "2>%s/wine.err "
-		     ">/dev/null",
-		     it_plain_bin("wine-prefix"),
-		     it_plain_bin("win/provbench-runner.exe"), args, it_dir());
+	rc = it_sh("WINEPREFIX=$(realpath -m %s) WINEDEBUG=-all wine %s %s "
+		   "2>%s/wine.err "
+		   ">/dev/null",
+		   it_plain_bin("wine-prefix"),
+		   it_plain_bin("win/provbench-runner.exe"), args, it_dir());
+	/* an exit the case did not want: Wine's and the runner's words in
+	 * its log (a repeat under load once saw a non-zero exit with
+	 * nothing else to go on) */
+	if (rc != want)
+		it_sh("echo '  the Wine runner exited %d; its stderr:' >&2; "
+		      "tail -c 2000 %s/wine.err >&2",
+		      rc, it_dir());
+	return rc;
 }
 
 /* the Wine runner's stderr says want once; else what it did say, for a
@@ -1699,7 +1708,8 @@ static void windows_runner_passes_match_linux(void)
 	remove(wdat);
 	remove(ldat);
 	CU_ASSERT_EQUAL_FATAL(
-		wine_runner("--target %s --size 8M --bs 64K --qd 8 --passes "
+		wine_runner(0,
+			    "--target %s --size 8M --bs 64K --qd 8 --passes "
 			    "first-write,rewrite,read --verify --seed 7 -q -o "
 			    "%s",
 			    z_path(wdat), z_path(wout)),
@@ -1780,7 +1790,8 @@ static void windows_runner_sync_random_fsync(void)
 		PB_SKIP(why);
 	remove(dat);
 	CU_ASSERT_EQUAL_FATAL(
-		wine_runner("--target %s --size 4M --bs 4K --qd 16 --pattern "
+		wine_runner(0,
+			    "--target %s --size 4M --bs 4K --qd 16 --pattern "
 			    "rand --engine sync --passes first-write,"
 			    "fsync-write --buffered -q -o %s",
 			    z_path(dat), z_path(out)),
@@ -1801,7 +1812,8 @@ static void windows_runner_sync_random_fsync(void)
 	}
 	json_decref(d);
 	/* the iocp engine keeps the queue: random 4 KiB at QD16, verified */
-	CU_ASSERT_EQUAL(wine_runner("--target %s --size 4M --bs 4K --qd 16 "
+	CU_ASSERT_EQUAL(wine_runner(0,
+				    "--target %s --size 4M --bs 4K --qd 16 "
 				    "--pattern rand --passes rewrite --verify "
 				    "--force -q -o %s",
 				    z_path(dat), z_path(out)),
@@ -1832,7 +1844,7 @@ static void windows_runner_refuses_data_and_ntfs(void)
 				    dat, dat, dat),
 			      0);
 	remove(out);
-	CU_ASSERT_EQUAL(wine_runner("--target %s --passes first-write -o %s",
+	CU_ASSERT_EQUAL(wine_runner(2, "--target %s --passes first-write -o %s",
 				    z_path(dat), z_path(out)),
 			2);
 	said_once(err, "file already holds data");
@@ -1845,7 +1857,8 @@ static void windows_runner_refuses_data_and_ntfs(void)
 			      "-f %s >/dev/null 2>&1 && sha1sum %s > %s.sum",
 			      ntfs, ntfs, ntfs, ntfs, ntfs),
 			0);
-		CU_ASSERT_EQUAL(wine_runner("--target %s --passes first-write",
+		CU_ASSERT_EQUAL(wine_runner(2,
+					    "--target %s --passes first-write",
 					    z_path(ntfs)),
 				2);
 		said_once(err, "carries a ntfs signature");
@@ -1857,12 +1870,14 @@ static void windows_runner_refuses_data_and_ntfs(void)
 	/* filesystems: NTFS only on a disk; ext4 is the Linux runner's */
 	CU_ASSERT_EQUAL_FATAL(it_sh("rm -f %s && truncate -s 64M %s", dat, dat),
 			      0);
-	CU_ASSERT_EQUAL(wine_runner("--target %s --filesystem ntfs --size 8M "
+	CU_ASSERT_EQUAL(wine_runner(2,
+				    "--target %s --filesystem ntfs --size 8M "
 				    "--passes first-write",
 				    z_path(dat)),
 			2);
 	said_once(err, "is not a disk");
-	CU_ASSERT_EQUAL(wine_runner("--target %s --filesystem ext4 --size 8M "
+	CU_ASSERT_EQUAL(wine_runner(1,
+				    "--target %s --filesystem ext4 --size 8M "
 				    "--passes first-write",
 				    z_path(dat)),
 			1);
@@ -1889,7 +1904,8 @@ static void windows_runner_uuid_by_id(void)
 		      "ln -s %s %s/scsi-36000c29a1b2c3d4e5f60718293a4b5c6",
 		      byid, dat, byid, dat, dat, byid, dat, byid),
 		0);
-	CU_ASSERT_EQUAL(wine_runner("--target "
+	CU_ASSERT_EQUAL(wine_runner(0,
+				    "--target "
 				    "uuid:6000C29a-1b2c-3d4e-5f60-718293a4b5c6 "
 				    "--by-id-dir %s --bs 64K --passes "
 				    "first-write -q -o %s",
@@ -1906,7 +1922,8 @@ static void windows_runner_uuid_by_id(void)
 		num(json_array_get(json_object_get(d, "passes"), 0), "bytes"),
 		4.0 * MiB);
 	json_decref(d);
-	CU_ASSERT_EQUAL(wine_runner("--target uuid:6000c29a00000000ffff "
+	CU_ASSERT_EQUAL(wine_runner(2,
+				    "--target uuid:6000c29a00000000ffff "
 				    "--by-id-dir %s --passes first-write",
 				    z_path(byid)),
 			2);
@@ -1925,7 +1942,8 @@ static void windows_runner_command_passes(void)
 
 	if (why)
 		PB_SKIP(why);
-	CU_ASSERT_EQUAL(wine_runner("--target %s --passes command --command "
+	CU_ASSERT_EQUAL(wine_runner(0,
+				    "--target %s --passes command --command "
 				    "'echo one & echo %%PROVBENCH_MOUNT%%' -q "
 				    "-o %s",
 				    z_path(dat), z_path(out)),
@@ -1942,7 +1960,8 @@ static void windows_runner_command_passes(void)
 		json_string_value(json_object_get(p, "output_tail")), "C:\\"));
 	json_decref(d);
 	/* a failing command: its status and last line, exit 1 */
-	CU_ASSERT_EQUAL(wine_runner("--target %s --passes command --command "
+	CU_ASSERT_EQUAL(wine_runner(1,
+				    "--target %s --passes command --command "
 				    "'echo last words & exit /b 3' -q -o %s",
 				    z_path(dat), z_path(out)),
 			1);
