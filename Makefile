@@ -106,7 +106,8 @@ VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/options.c \
 	       harness/backends/vsphere/counters.c \
 	       harness/backends/vsphere/reclaim.c
-CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c harness/cli/cmd_check.c \
+CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c \
+	      harness/cli/cmd_check.c \
 	      harness/cli/cmd_cleanup.c harness/cli/cmd_report.c \
 	      harness/cli/cmd_trend.c harness/cli/cmd_export.c \
 	      harness/cli/cmd_vsphere.c harness/cli/profile_help.c \
