@@ -1632,8 +1632,9 @@ static const char *wine_exe(void)
 	return why[0] ? why : NULL;
 }
 
-/* the Windows runner with args (a printf format) under Wine; its stderr
- * in <it_dir>/wine.err; the exit status */
+/* the Windows runner with args (a printf format) under Wine, want the
+ * exit the case expects; its stderr in <it_dir>/wine.err; the exit
+ * status */
 static int wine_runner(int want, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
