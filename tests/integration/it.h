@@ -133,9 +133,8 @@ pid_t it_spawn_run(struct it_env *e, const char *results, const char *prof);
 /* The same for a run the case will SIGKILL: never inside valgrind, which
  * could check nothing there (nobody reads its report unless the run
  * never stops, and a killed process has no exit code to carry it); an
- * ASan build still
- * dies at its first error, which the case sees as a run that never got
- * where it was sent. */
+ * ASan build still dies at its first error, which the case sees as a run
+ * that never got where it was sent. */
 pid_t it_spawn_run_to_kill(struct it_env *e, const char *results,
 			   const char *prof);
 /* The same, its stdout and stderr on out_fd (a pipe nobody reads). */
