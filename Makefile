@@ -35,13 +35,14 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 
 # Each folder compiles with only the include paths it may use: its own,
 # and the public headers of the modules under it, linked into $(INC)
-# (common.h, runner.h, vsphere.h, runjson.h, jlite.h, report.h). The
-# harness's own folders (cli/, backends/*/) see harness/ too. So "the
-# harness uses the runner only through runner.h" is the compiler's to
-# enforce. Tests and benchmarks look inside everything.
+# (common.h, option.h, runner.h, vsphere.h, runjson.h, jlite.h,
+# report.h). The harness's own folders (cli/, backends/*/) see harness/
+# too. So "the harness uses the runner only through runner.h" is the
+# compiler's to enforce. Tests and benchmarks look inside everything.
 INC      := $(B)/include
-PUBLIC_H := common/common.h runner/runner.h vsphere/vsphere.h \
-	    runjson/runjson.h runjson/jlite.h reports/report.h
+PUBLIC_H := common/common.h common/option.h runner/runner.h \
+	    vsphere/vsphere.h runjson/runjson.h runjson/jlite.h \
+	    reports/report.h
 PUBLIC_LINKS := $(addprefix $(INC)/,$(notdir $(PUBLIC_H)))
 I_common  := -Icommon
 I_runner  := -Irunner -I$(INC)

@@ -24,6 +24,7 @@
 
 #include "check_out.h"
 #include "common.h"
+#include "option.h"
 
 /*
  * What the harness holds of an open backend: the first member of each
@@ -35,48 +36,6 @@ struct pb_backend {
 };
 struct pb_profile;
 struct pb_plan;
-
-/* ---- a backend's profile options ---- */
-
-enum pb_opt_type {
-	PB_OPT_STR,    /* char *, strdup'ed; "env:NAME" resolved */
-	PB_OPT_CHOICE, /* char *, one of choices */
-	PB_OPT_UINT,   /* unsigned, min..max */
-	PB_OPT_INT,    /* int, min..max (a default may be -1: "any") */
-	PB_OPT_BOOL,   /* bool */
-	PB_OPT_KV,     /* struct pb_kv: an object of strings */
-	PB_OPT_U64,    /* uint64_t, min..max */
-	PB_OPT_SIZE,   /* uint64_t bytes, a size ("100G"), 0 allowed */
-	/* read by the loader's own code (a list of modes, a size with its
-	 * note, a section of rows of its own): the row is its place in the
-	 * key list and its help */
-	PB_OPT_CUSTOM,
-};
-
-struct pb_opt_def {
-	const char *key; /* under the backend's section: "qemu.cpus" */
-	enum pb_opt_type type;
-	size_t off; /* offsetof in the backend's options struct */
-	long long min, max;
-	const char *const *choices; /* NULL-terminated, for PB_OPT_CHOICE */
-	const char *def;	    /* default as text; NULL: unset */
-	const char *help;	    /* one line, for `provbench help profile` */
-	/* a setting of the guest or VM (extra_config), not a place: two
-	 * targets on one place that differ in one are two arms of an A/B */
-	bool setting;
-	/* only the raw-device modes use it (a LUN, a device): an "env:"
-	 * value unset is no error for a run without rdm */
-	bool rdm;
-	bool required; /* a profile without it is refused */
-	/* where the disks are written (a datastore, a directory): the
-	 * plan's bytes are said per place; unset, place_default names it */
-	bool place;
-	const char *place_default;
-	/* a rule beyond the row's range, often across keys, checked once
-	 * every row is read: false with why said (given: the key was
-	 * written, not defaulted) */
-	bool (*check)(const void *opts, bool given, char *why, size_t len);
-};
 
 /* A row's help as `provbench help profile` says it: its line, then its
  * range or choices and its default. */
