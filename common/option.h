@@ -26,7 +26,7 @@ enum pb_opt_type {
 	PB_OPT_CUSTOM,
 };
 
-struct pb_opt_def {
+struct pb_option {
 	const char *key; /* under the backend's section: "qemu.cpus" */
 	enum pb_opt_type type;
 	size_t off; /* offsetof in the backend's options struct */

@@ -39,7 +39,7 @@ struct pb_plan;
 
 /* A row's help as `provbench help profile` says it: its line, then its
  * range or choices and its default. */
-void pb_opt_describe(const struct pb_opt_def *d, char *out, size_t len);
+void pb_opt_describe(const struct pb_option *d, char *out, size_t len);
 
 #define PB_MAX_KV 32
 
@@ -162,7 +162,7 @@ struct pb_backend_ops {
 	unsigned caps;	  /* PB_CAP_* */
 	/* its profile section: the table, the struct it fills, and the
 	 * rules across keys (and the profile) the table cannot say */
-	const struct pb_opt_def *options;
+	const struct pb_option *options;
 	size_t options_size;
 	bool section_required;
 	enum pb_error (*options_check)(void *opts, const struct pb_profile *p,

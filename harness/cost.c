@@ -224,7 +224,7 @@ static bool target_place(char *out, size_t len, const struct pb_profile *p,
 {
 	const struct pb_backend_ops *be =
 		p->targets[k].backend ? p->targets[k].backend : p->backend;
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 
 	for (d = be->options; d && d->key; d++) {
 		const char *v;

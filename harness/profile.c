@@ -20,7 +20,7 @@ struct ld {
 	 * end ("vsphere.vm (PROVBENCH_VM), vsphere.lun (PROVBENCH_LUN)") */
 	char unset[512];
 	unsigned nunset;
-	/* the same for rdm's settings (pb_opt_def.rdm), kept apart: a run
+	/* the same for rdm's settings (pb_option.rdm), kept apart: a run
 	 * without rdm needs none of them */
 	char unset_rdm[256];
 	unsigned nunset_rdm;
@@ -342,10 +342,10 @@ static enum pb_error describe(char **desc, const char *key, const char *text)
 }
 
 /* The backend's option named key, or NULL. */
-static const struct pb_opt_def *backend_opt(const struct pb_backend_ops *be,
-					    const char *key)
+static const struct pb_option *backend_opt(const struct pb_backend_ops *be,
+					   const char *key)
 {
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 
 	for (d = be->options; d && d->key; d++)
 		if (!strcmp(d->key, key))
@@ -450,7 +450,7 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 
 /* One key's value from text (a default, or "env:"-resolved JSON). */
 static enum pb_error opt_set_text(struct ld *l, void *opts,
-				  const struct pb_opt_def *d, const char *p,
+				  const struct pb_option *d, const char *p,
 				  const char *text)
 {
 	char *end, why[PB_ERRBUF_SIZE];
@@ -530,7 +530,7 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 }
 
 static enum pb_error opt_from_json(struct ld *l, void *opts,
-				   const struct pb_opt_def *d, json_t *sec,
+				   const struct pb_option *d, json_t *sec,
 				   const char *name)
 {
 	json_t *v = json_object_get(sec, d->key);
@@ -574,9 +574,9 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 }
 
 /* What rows put in opts (strings, objects), freed. */
-static void rows_dispose(const struct pb_opt_def *rows, void *opts)
+static void rows_dispose(const struct pb_option *rows, void *opts)
 {
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 
 	for (d = rows; opts && d && d->key; d++)
 		if (d->type == PB_OPT_STR || d->type == PB_OPT_CHOICE)
@@ -605,7 +605,7 @@ static enum pb_error fill_opts(struct ld *l, const struct pb_profile *p,
 			       json_t *tgt, const char *tpath, json_t *mx,
 			       bool rules, void **out)
 {
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 	char why[PB_ERRBUF_SIZE] = "";
 	enum pb_error err = PB_OK;
 
@@ -702,7 +702,7 @@ static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
 	char path[64];
 	enum pb_error err = PB_OK;
 	size_t n = 0, i, k, c;
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 
 	for (d = be->options; d && d->key && n < 63; d++)
 		keys[n++] = d->key;
@@ -905,7 +905,7 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 				  json_t *root)
 {
 	const struct pb_backend_ops *be = p->backend, *const * all;
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 	json_t *sec = json_object_get(root, be->name);
 	const char *keys[64];
 	char why[PB_ERRBUF_SIZE] = "", made[128] = "";
@@ -966,7 +966,7 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 	return err ? err : load_twins(l, p, root);
 }
 
-void pb_opt_describe(const struct pb_opt_def *d, char *out, size_t len)
+void pb_opt_describe(const struct pb_option *d, char *out, size_t len)
 {
 	size_t n;
 	char names[256];
@@ -1035,7 +1035,7 @@ static const char *const units_choices[] = {"MiB", "MB", NULL};
  * profile`, the manual and docs/profile.md say. A backend's section is
  * its own table (pb_backend_ops.options), the workload the runner's.
  */
-static const struct pb_opt_def profile_options[] = {
+static const struct pb_option profile_options[] = {
 	{.key = "name",
 	 .type = PB_OPT_STR,
 	 .off = PROF(name),
@@ -1193,7 +1193,7 @@ static const struct pb_opt_def profile_options[] = {
 enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 {
 	const struct pb_backend_ops *const *be;
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 	const struct runner_option *o;
 	struct pb_profile_key k;
 	char text[2048], names[1024];
@@ -1288,10 +1288,10 @@ out:
  * then the required ones and each row's rule. CUSTOM rows are the
  * caller's to read.
  */
-static enum pb_error rows_apply(struct ld *l, const struct pb_opt_def *rows,
+static enum pb_error rows_apply(struct ld *l, const struct pb_option *rows,
 				void *opts, json_t *obj, const char *path)
 {
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 	char p[256], why[PB_ERRBUF_SIZE];
 	enum pb_error err = PB_OK;
 
@@ -1379,7 +1379,7 @@ static enum pb_error load_baseline(struct ld *l, struct pb_profile *p,
 static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 {
 	const struct pb_backend_ops *const *be;
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 	const char *
 		keys[sizeof(profile_options) / sizeof(profile_options[0]) + 16];
 	char why[PB_ERRBUF_SIZE];
@@ -1618,7 +1618,7 @@ void pb_profile_target_dispose(struct pb_profile *p, struct pb_target *t)
 
 enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf)
 {
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 	unsigned i, t;
 
 	const char *rdm = NULL;

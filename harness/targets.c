@@ -47,7 +47,7 @@ static bool kv_same(const struct pb_kv *a, const struct pb_kv *b)
 enum pb_error run_arms_check(struct run_state *r)
 {
 	const struct pb_profile *p = r->p;
-	const struct pb_opt_def *d;
+	const struct pb_option *d;
 	unsigned t, k;
 
 	for (t = 1; t < r->nt; t++) {

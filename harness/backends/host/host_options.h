@@ -13,6 +13,6 @@ struct host_opts {
 	char *runner; /* the runner to run; NULL: the one beside provbench */
 };
 
-extern const struct pb_opt_def hb_options[];
+extern const struct pb_option hb_options[];
 
 #endif

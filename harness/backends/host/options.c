@@ -9,7 +9,7 @@
 
 #define OFF(f) offsetof(struct host_opts, f)
 
-const struct pb_opt_def hb_options[] = {
+const struct pb_option hb_options[] = {
 	{.key = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),

@@ -14,7 +14,7 @@ static const char *const thins[] = {"qcow2", "raw", NULL};
 
 #define OFF(f) offsetof(struct qemu_opts, f)
 
-const struct pb_opt_def qb_options[] = {
+const struct pb_option qb_options[] = {
 	{.key = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),

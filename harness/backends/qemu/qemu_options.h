@@ -24,6 +24,6 @@ struct qemu_opts {
 	bool mem_file; /* guest RAM in a file of dir (VMware's named file) */
 };
 
-extern const struct pb_opt_def qb_options[];
+extern const struct pb_option qb_options[];
 
 #endif

@@ -16,7 +16,7 @@
 static const char *const unapplied_choices[] = {"refuse", "measure", "skip",
 						NULL};
 
-const struct pb_opt_def vsb_options[] = {
+const struct pb_option vsb_options[] = {
 	{.key = "vm",
 	 .type = PB_OPT_STR,
 	 .off = OFF(vm),

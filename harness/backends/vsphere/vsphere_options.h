@@ -35,7 +35,7 @@ struct vsphere_opts {
 	struct pb_kv storage_policy;
 };
 
-extern const struct pb_opt_def vsb_options[];
+extern const struct pb_option vsb_options[];
 enum pb_error vsb_options_check(void *opts, const struct pb_profile *p,
 				char *errbuf);
 
