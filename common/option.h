@@ -1,7 +1,7 @@
 /*
  * option.h - an option's row (fio's struct fio_option, parse.h): the
  * profile's own keys and each backend's section are tables of them. A
- * table is an array of rows ended by one whose key is NULL; the profile
+ * table is an array of rows ended by one whose name is NULL; the profile
  * loader applies the rows and `help profile` is printed from them, so a
  * key, its range, its default and its help are written once.
  */
@@ -27,7 +27,8 @@ enum pb_opt_type {
 };
 
 struct pb_option {
-	const char *key; /* under the backend's section: "qemu.cpus" */
+	const char
+		*name; /* "repetitions"; in a backend's section "qemu.cpus" */
 	enum pb_opt_type type;
 	size_t off; /* offsetof in the backend's options struct */
 	long long min, max;

@@ -226,7 +226,7 @@ static bool target_place(char *out, size_t len, const struct pb_profile *p,
 		p->targets[k].backend ? p->targets[k].backend : p->backend;
 	const struct pb_option *d;
 
-	for (d = be->options; d && d->key; d++) {
+	for (d = be->options; d && d->name; d++) {
 		const char *v;
 
 		if (!d->place || d->type != PB_OPT_STR)
@@ -234,9 +234,10 @@ static bool target_place(char *out, size_t len, const struct pb_profile *p,
 		v = *(char *const *)((const char *)p->targets[k].bopts +
 				     d->off);
 		if (v && *v)
-			snprintf(out, len, "%s %s", d->key, v);
+			snprintf(out, len, "%s %s", d->name, v);
 		else
-			snprintf(out, len, "%s (%s)", d->key, d->place_default);
+			snprintf(out, len, "%s (%s)", d->name,
+				 d->place_default);
 		return true;
 	}
 	return false;

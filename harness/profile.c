@@ -347,8 +347,8 @@ static const struct pb_option *backend_opt(const struct pb_backend_ops *be,
 {
 	const struct pb_option *d;
 
-	for (d = be->options; d && d->key; d++)
-		if (!strcmp(d->key, key))
+	for (d = be->options; d && d->name; d++)
+		if (!strcmp(d->name, key))
 			return d;
 	return NULL;
 }
@@ -533,18 +533,18 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 				   const struct pb_option *d, json_t *sec,
 				   const char *name)
 {
-	json_t *v = json_object_get(sec, d->key);
+	json_t *v = json_object_get(sec, d->name);
 	char p[256], text[4096];
 	enum pb_error err;
 
-	join(p, sizeof(p), name, d->key);
+	join(p, sizeof(p), name, d->name);
 	if (json_is_null(v))
 		return PB_OK;
 	switch (d->type) {
 	case PB_OPT_CUSTOM:
 		return PB_OK;
 	case PB_OPT_KV:
-		return get_kv(l, sec, name, d->key,
+		return get_kv(l, sec, name, d->name,
 			      FIELD(opts, d, struct pb_kv));
 	case PB_OPT_BOOL:
 		if (!json_is_boolean(v))
@@ -578,7 +578,7 @@ static void rows_dispose(const struct pb_option *rows, void *opts)
 {
 	const struct pb_option *d;
 
-	for (d = rows; opts && d && d->key; d++)
+	for (d = rows; opts && d && d->name; d++)
 		if (d->type == PB_OPT_STR || d->type == PB_OPT_CHOICE)
 			free(*FIELD(opts, d, char *));
 		else if (d->type == PB_OPT_KV)
@@ -612,20 +612,20 @@ static enum pb_error fill_opts(struct ld *l, const struct pb_profile *p,
 	*out = calloc(1, be->options_size ? be->options_size : 1);
 	if (!*out)
 		return PB_ERR_NOMEM;
-	for (d = be->options; !err && d && d->key; d++) {
+	for (d = be->options; !err && d && d->name; d++) {
 		char path[256];
 
-		join(path, sizeof(path), be->name, d->key);
+		join(path, sizeof(path), be->name, d->name);
 		if (d->def)
 			err = opt_set_text(l, *out, d, path, d->def);
 	}
-	for (d = be->options; !err && d && d->key; d++) {
+	for (d = be->options; !err && d && d->name; d++) {
 		l->in_rdm = d->rdm;
-		if (sec && json_object_get(sec, d->key))
+		if (sec && json_object_get(sec, d->name))
 			err = opt_from_json(l, *out, d, sec, be->name);
-		if (!err && tgt && json_object_get(tgt, d->key))
+		if (!err && tgt && json_object_get(tgt, d->name))
 			err = opt_from_json(l, *out, d, tgt, tpath);
-		if (!err && mx && json_object_get(mx, d->key))
+		if (!err && mx && json_object_get(mx, d->name))
 			err = opt_from_json(l, *out, d, mx, "matrix");
 		l->in_rdm = false;
 	}
@@ -704,8 +704,8 @@ static enum pb_error load_targets(struct ld *l, struct pb_profile *p,
 	size_t n = 0, i, k, c;
 	const struct pb_option *d;
 
-	for (d = be->options; d && d->key && n < 63; d++)
-		keys[n++] = d->key;
+	for (d = be->options; d && d->name && n < 63; d++)
+		keys[n++] = d->name;
 	keys[n++] = "name";
 	keys[n++] = "guest_sysctl";
 	keys[n] = NULL;
@@ -943,9 +943,9 @@ static enum pb_error load_backend(struct ld *l, struct pb_profile *p,
 			 be->name);
 		return bad(l, "guest_sysctl", why);
 	}
-	for (d = be->options; d && d->key; d++)
+	for (d = be->options; d && d->name; d++)
 		if (n < sizeof(keys) / sizeof(keys[0]) - 1)
-			keys[n++] = d->key;
+			keys[n++] = d->name;
 	keys[n] = NULL;
 	if (sec)
 		err = only_keys(l, sec, be->name, keys);
@@ -1036,23 +1036,23 @@ static const char *const units_choices[] = {"MiB", "MB", NULL};
  * its own table (pb_backend_ops.options), the workload the runner's.
  */
 static const struct pb_option profile_options[] = {
-	{.key = "name",
+	{.name = "name",
 	 .type = PB_OPT_STR,
 	 .off = PROF(name),
 	 .required = true,
 	 .check = name_check,
 	 .help = "names the results directory: letters, digits, '-', '_', "
 		 "'.'"},
-	{.key = "description",
+	{.name = "description",
 	 .type = PB_OPT_STR,
 	 .off = PROF(description),
 	 .help = "a sentence for the report"},
-	{.key = "backend",
+	{.name = "backend",
 	 .type = PB_OPT_CUSTOM,
 	 .help = "what makes the disks and writes them: one of the backends "
 		 "whose sections follow, the first (qemu, a guest on this "
 		 "machine) by default"},
-	{.key = "disk_size",
+	{.name = "disk_size",
 	 .type = PB_OPT_CUSTOM,
 	 .help = "each disk's size: \"10G\" or bytes (required, unless the "
 		 "matrix varies it). Every size (disk_size, file_size, bs, "
@@ -1061,7 +1061,7 @@ static const struct pb_option profile_options[] = {
 		 "size a disk (\"10GB\" is 10 GiB) and as fio reads sizes; "
 		 "case and spaces around the number do not matter; decimals "
 		 "when the bytes come out whole (\"1.5G\")"},
-	{.key = "modes",
+	{.name = "modes",
 	 .type = PB_OPT_CUSTOM,
 	 .required = true,
 	 .help = "a list of: thin (allocated and zeroed on first write), "
@@ -1072,13 +1072,13 @@ static const struct pb_option profile_options[] = {
 		 "physical compatibility: commands pass to the LUN, which "
 		 "shows its own identity; the field notes' \"physical "
 		 "RDM\")"},
-	{.key = "baseline",
+	{.name = "baseline",
 	 .type = PB_OPT_CUSTOM,
 	 .help = "the mode the report compares the others with, one of "
 		 "modes (rdmp for a physical RDM, as seed 001's Case 1); rdm "
 		 "by default, and eager for a run without it (check, run and "
 		 "the report say so); report --baseline overrides it"},
-	{.key = "host_baseline",
+	{.name = "host_baseline",
 	 .type = PB_OPT_CUSTOM,
 	 .def = "false",
 	 .help = "true (qemu): before each item, the same workload on this "
@@ -1086,7 +1086,7 @@ static const struct pb_option profile_options[] = {
 		 "directory (the host backend's disk), so the report sets "
 		 "host and guest side by side per mode, as the field notes "
 		 "set hdparm on the host beside the guest; concurrency 1"},
-	{.key = "units",
+	{.name = "units",
 	 .type = PB_OPT_CHOICE,
 	 .off = PROF(units),
 	 .choices = units_choices,
@@ -1094,7 +1094,7 @@ static const struct pb_option profile_options[] = {
 	 .help = "the rates' unit on the pages: MiB/s, or MB/s, 10^6 bytes "
 		 "a second, as dd, hdparm and the field notes print them; "
 		 "summary.csv and run.json stay MiB/s, named so"},
-	{.key = "repetitions",
+	{.name = "repetitions",
 	 .type = PB_OPT_UINT,
 	 .off = PROF(repetitions),
 	 .min = 1,
@@ -1102,26 +1102,26 @@ static const struct pb_option profile_options[] = {
 	 .def = "1",
 	 .help = "how many times each mode x point runs; 3 at least for a "
 		 "figure with its interval (fewer: too few to tell)"},
-	{.key = "order",
+	{.name = "order",
 	 .type = PB_OPT_CHOICE,
 	 .off = PROF(order),
 	 .choices = order_choices,
 	 .def = "fixed",
 	 .help = "the items within each repetition as planned, or shuffled "
 		 "by seed"},
-	{.key = "seed",
+	{.name = "seed",
 	 .type = PB_OPT_U64,
 	 .off = PROF(seed),
 	 .max = INT64_MAX,
 	 .help = "the plan's and the runner's seed; unset, from the clock, "
 		 "recorded in run.json"},
-	{.key = "cooldown_s",
+	{.name = "cooldown_s",
 	 .type = PB_OPT_UINT,
 	 .off = PROF(cooldown_s),
 	 .max = 86400,
 	 .def = "0",
 	 .help = "a pause between items, in seconds"},
-	{.key = "concurrency",
+	{.name = "concurrency",
 	 .type = PB_OPT_UINT,
 	 .off = PROF(concurrency),
 	 .min = 1,
@@ -1130,14 +1130,14 @@ static const struct pb_option profile_options[] = {
 	 .help = "how many targets are measured at once, each on the same "
 		 "mode and workload point as the others (a wave); 1: one at "
 		 "a time, what a clean mode comparison needs"},
-	{.key = "timeout_s",
+	{.name = "timeout_s",
 	 .type = PB_OPT_UINT,
 	 .off = PROF(timeout_s),
 	 .min = 1,
 	 .max = 7 * 86400,
 	 .def = "21600",
 	 .help = "the watchdog of each runner invocation, in seconds"},
-	{.key = "stall_s",
+	{.name = "stall_s",
 	 .type = PB_OPT_UINT,
 	 .off = PROF(stall_s),
 	 .max = 86400,
@@ -1150,20 +1150,20 @@ static const struct pb_option profile_options[] = {
 		 "once more on a new disk; a second stall fails it; before "
 		 "the runner has begun (a guest's boot) 60 s at least; 0 "
 		 "(never) or 5 and more, under timeout_s"},
-	{.key = "workload",
+	{.name = "workload",
 	 .type = PB_OPT_CUSTOM,
 	 .help = "the runner's options (below)"},
-	{.key = "matrix",
+	{.name = "matrix",
 	 .type = PB_OPT_CUSTOM,
 	 .help = "workload keys that may vary (below), and disk_size, each a "
 		 "list: every combination is a workload point; a backend key "
 		 "(datastore, vm, host, dir) varies the targets instead"},
-	{.key = "guest_sysctl",
+	{.name = "guest_sysctl",
 	 .type = PB_OPT_KV,
 	 .off = PROF(sysctl),
 	 .help = "sysctl -w in the guest before the run, {\"key\": "
 		 "\"value\"}; a backend without a guest (host) refuses it"},
-	{.key = "confirm_above",
+	{.name = "confirm_above",
 	 .type = PB_OPT_SIZE,
 	 .off = PROF(confirm_above),
 	 .def = "100G",
@@ -1171,7 +1171,7 @@ static const struct pb_option profile_options[] = {
 		 "eager's zeros) to storage others share (a vSphere "
 		 "datastore) asks before it starts, or, with no terminal to "
 		 "ask on, needs run --yes; 0: never asks"},
-	{.key = "exclusive",
+	{.name = "exclusive",
 	 .type = PB_OPT_BOOL,
 	 .off = PROF(exclusive),
 	 .def = "false",
@@ -1179,7 +1179,7 @@ static const struct pb_option profile_options[] = {
 		 "machine uses one of the datastores, LUNs or host "
 		 "filesystems (false: warned, and said in run.json and the "
 		 "report)"},
-	{.key = "targets",
+	{.name = "targets",
 	 .type = PB_OPT_CUSTOM,
 	 .help = "where disks live and which guest writes them: a list of "
 		 "objects of the backend's keys (vm, datastore, ...; dir for "
@@ -1206,8 +1206,8 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 				"may be \"env:NAME\", read from the "
 				"environment.",
 		.text = text};
-	for (d = profile_options; !rc && d->key; d++) {
-		k.key = d->key;
+	for (d = profile_options; !rc && d->name; d++) {
+		k.key = d->name;
 		pb_opt_describe(d, text, sizeof(text));
 		rc = cb(&k, data);
 		k.section_help = NULL;
@@ -1241,8 +1241,8 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 		k = (struct pb_profile_key){.section = (*be)->name,
 					    .section_help = (*be)->help,
 					    .text = text};
-		for (d = (*be)->options; !rc && d && d->key; d++) {
-			k.key = d->key;
+		for (d = (*be)->options; !rc && d && d->name; d++) {
+			k.key = d->name;
 			pb_opt_describe(d, text, sizeof(text));
 			rc = cb(&k, data);
 			k.section_help = NULL;
@@ -1295,18 +1295,18 @@ static enum pb_error rows_apply(struct ld *l, const struct pb_option *rows,
 	char p[256], why[PB_ERRBUF_SIZE];
 	enum pb_error err = PB_OK;
 
-	for (d = rows; !err && d->key; d++) {
-		join(p, sizeof(p), path, d->key);
+	for (d = rows; !err && d->name; d++) {
+		join(p, sizeof(p), path, d->name);
 		if (d->def && d->type != PB_OPT_CUSTOM)
 			err = opt_set_text(l, opts, d, p, d->def);
 	}
-	for (d = rows; !err && d->key; d++)
-		if (json_object_get(obj, d->key))
+	for (d = rows; !err && d->name; d++)
+		if (json_object_get(obj, d->name))
 			err = opt_from_json(l, opts, d, obj, path);
-	for (d = rows; !err && d->key; d++) {
-		json_t *v = json_object_get(obj, d->key);
+	for (d = rows; !err && d->name; d++) {
+		json_t *v = json_object_get(obj, d->name);
 
-		join(p, sizeof(p), path, d->key);
+		join(p, sizeof(p), path, d->name);
 		if (d->required && (!v || json_is_null(v)))
 			err = bad(l, p, "required");
 		else if (d->check && d->type != PB_OPT_CUSTOM &&
@@ -1388,8 +1388,8 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	size_t i;
 	enum pb_error err;
 
-	for (d = profile_options; d->key; d++)
-		keys[nk++] = d->key;
+	for (d = profile_options; d->name; d++)
+		keys[nk++] = d->name;
 	for (be = pb_backend_list();
 	     *be && nk < sizeof(keys) / sizeof(keys[0]) - 1; be++)
 		keys[nk++] = (*be)->name;
@@ -1657,7 +1657,7 @@ enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf)
 				: p->backend;
 		void *o = t < p->ntargets ? p->targets[t].bopts : p->bopts;
 
-		for (d = be && o ? be->options : NULL; d && d->key; d++) {
+		for (d = be && o ? be->options : NULL; d && d->name; d++) {
 			char **s = (char **)((char *)o + d->off);
 
 			if (d->rdm && d->type == PB_OPT_STR && *s &&

@@ -65,18 +65,18 @@ enum pb_error run_arms_check(struct run_state *r)
 			if (!kv_same(pb_target_sysctl(p, t),
 				     pb_target_sysctl(p, k)))
 				what = "guest_sysctl";
-			for (d = ops->options; !what && d && d->key; d++)
+			for (d = ops->options; !what && d && d->name; d++)
 				if (d->setting &&
 				    !json_equal(
 					    json_object_get(p->targets[t].spec,
-							    d->key),
+							    d->name),
 					    json_object_get(p->targets[k].spec,
-							    d->key)) &&
+							    d->name)) &&
 				    (json_object_get(p->targets[t].spec,
-						     d->key) ||
+						     d->name) ||
 				     json_object_get(p->targets[k].spec,
-						     d->key)))
-					what = d->key;
+						     d->name)))
+					what = d->name;
 			if (what)
 				return pb_fail(
 					r->errbuf, PB_ERR_INPUT,

@@ -10,25 +10,25 @@
 #define OFF(f) offsetof(struct host_opts, f)
 
 const struct pb_option hb_options[] = {
-	{.key = "dir",
+	{.name = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),
 	 .place = true,
 	 .place_default = "the state directory's",
 	 .help = "where the disk files go, on the filesystem to measure "
 		 "(default: <state dir>/host)"},
-	{.key = "device",
+	{.name = "device",
 	 .type = PB_OPT_STR,
 	 .off = OFF(device),
 	 .rdm = true,
 	 .help = "a block device for rdm (checked empty and unused, never "
 		 "removed); default: a loop device over a written file (root)"},
-	{.key = "runner",
+	{.name = "runner",
 	 .type = PB_OPT_STR,
 	 .off = OFF(runner),
 	 .help = "the provbench-runner to run (default: the one beside "
 		 "provbench)"},
-	{.key = NULL},
+	{.name = NULL},
 };
 
 #undef OFF

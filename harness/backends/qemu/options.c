@@ -15,36 +15,36 @@ static const char *const thins[] = {"qcow2", "raw", NULL};
 #define OFF(f) offsetof(struct qemu_opts, f)
 
 const struct pb_option qb_options[] = {
-	{.key = "dir",
+	{.name = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),
 	 .place = true,
 	 .place_default = "the state directory's",
 	 .help = "where the disk files go (default: <state dir>/qemu); on a "
 		 "filesystem with O_DIRECT"},
-	{.key = "accel",
+	{.name = "accel",
 	 .type = PB_OPT_CHOICE,
 	 .off = OFF(accel),
 	 .choices = accels,
 	 .def = "auto",
 	 .help = "auto: KVM if a probe boot reaches init, else TCG"},
-	{.key = "rdm_device",
+	{.name = "rdm_device",
 	 .type = PB_OPT_STR,
 	 .off = OFF(rdm_device),
 	 .rdm = true,
 	 .help = "a host block device for rdm (checked empty and unused); "
 		 "default: a loop device over a preallocated file (root)"},
-	{.key = "guest",
+	{.name = "guest",
 	 .type = PB_OPT_STR,
 	 .off = OFF(guest),
 	 .help = "the guest image directory (default: PROVBENCH_GUEST_DIR, "
 		 "beside the binary, or the installed one)"},
-	{.key = "binary",
+	{.name = "binary",
 	 .type = PB_OPT_STR,
 	 .off = OFF(binary),
 	 .def = "qemu-system-x86_64",
 	 .help = "the qemu to run"},
-	{.key = "aio",
+	{.name = "aio",
 	 .type = PB_OPT_CHOICE,
 	 .off = OFF(aio),
 	 .choices = aios,
@@ -53,7 +53,7 @@ const struct pb_option qb_options[] = {
 		 "native (Linux AIO), then threads where qemu refuses it; "
 		 "io_uring, native or threads named is used or the item "
 		 "fails"},
-	{.key = "thin",
+	{.name = "thin",
 	 .type = PB_OPT_CHOICE,
 	 .off = OFF(thin),
 	 .choices = thins,
@@ -63,28 +63,28 @@ const struct pb_option qb_options[] = {
 		 "raw: "
 		 "a sparse file whose holes the host's filesystem fills as "
 		 "written; both pass a guest's discard down to the file"},
-	{.key = "memory_mib",
+	{.name = "memory_mib",
 	 .type = PB_OPT_UINT,
 	 .off = OFF(memory_mib),
 	 .min = 64,
 	 .max = 65536,
 	 .def = "256",
 	 .help = "guest memory"},
-	{.key = "cpus",
+	{.name = "cpus",
 	 .type = PB_OPT_UINT,
 	 .off = OFF(cpus),
 	 .min = 1,
 	 .max = 64,
 	 .def = "1",
 	 .help = "guest CPUs"},
-	{.key = "mem_file",
+	{.name = "mem_file",
 	 .type = PB_OPT_BOOL,
 	 .off = OFF(mem_file),
 	 .setting = true,
 	 .help = "true: the guest's RAM is a file in dir, shared and written "
 		 "back like any file (VMware's mainMem.useNamedFile = TRUE, "
 		 "seed 002's cause); default false, anonymous memory"},
-	{.key = NULL},
+	{.name = NULL},
 };
 
 #undef OFF
