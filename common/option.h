@@ -26,6 +26,19 @@ enum pb_opt_type {
 	PB_OPT_CUSTOM,
 };
 
+/* a row's flags */
+/* a profile without it is refused */
+#define PB_OPT_F_REQUIRED 0x1u
+/* a setting of the guest or VM (extra_config), not a place: two targets
+ * on one place that differ in one are two arms of an A/B */
+#define PB_OPT_F_SETTING 0x2u
+/* only the raw-device modes use it (a LUN, a device): an "env:" value
+ * unset is no error for a run without rdm */
+#define PB_OPT_F_RDM 0x4u
+/* where the disks are written (a datastore, a directory): the plan's
+ * bytes are said per place; unset, place_default names it */
+#define PB_OPT_F_PLACE 0x8u
+
 struct pb_option {
 	const char
 		*name; /* "repetitions"; in a backend's section "qemu.cpus" */
@@ -35,17 +48,8 @@ struct pb_option {
 	const char *const *choices; /* NULL-terminated, for PB_OPT_CHOICE */
 	const char *def;	    /* default as text; NULL: unset */
 	const char *help;	    /* one line, for `provbench help profile` */
-	/* a setting of the guest or VM (extra_config), not a place: two
-	 * targets on one place that differ in one are two arms of an A/B */
-	bool setting;
-	/* only the raw-device modes use it (a LUN, a device): an "env:"
-	 * value unset is no error for a run without rdm */
-	bool rdm;
-	bool required; /* a profile without it is refused */
-	/* where the disks are written (a datastore, a directory): the
-	 * plan's bytes are said per place; unset, place_default names it */
-	bool place;
-	const char *place_default;
+	unsigned flags;		    /* PB_OPT_F_* */
+	const char *place_default;  /* PB_OPT_F_PLACE's when unset */
 	/* a rule beyond the row's range, often across keys, checked once
 	 * every row is read: false with why said (given: the key was
 	 * written, not defaulted) */

@@ -229,7 +229,7 @@ static bool target_place(char *out, size_t len, const struct pb_profile *p,
 	for (d = be->options; d && d->name; d++) {
 		const char *v;
 
-		if (!d->place || d->type != PB_OPT_STR)
+		if (!(d->flags & PB_OPT_F_PLACE) || d->type != PB_OPT_STR)
 			continue;
 		v = *(char *const *)((const char *)p->targets[k].bopts +
 				     d->off);

@@ -20,7 +20,7 @@ struct ld {
 	 * end ("vsphere.vm (PROVBENCH_VM), vsphere.lun (PROVBENCH_LUN)") */
 	char unset[512];
 	unsigned nunset;
-	/* the same for rdm's settings (pb_option.rdm), kept apart: a run
+	/* the same for rdm's settings (PB_OPT_F_RDM), kept apart: a run
 	 * without rdm needs none of them */
 	char unset_rdm[256];
 	unsigned nunset_rdm;
@@ -620,7 +620,7 @@ static enum pb_error fill_opts(struct ld *l, const struct pb_profile *p,
 			err = opt_set_text(l, *out, d, path, d->def);
 	}
 	for (d = be->options; !err && d && d->name; d++) {
-		l->in_rdm = d->rdm;
+		l->in_rdm = d->flags & PB_OPT_F_RDM;
 		if (sec && json_object_get(sec, d->name))
 			err = opt_from_json(l, *out, d, sec, be->name);
 		if (!err && tgt && json_object_get(tgt, d->name))
@@ -980,7 +980,7 @@ void pb_opt_describe(const struct pb_option *d, char *out, size_t len)
 		n += (size_t)snprintf(
 			out + n, n < len ? len - n : 0, " (%s)",
 			pb_choices_join(names, sizeof(names), d->choices));
-	if (d->required)
+	if (d->flags & PB_OPT_F_REQUIRED)
 		n += (size_t)snprintf(out + n, n < len ? len - n : 0,
 				      "; required");
 	if (d->def)
@@ -1039,7 +1039,7 @@ static const struct pb_option profile_options[] = {
 	{.name = "name",
 	 .type = PB_OPT_STR,
 	 .off = PROF(name),
-	 .required = true,
+	 .flags = PB_OPT_F_REQUIRED,
 	 .check = name_check,
 	 .help = "names the results directory: letters, digits, '-', '_', "
 		 "'.'"},
@@ -1063,7 +1063,7 @@ static const struct pb_option profile_options[] = {
 		 "when the bytes come out whole (\"1.5G\")"},
 	{.name = "modes",
 	 .type = PB_OPT_CUSTOM,
-	 .required = true,
+	 .flags = PB_OPT_F_REQUIRED,
 	 .help = "a list of: thin (allocated and zeroed on first write), "
 		 "lazy (allocated in full, zeroed on first write), eager "
 		 "(allocated and zeroed in full when made), rdm (a LUN mapped "
@@ -1307,7 +1307,7 @@ static enum pb_error rows_apply(struct ld *l, const struct pb_option *rows,
 		json_t *v = json_object_get(obj, d->name);
 
 		join(p, sizeof(p), path, d->name);
-		if (d->required && (!v || json_is_null(v)))
+		if ((d->flags & PB_OPT_F_REQUIRED) && (!v || json_is_null(v)))
 			err = bad(l, p, "required");
 		else if (d->check && d->type != PB_OPT_CUSTOM &&
 			 !d->check(opts, v != NULL, why, sizeof(why)))
@@ -1660,7 +1660,8 @@ enum pb_error pb_profile_settle(struct pb_profile *p, char *errbuf)
 		for (d = be && o ? be->options : NULL; d && d->name; d++) {
 			char **s = (char **)((char *)o + d->off);
 
-			if (d->rdm && d->type == PB_OPT_STR && *s &&
+			if ((d->flags & PB_OPT_F_RDM) &&
+			    d->type == PB_OPT_STR && *s &&
 			    !strncmp(*s, "env:", 4)) {
 				free(*s);
 				*s = NULL;

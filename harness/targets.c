@@ -66,7 +66,7 @@ enum pb_error run_arms_check(struct run_state *r)
 				     pb_target_sysctl(p, k)))
 				what = "guest_sysctl";
 			for (d = ops->options; !what && d && d->name; d++)
-				if (d->setting &&
+				if ((d->flags & PB_OPT_F_SETTING) &&
 				    !json_equal(
 					    json_object_get(p->targets[t].spec,
 							    d->name),

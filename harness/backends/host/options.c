@@ -13,14 +13,14 @@ const struct pb_option hb_options[] = {
 	{.name = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),
-	 .place = true,
+	 .flags = PB_OPT_F_PLACE,
 	 .place_default = "the state directory's",
 	 .help = "where the disk files go, on the filesystem to measure "
 		 "(default: <state dir>/host)"},
 	{.name = "device",
 	 .type = PB_OPT_STR,
 	 .off = OFF(device),
-	 .rdm = true,
+	 .flags = PB_OPT_F_RDM,
 	 .help = "a block device for rdm (checked empty and unused, never "
 		 "removed); default: a loop device over a written file (root)"},
 	{.name = "runner",

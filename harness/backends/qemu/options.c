@@ -18,7 +18,7 @@ const struct pb_option qb_options[] = {
 	{.name = "dir",
 	 .type = PB_OPT_STR,
 	 .off = OFF(dir),
-	 .place = true,
+	 .flags = PB_OPT_F_PLACE,
 	 .place_default = "the state directory's",
 	 .help = "where the disk files go (default: <state dir>/qemu); on a "
 		 "filesystem with O_DIRECT"},
@@ -31,7 +31,7 @@ const struct pb_option qb_options[] = {
 	{.name = "rdm_device",
 	 .type = PB_OPT_STR,
 	 .off = OFF(rdm_device),
-	 .rdm = true,
+	 .flags = PB_OPT_F_RDM,
 	 .help = "a host block device for rdm (checked empty and unused); "
 		 "default: a loop device over a preallocated file (root)"},
 	{.name = "guest",
@@ -80,7 +80,7 @@ const struct pb_option qb_options[] = {
 	{.name = "mem_file",
 	 .type = PB_OPT_BOOL,
 	 .off = OFF(mem_file),
-	 .setting = true,
+	 .flags = PB_OPT_F_SETTING,
 	 .help = "true: the guest's RAM is a file in dir, shared and written "
 		 "back like any file (VMware's mainMem.useNamedFile = TRUE, "
 		 "seed 002's cause); default false, anonymous memory"},
