@@ -1,25 +1,37 @@
 /*
  * option.h - an option's row (fio's struct fio_option, parse.h): the
- * profile's own keys and each backend's section are tables of them. A
- * table is an array of rows ended by one whose name is NULL; the profile
- * loader applies the rows and `help profile` is printed from them, so a
- * key, its range, its default and its help are written once.
+ * profile's own keys, each backend's section and the runner's options
+ * (the profile's workload keys) are tables of them. A table is an array
+ * of rows ended by one whose name is NULL; its parser applies the rows
+ * (the profile loader, the runner's) and its help is printed from them,
+ * so a key, its range, its default and its help are written once. A
+ * parser knows the types its tables use and refuses any other as a bug.
  */
 #ifndef PB_OPTION_H
 #define PB_OPTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum pb_opt_type {
-	PB_OPT_STR,    /* char *, strdup'ed; "env:NAME" resolved */
+	/* char *: the profile's strdup'ed, "env:NAME" resolved; the
+	 * runner's points into its argv */
+	PB_OPT_STR,
 	PB_OPT_CHOICE, /* char *, one of choices */
 	PB_OPT_UINT,   /* unsigned, min..max */
 	PB_OPT_INT,    /* int, min..max (a default may be -1: "any") */
 	PB_OPT_BOOL,   /* bool */
 	PB_OPT_KV,     /* struct pb_kv: an object of strings */
 	PB_OPT_U64,    /* uint64_t, min..max */
-	PB_OPT_SIZE,   /* uint64_t bytes, a size ("100G"), 0 allowed */
+	/* uint64_t bytes, a size ("100G"): the profile's 0 allowed, the
+	 * runner's min..max and a multiple of mult */
+	PB_OPT_SIZE,
+	PB_OPT_SIZE32, /* uint32_t bytes, as PB_OPT_SIZE */
+	PB_OPT_ENUM,   /* unsigned: the index of its value in choices */
+	/* a comma-separated list of choices, read by the parser's own code
+	 * (the runner's passes[] and npasses) */
+	PB_OPT_LIST,
 	/* read by the loader's own code (a list of modes, a size with its
 	 * note, a section of rows of its own): the row is its place in the
 	 * key list and its help */
@@ -38,18 +50,33 @@ enum pb_opt_type {
 /* where the disks are written (a datastore, a directory): the plan's
  * bytes are said per place; unset, place_default names it */
 #define PB_OPT_F_PLACE 0x8u
+/* a runner option a profile's workload may set (under key, else name) */
+#define PB_OPT_F_WORKLOAD 0x10u
+/* a runner option a profile's matrix may vary */
+#define PB_OPT_F_MATRIX 0x20u
+/* a flag whose profile key means the opposite ("direct" vs --buffered) */
+#define PB_OPT_F_INVERT 0x40u
 
 struct pb_option {
-	const char
-		*name; /* "repetitions"; in a backend's section "qemu.cpus" */
+	/* "repetitions"; in a backend's section "qemu.cpus"; the runner's
+	 * --name */
+	const char *name;
+	const char *key; /* the profile's name for it, when not name */
+	char short_name; /* -n on a command line, or 0 */
 	enum pb_opt_type type;
-	size_t off; /* offsetof in the backend's options struct */
-	long long min, max;
-	const char *const *choices; /* NULL-terminated, for PB_OPT_CHOICE */
-	const char *def;	    /* default as text; NULL: unset */
-	const char *help;	    /* one line, for `provbench help profile` */
-	unsigned flags;		    /* PB_OPT_F_* */
-	const char *place_default;  /* PB_OPT_F_PLACE's when unset */
+	unsigned flags;	 /* PB_OPT_F_* */
+	size_t off;	 /* offsetof in the table's options struct */
+	long long min;	 /* as fio's minval and maxval: the runner's */
+	uint64_t max;	 /* sizes reach UINT64_MAX, a profile's int -1 */
+	uint64_t mult;	 /* a size must be a multiple of it; 0: any */
+	const char *def; /* default as text; NULL: unset */
+	const char *const *choices; /* NULL-terminated */
+	const char *arg;  /* the value's name in usage: SIZE, N, LIST */
+	const char *help; /* one line, for `provbench help profile` */
+	/* the profile key's help when the key says the opposite of the
+	 * option (PB_OPT_F_INVERT); NULL: help */
+	const char *key_help;
+	const char *place_default; /* PB_OPT_F_PLACE's when unset */
 	/* a rule beyond the row's range, often across keys, checked once
 	 * every row is read: false with why said (given: the key was
 	 * written, not defaulted) */

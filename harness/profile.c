@@ -263,7 +263,7 @@ static enum pb_error workload_key(struct ld *l, struct pb_profile *pr,
 				  json_t *v, const char *p, char *text,
 				  size_t tlen)
 {
-	const struct runner_option *opt = runner_option_by_key(key);
+	const struct pb_option *opt = runner_option_by_key(key);
 	char why[PB_ERRBUF_SIZE] = "";
 	enum pb_error err;
 
@@ -272,7 +272,7 @@ static enum pb_error workload_key(struct ld *l, struct pb_profile *pr,
 		size_t n = 0;
 
 		for (opt = runner_options; opt->name && n < 95; opt++)
-			if (opt->flags & RUNNER_OPT_WORKLOAD)
+			if (opt->flags & PB_OPT_F_WORKLOAD)
 				keys[n++] = runner_option_key(opt);
 		keys[n] = NULL;
 		return unknown_key(l, p, key, keys);
@@ -289,9 +289,9 @@ static enum pb_error workload_key(struct ld *l, struct pb_profile *pr,
 		pr->command = strdup(text);
 		return pr->command ? PB_OK : PB_ERR_NOMEM;
 	}
-	if (opt->type == RUNNER_OT_FLAG && !json_is_boolean(v))
+	if (opt->type == PB_OPT_BOOL && !json_is_boolean(v))
 		return bad(l, p, "must be true or false");
-	if (opt->type == RUNNER_OT_SIZE || opt->type == RUNNER_OT_SIZE32) {
+	if (opt->type == PB_OPT_SIZE || opt->type == PB_OPT_SIZE32) {
 		uint64_t ignored;
 		bool si = false;
 
@@ -376,7 +376,7 @@ static enum pb_error matrix_disk(struct ld *l, struct pb_profile *p,
  * point its own disk */
 static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 {
-	const struct runner_option *opt;
+	const struct pb_option *opt;
 	const char *key;
 	json_t *vals;
 	char path[256], text[4096];
@@ -396,7 +396,7 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 		    !strcmp(key, "guest_sysctl"))
 			continue; /* a target key: load_targets' */
 		opt = disk ? NULL : runner_option_by_key(key);
-		if (!disk && (!opt || !(opt->flags & RUNNER_OPT_MATRIX)))
+		if (!disk && (!opt || !(opt->flags & PB_OPT_F_MATRIX)))
 			return bad(l, path,
 				   opt ? "cannot vary in a matrix"
 				       : "unknown key");
@@ -483,10 +483,10 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 		n = strtoll(text, &end, 10);
 		if (errno || *end || !*text)
 			return bad(l, p, "must be a whole number");
-		if (n < d->min || n > d->max) {
+		if (n < d->min || (n > 0 && (uint64_t)n > d->max)) {
 			snprintf(why, sizeof(why),
-				 "%lld is out of range (%lld to %lld)", n,
-				 d->min, d->max);
+				 "%lld is out of range (%lld to %llu)", n,
+				 d->min, (unsigned long long)d->max);
 			return bad(l, p, why);
 		}
 		if (d->type == PB_OPT_UINT)
@@ -504,8 +504,8 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 		if (u < (unsigned long long)d->min ||
 		    u > (unsigned long long)d->max) {
 			snprintf(why, sizeof(why),
-				 "%llu is out of range (%lld to %lld)", u,
-				 d->min, d->max);
+				 "%llu is out of range (%lld to %llu)", u,
+				 d->min, (unsigned long long)d->max);
 			return bad(l, p, why);
 		}
 		*FIELD(opts, d, uint64_t) = u;
@@ -525,6 +525,9 @@ static enum pb_error opt_set_text(struct ld *l, void *opts,
 	case PB_OPT_KV:
 	case PB_OPT_CUSTOM:
 		break;
+	default: /* the runner's types: its rows are not read here */
+		return pb_fail(l->errbuf, PB_ERR_INTERNAL,
+			       "%s: a row of type %d", p, (int)d->type);
 	}
 	return PB_OK;
 }
@@ -567,6 +570,8 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 			return bad(l, p,
 				   "must be a size like \"8G\" or a "
 				   "number");
+		break;
+	default: /* the runner's types: opt_set_text refuses them */
 		break;
 	}
 	err = json_text(l, v, p, text, sizeof(text));
@@ -975,7 +980,8 @@ void pb_opt_describe(const struct pb_option *d, char *out, size_t len)
 	if (d->type == PB_OPT_UINT || d->type == PB_OPT_INT ||
 	    d->type == PB_OPT_U64)
 		n += (size_t)snprintf(out + n, n < len ? len - n : 0,
-				      "; %lld to %lld", d->min, d->max);
+				      "; %lld to %llu", d->min,
+				      (unsigned long long)d->max);
 	if (d->type == PB_OPT_CHOICE)
 		n += (size_t)snprintf(
 			out + n, n < len ? len - n : 0, " (%s)",
@@ -1194,7 +1200,7 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 {
 	const struct pb_backend_ops *const *be;
 	const struct pb_option *d;
-	const struct runner_option *o;
+	const struct pb_option *o;
 	struct pb_profile_key k;
 	char text[2048], names[1024];
 	size_t n = 0;
@@ -1216,7 +1222,7 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 				    .section_help = "the runner's own options",
 				    .text = text};
 	for (o = runner_options; !rc && o->name; o++) {
-		if (!(o->flags & RUNNER_OPT_WORKLOAD))
+		if (!(o->flags & PB_OPT_F_WORKLOAD))
 			continue;
 		k.key = runner_option_key(o);
 		runner_option_describe(o, true, text, sizeof(text));
@@ -1225,7 +1231,7 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 	}
 	names[0] = '\0';
 	for (o = runner_options; o->name; o++)
-		if (o->flags & RUNNER_OPT_MATRIX)
+		if (o->flags & PB_OPT_F_MATRIX)
 			n += (size_t)snprintf(
 				names + n,
 				n < sizeof(names) ? sizeof(names) - n : 0,
@@ -1696,7 +1702,7 @@ enum pb_error pb_workload_args(struct pb_buf *out, const struct runner_opts *w,
 			       uint64_t seed)
 {
 	/* the runner's own serialiser: what was validated is what runs */
-	enum pb_error err = runner_opts_format(out, w, RUNNER_OPT_WORKLOAD);
+	enum pb_error err = runner_opts_format(out, w, PB_OPT_F_WORKLOAD);
 
 	return err ? err
 		   : pb_buf_printf(out, " --seed %llu",

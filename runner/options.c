@@ -60,19 +60,19 @@ static const char *const filesystems[] = {[RUNNER_FS_NONE] = "none",
 					  NULL};
 
 #define OFF(f) offsetof(struct runner_opts, f)
-#define W      RUNNER_OPT_WORKLOAD
-#define M      (RUNNER_OPT_WORKLOAD | RUNNER_OPT_MATRIX)
+#define W      PB_OPT_F_WORKLOAD
+#define M      (PB_OPT_F_WORKLOAD | PB_OPT_F_MATRIX)
 
-const struct runner_option runner_options[] = {
+const struct pb_option runner_options[] = {
 	{.name = "target",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(target),
 	 .arg = "PATH|uuid:UUID",
 	 .help = "block device or file; uuid: finds the disk whose serial or "
 		 "WWN matches (disk.EnableUUID)"},
 	{.name = "size",
 	 .key = "file_size",
-	 .type = RUNNER_OT_SIZE,
+	 .type = PB_OPT_SIZE,
 	 .off = OFF(size),
 	 .min = 1,
 	 .max = UINT64_MAX,
@@ -82,7 +82,7 @@ const struct runner_option runner_options[] = {
 		 "or file. In a profile: the file a filesystem workload uses "
 		 "(default 3/4 of disk_size)"},
 	{.name = "passes",
-	 .type = RUNNER_OT_PASSES,
+	 .type = PB_OPT_LIST,
 	 .off = OFF(passes),
 	 .def = "first-write,rewrite",
 	 .choices = pass_names,
@@ -95,7 +95,7 @@ const struct runner_option runner_options[] = {
 		 "a device's BLKDISCARD, a file's punched hole, or the file "
 		 "deleted and the filesystem trimmed)"},
 	{.name = "filesystem",
-	 .type = RUNNER_OT_ENUM,
+	 .type = PB_OPT_ENUM,
 	 .off = OFF(filesystem),
 	 .def = "none",
 	 .choices = filesystems,
@@ -106,7 +106,7 @@ const struct runner_option runner_options[] = {
 		 "end"},
 	{.name = "full-format",
 	 .key = "full_format",
-	 .type = RUNNER_OT_FLAG,
+	 .type = PB_OPT_BOOL,
 	 .off = OFF(full_format),
 	 .flags = M,
 	 .help = "ntfs: a full format (every block written, so a thin disk is "
@@ -114,7 +114,7 @@ const struct runner_option runner_options[] = {
 		 "quick one"},
 	{.name = "trim",
 	 .key = "fstrim",
-	 .type = RUNNER_OT_FLAG,
+	 .type = PB_OPT_BOOL,
 	 .off = OFF(trim),
 	 .flags = M,
 	 .help = "recreate passes: once the file is deleted, discard the "
@@ -122,7 +122,7 @@ const struct runner_option runner_options[] = {
 		 "recorded, before the new file is written"},
 	{.name = "reclaim-wait-ms",
 	 .key = "reclaim_wait_ms",
-	 .type = RUNNER_OT_UINT,
+	 .type = PB_OPT_UINT,
 	 .off = OFF(reclaim_wait_ms),
 	 .min = 0,
 	 .max = 3600000,
@@ -135,19 +135,19 @@ const struct runner_option runner_options[] = {
 		 "the background, at its datastore's rate) and the host's to "
 		 "read it back"},
 	{.name = "command",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(command),
 	 .arg = "CMD",
 	 .flags = W,
 	 .help = "what command passes run (sh -c), in the mount point; timed, "
 		 "exit status and output tail kept"},
 	{.name = "command-file",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(command_file),
 	 .arg = "FILE",
 	 .help = "the same, read from FILE"},
 	{.name = "bs",
-	 .type = RUNNER_OT_SIZE32,
+	 .type = PB_OPT_SIZE32,
 	 .off = OFF(bs),
 	 .min = 512,
 	 .max = RUNNER_MAX_BS,
@@ -157,7 +157,7 @@ const struct runner_option runner_options[] = {
 	 .flags = M,
 	 .help = "I/O size, a multiple of 512"},
 	{.name = "qd",
-	 .type = RUNNER_OT_UINT,
+	 .type = PB_OPT_UINT,
 	 .off = OFF(qd),
 	 .min = 1,
 	 .max = RUNNER_MAX_QD,
@@ -166,7 +166,7 @@ const struct runner_option runner_options[] = {
 	 .flags = M,
 	 .help = "I/Os in flight"},
 	{.name = "batch",
-	 .type = RUNNER_OT_UINT,
+	 .type = PB_OPT_UINT,
 	 .off = OFF(batch),
 	 .min = 1,
 	 .max = RUNNER_MAX_QD,
@@ -177,7 +177,7 @@ const struct runner_option runner_options[] = {
 		 "frees (fio's default, iodepth_batch_submit=1); more lets the "
 		 "block layer merge neighbours"},
 	{.name = "pattern",
-	 .type = RUNNER_OT_ENUM,
+	 .type = PB_OPT_ENUM,
 	 .off = OFF(pattern),
 	 .def = "seq",
 	 .choices = patterns,
@@ -185,7 +185,7 @@ const struct runner_option runner_options[] = {
 	 .flags = M,
 	 .help = "rand: a seeded permutation, every block once per pass"},
 	{.name = "engine",
-	 .type = RUNNER_OT_ENUM,
+	 .type = PB_OPT_ENUM,
 	 .off = OFF(engine),
 	 .def = "auto",
 	 .choices = engines,
@@ -194,9 +194,9 @@ const struct runner_option runner_options[] = {
 	 .help = ENGINE_HELP},
 	{.name = "buffered",
 	 .key = "direct",
-	 .type = RUNNER_OT_FLAG,
+	 .type = PB_OPT_BOOL,
 	 .off = OFF(buffered),
-	 .flags = M | RUNNER_OPT_INVERT,
+	 .flags = M | PB_OPT_F_INVERT,
 	 .help = "page cache instead of O_DIRECT; the closing fdatasync counts "
 		 "in the pass (profile: \"direct\": false)",
 	 .key_help = "true: O_DIRECT, past the guest's page cache; false: "
@@ -204,7 +204,7 @@ const struct runner_option runner_options[] = {
 		     "(the runner's --buffered)"},
 	{.name = "interval-ms",
 	 .key = "interval_ms",
-	 .type = RUNNER_OT_UINT,
+	 .type = PB_OPT_UINT,
 	 .off = OFF(interval_ms),
 	 .min = 10,
 	 .max = 3600000,
@@ -215,7 +215,7 @@ const struct runner_option runner_options[] = {
 		 "0.5 s)"},
 	{.name = "ramp-ms",
 	 .key = "ramp_ms",
-	 .type = RUNNER_OT_UINT,
+	 .type = PB_OPT_UINT,
 	 .off = OFF(ramp_ms),
 	 .min = 1,
 	 .max = 600000,
@@ -227,7 +227,7 @@ const struct runner_option runner_options[] = {
 		 "keeps them all and says so; unset: none"},
 	{.name = "pair-stripe",
 	 .key = "pair_stripe",
-	 .type = RUNNER_OT_SIZE,
+	 .type = PB_OPT_SIZE,
 	 .off = OFF(pair_stripe),
 	 .min = 512,
 	 .max = UINT64_MAX,
@@ -240,7 +240,7 @@ const struct runner_option runner_options[] = {
 		 "the pairs'); the pass's figures are the fresh stripes'; "
 		 "unset: one stream"},
 	{.name = "seed",
-	 .type = RUNNER_OT_U64,
+	 .type = PB_OPT_U64,
 	 .off = OFF(seed),
 	 /* JSON integers are signed 64-bit */
 	 .min = 0,
@@ -249,34 +249,34 @@ const struct runner_option runner_options[] = {
 	 .arg = "N",
 	 .help = "data and permutation seed"},
 	{.name = "verify",
-	 .type = RUNNER_OT_FLAG,
+	 .type = PB_OPT_BOOL,
 	 .off = OFF(verify),
 	 .flags = M,
 	 .help = "read everything back at the end and report mismatching "
 		 "blocks"},
 	{.name = "force",
-	 .type = RUNNER_OT_FLAG,
+	 .type = PB_OPT_BOOL,
 	 .off = OFF(force),
 	 .help = "write over a signature or existing data (never over a "
 		 "mounted or root device)"},
 	{.name = "output",
 	 .short_name = 'o',
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(output),
 	 .arg = "FILE",
 	 .help = "JSON to FILE (default stdout)"},
 	{.name = "quiet",
 	 .short_name = 'q',
-	 .type = RUNNER_OT_FLAG,
+	 .type = PB_OPT_BOOL,
 	 .off = OFF(quiet),
 	 .help = "no progress or summary on stderr"},
 	{.name = "progress-file",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(progress_file),
 	 .arg = "FILE",
 	 .help = "progress as JSON, rewritten every second"},
 	{.name = "stop-file",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(stop_file),
 	 .arg = "FILE",
 	 .help = "stop as on SIGINT (drain, partial JSON, exit 130) once FILE "
@@ -284,25 +284,25 @@ const struct runner_option runner_options[] = {
 		 "stop where it has no signal to send (VMware Tools ends a "
 		 "Windows process outright)"},
 	{.name = "reclaim-go-file",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(reclaim_go_file),
 	 .arg = "FILE",
 	 .help = "reclaim passes: end the wait after a reclaim once FILE "
 		 "exists (removed then, for the next): a harness that read "
 		 "back the space the hypervisor gave back says so"},
 	{.name = "log-file",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(log_file),
 	 .arg = "FILE",
 	 .help = "stderr appended to FILE (errors too)"},
 	{.name = "by-id-dir",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(by_id_dir),
 	 .def = BY_ID_DEF,
 	 .arg = "DIR",
 	 .help = BY_ID_HELP},
 	{.name = "sys-block-dir",
-	 .type = RUNNER_OT_STRING,
+	 .type = PB_OPT_STR,
 	 .off = OFF(sys_block_dir),
 	 .def = SYS_BLOCK_DEF,
 	 .arg = "DIR",
@@ -337,9 +337,9 @@ bool runner_pass_writes(enum runner_pass_kind kind)
 	       kind != RUNNER_PASS_RECLAIM;
 }
 
-const struct runner_option *runner_option_find(const char *name)
+const struct pb_option *runner_option_find(const char *name)
 {
-	const struct runner_option *o;
+	const struct pb_option *o;
 
 	for (o = runner_options; o->name; o++)
 		if (!strcmp(o->name, name))
@@ -347,29 +347,29 @@ const struct runner_option *runner_option_find(const char *name)
 	return NULL;
 }
 
-const struct runner_option *runner_option_by_key(const char *key)
+const struct pb_option *runner_option_by_key(const char *key)
 {
-	const struct runner_option *o;
+	const struct pb_option *o;
 
 	for (o = runner_options; o->name; o++)
-		if ((o->flags & RUNNER_OPT_WORKLOAD) &&
+		if ((o->flags & PB_OPT_F_WORKLOAD) &&
 		    !strcmp(o->key ? o->key : o->name, key))
 			return o;
 	return NULL;
 }
 
-const char *runner_option_key(const struct runner_option *opt)
+const char *runner_option_key(const struct pb_option *opt)
 {
 	return opt->key ? opt->key : opt->name;
 }
 
-static void *field(struct runner_opts *o, const struct runner_option *opt)
+static void *field(struct runner_opts *o, const struct pb_option *opt)
 {
 	return (char *)o + opt->off;
 }
 
 static const void *cfield(const struct runner_opts *o,
-			  const struct runner_option *opt)
+			  const struct pb_option *opt)
 {
 	return (const char *)o + opt->off;
 }
@@ -396,7 +396,7 @@ static enum pb_error parse_uint(uint64_t *out, const char *s, uint64_t min,
 }
 
 static enum pb_error parse_size(uint64_t *out, const char *s,
-				const struct runner_option *opt, char *why)
+				const struct pb_option *opt, char *why)
 {
 	enum pb_error err = pb_size_parse(out, s, why);
 	char sz[32], mx[32];
@@ -405,7 +405,7 @@ static enum pb_error parse_size(uint64_t *out, const char *s,
 		return PB_ERR_USAGE;
 	if (!*out)
 		return pb_fail(why, PB_ERR_USAGE, "must be more than 0");
-	if (*out < opt->min || *out > opt->max ||
+	if (*out < (uint64_t)opt->min || *out > opt->max ||
 	    (opt->mult && *out % opt->mult))
 		return pb_fail(why, PB_ERR_USAGE,
 			       "'%s' must be %s%llu from %s to %s", s,
@@ -489,8 +489,8 @@ static enum pb_error parse_passes(struct runner_opts *o, const char *list,
 }
 
 enum pb_error runner_option_set(struct runner_opts *o,
-				const struct runner_option *opt,
-				const char *value, char *why)
+				const struct pb_option *opt, const char *value,
+				char *why)
 {
 	uint64_t v;
 	enum pb_error err;
@@ -498,7 +498,7 @@ enum pb_error runner_option_set(struct runner_opts *o,
 	int k;
 
 	switch (opt->type) {
-	case RUNNER_OT_FLAG: {
+	case PB_OPT_BOOL: {
 		/* the command line says it (value NULL); a profile says
 		 * true or false, of its key, which may be the opposite */
 		bool on = !value || !strcmp(value, "true");
@@ -506,39 +506,39 @@ enum pb_error runner_option_set(struct runner_opts *o,
 		if (value && !on && strcmp(value, "false"))
 			return pb_fail(why, PB_ERR_USAGE,
 				       "must be true or false");
-		if (value && (opt->flags & RUNNER_OPT_INVERT))
+		if (value && (opt->flags & PB_OPT_F_INVERT))
 			on = !on;
 		*(bool *)field(o, opt) = on;
 		return PB_OK;
 	}
-	case RUNNER_OT_STRING:
+	case PB_OPT_STR:
 		if (!*value)
 			return pb_fail(why, PB_ERR_USAGE, "empty %s",
 				       !strcmp(opt->name, "command") ? "command"
 								     : "path");
 		*(const char **)field(o, opt) = value;
 		return PB_OK;
-	case RUNNER_OT_SIZE:
+	case PB_OPT_SIZE:
 		err = parse_size(&v, value, opt, why);
 		if (!err)
 			*(uint64_t *)field(o, opt) = v;
 		return err;
-	case RUNNER_OT_SIZE32:
+	case PB_OPT_SIZE32:
 		err = parse_size(&v, value, opt, why);
 		if (!err)
 			*(uint32_t *)field(o, opt) = (uint32_t)v;
 		return err;
-	case RUNNER_OT_UINT:
+	case PB_OPT_UINT:
 		err = parse_uint(&v, value, opt->min, opt->max, why);
 		if (!err)
 			*(unsigned *)field(o, opt) = (unsigned)v;
 		return err;
-	case RUNNER_OT_U64:
+	case PB_OPT_U64:
 		err = parse_uint(&v, value, opt->min, opt->max, why);
 		if (!err)
 			*(uint64_t *)field(o, opt) = v;
 		return err;
-	case RUNNER_OT_ENUM:
+	case PB_OPT_ENUM:
 		k = choice(opt->choices, value, strlen(value));
 		if (k < 0)
 			return pb_fail(why, PB_ERR_USAGE,
@@ -548,14 +548,16 @@ enum pb_error runner_option_set(struct runner_opts *o,
 						       opt->choices));
 		*(unsigned *)field(o, opt) = (unsigned)k;
 		return PB_OK;
-	case RUNNER_OT_PASSES:
+	case PB_OPT_LIST:
 		return parse_passes(o, value, why);
+	default: /* the profile's types: no runner row has one */
+		break;
 	}
 	return pb_fail(why, PB_ERR_INTERNAL, "option type %d", opt->type);
 }
 
 const char *runner_option_value(const struct runner_opts *o,
-				const struct runner_option *opt, char *buf,
+				const struct pb_option *opt, char *buf,
 				size_t len)
 {
 	const void *f = cfield(o, opt);
@@ -564,36 +566,38 @@ const char *runner_option_value(const struct runner_opts *o,
 
 	buf[0] = '\0';
 	switch (opt->type) {
-	case RUNNER_OT_FLAG:
+	case PB_OPT_BOOL:
 		snprintf(buf, len, "%s",
-			 *(const bool *)f != !!(opt->flags & RUNNER_OPT_INVERT)
+			 *(const bool *)f != !!(opt->flags & PB_OPT_F_INVERT)
 				 ? "true"
 				 : "false");
 		break;
-	case RUNNER_OT_STRING:
+	case PB_OPT_STR:
 		snprintf(buf, len, "%s",
 			 *(const char *const *)f ? *(const char *const *)f
 						 : "");
 		break;
-	case RUNNER_OT_SIZE:
-	case RUNNER_OT_U64:
+	case PB_OPT_SIZE:
+	case PB_OPT_U64:
 		snprintf(buf, len, "%llu",
 			 (unsigned long long)*(const uint64_t *)f);
 		break;
-	case RUNNER_OT_SIZE32:
+	case PB_OPT_SIZE32:
 		snprintf(buf, len, "%u", *(const uint32_t *)f);
 		break;
-	case RUNNER_OT_UINT:
+	case PB_OPT_UINT:
 		snprintf(buf, len, "%u", *(const unsigned *)f);
 		break;
-	case RUNNER_OT_ENUM:
+	case PB_OPT_ENUM:
 		snprintf(buf, len, "%s", opt->choices[*(const unsigned *)f]);
 		break;
-	case RUNNER_OT_PASSES:
+	case PB_OPT_LIST:
 		for (i = 0; i < o->npasses; i++)
 			n += (size_t)snprintf(buf + n, n < len ? len - n : 0,
 					      "%s%s", i ? "," : "",
 					      pass_names[o->passes[i]]);
+		break;
+	default: /* the profile's types: no runner row has one */
 		break;
 	}
 	return buf;
@@ -601,7 +605,7 @@ const char *runner_option_value(const struct runner_opts *o,
 
 void runner_opts_init(struct runner_opts *o)
 {
-	const struct runner_option *opt;
+	const struct pb_option *opt;
 	char why[PB_ERRBUF_SIZE];
 
 	memset(o, 0, sizeof(*o));
@@ -623,9 +627,9 @@ static bool has_pass(const struct runner_opts *o, enum runner_pass_kind k)
 /* An option as the user wrote it: "--passes", or "workload.passes". */
 static const char *said(char *buf, size_t len, const char *name, bool profile)
 {
-	const struct runner_option *opt = runner_option_find(name);
+	const struct pb_option *opt = runner_option_find(name);
 
-	if (profile && opt && (opt->flags & RUNNER_OPT_WORKLOAD))
+	if (profile && opt && (opt->flags & PB_OPT_F_WORKLOAD))
 		snprintf(buf, len, "workload.%s", runner_option_key(opt));
 	else
 		snprintf(buf, len, "--%s", name);
@@ -744,15 +748,14 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 enum pb_error runner_opts_format(struct pb_buf *out,
 				 const struct runner_opts *o, unsigned flags)
 {
-	const struct runner_option *opt;
+	const struct pb_option *opt;
 	enum pb_error err = PB_OK;
 	char v[1024];
 
 	for (opt = runner_options; opt->name && !err; opt++) {
-		if ((opt->flags & flags) != flags ||
-		    opt->type == RUNNER_OT_STRING)
+		if ((opt->flags & flags) != flags || opt->type == PB_OPT_STR)
 			continue;
-		if (opt->type == RUNNER_OT_FLAG) {
+		if (opt->type == PB_OPT_BOOL) {
 			if (*(const bool *)cfield(o, opt))
 				err = pb_buf_printf(out, "%s--%s",
 						    out->len ? " " : "",
@@ -761,10 +764,10 @@ enum pb_error runner_opts_format(struct pb_buf *out,
 		}
 		/* an unset size means the whole target, an unset number
 		 * that may not be 0 its automatic value: not arguments */
-		if (opt->type == RUNNER_OT_SIZE &&
+		if (opt->type == PB_OPT_SIZE &&
 		    !*(const uint64_t *)cfield(o, opt))
 			continue;
-		if (opt->type == RUNNER_OT_UINT && opt->min > 0 &&
+		if (opt->type == PB_OPT_UINT && opt->min > 0 &&
 		    !*(const unsigned *)cfield(o, opt))
 			continue;
 		err = pb_buf_printf(out, "%s--%s %s", out->len ? " " : "",
@@ -792,7 +795,7 @@ static const char outro[] =
 	"arguments or refused target, 130 interrupted (partial JSON "
 	"written).\n";
 
-void runner_option_describe(const struct runner_option *opt, bool profile,
+void runner_option_describe(const struct pb_option *opt, bool profile,
 			    char *more, size_t len)
 {
 	char names[160];
@@ -801,26 +804,26 @@ void runner_option_describe(const struct runner_option *opt, bool profile,
 	n = (size_t)snprintf(more, len, "%s",
 			     profile && opt->key_help ? opt->key_help
 						      : opt->help);
-	if (opt->choices && opt->type == RUNNER_OT_ENUM)
+	if (opt->choices && opt->type == PB_OPT_ENUM)
 		n += (size_t)snprintf(
 			more + n, n < len ? len - n : 0, " (%s)",
 			pb_choices_join(names, sizeof(names), opt->choices));
-	if (opt->type == RUNNER_OT_UINT || opt->type == RUNNER_OT_U64)
+	if (opt->type == PB_OPT_UINT || opt->type == PB_OPT_U64)
 		n += (size_t)snprintf(more + n, n < len ? len - n : 0,
 				      "; %llu to %llu",
 				      (unsigned long long)opt->min,
 				      (unsigned long long)opt->max);
-	if (opt->def && opt->type != RUNNER_OT_FLAG)
+	if (opt->def && opt->type != PB_OPT_BOOL)
 		n += (size_t)snprintf(more + n, n < len ? len - n : 0,
 				      "; default %s", opt->def);
-	if (profile && opt->type == RUNNER_OT_FLAG)
+	if (profile && opt->type == PB_OPT_BOOL)
 		snprintf(more + n, n < len ? len - n : 0, "; default %s",
-			 opt->flags & RUNNER_OPT_INVERT ? "true" : "false");
+			 opt->flags & PB_OPT_F_INVERT ? "true" : "false");
 }
 
 void runner_options_help(struct pb_buf *b, unsigned flags, bool profile)
 {
-	const struct runner_option *opt;
+	const struct pb_option *opt;
 	char left[96], more[1024];
 
 	for (opt = runner_options; opt->name; opt++) {
@@ -867,7 +870,7 @@ enum pb_error runner_opts_parse(struct runner_opts *o,
 				char **argv, char *errbuf)
 {
 	struct option lo[64];
-	const struct runner_option *opt;
+	const struct pb_option *opt;
 	char shorts[16] = "+hV", why[PB_ERRBUF_SIZE];
 	size_t n = 0, k = 3;
 	enum pb_error err;
@@ -876,13 +879,13 @@ enum pb_error runner_opts_parse(struct runner_opts *o,
 	*action = RUNNER_ACTION_RUN;
 	for (opt = runner_options; opt->name && n < 60; opt++, n++) {
 		lo[n] = (struct option){opt->name,
-					opt->type == RUNNER_OT_FLAG
+					opt->type == PB_OPT_BOOL
 						? no_argument
 						: required_argument,
 					NULL, 256 + (int)n};
 		if (opt->short_name && k + 2 < sizeof(shorts)) {
 			shorts[k++] = opt->short_name;
-			if (opt->type != RUNNER_OT_FLAG)
+			if (opt->type != PB_OPT_BOOL)
 				shorts[k++] = ':';
 		}
 	}
@@ -947,7 +950,7 @@ enum pb_error runner_opts_parse(struct runner_opts *o,
 const char *runner_fs_name(enum runner_fs_type t)
 {
 	/* the names --filesystem takes: one table for both */
-	const struct runner_option *o = runner_option_find("filesystem");
+	const struct pb_option *o = runner_option_find("filesystem");
 
 	return (unsigned)t <= RUNNER_FS_NTFS ? o->choices[t] : "none";
 }

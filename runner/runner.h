@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "option.h"
 
 #define RUNNER_MAX_PASSES 64
 
@@ -106,59 +107,24 @@ struct runner_opts {
 
 /* ---- the option table: one definition of the runner's vocabulary ---- */
 
-enum runner_opt_type {
-	RUNNER_OT_STRING,
-	RUNNER_OT_SIZE,	  /* uint64_t, "8G" and friends */
-	RUNNER_OT_SIZE32, /* uint32_t, likewise */
-	RUNNER_OT_UINT,	  /* unsigned */
-	RUNNER_OT_U64,	  /* uint64_t */
-	RUNNER_OT_ENUM,	  /* unsigned: the index into choices */
-	RUNNER_OT_FLAG,	  /* bool */
-	RUNNER_OT_PASSES, /* passes[] and npasses */
-};
-
-/* a profile's workload may set it (under key, else name) */
-#define RUNNER_OPT_WORKLOAD 0x1u
-/* a profile's matrix may vary it */
-#define RUNNER_OPT_MATRIX 0x2u
-/* a flag whose profile key means the opposite ("direct" vs --buffered) */
-#define RUNNER_OPT_INVERT 0x4u
-
-struct runner_option {
-	const char *name; /* --name */
-	const char *key;  /* the profile's name for it, when not name */
-	char short_name;
-	enum runner_opt_type type;
-	unsigned flags;
-	size_t off; /* of its field in struct runner_opts */
-	uint64_t min, max, mult;
-	const char *def; /* the default, as it would be written */
-	const char *const *choices;
-	const char *arg; /* the value's name in usage: SIZE, N, LIST */
-	const char *help;
-	/* the profile key's help when the key says the opposite of the
-	 * option (RUNNER_OPT_INVERT); NULL: help */
-	const char *key_help;
-};
-
 /* Every option, ended by one whose name is NULL. */
-extern const struct runner_option runner_options[];
+extern const struct pb_option runner_options[];
 
-const struct runner_option *runner_option_find(const char *name);
+const struct pb_option *runner_option_find(const char *name);
 /* A workload key of a profile ("direct", "interval_ms", ...), or NULL. */
-const struct runner_option *runner_option_by_key(const char *key);
-const char *runner_option_key(const struct runner_option *opt);
+const struct pb_option *runner_option_by_key(const char *key);
+const char *runner_option_key(const struct pb_option *opt);
 /*
  * Set opt from its text (for a flag: NULL on the command line, "true" or
  * "false" from a profile). why gets what is wrong with value, without the
  * option's name: the caller says "--qd: " or "file: workload.qd: ".
  */
 enum pb_error runner_option_set(struct runner_opts *o,
-				const struct runner_option *opt,
-				const char *value, char *why);
+				const struct pb_option *opt, const char *value,
+				char *why);
 /* opt's value in o as text, canonical (sizes in bytes) */
 const char *runner_option_value(const struct runner_opts *o,
-				const struct runner_option *opt, char *buf,
+				const struct pb_option *opt, char *buf,
 				size_t len);
 /* Every option at its default. */
 void runner_opts_init(struct runner_opts *o);
@@ -172,7 +138,7 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 enum pb_error runner_pair_check(const struct runner_opts *o, uint64_t size,
 				bool profile, char *errbuf);
 /*
- * The options with all of flags (RUNNER_OPT_WORKLOAD: a workload) as
+ * The options with all of flags (PB_OPT_F_WORKLOAD: a workload) as
  * runner arguments, "--bs 65536 --qd 16 ...", appended to out. Strings
  * (target, command) are the caller's to add.
  */
@@ -183,7 +149,7 @@ enum pb_error runner_opts_format(struct pb_buf *out,
 void runner_options_help(struct pb_buf *b, unsigned flags, bool profile);
 /* One option's help with its choices, range and default (profile: as a
  * profile key, a flag's default said true or false). */
-void runner_option_describe(const struct runner_option *opt, bool profile,
+void runner_option_describe(const struct pb_option *opt, bool profile,
 			    char *more, size_t len);
 
 /* What parsing the command line asks for besides a run. */
