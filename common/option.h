@@ -1,9 +1,10 @@
 /*
  * option.h - an option's row (fio's struct fio_option, parse.h): the
- * profile's own keys, each backend's section and the runner's options
- * (the profile's workload keys) are tables of them. A table is an array
- * of rows ended by one whose name is NULL; its parser applies the rows
- * (the profile loader, the runner's) and its help is printed from them,
+ * profile's own keys, each backend's section, the runner's options
+ * (the profile's workload keys) and each command's command line are
+ * tables of them. A table is an array of rows ended by one whose name is
+ * NULL; its parser applies the rows (the profile loader, the runner's,
+ * cli_parse) and its help is printed from them,
  * so a key, its range, its default and its help are written once. A
  * parser knows the types its tables use and refuses any other as a bug.
  */
@@ -36,6 +37,11 @@ enum pb_opt_type {
 	 * note, a section of rows of its own): the row is its place in the
 	 * key list and its help */
 	PB_OPT_CUSTOM,
+	/* a command's positional argument (const char *), or every one
+	 * left (struct cli_args); a command's options are BOOL (present
+	 * or not) and STR (--name VALUE) */
+	PB_OPT_ARG,
+	PB_OPT_ARGS,
 };
 
 /* a row's flags */
@@ -56,16 +62,21 @@ enum pb_opt_type {
 #define PB_OPT_F_MATRIX 0x20u
 /* a flag whose profile key means the opposite ("direct" vs --buffered) */
 #define PB_OPT_F_INVERT 0x40u
+/* a command's positional after which nothing is an option (guest run
+ * PROGRAM ARGS...: the program's own options are its own) */
+#define PB_OPT_F_LITERAL_AFTER 0x80u
+#define PB_OPT_F_HIDDEN	       0x100u /* parsed, not listed (aliases) */
 
 struct pb_option {
 	/* "repetitions"; in a backend's section "qemu.cpus"; the runner's
-	 * --name */
+	 * or a command's --name, or an argument's placeholder */
 	const char *name;
 	const char *key; /* the profile's name for it, when not name */
 	char short_name; /* -n on a command line, or 0 */
 	enum pb_opt_type type;
 	unsigned flags;	 /* PB_OPT_F_* */
 	size_t off;	 /* offsetof in the table's options struct */
+	void *value;	 /* a command's: where its value goes */
 	long long min;	 /* as fio's minval and maxval: the runner's */
 	uint64_t max;	 /* sizes reach UINT64_MAX, a profile's int -1 */
 	uint64_t mult;	 /* a size must be a multiple of it; 0: any */

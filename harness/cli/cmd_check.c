@@ -9,7 +9,7 @@ int cmd_check(int argc, char **argv)
 {
 	const char *profile = NULL, *results = NULL;
 	bool json = false;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_VALUE("output", 'o', &results, "DIR",
 			  "where run puts results (default: results): the "
 			  "last finished run of the profile there gives the "
@@ -18,7 +18,7 @@ int cmd_check(int argc, char **argv)
 			   "print the plan, every finding and the verdict as "
 			   "JSON"),
 		CLI_ARG("PROFILE", &profile, "the experiment, a JSON profile",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {

@@ -9,14 +9,14 @@ int cmd_cleanup(int argc, char **argv)
 {
 	const char *what = NULL;
 	bool dry = false;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_SWITCH("dry-run", 'n', &dry,
 			   "list what would be removed; remove nothing"),
 		CLI_ARG("RESULTS_DIR|PROFILE", &what,
 			"a run's results directory (that run's disks) or a "
 			"profile "
 			"(its target's)",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {

@@ -21,7 +21,7 @@ int cmd_export(int argc, char **argv)
 	const char **dirs = NULL;
 	enum pb_error err;
 	int rc;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_VALUE("format", 'f', &fmt, "FMT",
 			  "openmetrics (Prometheus), influx (InfluxDB line "
 			  "protocol), junit (CI servers), fio-json (fio's "
@@ -39,7 +39,7 @@ int cmd_export(int argc, char **argv)
 			  "profile's, else rdm)"),
 		CLI_ARG("RESULTS_DIR", &first,
 			"a run's results directory (holds run.json)",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_ARGS("MORE", &rest, "more runs, each exported as its own",
 			 0),
 		CLI_OPT_END,

@@ -23,7 +23,7 @@ int cmd_report(int argc, char **argv)
 	enum pb_mode m;
 	bool reg = false;
 	enum pb_error err;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_VALUE("output", 'o', &o.out_dir, "DIR",
 			  "write the report there (default: the results "
 			  "directory)"),
@@ -55,7 +55,7 @@ int cmd_report(int argc, char **argv)
 		CLI_SWITCH("quiet", 'q', &o.quiet, "no table on stdout"),
 		CLI_ARG("RESULTS_DIR", &o.results_dir,
 			"a run's results directory (holds run.json)",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_ARGS("MORE", &rest,
 			 "more runs of the same experiment, merged into one "
 			 "report (each run's targets its own; needs -o)",

@@ -8,7 +8,7 @@
 int cmd_run(int argc, char **argv)
 {
 	struct pb_run_args a = {0};
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_VALUE(
 			"output", 'o', &a.out_dir, "DIR",
 			"where the results directory goes (default: results)"),
@@ -38,7 +38,7 @@ int cmd_run(int argc, char **argv)
 		CLI_ARG("PROFILE", &a.profile,
 			"the experiment, a JSON profile (provbench help "
 			"profile)",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {

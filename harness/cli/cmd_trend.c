@@ -22,7 +22,7 @@ int cmd_trend(int argc, char **argv)
 	enum pb_error err;
 	bool quiet = false;
 	int rc, i;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_VALUE("output", 'o', &o.out_dir, "DIR",
 			  "write trend.csv and trend.html there (default: "
 			  "the current directory)"),
@@ -33,7 +33,7 @@ int cmd_trend(int argc, char **argv)
 		CLI_ARG("RESULTS", &first,
 			"a run's results directory, or a directory of runs "
 			"(the -o of `provbench run`)",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_ARGS("MORE", &rest, "more of them", 0),
 		CLI_OPT_END,
 	};

@@ -32,7 +32,7 @@ static const char *env_get(const char *name, void *arg)
 
 /* Parse a subcommand's line, then open the session (PROVBENCH_URL...). */
 static int start(struct vctx *v, const struct cli_cmd *cmd,
-		 const struct cli_opt *opts, int argc, char **argv)
+		 const struct pb_option *opts, int argc, char **argv)
 {
 	struct vs_config cfg = VS_CONFIG_INIT;
 	char errbuf[PB_ERRBUF_SIZE] = "";
@@ -85,7 +85,7 @@ static int print_json(json_t *j)
 
 static int do_about(struct vctx *v, int argc, char **argv)
 {
-	const struct cli_opt opts[] = {JSON_OPT(v), CLI_OPT_END};
+	const struct pb_option opts[] = {JSON_OPT(v), CLI_OPT_END};
 	static const struct cli_cmd cmd = {
 		"vsphere about", "What the server is: product, version, API.",
 		NULL};
@@ -140,7 +140,7 @@ static const char *env_no_login(const char *name, void *arg)
  * and with no credentials set. */
 static int do_thumbprint(struct vctx *v, int argc, char **argv)
 {
-	const struct cli_opt opts[] = {JSON_OPT(v), CLI_OPT_END};
+	const struct pb_option opts[] = {JSON_OPT(v), CLI_OPT_END};
 	static const struct cli_cmd cmd = {
 		"vsphere thumbprint",
 		"The server's certificate fingerprints: what "
@@ -293,10 +293,10 @@ static int do_ls(struct vctx *v, int argc, char **argv)
 		     {"datastores", "datastore", ls_datastores},
 		     {"hosts", "host", ls_hosts}};
 	const char *what = NULL;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		JSON_OPT(v),
 		CLI_ARG("vms|datastores|hosts", &what, "what to list",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {
@@ -337,11 +337,11 @@ static int do_luns(struct vctx *v, int argc, char **argv)
 	char cap[32];
 	json_t *a;
 	const char *host = NULL;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		JSON_OPT(v),
 		CLI_ARG("HOST", &host,
 			"an ESXi host: name, inventory path or moref:host-N",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {
@@ -455,14 +455,14 @@ static int find_vm(struct vctx *v, struct vs_vm_info *vm, const char *name,
 #define VM_ARG(var)                                                            \
 	CLI_ARG("VM", &(var),                                                  \
 		"the VM: inventory path, unique name or moref:vm-N",           \
-		CLI_OPT_REQUIRED)
+		PB_OPT_F_REQUIRED)
 
 static int disk_ls(struct vctx *v, int argc, char **argv)
 {
 	struct cli_table t;
 	const char *vmname = NULL;
-	const struct cli_opt opts[] = {JSON_OPT(v), VM_ARG(vmname),
-				       CLI_OPT_END};
+	const struct pb_option opts[] = {JSON_OPT(v), VM_ARG(vmname),
+					 CLI_OPT_END};
 	static const struct cli_cmd cmd = {
 		"vsphere disk ls",
 		"The VM's disks: key, label, mode as read back, size, uuid, "
@@ -501,7 +501,7 @@ static int disk_add(struct vctx *v, int argc, char **argv)
 	struct cli_table t;
 	const char *vmname = NULL, *mode = NULL, *size = NULL, *ctl = NULL;
 	struct vs_disk_spec sp = VS_DISK_SPEC_INIT;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		JSON_OPT(v),
 		CLI_VALUE("mode", 0, &mode, "MODE",
 			  "thin, lazy, eager, rdm or rdmp (required)"),
@@ -585,13 +585,13 @@ static int disk_rm(struct vctx *v, int argc, char **argv)
 {
 	const char *vmname = NULL, *which = NULL;
 	bool keep = false;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_SWITCH("keep-file", 0, &keep,
 			   "detach only; the file stays on the datastore"),
 		VM_ARG(vmname),
 		CLI_ARG("DISK", &which,
 			"its key, its label (\"Hard disk 2\") or its file",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {
@@ -632,12 +632,12 @@ static int disk_rm(struct vctx *v, int argc, char **argv)
 static int guest_put(struct vctx *v, int argc, char **argv)
 {
 	const char *vmname = NULL, *local = NULL, *gpath = NULL;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		VM_ARG(vmname),
-		CLI_ARG("LOCAL", &local, "the file to send", CLI_OPT_REQUIRED),
+		CLI_ARG("LOCAL", &local, "the file to send", PB_OPT_F_REQUIRED),
 		CLI_ARG("GUEST_PATH", &gpath,
 			"where it goes in the guest (mode 0700)",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {
@@ -658,12 +658,12 @@ static int guest_put(struct vctx *v, int argc, char **argv)
 static int guest_get(struct vctx *v, int argc, char **argv)
 {
 	const char *vmname = NULL, *local = NULL, *gpath = NULL;
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		VM_ARG(vmname),
 		CLI_ARG("GUEST_PATH", &gpath, "the guest's file",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_ARG("LOCAL", &local, "where it goes here",
-			CLI_OPT_REQUIRED),
+			PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
 	static const struct cli_cmd cmd = {
@@ -687,7 +687,7 @@ static int guest_run(struct vctx *v, int argc, char **argv)
 	const char *vmname = NULL, *program = NULL, *dir = NULL,
 		   *timeout_s = NULL;
 	struct cli_args rest = {0};
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		JSON_OPT(v),
 		CLI_VALUE("timeout", 0, &timeout_s, "S",
 			  "give up after S seconds (default 3600)"),
@@ -695,7 +695,7 @@ static int guest_run(struct vctx *v, int argc, char **argv)
 			  "the program's working directory in the guest"),
 		VM_ARG(vmname),
 		CLI_ARG("PROGRAM", &program, "the guest program, a full path",
-			CLI_OPT_REQUIRED | CLI_OPT_LITERAL_AFTER),
+			PB_OPT_F_REQUIRED | PB_OPT_F_LITERAL_AFTER),
 		CLI_ARGS("ARGS", &rest, "its arguments, as they are", 0),
 		CLI_OPT_END,
 	};

@@ -89,7 +89,7 @@ static int table_help(const char *topic, const char *format, const char *key)
 int cmd_help(int argc, char **argv)
 {
 	const char *topic = NULL, *key = NULL, *format = "text";
-	const struct cli_opt opts[] = {
+	const struct pb_option opts[] = {
 		CLI_VALUE("format", 0, &format, "FMT",
 			  "with profile or environment: text (the default), "
 			  "markdown (docs/profile.md) or man (the manual's "

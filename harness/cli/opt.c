@@ -9,95 +9,99 @@
 #include "harness_int.h"
 #include "opt.h"
 
-static const struct cli_opt *find_long(const struct cli_opt *opts,
-				       const char *name, size_t len)
+static const struct pb_option *find_long(const struct pb_option *opts,
+					 const char *name, size_t len)
 {
 	for (; opts->name; opts++)
-		if ((opts->type == CLI_OPT_SWITCH ||
-		     opts->type == CLI_OPT_VALUE) &&
+		if ((opts->type == PB_OPT_BOOL || opts->type == PB_OPT_STR) &&
 		    strlen(opts->name) == len &&
 		    !strncmp(opts->name, name, len))
 			return opts;
 	return NULL;
 }
 
-static const struct cli_opt *find_short(const struct cli_opt *opts, char c)
+static const struct pb_option *find_short(const struct pb_option *opts, char c)
 {
 	for (; opts->name; opts++)
-		if ((opts->type == CLI_OPT_SWITCH ||
-		     opts->type == CLI_OPT_VALUE) &&
-		    opts->alias == c)
+		if ((opts->type == PB_OPT_BOOL || opts->type == PB_OPT_STR) &&
+		    opts->short_name == c)
 			return opts;
 	return NULL;
 }
 
+/* an argument's row, not an option's */
+static bool positional(const struct pb_option *o)
+{
+	return o->type == PB_OPT_ARG || o->type == PB_OPT_ARGS;
+}
+
 /* The usage on one line, without a newline. */
 static void usage_line(FILE *fp, const struct cli_cmd *cmd,
-		       const struct cli_opt *opts)
+		       const struct pb_option *opts)
 {
-	const struct cli_opt *o;
+	const struct pb_option *o;
 
 	fprintf(fp, "usage: provbench %s", cmd->name);
 	for (o = opts; o->name; o++) {
-		if (o->flags & CLI_OPT_HIDDEN)
+		if (o->flags & PB_OPT_F_HIDDEN)
 			continue;
 		switch (o->type) {
-		case CLI_OPT_SWITCH:
-			if (o->alias)
-				fprintf(fp, " [-%c]", o->alias);
+		case PB_OPT_BOOL:
+			if (o->short_name)
+				fprintf(fp, " [-%c]", o->short_name);
 			else
 				fprintf(fp, " [--%s]", o->name);
 			break;
-		case CLI_OPT_VALUE:
-			if (o->alias)
-				fprintf(fp, " [-%c %s]", o->alias,
-					o->value_name);
+		case PB_OPT_STR:
+			if (o->short_name)
+				fprintf(fp, " [-%c %s]", o->short_name, o->arg);
 			else
-				fprintf(fp, " [--%s %s]", o->name,
-					o->value_name);
+				fprintf(fp, " [--%s %s]", o->name, o->arg);
 			break;
-		case CLI_OPT_ARG:
+		case PB_OPT_ARG:
 			fprintf(fp,
-				o->flags & CLI_OPT_REQUIRED ? " %s" : " [%s]",
+				o->flags & PB_OPT_F_REQUIRED ? " %s" : " [%s]",
 				o->name);
 			break;
-		case CLI_OPT_ARGS:
+		case PB_OPT_ARGS:
 			fprintf(fp,
-				o->flags & CLI_OPT_REQUIRED ? " %s..."
-							    : " [%s...]",
+				o->flags & PB_OPT_F_REQUIRED ? " %s..."
+							     : " [%s...]",
 				o->name);
+			break;
+		default: /* not a command's: cli_parse never sets it */
 			break;
 		}
 	}
 }
 
-void cli_usage(FILE *fp, const struct cli_cmd *cmd, const struct cli_opt *opts)
+void cli_usage(FILE *fp, const struct cli_cmd *cmd,
+	       const struct pb_option *opts)
 {
 	usage_line(fp, cmd, opts);
 	fputc('\n', fp);
 }
 
-void cli_help(FILE *fp, const struct cli_cmd *cmd, const struct cli_opt *opts)
+void cli_help(FILE *fp, const struct cli_cmd *cmd, const struct pb_option *opts)
 {
-	const struct cli_opt *o;
+	const struct pb_option *o;
 	char left[64];
 
 	cli_usage(fp, cmd, opts);
 	fprintf(fp, "\n%s\n", cmd->summary);
 	for (o = opts; o->name; o++) {
-		if (o->flags & CLI_OPT_HIDDEN)
+		if (o->flags & PB_OPT_F_HIDDEN)
 			continue;
-		if (o == opts ||
-		    (o->type >= CLI_OPT_ARG) != (o[-1].type >= CLI_OPT_ARG))
+		if (o == opts || positional(o) != positional(&o[-1]))
 			fprintf(fp, "\n%s:\n",
-				o->type >= CLI_OPT_ARG ? "arguments"
-						       : "options");
-		if (o->type == CLI_OPT_SWITCH || o->type == CLI_OPT_VALUE)
+				positional(o) ? "arguments" : "options");
+		if (o->type == PB_OPT_BOOL || o->type == PB_OPT_STR)
 			snprintf(left, sizeof(left), "%s%c%s--%s%s%s",
-				 o->alias ? "-" : "", o->alias ? o->alias : ' ',
-				 o->alias ? ", " : "   ", o->name,
-				 o->type == CLI_OPT_VALUE ? " " : "",
-				 o->type == CLI_OPT_VALUE ? o->value_name : "");
+				 o->short_name ? "-" : "",
+				 o->short_name ? o->short_name : ' ',
+				 o->short_name ? ", " : "   ", o->name,
+				 o->type == PB_OPT_STR ? " " : "",
+				 o->type == PB_OPT_STR ? o->arg : "");
 		else
 			snprintf(left, sizeof(left), "%s", o->name);
 		if (strlen(left) > 22)
@@ -110,7 +114,7 @@ void cli_help(FILE *fp, const struct cli_cmd *cmd, const struct cli_opt *opts)
 }
 
 /* One line: provbench: CMD: why; usage: ... */
-static int fail(const struct cli_cmd *cmd, const struct cli_opt *opts,
+static int fail(const struct cli_cmd *cmd, const struct pb_option *opts,
 		const char *why, const char *what)
 {
 	fprintf(stderr, "provbench: %s: ", cmd->name);
@@ -132,9 +136,9 @@ static bool help_later(int argc, char **argv, int i)
 	return false;
 }
 
-static void set_value(const struct cli_opt *o, char *v)
+static void set_value(const struct pb_option *o, char *v)
 {
-	if (o->type == CLI_OPT_SWITCH)
+	if (o->type == PB_OPT_BOOL)
 		*(bool *)o->value = true;
 	else
 		*(const char **)o->value = v;
@@ -145,10 +149,10 @@ static void set_value(const struct cli_opt *o, char *v)
 	(help_later(argc, argv, i) ? (cli_help(stdout, cmd, opts), CLI_HELPED) \
 				   : fail(cmd, opts, __VA_ARGS__))
 
-int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
+int cli_parse(const struct cli_cmd *cmd, const struct pb_option *opts, int argc,
 	      char **argv)
 {
-	const struct cli_opt *o, *pos = opts;
+	const struct pb_option *o, *pos = opts;
 	bool literal = false;
 	int i;
 
@@ -173,13 +177,13 @@ int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
 			    : len > 2	? find_long(opts, a + 1, len - 1)
 					: NULL;
 			if (o) {
-				if (o->type == CLI_OPT_SWITCH && eq)
+				if (o->type == PB_OPT_BOOL && eq)
 					return FAIL("takes no value", a);
-				if (o->type == CLI_OPT_VALUE && !eq &&
+				if (o->type == PB_OPT_STR && !eq &&
 				    i + 1 >= argc)
 					return FAIL("needs a value", a);
-				set_value(o, o->type == CLI_OPT_SWITCH ? NULL
-					     : eq		       ? eq + 1
+				set_value(o, o->type == PB_OPT_BOOL ? NULL
+					     : eq		    ? eq + 1
 						  : argv[++i]);
 				continue;
 			}
@@ -192,7 +196,7 @@ int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
 				o = find_short(opts, *c);
 				if (!o)
 					return FAIL("unknown option", one);
-				if (o->type == CLI_OPT_SWITCH) {
+				if (o->type == PB_OPT_BOOL) {
 					set_value(o, NULL);
 					continue;
 				}
@@ -208,12 +212,12 @@ int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
 			continue;
 		}
 		/* a positional argument: the next in the table */
-		while (pos->name && pos->type != CLI_OPT_ARG &&
-		       pos->type != CLI_OPT_ARGS)
+		while (pos->name && pos->type != PB_OPT_ARG &&
+		       pos->type != PB_OPT_ARGS)
 			pos++;
 		if (!pos->name)
 			return FAIL("unexpected argument", a);
-		if (pos->type == CLI_OPT_ARGS) {
+		if (pos->type == PB_OPT_ARGS) {
 			struct cli_args *rest = pos->value;
 
 			/* the rest; options among them are still options
@@ -221,22 +225,22 @@ int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
 			if (!rest->argv)
 				rest->argv = argv + i;
 			rest->argv[rest->argc++] = a;
-			if (pos->flags & CLI_OPT_LITERAL_AFTER)
+			if (pos->flags & PB_OPT_F_LITERAL_AFTER)
 				literal = true;
 			continue;
 		}
 		*(const char **)pos->value = a;
-		if (pos->flags & CLI_OPT_LITERAL_AFTER)
+		if (pos->flags & PB_OPT_F_LITERAL_AFTER)
 			literal = true;
 		pos++;
 	}
 	for (; pos->name; pos++) {
 		char why[128];
 
-		if (!(pos->flags & CLI_OPT_REQUIRED))
+		if (!(pos->flags & PB_OPT_F_REQUIRED))
 			continue;
-		if (pos->type == CLI_OPT_ARG ||
-		    (pos->type == CLI_OPT_ARGS &&
+		if (pos->type == PB_OPT_ARG ||
+		    (pos->type == PB_OPT_ARGS &&
 		     !((struct cli_args *)pos->value)->argc)) {
 			snprintf(why, sizeof(why), "%s missing", pos->name);
 			return FAIL(why, NULL);

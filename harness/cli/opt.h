@@ -12,42 +12,33 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum cli_opt_type {
-	CLI_OPT_SWITCH, /* bool *: present or not */
-	CLI_OPT_VALUE,	/* const char **: --name VALUE */
-	CLI_OPT_ARG,	/* const char **: the next positional argument */
-	CLI_OPT_ARGS,	/* struct cli_args *: every positional left */
-};
+#include "option.h"
 
-#define CLI_OPT_REQUIRED 0x1u /* an argument that must be there */
-/* the positional after which nothing is an option (guest run PROGRAM
- * ARGS...: the program's own options are its own) */
-#define CLI_OPT_LITERAL_AFTER 0x2u
-#define CLI_OPT_HIDDEN	      0x4u /* parsed, not listed (aliases) */
+/* A command's table is of common's option rows (option.h): an option is
+ * PB_OPT_BOOL (bool *: present or not) or PB_OPT_STR (const char **:
+ * --name VALUE), an argument PB_OPT_ARG (const char **: the next
+ * positional) or PB_OPT_ARGS (struct cli_args *: every positional
+ * left); flags PB_OPT_F_REQUIRED (an argument that must be there),
+ * PB_OPT_F_LITERAL_AFTER and PB_OPT_F_HIDDEN. */
 
 struct cli_args {
 	char **argv;
 	int argc;
 };
 
-struct cli_opt {
-	enum cli_opt_type type;
-	const char *name; /* the long name, or an argument's placeholder */
-	char alias;	  /* a short name, or 0 */
-	void *value;
-	const char *value_name; /* "DIR"; for a value option */
-	const char *help;
-	unsigned flags;
-};
-
 /* the table's entries: name, short name, where the value goes, help */
-/* (one line each: clang-format would spread them over four) */
+/* (clang-format would spread each over a line a member) */
 /* clang-format off */
-#define CLI_SWITCH(n, a, v, h) {CLI_OPT_SWITCH, n, a, v, NULL, h, 0}
-#define CLI_VALUE(n, a, v, vn, h) {CLI_OPT_VALUE, n, a, v, vn, h, 0}
-#define CLI_ARG(n, v, h, f) {CLI_OPT_ARG, n, 0, v, NULL, h, f}
-#define CLI_ARGS(n, v, h, f) {CLI_OPT_ARGS, n, 0, v, NULL, h, f}
-#define CLI_OPT_END {CLI_OPT_SWITCH, NULL, 0, NULL, NULL, NULL, 0}
+#define CLI_SWITCH(n, a, v, h) \
+	{.name = n, .short_name = a, .type = PB_OPT_BOOL, .value = v, .help = h}
+#define CLI_VALUE(n, a, v, vn, h) \
+	{.name = n, .short_name = a, .type = PB_OPT_STR, .value = v, \
+	 .arg = vn, .help = h}
+#define CLI_ARG(n, v, h, f) \
+	{.name = n, .type = PB_OPT_ARG, .value = v, .help = h, .flags = f}
+#define CLI_ARGS(n, v, h, f) \
+	{.name = n, .type = PB_OPT_ARGS, .value = v, .help = h, .flags = f}
+#define CLI_OPT_END {.name = NULL}
 /* clang-format on */
 
 struct cli_cmd {
@@ -66,7 +57,7 @@ struct cli_cmd {
  * and returns PB_EXIT_USAGE; -h or --help prints the help and returns
  * CLI_HELPED. Values not given keep what the caller put there.
  */
-int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
+int cli_parse(const struct cli_cmd *cmd, const struct pb_option *opts, int argc,
 	      char **argv);
 
 /* A percentage option's value ("10", "2.5") into *out: 0, or the one-line
@@ -74,8 +65,10 @@ int cli_parse(const struct cli_cmd *cmd, const struct cli_opt *opts, int argc,
 int cli_percent(double *out, const char *opt, const char *s);
 
 /* "usage: provbench CMD [-o DIR] [--quiet] PROFILE" */
-void cli_usage(FILE *fp, const struct cli_cmd *cmd, const struct cli_opt *opts);
+void cli_usage(FILE *fp, const struct cli_cmd *cmd,
+	       const struct pb_option *opts);
 /* The usage, the summary, a line per option and argument, the help. */
-void cli_help(FILE *fp, const struct cli_cmd *cmd, const struct cli_opt *opts);
+void cli_help(FILE *fp, const struct cli_cmd *cmd,
+	      const struct pb_option *opts);
 
 #endif

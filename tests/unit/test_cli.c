@@ -28,18 +28,18 @@ static int parse(struct got *g, const char *line, bool with_rest)
 	static char buf[512], *argv[32];
 	char *tok, *save = NULL;
 	int argc = 1;
-	const struct cli_opt plain[] = {
+	const struct pb_option plain[] = {
 		CLI_VALUE("output", 'o', &g->out, "DIR", "out"),
 		CLI_VALUE("modes", 'm', &g->modes, "LIST", "modes"),
 		CLI_SWITCH("dry-run", 'n', &g->dry, "dry"),
 		CLI_SWITCH("quiet", 'q', &g->quiet, "quiet"),
-		CLI_ARG("PROFILE", &g->profile, "profile", CLI_OPT_REQUIRED),
+		CLI_ARG("PROFILE", &g->profile, "profile", PB_OPT_F_REQUIRED),
 		CLI_OPT_END,
 	};
-	const struct cli_opt rest[] = {
+	const struct pb_option rest[] = {
 		CLI_SWITCH("quiet", 'q', &g->quiet, "quiet"),
 		CLI_ARG("PROGRAM", &g->profile, "program",
-			CLI_OPT_REQUIRED | CLI_OPT_LITERAL_AFTER),
+			PB_OPT_F_REQUIRED | PB_OPT_F_LITERAL_AFTER),
 		CLI_ARGS("ARGS", &g->rest, "args", 0),
 		CLI_OPT_END,
 	};
