@@ -85,8 +85,6 @@ ONE(steady_reps, (double)(g->nsettled + g->nnever + g->nshort + g->nnoisy))
 ONE(prov, g->prov_med)
 ONE(be_lazy, g->be_lazy < 0 ? NAN : g->be_lazy)
 ONE(be_thin, g->be_thin < 0 ? NAN : g->be_thin)
-ONE(p99_first, g->p99_first_med)
-ONE(p99_rewrite, g->p99_rewrite_med)
 ONE(qd_kept, g->qd_kept_min)
 ONE(mkfs, g->mkfs_med)
 ONE(cmd, g->cmd_med)
@@ -95,6 +93,33 @@ ONE(reclaimed, g->reclaim_back_med)
 ONE(reclaim_s, g->reclaim_s_med)
 
 #undef ONE
+
+/* figures.h's: a figure's median */
+#define FIG_GET(id, pass, read, csv, unit, decimals, json)                     \
+	static void fig_##id(double v[3], const struct rp_model *m,            \
+			     const struct rp_group *g)                         \
+	{                                                                      \
+		(void)m;                                                       \
+		v[0] = g->fig_med[RP_FIG_##id], v[1] = v[2] = NAN;             \
+	}
+RP_FIGURES(FIG_GET)
+#undef FIG_GET
+
+/* and its column: summary.csv's and report --json's */
+#define FIG_COLUMN(id, pass, read, csv_, unit_, decimals, json)                \
+	{.csv = csv_,                                                          \
+	 .unit = unit_,                                                        \
+	 .show = RP_COL_CSV,                                                   \
+	 .csv_decimals = decimals,                                             \
+	 .get = fig_##id,                                                      \
+	 .json_form = json},
+#define FIG_COLUMN_AFTER(id, pass, read, csv_, unit_, decimals, json)          \
+	{.csv = csv_,                                                          \
+	 .unit = unit_,                                                        \
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,                               \
+	 .csv_decimals = decimals,                                             \
+	 .get = fig_##id,                                                      \
+	 .json_form = json},
 
 static void rewarm(double v[3], const struct rp_model *m,
 		   const struct rp_group *g)
@@ -231,22 +256,12 @@ const struct rp_column rp_columns[] = {
 	 .unit = RP_UNIT_BYTES,
 	 .show = RP_COL_CSV,
 	 .get = be_thin},
-	{.csv = "p99_first_us",
-	 .unit = RP_UNIT_US,
-	 .show = RP_COL_CSV,
-	 .get = p99_first,
-	 .json_form = RP_JSON_NUMBER},
-	{.csv = "p99_rewrite_us",
-	 .unit = RP_UNIT_US,
-	 .show = RP_COL_CSV,
-	 .get = p99_rewrite,
-	 .json_form = RP_JSON_NUMBER},
-	{.csv = "qd_kept_min",
-	 .unit = RP_UNIT_COUNT,
-	 .show = RP_COL_CSV,
-	 .csv_decimals = 2,
-	 .get = qd_kept,
-	 .json_form = RP_JSON_NUMBER},
+	RP_FIGURES_BEFORE_NOTE(FIG_COLUMN){.csv = "qd_kept_min",
+					   .unit = RP_UNIT_COUNT,
+					   .show = RP_COL_CSV,
+					   .csv_decimals = 2,
+					   .get = qd_kept,
+					   .json_form = RP_JSON_NUMBER},
 	{.csv = "mkfs_s",
 	 .unit = RP_UNIT_S,
 	 .show = RP_COL_CSV,
@@ -301,6 +316,7 @@ const struct rp_column rp_columns[] = {
 	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
 	 .csv_decimals = 3,
 	 .get = reclaim_s},
+	RP_FIGURES_AFTER_NOTE(FIG_COLUMN_AFTER)
 	/* the pages' only column of words; summary.csv has its figures */
 	{.csv = "-",
 	 .head = "within a pass",
@@ -310,6 +326,8 @@ const struct rp_column rp_columns[] = {
 	 .text = rp_steady_cell},
 	{.csv = NULL},
 };
+#undef FIG_COLUMN_AFTER
+#undef FIG_COLUMN
 
 bool rp_column_shown(const struct rp_column *c, const struct rp_model *m,
 		     unsigned where)

@@ -97,8 +97,8 @@ const struct rp_group *rp_sibling(const struct rp_model *m,
  * Every per-item array of a group, one row each (n of them where the
  * group holds an array of arrays): grown together, room for one more item
  * doubling, and freed together. A new figure's array is a row here; its
- * element is a double unless the row says otherwise (every rewrite pass
- * of an item has its p99; spans are text and a length).
+ * element is a double unless the row says otherwise (figures.h's have
+ * room for every rewrite pass of an item; spans are text and a length).
  */
 #define ROW(member, size, n)                                                   \
 	{                                                                      \
@@ -115,8 +115,8 @@ static const struct {
 	DBL(fsync),
 	DBL(prov),
 	DBL(steady),
-	DBL(p99_first),
-	ROW(p99_rewrite, RP_MAX_REWRITES * sizeof(double), 1),
+	/* a later write's has room for every later pass of an item */
+	ROW(fig[0], RP_MAX_REWRITES * sizeof(double), RP_FIG__COUNT),
 	DBLS(conv, RP_MAX_REWRITES),
 	DBL(mkfs),
 	DBL(cmd),
@@ -522,12 +522,22 @@ static void rewarm_pass(const struct rp_model *m, struct item_acc *a,
 	}
 }
 
+/* A pass's figures.h figures into g: those read from passes like it. */
+static void fig_pass(struct rp_group *g, const struct rj_pass *ps,
+		     enum rp_fig_pass kind)
+{
+#define FIG_READ(id, pass, read, csv, unit, decimals, json)                    \
+	if (pass == kind)                                                      \
+		g->fig[RP_FIG_##id][g->nfig[RP_FIG_##id]++] = (read);
+	RP_FIGURES(FIG_READ)
+#undef FIG_READ
+}
+
 /* One pass of an item into its accumulator and its group. */
 static void item_pass(struct rp_model *m, struct rp_group *g,
 		      struct item_acc *a, struct jl *p)
 {
 	struct rj_pass ps;
-	double p99;
 
 	rj_pass_read(m->cur, &ps, p);
 	if (ps.kind == RUNNER_PASS_RECLAIM && !a->reclaimed)
@@ -546,7 +556,6 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 	}
 	if (!ps.complete)
 		return;
-	p99 = jl_num(ps.lat[RJ_L_P99]);
 	if (ps.k[RJ_P_RAMP_S] && ps.kind != RUNNER_PASS_COMMAND) {
 		double ramp = jl_num(ps.k[RJ_P_RAMP_S]);
 
@@ -603,7 +612,7 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 		a->first = true;
 		a->first_mib = ps.mib_per_s;
 		g->first[g->nfirst++] = ps.mib_per_s;
-		g->p99_first[g->np99f++] = p99;
+		fig_pass(g, &ps, RP_FIG_FIRST);
 		if (ps.k[RJ_P_SERIES] && ps.k[RJ_P_SERIES]->type == JL_RAW) {
 			g->span[g->nspan] = ps.k[RJ_P_SERIES]->s;
 			g->span_len[g->nspan++] = ps.k[RJ_P_SERIES]->slen;
@@ -620,7 +629,7 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 		}
 		g->conv[a->nrw][g->nconv[a->nrw]++] = ps.mib_per_s;
 		a->rw[a->nrw++] = ps.mib_per_s;
-		g->p99_rewrite[g->np99r++] = p99;
+		fig_pass(g, &ps, RP_FIG_LATER);
 	} else if (ps.kind == RUNNER_PASS_READ && a->nrd < RP_MAX_REWRITES) {
 		a->rd[a->nrd++] = ps.mib_per_s;
 	} else if (ps.kind == RUNNER_PASS_FSYNC_WRITE &&
@@ -952,8 +961,8 @@ static void finish_group(struct rp_group *g)
 	g->penalty_paired = g->npaired && g->npaired == g->nfirst;
 	/* its own, for now: cross_group takes the baseline's out */
 	penalty_of(g, NULL);
-	g->p99_first_med = rp_median(g->p99_first, g->np99f);
-	g->p99_rewrite_med = rp_median(g->p99_rewrite, g->np99r);
+	for (k = 0; k < RP_FIG__COUNT; k++)
+		g->fig_med[k] = rp_median(g->fig[k], g->nfig[k]);
 	for (k = 0; k < g->max_rewrites; k++)
 		g->conv_med[k] = rp_median(g->conv[k], g->nconv[k]);
 	steady_points(g);

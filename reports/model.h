@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "figures.h"
 #include "fleet.h"
 #include "jlite.h"
 #include "report.h"
@@ -122,8 +123,7 @@ struct rp_group {
 	size_t nskipped; /* the backend could not make this mode here */
 	char first_error[256];
 	/* per successful repetition */
-	double *first, *rewrite, *read, *prov, *steady, *p99_first,
-		*p99_rewrite;
+	double *first, *rewrite, *read, *prov, *steady;
 	/* per repetition, the log of its first write's time over its later
 	 * writes' on the same bytes: the paired stripes' sides, or the
 	 * first-write pass against the later passes' median. The penalty
@@ -136,7 +136,11 @@ struct rp_group {
 	bool penalty_less_base; /* the baseline's was taken out */
 	/* each span's own rewrite rate: where that rep settles */
 	double *span_target;
-	size_t nfirst, nrewrite, nread, nprov, nsteady, np99f, np99r;
+	size_t nfirst, nrewrite, nread, nprov, nsteady;
+	/* figures.h's, per repetition (its later writes: each of them)
+	 * and their median */
+	double *fig[RP_FIG__COUNT], fig_med[RP_FIG__COUNT];
+	size_t nfig[RP_FIG__COUNT];
 	/* fsync-write passes (each write waits for the device: seed 004's
 	 * NFS question): a repetition's median, their median */
 	double *fsync, fsync_med;
@@ -191,7 +195,6 @@ struct rp_group {
 	double rewrite_vs_base_lo, rewrite_vs_base_hi;
 	double be_lazy, be_thin; /* bytes; -1 never; NAN n/a */
 	double conv_med[RP_MAX_REWRITES];
-	double p99_first_med, p99_rewrite_med;
 	/* filesystem workloads: mkfs time; command passes: wall time */
 	double *mkfs, *cmd;
 	size_t nmkfs, ncmd;

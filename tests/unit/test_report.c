@@ -497,7 +497,7 @@ static void model_from(const char *text)
 	CU_ASSERT_DOUBLE_EQUAL(g->read_med, 305, 1e-9);
 	CU_ASSERT_EQUAL(g->max_rewrites, 5);
 	CU_ASSERT_DOUBLE_EQUAL(g->conv_med[4], 240, 1e-9);
-	CU_ASSERT_EQUAL(g->np99r, 15);
+	CU_ASSERT_EQUAL(g->nfig[RP_FIG_P99_REWRITE], 15);
 	CU_ASSERT_PTR_NOT_NULL(g->curve);
 	/* a row per pass: 3 items x 8 passes, and the header */
 	CU_ASSERT_EQUAL(count_lines(csv.data), 25);
