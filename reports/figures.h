@@ -32,7 +32,11 @@
 
 /* appended after the note and every other column, in this order (scripts
  * read summary.csv by name or by position): a new figure goes last */
-#define RP_FIGURES_AFTER_NOTE(X)
+#define RP_FIGURES_AFTER_NOTE(X)                                               \
+	X(P50_FIRST, RP_FIG_FIRST, jl_num(ps->lat[RJ_L_P50]),                  \
+	  "p50_first_us", RP_UNIT_US, 0, RP_JSON_NUMBER)                       \
+	X(P50_REWRITE, RP_FIG_LATER, jl_num(ps->lat[RJ_L_P50]),                \
+	  "p50_rewrite_us", RP_UNIT_US, 0, RP_JSON_NUMBER)
 /* clang-format on */
 
 #define RP_FIGURES(X) RP_FIGURES_BEFORE_NOTE(X) RP_FIGURES_AFTER_NOTE(X)

@@ -451,13 +451,14 @@ static void html_escaping(void)
 }
 
 /* One item with five rewrites and two reads: more values per item than
- * items, which the per-item arrays must hold. */
+ * items, which the per-item arrays must hold. Its first write's p50 is
+ * 4 and its rep (41, 42, 43), a later pass's its rate. */
 /* clang-format off */
 #define ITEM(rep)                                                              \
 	"{\"rep\": " #rep ", \"mode\": \"thin\", \"status\": \"ok\", "         \
 	"\"disk\": {\"provision_s\": 0.5}, \"runner\": {\"passes\": ["         \
 	"{\"name\": \"first-write\", \"complete\": true, "                   \
-	"\"mib_per_s\": 100, \"lat_us\": {\"p99\": 9}, "                     \
+	"\"mib_per_s\": 100, \"lat_us\": {\"p50\": 4" #rep ", \"p99\": 9}, " \
 	"\"series\": [{\"bytes\": 1048576, \"mib_per_s\": 100}]},"            \
 	PASS("rewrite", 200) "," PASS("rewrite", 210) ","                      \
 	PASS("rewrite", 220) "," PASS("rewrite", 230) ","                      \
@@ -466,7 +467,7 @@ static void html_escaping(void)
 /* clang-format on */
 #define PASS(name, mib)                                                        \
 	"{\"name\": \"" name "\", \"complete\": true, \"mib_per_s\": " #mib    \
-	", \"lat_us\": {\"p99\": 5}}"
+	", \"lat_us\": {\"p50\": " #mib ", \"p99\": 5}}"
 #define HEAD "\"tool\": \"provbench\", \"run\": \"r\", \"environment\": {}"
 
 static void model_from(const char *text)
@@ -498,6 +499,12 @@ static void model_from(const char *text)
 	CU_ASSERT_EQUAL(g->max_rewrites, 5);
 	CU_ASSERT_DOUBLE_EQUAL(g->conv_med[4], 240, 1e-9);
 	CU_ASSERT_EQUAL(g->nfig[RP_FIG_P99_REWRITE], 15);
+	/* figures.h's: every later pass's p50 pooled (reads are not
+	 * writes), and the first writes' 41, 42 and 43 */
+	CU_ASSERT_EQUAL(g->nfig[RP_FIG_P50_REWRITE], 15);
+	CU_ASSERT_DOUBLE_EQUAL(g->fig_med[RP_FIG_P50_REWRITE], 220, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(g->fig_med[RP_FIG_P50_FIRST], 42, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(g->fig_med[RP_FIG_P99_FIRST], 9, 1e-9);
 	CU_ASSERT_PTR_NOT_NULL(g->curve);
 	/* a row per pass: 3 items x 8 passes, and the header */
 	CU_ASSERT_EQUAL(count_lines(csv.data), 25);
