@@ -2,7 +2,8 @@
  * test_profile.c - profiles and plans: every shipped profile loads, the
  * matrix expands, a shuffled plan is complete per repetition and
  * replayable from its seed, the runner's arguments follow the workload,
- * and targets (and the matrix's backend keys) become one plan.
+ * targets (and the matrix's backend keys) become one plan, and help
+ * profile lists exactly the keys the parser reads.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -907,7 +908,111 @@ static void targets_expand(void)
 	pb_profile_dispose(&p);
 }
 
+/*
+ * help profile against the parser, on every key it lists (issue 39):
+ * each key given a value no key takes (a list of a list) is refused by
+ * its own path, never as unknown; the same key with a letter more is
+ * refused as unknown. So the help lists every key the parser reads, and
+ * the parser reads every key the help lists.
+ */
+struct listed {
+	char section[32], key[64];
+};
+
+static int list_key(const struct pb_profile_key *k, void *data)
+{
+	struct pb_buf *b = data;
+	struct listed one = {{0}, {0}};
+	const char *s = k->text;
+	size_t n;
+
+	snprintf(one.section, sizeof(one.section), "%s", k->section);
+	if (strcmp(k->section, "matrix")) {
+		snprintf(one.key, sizeof(one.key), "%s", k->key);
+		return pb_buf_add(b, &one, sizeof(one)) != PB_OK;
+	}
+	/* the matrix's one entry lists the keys it may vary */
+	for (; *s; s += n + strspn(s + n, ", ")) {
+		n = strcspn(s, ", ");
+		snprintf(one.key, sizeof(one.key), "%.*s", (int)n, s);
+		if (pb_buf_add(b, &one, sizeof(one)) != PB_OK)
+			return 1;
+	}
+	return 0;
+}
+
+/* the error a profile gives with section.key (or key) set to value */
+static void key_error(char *err, const struct listed *k, const char *key,
+		      const char *value)
+{
+	const char *top = k->section[0] ? "" : key;
+	json_error_t jerr;
+	struct pb_profile p;
+	char text[512];
+	json_t *root;
+
+	if (!k->section[0])
+		snprintf(text, sizeof(text),
+			 "{\"name\": \"k\", \"disk_size\": \"64M\", "
+			 "\"modes\": [\"thin\"], \"%s\": %s}",
+			 top, value);
+	else if (!strcmp(k->section, "workload") ||
+		 !strcmp(k->section, "matrix"))
+		snprintf(text, sizeof(text),
+			 "{\"name\": \"k\", \"disk_size\": \"64M\", "
+			 "\"modes\": [\"thin\"], \"%s\": {\"%s\": %s}}",
+			 k->section, key, value);
+	else /* a backend's section */
+		snprintf(text, sizeof(text),
+			 "{\"name\": \"k\", \"disk_size\": \"64M\", "
+			 "\"modes\": [\"thin\"], \"backend\": \"%s\", "
+			 "\"%s\": {\"%s\": %s}}",
+			 k->section, k->section, key, value);
+	root = json_loads(text, 0, &jerr);
+	err[0] = '\0';
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	if (pb_profile_load_json(&p, "p.json", root, err) == PB_OK) {
+		pb_profile_dispose(&p);
+		snprintf(err, PB_ERRBUF_SIZE, "(loaded)");
+	}
+	json_decref(root);
+}
+
+static void help_keys_are_the_parsers(void)
+{
+	struct pb_buf b = PB_BUF_INIT(1 << 20);
+	const struct listed *k;
+	char err[PB_ERRBUF_SIZE], path[128], more[80];
+	size_t i, n;
+
+	set_lab_env();
+	CU_ASSERT_EQUAL_FATAL(pb_profile_keys_foreach(list_key, &b), PB_OK);
+	n = b.len / sizeof(*k);
+	CU_ASSERT(n >= 60);
+	for (i = 0; i < n; i++) {
+		k = (const struct listed *)b.data + i;
+		/* "p.json: qemu.cpus: ...", "p.json: modes[0]: ..." */
+		snprintf(path, sizeof(path), "p.json: %s%s%s", k->section,
+			 k->section[0] ? "." : "", k->key);
+		key_error(err, k, k->key, "[[\"x\"]]");
+		if (strncmp(err, path, strlen(path)) ||
+		    !strchr(":[", err[strlen(path)]) ||
+		    strstr(err, "unknown key")) {
+			fprintf(stderr, "\n  %s: %s", path + 8, err);
+			CU_FAIL("a listed key the parser does not read");
+		}
+		snprintf(more, sizeof(more), "%sz", k->key);
+		key_error(err, k, more, "1");
+		if (!strstr(err, "unknown key")) {
+			fprintf(stderr, "\n  %sz: %s", path + 8, err);
+			CU_FAIL("a key the help does not list, read");
+		}
+	}
+	pb_buf_dispose(&b);
+}
+
 static const struct pb_case cases[] = {
+	PB_CASE(help_keys_are_the_parsers),
 	PB_CASE(shipped_profiles_load),
 	PB_CASE(seed_profiles_say_what_they_measure),
 	PB_CASE(matrix_expands),
