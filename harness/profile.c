@@ -1041,7 +1041,7 @@ static const char *const units_choices[] = {"MiB", "MB", NULL};
  * profile`, the manual and docs/profile.md say. A backend's section is
  * its own table (pb_backend_ops.options), the workload the runner's.
  */
-static const struct pb_option profile_options[] = {
+static const struct pb_option pb_profile_options[] = {
 	{.name = "name",
 	 .type = PB_OPT_STR,
 	 .off = PROF(name),
@@ -1212,7 +1212,7 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 				"may be \"env:NAME\", read from the "
 				"environment.",
 		.text = text};
-	for (d = profile_options; !rc && d->name; d++) {
+	for (d = pb_profile_options; !rc && d->name; d++) {
 		k.key = d->name;
 		pb_opt_describe(d, text, sizeof(text));
 		rc = cb(&k, data);
@@ -1386,15 +1386,16 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 {
 	const struct pb_backend_ops *const *be;
 	const struct pb_option *d;
-	const char *
-		keys[sizeof(profile_options) / sizeof(profile_options[0]) + 16];
+	const char *keys[sizeof(pb_profile_options) /
+				 sizeof(pb_profile_options[0]) +
+			 16];
 	char why[PB_ERRBUF_SIZE];
 	size_t nk = 0;
 	uint64_t n;
 	size_t i;
 	enum pb_error err;
 
-	for (d = profile_options; d->name; d++)
+	for (d = pb_profile_options; d->name; d++)
 		keys[nk++] = d->name;
 	for (be = pb_backend_list();
 	     *be && nk < sizeof(keys) / sizeof(keys[0]) - 1; be++)
@@ -1402,7 +1403,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 	keys[nk] = NULL;
 	err = only_keys(l, root, "", keys);
 	if (!err)
-		err = rows_apply(l, profile_options, p, root, "");
+		err = rows_apply(l, pb_profile_options, p, root, "");
 	if (!err)
 		err = backend_named(l, p, root);
 	if (!err)
@@ -1685,7 +1686,7 @@ void pb_profile_dispose(struct pb_profile *p)
 	free(p->unset);
 	free(p->path);
 	free(p->text);
-	rows_dispose(profile_options, p);
+	rows_dispose(pb_profile_options, p);
 	if (p->backend)
 		opts_dispose(p->backend, p->bopts);
 	for (unsigned i = 0; i < p->ntargets; i++)
