@@ -114,7 +114,7 @@ CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c \
 	      harness/cli/cmd_vsphere.c harness/cli/profile_help.c \
 	      harness/cli/env_help.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
-	       harness/journal.c harness/backends.c harness/paths.c \
+	       harness/profile_keys.c harness/journal.c harness/backends.c harness/paths.c \
 	       harness/local.c \
 	       $(QEMU_BE_SRC) $(HOST_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c \
 	       harness/say.c harness/signals.c harness/stall.c \

@@ -147,6 +147,9 @@ struct pb_profile_key {
 	const char *key;
 	const char *text; /* its help, range or choices, default */
 };
+/* The profile's own keys (profile_keys.c), ended by a row without a
+ * name; the loader applies them. */
+extern const struct pb_option pb_profile_options[];
 typedef int (*pb_profile_key_cb)(const struct pb_profile_key *k, void *data);
 /* Every profile key, from the tables that read them, in order; a non-zero
  * return of cb stops the walk. */
