@@ -971,10 +971,10 @@ static void key_error(char *err, const struct listed *k, const char *key,
 	root = json_loads(text, 0, &jerr);
 	err[0] = '\0';
 	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
-	if (pb_profile_load_json(&p, "p.json", root, err) == PB_OK) {
-		pb_profile_dispose(&p);
+	if (pb_profile_load_json(&p, "p.json", root, err) == PB_OK)
 		snprintf(err, PB_ERRBUF_SIZE, "(loaded)");
-	}
+	/* loaded or not, what it holds is the caller's to free */
+	pb_profile_dispose(&p);
 	json_decref(root);
 }
 
