@@ -9,10 +9,11 @@ set -eu
 # e2fsprogs (mkfs for the signature tests), valgrind, file, chromium (the
 # report renders in a real browser); bench: fio,
 # time, python3 and python3-pyvmomi (the peers the benchmarks measure);
-# qemu backend: qemu-system-x86, qemu-utils, busybox-static and binutils
-# (the guest image), and the kernel .deb, fetched (not installed) into
-# $B/guest/debs by guest-image.sh --fetch; fuzzing: clang and its
-# libFuzzer, ASan and UBSan runtimes (libclang-rt-14-dev); export:
+# qemu backend: qemu-system-x86, qemu-utils, busybox-static, binutils and
+# lz4 (the guest image: its kernel unpacked), and the kernel .deb,
+# fetched (not installed) into $B/guest/debs by guest-image.sh --fetch;
+# fuzzing: clang and its libFuzzer, ASan and UBSan runtimes
+# (libclang-rt-14-dev); export:
 # promtool (Debian's prometheus) checks and backfills the OpenMetrics;
 # schedulers: slurm-wlm (a single-node cluster runs a shard array),
 # ansible-core and python3-yaml (the playbook, the Job's shape);
@@ -26,7 +27,7 @@ set -eu
 DEMO_PKGS="gcc make pkg-config libc6-dev
 libcurl4-openssl-dev libxml2-dev libjansson-dev liburing-dev libblkid-dev
 libssl-dev util-linux e2fsprogs xfsprogs file qemu-system-x86 qemu-utils
-busybox-static binutils"
+busybox-static binutils lz4"
 TEST_PKGS="clang-format libcunit1-dev libuuid1 golang-go
 golang-github-vmware-govmomi-dev libxml2-utils valgrind chromium fio time
 python3 python3-pyvmomi clang libclang-rt-14-dev openssl
