@@ -4,9 +4,9 @@
  * (the profile's workload keys) and each command's command line are
  * tables of them. A table is an array of rows ended by one whose name is
  * NULL; its parser applies the rows (the profile loader, the runner's,
- * cli_parse) and its help is printed from them,
- * so a key, its range, its default and its help are written once. A
- * parser knows the types its tables use and refuses any other as a bug.
+ * cli_parse) and its help is printed from them, so a key, its range, its
+ * default and its help are written once. A parser reads the types its
+ * tables use; the profile loader refuses any other as a bug.
  */
 #ifndef PB_OPTION_H
 #define PB_OPTION_H
@@ -74,16 +74,18 @@ struct pb_option {
 	const char *key; /* the profile's name for it, when not name */
 	char short_name; /* -n on a command line, or 0 */
 	enum pb_opt_type type;
-	unsigned flags;	 /* PB_OPT_F_* */
-	size_t off;	 /* offsetof in the table's options struct */
-	void *value;	 /* a command's: where its value goes */
-	long long min;	 /* as fio's minval and maxval: the runner's */
-	uint64_t max;	 /* sizes reach UINT64_MAX, a profile's int -1 */
+	unsigned flags; /* PB_OPT_F_* */
+	size_t off;	/* offsetof in the table's options struct */
+	void *value;	/* a command's: where its value goes */
+	/* signed and unsigned, as fio's minval and maxval: a profile's
+	 * int may go down to -1, a runner's size up to UINT64_MAX */
+	long long min;
+	uint64_t max;
 	uint64_t mult;	 /* a size must be a multiple of it; 0: any */
 	const char *def; /* default as text; NULL: unset */
 	const char *const *choices; /* NULL-terminated */
 	const char *arg;  /* the value's name in usage: SIZE, N, LIST */
-	const char *help; /* one line, for `provbench help profile` */
+	const char *help; /* one line: help profile's, or --help's */
 	/* the profile key's help when the key says the opposite of the
 	 * option (PB_OPT_F_INVERT); NULL: help */
 	const char *key_help;
