@@ -69,7 +69,7 @@ static void usage_line(FILE *fp, const struct cli_cmd *cmd,
 							     : " [%s...]",
 				o->name);
 			break;
-		default: /* not a command's: cli_parse never sets it */
+		default: /* no command table has another type */
 			break;
 		}
 	}
