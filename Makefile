@@ -114,8 +114,8 @@ CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c \
 	      harness/cli/cmd_vsphere.c harness/cli/profile_help.c \
 	      harness/cli/env_help.c
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
-	       harness/profile_keys.c harness/journal.c harness/backends.c harness/paths.c \
-	       harness/local.c \
+	       harness/profile_keys.c harness/journal.c harness/backends.c \
+	       harness/paths.c harness/local.c \
 	       $(QEMU_BE_SRC) $(HOST_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c \
 	       harness/say.c harness/signals.c harness/stall.c \
 	       harness/lock.c harness/results.c harness/item.c \
