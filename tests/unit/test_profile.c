@@ -151,20 +151,32 @@ static void seed_profiles_say_what_they_measure(void)
 	pb_profile_dispose(&p);
 }
 
+/* The last profile write_tmp wrote: removed when the next is written
+ * (each is loaded before the next, the path being one buffer) and by
+ * the suite's cleanup, so a run leaves none in /tmp. */
+static char tmp_path[] = "/tmp/pb-profile-XXXXXX.json";
+
+static int tmp_remove(void)
+{
+	if (strcmp(tmp_path + strlen(tmp_path) - 11, "XXXXXX.json"))
+		unlink(tmp_path);
+	strcpy(tmp_path, "/tmp/pb-profile-XXXXXX.json");
+	return 0;
+}
+
 static const char *write_tmp(const char *text)
 {
-	static char path[] = "/tmp/pb-profile-XXXXXX.json";
 	FILE *fp;
 	int fd;
 
-	strcpy(path, "/tmp/pb-profile-XXXXXX.json");
-	fd = mkstemps(path, 5);
+	tmp_remove();
+	fd = mkstemps(tmp_path, 5);
 	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (fp) {
 		fputs(text, fp);
 		fclose(fp);
 	}
-	return path;
+	return tmp_path;
 }
 
 /* A profile as run and check take it: loaded, then its unset settings
@@ -1030,4 +1042,4 @@ static const struct pb_case cases[] = {
 	PB_CASES_END,
 };
 
-const struct pb_suite suite_profile = {"profile", NULL, NULL, cases};
+const struct pb_suite suite_profile = {"profile", NULL, tmp_remove, cases};
