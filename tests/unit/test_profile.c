@@ -154,13 +154,15 @@ static void seed_profiles_say_what_they_measure(void)
 /* The last profile write_tmp wrote: removed when the next is written
  * (each is loaded before the next, the path being one buffer) and by
  * the suite's cleanup, so a run leaves none in /tmp. */
-static char tmp_path[] = "/tmp/pb-profile-XXXXXX.json";
+#define TMP_TEMPLATE "/tmp/pb-profile-XXXXXX.json" /* mkstemps' */
+static char tmp_path[] = TMP_TEMPLATE;
+static bool tmp_made; /* tmp_path names a file mkstemps made */
 
 static int tmp_remove(void)
 {
-	if (strcmp(tmp_path + strlen(tmp_path) - 11, "XXXXXX.json"))
+	if (tmp_made)
 		unlink(tmp_path);
-	strcpy(tmp_path, "/tmp/pb-profile-XXXXXX.json");
+	tmp_made = false;
 	return 0;
 }
 
@@ -170,7 +172,9 @@ static const char *write_tmp(const char *text)
 	int fd;
 
 	tmp_remove();
+	strcpy(tmp_path, TMP_TEMPLATE);
 	fd = mkstemps(tmp_path, 5);
+	tmp_made = fd >= 0;
 	fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (fp) {
 		fputs(text, fp);
