@@ -19,14 +19,6 @@
 #include "it.h"
 #include "unit.h"
 
-static void env_for(struct it_env *e, const char *state)
-{
-	e->n = 0;
-	it_env_add(e, "PROVBENCH_STATE_DIR", state);
-	it_env_add(e, "PROVBENCH_GUEST_DIR", it_bin("guest"));
-	it_env_add(e, "PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
-}
-
 /* A profile for the qemu backend with its disks in dir. */
 static void write_profile(const char *path, const char *name, const char *dir,
 			  const char *modes, const char *size,
@@ -63,6 +55,14 @@ static void write_profile(const char *path, const char *name, const char *dir,
 #define WL_CATCH                                                               \
 	"{\"bs\": \"16K\", \"qd\": 1, \"pattern\": \"rand\", \"passes\": "     \
 	"[\"first-write\", \"rewrite\"]}"
+
+static void env_for(struct it_env *e, const char *state)
+{
+	e->n = 0;
+	it_env_add(e, "PROVBENCH_STATE_DIR", state);
+	it_env_add(e, "PROVBENCH_GUEST_DIR", it_bin("guest"));
+	it_env_add(e, "PATH", "/usr/bin:/bin:/usr/sbin:/sbin");
+}
 
 /* Is any qemu running whose command line names dir? */
 static bool qemu_running(const char *dir)
