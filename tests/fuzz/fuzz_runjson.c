@@ -6,6 +6,7 @@
  * every form that renders them: summary.csv, the terminal table, the HTML
  * page and report --json.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char dir[] = "/tmp/pb-fuzz-runjson-XXXXXX";
-	static char path[64];
+	static char dir[PATH_MAX], path[PATH_MAX + 16];
 	struct pb_buf csv = PB_BUF_INIT(1 << 24), html = PB_BUF_INIT(1 << 24);
 	struct pb_buf sum = PB_BUF_INIT(1 << 24);
 	struct rp_rules rules = {.gate_pct = 10};
@@ -36,6 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *fp;
 
 	if (!path[0]) {
+		/* in $TMPDIR, which tests/fuzz/smoke.sh points into its own
+		 * work directory and removes: one a process was left in /tmp
+		 * (38 after a day's runs) */
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/pb-fuzz-runjson-XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(dir))
 			return 0;
 		snprintf(path, sizeof(path), "%s/run.json", dir);

@@ -20,6 +20,8 @@ B=${1:-build}
 secs=${2:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# what a target writes (fuzz-runjson's run.json) goes here, and with it
+export TMPDIR="$work"
 passed=0 failed=0
 
 # target, new inputs, least coverage (edges). Measured 2026-12-04 with
