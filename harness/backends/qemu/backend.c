@@ -600,15 +600,13 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	struct pb_buf sc = PB_BUF_INIT(16384);
 	struct qb_boot g = {0};
 	enum pb_error err = PB_OK;
-	char qdir[] = "/tmp/pb-qmp-XXXXXX";
 	unsigned i;
 	int fd, efd = -1;
 
 	/* qemu's monitor for this boot, where a stall's diagnostics ask
 	 * it: a directory of its own (a unix socket's path is short) */
-	b->qmp[0] = '\0';
-	if (mkdtemp(qdir))
-		snprintf(b->qmp, sizeof(b->qmp), "%s/qmp", qdir);
+	if (!qb_qmp_dir_make(b->qmp, sizeof(b->qmp)))
+		b->qmp[0] = '\0';
 	/* guest_sysctl for the guest's init, a "key=value" line each */
 	for (i = 0; !err && i < b->sysctl->n; i++)
 		err = pb_buf_printf(&sc, "%s=%s\n", b->sysctl->key[i],
@@ -630,8 +628,7 @@ static enum pb_error qb_run(struct pb_backend *be, const struct pb_disk *d,
 	if (efd >= 0)
 		close(efd);
 	if (b->qmp[0]) {
-		unlink(b->qmp);
-		rmdir(qdir);
+		qb_qmp_dir_remove(b->qmp);
 		b->qmp[0] = '\0';
 	}
 	qb_boot_dispose(&g);

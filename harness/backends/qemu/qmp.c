@@ -10,6 +10,8 @@
  * With the process's own side (local.c's host.txt: qemu's threads and
  * its io_uring rings), it tells a request stuck in qemu's I/O path from
  * one the guest never saw answered.
+ *
+ * The socket's directory is made and removed here too.
  */
 #include <errno.h>
 #include <poll.h>
@@ -155,4 +157,30 @@ enum pb_error qb_qmp_dump(const char *sock, const char *path, char *errbuf)
 		err = pb_fail(errbuf, PB_ERR_IO, "%s: cannot write", path);
 	json_decref(out);
 	return err;
+}
+
+/* ---- the socket's directory: one in /tmp each boot (a unix socket's
+ * path is short, 108 bytes: too short for some state directories) ---- */
+bool qb_qmp_dir_make(char *sock, size_t len)
+{
+	char dir[] = "/tmp/pb-qmp-XXXXXX";
+
+	if (!mkdtemp(dir))
+		return false;
+	snprintf(sock, len, "%s/qmp", dir);
+	return true;
+}
+
+void qb_qmp_dir_remove(const char *sock)
+{
+	char dir[320];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", sock);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	unlink(sock);
+	rmdir(dir);
 }
