@@ -682,6 +682,67 @@ static void qemu_two_directories(void)
 	it_sh("rm -f '%s'", img);
 }
 
+/*
+ * Each boot's monitor socket lives in a /tmp directory of its own, which a
+ * run killed with SIGKILL cannot remove (the kill9 cases leave them). The
+ * next boot removes those: ten minutes old, and nobody listening. Here,
+ * beside a real boot: a dead socket made old (a killed run's: removed), a
+ * listening one made old (a long boot's: kept), a dead one just made (a
+ * run about to start its qemu: kept), an old one of another name (kept).
+ */
+static void qemu_monitor_dirs_swept(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "q-mon.json");
+	SCRATCH(state, "q-state-mon");
+	SCRATCH(res, "q-results-mon");
+	SCRATCH(disks, "q-disks-mon");
+	SCRATCH(made, "q-mon-dirs");
+	static const char *const bind_py =
+		"import socket,sys,time\n"
+		"s=socket.socket(socket.AF_UNIX)\n"
+		"s.bind(sys.argv[1])\n"
+		"if len(sys.argv)>2: s.listen(1); time.sleep(120)\n";
+	char dead[64] = "", live[64] = "", young[64] = "", other[64] = "";
+	FILE *f;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("for k in dead live young; do mktemp -d "
+		      "/tmp/pb-qmp-XXXXXX; done > '%s' && mktemp -d "
+		      "/tmp/pb-qmp-other-XXXXXX >> '%s'",
+		      made, made),
+		0);
+	f = fopen(made, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_FATAL(fscanf(f, "%63s %63s %63s %63s", dead, live, young,
+			       other) == 4);
+	fclose(f);
+	/* a dead socket in dead and young, one that listens in live (a
+	 * listener in the background, killed below) */
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("python3 -c '%s' %s/qmp && python3 -c '%s' %s/qmp && "
+		      "(python3 -c '%s' %s/qmp listen & echo $! > %s.pid) && "
+		      "for i in $(seq 50); do [ -S %s/qmp ] && break; "
+		      "sleep 0.1; done && touch -d '-11 minutes' %s %s %s",
+		      bind_py, dead, bind_py, young, bind_py, live, made, live,
+		      dead, live, other),
+		0);
+	write_profile(prof, "q-mon", disks, "\"thin\"", "16M",
+		      ", \"accel\": \"tcg\"", WL_SMALL);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	it_result_dispose(&r);
+	CU_ASSERT_NOT_EQUAL(it_sh("test -e %s", dead), 0);
+	CU_ASSERT_EQUAL(it_sh("test -S %s/qmp", live), 0);
+	CU_ASSERT_EQUAL(it_sh("test -S %s/qmp", young), 0);
+	CU_ASSERT_EQUAL(it_sh("test -d %s", other), 0);
+	it_sh("kill $(cat %s.pid); rm -rf %s %s %s %s", made, dead, live, young,
+	      other);
+	CU_ASSERT(nothing_left(disks, res));
+}
+
 /* A device the profile names goes through the runner's safety checks: one
  * with a filesystem is refused and left exactly as it was. */
 static void qemu_named_device_refused(void)
@@ -1358,6 +1419,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(qemu_stall_retried),
 	PB_CASE(qemu_watchdog),
 	PB_CASE(qemu_kill9_cleanup),
+	PB_CASE(qemu_monitor_dirs_swept),
 	PB_CASE(qemu_named_device_refused),
 	PB_CASE(qemu_filesystems),
 	PB_CASE(qemu_command_fails),

@@ -152,8 +152,8 @@ void qb_boot_dispose(struct qb_boot *g);
 /* qmp.c: what qemu's monitor at sock says of a stalled guest, into the
  * file at path (a stall's qmp.json) */
 enum pb_error qb_qmp_dump(const char *sock, const char *path, char *errbuf);
-/* A boot's monitor socket's path, in a directory made for it; false if
- * none could be */
+/* A boot's monitor socket's path, in a directory made for it (those that
+ * runs killed by SIGKILL left removed first); false if none could be */
 bool qb_qmp_dir_make(char *sock, size_t len);
 /* The socket and its directory, gone */
 void qb_qmp_dir_remove(const char *sock);

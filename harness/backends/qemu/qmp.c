@@ -11,15 +11,19 @@
  * its io_uring rings), it tells a request stuck in qemu's I/O path from
  * one the guest never saw answered.
  *
- * The socket's directory is made and removed here too.
+ * The socket's directory is made and removed here too, with what runs
+ * killed by SIGKILL left of theirs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "qb.h"
@@ -159,12 +163,69 @@ enum pb_error qb_qmp_dump(const char *sock, const char *path, char *errbuf)
 	return err;
 }
 
-/* ---- the socket's directory: one in /tmp each boot (a unix socket's
- * path is short, 108 bytes: too short for some state directories) ---- */
+/*
+ * ---- the socket's directory ----
+ * One in /tmp each boot: a unix socket's path is short (108 bytes), too
+ * short for some state directories. A run killed with SIGKILL cannot
+ * remove its own, so each new one first removes those: provbench's by
+ * name, this user's, ten minutes old or more, and nobody listening on
+ * the socket in it. A boot in progress listens, however long it runs;
+ * a directory just made, whose qemu is not listening yet, is young.
+ */
+#define QMP_TMP	    "/tmp"
+#define QMP_PREFIX  "pb-qmp-"
+#define QMP_STALE_S 600
+
+/* Does anything listen on sock? (a socket that refuses, or none, is
+ * left over; anything else is not ours to judge) */
+static bool qmp_listening(const char *sock)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	int fd, rc, e;
+
+	if (strlen(sock) >= sizeof(a.sun_path))
+		return true;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return true;
+	memcpy(a.sun_path, sock, strlen(sock) + 1);
+	rc = connect(fd, (struct sockaddr *)&a, sizeof(a));
+	e = errno;
+	close(fd);
+	return !rc || (e != ECONNREFUSED && e != ENOENT);
+}
+
+static void qmp_dirs_sweep(void)
+{
+	DIR *d = opendir(QMP_TMP);
+	struct dirent *e;
+	time_t now = time(NULL);
+
+	while (d && (e = readdir(d))) {
+		char dir[300], sock[320];
+		struct stat st;
+
+		if (strncmp(e->d_name, QMP_PREFIX, strlen(QMP_PREFIX)) ||
+		    strlen(e->d_name) != strlen(QMP_PREFIX) + 6)
+			continue;
+		snprintf(dir, sizeof(dir), QMP_TMP "/%s", e->d_name);
+		snprintf(sock, sizeof(sock), "%s/qmp", dir);
+		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() || now - st.st_mtime < QMP_STALE_S ||
+		    qmp_listening(sock))
+			continue;
+		unlink(sock);
+		rmdir(dir); /* anything else in it: kept, and the dir */
+	}
+	if (d)
+		closedir(d);
+}
+
 bool qb_qmp_dir_make(char *sock, size_t len)
 {
-	char dir[] = "/tmp/pb-qmp-XXXXXX";
+	char dir[] = QMP_TMP "/" QMP_PREFIX "XXXXXX";
 
+	qmp_dirs_sweep();
 	if (!mkdtemp(dir))
 		return false;
 	snprintf(sock, len, "%s/qmp", dir);
