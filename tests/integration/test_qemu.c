@@ -688,7 +688,8 @@ static void qemu_two_directories(void)
  * next boot removes those: ten minutes old, and nobody listening. Here,
  * beside a real boot: a dead socket made old (a killed run's: removed), a
  * listening one made old (a long boot's: kept), a dead one just made (a
- * run about to start its qemu: kept), an old one of another name (kept).
+ * run about to start its qemu: kept), an old one of another name and an
+ * old one whose "qmp" is a file, not a socket (neither provbench's: kept).
  */
 static void qemu_monitor_dirs_swept(void)
 {
@@ -704,30 +705,32 @@ static void qemu_monitor_dirs_swept(void)
 		"s=socket.socket(socket.AF_UNIX)\n"
 		"s.bind(sys.argv[1])\n"
 		"if len(sys.argv)>2: s.listen(1); time.sleep(120)\n";
-	char dead[64] = "", live[64] = "", young[64] = "", other[64] = "";
+	char dead[64] = "", live[64] = "", young[64] = "", other[64] = "",
+	     file[64] = "";
 	FILE *f;
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, disks), 0);
 	CU_ASSERT_EQUAL_FATAL(
-		it_sh("for k in dead live young; do mktemp -d "
+		it_sh("for k in dead live young file; do mktemp -d "
 		      "/tmp/pb-qmp-XXXXXX; done > '%s' && mktemp -d "
 		      "/tmp/pb-qmp-other-XXXXXX >> '%s'",
 		      made, made),
 		0);
 	f = fopen(made, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	CU_ASSERT_FATAL(fscanf(f, "%63s %63s %63s %63s", dead, live, young,
-			       other) == 4);
+	CU_ASSERT_FATAL(fscanf(f, "%63s %63s %63s %63s %63s", dead, live, young,
+			       file, other) == 5);
 	fclose(f);
 	/* a dead socket in dead and young, one that listens in live (a
-	 * listener in the background, killed below) */
+	 * listener in the background, killed below), a file in file */
 	CU_ASSERT_EQUAL_FATAL(
 		it_sh("python3 -c '%s' %s/qmp && python3 -c '%s' %s/qmp && "
 		      "(python3 -c '%s' %s/qmp listen & echo $! > %s.pid) && "
 		      "for i in $(seq 50); do [ -S %s/qmp ] && break; "
-		      "sleep 0.1; done && touch -d '-11 minutes' %s %s %s",
+		      "sleep 0.1; done && echo keep > %s/qmp && "
+		      "touch -d '-11 minutes' %s %s %s %s",
 		      bind_py, dead, bind_py, young, bind_py, live, made, live,
-		      dead, live, other),
+		      file, dead, live, other, file),
 		0);
 	write_profile(prof, "q-mon", disks, "\"thin\"", "16M",
 		      ", \"accel\": \"tcg\"", WL_SMALL);
@@ -738,8 +741,9 @@ static void qemu_monitor_dirs_swept(void)
 	CU_ASSERT_EQUAL(it_sh("test -S %s/qmp", live), 0);
 	CU_ASSERT_EQUAL(it_sh("test -S %s/qmp", young), 0);
 	CU_ASSERT_EQUAL(it_sh("test -d %s", other), 0);
-	it_sh("kill $(cat %s.pid); rm -rf %s %s %s %s", made, dead, live, young,
-	      other);
+	CU_ASSERT_EQUAL(it_sh("grep -q keep %s/qmp", file), 0);
+	it_sh("kill $(cat %s.pid); rm -rf %s %s %s %s %s", made, dead, live,
+	      young, other, file);
 	CU_ASSERT(nothing_left(disks, res));
 }
 

@@ -169,7 +169,8 @@ enum pb_error qb_qmp_dump(const char *sock, const char *path, char *errbuf)
  * short for some state directories. A run killed with SIGKILL cannot
  * remove its own, so each new one first removes those: provbench's by
  * name, this user's, ten minutes old or more, and nobody listening on
- * the socket in it. A boot in progress listens, however long it runs;
+ * the socket in it (or no socket; a "qmp" that is not a socket is not
+ * ours, and stays). A boot in progress listens, however long it runs;
  * a directory just made, whose qemu is not listening yet, is young.
  */
 #define QMP_TMP	    "/tmp"
@@ -203,7 +204,7 @@ static void qmp_dirs_sweep(void)
 
 	while (d && (e = readdir(d))) {
 		char dir[300], sock[320];
-		struct stat st;
+		struct stat st, ss;
 
 		if (strncmp(e->d_name, QMP_PREFIX, strlen(QMP_PREFIX)) ||
 		    strlen(e->d_name) != strlen(QMP_PREFIX) + 6)
@@ -212,6 +213,7 @@ static void qmp_dirs_sweep(void)
 		snprintf(sock, sizeof(sock), "%s/qmp", dir);
 		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid() || now - st.st_mtime < QMP_STALE_S ||
+		    (!lstat(sock, &ss) && !S_ISSOCK(ss.st_mode)) ||
 		    qmp_listening(sock))
 			continue;
 		unlink(sock);
