@@ -3,7 +3,9 @@
 # core, and one more: a lane whose job waits on real time or on a guest
 # leaves its core to the others), each lane taking the next job from one
 # queue, longest first by the seconds each took when last measured
-# (below): the longest start first and the short ones fill the gaps.
+# (below): the longest start first and the short ones fill the gaps. A
+# job may name make targets it needs that the tier's prerequisites left
+# out (what only a few jobs use): its lane makes them before it starts.
 # Each job's log is kept and printed whole when the tier ends, a line as
 # each job ends; then the skipped cases by name, each job's wall time,
 # the tier's against its budget, "N passed, N failed, N skipped", and,
@@ -72,66 +74,69 @@ IT="$B/asan/integration-tests $B/asan"
 VG="env PROVBENCH_IT_VALGRIND=1 $B/asan/integration-tests $B"
 wine_unit="env WINEPREFIX=$(realpath -m "$B/wine-prefix") WINEDEBUG=-all wine $B/win/unit-tests.exe"
 have_wine=false
-if [ -x "$B/win/unit-tests.exe" ] && command -v wine >/dev/null; then
-	have_wine=true
-fi
+command -v wine >/dev/null && have_wine=true
 # One wineserver for the whole tier (-p: it stays while the tier runs;
 # killed at the end, or gone 300 s after its last client if the tier
-# is killed). Left to itself, each wine starts one and it exits 3 s
-# after its last client, so the Wine cases of two lanes start and stop
-# it all tier long (0.5 s a cold start against 0.1 warm), and a client
-# can arrive as a server goes away (suspected, not shown, in a Wine
-# case's unexplained non-zero exit: issue 41).
-if $have_wine && [ -d "$B/wine-prefix" ]; then
-	wine_server="env WINEPREFIX=$(realpath "$B/wine-prefix") wineserver"
-	$wine_server -p300
+# is killed), started once the prefix is made (build, below). Left to
+# itself, each wine starts one and it exits 3 s after its last client,
+# so the Wine cases of two lanes start and stop it all tier long (0.5 s
+# a cold start against 0.1 warm), and a client can arrive as a server
+# goes away (suspected, not shown, in a Wine case's unexplained non-zero
+# exit: issue 41).
+wine_server="env WINEPREFIX=$(realpath -m "$B/wine-prefix") wineserver"
+if $have_wine; then
 	trap 'rm -rf "$work"; $wine_server -k 2>/dev/null' EXIT
 fi
 
-# The jobs: "name seconds command". The seconds are each job's wall time
-# as last measured on a 2-core machine (make test on a clean clone, the
-# machine quiet: CI of 2026-12-04 at 734abfd, 9:33 in all): the queue's
-# order, longest first. Update them when a job's time moves.
+# The jobs: "name seconds needs command". The seconds are each job's wall
+# time as last measured on a 2-core machine (make test on a clean clone,
+# the machine quiet: CI of 2026-12-04 at 734abfd, 9:33 in all): the
+# queue's order, longest first. Update them when a job's time moves.
+# needs: the make targets (comma-separated, - for none) the job's lane
+# builds before it starts, one make at a time: what only a few jobs use
+# (the simulator, the Windows builds and Wine's prefix, the fuzz
+# targets) is built in the tier, beside the first jobs, not before it
+# (make test's prerequisites are what the rest need).
+win_run=runner-windows,wine-prefix win_unit=unit-windows,wine-prefix
 if $check; then
 	budget=60
 	tier=check
 	export PROVBENCH_IT_FAST=1
 	cat >"$work/jobs" <<EOF
-integration-host 25 $B/integration-tests $B $(sel host)
-integration-report 20 $B/integration-tests $B $(sel report)
-integration-runner 12 $B/integration-tests $B $(sel runner)
-validate 52 python3 tests/validate/validate.py --build $B --quick --check
-unit 3 $B/unit-tests
-unit-windows 2 $wine_unit
-format 1 make -s format-check
-layers 1 scripts/check-layers $B
+integration-host 25 - $B/integration-tests $B $(sel host)
+integration-report 20 - $B/integration-tests $B $(sel report)
+integration-runner 12 $win_run $B/integration-tests $B $(sel runner)
+validate 52 - python3 tests/validate/validate.py --build $B --quick --check
+unit 3 - $B/unit-tests
+unit-windows 2 $win_unit $wine_unit
+format 1 - make -s format-check
+layers 1 - scripts/check-layers $B
 EOF
 else
 	budget=300
 	tier=test
 	cat >"$work/jobs" <<EOF
-integration-qemu 219 $IT $(sel qemu)
-integration-harness 182 $IT $(sel harness)
-valgrind-host 189 $VG $(sel host)
-integration-labs 106 $IT $(sel labs)
-valgrind-runner 101 $VG $(sel runner)
-integration-host 109 $IT $(sel host)
-fuzz-smoke 71 tests/fuzz/smoke.sh $B
-integration-report 56 $IT $(sel report)
-integration-vsphere 42 $IT $(sel vsphere)
-integration-sched 40 $IT $(sel sched)
-integration-runner 46 $IT $(sel runner)
-validate 46 python3 tests/validate/validate.py --build $B --quick --check
-integration-install 20 $IT $(sel install)
-unit-asan 7 $san $B/asan/unit-tests
-unit-windows 3 $wine_unit
-format 2 make -s format-check
-layers 1 scripts/check-layers $B
+integration-qemu 219 - $IT $(sel qemu)
+integration-harness 182 vcsim,$win_run $IT $(sel harness)
+valgrind-host 189 - $VG $(sel host)
+integration-labs 106 vcsim $IT $(sel labs)
+valgrind-runner 101 $win_run $VG $(sel runner)
+integration-host 109 - $IT $(sel host)
+fuzz-smoke 71 fuzz tests/fuzz/smoke.sh $B
+integration-report 56 - $IT $(sel report)
+integration-vsphere 42 vcsim $IT $(sel vsphere)
+integration-sched 40 - $IT $(sel sched)
+integration-runner 46 $win_run $IT $(sel runner)
+validate 46 - python3 tests/validate/validate.py --build $B --quick --check
+integration-install 20 - $IT $(sel install)
+unit-asan 7 - $san $B/asan/unit-tests
+unit-windows 3 $win_unit $wine_unit
+format 2 - make -s format-check
+layers 1 - scripts/check-layers $B
 EOF
 fi
 if ! $have_wine; then
-	echo "SKIPPED unit-windows: no $B/win/unit-tests.exe or no wine" \
-		"(make deps, make unit-windows)" >"$work/skips.extra"
+	echo "SKIPPED unit-windows: no wine (make deps)" >"$work/skips.extra"
 	sed -i '/^unit-windows /d' "$work/jobs"
 fi
 if [ -n "$only" ]; then
@@ -159,16 +164,62 @@ cpu_of() {
 		$4 }' "$1"
 }
 
-# job NAME SECONDS CMD...: run it (its whole process group killed past
-# 3 x SECONDS, at least 300), its output into $work/NAME.log, its
-# figures into $work/NAME.res ("passed failed skipped seconds cpu")
+# build NAME TARGETS: make the comma-separated TARGETS a job needs, its
+# output into $work/NAME.log; one make at a time (two makes of one
+# target would race), a lane that needs what another is making waits
+# for it and finds it made. The tier's wineserver starts with the prefix.
+build() {
+	(
+		flock 9
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout -k 10 600 \
+			make -s -j"$(nproc)" B="$B" $(echo "$2" | tr , ' ') ||
+			exit
+		case ,$2, in
+		*,wine-prefix,*)
+			# not holding the lock (fd 9) as it lives on
+			if $have_wine && [ ! -e "$work/wineserver" ]; then
+				$wine_server -p300 9>&- &&
+					touch "$work/wineserver"
+			fi ;;
+		esac
+	) 9>"$work/build.lock" >"$work/$1.log" 2>&1 </dev/null
+}
+
+# job NAME SECONDS NEEDS CMD...: build NEEDS, then run CMD (its whole
+# process group killed past 3 x SECONDS, at least 300), its output into
+# $work/NAME.log, its figures into $work/NAME.res ("passed failed
+# skipped seconds cpu build-seconds build-cpu")
 job() {
-	name=$1 secs=$2
-	shift 2
+	name=$1 secs=$2 needs=$3
+	shift 3
+	bt=0 bcpu=0
+	if [ "$needs" != - ]; then
+		times >"$work/$name.cpu0"
+		t0=$(date +%s)
+		build "$name" "$needs"
+		rc=$?
+		bt=$(($(date +%s) - t0))
+		times >"$work/$name.cpu1"
+		bcpu=$(echo "$(cpu_of "$work/$name.cpu1")" \
+			"$(cpu_of "$work/$name.cpu0")" |
+			awk '{ printf "%.0f", $1 - $2 }')
+		if [ $rc != 0 ]; then
+			# the first thing that went wrong: a compiler's error,
+			# else what a recipe said before make's own lines
+			l=$work/$name.log
+			why=$(grep -m 1 ' error: ' "$l" || grep -m 1 -v '^make' \
+				"$l" || tail -n 1 "$l")
+			echo "FAILED $name: make $needs: exit $rc: $why" \
+				>"$work/$name.failed"
+			echo "0 1 0 0 0 $bt $bcpu" >"$work/$name.res"
+			echo "== $name: make $needs failed ($bt s)"
+			return
+		fi
+	fi
 	limit=$((secs * 3 > 300 ? secs * 3 : 300))
 	t0=$(date +%s)
 	times >"$work/$name.cpu0"
-	timeout -k 10 "$limit" "$@" >"$work/$name.log" 2>&1 </dev/null
+	timeout -k 10 "$limit" "$@" >>"$work/$name.log" 2>&1 </dev/null
 	rc=$?
 	dt=$(($(date +%s) - t0))
 	times >"$work/$name.cpu1"
@@ -209,9 +260,11 @@ job() {
 		echo "FAILED $name: exit $rc after its last case:" \
 			"$(tail -n 1 "$work/$name.log")" >"$work/$name.failed"
 	fi
-	echo "$p $f $s $dt $cpu" >"$work/$name.res"
+	echo "$p $f $s $dt $cpu $bt $bcpu" >"$work/$name.res"
 	# one line as each job ends: a CI log shows progress
-	echo "== $name: $p passed, $f failed, $s skipped ($dt s)"
+	built=
+	[ "$needs" = - ] || built="; $needs made first: $bt s"
+	echo "== $name: $p passed, $f failed, $s skipped ($dt s$built)"
 }
 
 # next job from the queue, or nothing when it is empty (one lane at a
@@ -239,7 +292,7 @@ while [ $i -lt "$lanes" ]; do
 done
 wait
 
-passed=0 failed=0 skipped=0 rc=0 times= cpus= cpu=0
+passed=0 failed=0 skipped=0 rc=0 times= cpus= cpu=0 made=
 for name in $order; do
 	[ -f "$work/$name.res" ] || continue
 	echo "======== $name"
@@ -251,7 +304,9 @@ for name in $order; do
 	[ "$2" -eq 0 ] || rc=1
 	times="$times${times:+, }$name $4 s"
 	cpus="$cpus${cpus:+, }$name $5 s"
-	cpu=$((cpu + $5))
+	cpu=$((cpu + $5 + $7))
+	[ "$6" = 0 ] && [ "$7" = 0 ] ||
+		made="$made${made:+, }$name $6 s, $7 CPU-s"
 done
 [ -f "$work/skips.extra" ] && skipped=$((skipped + 1))
 # the skipped cases by name
@@ -267,6 +322,8 @@ echo "time: $times"
 # time) takes less than its wall time, one the lanes share cores with
 # more; the tier's wall time is at least the sum over the cores
 echo "cpu: $cpus; $cpu s in all, $(nproc) cores"
+# what lanes made before their jobs (its CPU is in "in all")
+[ -z "$made" ] || echo "made in the tier: $made"
 if [ $wall -le $budget ]; then
 	echo "tier $tier: $wall s, within its budget of $budget s"
 else

@@ -687,6 +687,40 @@ static void tier_failure_last_lines(void)
 		0);
 }
 
+/*
+ * A job whose needs (the targets its lane makes first: run-all.sh's
+ * table) cannot be made fails by name with the first thing that went
+ * wrong, and is not run: a need left unmade must never show as its
+ * cases skipping. Tried with unit-windows on a build directory where its
+ * objects cannot be made (win is a file).
+ */
+static void tier_needs_failure_named(void)
+{
+	char b[600], out[800];
+
+	if (it_sh("command -v wine >/dev/null"))
+		PB_SKIP("no wine (make deps): the tier has no unit-windows "
+			"job");
+	snprintf(b, sizeof(b), "%s/fake-build", it_dir());
+	snprintf(out, sizeof(out), "%s/tier.out", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' && : >'%s/win'", b, b), 0);
+	CU_ASSERT_EQUAL(it_sh("tests/run-all.sh --check --only unit-windows "
+			      "'%s' >'%s' 2>&1",
+			      b, out),
+			1);
+	CU_ASSERT_EQUAL(
+		it_sh("tail -n 1 '%s' | grep -q '^FAILED unit-windows: "
+		      "make unit-windows,wine-prefix: exit 2: mkdir: "
+		      "cannot create directory .*win.*: Not a "
+		      "directory (log: %s/test-logs/unit-windows.log)$'",
+		      out, b),
+		0);
+	CU_ASSERT_EQUAL(it_sh("grep -q '^0 passed, 1 failed, 0 skipped$' '%s' "
+			      "&& ! grep -q 'provbench-tests:' '%s'",
+			      out, out),
+			0);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(installed_runs_elsewhere),
 	PB_CASE(install_ships_docs_and_units),
@@ -700,6 +734,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(systemd_recipe_in_scratch_root),
 	PB_CASE(sudo_deps_leave_the_clone_its_owner),
 	PB_CASE(tier_failure_last_lines),
+	PB_CASE(tier_needs_failure_named),
 	PB_CASES_END,
 };
 
