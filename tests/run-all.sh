@@ -1,6 +1,6 @@
 #!/bin/sh
 # run-all.sh - a tier of the test suites, its jobs shared by lanes (one a
-# core, and one more: a lane whose job waits on real time or on a guest
+# core, and two more: a lane whose job waits on real time or on a guest
 # leaves its core to the others), each lane taking the next job from one
 # queue, longest first by the seconds each took when last measured
 # (below): the longest start first and the short ones fill the gaps. A
@@ -284,7 +284,10 @@ lane() {
 	done
 }
 
-lanes=${PROVBENCH_TEST_LANES:-$(($(nproc) + 1))}
+# nproc + 2: on 2 cores a fourth lane fills the waits (the harness
+# suite's, the kill cases'), make test 4-10 s sooner and make check 3-4
+# (issue 41, docs/performance.md); more lanes only share the cores
+lanes=${PROVBENCH_TEST_LANES:-$(($(nproc) + 2))}
 i=0
 while [ $i -lt "$lanes" ]; do
 	lane &
