@@ -97,7 +97,7 @@ echo "$kver" >"$root/etc/kernel-release"
 
 (cd "$root" && find . | LC_ALL=C sort |
 	"$busybox" cpio -o -H newc -R 0:0 2>/dev/null) |
-	gzip -9n >"$work/initrd.gz"
+	gzip -6n >"$work/initrd.gz"
 # The kernel qemu boots. Debian ships a bzImage; when the kernel in it
 # has a PVH entry (CONFIG_PVH, as Debian's amd64 kernels do), that ELF is
 # unpacked and booted instead: qemu enters it directly, with no real-mode
