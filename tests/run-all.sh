@@ -155,13 +155,14 @@ fi
 sort -k2,2nr -o "$work/queue" "$work/jobs"
 order=$(awk '{ print $1 }' "$work/jobs")
 
-# the CPU seconds (user + system) of the lane's waited-for children,
-# as `times` left them in FILE: what a job took of the cores is the
-# difference around it (`times` in the lane's own shell: a $(...) is a
-# child, with none)
-cpu_of() {
-	awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + \
-		$4 }' "$1"
+# the CPU seconds (user + system) the lane's waited-for children took
+# between two `times` outputs, BEFORE and AFTER, rounded: what a job (or
+# what its lane made for it) took of the cores (`times` runs in the
+# lane's own shell: a $(...) is a child, with none)
+cpu_between() {
+	awk 'FNR == 2 { gsub(/[ms]/, " "); t = $1 * 60 + $2 + $3 * 60 + $4
+		if (NR == FNR) a = t; else b = t }
+		END { printf "%.0f", b - a }' "$1" "$2"
 }
 
 # build NAME TARGETS: make the comma-separated TARGETS a job needs, its
@@ -200,9 +201,7 @@ job() {
 		rc=$?
 		bt=$(($(date +%s) - t0))
 		times >"$work/$name.cpu1"
-		bcpu=$(echo "$(cpu_of "$work/$name.cpu1")" \
-			"$(cpu_of "$work/$name.cpu0")" |
-			awk '{ printf "%.0f", $1 - $2 }')
+		bcpu=$(cpu_between "$work/$name.cpu0" "$work/$name.cpu1")
 		if [ $rc != 0 ]; then
 			# the first thing that went wrong: a compiler's error,
 			# else what a recipe said before make's own lines
@@ -223,8 +222,7 @@ job() {
 	rc=$?
 	dt=$(($(date +%s) - t0))
 	times >"$work/$name.cpu1"
-	cpu=$(echo "$(cpu_of "$work/$name.cpu1") $(cpu_of "$work/$name.cpu0")" |
-		awk '{ printf "%.0f", $1 - $2 }')
+	cpu=$(cpu_between "$work/$name.cpu0" "$work/$name.cpu1")
 	set -- $(awk '$1 == "provbench-tests:" { print $2, $4, $6 }' \
 		"$work/$name.log")
 	p=${1:-} f=${2:-0} s=${3:-0}
