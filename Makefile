@@ -242,9 +242,10 @@ test-tier: deps
 # and Wine's prefix, the fuzz targets: a third of the build's time on a
 # clean clone) their lanes make in the tier (the needs in run-all.sh's
 # table), while the first jobs run.
-TIER_PREREQ := $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST) asan-tree
+TIER_PREREQ := $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(GUEST) asan-tree \
+	       $(UNIT_ASAN) $(IT_ASAN)
 
-test-all: $(TIER_PREREQ) $(UNIT_ASAN) $(IT_ASAN)
+test-all: $(TIER_PREREQ)
 	@tests/run-all.sh $(B) || true
 
 # The fast loop, on a built tree in under a minute: the unit tests, the
@@ -264,7 +265,7 @@ check-tier: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
 N     ?= 10
 SUITE ?=
 CASES ?=
-test-repeat: $(TIER_PREREQ) $(UNIT_ASAN) $(IT_ASAN)
+test-repeat: $(TIER_PREREQ)
 	@N=$(N) SUITE=$(SUITE) CASES='$(CASES)' tests/repeat.sh $(B)
 
 # Every C file as .clang-format says (comments are never reflowed).
