@@ -141,7 +141,9 @@ static void installed_runs_elsewhere(void)
 /*
  * README is the door (issue 38): at most 300 lines, and neither it nor a
  * page of docs/ names a path outside the repository (a user's clone has
- * nothing beside it).
+ * nothing beside it). Its first screen gives both of a newcomer's
+ * commands, `make demo` and `make test` (issue 56), the second being
+ * what CI runs.
  */
 static void readme_is_a_door(void)
 {
@@ -155,6 +157,14 @@ static void readme_is_a_door(void)
 		      "bad = 1 } END { exit !bad }' README.md docs/*.md "
 		      ">&2"),
 		0);
+	/* a newcomer's two commands on README's first screen (its first
+	 * 40 lines), and CI's script running exactly the second */
+	CU_ASSERT_EQUAL(it_sh("head -n 40 README.md | grep -q '^sudo make "
+			      "demo' && head -n 40 README.md | grep -q "
+			      "'^sudo make test'"),
+			0);
+	CU_ASSERT_EQUAL(it_sh("grep -v '^#' .ci/run | grep -qx 'make test'"),
+			0);
 }
 
 /* help profile, the manual's PROFILE KEYS and docs/profile.md are one
