@@ -89,9 +89,9 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c \
 	      vsphere/lab.c vsphere/pbm.c vsphere/perf.c
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
-REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/model.c \
-	      reports/findings.c reports/words.c reports/columns.c \
-	      reports/csv.c reports/text.c reports/compare.c \
+REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/penalty.c \
+	      reports/model.c reports/findings.c reports/words.c \
+	      reports/columns.c reports/csv.c reports/text.c reports/compare.c \
 	      reports/json.c reports/report.c reports/html.c reports/trend.c \
 	      reports/fleet.c reports/export.c reports/draw.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \

@@ -339,39 +339,26 @@ static void dev_later_done(struct rp_devtime *d, const struct dev_later *l)
 }
 
 /*
- * A paired first write's two sides in time over its measured pairs (pair
- * k is the fresh stripe k + 1 and the rewrite of stripe k): the runner's
- * own totals, or in a file written before it gave them, the series'
- * points of the paired fresh stripes and the rewritten stripes' time.
- * False when neither can be had.
+ * A paired first write's sides (penalty.c says what they are set
+ * against): the whole pass, fresh stripes only (its seconds and bytes),
+ * and its rewritten stripes. Every run.json with pairs has both: a file
+ * written before the runner kept the pairs' own seconds (2026-12-04)
+ * reads the same.
  */
-static bool pair_times(double *fresh, double *written, struct jl *pr,
-		       const struct jl *series)
+static void paired_sides(struct rp_first_sides *s, const struct rj_pass *ps,
+			 struct jl *pr)
 {
-	struct jl_mark mark;
-	struct jl *pts, *pt;
-	double npairs = jl_num(jl_get(pr, RUNNER_K_PAIRS)), k = 0;
+	double wb = jl_num(jl_get(pr, "written_bytes"));
 
-	*fresh = jl_num(jl_get(pr, RUNNER_K_PAIRS_FRESH_S));
-	*written = jl_num(jl_get(pr, RUNNER_K_PAIRS_WRITTEN_S));
-	if (*fresh > 0 && *written > 0)
-		return true;
-	*written = jl_num(jl_get(pr, "written_seconds"));
-	*fresh = 0;
-	if (!series || series->type != JL_RAW || !(*written > 0) ||
-	    !(npairs >= 1))
-		return false;
-	jl_mark(cur_doc, &mark);
-	pts = jl_parse_span(cur_doc, series->s, series->slen);
-	for (pt = pts ? pts->first : NULL; pt && k <= npairs; pt = pt->next) {
-		double b = jl_num(jl_get(pt, RUNNER_K_BYTES)),
-		       r = jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
-
-		if (k++ >= 1 && b > 0 && r > 0)
-			*fresh += b / 1048576.0 / r;
-	}
-	jl_reset(cur_doc, &mark);
-	return *fresh > 0;
+	s->paired = true;
+	s->first_s = ps->seconds;
+	s->first_bytes = jl_num(ps->k[RJ_P_BYTES]);
+	s->written_s = jl_num(jl_get(pr, "written_seconds"));
+	/* a file with no written_bytes: every pair rewrote a whole stripe */
+	s->written_bytes =
+		!isnan(wb) ? wb
+			   : jl_num(jl_get(pr, RUNNER_K_PAIRS)) *
+				     jl_num(jl_get(pr, RUNNER_K_STRIPE));
 }
 
 /* One successful repetition of a group: at most one value per item in
@@ -384,13 +371,15 @@ struct item_acc {
 	struct dev_later dl[2];
 	bool srv_later;
 	unsigned nfsy, nrw, nrd, ncmd;
-	double first_mib, rw_med, stripes_mib, ref_mib, settle_to, pf, pw;
+	double first_mib, rw_med, stripes_mib, ref_mib, settle_to;
+	struct rp_first_sides sides; /* the first write's, once paired */
 	const struct jl *ref, *stripes;
 	bool first, spanned;
 	bool reclaimed; /* a reclaim came: the passes after it are apart */
 	/* after it: the first write again (its rate, its pairs' times) and
 	 * the later writes that followed it */
-	double first2_mib, pf2, pw2, rw2[RP_MAX_REWRITES];
+	double first2_mib, rw2[RP_MAX_REWRITES];
+	struct rp_first_sides sides2;
 	unsigned nrw2, nreclaims;
 	bool first2, paired2;
 };
@@ -513,9 +502,8 @@ static void rewarm_pass(const struct rp_model *m, struct item_acc *a,
 		a->first2 = true;
 		a->first2_mib = ps->mib_per_s;
 		a->paired2 = pr != NULL;
-		if (!pr ||
-		    !pair_times(&a->pf2, &a->pw2, pr, ps->k[RJ_P_SERIES]))
-			a->pf2 = a->pw2 = NAN;
+		if (pr)
+			paired_sides(&a->sides2, ps, pr);
 	} else if (a->first2 && m->later_set && ps->kind == m->later &&
 		   a->nrw2 < RP_MAX_REWRITES) {
 		a->rw2[a->nrw2++] = ps->mib_per_s;
@@ -599,8 +587,7 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 		       npairs = jl_num(jl_get(pr, RUNNER_K_PAIRS));
 
 		if (pr && !isnan(pen) && npairs >= 1) {
-			if (!pair_times(&a->pf, &a->pw, pr, ps.k[RJ_P_SERIES]))
-				a->pf = a->pw = NAN;
+			paired_sides(&a->sides, &ps, pr);
 			g->npaired++;
 			if (!g->pairs_min || (size_t)npairs < g->pairs_min)
 				g->pairs_min = (size_t)npairs;
@@ -644,20 +631,14 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 	}
 }
 
-/*
- * A first write's time over its later writes' on the same bytes, as a
- * log: the paired stripes' sides where it was paired, else the passes'
- * (the rates' inverse ratio). NaN when paired with its sides unknown (no
- * figure rather than a mix) or when a side is missing.
- */
-static double time_log_ratio(double pf, double pw, bool paired,
-			     double first_mib, double rw_mib)
+/* A first write's time over its later writes', as a log (penalty.c):
+ * the paired sides where it was paired, else the rates. NaN: no figure. */
+static double time_log_ratio(struct rp_first_sides *s, double first_mib,
+			     double rw_mib)
 {
-	if (pf > 0 && pw > 0)
-		return log(pf / pw);
-	if (!paired && first_mib > 0 && rw_mib > 0)
-		return log(rw_mib / first_mib);
-	return NAN;
+	s->first_mib_s = first_mib;
+	s->later_mib_s = rw_mib;
+	return log(rp_first_time_ratio(s));
 }
 
 /* The item's figures into its group, once its passes are read. */
@@ -701,16 +682,14 @@ static void item_done(struct rp_group *g, struct item_acc *a)
 	if (a->stripes_mib > 0 && a->rw_med > 0)
 		g->stripe_vs_pass[g->nstripe_vs_pass++] =
 			a->stripes_mib / a->rw_med;
-	lr = time_log_ratio(a->pf, a->pw, a->stripes_mib > 0, a->first_mib,
-			    a->rw_med);
+	lr = time_log_ratio(&a->sides, a->first_mib, a->rw_med);
 	if (!isnan(lr))
 		g->lr[g->nlr++] = lr;
 	/* the first write after a reclaim, against the rewrites after it
 	 * (else the first cycle's), and against the rep's first write */
 	if (a->first2) {
 		double rw = a->nrw2 ? rp_median(a->rw2, a->nrw2) : a->rw_med;
-		double lr2 = time_log_ratio(a->pf2, a->pw2, a->paired2,
-					    a->first2_mib, rw);
+		double lr2 = time_log_ratio(&a->sides2, a->first2_mib, rw);
 
 		if (!isnan(lr2))
 			g->lr2[g->nlr2++] = lr2;
@@ -741,11 +720,7 @@ static void add_item(struct rp_model *m, struct rp_group *g,
 		.rw_med = NAN,
 		.stripes_mib = NAN,
 		.ref_mib = NAN,
-		.pf = NAN,
-		.pw = NAN,
 		.first2_mib = NAN,
-		.pf2 = NAN,
-		.pw2 = NAN,
 	};
 	struct jl *p;
 
@@ -809,36 +784,6 @@ out:
 }
 
 /*
- * The first-write penalty in time: what a first write costs over a
- * rewrite of the same bytes, exp(mean of the repetitions' log time
- * ratios, less the baseline's mean of its own) - 1 (0.47: a first write
- * takes 47% longer), and its 95% interval by Student's t (Welch's with a
- * baseline). A mean of logs, not a median of each pair's rate: a cost
- * that falls on a few stripes is the time it takes in all (issue 36: the
- * pairs' median saw 14% of a 47% cost). The baseline's ratio is what a
- * first write shows where there is nothing to provision (a paired run's
- * rewrite-after-write bias, a first pass's own start): taken out, the
- * rest is the mode's. Without a baseline of the same method (both
- * paired or both not) and two repetitions, the mode's own; under
- * RP_MIN_TELL repetitions no interval.
- */
-static void cost_of(double *v, double *lo, double *hi, const double *a,
-		    size_t na, const double *b, size_t nb)
-{
-	double d, l, h;
-
-	*v = *lo = *hi = NAN;
-	if (!na)
-		return;
-	rp_mean_diff_ci(&d, &l, &h, a, na, b, nb, 0.05);
-	*v = expm1(d);
-	if (na < RP_MIN_TELL)
-		return;
-	*lo = expm1(l);
-	*hi = expm1(h);
-}
-
-/*
  * The re-warm (issue 40) is the same estimate of the first write after a
  * reclaim, less the same baseline's first cycle: the method's own bias is
  * the first cycle's, and a baseline's second cycle may have been given
@@ -851,12 +796,12 @@ static void penalty_of(struct rp_group *g, const struct rp_group *b)
 		  b->nlr < 2 || b->mismatch))
 		b = NULL;
 	g->penalty_less_base = b != NULL;
-	cost_of(&g->penalty, &g->penalty_lo, &g->penalty_hi, g->lr, g->nlr,
-		b ? b->lr : NULL, b ? b->nlr : 0);
-	cost_of(&g->rewarm, &g->rewarm_lo, &g->rewarm_hi, g->lr2, g->nlr2,
-		b ? b->lr : NULL, b ? b->nlr : 0);
-	cost_of(&g->rewarm_vs_first, &g->rewarm_vs_first_lo,
-		&g->rewarm_vs_first_hi, g->d21, g->nd21, NULL, 0);
+	rp_penalty_estimate(&g->penalty, &g->penalty_lo, &g->penalty_hi, g->lr,
+			    g->nlr, b ? b->lr : NULL, b ? b->nlr : 0);
+	rp_penalty_estimate(&g->rewarm, &g->rewarm_lo, &g->rewarm_hi, g->lr2,
+			    g->nlr2, b ? b->lr : NULL, b ? b->nlr : 0);
+	rp_penalty_estimate(&g->rewarm_vs_first, &g->rewarm_vs_first_lo,
+			    &g->rewarm_vs_first_hi, g->d21, g->nd21, NULL, 0);
 }
 
 /*

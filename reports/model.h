@@ -390,6 +390,8 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 				 const struct rp_item_sink *sink, char *errbuf);
 
 void rp_model_dispose(struct rp_model *m);
+/* Did any group's first write go in stripe pairs? (penalty.c) */
+bool rp_any_paired(const struct rp_model *m);
 
 /* Each group's warm-up across passes by rules (NULL: RP_PTS_INIT); the
  * load does it with the defaults. */

@@ -157,6 +157,36 @@ void rp_mean_diff_ci(double *d, double *lo, double *hi, const double *a,
  */
 unsigned rp_reps_needed(double h, size_t n, double target);
 
+/* ---- the first-write penalty (penalty.c): one definition ---- */
+
+/*
+ * One repetition's first write and what it is set against. paired: the
+ * first write went in stripe pairs, and its whole pass (first_s,
+ * first_bytes) is set against its rewritten stripes (written_s,
+ * written_bytes); else its rate against its later passes' median.
+ */
+struct rp_first_sides {
+	bool paired;
+	double first_s, first_bytes;
+	double written_s, written_bytes;
+	double first_mib_s, later_mib_s;
+};
+
+/* The repetition's time ratio, first write over later writes of the same
+ * bytes (1.47: 47% longer); NaN when a side is missing. */
+double rp_first_time_ratio(const struct rp_first_sides *s);
+/* The penalty over repetitions from their log time ratios, less the
+ * baseline's (base_lr NULL: none), with its 95% interval (NaN under 3). */
+void rp_penalty_estimate(double *v, double *lo, double *hi, const double *lr,
+			 size_t n, const double *base_lr, size_t nbase);
+/* The penalty v in words: "first write takes 47% longer than rewrite"
+ * (later: the later writes' name) */
+void rp_penalty_say(char *out, size_t len, double v, const char *later);
+/* The penalty's definition, one sentence, for captions and help
+ * (paired: the run's first writes went in stripe pairs). */
+void rp_penalty_define(char *out, size_t len, const char *later,
+		       const char *baseline, bool paired);
+
 /* ---- the report ---- */
 
 struct rp_opts {

@@ -1,0 +1,104 @@
+/*
+ * penalty.c - the first-write penalty, defined once (issue 52): the extra
+ * time a first write takes over a rewrite of the same bytes, in the time
+ * the user waits for, less what the baseline's own first write shows.
+ * The model's estimate over repetitions, a repetition's own figure on the
+ * harness's progress line, and the words every surface prints around it
+ * come from here, so a run shows one number for one mode.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "report.h"
+
+/*
+ * A repetition's first write over its later writes, in time per byte.
+ * Paired: the whole first-write pass (every fresh stripe, the first one,
+ * which no pair holds, and a tail's included: a new file's first extents
+ * cost what they cost) against the rewritten stripes' seconds per byte,
+ * milliseconds after each fresh one. Not paired: the later passes' rate
+ * over the first write's. NaN when a side is missing: no figure rather
+ * than a mix.
+ */
+double rp_first_time_ratio(const struct rp_first_sides *s)
+{
+	if (s->paired) {
+		if (!(s->first_s > 0) || !(s->first_bytes > 0) ||
+		    !(s->written_s > 0) || !(s->written_bytes > 0))
+			return NAN;
+		return (s->first_s / s->first_bytes) /
+		       (s->written_s / s->written_bytes);
+	}
+	if (!(s->first_mib_s > 0) || !(s->later_mib_s > 0))
+		return NAN;
+	return s->later_mib_s / s->first_mib_s;
+}
+
+/*
+ * The penalty over repetitions: exp(mean of the repetitions' log time
+ * ratios, less the baseline's mean of its own) - 1 (0.47: a first write
+ * takes 47% longer), and its 95% interval by Student's t (Welch's with a
+ * baseline). A mean of logs, not a median of each stripe's rate: a cost
+ * that falls on a few stripes is the time it takes in all (issue 36: the
+ * pairs' median saw 14% of a 47% cost). The baseline's ratio is what a
+ * first write shows where there is nothing to provision (a paired run's
+ * rewrite-after-write bias, a first pass's own start): taken out, the
+ * rest is the mode's. Under RP_MIN_TELL repetitions no interval.
+ */
+void rp_penalty_estimate(double *v, double *lo, double *hi, const double *lr,
+			 size_t n, const double *base_lr, size_t nbase)
+{
+	double d, l, h;
+
+	*v = *lo = *hi = NAN;
+	if (!n)
+		return;
+	rp_mean_diff_ci(&d, &l, &h, lr, n, base_lr, nbase, 0.05);
+	*v = expm1(d);
+	if (n < RP_MIN_TELL)
+		return;
+	*lo = expm1(l);
+	*hi = expm1(h);
+}
+
+/* "first write takes 47% longer than rewrite", "... 5% less time ...",
+ * "... no longer ..." when it rounds to 0 */
+void rp_penalty_say(char *out, size_t len, double v, const char *later)
+{
+	double pct = round(fabs(v) * 100) + 0.0;
+
+	if (isnan(v))
+		snprintf(out, len, "first write against %s: too few to tell",
+			 later);
+	else if (pct == 0)
+		snprintf(out, len, "first write takes no longer than %s",
+			 later);
+	else
+		snprintf(out, len, "first write takes %.0f%% %s than %s", pct,
+			 v > 0 ? "longer" : "less time", later);
+}
+
+bool rp_any_paired(const struct rp_model *m)
+{
+	for (size_t i = 0; i < m->ng; i++)
+		if (m->g[i].penalty_paired)
+			return true;
+	return false;
+}
+
+/* What the penalty is, in one sentence: every table's caption and every
+ * format's help says it in these words. paired: the run's first writes
+ * went in stripe pairs. */
+void rp_penalty_define(char *out, size_t len, const char *later,
+		       const char *baseline, bool paired)
+{
+	snprintf(out, len,
+		 "penalty: the extra time a first write takes over a %s of "
+		 "the same bytes (%s), less what %s's own first write shows",
+		 later,
+		 paired ? "its whole pass, against the stripes rewritten "
+			  "right after each"
+			: "its pass, against the later passes' median rate",
+		 baseline && *baseline ? baseline : "the baseline");
+}
