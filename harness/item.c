@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,22 +16,79 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "report.h"
 #include "run_int.h"
+
+/* a pass's number, NaN when absent */
+static double pass_num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/*
+ * A repetition's own first write against its later writes, in the
+ * report's words and by its one definition (reports/penalty.c): the
+ * whole first-write pass against its rewritten stripes where it was
+ * paired, else against its rewrites' median (recreates' without any).
+ * The answer later takes the baseline's own out over every repetition:
+ * this is the repetition before that, said as such.
+ */
+static void rep_penalty(char *out, size_t len, json_t *passes)
+{
+	double later[2][RUNNER_MAX_PASSES];
+	size_t nl[2] = {0, 0}, i;
+	struct rp_first_sides s = {.first_mib_s = NAN};
+	bool first = false;
+	json_t *pass, *pr;
+
+	*out = '\0';
+	json_array_foreach(passes, i, pass)
+	{
+		const char *name =
+			json_string_value(json_object_get(pass, RUNNER_K_NAME));
+		bool done =
+			json_is_true(json_object_get(pass, RUNNER_K_COMPLETE));
+		int k = name && !strcmp(name, "rewrite")    ? 0
+			: name && !strcmp(name, "recreate") ? 1
+							    : -1;
+
+		if (name && !strcmp(name, "reclaim"))
+			break; /* the second cycle is the re-warm's */
+		if (!done)
+			continue;
+		if (name && !strcmp(name, "first-write") && !first) {
+			first = true;
+			s.first_mib_s = pass_num(pass, RUNNER_K_MIB_PER_S);
+			pr = json_object_get(pass, RUNNER_K_PAIRED);
+			s.paired = json_is_object(pr);
+			s.first_s = pass_num(pass, RUNNER_K_SECONDS);
+			s.first_bytes = pass_num(pass, RUNNER_K_BYTES);
+			s.written_s = pass_num(pr, "written_seconds");
+			s.written_bytes = pass_num(pr, "written_bytes");
+		} else if (first && k >= 0 && nl[k] < RUNNER_MAX_PASSES) {
+			later[k][nl[k]++] = pass_num(pass, RUNNER_K_MIB_PER_S);
+		}
+	}
+	if (!first || (!s.paired && !nl[0] && !nl[1]))
+		return;
+	s.later_mib_s =
+		nl[0] ? rp_median(later[0], nl[0]) : rp_median(later[1], nl[1]);
+	rp_penalty_say(out, len, rp_first_time_ratio(&s) - 1,
+		       nl[0] || s.paired ? "rewrite" : "recreate");
+}
 
 static void summarize(const struct run_state *r, const struct rj_result *res)
 {
 	json_t *passes = json_object_get(res->runner, RUNNER_K_PASSES), *pass;
-	char line[512];
+	char line[512], pen[128];
 	size_t i, len;
 
 	len = (size_t)snprintf(line, sizeof(line), "  provisioned in %.2f s",
 			       res->disk.provision_s);
 	json_array_foreach(passes, i, pass)
 	{
-		json_t *pen =
-			json_object_get(json_object_get(pass, RUNNER_K_PAIRED),
-					RUNNER_K_PENALTY);
-
 		if (len >= sizeof(line))
 			break;
 		len += (size_t)snprintf(
@@ -38,13 +96,10 @@ static void summarize(const struct run_state *r, const struct rj_result *res)
 			json_string_value(json_object_get(pass, RUNNER_K_NAME)),
 			json_real_value(
 				json_object_get(pass, RUNNER_K_MIB_PER_S)));
-		/* a paired first write's own penalty: its stripes' rate
-		 * alone is not to be set against the rewrites' */
-		if (json_is_number(pen) && len < sizeof(line))
-			len += (size_t)snprintf(line + len, sizeof(line) - len,
-						" (penalty %.0f%% in pairs)",
-						json_number_value(pen) * 100);
 	}
+	rep_penalty(pen, sizeof(pen), passes);
+	if (*pen && len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, "; %s", pen);
 	run_say(r->quiet, "%s", line);
 }
 
