@@ -230,6 +230,8 @@ static void openmetrics(struct pb_buf *b, struct rp_model *const *ms,
 			  *lat = "provbench_write_latency_seconds",
 			  *cpu = "provbench_cpu_per_write_seconds",
 			  *alloc = "provbench_first_write_extent_bytes";
+	char def[320], help[512];
+	bool paired = false;
 	size_t r, i;
 
 	/* each family's samples together, over every run */
@@ -252,12 +254,15 @@ static void openmetrics(struct pb_buf *b, struct rp_model *const *ms,
 			om_stat(b, tp, m, g, "fsync-write", MIB, g->fsync_med,
 				NAN, NAN, t);
 		}
-	om_family(b, pen, "ratio",
-		  "The first write's warm-up penalty: the extra time a first "
-		  "write takes over later writes of the same bytes, less the "
-		  "baseline's own (0.5: half as long again), its estimate "
-		  "and 95% interval's ends (stat); no interval under 3 "
-		  "repetitions.");
+	for (r = 0; r < n; r++)
+		paired |= rp_any_paired(ms[r]);
+	rp_penalty_define(def, sizeof(def), "later write", NULL, paired);
+	snprintf(help, sizeof(help),
+		 "The first write's warm-up %s (0.5: half as long again), "
+		 "its estimate and 95%% interval's ends (stat); no interval "
+		 "under 3 repetitions.",
+		 def);
+	om_family(b, pen, "ratio", help);
 	for (r = 0; r < n; r++)
 		for (i = 0; i < ms[r]->ng; i++)
 			om_stat(b, pen, ms[r], &ms[r]->g[i], NULL, 1.0,

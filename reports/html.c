@@ -3,6 +3,7 @@
  * script, font or image from anywhere: lab networks are often offline),
  * readable printed. Every value from run.json is HTML-escaped.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,6 +336,7 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 
 static void summary_table(struct pb_buf *b, const struct rp_model *m)
 {
+	char def[320];
 	const struct rp_column *c;
 	size_t i;
 
@@ -390,13 +392,15 @@ static void summary_table(struct pb_buf *b, const struct rp_model *m)
 		}
 		pb_buf_addstr(b, "</tr>\n");
 	}
+	rp_penalty_define(def, sizeof(def), rp_later_name(m), m->baseline,
+			  rp_any_paired(m));
 	pb_buf_printf(b,
 		      "</table>\n<p class=note>Medians over repetitions, "
 		      "with their 95%% interval below (none with one "
-		      "repetition). Penalty: 1 &minus; first write / %s. "
+		      "repetition). %c%s. "
 		      "Steady from: where %ss hold steady across passes "
 		      "(SNIA PTS's test).%s</p>\n",
-		      rp_later_name(m), rp_later_name(m),
+		      toupper((unsigned char)def[0]), def + 1, rp_later_name(m),
 		      m->later_set && m->later == RUNNER_PASS_RECREATE
 			      ? " A recreate deletes the file and writes a new "
 				"one; a rewrite overwrites it in place."
@@ -1145,6 +1149,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 			    const struct rp_model *old,
 			    const struct rp_findings *fs, struct pb_buf *b)
 {
+	char def[320];
 	const char *partial =
 		!(fs->nheadline && fs->f[0].kind == RP_F_H_PARTIAL) ? ""
 		: m->interrupted ? " (INTERRUPTED: partial)"
@@ -1198,6 +1203,8 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	warmup_panels(b, m);
 	convergence(b, m);
 	fs_commands(b, m);
+	rp_penalty_define(def, sizeof(def), rp_later_name(m), m->baseline,
+			  rp_any_paired(m));
 	pb_buf_printf(
 		b,
 		"<h2>How to read this</h2><p class=note>Medians over "
@@ -1205,10 +1212,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		"intervals of the median (2000 resamples, fixed seed; "
 		"above 50 repetitions the order-statistic interval); "
 		"under 3 repetitions no interval. Baseline: %s%s. "
-		"Warm-up penalty: the extra time a first write takes "
-		"over a %s of the same bytes (the stripe pairs' sides "
-		"where the first write was paired, else the passes'), "
-		"less what the baseline's own first write shows; a "
+		"Warm-up %s; a "
 		"geometric mean over repetitions with its 95%% "
 		"Student's t interval (Welch's against the baseline), "
 		"none under 3 repetitions: two values cannot tell "
@@ -1224,8 +1228,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		m->have_baseline ? ""
 				 : " &mdash; <span class=bad>absent from "
 				   "this run: ratios not shown</span>",
-		rp_later_name(m), m->pts.window, m->pts.range * 100,
-		m->pts.slope * 100,
+		def, m->pts.window, m->pts.range * 100, m->pts.slope * 100,
 		rp_any_rewarm(m) ? " Again: the warm-up penalty of the first "
 				   "write after a reclaim (the disk's blocks "
 				   "given back), told the same way against the "

@@ -124,7 +124,7 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 	struct tcol t[32];
 	size_t nt = text_columns(t, 32, m), i, k;
 	int ww = 4;
-	char line[4096];
+	char line[4096], def[320];
 	bool partial = fs->nheadline && fs->f[0].kind == RP_F_H_PARTIAL;
 
 	/* an interrupted or failed run says so in its first line */
@@ -172,12 +172,12 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 			ww = (int)strlen(l);
 	}
 	ww = ww > 48 ? 48 : ww;
+	rp_penalty_define(def, sizeof(def), rp_later_name(m), m->baseline,
+			  rp_any_paired(m));
 	pb_buf_printf(b,
 		      "\nmedians over repetitions, [95%% interval: bootstrap "
-		      "of the median]; penalty: a first write's extra time "
-		      "over %s, less the baseline's own [95%% interval: "
-		      "Student's t]%s\n",
-		      rp_later_name(m),
+		      "of the median]; %s [95%% interval: Student's t]%s\n",
+		      def,
 		      rp_any_rewarm(m) ? "; again: the same, of the first "
 					 "write after a reclaim"
 				       : "");

@@ -473,9 +473,17 @@ static void across(char *out, size_t len, const struct rp_finding *f)
 void rp_change_then_now(char *out, size_t len, const struct rp_model *m,
 			const struct rp_finding *f)
 {
-	if (!strcmp(f->metric, RP_METRIC_VS_LATER))
-		snprintf(out, len, "%.2fx -> %.2fx", f->v, f->v2);
-	else
+	char a[32], b[32];
+
+	/* the share the gate watches, and the answer's own penalty then
+	 * and now (the share's is the mode's own time ratio, before the
+	 * baseline's is taken out): one number per mode on every page */
+	if (!strcmp(f->metric, RP_METRIC_VS_LATER)) {
+		rp_pct_text(a, sizeof(a), f->h->penalty);
+		rp_pct_text(b, sizeof(b), f->g->penalty);
+		snprintf(out, len, "%.2fx -> %.2fx (penalty %s -> %s)", f->v,
+			 f->v2, a, b);
+	} else
 		snprintf(out, len, "%.1f -> %.1f %s", rp_rate(m, f->v),
 			 rp_rate(m, f->v2), m->rate_unit);
 }
@@ -892,9 +900,10 @@ static void say_pairs(const struct said *s)
 		 "penalties from stripe pairs: each rep's first write "
 		 "in %s stripes, each fresh one followed by a rewrite "
 		 "of the one before it; a rep's penalty is the time "
-		 "its fresh stripes took over its rewritten ones' "
-		 "(%zu pairs or more), so what the host does between "
-		 "passes cancels",
+		 "its whole first write took, every fresh stripe, over "
+		 "its rewritten stripes' for as many bytes (%zu pairs "
+		 "or more), so what the host does between passes "
+		 "cancels",
 		 pb_size_format(sz, sizeof(sz), (uint64_t)f->g->pair_stripe),
 		 f->g->pairs_min);
 	if (f->h)
