@@ -20,11 +20,19 @@ added to its fresh stripes:
             that settles after so many bytes
   step      on the first write and on rewrite 1 as well (5 passes): the
             warm-up across passes ends at rewrite 2
+  first     all of it on stripe 0, the one fresh stripe no pair holds: a
+            new file's first extents (issue 52's host run: 0.1-0.3 s of
+            a 1 s pass)
+  head      on the first 4 stripes (a host run here, 2026-12-05: two
+            60 ms stalls at stripes 2 and 3 of thin's and lazy's 0.65 s)
+  end       on the last stripe: a journal's flush at the pass's end
+  burst     a stall every 16 stripes, the cost split among them
 
-A cost of size c makes the paired fresh stripes take 1 + c times as long
-in all: c is the penalty's truth (the report's penalty is the extra time
-a first write takes, less the baseline's own). What is scored, per shape,
-size and repetition count:
+A cost of size c makes the whole first-write pass (every fresh stripe)
+take 1 + c times as long: c is the penalty's truth (the report's penalty
+is the extra time a first write takes, less the baseline's own; what the
+user waits for is the whole pass). What is scored, per shape, size and
+repetition count:
 
   penalty      bias (mean estimate less the truth, in points), how often
                the 95% interval holds the truth, how often it is called
@@ -58,7 +66,8 @@ is missed (make check runs a fixed-seed subset, --quick).
 
   tests/validate/validate.py [--build build] [--replicates 200] [--seed 1]
       [--reps 2,3,5,10] [--sizes 0,0.02,0.05,0.1,0.25,0.5]
-      [--shapes uniform,conc5,conc25,ramp,step] [--gate|--no-gate]
+      [--shapes uniform,conc5,conc25,ramp,step,first,head,end,burst]
+      [--gate|--no-gate]
       [--rewarm-sizes 0,0.1,0.25,0.5] [--no-rewarm]
       [--check] [--quick] [--legacy]
 
@@ -83,6 +92,8 @@ MiB = 1048576.0
 EAGER_PROV_S = 2.0
 THIN_PROV_S = 0.02
 STEP_AT = 2  # the step shape's rewrites settle at this pass
+HEAD_STRIPES = 4  # the head shape: a new file's first extents
+BURST_EVERY = 16  # the burst shape: a stall every so many stripes
 
 
 # ---- the pool ----
@@ -107,7 +118,7 @@ def load_pool():
 # ---- a cost of a size and a shape ----
 
 def shape_weights(shape, n, rng):
-    """How a cost is spread over n paired fresh stripes (sums to 1);
+    """How a cost is spread over a pass's n fresh stripes (sums to 1);
     None: in proportion to each stripe's own time."""
     if shape in ("uniform", "step"):
         return None
@@ -120,37 +131,43 @@ def shape_weights(shape, n, rng):
         w = [float(m - i) if i < m else 0.0 for i in range(n)]
         s = sum(w)
         return [x / s for x in w]
+    if shape in ("first", "head", "end"):
+        hit = {"first": [0], "head": range(HEAD_STRIPES),
+               "end": [n - 1]}[shape]
+        return [1.0 / len(hit) if i in hit else 0.0 for i in range(n)]
+    if shape == "burst":
+        hit = [i for i in range(n) if (i + 1) % BURST_EVERY == 0]
+        return [1.0 / len(hit) if i in hit else 0.0 for i in range(n)]
     raise ValueError(shape)
 
 
 def with_cost(rep, c, shape, rng):
     """The repetition's fresh stripes with a first-write cost of c: the
-    paired ones (stripe 0 is fresh alone) take 1 + c times as long."""
+    whole first-write pass (every fresh stripe, stripe 0 too, which no
+    pair holds) takes 1 + c times as long."""
     fresh = list(rep["fresh_s"])
     if c <= 0:
         return fresh
-    n = len(rep["written_s"])
-    paired = fresh[1:n + 1]
-    total = sum(paired)
+    n = len(fresh)
+    total = sum(fresh)
     w = shape_weights(shape, n, rng)
     for i in range(n):
-        add = total * c * (paired[i] / total if w is None else w[i])
-        fresh[1 + i] = paired[i] + add
+        fresh[i] += total * c * (fresh[i] / total if w is None else w[i])
     return fresh
 
 
 def ramp_truth_stripes(rep, c):
-    """Under the ramp, the first fresh stripe (counting stripe 0) from
-    which every paired stripe's noise-free cost is within 10% of the
-    rate: cost share <= 1/0.9 - 1."""
-    n = len(rep["written_s"])
+    """Under the ramp, the first fresh stripe from which every stripe's
+    noise-free cost is within 10% of the rate: cost share <= 1/0.9 - 1
+    (the stripes before it, counted from stripe 0)."""
+    n = len(rep["fresh_s"])
     m = max(1, n // 4)
     s = m * (m + 1) / 2.0
     for i in range(n):
         share = c * n * (m - i) / s if i < m else 0.0
         if share <= 1 / 0.9 - 1:
-            return 1 + i
-    return 1 + n
+            return i
+    return n
 
 
 # ---- a runner's document, a run ----
@@ -662,14 +679,16 @@ def check(pen, gate, rewarm=()):
                 bad.append("%s at %.0f%%, 5 reps: interval covers %.1f%%"
                            % (what, 100 * r["size"], 100 * cov))
     for r in pen:
-        if r["reps"] != 5:
+        if r["reps"] < 3:
             continue
         if abs(r["bias"]) > 0.02:
-            bad.append("%s %.0f%% at 5 reps: penalty bias %+.1f points"
-                       % (r["shape"], 100 * r["size"], 100 * r["bias"]))
+            bad.append("%s %.0f%% at %d reps: penalty bias %+.1f points"
+                       % (r["shape"], 100 * r["size"], r["reps"],
+                          100 * r["bias"]))
         if r["coverage"] < 0.93:
-            bad.append("%s %.0f%% at 5 reps: interval covers %.1f%%"
-                       % (r["shape"], 100 * r["size"], 100 * r["coverage"]))
+            bad.append("%s %.0f%% at %d reps: interval covers %.1f%%"
+                       % (r["shape"], 100 * r["size"], r["reps"],
+                          100 * r["coverage"]))
     for r in gate:
         if r["fall"] == 0 and r["rate"] > 0.02:
             bad.append("gate at %d reps: %.1f false alarms in 100 null "
@@ -689,7 +708,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reps", default="2,3,5,10")
     ap.add_argument("--sizes", default="0,0.02,0.05,0.1,0.25,0.5")
-    ap.add_argument("--shapes", default="uniform,conc5,conc25,ramp,step")
+    ap.add_argument("--shapes", default="uniform,conc5,conc25,ramp,step,"
+                    "first,head,end,burst")
     ap.add_argument("--rewarm-sizes", default="0,0.1,0.25,0.5",
                     help="the second first write's costs (after a "
                          "reclaim); the first's is 25%%")
@@ -699,14 +719,15 @@ def main():
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--quick", action="store_true",
                     help="make check's subset: 5 repetitions, sizes 0 and "
-                         "25%%, uniform and conc5, 150 replicates; the "
+                         "25%%, uniform, conc5 and first, 150 replicates; "
+                         "the "
                          "re-warm at 0 and 25%%, the gate's null nights "
                          "and 30%% falls, 100 each")
     ap.add_argument("--legacy", action="store_true")
     a = ap.parse_args()
     a.falls = (0.0, 0.1, 0.2, 0.3)
     if a.quick:
-        a.reps, a.sizes, a.shapes = "5", "0,0.25", "uniform,conc5"
+        a.reps, a.sizes, a.shapes = "5", "0,0.25", "uniform,conc5,first"
         a.rewarm_sizes = "0,0.25"
         a.replicates = 150
     a.reps = [int(x) for x in a.reps.split(",")]
