@@ -6,7 +6,7 @@
  * the time that took. provbench's host backend runs on the mount; its
  * penalty must agree with this count.
  *
- *   zerofs BACKING MOUNTPOINT LOG [EVERY]
+ *   zerofs BACKING MOUNTPOINT LOG [EVERY [HEAD_MIB HEAD_TIMES]]
  *
  * BACKING: the directory the files live in. LOG: where each file's count
  * is appended as one JSON line when it is removed (or at unmount):
@@ -15,6 +15,10 @@
  * zeroing included; block_zero_ns each 1 MiB block's zeroing. EVERY:
  * zero one block in EVERY (1, the default: every block; 8: one in eight,
  * a cost concentrated on a minority of the disk; 0: none, the control).
+ * HEAD_MIB, HEAD_TIMES: a file's first HEAD_MIB blocks are zeroed
+ * HEAD_TIMES times over on their first touch (issue 52: a first-touch
+ * cost heavier at the start, as a new file's first extents are; on the
+ * first stripe, which no stripe pair holds).
  * Zeros go direct and synchronous (O_DIRECT | O_DSYNC), as an array's;
  * a block written whole by its first write is zeroed all the same: VMFS
  * zeroes before it knows.
@@ -50,11 +54,11 @@ struct zfile {
 
 static struct {
 	const char *backing, *log;
-	unsigned every;
+	unsigned every, head_mib, head_times;
 	void *zeros;
 	struct zfile *files;
 	pthread_mutex_t lock;
-} z = {.every = 1, .lock = PTHREAD_MUTEX_INITIALIZER};
+} z = {.every = 1, .head_times = 1, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 /*
  * A file open here is three of the backing file's: as asked (reads,
@@ -142,10 +146,12 @@ static void zfile_retire(const char *path)
 	out = fopen(z.log, "a");
 	if (out) {
 		fprintf(out,
-			"{\"file\": \"%s\", \"every\": %u, \"blocks_zeroed\": "
+			"{\"file\": \"%s\", \"every\": %u, \"head_mib\": %u, "
+			"\"head_times\": %u, \"blocks_zeroed\": "
 			"%llu, \"zero_ns\": %llu, \"writes\": %llu, "
 			"\"write_ns\": %llu, \"block_zero_ns\": [",
-			f->path + 1, z.every, (unsigned long long)f->zeroed,
+			f->path + 1, z.every, z.head_mib, z.head_times,
+			(unsigned long long)f->zeroed,
 			(unsigned long long)f->zero_ns,
 			(unsigned long long)f->writes,
 			(unsigned long long)f->write_ns);
@@ -183,6 +189,7 @@ static int zero_untouched(struct zfile *f, int fd, size_t first, size_t last)
 		f->nblocks = last + 1;
 	}
 	for (b = first; b <= last; b++) {
+		unsigned times = b < z.head_mib ? z.head_times : 1, k;
 		uint64_t t0;
 
 		if (f->touched[b])
@@ -191,8 +198,10 @@ static int zero_untouched(struct zfile *f, int fd, size_t first, size_t last)
 		if (!z.every || b % z.every)
 			continue;
 		t0 = now_ns();
-		if (pwrite(fd, z.zeros, ZBLOCK, (off_t)b * ZBLOCK) != ZBLOCK)
-			return errno ? -errno : -EIO;
+		for (k = 0; k < times; k++)
+			if (pwrite(fd, z.zeros, ZBLOCK, (off_t)b * ZBLOCK) !=
+			    ZBLOCK)
+				return errno ? -errno : -EIO;
 		f->zns[b] = now_ns() - t0;
 		f->zero_ns += f->zns[b];
 		f->zeroed++;
@@ -500,9 +509,9 @@ int main(int argc, char **argv)
 	char *end;
 	int rc;
 
-	if (argc < 4 || argc > 5) {
-		fprintf(stderr,
-			"usage: zerofs BACKING MOUNTPOINT LOG [EVERY]\n");
+	if (argc < 4 || argc == 6 || argc > 7) {
+		fprintf(stderr, "usage: zerofs BACKING MOUNTPOINT LOG [EVERY "
+				"[HEAD_MIB HEAD_TIMES]]\n");
 		return 2;
 	}
 	if (!realpath(argv[1], backing)) {
@@ -511,7 +520,21 @@ int main(int argc, char **argv)
 	}
 	z.backing = backing;
 	z.log = argv[3];
-	if (argc == 5) {
+	if (argc == 7) {
+		unsigned long h = strtoul(argv[5], &end, 10), t;
+
+		if (*end || h > 1u << 20 ||
+		    (t = strtoul(argv[6], &end, 10), *end) || t < 1 || t > 64) {
+			fprintf(stderr,
+				"zerofs: HEAD_MIB '%s', HEAD_TIMES '%s': "
+				"blocks up to 1048576, times from 1 to 64\n",
+				argv[5], argv[6]);
+			return 2;
+		}
+		z.head_mib = (unsigned)h;
+		z.head_times = (unsigned)t;
+	}
+	if (argc >= 5) {
 		unsigned long e = strtoul(argv[4], &end, 10);
 
 		if (*end || e > 1024) {
