@@ -1903,6 +1903,60 @@ static void check_rate_from_last_run(void)
 
 /* "units": "MB": every page a person reads says MB/s, the fleet's
  * targets-at-once table too; the CSVs keep MiB/s, named so */
+/*
+ * One run, one penalty per mode (issue 52): a real run on this machine,
+ * rendered through every surface (the progress lines, the answer and the
+ * table, report --json, summary.csv, the page and its caption, the
+ * exports, a comparison, the trend) by tests/integration/one_number.py,
+ * which works each repetition's figure out again from run.json and says
+ * every surface that disagrees; and each mode's answer against what its
+ * repetitions' whole first writes took (within 5 points of their median
+ * less the baseline's, or held by the interval).
+ */
+static void host_penalty_one_number(void)
+{
+	SCRATCH(prof, "h-one.json");
+	SCRATCH(state, "h-state-one");
+	SCRATCH(res, "h-res-one");
+	SCRATCH(dir, "h-disks-one");
+	SCRATCH(log, "h-one.log");
+	SCRATCH(out, "h-one-out");
+	struct it_env e;
+	struct it_result r;
+	char text[1024];
+	FILE *f;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	/* rdm, the baseline, needs root for its loop device; eager is the
+	 * baseline without it */
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"h-one\", \"backend\": \"host\",\n"
+		 " \"host\": {\"dir\": \"%s\"},\n"
+		 " \"disk_size\": \"64M\", \"modes\": [%s],\n"
+		 " \"repetitions\": 3, \"order\": \"shuffle\",\n"
+		 " \"workload\": {\"bs\": \"1M\", \"qd\": 4, "
+		 "\"pattern\": \"seq\", \"passes\": [\"first-write\", "
+		 "\"rewrite\", \"rewrite\"], \"pair_stripe\": \"4M\"}}\n",
+		 dir,
+		 it_is_root() ? "\"rdm\", \"lazy\", \"thin\""
+			      : "\"eager\", \"lazy\", \"thin\"");
+	it_write_file(prof, text);
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	f = fopen(log, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "%s%s", r.err, r.out);
+	fclose(f);
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_sh("tests/integration/one_number.py '%s' "
+			      "'%s/latest' '%s' --progress '%s' --whole >&2",
+			      it_under_valgrind() ? it_plain_bin("provbench")
+						  : it_bin("provbench"),
+			      res, out, log),
+			0);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
 static void host_units_mb_everywhere(void)
 {
 	SCRATCH(prof, "h-units.json");
@@ -1969,6 +2023,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(plan_before_unset_settings),
 	PB_CASE(host_reclaim_read_back),
 	PB_CASE(host_export_openmetrics_promtool),
+	PB_CASE(host_penalty_one_number),
 	PB_CASES_END,
 };
 
