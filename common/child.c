@@ -173,6 +173,7 @@ int pb_child_run(const struct pb_child_spec *sp, struct pb_buf *out, char *msg,
 {
 	struct pb_child c;
 	char chunk[4096];
+	bool killed = false;
 	ssize_t n;
 	int rc;
 
@@ -180,12 +181,16 @@ int pb_child_run(const struct pb_child_spec *sp, struct pb_buf *out, char *msg,
 	if (pb_child_start(&c, sp, errbuf))
 		return -1;
 	while (pb_child_open(&c)) {
-		n = pb_child_read(&c, sp->tick ? 1000 : -1, chunk,
+		n = pb_child_read(&c, sp->tick || sp->stop ? 250 : -1, chunk,
 				  sizeof(chunk));
 		if (n > 0 && out)
 			pb_buf_add(out, chunk, (size_t)n);
 		if (sp->tick)
 			sp->tick(sp->tick_arg);
+		if (sp->stop && !killed && sp->stop(sp->stop_arg)) {
+			pb_child_kill(&c);
+			killed = true;
+		}
 	}
 	rc = pb_child_finish(&c);
 	snprintf(msg, msglen, "%s", pb_child_last_line(&c));

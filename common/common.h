@@ -241,6 +241,10 @@ struct pb_child_spec {
 	 * heartbeat for whoever watches the waiter); NULL: none */
 	void (*tick)(void *arg);
 	void *tick_arg;
+	/* pb_child_run: asked as often as tick; true stops the child (its
+	 * group, when it has its own) and waits for it to end; NULL: never */
+	bool (*stop)(void *arg);
+	void *stop_arg;
 };
 
 struct pb_child {

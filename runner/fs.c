@@ -30,6 +30,13 @@
 
 #include "runner_int.h"
 
+/* a signal, or the harness's stop file, while mkfs runs */
+static bool mkfs_stop(void *stop_file)
+{
+	runner_stop_file_poll(stop_file, pb_now_ns());
+	return runner_stop_requested();
+}
+
 enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 			      char *errbuf)
 {
@@ -90,11 +97,18 @@ enum pb_error runner_fs_setup(struct runner_fs *fs, const struct runner_opts *o,
 	 * heartbeat says it is at it, and what the device does */
 	sp.tick = runner_wait_tick;
 	sp.tick_arg = &wait;
+	/* a stop asked while it formats stops it: a big disk's mkfs is
+	 * minutes, and nothing after it is wanted */
+	sp.stop = mkfs_stop;
+	sp.stop_arg = (void *)o->stop_file;
 	rc = pb_child_run(&sp, NULL, msg, sizeof(msg), errbuf);
 	runner_wait_done(&wait);
 	fs->mkfs_s = (double)(pb_now_ns() - t0) / 1e9;
 	if (rc < 0)
 		return PB_ERR_CHILD;
+	if (runner_stop_requested())
+		return pb_fail(errbuf, PB_ERR_INTERRUPTED, "interrupted in %s",
+			       argv[0]);
 	if (rc)
 		return pb_fail(errbuf,
 			       rc == 127 ? PB_ERR_UNSUPPORTED : PB_ERR_CHILD,

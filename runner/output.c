@@ -379,6 +379,10 @@ enum pb_error runner_output_build(struct pb_buf *out,
 	pb_jw_arr_close(&w);
 	verify_json(&w, ctx);
 	pb_jw_bool(&w, RUNNER_K_INTERRUPTED, ctx->interrupted);
+	/* where: a stop in mkfs leaves no pass to say it */
+	pb_jw_str(&w, "interrupted_in",
+		  ctx->interrupted && ctx->stopped_in[0] ? ctx->stopped_in
+							 : NULL);
 	fs_json(&w, ctx->fs);
 	/* what the engine really did: asked-for is not applied */
 	pb_jw_obj_open(&w, "engine_features");

@@ -1234,6 +1234,14 @@ enum pb_error runner_run(const struct runner_opts *o, char *errbuf)
 		/* from here on the target is the file in the filesystem */
 		err = runner_fs_setup(&fs, o, errbuf);
 		ctx->fs = &fs;
+		if (err == PB_ERR_INTERRUPTED) {
+			/* stopped while it formatted: no pass ran, and the
+			 * document says so (issue 56) */
+			snprintf(ctx->stopped_in, sizeof(ctx->stopped_in),
+				 "mkfs");
+			run_err = err;
+			goto report;
+		}
 		if (err)
 			goto out;
 		fo = *o;
@@ -1282,6 +1290,10 @@ passes:
 	for (i = 0; i < o->npasses && !run_err; i++) {
 		run_err = run_one(ctx, i);
 		ctx->npasses_done = i + 1;
+		if (run_err == PB_ERR_INTERRUPTED)
+			snprintf(ctx->stopped_in, sizeof(ctx->stopped_in),
+				 "pass %u (%s)", i + 1,
+				 runner_pass_name(o->passes[i]));
 		if (run_err && ctx->passes[i].error[0])
 			pb_fail(errbuf, run_err, "%s pass: %s",
 				runner_pass_name(o->passes[i]),
@@ -1289,6 +1301,9 @@ passes:
 	}
 	if (!run_err && o->verify) {
 		run_err = run_verify(ctx);
+		if (run_err == PB_ERR_INTERRUPTED)
+			snprintf(ctx->stopped_in, sizeof(ctx->stopped_in),
+				 "verify");
 		/* a finding, reported in full in the JSON: not a crash */
 		if (!run_err && ctx->verify.mismatches)
 			run_err = pb_fail(
@@ -1299,6 +1314,7 @@ passes:
 				(unsigned long long)ctx->verify.first[0].offset,
 				ctx->verify.first[0].reason);
 	}
+report:
 	ctx->interrupted = run_err == PB_ERR_INTERRUPTED;
 	if (ctx->interrupted)
 		pb_fail(errbuf, PB_ERR_INTERRUPTED,

@@ -291,6 +291,8 @@ struct runner_ctx {
 	bool reopen;
 	char *command; /* the text of command passes */
 	bool interrupted;
+	/* where a stop found it: "mkfs", "pass 2 (rewrite)", "verify" */
+	char stopped_in[48];
 	bool tty;
 	char started_at[32];
 	char *errbuf;
