@@ -234,9 +234,14 @@ test: test-tier
 tier-verdict:
 	@$(TIER_VERDICT)
 
+# SLOW=taskset|quota, LOAD=N: make test, check or test-repeat (its build
+# too) on half this machine's CPU, or with a CPU-bound job beside it
+# (tests/slow.sh): what a slower or busier machine sees
+SLOWED = $(if $(SLOW)$(LOAD),SLOW='$(SLOW)' LOAD='$(LOAD)' tests/slow.sh)
+
 test-tier: deps
 	@rm -f $(B)/test-rc
-	@$(MAKE) -j$$(nproc) --no-print-directory test-all
+	@$(SLOWED) $(MAKE) -j$$(nproc) --no-print-directory test-all
 
 # What most jobs need; what a few need (the simulator, the Windows builds
 # and Wine's prefix, the fuzz targets: a third of the build's time on a
@@ -255,18 +260,19 @@ check: check-tier
 	@$(TIER_VERDICT)
 
 check-tier: $(PROVBENCH) $(RUNNER) $(RUNNER_STATIC) $(UNIT) $(IT)
-	@tests/run-all.sh --check $(B) || true
+	@$(SLOWED) tests/run-all.sh --check $(B) || true
 
 # A job of make test's tier (SUITE: integration-harness, valgrind-host,
 # ...; all of them by default), N times on a built tree, CASES a glob over
 # case names: every failure kept with its first assertion and its case's
 # log in build/test-repeat/, and how often each case failed, at the end
-# (tests/repeat.sh). Flaky cases show here.
+# (tests/repeat.sh). Flaky cases show here; with SLOW= and LOAD= (above)
+# the ones that wait on a speed.
 N     ?= 10
 SUITE ?=
 CASES ?=
 test-repeat: $(TIER_PREREQ)
-	@N=$(N) SUITE=$(SUITE) CASES='$(CASES)' tests/repeat.sh $(B)
+	@N=$(N) SUITE=$(SUITE) CASES='$(CASES)' $(SLOWED) tests/repeat.sh $(B)
 
 # Every C file as .clang-format says (comments are never reflowed).
 format-check:
