@@ -75,14 +75,16 @@ VG="env PROVBENCH_IT_VALGRIND=1 $B/asan/integration-tests $B"
 wine_unit="env WINEPREFIX=$(realpath -m "$B/wine-prefix") WINEDEBUG=-all wine $B/win/unit-tests.exe"
 have_wine=false
 command -v wine >/dev/null && have_wine=true
-# One wineserver for the whole tier (-p: it stays while the tier runs;
-# killed at the end, or gone 300 s after its last client if the tier
-# is killed), started once the prefix is made (build, below). Left to
-# itself, each wine starts one and it exits 3 s after its last client,
-# so the Wine cases of two lanes start and stop it all tier long (0.5 s
-# a cold start against 0.1 warm), and a client can arrive as a server
-# goes away (suspected, not shown, in a Wine case's unexplained non-zero
-# exit: issue 41).
+# One wineserver for the whole tier, started once the prefix is made
+# (build, below) and before any Wine case, killed when the tier ends,
+# its exit noticed (a Wine case whose server went away fails by name
+# with the server's log). Left to itself, each wine starts one and it
+# exits 3 s after its last client, so a client can arrive as a server
+# goes away: "wine client error:0: recvmsg: Connection reset by peer"
+# (issue 58). Until 2026-12-05 the tier's own server was started with
+# -p300 while the one the prefix's wineboot had started still lingered:
+# a second server refuses to start (exit 2, unchecked), and the tier ran
+# on the lingering one, which came and went all tier long.
 wine_server="env WINEPREFIX=$(realpath -m "$B/wine-prefix") wineserver"
 if $have_wine; then
 	trap 'rm -rf "$work"; $wine_server -k 2>/dev/null' EXIT
@@ -177,10 +179,16 @@ build() {
 			exit
 		case ,$2, in
 		*,wine-prefix,*)
-			# not holding the lock (fd 9) as it lives on
+			# under the lock, so no Wine case starts a server of
+			# its own meanwhile; the server not holding the lock
+			# (fd 9) as it lives on. -w: the server the prefix's
+			# wineboot left ends first (3 s); then the tier's, in
+			# the foreground of a job of its own: its pid kept
 			if $have_wine && [ ! -e "$work/wineserver" ]; then
-				$wine_server -p300 9>&- &&
-					touch "$work/wineserver"
+				$wine_server -w 9>&-
+				$wine_server -f -p 9>&- \
+					>"$work/wineserver.log" 2>&1 &
+				echo $! >"$work/wineserver"
 			fi ;;
 		esac
 	) 9>"$work/build.lock" >"$work/$1.log" 2>&1 </dev/null
@@ -310,6 +318,15 @@ for name in $order; do
 		made="$made${made:+, }$name $6 s, $7 CPU-s"
 done
 [ -f "$work/skips.extra" ] && skipped=$((skipped + 1))
+# the tier's wineserver must have lived through every Wine case: one
+# that died is a failure of its own, with its last words
+wine_died=
+if [ -s "$work/wineserver" ] && ! kill -0 "$(cat "$work/wineserver")" \
+	2>/dev/null; then
+	wine_died="FAILED wineserver: the tier's wineserver exited before the \
+tier ended: $(tail -n 2 "$work/wineserver.log" | tr '\n' ' ')"
+	failed=$((failed + 1)) rc=1
+fi
 # the skipped cases by name
 {
 	cat "$work/skips.extra" 2>/dev/null
@@ -362,6 +379,7 @@ for name in $order; do
 		END { keep() }
 		' "$work/$name.log"
 done >"$B/test-failures.txt"
+[ -z "$wine_died" ] || echo "$wine_died" >>"$B/test-failures.txt"
 cat "$B/test-failures.txt"
 echo $rc >"$B/test-rc"
 exit $rc
