@@ -42,7 +42,8 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
 INC      := $(B)/include
 PUBLIC_H := common/common.h common/option.h runner/runner.h \
 	    vsphere/vsphere.h runjson/runjson.h runjson/jlite.h \
-	    reports/report.h
+	    reports/report.h reports/stats.h reports/penalty.h \
+	    reports/phrase.h
 PUBLIC_LINKS := $(addprefix $(INC)/,$(notdir $(PUBLIC_H)))
 I_common  := -Icommon
 I_runner  := -Irunner -I$(INC)
@@ -90,10 +91,15 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
 	      vsphere/lab.c vsphere/pbm.c vsphere/perf.c
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
 REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/penalty.c \
-	      reports/model.c reports/findings.c reports/words.c \
-	      reports/columns.c reports/csv.c reports/text.c reports/compare.c \
+	      reports/read.c reports/passes.c reports/fleet.c \
+	      reports/group.c reports/cross.c reports/compare.c \
+	      reports/analysis.c reports/verdict.c reports/findings.c \
+	      reports/changes.c \
+	      reports/places.c reports/words.c reports/answer.c \
+	      reports/sayings.c reports/phrase.c \
+	      reports/gate.c reports/columns.c reports/csv.c reports/text.c \
 	      reports/json.c reports/report.c reports/html.c reports/trend.c \
-	      reports/fleet.c reports/export.c reports/draw.c
+	      reports/export.c reports/chart.c reports/draw.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c \

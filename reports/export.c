@@ -17,7 +17,12 @@
 #include <time.h>
 
 #include "findings.h"
+#include "analysis.h"
+#include "gate.h"
+#include "compare.h"
 #include "model.h"
+#include "report.h"
+#include "phrase.h"
 #include "words.h"
 #include "runjson.h"
 #include "runner.h"

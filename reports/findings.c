@@ -35,42 +35,6 @@ static bool negligible(const struct rp_group *g)
 	return g->penalty_lo > -RP_TELL_HALF && g->penalty_hi < RP_TELL_HALF;
 }
 
-static struct rp_finding *add(struct rp_findings *fs, enum rp_fkind kind)
-{
-	struct rp_finding *f;
-
-	if (pb_array_grow(&fs->f, &fs->cap, fs->n, sizeof(*fs->f)))
-		return NULL;
-	f = &fs->f[fs->n++];
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->v = f->lo = f->hi = f->v2 = f->lo2 = f->hi2 = f->x = NAN;
-	f->change_lo = f->change_hi = NAN;
-	for (unsigned k = 0; k < RP_SH__COUNT; k++)
-		f->ra[k] = f->rb[k] = NAN;
-	return f;
-}
-
-/* ---- what a group's figures say ---- */
-
-/* A cost's verdict (the penalty's, the re-warm's): one repetition
- * tells nothing of noise; an interval holding 0 is within it. */
-static enum rp_sig cost_sig(double v, double lo, double hi)
-{
-	if (isnan(v))
-		return RP_SIG_NA;
-	if (isnan(lo) || isnan(hi))
-		return RP_SIG_FEW;
-	return lo <= 0 && hi >= 0 ? RP_SIG_NOISE : RP_SIG_YES;
-}
-
-static enum rp_sig penalty_sig(const struct rp_group *g)
-{
-	if (!g->nok)
-		return RP_SIG_NA;
-	return cost_sig(g->penalty, g->penalty_lo, g->penalty_hi);
-}
-
 static bool ratio_noise(double lo, double hi)
 {
 	return !isnan(lo) && !isnan(hi) && lo <= 1.0 && hi >= 1.0;
@@ -126,14 +90,6 @@ static double disk_bytes(const struct rp_model *m, const struct rp_group *g)
 	return NAN;
 }
 
-/* ---- the headline ---- */
-
-static void set_add(struct rp_finding *f, const struct rp_group *g)
-{
-	if (f->nset < RP_MAX_SET)
-		f->set[f->nset++] = g;
-}
-
 static int by_penalty(const void *a, const void *b);
 
 /*
@@ -167,7 +123,7 @@ static void clause(struct rp_findings *fs, enum rp_fkind kind,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		enum rp_sig s = penalty_sig(g[i]);
+		enum rp_sig s = rp_penalty_sig(g[i]);
 		/* flat: within noise, or beyond it by too little to matter */
 		bool small = kind == RP_F_H_FLAT && s == RP_SIG_YES &&
 			     negligible(g[i]);
@@ -178,9 +134,9 @@ static void clause(struct rp_findings *fs, enum rp_fkind kind,
 		    (sign > 0 && !(g[i]->penalty > 0)) ||
 		    (sign < 0 && !(g[i]->penalty < 0)))
 			continue;
-		if (!f && !(f = add(fs, kind)))
+		if (!f && !(f = rp_finding_add(fs, kind)))
 			return;
-		set_add(f, g[i]);
+		rp_finding_set_add(f, g[i]);
 		f->g = f->g ? f->g : g[i];
 		f->sig = want;
 		f->v = isnan(f->v) ? g[i]->penalty : fmin(f->v, g[i]->penalty);
@@ -219,7 +175,7 @@ static void headline_breakeven(struct rp_findings *fs,
 		if (b->kind != RP_F_BREAKEVEN || !here)
 			continue;
 		if (!h) {
-			if (!(h = add(fs, RP_F_H_BREAKEVEN)))
+			if (!(h = rp_finding_add(fs, RP_F_H_BREAKEVEN)))
 				return;
 			*h = *b;
 			h->kind = RP_F_H_BREAKEVEN;
@@ -227,13 +183,13 @@ static void headline_breakeven(struct rp_findings *fs,
 		} else if (b->sig != h->sig || (b->x < 0) != (h->x < 0) ||
 			   (b->x > b->hi) != (h->x > h->hi)) {
 			/* two fates: said as two clauses */
-			if (!(h = add(fs, RP_F_H_BREAKEVEN)))
+			if (!(h = rp_finding_add(fs, RP_F_H_BREAKEVEN)))
 				return;
 			*h = *b;
 			h->kind = RP_F_H_BREAKEVEN;
 			h->nset = 0;
 		}
-		set_add(h, b->h);
+		rp_finding_set_add(h, b->h);
 	}
 }
 
@@ -253,7 +209,7 @@ static void headline_place(struct rp_findings *fs,
 	struct rp_finding *f;
 
 	for (i = 0; i < n; i++) {
-		enum rp_sig s = penalty_sig(g[i]);
+		enum rp_sig s = rp_penalty_sig(g[i]);
 
 		measured += g[i]->nok > 0;
 		yes += s == RP_SIG_YES;
@@ -269,7 +225,7 @@ static void headline_place(struct rp_findings *fs,
 		}
 	}
 	if (!measured) {
-		if ((f = add(fs, RP_F_H_NONE)))
+		if ((f = rp_finding_add(fs, RP_F_H_NONE)))
 			f->g = g[0];
 		return;
 	}
@@ -284,7 +240,7 @@ static void headline_place(struct rp_findings *fs,
 		 * whose figure is its own (the baseline's): never one set,
 		 * they are different measures */
 		for (i = 0; i < n && ny < RP_MAX_SET; i++)
-			if (penalty_sig(g[i]) == RP_SIG_YES &&
+			if (rp_penalty_sig(g[i]) == RP_SIG_YES &&
 			    g[i]->penalty > 0 && !negligible(g[i]) &&
 			    g[i]->penalty_less_base == !own)
 				y[ny++] = g[i];
@@ -301,7 +257,7 @@ static void headline_place(struct rp_findings *fs,
 	headline_breakeven(fs, body, g, n);
 	/* nothing told apart, and intervals too wide to tell a 10% one */
 	if (!yes && noise && widest > RP_TELL_HALF &&
-	    (f = add(fs, RP_F_H_INCONCLUSIVE))) {
+	    (f = rp_finding_add(fs, RP_F_H_INCONCLUSIVE))) {
 		f->g = g[0];
 		f->v = widest;
 		f->n = reps;
@@ -330,7 +286,7 @@ static void headline_scope(struct rp_findings *fs, const struct rp_model *m)
 		return;
 	for (i = 0; i < m->ng; i++)
 		measured += m->g[i].nok > 0;
-	if (!measured || !(f = add(fs, RP_F_H_SCOPE)))
+	if (!measured || !(f = rp_finding_add(fs, RP_F_H_SCOPE)))
 		return;
 	snprintf(f->detail, sizeof(f->detail), "%s%s", m->backend,
 		 thin && !strcmp(thin, "raw") ? " raw" : "");
@@ -377,14 +333,6 @@ static const char *datastore_why(const struct rp_model *m,
 	return out;
 }
 
-/* the significance of a share: its interval against 1 */
-static enum rp_sig share_sig(const struct rp_share *s)
-{
-	return isnan(s->lo)		      ? RP_SIG_FEW
-	       : s->lo <= 1.0 && s->hi >= 1.0 ? RP_SIG_NOISE
-					      : RP_SIG_YES;
-}
-
 /* g against its reference in sh: a finding of kind, judged by the first
  * write's share; the words read every kind from sh */
 static void shares_finding(struct rp_findings *fs, enum rp_fkind kind,
@@ -392,14 +340,15 @@ static void shares_finding(struct rp_findings *fs, enum rp_fkind kind,
 {
 	struct rp_finding *f;
 
-	if (!sh->ref || isnan(sh->s[RP_SH_FIRST].v) || !(f = add(fs, kind)))
+	if (!sh->ref || isnan(sh->s[RP_SH_FIRST].v) ||
+	    !(f = rp_finding_add(fs, kind)))
 		return;
 	f->g = g;
 	f->h = sh->ref;
 	f->v = sh->s[RP_SH_FIRST].v;
 	f->lo = sh->s[RP_SH_FIRST].lo;
 	f->hi = sh->s[RP_SH_FIRST].hi;
-	f->sig = share_sig(&sh->s[RP_SH_FIRST]);
+	f->sig = rp_share_sig(&sh->s[RP_SH_FIRST]);
 }
 
 /* the device's mean write time per request in the first write against
@@ -411,7 +360,7 @@ static void dev_finding(struct rp_findings *fs, const struct rp_group *g,
 	struct rp_finding *f;
 
 	if (!d->nfirst || !d->nlater || !(d->later_med[RP_DEV_MS] > 0) ||
-	    !(f = add(fs, RP_F_DEVICE)))
+	    !(f = rp_finding_add(fs, RP_F_DEVICE)))
 		return;
 	f->g = g;
 	f->n = host;
@@ -441,7 +390,8 @@ static void server_finding(struct rp_findings *fs, const struct rp_group *g)
 			     ? RP_SV_DS_MS
 			     : RP_SV_VDISK_MS;
 
-	if (!v->nfirst[k] || !v->nlater[k] || !(f = add(fs, RP_F_SERVER)))
+	if (!v->nfirst[k] || !v->nlater[k] ||
+	    !(f = rp_finding_add(fs, RP_F_SERVER)))
 		return;
 	f->g = g;
 	f->n = k;
@@ -464,7 +414,7 @@ static void ext_finding(struct rp_findings *fs, const struct rp_group *g,
 {
 	struct rp_finding *f;
 
-	if (!e->n || !(f = add(fs, RP_F_EXTENTS)))
+	if (!e->n || !(f = rp_finding_add(fs, RP_F_EXTENTS)))
 		return;
 	f->g = g;
 	f->v = e->alloc_med;
@@ -484,11 +434,11 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	if (b && b->mismatch)
 		b = NULL;
 	if (!g->nok) {
-		if ((f = add(fs, RP_F_NOT_MEASURED)))
+		if ((f = rp_finding_add(fs, RP_F_NOT_MEASURED)))
 			f->g = g;
 		return;
 	}
-	if (g->mismatch && (f = add(fs, RP_F_APPLIED_AS))) {
+	if (g->mismatch && (f = rp_finding_add(fs, RP_F_APPLIED_AS))) {
 		f->g = g;
 		f->warning = true;
 		datastore_why(m, g, f->detail, sizeof(f->detail));
@@ -496,11 +446,11 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	/* a workload without later writes has no penalty to tell: said
 	 * once for the run, not per mode */
 	if (isnan(g->penalty)) {
-		if (m->later_set && (f = add(fs, RP_F_NO_PENALTY)))
+		if (m->later_set && (f = rp_finding_add(fs, RP_F_NO_PENALTY)))
 			f->g = g;
-	} else if ((f = add(fs, RP_F_PENALTY))) {
+	} else if ((f = rp_finding_add(fs, RP_F_PENALTY))) {
 		f->g = g;
-		f->sig = penalty_sig(g);
+		f->sig = rp_penalty_sig(g);
 		f->v = g->penalty;
 		f->lo = g->penalty_lo;
 		f->hi = g->penalty_hi;
@@ -510,7 +460,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	}
 	/* against the baseline: not the baseline itself */
 	if (b && b != g && !isnan(g->first_vs_base) &&
-	    (f = add(fs, RP_F_VS_BASELINE))) {
+	    (f = rp_finding_add(fs, RP_F_VS_BASELINE))) {
 		f->g = g;
 		f->h = b;
 		f->v = g->first_vs_base;
@@ -523,7 +473,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->sig2 = ratio_sig(f->v2, f->lo2, f->hi2);
 	}
 	/* warm-up across passes, as the model judged it */
-	if (g->pts_n >= 2 && (f = add(fs, RP_F_WARMUP))) {
+	if (g->pts_n >= 2 && (f = rp_finding_add(fs, RP_F_WARMUP))) {
 		f->g = g;
 		f->n = g->pts_n;
 		f->x = g->pts_at;
@@ -536,7 +486,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		snprintf(f->detail, sizeof(f->detail), "%u", g->pts_window);
 	}
 	if (is_base(m, g) && g->penalty > 0.10 &&
-	    (f = add(fs, RP_F_BASELINE_WARMS))) {
+	    (f = rp_finding_add(fs, RP_F_BASELINE_WARMS))) {
 		f->g = g;
 		f->v = g->penalty;
 		f->warning = true;
@@ -544,7 +494,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	/* two rewrites of one disk are the same measurement twice: how far
 	 * apart they come is the noise every single-pass figure carries */
 	if (is_base(m, g) && g->rw_spread_med > 0.10 &&
-	    (f = add(fs, RP_F_NOISE))) {
+	    (f = rp_finding_add(fs, RP_F_NOISE))) {
 		f->g = g;
 		f->v = g->rw_spread_med;
 		f->n = g->nrw_spread;
@@ -552,7 +502,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	/* rewrites faster than the baseline's beyond noise: ratios to it
 	 * flatter the mode */
 	if (b && b != g && g->rewrite_vs_base_lo > 1.0 &&
-	    (f = add(fs, RP_F_ABOVE_BASELINE))) {
+	    (f = rp_finding_add(fs, RP_F_ABOVE_BASELINE))) {
 		f->g = g;
 		f->h = b;
 		f->v = g->rewrite_vs_base;
@@ -571,12 +521,12 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	ext_finding(fs, g, &g->ext, false);
 	ext_finding(fs, g, &g->hostext, true);
 	server_finding(fs, g);
-	if (g->nunramped && (f = add(fs, RP_F_UNRAMPED))) {
+	if (g->nunramped && (f = rp_finding_add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;
 	}
 	/* what its reclaims gave back, as read back */
-	if (g->nreclaim && (f = add(fs, RP_F_RECLAIMED))) {
+	if (g->nreclaim && (f = rp_finding_add(fs, RP_F_RECLAIMED))) {
 		f->g = g;
 		f->v = g->reclaim_back_med;
 		f->v2 = g->reclaim_s_med;
@@ -586,16 +536,16 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 		f->metric = g->reclaim_method;
 	}
 	/* and what the next first write paid: again, or found its blocks */
-	if (g->nlr2 && (f = add(fs, RP_F_REWARM))) {
+	if (g->nlr2 && (f = rp_finding_add(fs, RP_F_REWARM))) {
 		f->g = g;
 		f->v = g->rewarm;
 		f->lo = g->rewarm_lo;
 		f->hi = g->rewarm_hi;
-		f->sig = cost_sig(f->v, f->lo, f->hi);
+		f->sig = rp_cost_sig(f->v, f->lo, f->hi);
 		f->v2 = g->rewarm_vs_first;
 		f->lo2 = g->rewarm_vs_first_lo;
 		f->hi2 = g->rewarm_vs_first_hi;
-		f->sig2 = cost_sig(f->v2, f->lo2, f->hi2);
+		f->sig2 = rp_cost_sig(f->v2, f->lo2, f->hi2);
 		f->x = g->nreclaim_done ? g->reclaim_back_med : NAN;
 		f->n = g->nlr2;
 		if (g->penalty_less_base)
@@ -628,7 +578,7 @@ static void same_penalty(struct rp_findings *fs,
 	for (i = 0; i < n; i++)
 		less |= all[i]->penalty_less_base;
 	for (i = 0; i < n && ng < RP_MAX_SET; i++) {
-		enum rp_sig s = penalty_sig(all[i]);
+		enum rp_sig s = rp_penalty_sig(all[i]);
 
 		/* the baseline's own figure is not one of the others',
 		 * which are less it: not ranked among them */
@@ -641,12 +591,13 @@ static void same_penalty(struct rp_findings *fs,
 	nr = runs_of(at, g, ng);
 	for (r = 0; r < nr; r++) {
 		end = r + 1 < nr ? at[r + 1] : ng;
-		if (end - at[r] < 2 || !(f = add(fs, RP_F_SAME_PENALTY)))
+		if (end - at[r] < 2 ||
+		    !(f = rp_finding_add(fs, RP_F_SAME_PENALTY)))
 			continue;
 		f->sig = RP_SIG_NOISE;
 		f->g = g[at[r]];
 		for (i = at[r]; i < end; i++)
-			set_add(f, g[i]);
+			rp_finding_set_add(f, g[i]);
 	}
 }
 
@@ -701,7 +652,7 @@ static void breakevens(struct rp_findings *fs, const struct rp_model *m,
 		double disk = disk_bytes(m, g);
 
 		if (!h || h->mismatch || isnan(h->prov_med) || isnan(be[j]) ||
-		    !(f = add(fs, RP_F_BREAKEVEN)))
+		    !(f = rp_finding_add(fs, RP_F_BREAKEVEN)))
 			continue;
 		f->g = g;
 		f->h = h;
@@ -717,39 +668,11 @@ static void breakevens(struct rp_findings *fs, const struct rp_model *m,
 	}
 }
 
-/* One mode and point on several targets: each target's penalty, and
- * whether they differ beyond noise. */
-static void across(struct rp_findings *fs, const struct rp_model *m,
-		   const struct rp_group *g)
-{
-	const struct rp_group *t[PB_MAX_ACROSS];
-	size_t n = rp_across(m, g, t, PB_MAX_ACROSS), i, j;
-	struct rp_finding *f;
-	bool few = false, apart = false;
-
-	for (i = 0, j = 0; i < n; i++)
-		j += !isnan(t[i]->penalty);
-	/* penalties to set side by side: at least two */
-	if (n < 2 || j < 2 || t[0] != g || !(f = add(fs, RP_F_ACROSS)))
-		return;
-	f->g = g;
-	for (i = 0; i < n; i++) {
-		set_add(f, t[i]);
-		few |= penalty_sig(t[i]) == RP_SIG_FEW;
-		for (j = 0; j < i; j++)
-			if (!isnan(t[j]->penalty) && !isnan(t[i]->penalty) &&
-			    !rp_overlap(t[i]->penalty_lo, t[i]->penalty_hi,
-					t[j]->penalty_lo, t[j]->penalty_hi))
-				apart = true;
-	}
-	f->sig = few ? RP_SIG_FEW : apart ? RP_SIG_YES : RP_SIG_NOISE;
-}
-
 /* ---- the run's ---- */
 
 static void fleet_line(const char *line, void *arg)
 {
-	struct rp_finding *f = add(arg, RP_F_FLEET_PLACE);
+	struct rp_finding *f = rp_finding_add(arg, RP_F_FLEET_PLACE);
 
 	if (f) {
 		snprintf(f->detail, sizeof(f->detail), "%s", line);
@@ -767,22 +690,22 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 	size_t i;
 
 	for (i = 0; i < json_array_size(shared); i++)
-		if ((f = add(fs, RP_F_SHARED))) {
+		if ((f = rp_finding_add(fs, RP_F_SHARED))) {
 			snprintf(f->detail, sizeof(f->detail), "%s",
 				 json_string_value(json_array_get(shared, i)));
 			f->warning = true;
 		}
-	if (!m->later_set && m->ng && (f = add(fs, RP_F_NO_PENALTY)))
+	if (!m->later_set && m->ng && (f = rp_finding_add(fs, RP_F_NO_PENALTY)))
 		f->g = NULL;
-	if (m->base_note[0] && (f = add(fs, RP_F_BASELINE_NOTE)))
+	if (m->base_note[0] && (f = rp_finding_add(fs, RP_F_BASELINE_NOTE)))
 		snprintf(f->detail, sizeof(f->detail), "%s", m->base_note);
-	if (m->unpooled && (f = add(fs, RP_F_UNPOOLED)))
+	if (m->unpooled && (f = rp_finding_add(fs, RP_F_UNPOOLED)))
 		f->x = (double)m->unpooled;
-	if (m->after_reclaim && (f = add(fs, RP_F_AFTER_RECLAIM)))
+	if (m->after_reclaim && (f = rp_finding_add(fs, RP_F_AFTER_RECLAIM)))
 		f->x = (double)m->after_reclaim;
 	/* the server's counters, where no pass could have its own */
 	if (!m->srv_passes && (m->srv_short || m->srv_unavail) &&
-	    (f = add(fs, RP_F_SERVER_SHORT))) {
+	    (f = rp_finding_add(fs, RP_F_SERVER_SHORT))) {
 		f->x = m->srv_short_max_s;
 		f->v = m->srv_needs_s;
 		f->n = m->srv_unavail;
@@ -804,16 +727,16 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 			ref = h;
 		told |= rp_steady_told(h);
 	}
-	if (hi > 0 && (f = add(fs, RP_F_RAMP))) {
+	if (hi > 0 && (f = rp_finding_add(fs, RP_F_RAMP))) {
 		f->v = lo;
 		f->v2 = hi;
 	}
-	if (pg && (f = add(fs, RP_F_PAIRS))) {
+	if (pg && (f = rp_finding_add(fs, RP_F_PAIRS))) {
 		f->g = pg;
 		f->h = ref;
 	}
 	/* within a pass: said once when no mode can tell */
-	if (!told && m->ng && (f = add(fs, RP_F_STEADY_WITHIN)))
+	if (!told && m->ng && (f = rp_finding_add(fs, RP_F_STEADY_WITHIN)))
 		f->g = &m->g[0];
 	/* passes that did not keep their depth: one finding for the modes
 	 * at a depth asked, the lowest and highest kept */
@@ -823,7 +746,7 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 
 		if (!(g->qd_asked > 1 && g->qd_kept_min < 0.8 * g->qd_asked))
 			continue;
-		if (!f && !(f = add(fs, RP_F_QD_KEPT)))
+		if (!f && !(f = rp_finding_add(fs, RP_F_QD_KEPT)))
 			break;
 		if (!f->g) {
 			f->g = g;
@@ -831,18 +754,18 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 			f->x = g->qd_asked;
 			f->warning = true;
 		}
-		set_add(f, g);
+		rp_finding_set_add(f, g);
 		f->v = fmin(f->v, g->qd_kept_min);
 		f->v2 = fmax(f->v2, g->qd_kept_min);
 	}
 	rp_fleet_findings(m, fleet_line, fs);
-	if (m->failed_items && (f = add(fs, RP_F_FAILED_ITEMS)))
+	if (m->failed_items && (f = rp_finding_add(fs, RP_F_FAILED_ITEMS)))
 		f->x = (double)m->failed_items;
 	/* each stall that cost a repetition its first try, by name */
 	for (size_t k = 0; k < m->nretry; k++) {
 		const struct rp_failure *t = &m->retry[k];
 
-		if (!(f = add(fs, RP_F_RETRIED)))
+		if (!(f = rp_finding_add(fs, RP_F_RETRIED)))
 			break;
 		f->warning = true;
 		f->x = (double)t->rep;
@@ -853,203 +776,6 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 			 t->target_name, *t->target_name ? ", " : "",
 			 t->workload, *t->workload ? ", " : "",
 			 pb_mode_name(t->mode));
-	}
-}
-
-/* ---- against an older run ---- */
-
-/*
- * Whether a figure moved between two runs beyond noise: the difference of
- * the means of the repetitions' logs (a rate's change as a ratio) and its
- * 99% interval by Welch's t, beyond noise when the interval leaves out
- * no change. Each night's figure is a handful of repetitions: two whose
- * intervals merely miss each other are not a change (a gate that judged
- * that way alarmed on 8 of 20 nights alike), and under RP_MIN_TELL on
- * either side nothing is told.
- */
-struct moved {
-	enum rp_sig sig;
-	double lo, hi; /* the change's 99% interval, percent */
-};
-
-static struct moved moved_logs(const double *a, size_t na, const double *b,
-			       size_t nb)
-{
-	struct moved mv = {RP_SIG_FEW, NAN, NAN};
-	double d, lo, hi;
-
-	if (na < RP_MIN_TELL || nb < RP_MIN_TELL)
-		return mv;
-	rp_mean_diff_ci(&d, &lo, &hi, a, na, b, nb, 0.01);
-	if (!isnan(lo)) {
-		mv.sig = lo <= 0 && hi >= 0 ? RP_SIG_NOISE : RP_SIG_YES;
-		mv.lo = expm1(lo) * 100;
-		mv.hi = expm1(hi) * 100;
-	}
-	return mv;
-}
-
-/* v's positive values' logs (k = 1), or v's values times k (k = -1: a
- * log time ratio as the log of its rate ratio), into a new array */
-static double *logs_of(size_t *n, const double *v, size_t nv, double k)
-{
-	double *a = malloc((nv + 1) * sizeof(*a));
-	size_t i;
-
-	*n = 0;
-	for (i = 0; a && i < nv; i++) {
-		if (k > 0 && v[i] > 0)
-			a[(*n)++] = log(v[i]);
-		else if (k < 0 && !isnan(v[i]))
-			a[(*n)++] = -v[i];
-	}
-	return a;
-}
-
-static struct moved moved(const double *now, size_t nnow, const double *then,
-			  size_t nthen, double k)
-{
-	size_t na, nb;
-	double *a = logs_of(&na, now, nnow, k),
-	       *b = logs_of(&nb, then, nthen, k);
-	struct moved mv = {RP_SIG_FEW, NAN, NAN};
-
-	if (a && b)
-		mv = moved_logs(a, na, b, nb);
-	free(a);
-	free(b);
-	return mv;
-}
-
-/* exp of the mean of -v: a mean log time ratio as its rate ratio */
-static double rate_ratio(const double *v, size_t n)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return n ? exp(-s / (double)n) : NAN;
-}
-
-/* A group's figure now against then: the gate fails a fall past its
- * limit only when it is beyond noise, and says a fall past it within
- * noise as such. */
-static void change(struct rp_findings *fs, const struct rp_group *g,
-		   const struct rp_group *o, const char *metric, double now,
-		   double lo, double hi, double then, double olo, double ohi,
-		   struct moved mv)
-{
-	struct rp_finding *f;
-
-	if (isnan(now) || isnan(then) || !(then > 0) ||
-	    !(f = add(fs, RP_F_CHANGE)))
-		return;
-	f->g = g;
-	f->h = o;
-	f->metric = metric;
-	f->v = then;
-	f->lo = olo;
-	f->hi = ohi;
-	f->v2 = now;
-	f->lo2 = lo;
-	f->hi2 = hi;
-	f->x = (now / then - 1) * 100;
-	f->sig = mv.sig;
-	f->change_lo = mv.lo;
-	f->change_hi = mv.hi;
-	fs->nchanges++;
-	f->limit = fs->rules.gate_pct;
-	if (fs->rules.gate_pct >= 0 && -f->x > fs->rules.gate_pct) {
-		f->regressed = f->sig == RP_SIG_YES;
-		f->past_limit_noise = !f->regressed;
-		f->warning = f->regressed;
-		fs->nregressed += f->regressed;
-	}
-}
-
-static void changes(struct rp_findings *fs, const struct rp_model *m,
-		    const struct rp_model *old)
-{
-	size_t i;
-
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-		const struct rp_group *o = rp_model_find(old, g->target_name,
-							 g->workload, g->mode);
-
-		if (!o)
-			continue;
-		change(fs, g, o, "first-write", g->first_med, g->first_lo,
-		       g->first_hi, o->first_med, o->first_lo, o->first_hi,
-		       moved(g->first, g->nfirst, o->first, o->nfirst, 1));
-		change(fs, g, o, "rewrite", g->rewrite_med, g->rewrite_lo,
-		       g->rewrite_hi, o->rewrite_med, o->rewrite_lo,
-		       o->rewrite_hi,
-		       moved(g->rewrite, g->nrewrite, o->rewrite, o->nrewrite,
-			     1));
-		/* the first write against the later writes of its own run
-		 * (its stripes' pairs, or its passes): what the host does
-		 * between nights cancels, so a first write that fell is
-		 * told with few repetitions where its rate alone is not */
-		if (g->penalty_paired == o->penalty_paired)
-			change(fs, g, o, RP_METRIC_VS_LATER,
-			       rate_ratio(g->lr, g->nlr), NAN, NAN,
-			       rate_ratio(o->lr, o->nlr), NAN, NAN,
-			       moved(g->lr, g->nlr, o->lr, o->nlr, -1));
-	}
-}
-
-/* a group's shares into a range headline's: each kind's range, and
- * whether beyond noise */
-static void range_add(struct rp_finding *f, const struct rp_shares *sh)
-{
-	unsigned k;
-
-	f->n++;
-	for (k = 0; k < RP_SH__COUNT; k++) {
-		const struct rp_share *s = &sh->s[k];
-
-		if (isnan(s->v))
-			continue;
-		f->ra[k] = isnan(f->ra[k]) ? s->v : fmin(f->ra[k], s->v);
-		f->rb[k] = isnan(f->rb[k]) ? s->v : fmax(f->rb[k], s->v);
-		f->yes[k] += share_sig(s) == RP_SIG_YES;
-	}
-}
-
-/*
- * The question of a run that compares places: with host_baseline, what
- * the guest gets of the host (the seeds' hdparm on both); with several
- * targets, each against the first (the arms of an A/B, machines,
- * datastores). One line each, its shares' range over the modes.
- */
-static void headline_compare(struct rp_findings *fs, const struct rp_model *m)
-{
-	struct rp_finding *f = NULL;
-	size_t i, t;
-
-	for (i = 0; i < m->ng; i++) {
-		const struct rp_group *g = &m->g[i];
-
-		if (!g->host.ref || isnan(g->host.s[RP_SH_FIRST].v))
-			continue;
-		if (!f && !(f = add(fs, RP_F_H_HOST)))
-			return;
-		range_add(f, &g->host);
-	}
-	for (t = 1; t < m->ntinfo; t++) {
-		f = NULL;
-		for (i = 0; i < m->ng; i++) {
-			const struct rp_group *g = &m->g[i];
-
-			if (g->target != (long long)t || !g->arm.ref)
-				continue;
-			if (!f && !(f = add(fs, RP_F_H_ARM)))
-				return;
-			f->g = g;
-			f->h = g->arm.ref;
-			range_add(f, &g->arm);
-		}
 	}
 }
 
@@ -1078,20 +804,20 @@ enum pb_error rp_findings_build(struct rp_findings *fs,
 		breakevens(&body, m, &m->g[i]);
 	}
 	for (i = 0; m->ntinfo > 1 && i < m->ng; i++)
-		across(&body, m, &m->g[i]);
+		rp_findings_across(&body, m, &m->g[i]);
 	run_findings(&body, m);
 	if (old)
-		changes(&body, m, old);
+		rp_findings_changes(&body, m, old);
 	/* the headline: a partial run says so first; then each place's
 	 * answer */
 	if ((m->interrupted || !m->finished || m->failed_items) &&
-	    (f = add(fs, RP_F_H_PARTIAL))) {
+	    (f = rp_finding_add(fs, RP_F_H_PARTIAL))) {
 		f->x = (double)m->failed_items;
 		f->n = m->interrupted ? 1 : !m->finished ? 2 : 0;
 		f->warning = true;
 	}
 	/* what a comparison of places asks, before each place's answer */
-	headline_compare(fs, m);
+	rp_findings_places(fs, m);
 	for (i = 0; i < m->ng; i++)
 		if (first_at_place(m, &m->g[i])) {
 			n = place(m, &m->g[i], p, RP_MAX_SET);
@@ -1102,7 +828,7 @@ enum pb_error rp_findings_build(struct rp_findings *fs,
 	fs->nchanges = body.nchanges;
 	fs->nregressed = body.nregressed;
 	for (i = 0; i < body.n && !err; i++) {
-		if (!(f = add(fs, body.f[i].kind)))
+		if (!(f = rp_finding_add(fs, body.f[i].kind)))
 			err = PB_ERR_NOMEM;
 		else
 			*f = body.f[i];
@@ -1136,69 +862,4 @@ bool rp_finding_listed(const struct rp_finding *f)
 		return false;
 	return f->kind != RP_F_PENALTY && f->kind != RP_F_VS_BASELINE &&
 	       f->kind != RP_F_CHANGE;
-}
-
-/* Does target t stand on place key? */
-static bool on_place(const struct rp_target_info *t, const json_t *key)
-{
-	json_t *o;
-	size_t y;
-
-	json_array_foreach(t->places, y, o) if (json_equal(o, key)) return true;
-	return false;
-}
-
-/*
- * Targets measured at once on one place (a datastore, a LUN, a host
- * filesystem): their figures include each other's load. Said once per
- * place, naming the targets that ran at once with another on it.
- */
-void rp_fleet_findings(const struct rp_model *m,
-		       void (*fn)(const char *line, void *arg), void *arg)
-{
-	const struct rp_fleet *f = &m->fleet;
-	char line[1024], names[600];
-	size_t i, j, k, x, len, nt = f->nwith;
-	json_t *key;
-
-	for (i = 0; f->with && i < nt && i < m->ntinfo; i++)
-		json_array_foreach(m->tinfo[i].places, x, key)
-		{
-			unsigned n = 0;
-			bool earlier = false;
-
-			for (k = 0; k < i && !earlier; k++)
-				earlier = on_place(&m->tinfo[k], key);
-			if (earlier || !json_is_string(key))
-				continue;
-			len = 0;
-			names[0] = '\0';
-			for (j = i; j < nt && j < m->ntinfo; j++) {
-				bool together = false;
-
-				if (!on_place(&m->tinfo[j], key))
-					continue;
-				for (k = i; k < nt && !together; k++)
-					together = k != j &&
-						   f->with[j * nt + k] &&
-						   on_place(&m->tinfo[k], key);
-				if (!together)
-					continue;
-				n++;
-				if (len < sizeof(names))
-					len += (size_t)snprintf(
-						names + len,
-						sizeof(names) - len, "%s%s",
-						len ? ", " : "",
-						m->tinfo[j].name);
-			}
-			if (n < 2)
-				continue;
-			snprintf(line, sizeof(line),
-				 "targets %s shared %s while measured at "
-				 "once: each one's figures include the "
-				 "others' load",
-				 names, json_string_value(key));
-			fn(line, arg);
-		}
 }

@@ -178,4 +178,26 @@ void rp_findings_dispose(struct rp_findings *f);
  * and ratios already)? Every page's list asks this, from the findings. */
 bool rp_finding_listed(const struct rp_finding *f);
 
+/* ---- the judging floor's own calls between its files ---- */
+
+/* A new finding of this kind at the end of fs, or NULL out of room. */
+struct rp_finding *rp_finding_add(struct rp_findings *fs, enum rp_fkind kind);
+/* g into f's set of groups (a line naming several modes). */
+void rp_finding_set_add(struct rp_finding *f, const struct rp_group *g);
+/* A cost's verdict (a penalty's, a re-warm's): one repetition or two
+ * tell nothing, an interval holding 0 is within noise. */
+enum rp_sig rp_cost_sig(double v, double lo, double hi);
+/* A penalty's verdict: too few repetitions, within noise or beyond it. */
+enum rp_sig rp_penalty_sig(const struct rp_group *g);
+/* A share's verdict, as a penalty's. */
+enum rp_sig rp_share_sig(const struct rp_share *s);
+/* A run against an older one, group by group (changes.c). */
+void rp_findings_changes(struct rp_findings *fs, const struct rp_model *m,
+			 const struct rp_model *old);
+/* One mode and point on several targets (places.c). */
+void rp_findings_across(struct rp_findings *fs, const struct rp_model *m,
+			const struct rp_group *g);
+/* The question of a run that compares places (places.c). */
+void rp_findings_places(struct rp_findings *fs, const struct rp_model *m);
+
 #endif

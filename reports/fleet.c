@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "fleet.h"
-#include "report.h"
+#include "stats.h"
 
 /* What a wave's pass is summed by, kept while run.json streams past. */
 struct rp_wave_pass {

@@ -1,13 +1,13 @@
 /*
- * compare.c - the nightly gate's words: every fall the findings judged a
- * regression (past the limit and beyond noise), and every fall past the
- * limit that was within noise, said as not one. The judging is
- * findings.c's (RP_F_CHANGE), once, for every form.
+ * gate.c - the saying floor: the nightly gate's words, every fall the
+ * findings judged a regression (past the limit and beyond noise), and
+ * every fall past the limit that was within noise, said as not one. The
+ * judging is findings.c's (RP_F_CHANGE), once, for every form.
  */
 #include <stdio.h>
 
-#include "compare.h"
 #include "findings.h"
+#include "gate.h"
 #include "model.h"
 #include "words.h"
 

@@ -244,3 +244,42 @@ json_t *rp_fleet_json(const struct rp_model *m)
 	}
 	return a;
 }
+
+json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f)
+{
+	char text[2048];
+	json_t *o = json_object(), *set = json_array();
+	size_t i;
+
+	rp_finding_text(text, sizeof(text), m, f);
+	json_object_set_new(o, "rule", json_string(rp_finding_rule(f)));
+	json_object_set_new(o, "significance",
+			    json_string(rp_sig_name(f->sig)));
+	json_object_set_new(o, "warning", json_boolean(f->warning));
+	if (f->g) {
+		json_object_set_new(o, "mode", json_string(f->g->mode));
+		json_object_set_new(o, "applied_mode",
+				    json_string(f->g->applied));
+		json_object_set_new(o, "target",
+				    json_string(f->g->target_name));
+		json_object_set_new(o, "workload", json_string(f->g->workload));
+	}
+	if (f->h)
+		json_object_set_new(o, "other_mode", json_string(f->h->mode));
+	for (i = 0; i < f->nset; i++)
+		json_array_append_new(set, json_string(f->set[i]->mode));
+	json_object_set_new(o, "modes", set);
+	if (f->metric)
+		json_object_set_new(o, "metric", json_string(f->metric));
+	json_object_set_new(o, "value", rp_jnum(f->v));
+	json_object_set_new(o, "lo", rp_jnum(f->lo));
+	json_object_set_new(o, "hi", rp_jnum(f->hi));
+	json_object_set_new(o, "value2", rp_jnum(f->v2));
+	json_object_set_new(o, "lo2", rp_jnum(f->lo2));
+	json_object_set_new(o, "hi2", rp_jnum(f->hi2));
+	json_object_set_new(o, "x", rp_jnum(f->x));
+	if (f->kind == RP_F_CHANGE)
+		json_object_set_new(o, "regressed", json_boolean(f->regressed));
+	json_object_set_new(o, "text", json_string(text));
+	return o;
+}

@@ -1,6 +1,8 @@
 /*
- * model.h - the report's model: run.json grouped by target, workload point
- * and mode, each group's figures and statistics (model.c).
+ * model.h - the report's model, its types: run.json grouped by target,
+ * workload point and mode, each group's figures per repetition (read by
+ * read.c and passes.c, the reading floor) and its statistics (taken by
+ * the analysis floor: analysis.h). Every floor above reads these.
  */
 #ifndef PB_RP_MODEL_H
 #define PB_RP_MODEL_H
@@ -11,7 +13,7 @@
 #include "figures.h"
 #include "fleet.h"
 #include "jlite.h"
-#include "report.h"
+#include "stats.h"
 #include "runjson.h"
 
 #define RP_MAX_REWRITES 32
@@ -377,25 +379,9 @@ struct rp_item_sink {
 	void *arg;
 };
 
-/* Read results_dir/run.json into m, one result item at a time, each
- * handed to sink on the way (NULL: none). */
-enum pb_error rp_model_load(struct rp_model *m, const char *results_dir,
-			    const char *baseline,
-			    const struct rp_item_sink *sink, char *errbuf);
-
-/* Several runs as one model (report DIR...): each run's targets its own;
- * refused, naming why, unless their profiles agree or force. */
-enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
-				 size_t ndirs, bool force, const char *baseline,
-				 const struct rp_item_sink *sink, char *errbuf);
-
 void rp_model_dispose(struct rp_model *m);
 /* Did any group's first write go in stripe pairs? (penalty.c) */
 bool rp_any_paired(const struct rp_model *m);
-
-/* Each group's warm-up across passes by rules (NULL: RP_PTS_INIT); the
- * load does it with the defaults. */
-void rp_model_warmup(struct rp_model *m, const struct rp_pts *rules);
 
 /* The groups of g's mode and workload point on each target (g among
  * them), in target order; how many (PB_MAX_ACROSS: fleet.h). */
@@ -424,17 +410,6 @@ bool rp_same_place(const struct rp_group *g, long long target, long long point,
 /* The same point of this model in another mode, or NULL. */
 const struct rp_group *rp_sibling(const struct rp_model *m,
 				  const struct rp_group *g, enum pb_mode mode);
-
-/* How two runs differ where a comparison (compare) or a merge needs them
- * alike: "" when they do not. */
-void rp_runs_differ(char *out, size_t len, const struct rj_reader *m,
-		    const struct rj_reader *old, bool compare);
-
-/* May m be compared with old (loaded from old_dir)? Never with itself;
- * when they differ (note says how) only with force. An error otherwise. */
-enum pb_error rp_compare_check(char *note, size_t len, const struct rp_model *m,
-			       const struct rp_model *old, const char *old_dir,
-			       bool force, char *errbuf);
 
 /* Append "; " and the text to out (a note of several parts). */
 void rp_list_add(char *out, size_t len, const char *fmt, ...)

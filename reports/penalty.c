@@ -2,15 +2,16 @@
  * penalty.c - the first-write penalty, defined once (issue 52): the extra
  * time a first write takes over a rewrite of the same bytes, in the time
  * the user waits for, less what the baseline's own first write shows.
- * The model's estimate over repetitions, a repetition's own figure on the
- * harness's progress line, and the words every surface prints around it
- * come from here, so a run shows one number for one mode.
+ * The model's estimate over repetitions and a repetition's own figure
+ * on the harness's progress line come from here, and their words from
+ * phrase.h's, so a run shows one number for one mode.
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "model.h"
-#include "report.h"
+#include "penalty.h"
+#include "stats.h"
 
 /*
  * A repetition's first write over its later writes, in time per byte.
@@ -62,43 +63,10 @@ void rp_penalty_estimate(double *v, double *lo, double *hi, const double *lr,
 	*hi = expm1(h);
 }
 
-/* "first write takes 47% longer than rewrite", "... 5% less time ...",
- * "... no longer ..." when it rounds to 0 */
-void rp_penalty_say(char *out, size_t len, double v, const char *later)
-{
-	double pct = round(fabs(v) * 100) + 0.0;
-
-	if (isnan(v))
-		snprintf(out, len, "first write against %s: too few to tell",
-			 later);
-	else if (pct == 0)
-		snprintf(out, len, "first write takes no longer than %s",
-			 later);
-	else
-		snprintf(out, len, "first write takes %.0f%% %s than %s", pct,
-			 v > 0 ? "longer" : "less time", later);
-}
-
 bool rp_any_paired(const struct rp_model *m)
 {
 	for (size_t i = 0; i < m->ng; i++)
 		if (m->g[i].penalty_paired)
 			return true;
 	return false;
-}
-
-/* What the penalty is, in one sentence: every table's caption and every
- * format's help says it in these words. paired: the run's first writes
- * went in stripe pairs. */
-void rp_penalty_define(char *out, size_t len, const char *later,
-		       const char *baseline, bool paired)
-{
-	snprintf(out, len,
-		 "penalty: the extra time a first write takes over a %s of "
-		 "the same bytes (%s), less what %s's own first write shows",
-		 later,
-		 paired ? "its whole pass, against the stripes rewritten "
-			  "right after each"
-			: "its pass, against the later passes' median rate",
-		 baseline && *baseline ? baseline : "the baseline");
 }

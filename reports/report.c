@@ -17,7 +17,10 @@
 #include "findings.h"
 #include "html.h"
 #include "json.h"
+#include "analysis.h"
+#include "gate.h"
 #include "model.h"
+#include "report.h"
 #include "text.h"
 
 static enum pb_error write_out(const char *dir, const char *name,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "stats.h"
 
 #define BOOT_RESAMPLES 2000
 #define BOOT_SEED      0x5eed5eedull

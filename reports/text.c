@@ -9,6 +9,7 @@
 #include "findings.h"
 #include "fleet.h"
 #include "model.h"
+#include "phrase.h"
 #include "text.h"
 #include "words.h"
 

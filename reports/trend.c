@@ -16,8 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "draw.h"
 #include "model.h"
+#include "report.h"
 
 /* one run, as the trend needs it */
 struct trun {

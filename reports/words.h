@@ -5,6 +5,7 @@
 #define PB_RP_WORDS_H
 
 #include "findings.h"
+#include "phrase.h"
 
 struct rp_findings;
 struct rp_finding;
@@ -52,16 +53,5 @@ const char *rp_sig_name(enum rp_sig s);
 
 /* A finding as data, for report --json and the exports. */
 json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f);
-
-/* A group as sentences and tables name it: "eager", "thin (bs=64K)",
- * "eager (applied as thin)". */
-void rp_group_label(char *out, size_t len, const struct rp_group *g,
-		    bool where);
-
-/* The report's one percent format: "24%", "-3%"; an interval "[21-27%]"
- * or "[-21 to 34%]". */
-void rp_pct_text(char *out, size_t len, double v);
-
-void rp_pct_interval(char *out, size_t len, double lo, double hi);
 
 #endif

@@ -16,6 +16,9 @@
 #include "findings.h"
 #include "html.h"
 #include "json.h"
+#include "analysis.h"
+#include "compare.h"
+#include "gate.h"
 #include "model.h"
 #include "text.h"
 

@@ -16,6 +16,8 @@
 #include "compare.h"
 #include "csv.h"
 #include "findings.h"
+#include "analysis.h"
+#include "gate.h"
 #include "model.h"
 #include "text.h"
 #include "words.h"
@@ -560,9 +562,10 @@ static void gate_on_significance(void)
 	CU_ASSERT_TRUE(rp_gate(&now, &fs, &why, &noise));
 	CU_ASSERT_PTR_NOT_NULL(why.data &&
 			       strstr(why.data, "thin first-write fell 60.0%"));
-	CU_ASSERT_PTR_NOT_NULL(
-		why.data && strstr(why.data, "thin first-write against rewrite "
-					     "fell 60.0% (0.50x -> 0.20x (penalty "));
+	CU_ASSERT_PTR_NOT_NULL(why.data &&
+			       strstr(why.data,
+				      "thin first-write against rewrite "
+				      "fell 60.0% (0.50x -> 0.20x (penalty "));
 	rp_findings_dispose(&fs);
 
 	night(&now, &ng, &nb, one, NULL, 1);

@@ -11,6 +11,8 @@
 #include "draw.h"
 #include "csv.h"
 #include "findings.h"
+#include "analysis.h"
+#include "compare.h"
 #include "model.h"
 #include "words.h"
 #include "unit.h"

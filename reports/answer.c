@@ -1,0 +1,253 @@
+/*
+ * answer.c - the saying floor: the answer's lines (which modes write
+ * slower on first write beyond noise and by how much, which show nothing
+ * beyond noise, eager's provisioning, what the run's scope is) and the
+ * run's one line of what was measured.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "findings.h"
+#include "model.h"
+#include "words.h"
+#include "words_int.h"
+
+/* "thin", "thin and lazy", "thin, lazy and eager" */
+void rp_set_names(char *out, size_t len, const struct rp_finding *f)
+{
+	char l[320];
+	size_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < f->nset; i++) {
+		rp_group_label(l, sizeof(l), f->set[i], false);
+		rp_cat(out, len, "%s%s",
+		       !i		  ? ""
+		       : i + 1 == f->nset ? " and "
+					  : ", ",
+		       l);
+	}
+}
+
+/* "bs=64K: " before a headline clause when the place has a name */
+static void place_prefix(char *out, size_t len, const struct rp_group *g)
+{
+	out[0] = '\0';
+	if (g && *g->where)
+		snprintf(out, len, "%s: ", g->where);
+}
+
+/* ---- the headline ---- */
+
+/* what a local run measured: the analog, never ESXi's zeroing */
+static void scope(char *out, size_t len, const struct rp_finding *f)
+{
+	const char *fs = f->metric && *f->metric ? f->metric : "the host's",
+		   *sfx = f->metric && *f->metric ? "" : " filesystem";
+
+	if (!strcmp(f->detail, "qemu raw"))
+		snprintf(out, len,
+			 "what this measured is the local analog, not ESXi: "
+			 "thin's first write pays %s%s filling a sparse disk "
+			 "file's holes, lazy's %s%s converting unwritten "
+			 "extents; VMFS zeroing its 1 MiB blocks, VAAI and the "
+			 "array are not in these figures",
+			 fs, sfx, fs, sfx);
+	else if (!strcmp(f->detail, "qemu"))
+		snprintf(out, len,
+			 "what this measured is the local analog, not ESXi: "
+			 "thin's first write pays qcow2 allocating clusters "
+			 "and %s%s filling the disk file's holes, lazy's %s%s "
+			 "converting unwritten extents; VMFS zeroing its 1 "
+			 "MiB blocks, VAAI and the array are not in these "
+			 "figures",
+			 fs, sfx, fs, sfx);
+	else
+		snprintf(out, len,
+			 "what this measured is the host's own filesystem, "
+			 "not ESXi: thin's first write pays %s%s filling a "
+			 "sparse file's holes, lazy's %s%s converting "
+			 "unwritten extents; VMFS zeroing its 1 MiB blocks, "
+			 "VAAI and the array are not in these figures",
+			 fs, sfx, fs, sfx);
+}
+
+void rp_say_headline(char *out, size_t len, const struct rp_model *m,
+		     const struct rp_finding *f)
+{
+	char names[1024], pre[512], a[32], b[32], sz[32];
+	size_t i;
+
+	rp_set_names(names, sizeof(names), f);
+	place_prefix(pre, sizeof(pre), f->g);
+	switch (f->kind) {
+	case RP_F_H_PARTIAL:
+		snprintf(out, len, "%s",
+			 f->n == 1 ? "INTERRUPTED: the run was stopped before "
+				     "its plan ended"
+			 : f->n == 2 ? "UNFINISHED: run.json does not say the "
+				       "run ended (it is still going, or it "
+				       "crashed)"
+				     : "INCOMPLETE");
+		if (f->x > 0)
+			rp_cat(out, len, "%s %.0f item%s failed (listed below)",
+			       f->n ? ";" : ":", f->x, f->x == 1 ? "" : "s");
+		rp_cat(out, len, "; what follows is what it measured");
+		return;
+	case RP_F_H_SLOWER:
+	case RP_F_H_FASTER:
+		rp_pct_text(a, sizeof(a), fabs(f->v));
+		rp_pct_text(b, sizeof(b), fabs(f->v2));
+		if (f->kind == RP_F_H_FASTER) {
+			char t[32];
+
+			snprintf(t, sizeof(t), "%s", a);
+			snprintf(a, sizeof(a), "%s", b);
+			snprintf(b, sizeof(b), "%s", t);
+		}
+		if (!strcmp(a, b))
+			snprintf(out, len,
+				 "%s%s: first write takes %s %s than rewrite",
+				 pre, names, a,
+				 f->kind == RP_F_H_SLOWER ? "longer"
+							  : "less time");
+		else
+			snprintf(out, len,
+				 "%s%s: first write takes %.*s-%s %s than "
+				 "rewrite",
+				 pre, names, (int)(strlen(a) - 1), a, b,
+				 f->kind == RP_F_H_SLOWER ? "longer"
+							  : "less time");
+		return;
+	case RP_F_H_FLAT:
+		snprintf(out, len, "%s%s show%s no first-write penalty %s", pre,
+			 names, f->nset == 1 ? "s" : "",
+			 f->metric ? "of 5% or more" : "beyond noise");
+		if (!isnan(f->x))
+			rp_cat(out, len, " (to within \u00b1%.0f%%)",
+			       round(f->x * 100) + 0.0);
+		return;
+	case RP_F_H_FEW:
+		snprintf(out, len,
+			 "%s%s, so no interval and no verdict on noise: "
+			 "first-write penalty ",
+			 pre,
+			 rp_reps_few(a, sizeof(a),
+				     f->nset ? f->set[0]->nok : 1));
+		for (i = 0; i < f->nset; i++) {
+			char l[320];
+
+			rp_group_label(l, sizeof(l), f->set[i], false);
+			rp_pct_text(a, sizeof(a), f->set[i]->penalty);
+			rp_cat(out, len, "%s%s %s", i ? ", " : "", l, a);
+		}
+		return;
+	case RP_F_H_BREAKEVEN:
+		snprintf(out, len, "%seager's %.2f s of provisioning ", pre,
+			 f->v);
+		if (!(f->v > f->v2))
+			rp_cat(out, len,
+			       "takes no longer than %s's: nothing "
+			       "to repay",
+			       names);
+		else if (f->sig == RP_SIG_FEW)
+			rp_cat(out, len,
+			       "against %s's: %s, too few to tell whether it "
+			       "is repaid",
+			       names,
+			       rp_reps_few(a, sizeof(a), f->g ? f->g->nok : 1));
+		else if (f->sig == RP_SIG_NOISE)
+			rp_cat(out, len,
+			       "cannot be weighed against %s's: their first "
+			       "writes are within noise of each other",
+			       names);
+		else if (f->x < 0)
+			rp_cat(out, len,
+			       "is never repaid against %s: its first write is "
+			       "no faster",
+			       names);
+		else if (!isnan(f->hi) && f->x > f->hi)
+			rp_cat(out, len,
+			       "is not repaid within this disk against %s",
+			       names);
+		else
+			rp_cat(out, len,
+			       "is repaid against %s after %s of new blocks",
+			       names,
+			       pb_size_format(sz, sizeof(sz), rp_u64(f->x)));
+		return;
+	case RP_F_H_INCONCLUSIVE:
+		snprintf(out, len,
+			 "%sinconclusive: with %zu repetition%s the penalty "
+			 "intervals are up to \u00b1%.0f%% wide; about %.0f "
+			 "repetitions would tell a 10%% difference",
+			 pre, f->n, f->n == 1 ? "" : "s",
+			 round(f->v * 100) + 0.0, f->x);
+		return;
+	case RP_F_H_NONE:
+		snprintf(out, len, "%snothing was measured", pre);
+		return;
+	case RP_F_H_SCOPE:
+		scope(out, len, f);
+		return;
+	default:
+		break;
+	}
+	(void)m;
+}
+
+/* a profile value as text: "1G", 4, true */
+static const char *pval(json_t *o, const char *k, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, k);
+
+	buf[0] = '\0';
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	return buf;
+}
+
+void rp_measured_text(char *out, size_t len, const struct rp_model *m)
+{
+	json_t *p = m->profile, *w = json_object_get(p, "workload");
+	json_t *passes = json_object_get(w, "passes"), *x;
+	char a[64], b[64];
+	size_t i;
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	if (*pval(p, "disk_size", a, sizeof(a)))
+		rp_cat(out, len, "%s disks", a);
+	if (*pval(w, "file_size", a, sizeof(a)))
+		rp_cat(out, len, ", a %s file", a);
+	if (*pval(w, "filesystem", a, sizeof(a)) && strcmp(a, "none"))
+		rp_cat(out, len, " on %s", a);
+	if (json_array_size(passes)) {
+		rp_cat(out, len, "%s", *out ? "; " : "");
+		json_array_foreach(passes, i, x) rp_cat(
+			out, len, "%s%s", i ? ", " : "",
+			json_string_value(x) ? json_string_value(x) : "?");
+	}
+	rp_cat(out, len, "%s%s %s writes", *out ? "; " : "",
+	       *pval(w, "pattern", a, sizeof(a)) ? a : "seq",
+	       *pval(w, "bs", b, sizeof(b)) ? b : "1M");
+	if (*pval(w, "qd", a, sizeof(a)))
+		rp_cat(out, len, " at qd %s", a);
+	pval(w, "direct", a, sizeof(a));
+	rp_cat(out, len, ", %s", !strcmp(a, "false") ? "buffered" : "direct");
+	if (*pval(w, "pair_stripe", a, sizeof(a)))
+		rp_cat(out, len, ", first write in %s stripe pairs", a);
+	if (*pval(p, "repetitions", a, sizeof(a)))
+		rp_cat(out, len, "; %s repetition%s", a,
+		       strcmp(a, "1") ? "s" : "");
+	if (m->nmore)
+		rp_cat(out, len, " per run, %zu runs merged", m->nmore + 1);
+	rp_cat(out, len, "; baseline %s",
+	       m->have_baseline ? m->baseline : "none");
+}

@@ -1,0 +1,34 @@
+/*
+ * chart.h - the charts every page draws with (chart.c): below the
+ * renderers, so html.c and trend.c share one way of drawing.
+ */
+#ifndef PB_RP_CHART_H
+#define PB_RP_CHART_H
+
+#include <stdbool.h>
+
+#include "model.h"
+
+/* A legend under a plot: entries wrap at xmax. */
+struct rp_legend {
+	struct pb_buf *b;
+	double x0, x, y, xmax;
+};
+
+/* One entry: a line (dash) or a box in a colour, then its text. */
+void rp_legend_add(struct rp_legend *l, const char *colour, const char *dash,
+		   bool box, double opacity, const char *text);
+
+/* A chart drawn into body, its height known once its legend is laid
+ * out: heading (an h2), the svg element sized to it with its text
+ * alternative (label), the body (disposed). */
+void rp_chart_emit(struct pb_buf *out, const char *heading, const char *id,
+		   double w, double h, const char *label, struct pb_buf *body);
+
+/* The report's charts: first write against rewrite per mode; the
+ * warm-up within a pass; the passes' convergence. */
+void rp_chart_bars(struct pb_buf *out, const struct rp_model *m);
+void rp_chart_warmup(struct pb_buf *out, const struct rp_model *m);
+void rp_chart_convergence(struct pb_buf *out, const struct rp_model *m);
+
+#endif
