@@ -81,6 +81,44 @@ static void label(struct pb_buf *b, const struct rp_group *g)
 	rp_html_text(b, l);
 }
 
+void rp_chart_band(struct pb_buf *b, const char *colour, const double *x,
+		   const double *mid, const double *lo, const double *hi,
+		   size_t n)
+{
+	size_t i, nb = 0;
+	bool started = false;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(mid[i]))
+			continue;
+		if (!started)
+			pb_buf_printf(b,
+				      "<polyline class=series fill=none "
+				      "stroke=\"%s\" stroke-width=1.6 "
+				      "points=\"",
+				      colour);
+		started = true;
+		pb_buf_printf(b, "%.1f,%.1f ", x[i], mid[i]);
+		nb += !isnan(lo[i]) && !isnan(hi[i]);
+	}
+	if (started)
+		pb_buf_addstr(b, "\" />\n");
+	if (!nb)
+		return;
+	/* the band: the upper edge forward, the lower back */
+	pb_buf_printf(b,
+		      "<polygon fill=\"%s\" fill-opacity=0.15 stroke=none "
+		      "points=\"",
+		      colour);
+	for (i = 0; i < n; i++)
+		if (!isnan(mid[i]) && !isnan(lo[i]) && !isnan(hi[i]))
+			pb_buf_printf(b, "%.1f,%.1f ", x[i], hi[i]);
+	for (i = n; i-- > 0;)
+		if (!isnan(mid[i]) && !isnan(lo[i]) && !isnan(hi[i]))
+			pb_buf_printf(b, "%.1f,%.1f ", x[i], lo[i]);
+	pb_buf_addstr(b, "\" />\n");
+}
+
 /* a place's dash (target and workload point), so the lines of one mode
  * are told apart */
 static const char *point_dash(const struct rp_group *g)

@@ -25,6 +25,12 @@ void rp_legend_add(struct rp_legend *l, const char *colour, const char *dash,
 void rp_chart_emit(struct pb_buf *out, const char *heading, const char *id,
 		   double w, double h, const char *label, struct pb_buf *body);
 
+/* A series' points (x, mid) joined in a colour, with its interval band
+ * (lo, hi: NaN where a point has none) under it. */
+void rp_chart_band(struct pb_buf *b, const char *colour, const double *x,
+		   const double *mid, const double *lo, const double *hi,
+		   size_t n);
+
 /* The report's charts: first write against rewrite per mode; the
  * warm-up within a pass; the passes' convergence. */
 void rp_chart_bars(struct pb_buf *out, const struct rp_model *m);

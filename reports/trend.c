@@ -16,8 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis.h"
+#include "chart.h"
 #include "draw.h"
+#include "analysis.h"
 #include "model.h"
 #include "report.h"
 
@@ -591,61 +592,40 @@ static void chart_marks(struct pb_buf *h, const struct trend *t,
 	}
 }
 
-/* one mode's interval band, median line and regression rings */
+/* one mode's median line with its interval band (chart.c), and its
+ * regression rings */
 static void chart_mode(struct pb_buf *h, const struct trend *t,
 		       const struct frame *fr, size_t a, size_t b, int mi,
 		       bool *seen, bool *any_reg)
 {
 	const double scale = fr->scale;
 	const int metric = fr->metric;
-	size_t k, j;
-	double x, y;
+	double *x = malloc((b - a + 1) * sizeof(*x));
+	double *mid = malloc((b - a + 1) * sizeof(*mid));
+	double *lo = malloc((b - a + 1) * sizeof(*lo));
+	double *hi = malloc((b - a + 1) * sizeof(*hi));
+	size_t k, n = 0;
+	double y;
 
-	/* the band: the upper edge forward, the lower back */
-	double *bx = malloc((b - a) * sizeof(*bx));
-	double *bhi = malloc((b - a) * sizeof(*bhi));
-	double *blo = malloc((b - a) * sizeof(*blo));
-	const char *c = rp_mode_colour((enum pb_mode)mi);
-	bool started = false;
-	size_t nb = 0;
-
-	for (k = a; k < b; k++) {
+	for (k = a; x && mid && lo && hi && k < b; k++) {
 		const struct trow *w = &t->row[k];
 		const double *q = &w->v[metric * 3];
 
 		if ((int)w->mode != mi || isnan(q[0]))
 			continue;
-		if (!started)
-			pb_buf_printf(h,
-				      "<polyline class=series "
-				      "fill=none stroke=\"%s\" "
-				      "stroke-width=1.6 points=\"",
-				      c);
-		started = true;
 		*seen = true;
-		pb_buf_printf(h, "%.1f,%.1f ", X(w->run), Y(q[0] * scale));
-		if (!isnan(q[1]) && bx && bhi && blo) {
-			bx[nb] = X(w->run);
-			bhi[nb] = Y(q[2] * scale);
-			blo[nb++] = Y(q[1] * scale);
-		}
+		x[n] = X(w->run);
+		mid[n] = Y(q[0] * scale);
+		lo[n] = isnan(q[1]) ? NAN : Y(q[1] * scale);
+		hi[n++] = isnan(q[1]) ? NAN : Y(q[2] * scale);
 	}
-	if (started)
-		pb_buf_addstr(h, "\" />\n");
-	if (nb) {
-		pb_buf_printf(h,
-			      "<polygon fill=\"%s\" fill-opacity=0.15 "
-			      "stroke=none points=\"",
-			      c);
-		for (j = 0; j < nb; j++)
-			pb_buf_printf(h, "%.1f,%.1f ", bx[j], bhi[j]);
-		for (j = nb; j-- > 0;)
-			pb_buf_printf(h, "%.1f,%.1f ", bx[j], blo[j]);
-		pb_buf_addstr(h, "\" />\n");
-	}
-	free(bx);
-	free(bhi);
-	free(blo);
+	if (n)
+		rp_chart_band(h, rp_mode_colour((enum pb_mode)mi), x, mid, lo,
+			      hi, n);
+	free(x);
+	free(mid);
+	free(lo);
+	free(hi);
 	/* where the level changed: ringed, red when it fell
 	 * past the limit */
 	for (k = a; k < b && metric < 2; k++) {
@@ -657,13 +637,12 @@ static void chart_mode(struct pb_buf *h, const struct trend *t,
 		if ((int)w->mode != mi || isnan(d) || isnan(q[0]))
 			continue;
 		*any_reg = true;
-		x = X(w->run);
 		y = Y(q[0] * scale);
 		pb_buf_printf(h,
 			      "<circle class=%s cx=%.1f cy=%.1f r=6 "
 			      "fill=none stroke=%s stroke-width=2>"
 			      "<title>",
-			      fell ? "regressed" : "levelchange", x, y,
+			      fell ? "regressed" : "levelchange", X(w->run), y,
 			      fell ? "#b00" : "#333");
 		rp_html_text(h, t->run[w->run].id);
 		pb_buf_printf(h,
@@ -673,50 +652,25 @@ static void chart_mode(struct pb_buf *h, const struct trend *t,
 	}
 }
 
-/* the legend, below the axis labels */
+/* the legend, below the axis labels (chart.c's) */
 static void chart_legend(struct pb_buf *h, const struct frame *fr,
 			 const bool *seen, bool any_reg)
 {
-	const double H = fr->H, left = fr->left, top = fr->top;
-	double lx, y;
+	struct rp_legend lg = {h, fr->left, fr->left, fr->top + fr->H + 62,
+			       fr->W - 16};
 	int mi;
 
-	lx = left;
-	y = top + H + 62;
-	for (mi = 0; mi < PB_MODE__COUNT; mi++) {
-		if (!seen[mi])
-			continue;
-		pb_buf_printf(h,
-			      "<line class=lgk x1=%.0f x2=%.0f y1=%.0f "
-			      "y2=%.0f stroke=\"%s\" stroke-width=2 />"
-			      "<text class=lg x=%.0f y=%.0f>%s</text>\n",
-			      lx, lx + 18, y - 4, y - 4,
-			      rp_mode_colour((enum pb_mode)mi), lx + 24, y,
-			      pb_mode_name((enum pb_mode)mi));
-		lx += 80;
-	}
-	pb_buf_printf(h,
-		      "<rect class=lgk x=%.0f y=%.0f width=18 height=10 "
-		      "fill=#888 fill-opacity=0.15 /><text class=lg x=%.0f "
-		      "y=%.0f>95%% interval</text>\n",
-		      lx, y - 9, lx + 24, y);
-	y += 18;
-	lx = left;
-	pb_buf_printf(h,
-		      "<circle class=lgk cx=%.0f cy=%.0f r=5 fill=none "
-		      "stroke=#333 stroke-width=2 /><text class=lg x=%.0f "
-		      "y=%.0f>level changed here (red: fell past the "
-		      "limit)%s</text>\n",
-		      lx + 9, y - 4, lx + 24, y, any_reg ? "" : " (none here)");
-	pb_buf_printf(h,
-		      "<line class=lgk x1=%.0f x2=%.0f y1=%.0f y2=%.0f "
-		      "stroke=#b00 stroke-dasharray=\"3 3\" /><text class=lg "
-		      "x=%.0f y=%.0f>run not complete</text>"
-		      "<line class=lgk x1=%.0f x2=%.0f y1=%.0f y2=%.0f "
-		      "stroke=#777 stroke-dasharray=\"3 3\" /><text class=lg "
-		      "x=%.0f y=%.0f>environment changed</text>\n",
-		      lx + 380, lx + 398, y - 4, y - 4, lx + 404, y, lx + 530,
-		      lx + 548, y - 4, y - 4, lx + 554, y);
+	for (mi = 0; mi < PB_MODE__COUNT; mi++)
+		if (seen[mi])
+			rp_legend_add(&lg, rp_mode_colour((enum pb_mode)mi), "",
+				      false, 1, pb_mode_name((enum pb_mode)mi));
+	rp_legend_add(&lg, "#888", "", true, 0.15, "95% interval");
+	rp_legend_add(&lg, "#333", "", false, 1,
+		      any_reg ? "ring: level changed here (red: fell past "
+				"the limit)"
+			      : "ring: level changed here (none here)");
+	rp_legend_add(&lg, "#b00", "3 3", false, 1, "run not complete");
+	rp_legend_add(&lg, "#777", "3 3", false, 1, "environment changed");
 }
 
 #undef X
