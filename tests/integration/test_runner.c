@@ -1634,6 +1634,8 @@ static void command_passes_fail_and_stop(void)
 			out,
 			NULL};
 	char sleeps[96], mine[64];
+	struct it_child c;
+	unsigned waited;
 	char *hang[] = {(char *)it_bin("provbench-runner"),
 			"--target",
 			t,
@@ -1671,8 +1673,18 @@ static void command_passes_fail_and_stop(void)
 	/* the target of a commands-only run is not touched */
 	CU_ASSERT_EQUAL(it_sh("test -e '%s'", t), 1);
 
+	/* signalled once its command runs (both sleeps there): after a
+	 * fixed 500 ms, a runner in valgrind on a busy machine had not
+	 * reached main, and the case proved nothing (issue 58) */
+	it_child_start(&c, hang, NULL);
+	for (waited = 0;
+	     waited < 120000 && it_sh("test \"$(pgrep -fc '%s')\" -ge 2", mine);
+	     waited += 20)
+		usleep(20000);
+	CU_ASSERT(waited < 120000);
 	t0 = pb_now_ns();
-	CU_ASSERT_EQUAL(it_run(&r, hang, SIGINT, 500), 130);
+	kill(c.pid, SIGINT);
+	CU_ASSERT_EQUAL(it_child_finish(&r, &c), 130);
 	it_result_dispose(&r);
 	CU_ASSERT(pb_now_ns() - t0 < 10ull * 1000000000ull);
 	/* SIGKILL reaches the group at once, but a killed process is gone
