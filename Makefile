@@ -55,6 +55,7 @@ I_harness/cli := -Iharness/cli -Iharness -I$(INC)
 I_harness/backends/qemu := -Iharness/backends/qemu -Iharness -I$(INC)
 I_harness/backends/host := -Iharness/backends/host -Iharness -I$(INC)
 I_harness/backends/vsphere := -Iharness/backends/vsphere -Iharness -I$(INC)
+I_harness/backends/null := -Iharness -I$(INC)
 I_ALL := -Icommon -Irunner -Ivsphere -Irunjson -Ireports -Iharness \
 	 -Iharness/cli -Iharness/backends/qemu -Iharness/backends/host \
 	 -Iharness/backends/vsphere \
@@ -106,6 +107,7 @@ QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/qmp.c
 HOST_BE_SRC := harness/backends/host/backend.c harness/backends/host/disks.c \
 	       harness/backends/host/options.c
+NULL_BE_SRC := harness/backends/null/null.c
 VSPHERE_BE_SRC := harness/backends/vsphere/backend.c \
 	       harness/backends/vsphere/guest.c \
 	       harness/backends/vsphere/settings.c \
@@ -122,7 +124,8 @@ CLI_SRC    := harness/cli/opt.c harness/cli/table.c harness/cli/cmd_run.c \
 HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/profile_keys.c harness/journal.c harness/backends.c \
 	       harness/paths.c harness/local.c \
-	       $(QEMU_BE_SRC) $(HOST_BE_SRC) $(VSPHERE_BE_SRC) harness/run.c \
+	       $(QEMU_BE_SRC) $(HOST_BE_SRC) $(VSPHERE_BE_SRC) $(NULL_BE_SRC) \
+	       harness/run.c \
 	       harness/say.c harness/signals.c harness/stall.c \
 	       harness/lock.c harness/results.c harness/item.c \
 	       harness/waves.c harness/check.c harness/check_out.c \

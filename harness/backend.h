@@ -177,7 +177,7 @@ struct pb_backend_ops {
 			      const struct pb_profile *p, unsigned target,
 			      char *errbuf);
 	/* validate the plan against the target, creating nothing; each
-	 * finding said with pb_check_say */
+	 * finding said with pb_check_say. NULL: nothing to check */
 	enum pb_error (*check)(struct pb_backend *b, const struct pb_plan *plan,
 			       struct pb_check_out *out, char *errbuf);
 	/* environment for run.json: versions, host, datastore, ... */
@@ -185,14 +185,16 @@ struct pb_backend_ops {
 				  char *errbuf);
 	/* once per run, after check found nothing wrong: upload the
 	 * runner, make settings live; a change to the target that must not
-	 * outlive a crash is journaled through c first */
+	 * outlive a crash is journaled through c first. NULL: nothing to
+	 * prepare */
 	enum pb_error (*prepare)(struct pb_backend *b,
 				 const struct pb_prep_ctx *c, char *errbuf);
 	/* name the disk about to be made; its journal fields into j */
 	enum pb_error (*plan_disk)(struct pb_backend *b, enum pb_mode mode,
 				   unsigned seq, struct pb_disk *d, json_t *j,
 				   char *errbuf);
-	/* create and attach; provisioning time measured inside */
+	/* create and attach; provisioning time measured inside. NULL:
+	 * plan_disk made it all (a backend with no disks to make) */
 	enum pb_error (*create_disk)(struct pb_backend *b, struct pb_disk *d,
 				     char *errbuf);
 	/* run the runner against d with args; its JSON into local_out */
@@ -200,6 +202,7 @@ struct pb_backend_ops {
 			     const char *args, long timeout_s,
 			     const struct pb_run_ctx *ctx,
 			     const char *local_out, char *errbuf);
+	/* NULL: nothing made, nothing to destroy */
 	enum pb_error (*destroy_disk)(struct pb_backend *b,
 				      const struct pb_disk *d, char *errbuf);
 	/*

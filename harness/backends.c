@@ -11,16 +11,14 @@
 extern const struct pb_backend_ops qemu_backend;
 extern const struct pb_backend_ops vsphere_backend;
 extern const struct pb_backend_ops host_backend;
+extern const struct pb_backend_ops null_backend;
 
 /* the first is the default of a profile that names none; room after
  * them for backends added at run time (a test's backend with faults
  * injected through its table: tests/integration/test_host.c) */
 #define PB_MAX_BACKENDS 8
 static const struct pb_backend_ops *backends[PB_MAX_BACKENDS + 1] = {
-	&qemu_backend,
-	&vsphere_backend,
-	&host_backend,
-	NULL,
+	&qemu_backend, &vsphere_backend, &host_backend, &null_backend, NULL,
 };
 
 const struct pb_backend_ops *const *pb_backend_list(void)

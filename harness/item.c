@@ -344,7 +344,11 @@ static bool attempt_create(struct run_worker *wk, size_t idx, struct attempt *a)
 	run_say(r->quiet, "  creating %s disk%s", pb_mode_name(it->mode),
 		a->d.note[0] ? a->d.note : create_note(it->mode));
 	a->step = RJ_STEP_CREATE;
-	a->err = b->ops->create_disk(b, &a->d, run_reset_fail(wk->berr));
+	/* a backend whose disks need no making has no op for it */
+	a->err = b->ops->create_disk
+			 ? b->ops->create_disk(b, &a->d,
+					       run_reset_fail(wk->berr))
+			 : PB_OK;
 	a->created = a->err == PB_OK;
 	if (a->err) {
 		pb_fail(a->ebuf, a->err, "create %s disk: %s",
@@ -376,7 +380,11 @@ static void attempt_destroy(struct run_worker *wk, size_t idx,
 	if (!a->created)
 		return;
 	run_stop_at("destroying");
-	a->derr = b->ops->destroy_disk(b, &a->d, run_reset_fail(wk->berr));
+	/* nor one to destroy */
+	a->derr = b->ops->destroy_disk
+			  ? b->ops->destroy_disk(b, &a->d,
+						 run_reset_fail(wk->berr))
+			  : PB_OK;
 	a->destroy_ns = pb_now_ns() - t_destroy;
 	if (a->derr) {
 		/* the first failure is the one told; a destroy after a

@@ -105,6 +105,9 @@ static enum pb_error run_start(struct run_state *r, const char *parent,
 					.step = run_stop_at,
 					.arg = &pa};
 
+		/* a backend with nothing to prepare has no op for it */
+		if (!r->t[t].b->ops->prepare)
+			continue;
 		err = r->t[t].b->ops->prepare(r->t[t].b, &c,
 					      run_reset_fail(r->berr));
 		if (err)

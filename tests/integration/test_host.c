@@ -1957,6 +1957,63 @@ static void host_penalty_one_number(void)
 	CU_ASSERT(nothing_left(dir, ""));
 }
 
+/*
+ * The null backend (harness/backends/null/null.c, the example backend):
+ * a whole run through the harness with no disk and no guest, its runner's
+ * documents of known figures, and the report's answer exactly them: thin
+ * and lazy 40% (null.cost_pct), eager and rdm none; checked too by
+ * check, which has nothing of the backend's to try.
+ */
+static void null_backend_known_answer(void)
+{
+	SCRATCH(prof, "h-null.json");
+	SCRATCH(state, "h-state-null");
+	SCRATCH(res, "h-res-null");
+	struct it_env e;
+	struct it_result r;
+	json_t *doc, *g;
+	char latest[600];
+	size_t i, n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", state), 0);
+	it_write_file(prof,
+		      "{\"name\": \"h-null\", \"backend\": \"null\",\n"
+		      " \"null\": {\"cost_pct\": 40, \"mib_per_s\": 500},\n"
+		      " \"disk_size\": \"1G\", \"repetitions\": 3,\n"
+		      " \"modes\": [\"rdm\", \"eager\", \"lazy\", \"thin\"],\n"
+		      " \"workload\": {\"passes\": [\"first-write\", "
+		      "\"rewrite\", \"rewrite\"]}}\n");
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "check: ok, nothing was created"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"run", "-q", "-o", res,
+						     prof, NULL}),
+			0);
+	it_result_dispose(&r);
+	snprintf(latest, sizeof(latest), "%s/latest", res);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"report", "--json", "-q",
+						     latest, NULL}),
+			0);
+	doc = json_loads(r.out ? r.out : "", 0, NULL);
+	it_result_dispose(&r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_array_foreach(json_object_get(doc, "groups"), i, g)
+	{
+		const char *mode = str(g, "mode");
+		double v = json_number_value(json_object_get(
+			json_object_get(g, "warmup_penalty_frac"), "value"));
+		bool zeroes = !strcmp(mode, "thin") || !strcmp(mode, "lazy");
+
+		CU_ASSERT_DOUBLE_EQUAL(v, zeroes ? 0.40 : 0.0, 1e-6);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 4);
+	json_decref(doc);
+}
+
 static void host_units_mb_everywhere(void)
 {
 	SCRATCH(prof, "h-units.json");
@@ -2024,6 +2081,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_reclaim_read_back),
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASE(host_penalty_one_number),
+	PB_CASE(null_backend_known_answer),
 	PB_CASES_END,
 };
 
