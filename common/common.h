@@ -298,8 +298,6 @@ struct pb_env_var {
 };
 /* The rows, ended by one whose name is NULL. */
 extern const struct pb_env_var pb_env_vars[];
-/* A row by name; NULL for a name no row has. */
-const struct pb_env_var *pb_env_find(const char *name);
 char *pb_choices_hint(char *buf, size_t len, const char *word, size_t wlen,
 		      const char *const *choices);
 

@@ -88,13 +88,3 @@ const struct pb_env_var pb_env_vars[] = {
 	 "that kill a run at each step"},
 	{NULL, NULL, NULL},
 };
-
-const struct pb_env_var *pb_env_find(const char *name)
-{
-	const struct pb_env_var *v;
-
-	for (v = pb_env_vars; v->name; v++)
-		if (!strcmp(v->name, name))
-			return v;
-	return NULL;
-}

@@ -9,9 +9,6 @@
 #include "compare.h"
 #include "model.h"
 
-/* ---- CSV ---- */
-
-/* Why two runs' figures do not compare: "" when they do. */
 /*
  * How two runs differ in what makes their figures comparable ("" when
  * they do not): for a comparison also the profile's name, for a merge

@@ -26,9 +26,6 @@
 /* a first write's settling is smoothed over this many intervals at least */
 #define RP_STEADY_WINDOW 3
 
-/* One target x workload point x mode: results are grouped by the target,
- * the point's index and full description (another run's groups are
- * matched by target name and description). */
 /* The pass kinds a comparison of two groups covers. */
 enum rp_share_kind {
 	RP_SH_FIRST, /* first write */
@@ -104,6 +101,9 @@ struct rp_server {
 	char vdisk[32], lun[128];
 };
 
+/* One target x workload point x mode: results are grouped by the target,
+ * the point's index and full description (another run's groups are
+ * matched by target name and description). */
 struct rp_group {
 	/* host_baseline: against the same mode and point measured on the
 	 * host; several targets: against them on the first target */

@@ -31,12 +31,12 @@ void rp_fleet_pass_name(char *out, size_t len, const struct rp_fleet_row *r);
 /* How a wave's passes were put on one clock, for the tables' notes. */
 const char *rp_fleet_clock_note(const struct rp_fleet *f);
 
-/* The one wording of a finding (words.c). */
 /* a change's figures then and now: "55.0 -> 44.0 MiB/s", or for
- * RP_METRIC_VS_LATER "0.44x -> 0.31x" */
+ * RP_METRIC_VS_LATER "0.44x -> 0.31x (penalty 127% -> 223%)" */
 void rp_change_then_now(char *out, size_t len, const struct rp_model *m,
 			const struct rp_finding *f);
 
+/* The one wording of a finding (words.c). */
 void rp_finding_text(char *out, size_t len, const struct rp_model *m,
 		     const struct rp_finding *f);
 
