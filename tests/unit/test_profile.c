@@ -448,7 +448,7 @@ static const struct {
 	 "\"device\": \"env:PB_UNSET_DEVICE\"}}",
 	 ": host.dir (PB_UNSET_DIR): environment variable not set"},
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"hyperv\"}",
-	 "backend: hyperv: unknown backend (qemu, vsphere or host)"},
+	 "backend: hyperv: unknown backend (qemu, vsphere, host or null)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"memory_mib\": 8}}",
 	 "qemu.memory_mib"},
 	{QHEAD "\"modes\": [\"thin\"], \"backend\": \"vsphere\", "
