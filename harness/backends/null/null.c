@@ -11,8 +11,7 @@
 
 #include "harness_int.h"
 
-/* its profile section, "null" */
-struct null_opts {
+struct null_opts { /* its profile section, "null" */
 	unsigned cost_pct, mib_per_s;
 };
 
@@ -25,12 +24,18 @@ struct nb {
 };
 
 static const struct pb_option null_options[] = {
-	{.name = "cost_pct", .type = PB_OPT_UINT, .max = 1000, .def = "50",
+	{.name = "cost_pct",
+	 .type = PB_OPT_UINT,
+	 .max = 1000,
+	 .def = "50",
 	 .off = offsetof(struct null_opts, cost_pct),
-	 .help = "how much longer thin's and lazy's first write takes, in "
-		 "percent of a rewrite"},
-	{.name = "mib_per_s", .type = PB_OPT_UINT, .min = 1, .max = 1000000,
-	 .def = "1000", .off = offsetof(struct null_opts, mib_per_s),
+	 .help = "thin's and lazy's first write's cost, % of a rewrite"},
+	{.name = "mib_per_s",
+	 .type = PB_OPT_UINT,
+	 .min = 1,
+	 .max = 1000000,
+	 .def = "1000",
+	 .off = offsetof(struct null_opts, mib_per_s),
 	 .help = "every other pass's rate, MiB/s"},
 	{.name = NULL},
 };
@@ -129,8 +134,7 @@ static void null_close(struct pb_backend *be)
 
 const struct pb_backend_ops null_backend = {
 	.name = "null",
-	.help = "no disk and no guest: a runner's document of known figures "
-		"(the example backend; the harness's own tests)",
+	.help = "no disk, no guest: a runner's document of known figures",
 	.modes = PB_MODE_BIT(PB_MODE_THIN) | PB_MODE_BIT(PB_MODE_LAZY) |
 		 PB_MODE_BIT(PB_MODE_EAGER) | PB_MODE_BIT(PB_MODE_RDM),
 	.options = null_options,
