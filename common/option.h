@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common.h"
+
 enum pb_opt_type {
 	/* char *: the profile's strdup'ed, "env:NAME" resolved; the
 	 * runner's points into its argv */
@@ -95,5 +97,23 @@ struct pb_option {
 	 * written, not defaulted) */
 	bool (*check)(const void *opts, bool given, char *why, size_t len);
 };
+
+/* pb_option_set's how: strings strdup'ed (a profile's; the field's old
+ * one freed), else borrowed (an argv's) */
+#define PB_OPT_SET_OWN 0x1u
+/* a profile key's value: a flag's "true" or "false" said of its key,
+ * which may mean the opposite (PB_OPT_F_INVERT) */
+#define PB_OPT_SET_KEY 0x2u
+
+/*
+ * The one applier (option.c): text set into the field row d names in
+ * opts (NULL: a command's row, into its value), as its type reads it; a
+ * flag's text NULL: it was given. An error's why says what is wrong
+ * with the value, never whose it was: the caller adds that. PB_OPT_LIST,
+ * _KV, _CUSTOM and _ARGS are their tables' own code's
+ * (PB_ERR_INTERNAL).
+ */
+enum pb_error pb_option_set(void *opts, const struct pb_option *d,
+			    const char *text, unsigned how, char *why);
 
 #endif

@@ -448,87 +448,24 @@ static enum pb_error load_matrix(struct ld *l, json_t *m, struct pb_profile *p)
 
 #define FIELD(opts, d, type) ((type *)((char *)(opts) + (d)->off))
 
-/* One key's value from text (a default, or "env:"-resolved JSON). */
+/* One key's value from text (a default, or "env:"-resolved JSON), by the
+ * one applier (common/option.c); an object's and the loader's own rows
+ * are read where they are (get_kv, the custom keys). */
 static enum pb_error opt_set_text(struct ld *l, void *opts,
 				  const struct pb_option *d, const char *p,
 				  const char *text)
 {
-	char *end, why[PB_ERRBUF_SIZE];
-	long long n;
-	unsigned i;
+	char why[PB_ERRBUF_SIZE] = "";
+	enum pb_error err;
 
-	switch (d->type) {
-	case PB_OPT_CHOICE:
-		for (i = 0; d->choices[i] && strcmp(d->choices[i], text); i++)
-			;
-		if (!d->choices[i]) {
-			char hint[256];
-
-			snprintf(why, sizeof(why), "'%.64s': %s", text,
-				 pb_choices_hint(hint, sizeof(hint), text,
-						 strlen(text), d->choices));
-			return bad(l, p, why);
-		}
-		/* fall through */
-	case PB_OPT_STR: {
-		char **s = FIELD(opts, d, char *);
-
-		free(*s);
-		*s = strdup(text);
-		return *s ? PB_OK : PB_ERR_NOMEM;
-	}
-	case PB_OPT_UINT:
-	case PB_OPT_INT:
-		errno = 0;
-		n = strtoll(text, &end, 10);
-		if (errno || *end || !*text)
-			return bad(l, p, "must be a whole number");
-		if (n < d->min || (n > 0 && (uint64_t)n > d->max)) {
-			snprintf(why, sizeof(why),
-				 "%lld is out of range (%lld to %llu)", n,
-				 d->min, (unsigned long long)d->max);
-			return bad(l, p, why);
-		}
-		if (d->type == PB_OPT_UINT)
-			*FIELD(opts, d, unsigned) = (unsigned)n;
-		else
-			*FIELD(opts, d, int) = (int)n;
+	if (d->type == PB_OPT_KV || d->type == PB_OPT_CUSTOM)
 		return PB_OK;
-	case PB_OPT_U64: {
-		unsigned long long u;
-
-		errno = 0;
-		u = strtoull(text, &end, 10);
-		if (errno || *end || !*text || *text == '-')
-			return bad(l, p, "must be a whole number, 0 or more");
-		if (u < (unsigned long long)d->min ||
-		    u > (unsigned long long)d->max) {
-			snprintf(why, sizeof(why),
-				 "%llu is out of range (%lld to %llu)", u,
-				 d->min, (unsigned long long)d->max);
-			return bad(l, p, why);
-		}
-		*FIELD(opts, d, uint64_t) = u;
-		return PB_OK;
-	}
-	case PB_OPT_SIZE: {
-		uint64_t u;
-
-		if (pb_size_parse(&u, text, why))
-			return bad(l, p, why);
-		*FIELD(opts, d, uint64_t) = u;
-		return PB_OK;
-	}
-	case PB_OPT_BOOL:
-		*FIELD(opts, d, bool) = !strcmp(text, "true");
-		return PB_OK;
-	case PB_OPT_KV:
-	case PB_OPT_CUSTOM:
-		break;
-	default: /* the runner's types: its rows are not read here */
-		return pb_fail(l->errbuf, PB_ERR_INTERNAL,
-			       "%s: a row of type %d", p, (int)d->type);
-	}
+	err = pb_option_set(opts, d, text, PB_OPT_SET_OWN | PB_OPT_SET_KEY,
+			    why);
+	if (err == PB_ERR_USAGE)
+		return bad(l, p, why);
+	if (err)
+		return pb_fail(l->errbuf, err, "%s: %s", p, why);
 	return PB_OK;
 }
 
@@ -571,7 +508,7 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 				   "must be a size like \"8G\" or a "
 				   "number");
 		break;
-	default: /* the runner's types: opt_set_text refuses them */
+	default: /* the runner's types: the applier refuses them */
 		break;
 	}
 	err = json_text(l, v, p, text, sizeof(text));

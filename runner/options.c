@@ -66,6 +66,7 @@ static const char *const filesystems[] = {[RUNNER_FS_NONE] = "none",
 const struct pb_option runner_options[] = {
 	{.name = "target",
 	 .type = PB_OPT_STR,
+	 .min = 1, /* a path, a command: never empty */
 	 .off = OFF(target),
 	 .arg = "PATH|uuid:UUID",
 	 .help = "block device or file; uuid: finds the disk whose serial or "
@@ -136,6 +137,7 @@ const struct pb_option runner_options[] = {
 		 "read it back"},
 	{.name = "command",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(command),
 	 .arg = "CMD",
 	 .flags = W,
@@ -143,6 +145,7 @@ const struct pb_option runner_options[] = {
 		 "exit status and output tail kept"},
 	{.name = "command-file",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(command_file),
 	 .arg = "FILE",
 	 .help = "the same, read from FILE"},
@@ -262,6 +265,7 @@ const struct pb_option runner_options[] = {
 	{.name = "output",
 	 .short_name = 'o',
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(output),
 	 .arg = "FILE",
 	 .help = "JSON to FILE (default stdout)"},
@@ -272,11 +276,13 @@ const struct pb_option runner_options[] = {
 	 .help = "no progress or summary on stderr"},
 	{.name = "progress-file",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(progress_file),
 	 .arg = "FILE",
 	 .help = "progress as JSON, rewritten every second"},
 	{.name = "stop-file",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(stop_file),
 	 .arg = "FILE",
 	 .help = "stop as on SIGINT (drain, partial JSON, exit 130) once FILE "
@@ -285,6 +291,7 @@ const struct pb_option runner_options[] = {
 		 "Windows process outright)"},
 	{.name = "reclaim-go-file",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(reclaim_go_file),
 	 .arg = "FILE",
 	 .help = "reclaim passes: end the wait after a reclaim once FILE "
@@ -292,17 +299,20 @@ const struct pb_option runner_options[] = {
 		 "back the space the hypervisor gave back says so"},
 	{.name = "log-file",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(log_file),
 	 .arg = "FILE",
 	 .help = "stderr appended to FILE (errors too)"},
 	{.name = "by-id-dir",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(by_id_dir),
 	 .def = BY_ID_DEF,
 	 .arg = "DIR",
 	 .help = BY_ID_HELP},
 	{.name = "sys-block-dir",
 	 .type = PB_OPT_STR,
+	 .min = 1,
 	 .off = OFF(sys_block_dir),
 	 .def = SYS_BLOCK_DEF,
 	 .arg = "DIR",
@@ -363,57 +373,10 @@ const char *runner_option_key(const struct pb_option *opt)
 	return opt->key ? opt->key : opt->name;
 }
 
-static void *field(struct runner_opts *o, const struct pb_option *opt)
-{
-	return (char *)o + opt->off;
-}
-
 static const void *cfield(const struct runner_opts *o,
 			  const struct pb_option *opt)
 {
 	return (const char *)o + opt->off;
-}
-
-/* A whole number in [min, max]; why not into why. */
-static enum pb_error parse_uint(uint64_t *out, const char *s, uint64_t min,
-				uint64_t max, char *why)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return pb_fail(why, PB_ERR_USAGE, "'%s' is not a number", s);
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return pb_fail(why, PB_ERR_USAGE, "'%s' is not a number", s);
-	if (v < min || v > max)
-		return pb_fail(
-			why, PB_ERR_USAGE, "%s is out of range (%llu to %llu)",
-			s, (unsigned long long)min, (unsigned long long)max);
-	*out = v;
-	return PB_OK;
-}
-
-static enum pb_error parse_size(uint64_t *out, const char *s,
-				const struct pb_option *opt, char *why)
-{
-	enum pb_error err = pb_size_parse(out, s, why);
-	char sz[32], mx[32];
-
-	if (err)
-		return PB_ERR_USAGE;
-	if (!*out)
-		return pb_fail(why, PB_ERR_USAGE, "must be more than 0");
-	if (*out < (uint64_t)opt->min || *out > opt->max ||
-	    (opt->mult && *out % opt->mult))
-		return pb_fail(why, PB_ERR_USAGE,
-			       "'%s' must be %s%llu from %s to %s", s,
-			       opt->mult ? "a multiple of " : "",
-			       (unsigned long long)(opt->mult ? opt->mult : 1),
-			       pb_size_format(sz, sizeof(sz), opt->min),
-			       pb_size_format(mx, sizeof(mx), opt->max));
-	return PB_OK;
 }
 
 static int choice(const char *const *choices, const char *s, size_t len)
@@ -492,68 +455,12 @@ enum pb_error runner_option_set(struct runner_opts *o,
 				const struct pb_option *opt, const char *value,
 				char *why)
 {
-	uint64_t v;
-	enum pb_error err;
-	char names[256];
-	int k;
-
-	switch (opt->type) {
-	case PB_OPT_BOOL: {
-		/* the command line says it (value NULL); a profile says
-		 * true or false, of its key, which may be the opposite */
-		bool on = !value || !strcmp(value, "true");
-
-		if (value && !on && strcmp(value, "false"))
-			return pb_fail(why, PB_ERR_USAGE,
-				       "must be true or false");
-		if (value && (opt->flags & PB_OPT_F_INVERT))
-			on = !on;
-		*(bool *)field(o, opt) = on;
-		return PB_OK;
-	}
-	case PB_OPT_STR:
-		if (!*value)
-			return pb_fail(why, PB_ERR_USAGE, "empty %s",
-				       !strcmp(opt->name, "command") ? "command"
-								     : "path");
-		*(const char **)field(o, opt) = value;
-		return PB_OK;
-	case PB_OPT_SIZE:
-		err = parse_size(&v, value, opt, why);
-		if (!err)
-			*(uint64_t *)field(o, opt) = v;
-		return err;
-	case PB_OPT_SIZE32:
-		err = parse_size(&v, value, opt, why);
-		if (!err)
-			*(uint32_t *)field(o, opt) = (uint32_t)v;
-		return err;
-	case PB_OPT_UINT:
-		err = parse_uint(&v, value, opt->min, opt->max, why);
-		if (!err)
-			*(unsigned *)field(o, opt) = (unsigned)v;
-		return err;
-	case PB_OPT_U64:
-		err = parse_uint(&v, value, opt->min, opt->max, why);
-		if (!err)
-			*(uint64_t *)field(o, opt) = v;
-		return err;
-	case PB_OPT_ENUM:
-		k = choice(opt->choices, value, strlen(value));
-		if (k < 0)
-			return pb_fail(why, PB_ERR_USAGE,
-				       "unknown value '%s' (%s)", value,
-				       pb_choices_hint(names, sizeof(names),
-						       value, strlen(value),
-						       opt->choices));
-		*(unsigned *)field(o, opt) = (unsigned)k;
-		return PB_OK;
-	case PB_OPT_LIST:
+	/* the passes are this table's own list; every other row goes
+	 * through the one applier (common/option.c): the command line's
+	 * flag has no value, a profile's says true or false of its key */
+	if (opt->type == PB_OPT_LIST)
 		return parse_passes(o, value, why);
-	default: /* the profile's types: no runner row has one */
-		break;
-	}
-	return pb_fail(why, PB_ERR_INTERNAL, "option type %d", opt->type);
+	return pb_option_set(o, opt, value, value ? PB_OPT_SET_KEY : 0, why);
 }
 
 const char *runner_option_value(const struct runner_opts *o,

@@ -136,12 +136,13 @@ static bool help_later(int argc, char **argv, int i)
 	return false;
 }
 
+/* by the one applier (common/option.c): a flag is there, a value is
+ * borrowed from argv */
 static void set_value(const struct pb_option *o, char *v)
 {
-	if (o->type == PB_OPT_BOOL)
-		*(bool *)o->value = true;
-	else
-		*(const char **)o->value = v;
+	char why[PB_ERRBUF_SIZE];
+
+	pb_option_set(NULL, o, o->type == PB_OPT_BOOL ? NULL : v, 0, why);
 }
 
 /* a mistake, unless help comes later on the line */

@@ -3,6 +3,7 @@
  * gives PB_ERR_USAGE and a message naming the argument; good arguments
  * land in the option struct.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "runner.h"
@@ -33,7 +34,7 @@ static const struct {
 } bad[] = {
 	{{NULL}, "--target: required"},
 	{{"--size", "1G"}, "--target: required"},
-	{{"--target", ""}, "--target: empty"},
+	{{"--target", ""}, "--target: must not be empty"},
 	{{"--target", "/x", "--size", "-1"}, "negative"},
 	{{"--target", "/x", "--size", "0"}, "more than 0"},
 	{{"--target", "/x", "--size", "12Q"}, "unknown unit"},
@@ -45,8 +46,8 @@ static const struct {
 	{{"--target", "/x", "--bs", "4X"}, "--bs"},
 	{{"--target", "/x", "--qd", "0"}, "out of range"},
 	{{"--target", "/x", "--qd", "1025"}, "out of range"},
-	{{"--target", "/x", "--qd", "-3"}, "not a number"},
-	{{"--target", "/x", "--qd", "8x"}, "not a number"},
+	{{"--target", "/x", "--qd", "-3"}, "not a whole number, 0 or more"},
+	{{"--target", "/x", "--qd", "8x"}, "not a whole number"},
 	{{"--target", "/x", "--pattern", "zigzag"}, "--pattern"},
 	{{"--target", "/x", "--engine", "libaio"}, "--engine"},
 	{{"--target", "/x", "--passes", ""}, "empty list"},
@@ -70,7 +71,7 @@ static const struct {
 	  "--command-file", "/f"},
 	 "give one"},
 	{{"--target", "/x", "--passes", "command", "--command", ""},
-	 "empty command"},
+	 "--command: must not be empty"},
 	{{"--target", "/x", "--filesystem", "btrfs"}, "'btrfs'"},
 	{{"--target", "/x", "--filesystem", "ext4"}, "give --size"},
 	{{"--target", "/x", "--filesystem", "ext4", "--size", "4M",
@@ -78,14 +79,14 @@ static const struct {
 	 "only with --filesystem ntfs"},
 	{{"--target", "/x", "--interval-ms", "5"}, "out of range"},
 	{{"--target", "/x", "--reclaim-wait-ms", "3600001"}, "out of range"},
-	{{"--target", "/x", "--seed", "nope"}, "not a number"},
+	{{"--target", "/x", "--seed", "nope"}, "not a whole number"},
 	{{"--target", "/x", "--seed", "18446744073709551615"}, "range"},
 	{{"--target", "/x", "--frobnicate"}, "'--frobnicate': unknown"},
 	{{"--target", "/x", "-z"}, "'-z': unknown"},
 	{{"--target", "/x", "stray"}, "'stray': unexpected"},
 	{{"--target"}, "needs a value"},
 	{{"--target", "/x", "-o"}, "needs a value"},
-	{{"--target", "/x", "--output", ""}, "--output: empty"},
+	{{"--target", "/x", "--output", ""}, "--output: must not be empty"},
 };
 
 static void bad_arguments_table(void)
@@ -98,8 +99,11 @@ static void bad_arguments_table(void)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CU_ASSERT_EQUAL(parse(&o, &act, err, bad[i].args),
 				PB_ERR_USAGE);
-		if (!strstr(err, bad[i].msg))
+		if (!strstr(err, bad[i].msg)) {
+			fprintf(stderr, "\n  want '%s', got '%s'", bad[i].msg,
+				err);
 			CU_FAIL(bad[i].msg);
+		}
 		/* one line: no newline inside the message */
 		CU_ASSERT_PTR_NULL(strchr(err, '\n'));
 	}

@@ -389,11 +389,11 @@ static const struct {
 	{QHEAD "\"modes\": [\"thin\"], \"baseline\": \"rdm\"}",
 	 "baseline: must be one of modes"},
 	{QHEAD "\"modes\": [\"thin\"], \"units\": \"GB\"}",
-	 "units: 'GB': did you mean MB? one of MiB, MB"},
+	 "units: unknown value 'GB' (did you mean MB? one of MiB, MB)"},
 	{QHEAD "\"modes\": [\"thin\"], \"order\": \"random\"}",
-	 "order: 'random': one of fixed, shuffle"},
+	 "order: unknown value 'random' (one of fixed, shuffle)"},
 	{QHEAD "\"modes\": [\"thin\"], \"seed\": -1}",
-	 "seed: must be a whole number, 0 or more"},
+	 "seed: '-1' is not a whole number, 0 or more"},
 	{QHEAD "\"modes\": [\"thin\"], \"repetitions\": 0}",
 	 "repetitions: 0 is out of range (1 to 10000)"},
 	{QHEAD "\"modes\": [\"thin\"], \"stall_s\": 3}",
@@ -415,7 +415,7 @@ static const struct {
 	 "modes: rdmp: backend qemu cannot make it (it makes thin, lazy, "
 	 "eager, rdm)"},
 	{QHEAD "\"modes\": [\"thin\"], \"qemu\": {\"accel\": \"hvf\"}}",
-	 "qemu.accel: 'hvf': one of auto, kvm, tcg"},
+	 "qemu.accel: unknown value 'hvf' (one of auto, kvm, tcg)"},
 	{"{\"name\": \"q\", \"backend\": \"host\", \"disk_size\": \"64M\", "
 	 "\"modes\": [\"thin\"], \"guest_sysctl\": {\"vm.swappiness\": "
 	 "\"1\"}}",
