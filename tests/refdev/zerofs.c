@@ -6,19 +6,31 @@
  * the time that took. provbench's host backend runs on the mount; its
  * penalty must agree with this count.
  *
- *   zerofs BACKING MOUNTPOINT LOG [EVERY [HEAD_MIB HEAD_TIMES]]
+ *   zerofs BACKING MOUNTPOINT LOG [EVERY [HEAD_MIB HEAD_TIMES [WAIT_US]]]
  *
  * BACKING: the directory the files live in. LOG: where each file's count
  * is appended as one JSON line when it is removed (or at unmount):
- * {"file", "every", "blocks_zeroed", "zero_ns", "writes", "write_ns",
- * "block_zero_ns"}: write_ns the time of every write the file was given,
- * zeroing included; block_zero_ns each 1 MiB block's zeroing. EVERY:
+ * {"file", "every", "head_mib", "head_times", "blocks_zeroed", "zero_ns",
+ * "writes", "write_ns", "first_write_ns", "first_write_bytes",
+ * "later_write_ns", "later_write_bytes", "block_zero_ns"}: write_ns the
+ * time of every write the file was given, zeroing included; first_* the
+ * writes that wrote a 4 KiB page for the first time (their zeroing and
+ * their data), later_* those that wrote only pages written before (the
+ * same bytes once written: what a first write costs over them is the
+ * device's own count of its first-write cost, zeroing and its wake on
+ * the data write after it both in it; at queue depth 1, one write at a
+ * time); block_zero_ns each 1 MiB block's zeroing. EVERY:
  * zero one block in EVERY (1, the default: every block; 8: one in eight,
  * a cost concentrated on a minority of the disk; 0: none, the control).
  * HEAD_MIB, HEAD_TIMES: a file's first HEAD_MIB blocks are zeroed
  * HEAD_TIMES times over on their first touch (issue 52: a first-touch
  * cost heavier at the start, as a new file's first extents are; on the
- * first stripe, which no stripe pair holds).
+ * first stripe, which no stripe pair holds). WAIT_US above 0: a block's
+ * zeroing is a wait of that many microseconds instead of a write, timed
+ * as slept (an array zeroing a block while the host waits, as VAAI's
+ * WRITE SAME does): a cost known exactly, with no wake on the data write
+ * after it, where written zeros slow the next write to the same blocks
+ * by more than their own time (docs/validation.md).
  * Zeros go direct and synchronous (O_DIRECT | O_DSYNC), as an array's;
  * a block written whole by its first write is zeroed all the same: VMFS
  * zeroes before it knows.
@@ -42,6 +54,8 @@
 
 #define ZBLOCK (1u << 20)
 
+#define ZPAGE 4096u
+
 /* a file's blocks, touched or not, and its counts */
 struct zfile {
 	struct zfile *next;
@@ -50,11 +64,17 @@ struct zfile {
 	uint64_t *zns;		/* each block's zeroing, ns */
 	size_t nblocks;
 	uint64_t zeroed, zero_ns, writes, write_ns;
+	/* each 4 KiB page written yet or not, and the writes' time apart:
+	 * those that wrote a page for the first time (their zeroing
+	 * included) and those that only wrote pages written before */
+	unsigned char *written;
+	size_t npages;
+	uint64_t first_ns, first_bytes, later_ns, later_bytes;
 };
 
 static struct {
 	const char *backing, *log;
-	unsigned every, head_mib, head_times;
+	unsigned every, head_mib, head_times, wait_us;
 	void *zeros;
 	struct zfile *files;
 	pthread_mutex_t lock;
@@ -147,14 +167,22 @@ static void zfile_retire(const char *path)
 	if (out) {
 		fprintf(out,
 			"{\"file\": \"%s\", \"every\": %u, \"head_mib\": %u, "
-			"\"head_times\": %u, \"blocks_zeroed\": "
+			"\"head_times\": %u, \"wait_us\": %u, "
+			"\"blocks_zeroed\": "
 			"%llu, \"zero_ns\": %llu, \"writes\": %llu, "
-			"\"write_ns\": %llu, \"block_zero_ns\": [",
+			"\"write_ns\": %llu, \"first_write_ns\": %llu, "
+			"\"first_write_bytes\": %llu, \"later_write_ns\": "
+			"%llu, \"later_write_bytes\": %llu, "
+			"\"block_zero_ns\": [",
 			f->path + 1, z.every, z.head_mib, z.head_times,
-			(unsigned long long)f->zeroed,
+			z.wait_us, (unsigned long long)f->zeroed,
 			(unsigned long long)f->zero_ns,
 			(unsigned long long)f->writes,
-			(unsigned long long)f->write_ns);
+			(unsigned long long)f->write_ns,
+			(unsigned long long)f->first_ns,
+			(unsigned long long)f->first_bytes,
+			(unsigned long long)f->later_ns,
+			(unsigned long long)f->later_bytes);
 		for (size_t b = 0; b < f->nblocks; b++)
 			fprintf(out, "%s%llu", b ? ", " : "",
 				(unsigned long long)f->zns[b]);
@@ -162,6 +190,7 @@ static void zfile_retire(const char *path)
 		fclose(out);
 	}
 	free(f->touched);
+	free(f->written);
 	free(f->zns);
 	free(f->path);
 	free(f);
@@ -198,15 +227,48 @@ static int zero_untouched(struct zfile *f, int fd, size_t first, size_t last)
 		if (!z.every || b % z.every)
 			continue;
 		t0 = now_ns();
-		for (k = 0; k < times; k++)
-			if (pwrite(fd, z.zeros, ZBLOCK, (off_t)b * ZBLOCK) !=
-			    ZBLOCK)
+		for (k = 0; k < times; k++) {
+			struct timespec w = {0, (long)z.wait_us * 1000};
+
+			if (z.wait_us)
+				while (nanosleep(&w, &w) && errno == EINTR)
+					;
+			else if (pwrite(fd, z.zeros, ZBLOCK,
+					(off_t)b * ZBLOCK) != ZBLOCK)
 				return errno ? -errno : -EIO;
+		}
 		f->zns[b] = now_ns() - t0;
 		f->zero_ns += f->zns[b];
 		f->zeroed++;
 	}
 	return 0;
+}
+
+/* Does [off, off + size) write a page of f for the first time? Its
+ * pages marked written; -1 out of memory; z.lock held */
+static int pages_first(struct zfile *f, off_t off, size_t size)
+{
+	size_t a = (size_t)off / ZPAGE, b = ((size_t)off + size - 1) / ZPAGE;
+	int first = 0;
+
+	if (b >= f->npages) {
+		/* doubled, not grown by a write's pages: a copy of the map
+		 * on every first write would be a first-write cost of the
+		 * device's own bookkeeping */
+		size_t n = b + 1 > 2 * f->npages ? b + 1 : 2 * f->npages;
+		unsigned char *w = realloc(f->written, n);
+
+		if (!w)
+			return -1;
+		memset(w + f->npages, 0, n - f->npages);
+		f->written = w;
+		f->npages = n;
+	}
+	for (; a <= b; a++) {
+		first |= !f->written[a];
+		f->written[a] = 1;
+	}
+	return first;
 }
 
 static int zf_write(const char *path, const char *buf, size_t size, off_t off,
@@ -215,7 +277,7 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 	uint64_t t0 = now_ns();
 	struct zfile *f;
 	ssize_t n;
-	int rc = 0;
+	int rc = 0, first = 0;
 
 	if (size) {
 		pthread_mutex_lock(&z.lock);
@@ -224,6 +286,8 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 					(size_t)(off + (off_t)size - 1) /
 						ZBLOCK)
 		       : -ENOMEM;
+		if (!rc && (first = pages_first(f, off, size)) < 0)
+			rc = -ENOMEM;
 		pthread_mutex_unlock(&z.lock);
 		if (rc)
 			return rc;
@@ -251,8 +315,12 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 		return rc;
 	pthread_mutex_lock(&z.lock);
 	if ((f = zfile_get(path))) {
+		uint64_t ns = now_ns() - t0;
+
 		f->writes++;
-		f->write_ns += now_ns() - t0;
+		f->write_ns += ns;
+		*(first ? &f->first_ns : &f->later_ns) += ns;
+		*(first ? &f->first_bytes : &f->later_bytes) += size;
 	}
 	pthread_mutex_unlock(&z.lock);
 	return (int)n;
@@ -509,9 +577,9 @@ int main(int argc, char **argv)
 	char *end;
 	int rc;
 
-	if (argc < 4 || argc == 6 || argc > 7) {
+	if (argc < 4 || argc == 6 || argc > 8) {
 		fprintf(stderr, "usage: zerofs BACKING MOUNTPOINT LOG [EVERY "
-				"[HEAD_MIB HEAD_TIMES]]\n");
+				"[HEAD_MIB HEAD_TIMES [WAIT_US]]]\n");
 		return 2;
 	}
 	if (!realpath(argv[1], backing)) {
@@ -520,7 +588,17 @@ int main(int argc, char **argv)
 	}
 	z.backing = backing;
 	z.log = argv[3];
-	if (argc == 7) {
+	if (argc == 8) {
+		unsigned long w = strtoul(argv[7], &end, 10);
+
+		if (*end || w > 999999) {
+			fprintf(stderr, "zerofs: WAIT_US '%s': 0 to 999999\n",
+				argv[7]);
+			return 2;
+		}
+		z.wait_us = (unsigned)w;
+	}
+	if (argc >= 7) {
 		unsigned long h = strtoul(argv[5], &end, 10), t;
 
 		if (*end || h > 1u << 20 ||
