@@ -56,6 +56,26 @@ static enum pb_error results_dir(struct run_state *r, const char *parent)
 	return PB_OK;
 }
 
+/* What ran, resolved, for run.json's readers (runjson.h's RJ_K_RESOLVED):
+ * the modes as --modes left them, the baseline the profile named, the
+ * units, repetitions and description; the points' own are rj_doc_new's */
+static json_t *resolved(const struct pb_profile *p)
+{
+	json_t *modes = json_array();
+	unsigned i;
+
+	for (i = 0; modes && i < p->nmodes; i++)
+		json_array_append_new(modes,
+				      json_string(pb_mode_name(p->modes[i])));
+	return json_pack("{s:o,s:o,s:s,s:I,s:s}", "modes", modes, "baseline",
+			 p->has_baseline
+				 ? json_string(pb_mode_name(p->baseline))
+				 : json_null(),
+			 "units", p->units ? p->units : "MiB", "repetitions",
+			 (json_int_t)p->repetitions, "description",
+			 p->description ? p->description : "");
+}
+
 enum pb_error run_results_start(struct run_state *r, const char *parent)
 {
 	char ts[32];
@@ -75,6 +95,9 @@ enum pb_error run_results_start(struct run_state *r, const char *parent)
 		.nshards = r->p->nshards,
 		.points = (const char *const *)r->p->point_desc,
 		.npoints = r->p->npoints,
+		.resolved = resolved(r->p),
+		.point_opts = r->p->points,
+		.point_disk = r->p->point_disk,
 		.environment = env,
 		.backend = r->ops->name,
 		.commit = pb_build_commit,

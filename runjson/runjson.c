@@ -58,15 +58,23 @@ json_t *rj_doc_new(const struct rj_head *h)
 
 	if (!env)
 		env = json_object();
-	for (i = 0; points && i < h->npoints; i++)
-		if (json_array_append_new(
-			    points,
-			    json_pack("{s:I,s:s}", RJ_K_INDEX, (json_int_t)i,
-				      RJ_K_DESCRIPTION,
-				      h->points[i] ? h->points[i] : ""))) {
+	for (i = 0; points && i < h->npoints; i++) {
+		json_t *pt = json_pack("{s:I,s:s}", RJ_K_INDEX, (json_int_t)i,
+				       RJ_K_DESCRIPTION,
+				       h->points[i] ? h->points[i] : "");
+
+		if (pt && h->point_opts)
+			json_object_set_new(
+				pt, RJ_K_RESOLVED,
+				json_pack("{s:I,s:o}", RJ_K_DISK_BYTES,
+					  (json_int_t)h->point_disk[i],
+					  RJ_K_WORKLOAD_RS,
+					  rj_workload_json(&h->point_opts[i])));
+		if (json_array_append_new(points, pt)) {
 			json_decref(points);
 			points = NULL;
 		}
+	}
 	if (env && h->backend)
 		json_object_set_new(env, RJ_K_BACKEND, json_string(h->backend));
 	targets = json_array();
@@ -95,20 +103,21 @@ json_t *rj_doc_new(const struct rj_head *h)
 	}
 	/* the head goes before "results", so a reader streams the items
 	 * in one pass over the file */
-	doc = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I,s:I},"
-			"s:o,s:o,s:o,s:[]}",
-			RJ_K_FORMAT, RJ_FORMAT, RJ_K_TOOL, RJ_TOOL,
-			RJ_K_VERSION, PB_VERSION, RJ_K_COMMIT,
-			h->commit ? h->commit : "unknown", RJ_K_STARTED_AT,
-			h->started_at, RJ_K_PROFILE_PATH, h->profile_path,
-			RJ_K_PROFILE, h->profile ? h->profile : json_null(),
-			RJ_K_RUN, h->run, RJ_K_PLAN, RJ_K_ORDER,
-			h->shuffled ? "shuffle" : "fixed", RJ_K_SEED,
-			(json_int_t)h->seed, RJ_K_ITEMS, (json_int_t)h->items,
-			RJ_K_CONCURRENCY,
-			(json_int_t)(h->concurrency ? h->concurrency : 1),
-			RJ_K_POINTS, points, RJ_K_TARGETS, targets,
-			RJ_K_ENVIRONMENT, env, RJ_K_RESULTS);
+	doc = json_pack(
+		"{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:{s:s,s:I,s:I,s:I},"
+		"s:o,s:o,s:o,s:o,s:[]}",
+		RJ_K_FORMAT, RJ_FORMAT, RJ_K_TOOL, RJ_TOOL, RJ_K_VERSION,
+		PB_VERSION, RJ_K_COMMIT, h->commit ? h->commit : "unknown",
+		RJ_K_STARTED_AT, h->started_at, RJ_K_PROFILE_PATH,
+		h->profile_path, RJ_K_PROFILE,
+		h->profile ? h->profile : json_null(), RJ_K_RUN, h->run,
+		RJ_K_PLAN, RJ_K_ORDER, h->shuffled ? "shuffle" : "fixed",
+		RJ_K_SEED, (json_int_t)h->seed, RJ_K_ITEMS,
+		(json_int_t)h->items, RJ_K_CONCURRENCY,
+		(json_int_t)(h->concurrency ? h->concurrency : 1), RJ_K_POINTS,
+		points, RJ_K_TARGETS, targets, RJ_K_ENVIRONMENT, env,
+		RJ_K_RESOLVED, h->resolved ? h->resolved : json_object(),
+		RJ_K_RESULTS);
 	if (doc && h->nshards)
 		json_object_set_new(json_object_get(doc, RJ_K_PLAN), "shard",
 				    json_pack("{s:i,s:i}", "index",
@@ -217,13 +226,175 @@ const char *rj_target_name(const struct rj_reader *r, long long t)
 	return json_str_or(o, RJ_K_NAME);
 }
 
+/* ---- what ran, resolved ---- */
+
+json_t *rj_workload_json(const struct runner_opts *o)
+{
+	const struct pb_option *opt;
+	json_t *w = json_object();
+	char buf[1024];
+
+	for (opt = runner_options; w && opt->name; opt++)
+		if (opt->flags & PB_OPT_F_WORKLOAD)
+			json_object_set_new(w, runner_option_key(opt),
+					    json_string(runner_option_value(
+						    o, opt, buf, sizeof(buf))));
+	return w;
+}
+
+/* A profile value as the text its option reads: "1M", "4", "true",
+ * "first-write,rewrite" (a list); NULL for another kind. */
+static char *value_text(json_t *v)
+{
+	char *out = NULL;
+	size_t i, n = 0;
+	json_t *x;
+
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_integer(v) &&
+	    asprintf(&out, "%lld", (long long)json_integer_value(v)) < 0)
+		return NULL;
+	if (json_is_boolean(v))
+		return strdup(json_is_true(v) ? "true" : "false");
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x) n +=
+			strlen(json_string_value(x) ? json_string_value(x)
+						    : "") +
+			1;
+		if (!(out = calloc(1, n + 1)))
+			return NULL;
+		json_array_foreach(v, i, x)
+		{
+			if (i)
+				strcat(out, ",");
+			strcat(out, json_string_value(x) ? json_string_value(x)
+							 : "");
+		}
+	}
+	return out;
+}
+
+/* key's text into o (a workload key), or into *disk (disk_size); texts
+ * kept in keep (a borrowed string must outlive its formatting) */
+static void legacy_set(struct runner_opts *o, uint64_t *disk, const char *key,
+		       char *text, char **keep, size_t *nkeep)
+{
+	const struct pb_option *opt = runner_option_by_key(key);
+	char why[PB_ERRBUF_SIZE];
+	uint64_t d;
+
+	if (!text)
+		return;
+	keep[(*nkeep)++] = text;
+	if (!strcmp(key, "disk_size") && !pb_size_parse(&d, text, why))
+		*disk = d;
+	else if (opt)
+		runner_option_set(o, opt, text, why); /* as it ran, or not */
+}
+
+/*
+ * A file written before "resolved" (2026-12-06): what ran, filled from
+ * its profile once, here, as the harness resolved it then: the runner's
+ * defaults under the profile's workload, a point's matrix values over
+ * them (its description, "bs=64K qd=8"), its disk the profile's
+ * disk_size or the point's own.
+ */
+static json_t *legacy_point(json_t *profile, const char *desc, json_int_t i)
+{
+	char *keep[256], *copy = strdup(desc ? desc : ""), *tok, *save = NULL;
+	size_t nkeep = 0, k;
+	struct runner_opts o;
+	uint64_t disk = 0;
+	const char *key;
+	json_t *v, *pt;
+
+	runner_opts_init(&o);
+	legacy_set(&o, &disk, "disk_size",
+		   value_text(json_object_get(profile, "disk_size")), keep,
+		   &nkeep);
+	json_object_foreach(json_object_get(profile, "workload"), key, v)
+	{
+		if (nkeep < 250)
+			legacy_set(&o, &disk, key, value_text(v), keep, &nkeep);
+	}
+	for (tok = copy ? strtok_r(copy, " ", &save) : NULL; tok && nkeep < 250;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (eq) {
+			*eq = '\0';
+			legacy_set(&o, &disk, tok, strdup(eq + 1), keep,
+				   &nkeep);
+		}
+	}
+	pt = json_pack("{s:I,s:s,s:{s:I,s:o}}", RJ_K_INDEX, i, RJ_K_DESCRIPTION,
+		       desc ? desc : "", RJ_K_RESOLVED, RJ_K_DISK_BYTES,
+		       (json_int_t)disk, RJ_K_WORKLOAD_RS,
+		       rj_workload_json(&o));
+	for (k = 0; k < nkeep; k++)
+		free(keep[k]);
+	free(copy);
+	return pt;
+}
+
+static void resolve_legacy(struct rj_reader *r)
+{
+	json_t *p = r->profile, *pts = json_array(), *pt, *modes;
+	json_t *rep = json_object_get(p, "repetitions");
+	size_t i;
+
+	if (!r->points || !json_array_size(r->points)) {
+		json_decref(r->points);
+		r->points = json_pack("[{s:i,s:s}]", RJ_K_INDEX, 0,
+				      RJ_K_DESCRIPTION, "");
+	}
+	json_array_foreach(r->points, i, pt)
+	{
+		if (json_object_get(pt, RJ_K_RESOLVED))
+			json_array_append(pts, pt);
+		else
+			json_array_append_new(
+				pts,
+				legacy_point(p,
+					     json_string_value(json_object_get(
+						     pt, RJ_K_DESCRIPTION)),
+					     (json_int_t)i));
+	}
+	json_decref(r->points);
+	r->points = pts;
+	if (r->resolved)
+		return;
+	modes = json_object_get(p, "modes");
+	r->resolved = json_pack(
+		"{s:O,s:O,s:s,s:I,s:s}", "modes",
+		json_is_array(modes) ? modes : json_array(), "baseline",
+		json_is_string(json_object_get(p, "baseline"))
+			? json_object_get(p, "baseline")
+			: json_null(),
+		"units",
+		json_str_or(p, "units")[0] ? json_str_or(p, "units") : "MiB",
+		"repetitions",
+		(json_int_t)(json_is_integer(rep) ? json_integer_value(rep)
+						  : 1),
+		"description", json_str_or(p, "description"));
+}
+
+json_t *rj_point_resolved(const struct rj_reader *r, long long point)
+{
+	return json_object_get(
+		json_array_get(r->points, point < 0 ? 0 : (size_t)point),
+		RJ_K_RESOLVED);
+}
+
 enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 			     char *errbuf)
 {
 	/* the free-form parts stay raw (parsed with jansson: small), the
 	 * results are streamed */
 	static const char *const raw[] = {RJ_K_ENVIRONMENT, RJ_K_PROFILE,
-					  RJ_K_TARGETS, NULL};
+					  RJ_K_TARGETS,	    RJ_K_POINTS,
+					  RJ_K_RESOLVED,    NULL};
 	/* provbench writes these before the results, so the results stream
 	 * through once; a file reordered by hand is read in two passes */
 	static const char *const before[] = {RJ_K_FORMAT, RJ_K_TOOL, RJ_K_RUN,
@@ -282,6 +453,9 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 		r->targets = json_array();
 	}
 	r->profile_name = json_str_or(r->profile, "name");
+	r->points = parse_raw(jl_get(r->jd.root, RJ_K_POINTS));
+	r->resolved = parse_raw(jl_get(r->jd.root, RJ_K_RESOLVED));
+	resolve_legacy(r);
 	r->backend = json_str_or(r->environment, RJ_K_BACKEND);
 	r->accel = json_str_or(r->environment, RJ_K_ACCELERATOR);
 	if (!r->environment || !r->targets)
@@ -450,6 +624,8 @@ void rj_reader_dispose(struct rj_reader *r)
 	json_decref(r->environment);
 	json_decref(r->targets);
 	json_decref(r->profile);
+	json_decref(r->points);
+	json_decref(r->resolved);
 	jl_free(&r->jd);
 	memset(r, 0, sizeof(*r));
 }

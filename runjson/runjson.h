@@ -60,6 +60,18 @@
 /* a point of "points" */
 #define RJ_K_INDEX	 "index"
 #define RJ_K_DESCRIPTION "description"
+/*
+ * What ran, resolved (issue 57): typed, defaults applied, as the harness
+ * knew it, so a reader never guesses from the profile's text. Top level:
+ * "modes" [names, as ran], "baseline" (a mode's name, or null: the
+ * reports' own), "units" ("MiB" or "MB"), "repetitions", "description".
+ * A point's: "disk_bytes", "workload" {each workload key: its value as
+ * the runner prints it (sizes in bytes, passes a comma list)}. A file
+ * written before has them filled from its profile as it is opened.
+ */
+#define RJ_K_RESOLVED	 "resolved"
+#define RJ_K_DISK_BYTES	 "disk_bytes"
+#define RJ_K_WORKLOAD_RS "workload"
 /* a target of "targets" (also RJ_K_INDEX, RJ_K_ENVIRONMENT) */
 #define RJ_K_NAME   "name"
 #define RJ_K_KEY    "key"
@@ -154,6 +166,11 @@ struct rj_head {
 	const char *const
 		*points; /* each point's full description (NULL: "") */
 	size_t npoints;
+	/* what ran, resolved: the run's (stolen) and each point's runner
+	 * options and disk (rj_point_resolved) */
+	json_t *resolved;
+	const struct runner_opts *point_opts;
+	const uint64_t *point_disk;
 	json_t *environment; /* the backend's description (stolen) */
 	const char *backend;
 	const char *commit; /* the build's commit, NULL: unknown */
@@ -233,7 +250,10 @@ struct rj_reader {
 	const char *version, *commit, *run, *profile_path, *started_at;
 	const char *updated_at; /* read at the end, with finished */
 	bool finished, interrupted;
-	json_t *profile;       /* parsed; NULL when absent */
+	json_t *profile; /* parsed; NULL when absent */
+	/* what ran, resolved (RJ_K_RESOLVED), and the points with theirs:
+	 * a file's own, or filled from its profile */
+	json_t *resolved, *points;
 	json_t *environment;   /* parsed; an empty object when absent */
 	json_t *targets;       /* parsed; an empty array before targets */
 	long long concurrency; /* plan.concurrency; 1 when absent */
@@ -312,6 +332,12 @@ void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass);
 const char *rj_target_name(const struct rj_reader *r, long long t);
 /* host_baseline: the target t is the host of (its index), or -1 */
 long long rj_target_host_of(const struct rj_reader *r, long long t);
+/* A point's resolved object ({"disk_bytes", "workload"}), or NULL for a
+ * point the file does not have (jansson's getters take NULL). */
+json_t *rj_point_resolved(const struct rj_reader *r, long long point);
+/* A point's runner options as run.json keeps them resolved: each workload
+ * key and its value as the runner prints it. */
+json_t *rj_workload_json(const struct runner_opts *o);
 /* A string member of an object node, decoded ("" when not a string). */
 const char *rj_str(struct rj_reader *r, struct jl *obj, const char *key);
 void rj_reader_dispose(struct rj_reader *r);
