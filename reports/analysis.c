@@ -19,7 +19,7 @@
  * shuffled. */
 static int mode_rank(const struct rp_model *m, enum pb_mode mode)
 {
-	json_t *modes = json_object_get(m->profile, "modes"), *v;
+	json_t *modes = json_object_get(m->rd.resolved, "modes"), *v;
 	size_t i;
 
 	json_array_foreach(modes, i, v)

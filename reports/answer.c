@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "findings.h"
@@ -197,55 +198,97 @@ void rp_say_headline(char *out, size_t len, const struct rp_model *m,
 	(void)m;
 }
 
-/* a profile value as text: "1G", 4, true */
-static const char *pval(json_t *o, const char *k, char *buf, size_t len)
+/* A size as a profile writes it: "1G", "64K", "4096" */
+static const char *compact(char *buf, size_t len, unsigned long long v)
 {
-	json_t *v = json_object_get(o, k);
+	static const char unit[] = "KMGT";
+	int k = -1;
 
-	buf[0] = '\0';
-	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_integer(v))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-	else if (json_is_boolean(v))
-		snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
+	while (v && !(v % 1024) && k < 3) {
+		v /= 1024;
+		k++;
+	}
+	if (k < 0)
+		snprintf(buf, len, "%llu", v);
+	else
+		snprintf(buf, len, "%llu%c", v, unit[k]);
 	return buf;
 }
 
-void rp_measured_text(char *out, size_t len, const struct rp_model *m)
+/* A workload key's value over the run's points, as the runner printed
+ * it ("seq"), sizes compact ("1M"), or each point's where they differ
+ * ("1M/64K": a matrix varied it). */
+static const char *over_points(char *out, size_t len, const struct rp_model *m,
+			       const char *key, bool size)
 {
-	json_t *p = m->profile, *w = json_object_get(p, "workload");
-	json_t *passes = json_object_get(w, "passes"), *x;
-	char a[64], b[64];
-	size_t i;
+	size_t i, n = json_array_size(m->rd.points);
+	char v[64], seen[1024] = "";
 
 	out[0] = '\0';
-	if (!p)
+	for (i = 0; i < (n ? n : 1); i++) {
+		const char *t = json_string_value(json_object_get(
+			json_object_get(rj_point_resolved(&m->rd, (long long)i),
+					"workload"),
+			key));
+
+		if (!t)
+			continue;
+		if (size)
+			compact(v, sizeof(v), strtoull(t, NULL, 10));
+		else
+			snprintf(v, sizeof(v), "%s", t);
+		rp_cat(seen, sizeof(seen), "|");
+		if (strstr(seen, v) && strstr(seen, v)[strlen(v)] == '|')
+			continue; /* said already */
+		rp_cat(seen, sizeof(seen), "%s|", v);
+		rp_cat(out, len, "%s%s", *out ? "/" : "", v);
+	}
+	return out;
+}
+
+/* The run in one line, from what ran (run.json's resolved, or what an
+ * older file's profile resolves to): never the profile's text. */
+void rp_measured_text(char *out, size_t len, const struct rp_model *m)
+{
+	json_t *rs = m->rd.resolved;
+	double disk = json_number_value(
+		json_object_get(rj_point_resolved(&m->rd, 0), RJ_K_DISK_BYTES));
+	json_int_t reps =
+		json_integer_value(json_object_get(rs, "repetitions"));
+	char a[256], b[256], *p, *save = NULL;
+
+	out[0] = '\0';
+	if (!rs)
 		return;
-	if (*pval(p, "disk_size", a, sizeof(a)))
-		rp_cat(out, len, "%s disks", a);
-	if (*pval(w, "file_size", a, sizeof(a)))
-		rp_cat(out, len, ", a %s file", a);
-	if (*pval(w, "filesystem", a, sizeof(a)) && strcmp(a, "none"))
-		rp_cat(out, len, " on %s", a);
-	if (json_array_size(passes)) {
+	if (disk > 0)
+		rp_cat(out, len, "%s disks",
+		       compact(a, sizeof(a), (uint64_t)disk));
+	if (strcmp(over_points(a, sizeof(a), m, "filesystem", false), "none") &&
+	    *a) {
+		rp_cat(out, len, ", a %s file on %s",
+		       over_points(b, sizeof(b), m, "file_size", true), a);
+	}
+	over_points(a, sizeof(a), m, "passes", false);
+	if (*a) {
 		rp_cat(out, len, "%s", *out ? "; " : "");
-		json_array_foreach(passes, i, x) rp_cat(
-			out, len, "%s%s", i ? ", " : "",
-			json_string_value(x) ? json_string_value(x) : "?");
+		for (p = strtok_r(a, ",", &save); p;
+		     p = strtok_r(NULL, ",", &save))
+			rp_cat(out, len, "%s%s", save && p != a ? ", " : "", p);
 	}
 	rp_cat(out, len, "%s%s %s writes", *out ? "; " : "",
-	       *pval(w, "pattern", a, sizeof(a)) ? a : "seq",
-	       *pval(w, "bs", b, sizeof(b)) ? b : "1M");
-	if (*pval(w, "qd", a, sizeof(a)))
-		rp_cat(out, len, " at qd %s", a);
-	pval(w, "direct", a, sizeof(a));
-	rp_cat(out, len, ", %s", !strcmp(a, "false") ? "buffered" : "direct");
-	if (*pval(w, "pair_stripe", a, sizeof(a)))
+	       over_points(a, sizeof(a), m, "pattern", false),
+	       over_points(b, sizeof(b), m, "bs", true));
+	rp_cat(out, len, " at qd %s",
+	       over_points(a, sizeof(a), m, "qd", false));
+	rp_cat(out, len, ", %s",
+	       !strcmp(over_points(a, sizeof(a), m, "direct", false), "false")
+		       ? "buffered"
+		       : "direct");
+	if (strcmp(over_points(a, sizeof(a), m, "pair_stripe", true), "0"))
 		rp_cat(out, len, ", first write in %s stripe pairs", a);
-	if (*pval(p, "repetitions", a, sizeof(a)))
-		rp_cat(out, len, "; %s repetition%s", a,
-		       strcmp(a, "1") ? "s" : "");
+	if (reps > 0)
+		rp_cat(out, len, "; %lld repetition%s", (long long)reps,
+		       reps != 1 ? "s" : "");
 	if (m->nmore)
 		rp_cat(out, len, " per run, %zu runs merged", m->nmore + 1);
 	rp_cat(out, len, "; baseline %s",

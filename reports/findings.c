@@ -75,19 +75,16 @@ static bool first_at_place(const struct rp_model *m, const struct rp_group *g)
 }
 
 /* The disk a break-even is set against: the runner's target, or the
- * profile's disk_size */
+ * point's disk as it ran (run.json's resolved; merged runs share their
+ * points, so the first run's) */
 static double disk_bytes(const struct rp_model *m, const struct rp_group *g)
 {
-	const char *dsz =
-		json_string_value(json_object_get(m->profile, "disk_size"));
-	char ebuf[PB_ERRBUF_SIZE];
-	uint64_t disk = 0;
+	double d = json_number_value(json_object_get(
+		rj_point_resolved(&m->rd, g->point), RJ_K_DISK_BYTES));
 
 	if (g->disk_bytes > 0)
 		return g->disk_bytes;
-	if (dsz && !pb_size_parse(&disk, dsz, ebuf))
-		return (double)disk;
-	return NAN;
+	return d > 0 ? d : NAN;
 }
 
 static int by_penalty(const void *a, const void *b);

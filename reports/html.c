@@ -246,7 +246,8 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 	head_row(b, "profile", m->profile_name);
 	/* what was measured, before where and when */
 	head_row(b, "description",
-		 json_string_value(json_object_get(m->profile, "description")));
+		 json_string_value(
+			 json_object_get(m->rd.resolved, "description")));
 	rp_measured_text(t, sizeof(t), m);
 	head_row(b, "measured", t);
 	head_row(b, "run", m->run);

@@ -405,15 +405,15 @@ enum pb_error rp_read_runs(struct rp_model *m, const char *baseline,
 	m->env = m->rd.environment;
 	m->profile = m->rd.profile;
 	/* the baseline asked on the command line, else the profile's (seed
-	 * 001 compares with a physical RDM), else rdm */
+	 * 001 compares with a physical RDM), else rdm: what ran, resolved */
 	if (!baseline)
 		baseline = json_string_value(
-			json_object_get(m->profile, "baseline"));
+			json_object_get(m->rd.resolved, "baseline"));
 	m->baseline = baseline ? baseline : pb_mode_name(PB_MODE_RDM);
 	m->have_base_mode = pb_mode_parse(&m->base_mode, m->baseline);
 	/* "units": "MB" prints rates as the field notes do (10^6 bytes a
 	 * second); the figures underneath stay MiB/s */
-	units = json_string_value(json_object_get(m->profile, "units"));
+	units = json_string_value(json_object_get(m->rd.resolved, "units"));
 	if (units && !strcmp(units, "MB")) {
 		m->rate_unit = "MB/s";
 		m->rate_per_mib = 1.048576;
