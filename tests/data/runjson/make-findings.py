@@ -36,9 +36,6 @@ import json
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WL = "bs=1M qd=4 pattern=seq passes=first-write,rewrite,rewrite"
-
-
 NAMES = ("first-write", "rewrite", "rewrite")
 
 
@@ -59,8 +56,14 @@ def passes(first, rw1, rw2, names=NAMES):
     return out
 
 
+def wl(names):
+    """the point's description, its passes as it ran (a reader resolves
+    an old file's workload from its profile and these)"""
+    return "bs=1M qd=4 pattern=seq passes=" + ",".join(names)
+
+
 def item(rep, mode, applied, prov, first, rw1, rw2, names=NAMES):
-    return {"rep": rep, "mode": mode, "point": 0, "workload": WL,
+    return {"rep": rep, "mode": mode, "point": 0, "workload": wl(names),
             "status": "ok",
             "disk": {"id": "pb-%d-%s" % (rep, mode), "file": "f",
                      "uuid": "u", "provision_s": prov,
@@ -86,7 +89,7 @@ def doc(name, env, results, modes, reps, names=NAMES, units=None):
                                   "passes": list(names)}},
          "run": "20261203T080000Z-" + name,
          "plan": {"order": "fixed", "seed": 1, "items": len(results)},
-         "points": [{"index": 0, "description": WL}],
+         "points": [{"index": 0, "description": wl(names)}],
          "environment": env, "updated_at": "2026-12-03T08:30:00Z",
          "interrupted": False, "finished": True, "results": results}
     if units:
