@@ -174,7 +174,7 @@ FUZZ_UNLINKED := common/env.c common/jsonw.c $(wildcard harness/cli/*.c) \
 	harness/check.c harness/cleanup.c harness/cost.c harness/item.c \
 	harness/lock.c harness/plan_out.c harness/results.c harness/run.c \
 	harness/signals.c harness/targets.c harness/waves.c \
-	reports/compare.c reports/export.c reports/report.c reports/trend.c \
+	reports/gate.c reports/export.c reports/report.c reports/trend.c \
 	runner/command.c runner/data.c runner/fs.c runner/hist.c \
 	runner/output.c runner/perm.c runner/result.c runner/run.c \
 	runner/wait.c
