@@ -366,9 +366,9 @@ static void resolve_legacy(struct rj_reader *r)
 	if (r->resolved)
 		return;
 	modes = json_object_get(p, "modes");
+	modes = json_is_array(modes) ? json_incref(modes) : json_array();
 	r->resolved = json_pack(
-		"{s:O,s:O,s:s,s:I,s:s}", "modes",
-		json_is_array(modes) ? modes : json_array(), "baseline",
+		"{s:o,s:O,s:s,s:I,s:s}", "modes", modes, "baseline",
 		json_is_string(json_object_get(p, "baseline"))
 			? json_object_get(p, "baseline")
 			: json_null(),
