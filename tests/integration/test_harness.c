@@ -2318,7 +2318,7 @@ static const struct {
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"1G\", "
 	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}, "
 	 "\"repetitions\": \"three\"}",
-	 "repetitions: must be a whole number"},
+	 "repetitions: 'three' is not a whole number"},
 	{"negative-size",
 	 "{\"name\": \"x\", \"backend\": \"vsphere\", \"disk_size\": \"-8G\", "
 	 "\"modes\": [\"thin\"], \"vsphere\": {\"vm\": \"a\"}}",
