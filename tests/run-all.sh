@@ -115,7 +115,7 @@ format 1 - make -s format-check
 layers 1 - scripts/check-layers $B
 EOF
 else
-	budget=300 cpu_budget=520
+	budget=300 cpu_budget=560
 	tier=test
 	cat >"$work/jobs" <<EOF
 integration-qemu 219 - $IT $(sel qemu)
