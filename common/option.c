@@ -34,13 +34,14 @@ static enum pb_error whole(unsigned long long *u, bool *neg, const char *text,
 	*u = 0;
 	if (*digits >= '0' && *digits <= '9' && (sign || !*neg))
 		*u = strtoull(digits, &end, 10);
-	if (!(*digits >= '0' && *digits <= '9') || (*neg && !sign) ||
-	    errno || *end)
-		return pb_fail(why, PB_ERR_USAGE, "'%s' is not a whole number%s",
-			       text, sign ? "" : ", 0 or more");
+	if (!(*digits >= '0' && *digits <= '9') || (*neg && !sign) || errno ||
+	    *end)
+		return pb_fail(why, PB_ERR_USAGE,
+			       "'%s' is not a whole number%s", text,
+			       sign ? "" : ", 0 or more");
 	if (*neg ? *u > (unsigned long long)-(d->min < 0 ? d->min : 0)
 		 : *u > d->max ||
-			   (d->min > 0 && *u < (unsigned long long)d->min))
+			    (d->min > 0 && *u < (unsigned long long)d->min))
 		return pb_fail(why, PB_ERR_USAGE,
 			       "%s is out of range (%lld to %llu)", text,
 			       d->min, (unsigned long long)d->max);
