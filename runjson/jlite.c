@@ -556,6 +556,10 @@ enum pb_error jl_iter_start(struct jl_doc *d, struct jl_iter *it,
 	it->p = ps.p;
 	it->end = ps.end;
 	it->done = it->p < it->end && *it->p == ']';
+	/* an empty stream member: the members after it are read now, as
+	 * its last element would have had them read */
+	if (it->done && it->stream)
+		return resume(d, it->p + 1, errbuf);
 	return PB_OK;
 }
 

@@ -324,6 +324,26 @@ static void stream_items(void)
 	unlink(path);
 }
 
+/* An empty stream: what follows it is read all the same (a run.json
+ * with no results yet still says whether it finished, and its stops). */
+static void stream_empty(void)
+{
+	static const char text[] = "{\"results\": [ ], \"finished\": true}";
+	const char *path = write_tmp(text, strlen(text));
+	char err[PB_ERRBUF_SIZE] = "";
+	struct jl_doc d;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		CU_ASSERT_EQUAL_FATAL(jl_load(&d, path, NULL, "results", err),
+				      PB_OK);
+		CU_ASSERT_EQUAL(stream_sum(&d, pass == 1), 0);
+		CU_ASSERT_PTR_NOT_NULL(jl_get(d.root, "finished"));
+		jl_free(&d);
+	}
+	unlink(path);
+}
+
 static void stream_truncations_refused(void)
 {
 	char err[PB_ERRBUF_SIZE];
@@ -348,6 +368,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(every_truncation_refused),
 	PB_CASE(errors_say_where),
 	PB_CASE(stream_items),
+	PB_CASE(stream_empty),
 	PB_CASE(stream_truncations_refused),
 	PB_CASE(long_raw_spans),
 	PB_CASE(numbers_as_strtod),
