@@ -8,6 +8,7 @@
  * for what is wrong with it; each caller says whose value it was.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,23 @@ static enum pb_error size(uint64_t *out, const char *text,
 			       (unsigned long long)(d->mult ? d->mult : 1),
 			       pb_size_format(lo, sizeof(lo), (uint64_t)d->min),
 			       pb_size_format(hi, sizeof(hi), d->max));
+	return PB_OK;
+}
+
+/* A percent in [min, max]: a decimal number, a fraction allowed. */
+static enum pb_error percent(double *out, const char *text,
+			     const struct pb_option *d, char *why)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(*out))
+		return pb_fail(why, PB_ERR_USAGE, "'%s' is not a number", text);
+	if (*out < (double)d->min || *out > (double)d->max)
+		return pb_fail(why, PB_ERR_USAGE,
+			       "%s is out of range (%lld to %llu)", text,
+			       d->min, (unsigned long long)d->max);
 	return PB_OK;
 }
 
@@ -152,6 +170,8 @@ enum pb_error pb_option_set(void *opts, const struct pb_option *d,
 		else
 			*(uint32_t *)f = (uint32_t)sz;
 		return PB_OK;
+	case PB_OPT_PCT:
+		return percent((double *)f, text, d, why);
 	case PB_OPT_ARG:
 		*(const char **)f = text;
 		return PB_OK;

@@ -32,6 +32,7 @@ enum pb_opt_type {
 	PB_OPT_SIZE,
 	PB_OPT_SIZE32, /* uint32_t bytes, as PB_OPT_SIZE */
 	PB_OPT_ENUM,   /* unsigned: the index of its value in choices */
+	PB_OPT_PCT,    /* double: a percent, min..max ("2.5") */
 	/* a comma-separated list of choices, read by the parser's own code
 	 * (the runner's passes[] and npasses) */
 	PB_OPT_LIST,

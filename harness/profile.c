@@ -233,6 +233,8 @@ static enum pb_error json_text(struct ld *l, json_t *v, const char *p,
 		snprintf(out, len, "%s", s);
 	} else if (json_is_integer(v)) {
 		snprintf(out, len, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		snprintf(out, len, "%.17g", json_real_value(v));
 	} else if (json_is_boolean(v)) {
 		snprintf(out, len, "%s", json_is_true(v) ? "true" : "false");
 	} else if (json_is_array(v)) {
@@ -501,6 +503,10 @@ static enum pb_error opt_from_json(struct ld *l, void *opts,
 	case PB_OPT_CHOICE:
 		if (!json_is_string(v))
 			return bad(l, p, "must be a string");
+		break;
+	case PB_OPT_PCT:
+		if (!json_is_number(v) && !json_is_string(v))
+			return bad(l, p, "must be a number");
 		break;
 	case PB_OPT_SIZE:
 		if (!json_is_string(v) && !json_is_integer(v))

@@ -18,7 +18,7 @@ void pb_opt_describe(const struct pb_option *d, char *out, size_t len)
 
 	n = (size_t)snprintf(out, len, "%s", d->help);
 	if (d->type == PB_OPT_UINT || d->type == PB_OPT_INT ||
-	    d->type == PB_OPT_U64)
+	    d->type == PB_OPT_U64 || d->type == PB_OPT_PCT)
 		n += (size_t)snprintf(out + n, n < len ? len - n : 0,
 				      "; %lld to %llu", d->min,
 				      (unsigned long long)d->max);
