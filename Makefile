@@ -100,7 +100,7 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/penalty.c \
 	      reports/sayings.c reports/phrase.c \
 	      reports/gate.c reports/columns.c reports/csv.c reports/text.c \
 	      reports/json.c reports/report.c reports/html.c reports/trend.c \
-	      reports/export.c reports/chart.c reports/draw.c
+	      reports/export.c reports/chart.c reports/draw.c reports/look.c
 QEMU_BE_SRC := harness/backends/qemu/backend.c harness/backends/qemu/disks.c \
 	       harness/backends/qemu/guest.c harness/backends/qemu/accel.c \
 	       harness/backends/qemu/options.c harness/backends/qemu/cmd.c \
@@ -140,7 +140,8 @@ UNIT_SRC   := tests/unit/main.c tests/unit/suites.c tests/unit/test_common.c \
 	      tests/unit/test_report.c tests/unit/test_findings.c \
 	      tests/unit/test_jlite.c \
 	      tests/unit/test_child.c tests/unit/test_cli.c \
-	      tests/unit/test_identity.c tests/unit/test_stall.c
+	      tests/unit/test_identity.c tests/unit/test_stall.c \
+	      tests/unit/test_seq.c
 IT_SRC     := tests/unit/suites.c tests/integration/main.c \
 	      tests/integration/test_runner.c tests/integration/vcsim.c \
 	      tests/integration/test_vsphere.c \

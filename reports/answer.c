@@ -286,9 +286,13 @@ void rp_measured_text(char *out, size_t len, const struct rp_model *m)
 		       : "direct");
 	if (strcmp(over_points(a, sizeof(a), m, "pair_stripe", true), "0"))
 		rp_cat(out, len, ", first write in %s stripe pairs", a);
-	if (reps > 0)
+	if (m->seq.on) {
+		rp_seq_say(a, sizeof(a), &m->seq);
+		rp_cat(out, len, "; %s", a);
+	} else if (reps > 0) {
 		rp_cat(out, len, "; %lld repetition%s", (long long)reps,
 		       reps != 1 ? "s" : "");
+	}
 	if (m->nmore)
 		rp_cat(out, len, " per run, %zu runs merged", m->nmore + 1);
 	rp_cat(out, len, "; baseline %s",

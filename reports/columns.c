@@ -55,6 +55,19 @@ static void penalty(double v[3], const struct rp_model *m,
 	v[0] = g->penalty, v[1] = g->penalty_lo, v[2] = g->penalty_hi;
 }
 
+/* a precision-form run's: after which repetition a mode stopped */
+static void stop_after(double v[3], const struct rp_model *m,
+		       const struct rp_group *g)
+{
+	v[0] = m->seq.on && g->stop_after ? (double)g->stop_after : NAN;
+	v[1] = v[2] = NAN;
+}
+
+static bool any_seq(const struct rp_model *m)
+{
+	return m->seq.on;
+}
+
 static void fbase(double v[3], const struct rp_model *m,
 		  const struct rp_group *g)
 {
@@ -207,6 +220,13 @@ const struct rp_column rp_columns[] = {
 	 .csv_decimals = 4,
 	 .get = penalty,
 	 .json_form = RP_JSON_VALUE},
+	/* the precision form: why each mode stopped, by its penalty */
+	{.csv = "-",
+	 .head = "stopped",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_TEXT | RP_COL_HTML,
+	 .any = any_seq,
+	 .text = rp_stop_cell},
 	/* the baseline's name stands here in summary.csv (rp_summary_csv) */
 	{.csv = "first_vs_baseline",
 	 .csv_lo = "first_vs_baseline_lo",
@@ -316,6 +336,12 @@ const struct rp_column rp_columns[] = {
 	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
 	 .csv_decimals = 3,
 	 .get = reclaim_s},
+	{.csv = "stop_after_reps",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .get = stop_after,
+	 .any = any_seq,
+	 .json_form = RP_JSON_NUMBER},
 	RP_FIGURES_AFTER_NOTE(FIG_COLUMN_AFTER)
 	/* the pages' only column of words; summary.csv has its figures */
 	{.csv = "-",
@@ -405,7 +431,7 @@ void rp_cell(char *out, size_t len, char *iv, size_t ivlen,
 
 	iv[0] = '\0';
 	if (c->text) {
-		c->text(out, len, g);
+		c->text(out, len, m, g);
 		if (!*out)
 			snprintf(out, len, "-");
 		rp_later_words(out, len, m);

@@ -47,7 +47,8 @@ struct rp_column {
 	/* on the pages only when it says something (NULL: always) */
 	bool (*any)(const struct rp_model *m);
 	/* a column of words rather than a figure (get NULL) */
-	void (*text)(char *out, size_t len, const struct rp_group *g);
+	void (*text)(char *out, size_t len, const struct rp_model *m,
+		     const struct rp_group *g);
 	/* report --json's member of each group, named as summary.csv's
 	 * column: a figure added here is in every format at once */
 	enum rp_json_form json_form;

@@ -234,6 +234,10 @@ static void summary_note(char *out, size_t len, const struct rp_model *m,
 		rp_list_add(out, len,
 			    "penalty from stripe pairs (%zu or more per rep)",
 			    g->pairs_min);
+	if (m->seq.on) {
+		rp_stop_say(st, sizeof(st), g->stop, g->stop_after, &m->seq);
+		rp_list_add(out, len, "stopped: %s", st);
+	}
 	if (!m->have_baseline)
 		rp_list_add(out, len, "no baseline figures: ratios empty");
 }

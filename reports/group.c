@@ -65,25 +65,52 @@ out:
 	return err;
 }
 
+/* Of a group's log time ratios, those of repetitions up to after (0:
+ * all) into out, which has room for every one; how many. */
+static size_t lr_upto(double *out, const struct rp_group *g, unsigned after)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nlr; i++)
+		if (!after || g->lr_rep[i] <= (double)after)
+			out[n++] = g->lr[i];
+	return n;
+}
+
 /*
  * The re-warm (issue 40) is the same estimate of the first write after a
  * reclaim, less the same baseline's first cycle: the method's own bias is
  * the first cycle's, and a baseline's second cycle may have been given
  * back too (a loop device's file is punched by a discard). Against the
  * rep's own first write it is a paired difference, with no baseline.
+ * A precision-form run's group that stopped is told as the look that
+ * stopped it saw it: its repetitions and the baseline's to then (the
+ * baseline runs on while others are open), at the run's look level.
  */
 void rp_group_penalty(struct rp_group *g, const struct rp_group *b)
 {
+	double *mine = malloc((g->nlr + 1) * sizeof(*mine));
+	double *base = malloc(((b ? b->nlr : 0) + 1) * sizeof(*base));
+	size_t n = 0, nb = 0;
+
 	if (b && (b == g || b->penalty_paired != g->penalty_paired ||
 		  b->nlr < 2 || b->mismatch))
 		b = NULL;
 	g->penalty_less_base = b != NULL;
-	rp_penalty_estimate(&g->penalty, &g->penalty_lo, &g->penalty_hi, g->lr,
-			    g->nlr, b ? b->lr : NULL, b ? b->nlr : 0);
+	if (mine && base) {
+		n = lr_upto(mine, g, g->stop_after);
+		nb = b ? lr_upto(base, b, g->stop_after) : 0;
+	}
+	rp_penalty_estimate(&g->penalty, &g->penalty_lo, &g->penalty_hi, mine,
+			    n, b ? base : NULL, nb, g->alpha);
 	rp_penalty_estimate(&g->rewarm, &g->rewarm_lo, &g->rewarm_hi, g->lr2,
-			    g->nlr2, b ? b->lr : NULL, b ? b->nlr : 0);
+			    g->nlr2, b ? b->lr : NULL, b ? b->nlr : 0,
+			    g->alpha);
 	rp_penalty_estimate(&g->rewarm_vs_first, &g->rewarm_vs_first_lo,
-			    &g->rewarm_vs_first_hi, g->d21, g->nd21, NULL, 0);
+			    &g->rewarm_vs_first_hi, g->d21, g->nd21, NULL, 0,
+			    g->alpha);
+	free(mine);
+	free(base);
 }
 
 /*

@@ -689,7 +689,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 			    const struct rp_model *old,
 			    const struct rp_findings *fs, struct pb_buf *b)
 {
-	char def[320];
+	char def[320], iv[192], seq[256];
 	const char *partial =
 		!(fs->nheadline && fs->f[0].kind == RP_F_H_PARTIAL) ? ""
 		: m->interrupted ? " (INTERRUPTED: partial)"
@@ -745,6 +745,8 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	fs_commands(b, m);
 	rp_penalty_define(def, sizeof(def), rp_later_name(m), m->baseline,
 			  rp_any_paired(m));
+	rp_penalty_iv_say(iv, sizeof(iv), &m->seq);
+	rp_seq_say(seq, sizeof(seq), &m->seq);
 	pb_buf_printf(
 		b,
 		"<h2>How to read this</h2><p class=note>Medians over "
@@ -753,10 +755,10 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		"above 50 repetitions the order-statistic interval); "
 		"under 3 repetitions no interval. Baseline: %s%s. "
 		"Warm-up %s; a "
-		"geometric mean over repetitions with its 95%% "
-		"Student's t interval (Welch's against the baseline), "
+		"geometric mean over repetitions with its %s (Welch's "
+		"against the baseline), "
 		"none under 3 repetitions: two values cannot tell "
-		"noise. Ratios to the baseline whose interval holds 1 "
+		"noise.%s%s%s Ratios to the baseline whose interval holds 1 "
 		"are within noise. Steady from: the first pass of a "
 		"window of %u passes (2 for a mode with 3 passes or "
 		"fewer; each pass's median over "
@@ -768,7 +770,11 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		m->have_baseline ? ""
 				 : " &mdash; <span class=bad>absent from "
 				   "this run: ratios not shown</span>",
-		def, m->pts.window, m->pts.range * 100, m->pts.slope * 100,
+		def, iv, *seq ? " The run looked after each round: " : "", seq,
+		*seq ? "; the stopped column says which rule stopped each "
+		       "mode, and when."
+		     : "",
+		m->pts.window, m->pts.range * 100, m->pts.slope * 100,
 		rp_any_rewarm(m) ? " Again: the warm-up penalty of the first "
 				   "write after a reclaim (the disk's blocks "
 				   "given back), told the same way against the "

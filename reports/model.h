@@ -13,6 +13,7 @@
 #include "figures.h"
 #include "fleet.h"
 #include "jlite.h"
+#include "penalty.h"
 #include "stats.h"
 #include "runjson.h"
 
@@ -135,6 +136,15 @@ struct rp_group {
 	 * start) */
 	double *lr;
 	size_t nlr;
+	/* each lr's repetition; in a precision-form run, why the group
+	 * stopped (RJ_STOP_OPEN: it did not, or a fixed count) and after
+	 * which repetition: its penalty is the look's it stopped on, its
+	 * own and the baseline's repetitions to then, at alpha (0.05, or
+	 * the run's look level) */
+	double *lr_rep;
+	enum rj_stop stop;
+	unsigned stop_after;
+	double alpha;
 	bool penalty_less_base; /* the baseline's was taken out */
 	/* each span's own rewrite rate: where that rep settles */
 	double *span_target;
@@ -317,6 +327,7 @@ struct rp_model {
 	/* repetitions whose first try stalled and ran again */
 	struct rp_failure *retry;
 	size_t nretry, retrycap;
+	struct rp_seq seq;     /* the precision form's design, if asked */
 	struct rp_fleet fleet; /* targets at once */
 	struct rp_pts pts;     /* the warm-up rule the groups were judged by */
 	/* the write passes after the first: rewrites (in place) or, in a

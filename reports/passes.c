@@ -225,6 +225,7 @@ struct item_acc {
 	struct rp_first_sides sides2;
 	unsigned nrw2, nreclaims;
 	bool first2, paired2;
+	long long rep; /* the item's repetition */
 };
 
 /* What an item says of its group before its passes: its filesystem,
@@ -528,8 +529,10 @@ static void item_done(struct rp_group *g, struct item_acc *a)
 		g->stripe_vs_pass[g->nstripe_vs_pass++] =
 			a->stripes_mib / a->rw_med;
 	lr = time_log_ratio(&a->sides, a->first_mib, a->rw_med);
-	if (!isnan(lr))
+	if (!isnan(lr)) {
+		g->lr_rep[g->nlr] = (double)a->rep;
 		g->lr[g->nlr++] = lr;
+	}
 	/* the first write after a reclaim, against the rewrites after it
 	 * (else the first cycle's), and against the rep's first write */
 	if (a->first2) {
@@ -566,6 +569,7 @@ void rp_item_read(struct rp_model *m, struct rp_group *g,
 		.stripes_mib = NAN,
 		.ref_mib = NAN,
 		.first2_mib = NAN,
+		.rep = item->rep,
 	};
 	struct jl *p;
 

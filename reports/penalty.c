@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "model.h"
 #include "penalty.h"
@@ -48,14 +49,15 @@ double rp_first_time_ratio(const struct rp_first_sides *s)
  * rest is the mode's. Under RP_MIN_TELL repetitions no interval.
  */
 void rp_penalty_estimate(double *v, double *lo, double *hi, const double *lr,
-			 size_t n, const double *base_lr, size_t nbase)
+			 size_t n, const double *base_lr, size_t nbase,
+			 double alpha)
 {
 	double d, l, h;
 
 	*v = *lo = *hi = NAN;
 	if (!n)
 		return;
-	rp_mean_diff_ci(&d, &l, &h, lr, n, base_lr, nbase, 0.05);
+	rp_mean_diff_ci(&d, &l, &h, lr, n, base_lr, nbase, alpha);
 	*v = expm1(d);
 	if (n < RP_MIN_TELL)
 		return;
@@ -69,4 +71,42 @@ bool rp_any_paired(const struct rp_model *m)
 		if (m->g[i].penalty_paired)
 			return true;
 	return false;
+}
+
+enum rj_stop rp_seq_decide(const struct rp_seq *s, size_t n, double lo,
+			   double hi)
+{
+	if (!s->on || n < s->min)
+		return RJ_STOP_OPEN;
+	if (!isnan(s->threshold) && lo > s->threshold)
+		return RJ_STOP_ABOVE;
+	if (!isnan(s->threshold) && hi < s->threshold)
+		return RJ_STOP_WITHIN;
+	if (s->precision > 0 && (hi - lo) / 2 <= s->precision)
+		return RJ_STOP_PRECISE;
+	return n >= s->max ? RJ_STOP_MAX : RJ_STOP_OPEN;
+}
+
+enum rj_stop rp_group_look(const struct rp_model *m, const struct rp_group *g,
+			   size_t n)
+{
+	size_t i;
+
+	if (!m->seq.on)
+		return RJ_STOP_OPEN;
+	if (g->nskipped && !g->nok && !g->nfailed)
+		return RJ_STOP_NONE;
+	if (!(m->have_base_mode && g->pmode == m->base_mode))
+		return rp_seq_decide(&m->seq, n, g->penalty_lo, g->penalty_hi);
+	/* the baseline: on while a mode of its place set against it is */
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *h = &m->g[i];
+
+		if (h != g && h->target == g->target && h->point == g->point &&
+		    !strcmp(h->workload, g->workload) &&
+		    h->stop == RJ_STOP_OPEN &&
+		    rp_group_look(m, h, n) == RJ_STOP_OPEN)
+			return RJ_STOP_OPEN;
+	}
+	return RJ_STOP_BASELINE; /* it has no question of its own */
 }

@@ -91,6 +91,70 @@ void rp_penalty_say(char *out, size_t len, double v, const char *later)
 			 v > 0 ? "longer" : "less time", later);
 }
 
+void rp_stop_say(char *out, size_t len, enum rj_stop rule, unsigned after,
+		 const struct rp_seq *s)
+{
+	const char *reps = after == 1 ? "repetition" : "repetitions";
+	double t = s->threshold * 100, p = s->precision * 100;
+
+	switch (rule) {
+	case RJ_STOP_ABOVE:
+		snprintf(out, len, "above %g%% after %u %s", t, after, reps);
+		break;
+	case RJ_STOP_WITHIN:
+		snprintf(out, len, "under %g%% after %u %s", t, after, reps);
+		break;
+	case RJ_STOP_PRECISE:
+		snprintf(out, len, "within \u00b1%g points after %u %s", p,
+			 after, reps);
+		break;
+	case RJ_STOP_MAX:
+		snprintf(out, len, "still open at the most, %u %s", after,
+			 reps);
+		break;
+	case RJ_STOP_BASELINE:
+		snprintf(out, len, "the baseline, on while a mode was: %u %s",
+			 after, reps);
+		break;
+	case RJ_STOP_NONE:
+		snprintf(out, len,
+			 "nothing to look at: every repetition "
+			 "skipped");
+		break;
+	default:
+		snprintf(out, len, "open when the run stopped");
+		break;
+	}
+}
+
+void rp_seq_say(char *out, size_t len, const struct rp_seq *s)
+{
+	out[0] = '\0';
+	if (!s->on)
+		return;
+	snprintf(out, len,
+		 "%u to %u repetitions, each mode until its penalty "
+		 "is ",
+		 s->min, s->max);
+	if (!isnan(s->threshold))
+		rp_cat(out, len, "wholly above or under %g%%%s",
+		       s->threshold * 100, s->precision > 0 ? " or " : "");
+	if (s->precision > 0)
+		rp_cat(out, len, "within \u00b1%g points", s->precision * 100);
+}
+
+void rp_penalty_iv_say(char *out, size_t len, const struct rp_seq *s)
+{
+	if (!s->on)
+		snprintf(out, len, "95%% interval: Student's t");
+	else
+		snprintf(out, len,
+			 "95%% interval over every look at once: Student's t "
+			 "at %.2g%% a look, so it holds wherever the mode "
+			 "stopped",
+			 s->look_alpha * 100);
+}
+
 /* What the penalty is, in one sentence: every table's caption and every
  * format's help says it in these words. paired: the run's first writes
  * went in stripe pairs. */

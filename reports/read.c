@@ -74,6 +74,7 @@ static struct rp_group *group_for(struct rp_model *m,
 	g->mode = pb_mode_name(item->mode);
 	g->applied = "";
 	g->qd_kept_min = NAN;
+	g->alpha = m->seq.on ? m->seq.look_alpha : 0.05;
 	return g;
 }
 
@@ -118,6 +119,7 @@ static const struct {
 	DBL(reclaim_back),
 	DBL(reclaim_s),
 	DBL(lr),
+	DBL(lr_rep),
 	DBL(lr2),
 	DBL(d21),
 	DBL(span_target),
@@ -355,6 +357,54 @@ static enum pb_error load_targets(struct rp_model *m, struct rj_reader *rd,
 }
 
 /* Every item of one run into the model. */
+/*
+ * A precision-form run's design (resolved's "adaptive"), from the first
+ * run: a merge is of runs whose profiles agree. Absent: a fixed count.
+ */
+static void read_seq(struct rp_model *m)
+{
+	json_t *a = json_object_get(m->rd.resolved, RJ_K_ADAPTIVE);
+	json_t *th = json_object_get(a, RJ_K_THRESHOLD_PCT);
+	double la = json_number_value(json_object_get(a, RJ_K_LOOK_ALPHA));
+
+	m->seq = (struct rp_seq){.threshold = NAN};
+	if (!json_is_object(a) || !(la > 0) || !(la < 1))
+		return;
+	m->seq.on = true;
+	m->seq.look_alpha = la;
+	m->seq.min =
+		(unsigned)json_integer_value(json_object_get(a, RJ_K_MIN_REPS));
+	m->seq.max = (unsigned)json_integer_value(
+		json_object_get(m->rd.resolved, "repetitions"));
+	m->seq.precision =
+		json_number_value(json_object_get(a, RJ_K_PRECISION_PCT)) / 100;
+	if (json_is_number(th))
+		m->seq.threshold = json_number_value(th) / 100;
+}
+
+/* Where a run's modes stopped, onto their groups (its targets from
+ * base on); a record naming no group of the run is left alone. */
+static void apply_stops(struct rp_model *m, const struct rj_reader *rd,
+			size_t base)
+{
+	struct rj_stop_rec st;
+
+	for (size_t i = 0; i < json_array_size(rd->stops); i++) {
+		if (!rj_stop_read(rd, i, &st))
+			continue; /* a rule this build does not know */
+		for (size_t k = 0; k < m->ng; k++) {
+			struct rp_group *g = &m->g[k];
+
+			if (g->target == (long long)(base + st.target) &&
+			    g->point == (long long)st.point &&
+			    g->pmode == st.mode) {
+				g->stop = st.rule;
+				g->stop_after = st.after;
+			}
+		}
+	}
+}
+
 static enum pb_error load_run(struct rp_model *m, struct rj_reader *rd,
 			      const struct rp_item_sink *sink, char *errbuf)
 {
@@ -385,6 +435,8 @@ static enum pb_error load_run(struct rp_model *m, struct rj_reader *rd,
 			pb_fail(errbuf, err, "%s: results[%zu]: %s", rd->path,
 				item.index, pb_strerror(err));
 	}
+	if (!err)
+		apply_stops(m, rd, base);
 	if (err == PB_ERR_NOMEM && !errbuf[0])
 		pb_fail(errbuf, err, "out of memory");
 	return err;
@@ -421,6 +473,7 @@ enum pb_error rp_read_runs(struct rp_model *m, const char *baseline,
 		m->rate_unit = "MiB/s";
 		m->rate_per_mib = 1.0;
 	}
+	read_seq(m);
 	m->run = m->rd.run;
 	m->profile_name = m->rd.profile_name;
 	m->backend = m->rd.backend;

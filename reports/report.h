@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "runjson.h"
 
 #include "penalty.h"
 #include "phrase.h"
@@ -50,6 +51,18 @@ struct rp_opts {
 enum pb_error rp_find_previous(char *out, size_t len, const char *root,
 			       const char *profile, const char *before,
 			       const char *skip, char *errbuf);
+
+/*
+ * The precision form's look (issue 54): the run in dir read back after
+ * round look, and for each mode not yet stopped whose question the
+ * rounds so far answer, fn with its stop (after: look) and the stop in
+ * words ("thin: above 5% after 3 repetitions"); a host twin's is left to
+ * the caller (it follows its guest). fn's error stops the look.
+ */
+typedef enum pb_error (*rp_stop_fn)(void *arg, const struct rj_stop_rec *st,
+				    const char *said);
+enum pb_error rp_run_look(const char *dir, unsigned look, rp_stop_fn fn,
+			  void *arg, char *errbuf);
 
 #define RP_OPTS_INIT                                                           \
 	{                                                                      \

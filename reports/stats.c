@@ -621,3 +621,88 @@ unsigned rp_reps_needed(double h, size_t n, double target)
 		k = (double)n + 1;
 	return k > 1e6 ? 1000000u : (unsigned)k;
 }
+
+/* ---- a sequential run's looks ---- */
+
+/* a standard normal deviate (Box-Muller), from next_rand's stream */
+static double gauss(uint64_t *s)
+{
+	double u = ((double)(next_rand(s) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(next_rand(s) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* Of the simulated runs, the share some look of which rejects the truth
+ * at nominal level a: its |t| (t[i * looks + k]) past the critical
+ * value at that look's degrees of freedom. */
+static double seq_reject_share(const float *t, size_t sims, size_t looks,
+			       size_t nmin, double a)
+{
+	double crit[RP_SEQ_MAX_LOOKS];
+	size_t i, k, rejected = 0;
+
+	for (k = 0; k < looks; k++)
+		crit[k] = rp_t_critical(a, (double)(nmin + k - 1));
+	for (i = 0; i < sims; i++)
+		for (k = 0; k < looks; k++)
+			if (t[i * looks + k] > crit[k]) {
+				rejected++;
+				break;
+			}
+	return (double)rejected / (double)sims;
+}
+
+double rp_seq_look_alpha(size_t nmin, size_t nmax, double alpha)
+{
+	const size_t sims = RP_SEQ_SIMS;
+	size_t looks, i, n;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	double lo, hi, mid;
+	float *t;
+	int step;
+
+	if (nmin < 2)
+		nmin = 2;
+	if (!(alpha > 0) || !(alpha < 1) || nmax < nmin ||
+	    nmax - nmin + 1 > RP_SEQ_MAX_LOOKS)
+		return NAN;
+	if (nmax == nmin)
+		return alpha; /* one look */
+	looks = nmax - nmin + 1;
+	t = malloc(sims * looks * sizeof(*t));
+	if (!t)
+		return NAN;
+	/* each simulated run's t at each look, the truth 0 (a t's law
+	 * does not depend on the mean or the spread: one simulation
+	 * serves every group) */
+	for (i = 0; i < sims; i++) {
+		double mean = 0, m2 = 0;
+
+		for (n = 1; n <= nmax; n++) {
+			double x = gauss(&seed), d = x - mean;
+
+			mean += d / (double)n;
+			m2 += d * (x - mean);
+			if (n >= nmin)
+				t[i * looks + n - nmin] = (float)fabs(
+					mean /
+					sqrt(m2 / (double)(n - 1) / (double)n));
+		}
+	}
+	/* between Bonferroni's alpha / looks (rejecting at most alpha
+	 * whatever the looks' dependence) and alpha itself (at least
+	 * alpha: the last look alone): halved geometrically, the lower
+	 * end kept, so the level is never above alpha as simulated */
+	lo = alpha / (double)looks;
+	hi = alpha;
+	for (step = 0; step < 20; step++) {
+		mid = sqrt(lo * hi);
+		if (seq_reject_share(t, sims, looks, nmin, mid) > alpha)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	free(t);
+	return lo;
+}

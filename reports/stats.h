@@ -155,4 +155,22 @@ void rp_mean_diff_ci(double *d, double *lo, double *hi, const double *a,
  */
 unsigned rp_reps_needed(double h, size_t n, double target);
 
+/*
+ * A sequential run's looks (issue 54): a figure looked at after each
+ * repetition from nmin to nmax, the run stopping at the first look that
+ * answers its question. An interval taken at every look at the nominal
+ * level this returns holds the truth at all of them at once, and so at
+ * whichever look the data stopped the run, with probability 1 - alpha:
+ * Pocock's constant nominal level for a group-sequential design, for
+ * Student's t with the spread unknown, found by simulating RP_SEQ_SIMS
+ * runs of normal repetitions (a t's law depends on neither the truth
+ * nor the spread) and bisecting for the largest level whose share of
+ * runs missed at some look is alpha. Deterministic (a fixed seed); tens
+ * of milliseconds. nmin under 2 is 2; nmax == nmin: alpha (one look);
+ * NaN for more than RP_SEQ_MAX_LOOKS looks or a bad alpha.
+ */
+#define RP_SEQ_SIMS	 20000
+#define RP_SEQ_MAX_LOOKS 100
+double rp_seq_look_alpha(size_t nmin, size_t nmax, double alpha);
+
 #endif

@@ -125,7 +125,7 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 	struct tcol t[32];
 	size_t nt = text_columns(t, 32, m), i, k;
 	int ww = 4;
-	char line[4096], def[320];
+	char line[4096], def[320], ivname[192];
 	bool partial = fs->nheadline && fs->f[0].kind == RP_F_H_PARTIAL;
 
 	/* an interrupted or failed run says so in its first line */
@@ -175,10 +175,11 @@ void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
 	ww = ww > 48 ? 48 : ww;
 	rp_penalty_define(def, sizeof(def), rp_later_name(m), m->baseline,
 			  rp_any_paired(m));
+	rp_penalty_iv_say(ivname, sizeof(ivname), &m->seq);
 	pb_buf_printf(b,
 		      "\nmedians over repetitions, [95%% interval: bootstrap "
-		      "of the median]; %s [95%% interval: Student's t]%s\n",
-		      def,
+		      "of the median]; %s [%s]%s\n",
+		      def, ivname,
 		      rp_any_rewarm(m) ? "; again: the same, of the first "
 					 "write after a reclaim"
 				       : "");

@@ -57,12 +57,14 @@ void rp_steady_text(char *out, size_t len, const struct rp_group *g)
 		 *more ? " (" : "", *more ? more + 2 : "", *more ? ")" : "");
 }
 
-void rp_steady_cell(char *out, size_t len, const struct rp_group *g)
+void rp_steady_cell(char *out, size_t len, const struct rp_model *m,
+		    const struct rp_group *g)
 {
 	size_t told = g->nsettled + g->nnever;
 	size_t n = told + g->nshort + g->nnoisy;
 	char sz[32];
 
+	(void)m;
 	out[0] = '\0';
 	if (!n)
 		return;
@@ -73,6 +75,40 @@ void rp_steady_cell(char *out, size_t len, const struct rp_group *g)
 	else
 		snprintf(out, len, "%zu/%zu at %s", g->nsettled, n,
 			 pb_size_format(sz, sizeof(sz), rp_u64(g->steady_med)));
+}
+
+void rp_stop_cell(char *out, size_t len, const struct rp_model *m,
+		  const struct rp_group *g)
+{
+	double t = m->seq.threshold * 100, p = m->seq.precision * 100;
+	unsigned n = g->stop_after;
+
+	out[0] = '\0';
+	if (!m->seq.on)
+		return;
+	switch (g->stop) {
+	case RJ_STOP_ABOVE:
+		snprintf(out, len, "above %g%% after %u", t, n);
+		break;
+	case RJ_STOP_WITHIN:
+		snprintf(out, len, "under %g%% after %u", t, n);
+		break;
+	case RJ_STOP_PRECISE:
+		snprintf(out, len, "\u00b1%g points after %u", p, n);
+		break;
+	case RJ_STOP_MAX:
+		snprintf(out, len, "open at the most, %u", n);
+		break;
+	case RJ_STOP_BASELINE:
+		snprintf(out, len, "baseline, %u", n);
+		break;
+	case RJ_STOP_NONE:
+		snprintf(out, len, "skipped");
+		break;
+	default:
+		snprintf(out, len, "open: the run stopped");
+		break;
+	}
 }
 
 /* ---- a group's, a place's, the run's ---- */

@@ -17,7 +17,13 @@ void rp_steady_text(char *out, size_t len, const struct rp_group *g);
 
 /* The same as a table's cell: "4/5 at 544 MiB", "never (4/5)", "too
  * noisy", "too short" (the notes and docs say the rest). */
-void rp_steady_cell(char *out, size_t len, const struct rp_group *g);
+void rp_steady_cell(char *out, size_t len, const struct rp_model *m,
+		    const struct rp_group *g);
+/* A precision-form run's mode, why it stopped, as a cell: "above 5%
+ * after 3", "open at the most, 10" (rp_stop_say says it in full); ""
+ * for a fixed count. */
+void rp_stop_cell(char *out, size_t len, const struct rp_model *m,
+		  const struct rp_group *g);
 
 /* targets at once: fleet.c builds the rows with the model, these say
  * them, findings.c concludes of them, each renderer lays them out */

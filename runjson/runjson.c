@@ -35,6 +35,28 @@ bool rj_status_parse(enum rj_status *out, const char *s)
 	return false;
 }
 
+static const char *const stop_names[RJ_STOP__COUNT] = {
+	[RJ_STOP_OPEN] = "open",   [RJ_STOP_PRECISE] = "precise",
+	[RJ_STOP_ABOVE] = "above", [RJ_STOP_WITHIN] = "within",
+	[RJ_STOP_MAX] = "max",	   [RJ_STOP_BASELINE] = "baseline",
+	[RJ_STOP_NONE] = "none",
+};
+
+const char *rj_stop_name(enum rj_stop s)
+{
+	return (unsigned)s < RJ_STOP__COUNT ? stop_names[s] : "?";
+}
+
+bool rj_stop_parse(enum rj_stop *out, const char *s)
+{
+	for (unsigned i = 0; s && i < RJ_STOP__COUNT; i++)
+		if (!strcmp(stop_names[i], s)) {
+			*out = (enum rj_stop)i;
+			return true;
+		}
+	return false;
+}
+
 enum pb_error rj_format_check(long long found, const char *path, char *errbuf)
 {
 	if (found > RJ_FORMAT)
@@ -166,6 +188,46 @@ json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r)
 	    json_array_append_new(json_object_get(doc, RJ_K_RESULTS), res))
 		return NULL;
 	return res;
+}
+
+bool rj_doc_add_stop(json_t *doc, const struct rj_stop_rec *st)
+{
+	json_t *stops = json_object_get(doc, RJ_K_STOPS);
+
+	if (!stops) {
+		stops = json_array();
+		if (json_object_set_new(doc, RJ_K_STOPS, stops))
+			return false;
+	}
+	return !json_array_append_new(
+		stops, json_pack("{s:I,s:I,s:s,s:I,s:s}", RJ_K_TARGET,
+				 (json_int_t)st->target, RJ_K_POINT,
+				 (json_int_t)st->point, RJ_K_MODE,
+				 pb_mode_name(st->mode), RJ_K_AFTER,
+				 (json_int_t)st->after, RJ_K_RULE,
+				 rj_stop_name(st->rule)));
+}
+
+bool rj_stop_read(const struct rj_reader *r, size_t i, struct rj_stop_rec *out)
+{
+	json_t *o = json_array_get(r->stops, i);
+	json_t *t = json_object_get(o, RJ_K_TARGET),
+	       *p = json_object_get(o, RJ_K_POINT),
+	       *a = json_object_get(o, RJ_K_AFTER);
+
+	if (!json_is_integer(t) || !json_is_integer(p) || !json_is_integer(a) ||
+	    json_integer_value(t) < 0 || json_integer_value(p) < 0 ||
+	    json_integer_value(a) < 0 ||
+	    !pb_mode_parse(&out->mode,
+			   json_string_value(json_object_get(o, RJ_K_MODE))
+				   ?: "") ||
+	    !rj_stop_parse(&out->rule,
+			   json_string_value(json_object_get(o, RJ_K_RULE))))
+		return false;
+	out->target = (unsigned)json_integer_value(t);
+	out->point = (unsigned)json_integer_value(p);
+	out->after = (unsigned)json_integer_value(a);
+	return true;
 }
 
 void rj_doc_finish(json_t *doc)
@@ -392,9 +454,9 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 {
 	/* the free-form parts stay raw (parsed with jansson: small), the
 	 * results are streamed */
-	static const char *const raw[] = {RJ_K_ENVIRONMENT, RJ_K_PROFILE,
-					  RJ_K_TARGETS,	    RJ_K_POINTS,
-					  RJ_K_RESOLVED,    NULL};
+	static const char *const raw[] = {
+		RJ_K_ENVIRONMENT, RJ_K_PROFILE, RJ_K_TARGETS, RJ_K_POINTS,
+		RJ_K_RESOLVED,	  RJ_K_STOPS,	NULL};
 	/* provbench writes these before the results, so the results stream
 	 * through once; a file reordered by hand is read in two passes */
 	static const char *const before[] = {RJ_K_FORMAT, RJ_K_TOOL, RJ_K_RUN,
@@ -567,6 +629,8 @@ enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
 			jl_get(r->jd.root, RJ_K_INTERRUPTED) &&
 			jl_get(r->jd.root, RJ_K_INTERRUPTED)->type == JL_TRUE;
 		r->updated_at = rj_str(r, r->jd.root, RJ_K_UPDATED_AT);
+		json_decref(r->stops);
+		r->stops = parse_raw(jl_get(r->jd.root, RJ_K_STOPS));
 		return PB_OK;
 	}
 	out->index = r->it.index - 1;
@@ -626,6 +690,7 @@ void rj_reader_dispose(struct rj_reader *r)
 	json_decref(r->profile);
 	json_decref(r->points);
 	json_decref(r->resolved);
+	json_decref(r->stops);
 	jl_free(&r->jd);
 	memset(r, 0, sizeof(*r));
 }

@@ -57,6 +57,17 @@
 /* the signal that stopped the run: "SIGINT", "SIGTERM", "SIGHUP", ... */
 #define RJ_K_INTERRUPTED_BY "interrupted_by"
 #define RJ_K_FINISHED	    "finished"
+/* the precision form's (issue 54): where each mode stopped, written as
+ * it stops, after the results (rj_doc_add_stop) */
+#define RJ_K_STOPS "stops"
+#define RJ_K_AFTER "after"
+#define RJ_K_RULE  "rule"
+/* in "resolved": the precision form's design, absent for a fixed count */
+#define RJ_K_ADAPTIVE	   "adaptive"
+#define RJ_K_MIN_REPS	   "min_repetitions"
+#define RJ_K_PRECISION_PCT "precision_pct"
+#define RJ_K_THRESHOLD_PCT "threshold_pct"
+#define RJ_K_LOOK_ALPHA	   "look_alpha"
 /* a point of "points" */
 #define RJ_K_INDEX	 "index"
 #define RJ_K_DESCRIPTION "description"
@@ -138,6 +149,36 @@ enum rj_status {
 };
 
 const char *rj_status_name(enum rj_status s);
+
+/*
+ * Why a mode of a precision-form run stopped getting disks (issue 54),
+ * as "stops" says it: its penalty's interval narrow enough (precise),
+ * wholly above or under the threshold, still open at the most
+ * repetitions (max), the baseline (on while a mode measured against it
+ * was), or nothing to look at (every repetition skipped: the backend
+ * cannot make it). open: not stopped (a run interrupted).
+ */
+enum rj_stop {
+	RJ_STOP_OPEN,
+	RJ_STOP_PRECISE,
+	RJ_STOP_ABOVE,
+	RJ_STOP_WITHIN,
+	RJ_STOP_MAX,
+	RJ_STOP_BASELINE,
+	RJ_STOP_NONE,
+	RJ_STOP__COUNT
+};
+
+const char *rj_stop_name(enum rj_stop s);
+bool rj_stop_parse(enum rj_stop *out, const char *s);
+
+/* A stop: a target's point's mode had its last repetition at "after". */
+struct rj_stop_rec {
+	unsigned target, point;
+	enum pb_mode mode;
+	unsigned after;
+	enum rj_stop rule;
+};
 
 /* Where an item that did not finish stopped: "step" says which. */
 #define RJ_STEP_PLAN	"plan"
@@ -226,6 +267,9 @@ struct rj_result {
 
 /* Append one item; the new item (borrowed) or NULL when out of memory. */
 json_t *rj_doc_add_result(json_t *doc, const struct rj_result *r);
+/* Record a stop (the "stops" array made after the results at the
+ * first); false when out of memory. */
+bool rj_doc_add_stop(json_t *doc, const struct rj_stop_rec *st);
 /* Mark the run finished: every planned item ran or the run stopped. */
 void rj_doc_finish(json_t *doc);
 /* Stamp updated_at and interrupted and write the file atomically. */
@@ -254,6 +298,10 @@ struct rj_reader {
 	/* what ran, resolved (RJ_K_RESOLVED), and the points with theirs:
 	 * a file's own, or filled from its profile */
 	json_t *resolved, *points;
+	/* where a precision-form run's modes stopped (RJ_K_STOPS): parsed
+	 * with the members after the results; NULL before then or when
+	 * absent. rj_stop_read reads one */
+	json_t *stops;
 	json_t *environment;   /* parsed; an empty object when absent */
 	json_t *targets;       /* parsed; an empty array before targets */
 	long long concurrency; /* plan.concurrency; 1 when absent */
@@ -326,6 +374,9 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
  */
 enum pb_error rj_reader_next(struct rj_reader *r, struct rj_item *out,
 			     bool *more, char *errbuf);
+/* The i-th of r->stops into *out; false past the end or for a record
+ * this build cannot read (a rule it does not know). */
+bool rj_stop_read(const struct rj_reader *r, size_t i, struct rj_stop_rec *out);
 /* A pass of out->passes, its members picked. */
 void rj_pass_read(struct rj_reader *r, struct rj_pass *out, struct jl *pass);
 /* Target t's name from the head ("" when none). */

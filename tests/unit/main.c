@@ -7,14 +7,14 @@
 extern const struct pb_suite suite_common, suite_hist, suite_perm, suite_opts,
 	suite_data, suite_target, suite_output, suite_vsphere, suite_profile,
 	suite_report, suite_findings, suite_jlite, suite_child, suite_cli,
-	suite_identity, suite_stall;
+	suite_identity, suite_stall, suite_seq;
 
 static const struct pb_suite *const suites[] = {
 	&suite_common,	&suite_hist,   &suite_perm,	&suite_opts,
 	&suite_data,	&suite_target, &suite_output,	&suite_vsphere,
 	&suite_profile, &suite_report, &suite_findings, &suite_jlite,
 	&suite_child,	&suite_cli,    &suite_identity, &suite_stall,
-	NULL,
+	&suite_seq,	NULL,
 };
 
 int main(int argc, char **argv)
