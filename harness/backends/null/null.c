@@ -5,6 +5,7 @@
  * and lazy's first write null.cost_pct% longer), so the harness and the
  * reports run in milliseconds against a known answer.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "harness_int.h"
 
 struct null_opts { /* its profile section, "null" */
-	unsigned cost_pct, mib_per_s;
+	unsigned cost_pct, mib_per_s, noise_pct;
 };
 
 /* what the harness holds: its part first, the backend's after it */
@@ -37,6 +38,14 @@ static const struct pb_option null_options[] = {
 	 .def = "1000",
 	 .off = offsetof(struct null_opts, mib_per_s),
 	 .help = "every other pass's rate, MiB/s"},
+	{.name = "noise_pct",
+	 .type = PB_OPT_UINT,
+	 .max = 100,
+	 .def = "0",
+	 .off = offsetof(struct null_opts, noise_pct),
+	 .help = "each pass's time off by this much (a log-normal spread, "
+		 "seeded by the disk): the known answer with the noise a "
+		 "real device has"},
 	{.name = NULL},
 };
 
@@ -76,6 +85,23 @@ static enum pb_error null_disk(struct pb_backend *be, enum pb_mode mode,
 	return PB_OK;
 }
 
+/* A standard normal deviate from a splitmix64 stream (*s): the same
+ * disk, the same noise. */
+static double normal(uint64_t *s)
+{
+	double u[2];
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		u[k] = ((double)((z ^ (z >> 31)) >> 11) + 0.5) /
+		       9007199254740992.0;
+	}
+	return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
+}
+
 /* Each pass --passes names, at the known rates, as the runner says it. */
 static enum pb_error null_run(struct pb_backend *be, const struct pb_disk *d,
 			      const char *args, long timeout_s,
@@ -88,6 +114,8 @@ static enum pb_error null_run(struct pb_backend *be, const struct pb_disk *d,
 	json_t *doc, *passes = json_array();
 	enum pb_error err = PB_OK;
 	unsigned i = 0;
+	uint64_t s = strtoull(d->id + strlen("null-"), NULL, 10) *
+		     0x2545f4914f6cdd1dull;
 
 	(void)timeout_s, (void)ctx;
 	if (at)
@@ -99,6 +127,8 @@ static enum pb_error null_run(struct pb_backend *be, const struct pb_disk *d,
 		if (!strcmp(name, "first-write") &&
 		    (d->mode == PB_MODE_THIN || d->mode == PB_MODE_LAZY))
 			rate /= 1.0 + o->cost_pct / 100.0;
+		if (o->noise_pct)
+			rate *= exp(o->noise_pct / 100.0 * normal(&s));
 		json_array_append_new(
 			passes,
 			json_pack("{s:s,s:I,s:b,s:I,s:f,s:f}", "name", name,
