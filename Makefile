@@ -128,7 +128,8 @@ HARNESS_LIB_SRC := $(REPORT_SRC) $(CLI_SRC) harness/profile.c \
 	       harness/run.c \
 	       harness/say.c harness/signals.c harness/stall.c \
 	       harness/lock.c harness/results.c harness/item.c \
-	       harness/waves.c harness/check.c harness/check_out.c \
+	       harness/waves.c harness/adaptive.c harness/check.c \
+	       harness/check_out.c \
 	       harness/cost.c harness/plan.c harness/plan_out.c \
 	       harness/targets.c harness/cleanup.c
 HARNESS_SRC := harness/cli/main.c $(HARNESS_LIB_SRC)

@@ -3,6 +3,7 @@
  * data (as lines: plan_out.c), and every target's check, each finding
  * said by name (pb_check_say), creating nothing.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static json_t *cost_json(const struct pb_profile *p, const struct pb_plan *plan,
 	struct pb_plan_cost c;
 	char place[PB_MAX_TARGETS][300];
 	uint64_t bytes[PB_MAX_TARGETS], shared;
-	json_t *places = json_array(), *per = json_object();
+	json_t *places = json_array(), *per = json_object(), *o;
 	unsigned j, n;
 
 	pb_plan_cost(&c, p, plan);
@@ -33,14 +34,27 @@ static json_t *cost_json(const struct pb_profile *p, const struct pb_plan *plan,
 		json_object_set_new(per, p->targets[j].name,
 				    json_integer((json_int_t)c.per_target[j]));
 	shared = pb_plan_cost_shared(&c, p);
-	return json_pack(
-		"{s:I,s:I,s:I,s:o,s:o,s:f,s:s?,s:f,s:I,s:b}", "passes_bytes",
-		(json_int_t)c.passes, "eager_zeros_bytes", (json_int_t)c.zeros,
-		"space_at_once_bytes", (json_int_t)c.peak, "per_target", per,
-		"per_place", places, "rate_mib_s", c.mib_s, "rate_from",
-		c.rate_from[0] ? c.rate_from : NULL, "duration_s",
-		pb_plan_cost_seconds(&c), "shared_bytes", (json_int_t)shared,
-		"confirm", pb_plan_cost_asks(&c, p));
+	o = json_pack("{s:I,s:I,s:I,s:o,s:o,s:f,s:s?,s:f,s:I,s:b}",
+		      "passes_bytes", (json_int_t)c.passes, "eager_zeros_bytes",
+		      (json_int_t)c.zeros, "space_at_once_bytes",
+		      (json_int_t)c.peak, "per_target", per, "per_place",
+		      places, "rate_mib_s", c.mib_s, "rate_from",
+		      c.rate_from[0] ? c.rate_from : NULL, "duration_s",
+		      pb_plan_cost_seconds(&c), "shared_bytes",
+		      (json_int_t)shared, "confirm", pb_plan_cost_asks(&c, p));
+	/* the precision form: the above are its most, these its least and
+	 * what the last finished run of it ran */
+	if (o && c.adaptive)
+		json_object_set_new(
+			o, "adaptive",
+			json_pack("{s:I,s:I,s:o}", "least_passes_bytes",
+				  (json_int_t)c.min_passes,
+				  "least_eager_zeros_bytes",
+				  (json_int_t)c.min_zeros, "expected_share",
+				  isnan(c.expect_share)
+					  ? json_null()
+					  : json_real(c.expect_share)));
+	return o;
 }
 
 static json_t *plan_json(const struct pb_profile *p, const struct pb_plan *plan,

@@ -3,6 +3,8 @@
  * for check's plan and run's first line.
  */
 #include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,15 +43,21 @@ void pb_plan_cost(struct pb_plan_cost *c, const struct pb_profile *p,
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
+	c->adaptive = p->adaptive;
+	c->expect_share = NAN;
 	for (i = 0; i < plan->n; i++) {
 		const struct pb_plan_item *it = &plan->items[i];
 		uint64_t b = item_bytes(&p->points[it->point]);
+		uint64_t z = it->mode == PB_MODE_EAGER
+				     ? p->point_disk[it->point]
+				     : 0;
 
 		c->passes += b;
-		c->per_target[it->target] += b;
-		if (it->mode == PB_MODE_EAGER) {
-			c->zeros += p->point_disk[it->point];
-			c->per_target[it->target] += p->point_disk[it->point];
+		c->zeros += z;
+		c->per_target[it->target] += b + z;
+		if (it->rep <= p->min_repetitions) {
+			c->min_passes += b;
+			c->min_zeros += z;
 		}
 	}
 	for (k = 0; k < p->npoints; k++)
@@ -81,10 +89,12 @@ static double iso_seconds(const char *s)
 	return end && !*end ? (double)timegm(&tm) : -1;
 }
 
-/* One finished run's passes' data over its time (bytes, seconds); false
- * unless it is of this profile and backend, finished and wrote */
+/* One finished run's passes' data over its time (bytes, seconds), and
+ * of a precision-form run the share of its plan it ran (*share, else
+ * NaN); false unless it is of this profile and backend, finished and
+ * wrote */
 static bool run_rate(const char *dir, const struct pb_profile *p, double *bytes,
-		     double *seconds)
+		     double *seconds, double *share)
 {
 	struct rj_reader rd;
 	struct rj_item it;
@@ -93,8 +103,10 @@ static bool run_rate(const char *dir, const struct pb_profile *p, double *bytes,
 	char errbuf[PB_ERRBUF_SIZE];
 	enum pb_error err = rj_reader_open(&rd, dir, errbuf);
 	bool more = !err, ok = false;
+	size_t items = 0;
 
 	*bytes = 0;
+	*share = NAN;
 	if (err)
 		return false;
 	if (strcmp(rd.profile_name, p->name) ||
@@ -102,6 +114,7 @@ static bool run_rate(const char *dir, const struct pb_profile *p, double *bytes,
 		goto out;
 	while (!err && more) {
 		err = rj_reader_next(&rd, &it, &more, errbuf);
+		items += !err && more;
 		if (err || !more || !it.runner)
 			continue;
 		jl_foreach(it.passes, pass)
@@ -116,6 +129,9 @@ static bool run_rate(const char *dir, const struct pb_profile *p, double *bytes,
 	*seconds = iso_seconds(rd.updated_at) - iso_seconds(rd.started_at);
 	ok = !err && rd.finished && !rd.interrupted && *bytes > 0 &&
 	     *seconds > 0 && iso_seconds(rd.started_at) > 0;
+	if (ok && rd.plan_items > 0 &&
+	    json_object_get(rd.resolved, RJ_K_ADAPTIVE))
+		*share = (double)items / (double)rd.plan_items;
 out:
 	rj_reader_dispose(&rd);
 	return ok;
@@ -139,7 +155,7 @@ static void last_rate(struct pb_plan_cost *c, const struct pb_profile *p,
 	struct dirent *e;
 	char *names[512], path[1200];
 	size_t n = 0, i, nl = strlen(p->name);
-	double bytes, seconds;
+	double bytes, seconds, share;
 
 	while (d && (e = readdir(d)) && n < sizeof(names) / sizeof(names[0])) {
 		const char *dash = strchr(e->d_name, '-');
@@ -155,8 +171,9 @@ static void last_rate(struct pb_plan_cost *c, const struct pb_profile *p,
 	qsort(names, n, sizeof(names[0]), newest_first);
 	for (i = 0; i < n && i < 10 && !c->rate_from[0]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
-		if (run_rate(path, p, &bytes, &seconds)) {
+		if (run_rate(path, p, &bytes, &seconds, &share)) {
 			c->mib_s = bytes / seconds / 1048576.0;
+			c->expect_share = c->adaptive ? share : NAN;
 			snprintf(c->rate_from, sizeof(c->rate_from), "%s",
 				 path);
 		}
@@ -173,13 +190,19 @@ void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
 	last_rate(c, p, results);
 }
 
+/* the seconds passes and zeros take at c's rate: a measured rate is of
+ * the passes' data, everything else in its time; the guess is of every
+ * byte */
+static double seconds_of(const struct pb_plan_cost *c, double passes,
+			 double zeros)
+{
+	return (passes + (c->rate_from[0] ? 0 : zeros)) /
+	       (c->mib_s * 1048576.0);
+}
+
 double pb_plan_cost_seconds(const struct pb_plan_cost *c)
 {
-	/* a measured rate is of the passes' data, everything else in its
-	 * time; the guess is of every byte */
-	double bytes = (double)c->passes + (c->rate_from[0] ? 0 : c->zeros);
-
-	return bytes / (c->mib_s * 1048576.0);
+	return seconds_of(c, (double)c->passes, (double)c->zeros);
 }
 
 bool pb_plan_cost_asks(const struct pb_plan_cost *c, const struct pb_profile *p)
@@ -187,10 +210,68 @@ bool pb_plan_cost_asks(const struct pb_plan_cost *c, const struct pb_profile *p)
 	return p->confirm_above && pb_plan_cost_shared(c, p) > p->confirm_above;
 }
 
+/* out += printf, never past len */
+static void cat(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void cat(char *out, size_t len, const char *fmt, ...)
+{
+	size_t n = strnlen(out, len);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The precision form's cost, both ends: the least (every mode stopped at
+ * min_repetitions) and the most (every mode to repetitions), and what
+ * the last finished run of it ran (its share of its most, at this plan).
+ */
+static void adaptive_line(char *out, size_t len, const struct pb_plan_cost *c)
+{
+	char a[32], b[32], d[64], e[64];
+
+	say_duration(
+		d, sizeof(d),
+		seconds_of(c, (double)c->min_passes, (double)c->min_zeros));
+	say_duration(e, sizeof(e), pb_plan_cost_seconds(c));
+	snprintf(out, len, "data to write: %s by the passes at the least",
+		 pb_size_format(a, sizeof(a), c->min_passes));
+	if (c->zeros)
+		cat(out, len, ", %s of eager's zeros",
+		    pb_size_format(a, sizeof(a), c->min_zeros));
+	cat(out, len, " (%s), %s at the most", d,
+	    pb_size_format(b, sizeof(b), c->passes));
+	if (c->zeros)
+		cat(out, len, ", %s of eager's zeros",
+		    pb_size_format(a, sizeof(a), c->zeros));
+	cat(out, len, " (%s) at %.*f MiB/s", e, c->mib_s < 10 ? 1 : 0,
+	    c->mib_s);
+	if (!isnan(c->expect_share)) {
+		say_duration(d, sizeof(d),
+			     c->expect_share * pb_plan_cost_seconds(c));
+		cat(out, len,
+		    "; expected %s (%s): the last finished run of it "
+		    "ran %.0f%% of its most",
+		    pb_size_format(
+			    a, sizeof(a),
+			    (uint64_t)(c->expect_share * (double)c->passes)),
+		    d, c->expect_share * 100);
+	}
+}
+
 /* the cost's first sentence, from a cost computed once */
 void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c)
 {
 	char a[32], b[32], d[64], z[96] = "";
+
+	if (c->adaptive) {
+		adaptive_line(out, len, c);
+		return;
+	}
 
 	say_duration(d, sizeof(d), pb_plan_cost_seconds(c));
 	if (c->zeros)

@@ -16,6 +16,13 @@
 struct pb_plan_cost {
 	uint64_t passes, zeros, peak;
 	uint64_t per_target[PB_MAX_TARGETS];
+	/* the precision form (adaptive): the above are the most it writes,
+	 * every mode to repetitions; the rounds to min_repetitions write
+	 * the least (min_passes, min_zeros); the last finished run of it
+	 * ran this share of its most (NaN: none to tell) */
+	bool adaptive;
+	uint64_t min_passes, min_zeros;
+	double expect_share;
 	/* the rate the duration is said at: the last finished run's
 	 * (rate_from names it), else a guess of 100 MiB/s */
 	double mib_s;

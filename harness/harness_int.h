@@ -87,6 +87,12 @@ struct pb_profile {
 	enum pb_mode modes[PB_MODE__COUNT];
 	unsigned nmodes;
 	unsigned repetitions;
+	/* the precision form (issue 54): repetitions is the most a mode
+	 * runs, from min_repetitions on each stopping once its question
+	 * (precision_pct, threshold_pct) is answered; adaptive: asked */
+	unsigned min_repetitions;
+	double precision_pct, threshold_pct;
+	bool threshold_set, adaptive;
 	char *order; /* "fixed" or "shuffle" (shuffle then true) */
 	bool shuffle;
 	char *units;	/* "MiB" or "MB": the pages' rate */

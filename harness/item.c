@@ -277,16 +277,23 @@ static void say_start(struct run_state *r, size_t idx, uint64_t t_start)
 	/* the whole run's place: elapsed, and what is left at the pace so
 	 * far (modes differ, so an estimate, said as one) */
 	duration(el, sizeof(el), t_start - r->t0);
-	if (idx) {
+	if (idx > r->skipped) {
 		char left[32];
 
+		/* at the pace of the items that ran (not those the precision
+		 * form skipped) */
 		duration(left, sizeof(left),
-			 (t_start - r->t0) / idx * (r->plan.n - idx));
-		snprintf(eta, sizeof(eta), ", about %s left", left);
+			 (t_start - r->t0) / (idx - r->skipped) *
+				 (r->plan.n - idx));
+		/* the precision form's plan is its most: so is what is
+		 * left of it */
+		snprintf(eta, sizeof(eta), ", %sabout %s left",
+			 r->stopped ? "at most " : "", left);
 	}
-	run_say(r->quiet, "[%zu/%zu] %s%srepetition %u, %s%s%s (%s elapsed%s)",
-		idx + 1, r->plan.n, tn, *tn ? ": " : "", it->rep,
-		pb_mode_name(it->mode),
+	run_say(r->quiet,
+		"[%zu/%zu%s] %s%srepetition %u, %s%s%s (%s elapsed%s)", idx + 1,
+		r->plan.n, r->stopped ? " at most" : "", tn, *tn ? ": " : "",
+		it->rep, pb_mode_name(it->mode),
 		*pb_point_desc(r->p, it->point) ? ", " : "",
 		pb_point_desc(r->p, it->point), el, eta);
 }

@@ -4,9 +4,12 @@
  * check, a dry run and a run (before it asks for what is missing) say
  * first; below each of them. check --json's data is check.c's.
  */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cost.h"
+#include "report.h"
 #include "run_int.h"
 
 /*
@@ -76,14 +79,20 @@ static void plan_cost_print(const struct pb_profile *p,
 void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
 		    const char *results)
 {
-	char sz[32], tot[32];
+	char sz[32], tot[32], reps[48];
 	uint64_t small;
-	size_t i;
+	size_t i, least;
 	unsigned k;
 
-	printf("plan: %u mode(s) x %u repetition(s) x %u workload point(s)%s",
-	       p->nmodes, p->repetitions, p->npoints,
-	       p->ntargets > 1 ? "" : " ");
+	for (i = 0, least = 0; i < plan->n; i++)
+		least += plan->items[i].rep <= p->min_repetitions;
+	if (p->adaptive)
+		snprintf(reps, sizeof(reps), "%u to %u", p->min_repetitions,
+			 p->repetitions);
+	else
+		snprintf(reps, sizeof(reps), "%u", p->repetitions);
+	printf("plan: %u mode(s) x %s repetition(s) x %u workload point(s)%s",
+	       p->nmodes, reps, p->npoints, p->ntargets > 1 ? "" : " ");
 	if (p->ntargets > 1)
 		printf(" x %u targets ", p->ntargets);
 	for (k = 0, small = p->disk_size; k < p->npoints; k++)
@@ -93,7 +102,11 @@ void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
 			 pb_size_format(tot, sizeof(tot), small));
 	else
 		sz[0] = '\0';
-	printf("= %zu disks of %s%s, %s order (seed %llu)\n", plan->n, sz,
+	if (p->adaptive)
+		printf("= %zu to %zu disks", least, plan->n);
+	else
+		printf("= %zu disks", plan->n);
+	printf(" of %s%s, %s order (seed %llu)\n", sz,
 	       pb_size_format(tot, sizeof(tot), p->disk_size),
 	       p->shuffle ? "shuffled" : "fixed",
 	       (unsigned long long)plan->seed);
@@ -101,6 +114,22 @@ void run_plan_print(const struct pb_profile *p, const struct pb_plan *plan,
 		printf("at once: up to %u targets, each wave one mode and "
 		       "workload point on them\n",
 		       p->concurrency);
+	if (p->adaptive) {
+		struct rp_seq seq = {
+			.on = true,
+			.min = p->min_repetitions,
+			.max = p->repetitions,
+			.precision = p->precision_pct / 100,
+			.threshold =
+				p->threshold_set ? p->threshold_pct / 100 : NAN,
+		};
+		char said[256];
+
+		rp_seq_say(said, sizeof(said), &seq);
+		printf("precision form: %s, looked at after each round from "
+		       "repetition %u on\n",
+		       said, p->min_repetitions);
+	}
 	if (p->disk_size_si)
 		printf("note: sizes are read as vSphere and govc read a "
 		       "disk's: GB means GiB, so disk_size is %s (%llu "

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness_int.h"
+#include "stats.h"
 
 struct ld {
 	const char *file;
@@ -1041,6 +1042,46 @@ static enum pb_error load_baseline(struct ld *l, struct pb_profile *p,
 	return PB_OK;
 }
 
+/*
+ * The precision form's keys across each other: asked by precision_pct
+ * or threshold_pct, repetitions then the most a mode runs, and each
+ * look from min_repetitions to it one the sequential rule can take
+ * (rp_seq_look_alpha's).
+ */
+static enum pb_error load_adaptive(struct ld *l, struct pb_profile *p,
+				   json_t *root)
+{
+	char why[256];
+
+	p->threshold_set = json_object_get(root, "threshold_pct") != NULL;
+	p->adaptive = p->precision_pct > 0 || p->threshold_set;
+	if (!p->adaptive) {
+		if (json_object_get(root, "min_repetitions"))
+			return bad(l, "min_repetitions",
+				   "needs precision_pct or threshold_pct, "
+				   "the question that stops a mode early");
+		p->min_repetitions = p->repetitions;
+		return PB_OK;
+	}
+	if (p->repetitions < p->min_repetitions) {
+		snprintf(why, sizeof(why),
+			 "%u is under min_repetitions (%u): with "
+			 "precision_pct or threshold_pct it is the most a "
+			 "mode runs",
+			 p->repetitions, p->min_repetitions);
+		return bad(l, "repetitions", why);
+	}
+	if (p->repetitions - p->min_repetitions + 1 > RP_SEQ_MAX_LOOKS) {
+		snprintf(why, sizeof(why),
+			 "%u: at most %u more than min_repetitions (%u) "
+			 "with precision_pct or threshold_pct",
+			 p->repetitions, RP_SEQ_MAX_LOOKS - 1,
+			 p->min_repetitions);
+		return bad(l, "repetitions", why);
+	}
+	return PB_OK;
+}
+
 /* room for the profile's own keys (pb_profile_options) and every
  * backend's section */
 #define TOP_KEYS 64
@@ -1085,6 +1126,7 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		return err;
 	p->shuffle = !strcmp(p->order, "shuffle");
 	p->seed_set = json_object_get(root, "seed") != NULL;
+	err = load_adaptive(l, p, root);
 	if (!err)
 		err = load_workload(l, json_object_get(root, "workload"), p);
 	if (!err)

@@ -145,7 +145,34 @@ const struct pb_option pb_profile_options[] = {
 	 .max = 10000,
 	 .def = "1",
 	 .help = "how many times each mode x point runs; 3 at least for a "
-		 "figure with its interval (fewer: too few to tell)"},
+		 "figure with its interval (fewer: too few to tell); with "
+		 "precision_pct or threshold_pct, the most it runs"},
+	{.name = "min_repetitions",
+	 .type = PB_OPT_UINT,
+	 .off = PROF(min_repetitions),
+	 .min = 3,
+	 .max = 10000,
+	 .def = "3",
+	 .help = "with precision_pct or threshold_pct, the fewest times "
+		 "each mode x point runs before its answer is looked at"},
+	{.name = "precision_pct",
+	 .type = PB_OPT_PCT,
+	 .off = PROF(precision_pct),
+	 .min = 0,
+	 .max = 1000,
+	 .def = "0",
+	 .help = "stop repeating a mode once its penalty's interval is "
+		 "within this many points either side (0: not asked); its "
+		 "intervals are the sequential rule's, honest however early "
+		 "it stopped"},
+	{.name = "threshold_pct",
+	 .type = PB_OPT_PCT,
+	 .off = PROF(threshold_pct),
+	 .min = 0,
+	 .max = 1000,
+	 .help = "stop repeating a mode once its penalty's interval is "
+		 "wholly above or wholly under this cost (\"is lazy within "
+		 "5% of eager?\": baseline eager, 5); unset: not asked"},
 	{.name = "order",
 	 .type = PB_OPT_CHOICE,
 	 .off = PROF(order),

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "run_int.h"
+#include "stats.h"
 
 enum pb_error run_results_save(struct run_state *r, char *errbuf)
 {
@@ -61,19 +62,33 @@ static enum pb_error results_dir(struct run_state *r, const char *parent)
  * units, repetitions and description; the points' own are rj_doc_new's */
 static json_t *resolved(const struct pb_profile *p)
 {
-	json_t *modes = json_array();
+	json_t *modes = json_array(), *o;
 	unsigned i;
 
 	for (i = 0; modes && i < p->nmodes; i++)
 		json_array_append_new(modes,
 				      json_string(pb_mode_name(p->modes[i])));
-	return json_pack("{s:o,s:o,s:s,s:I,s:s}", "modes", modes, "baseline",
-			 p->has_baseline
-				 ? json_string(pb_mode_name(p->baseline))
-				 : json_null(),
-			 "units", p->units ? p->units : "MiB", "repetitions",
-			 (json_int_t)p->repetitions, "description",
-			 p->description ? p->description : "");
+	o = json_pack("{s:o,s:o,s:s,s:I,s:s}", "modes", modes, "baseline",
+		      p->has_baseline ? json_string(pb_mode_name(p->baseline))
+				      : json_null(),
+		      "units", p->units ? p->units : "MiB", "repetitions",
+		      (json_int_t)p->repetitions, "description",
+		      p->description ? p->description : "");
+	/* the precision form: its question, and the level every look's
+	 * interval is taken at (the report takes them at it again) */
+	if (o && p->adaptive)
+		json_object_set_new(
+			o, RJ_K_ADAPTIVE,
+			json_pack("{s:I,s:f,s:o,s:f}", RJ_K_MIN_REPS,
+				  (json_int_t)p->min_repetitions,
+				  RJ_K_PRECISION_PCT, p->precision_pct,
+				  RJ_K_THRESHOLD_PCT,
+				  p->threshold_set ? json_real(p->threshold_pct)
+						   : json_null(),
+				  RJ_K_LOOK_ALPHA,
+				  rp_seq_look_alpha(p->min_repetitions,
+						    p->repetitions, 0.05)));
+	return o;
 }
 
 enum pb_error run_results_start(struct run_state *r, const char *parent)

@@ -116,6 +116,8 @@ static enum pb_error run_start(struct run_state *r, const char *parent,
 	}
 	if (!err)
 		err = run_results_start(r, parent);
+	if (!err)
+		err = run_adaptive_start(r);
 	return err;
 }
 
@@ -253,6 +255,11 @@ int pb_run(const struct pb_run_args *a)
 		r.tty = false;
 	if (!err)
 		err = run_waves(&r);
+	if (r.stopped && !err && !run_stop)
+		run_say(r.quiet,
+			"precision form: %zu of the plan's %zu disks made; the "
+			"rest were not needed",
+			r.plan.n - r.skipped, r.plan.n);
 	if (run_stop)
 		r.interrupted = true;
 	/* what stopped it, for whoever reads the run later (an ssh session

@@ -56,6 +56,13 @@ struct run_state {
 	bool interrupted;
 	unsigned failed;
 	unsigned measured;
+	/* the precision form (adaptive.c): per target, point and mode the
+	 * round it stopped after (0: open); NULL for a fixed count. The
+	 * last round looked at, the items not run as their mode stopped */
+	unsigned *stopped;
+	unsigned looked;
+	size_t skipped;
+	bool said_stop;	 /* the look stopped a mode: run.json to save */
 	uint64_t t0;	 /* the run's start, for elapsed and ETA */
 	bool json_saved; /* run.json as it is now is on disk */
 	char errbuf[PB_ERRBUF_SIZE];
@@ -185,6 +192,16 @@ enum pb_error run_journal_add(struct run_state *r, json_t *e, char *errbuf);
 /* PROVBENCH_STOP_AT=step: stop here (SIGSTOP), for the kill tests */
 void run_stop_at(const char *step);
 enum pb_error run_waves(struct run_state *r);
+
+/* adaptive.c: the precision form's looks. start: its state (nothing
+ * for a fixed count); look: after round look, each open mode asked its
+ * question of the run read back, those answered stopped (run.json's
+ * "stops", a line each); skips: an item whose mode stopped before its
+ * round (a wave's cell: every target's) */
+enum pb_error run_adaptive_start(struct run_state *r);
+enum pb_error run_adaptive_look(struct run_state *r, unsigned look);
+bool run_adaptive_skips(const struct run_state *r,
+			const struct pb_plan_item *it);
 
 /* plan_out.c: the plan said; results: where earlier runs are, for
  * their rate (NULL: none) */

@@ -215,6 +215,8 @@ void run_dispose(struct run_state *r)
 		close(r->place_fd[t]);
 	json_decref(r->shared);
 	json_decref(r->doc);
+	free(r->stopped);
+	r->stopped = NULL;
 	pb_plan_dispose(&r->plan);
 	pb_profile_dispose(r->p);
 }

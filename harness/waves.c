@@ -46,12 +46,21 @@ enum pb_error run_waves(struct run_state *r)
 	pthread_cond_init(&gate.cv, NULL);
 	run_signals_set(&block);
 	while (!err && i < r->plan.n && !run_stop) {
+		/* a round done: the precision form looks at it */
+		if (i && r->plan.items[i].rep != r->plan.items[i - 1].rep &&
+		    (err = run_adaptive_look(r, r->plan.items[i - 1].rep)))
+			break;
 		for (j = i; j < r->plan.n &&
 			    r->plan.items[j].wave == r->plan.items[i].wave;
 		     j++)
 			;
 		for (x = i, nw = 0; x < j && x - i < PB_MAX_TARGETS; x++) {
 			unsigned key = run_same_key(r, r->plan.items[x].target);
+
+			if (run_adaptive_skips(r, &r->plan.items[x])) {
+				r->skipped++;
+				continue;
+			}
 
 			for (k = 0; k < nw && w[k].key != key; k++)
 				;
@@ -63,7 +72,10 @@ enum pb_error run_waves(struct run_state *r)
 			}
 			w[k].items[w[k].n++] = x;
 		}
-		if (nw == 1) {
+		if (!nw) {
+			i = j; /* every item of the wave stopped */
+			continue;
+		} else if (nw == 1) {
 			worker_main(&w[0]);
 		} else {
 			bool started[PB_MAX_TARGETS] = {false};
@@ -105,6 +117,10 @@ enum pb_error run_waves(struct run_state *r)
 		if (!err && r->p->cooldown_s && i < r->plan.n && !run_stop)
 			sleep(r->p->cooldown_s);
 	}
+	/* the last round's look: what it answered, and what ran to the
+	 * most still open */
+	if (!err && !run_stop && r->plan.n)
+		err = run_adaptive_look(r, r->plan.items[r->plan.n - 1].rep);
 	pthread_cond_destroy(&gate.cv);
 	pthread_mutex_destroy(&gate.mu);
 	free(w);

@@ -509,6 +509,8 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 		jl_int(jl_get(jl_get(r->jd.root, RJ_K_PLAN), RJ_K_CONCURRENCY));
 	if (r->concurrency < 1)
 		r->concurrency = 1;
+	r->plan_items =
+		jl_int(jl_get(jl_get(r->jd.root, RJ_K_PLAN), RJ_K_ITEMS));
 	r->targets = parse_raw(jl_get(r->jd.root, RJ_K_TARGETS));
 	if (!json_is_array(r->targets)) {
 		json_decref(r->targets);

@@ -305,6 +305,7 @@ struct rj_reader {
 	json_t *environment;   /* parsed; an empty object when absent */
 	json_t *targets;       /* parsed; an empty array before targets */
 	long long concurrency; /* plan.concurrency; 1 when absent */
+	long long plan_items;  /* plan.items; 0 when absent */
 	const char *profile_name, *backend, *accel; /* "" when absent */
 };
 

@@ -2014,6 +2014,119 @@ static void null_backend_known_answer(void)
 	json_decref(doc);
 }
 
+/*
+ * The precision form end to end on the null backend's known answer
+ * (issue 54): thin and lazy cost 40% with 5% noise a pass, eager and
+ * rdm none; asked "above or under 10%?" from 3 to 12 repetitions. check
+ * says both ends; the run stops thin and lazy above 10% well before 12
+ * (their disks then not made), eager goes on until told or at the most,
+ * rdm (the baseline) while any does; run.json's stops say so, each
+ * mode's items are exactly its rounds, and the report says the rule per
+ * mode with an interval that holds the 40%.
+ */
+static void null_backend_precision_form(void)
+{
+	SCRATCH(prof, "h-null-pf.json");
+	SCRATCH(state, "h-state-null-pf");
+	SCRATCH(res, "h-res-null-pf");
+	struct it_env e;
+	struct it_result r;
+	json_t *doc, *v, *g;
+	unsigned after[PB_MODE__COUNT] = {0}, made[PB_MODE__COUNT] = {0};
+	char latest[600], sum[700];
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", state), 0);
+	it_write_file(prof,
+		      "{\"name\": \"h-null-pf\", \"backend\": \"null\",\n"
+		      " \"null\": {\"cost_pct\": 40, \"mib_per_s\": 500, "
+		      "\"noise_pct\": 5},\n"
+		      " \"disk_size\": \"1G\", \"repetitions\": 12, "
+		      "\"min_repetitions\": 3, \"threshold_pct\": 10,\n"
+		      " \"order\": \"shuffle\", \"seed\": 7,\n"
+		      " \"modes\": [\"rdm\", \"eager\", \"lazy\", \"thin\"],\n"
+		      " \"workload\": {\"passes\": [\"first-write\", "
+		      "\"rewrite\", \"rewrite\"]}}\n");
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "= 12 to 48 disks"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "36 GiB by the passes at the "
+					     "least"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "144 GiB at the most"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(
+		it_pbn(&r, &e,
+		       (const char *const[]){"run", "-o", res, prof, NULL}),
+		0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "stops: thin: above 10% after"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "disks made; the rest were not"));
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_array_foreach(json_object_get(doc, "stops"), i, v)
+	{
+		enum pb_mode m;
+
+		CU_ASSERT_FATAL(pb_mode_parse(&m, str(v, "mode")));
+		after[m] = (unsigned)json_integer_value(
+			json_object_get(v, "after"));
+		if (m == PB_MODE_THIN || m == PB_MODE_LAZY)
+			CU_ASSERT_STRING_EQUAL(str(v, "rule"), "above");
+		if (m == PB_MODE_RDM)
+			CU_ASSERT_STRING_EQUAL(str(v, "rule"), "baseline");
+	}
+	json_array_foreach(json_object_get(doc, "results"), i, v)
+	{
+		enum pb_mode m;
+
+		CU_ASSERT_FATAL(pb_mode_parse(&m, str(v, "mode")));
+		made[m]++;
+		CU_ASSERT(json_integer_value(json_object_get(v, "rep")) <=
+			  after[m]);
+	}
+	for (i = 0; i < PB_MODE__COUNT; i++)
+		CU_ASSERT_EQUAL(made[i], after[i]);
+	CU_ASSERT(after[PB_MODE_THIN] >= 3 && after[PB_MODE_THIN] < 8);
+	CU_ASSERT(after[PB_MODE_LAZY] >= 3 && after[PB_MODE_LAZY] < 8);
+	CU_ASSERT_EQUAL(after[PB_MODE_RDM],
+			after[PB_MODE_EAGER] > after[PB_MODE_THIN]
+				? (after[PB_MODE_EAGER] > after[PB_MODE_LAZY]
+					   ? after[PB_MODE_EAGER]
+					   : after[PB_MODE_LAZY])
+				: (after[PB_MODE_THIN] > after[PB_MODE_LAZY]
+					   ? after[PB_MODE_THIN]
+					   : after[PB_MODE_LAZY]));
+	json_decref(doc);
+	snprintf(latest, sizeof(latest), "%s/latest", res);
+	CU_ASSERT_EQUAL(it_pbn(&r, &e,
+			       (const char *const[]){"report", "--json", "-q",
+						     latest, NULL}),
+			0);
+	doc = json_loads(r.out ? r.out : "", 0, NULL);
+	it_result_dispose(&r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_array_foreach(json_object_get(doc, "groups"), i, g)
+	{
+		json_t *pen = json_object_get(g, "warmup_penalty_frac");
+
+		if (strcmp(str(g, "mode"), "thin"))
+			continue;
+		CU_ASSERT(
+			json_number_value(json_object_get(pen, "lo")) <= 0.40 &&
+			0.40 <= json_number_value(json_object_get(pen, "hi")));
+		CU_ASSERT_EQUAL(json_number_value(
+					json_object_get(g, "stop_after_reps")),
+				after[PB_MODE_THIN]);
+	}
+	json_decref(doc);
+	snprintf(sum, sizeof(sum), "%s/summary.txt", latest);
+	CU_ASSERT_EQUAL(it_count(sum, "3 to 12 repetitions, each mode until "
+				      "its penalty is wholly above or under "
+				      "10%"),
+			1);
+	CU_ASSERT_EQUAL(it_count(sum, "above 10% after"), 2);
+}
+
 static void host_units_mb_everywhere(void)
 {
 	SCRATCH(prof, "h-units.json");
@@ -2082,6 +2195,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_export_openmetrics_promtool),
 	PB_CASE(host_penalty_one_number),
 	PB_CASE(null_backend_known_answer),
+	PB_CASE(null_backend_precision_form),
 	PB_CASES_END,
 };
 

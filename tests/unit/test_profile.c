@@ -396,6 +396,27 @@ static const struct {
 	 "seed: '-1' is not a whole number, 0 or more"},
 	{QHEAD "\"modes\": [\"thin\"], \"repetitions\": 0}",
 	 "repetitions: 0 is out of range (1 to 10000)"},
+	/* the precision form's keys (issue 54) */
+	{QHEAD "\"modes\": [\"thin\"], \"min_repetitions\": 4}",
+	 "min_repetitions: needs precision_pct or threshold_pct, the question "
+	 "that stops a mode early"},
+	{QHEAD "\"modes\": [\"thin\"], \"repetitions\": 2, "
+	       "\"threshold_pct\": 5}",
+	 "repetitions: 2 is under min_repetitions (3): with precision_pct or "
+	 "threshold_pct it is the most a mode runs"},
+	{QHEAD "\"modes\": [\"thin\"], \"repetitions\": 200, "
+	       "\"precision_pct\": 5}",
+	 "repetitions: 200: at most 99 more than min_repetitions (3) with "
+	 "precision_pct or threshold_pct"},
+	{QHEAD "\"modes\": [\"thin\"], \"min_repetitions\": 2, "
+	       "\"threshold_pct\": 5}",
+	 "min_repetitions: 2 is out of range (3 to 10000)"},
+	{QHEAD "\"modes\": [\"thin\"], \"precision_pct\": \"5%\"}",
+	 "precision_pct: '5%' is not a number"},
+	{QHEAD "\"modes\": [\"thin\"], \"threshold_pct\": 2000}",
+	 "threshold_pct: 2000 is out of range (0 to 1000)"},
+	{QHEAD "\"modes\": [\"thin\"], \"precision_pct\": true}",
+	 "precision_pct: must be a number"},
 	{QHEAD "\"modes\": [\"thin\"], \"stall_s\": 3}",
 	 "stall_s: must be 0 (never) or 5 seconds or more"},
 	{QHEAD "\"modes\": [\"thin\"], \"timeout_s\": 30, "
@@ -834,6 +855,44 @@ static void matrix_disk_size(void)
 	pb_profile_dispose(&p);
 }
 
+/* The precision form as loaded: asked by either key, the question's
+ * values as written (a fraction of a percent too), min_repetitions its
+ * default; a fixed count is not adaptive and its least is its most. */
+static void precision_form_keys(void)
+{
+	static const struct {
+		const char *keys;
+		bool adaptive, threshold_set;
+		unsigned min;
+		double precision, threshold;
+	} cases[] = {
+		{"\"repetitions\": 8", false, false, 8, 0, 0},
+		{"\"repetitions\": 8, \"precision_pct\": 2.5", true, false, 3,
+		 2.5, 0},
+		{"\"repetitions\": 8, \"threshold_pct\": 0", true, true, 3, 0,
+		 0},
+		{"\"repetitions\": 12, \"min_repetitions\": 5, "
+		 "\"threshold_pct\": \"5\", \"precision_pct\": 10",
+		 true, true, 5, 10, 5},
+	};
+	char text[512], err[PB_ERRBUF_SIZE];
+	struct pb_profile p;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), QHEAD "\"modes\": [\"thin\"], %s}",
+			 cases[i].keys);
+		err[0] = '\0';
+		CU_ASSERT_EQUAL_FATAL(pb_profile_load(&p, write_tmp(text), err),
+				      PB_OK);
+		CU_ASSERT_EQUAL(p.adaptive, cases[i].adaptive);
+		CU_ASSERT_EQUAL(p.threshold_set, cases[i].threshold_set);
+		CU_ASSERT_EQUAL(p.min_repetitions, cases[i].min);
+		CU_ASSERT_DOUBLE_EQUAL(p.precision_pct, cases[i].precision, 0);
+		CU_ASSERT_DOUBLE_EQUAL(p.threshold_pct, cases[i].threshold, 0);
+		pb_profile_dispose(&p);
+	}
+}
+
 /* Targets over the section, the matrix's backend keys over the targets:
  * names, options and the plan. */
 static void targets_expand(void)
@@ -1043,6 +1102,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(targets_expand),
 	PB_CASE(plan_waves),
 	PB_CASE(matrix_disk_size),
+	PB_CASE(precision_form_keys),
 	PB_CASES_END,
 };
 

@@ -60,7 +60,7 @@ static void seq_look_alpha_bounds(void)
  * repetitions (another generator than the one the level was found
  * with), those whose interval missed the truth at some look from nmin
  * to nmax are 5% (binomial sd 0.34%: 4.0 to 6.0% accepted); a 95%
- * interval at every look instead misses in about 15% of runs at 3..10.
+ * interval at every look instead misses in 17% of runs at 3..10.
  */
 static void seq_look_alpha_holds(void)
 {
