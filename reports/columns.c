@@ -336,13 +336,15 @@ const struct rp_column rp_columns[] = {
 	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
 	 .csv_decimals = 3,
 	 .get = reclaim_s},
+	RP_FIGURES_AFTER_NOTE(FIG_COLUMN_AFTER)
+	/* the precision form (issue 54): after which repetition each mode
+	 * stopped; empty in a fixed-count run */
 	{.csv = "stop_after_reps",
 	 .unit = RP_UNIT_COUNT,
 	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
 	 .get = stop_after,
 	 .any = any_seq,
 	 .json_form = RP_JSON_NUMBER},
-	RP_FIGURES_AFTER_NOTE(FIG_COLUMN_AFTER)
 	/* the pages' only column of words; summary.csv has its figures */
 	{.csv = "-",
 	 .head = "within a pass",
