@@ -26,12 +26,16 @@
 struct moved {
 	enum rp_sig sig;
 	double lo, hi; /* the change's 99% interval, percent */
+	/* the same as logs: the change, its interval's half-width, and the
+	 * fewer repetitions of the two runs' */
+	double d, h;
+	size_t n;
 };
 
 static struct moved moved_logs(const double *a, size_t na, const double *b,
 			       size_t nb)
 {
-	struct moved mv = {RP_SIG_FEW, NAN, NAN};
+	struct moved mv = {RP_SIG_FEW, NAN, NAN, NAN, NAN, na < nb ? na : nb};
 	double d, lo, hi;
 
 	if (na < RP_MIN_TELL || nb < RP_MIN_TELL)
@@ -41,8 +45,37 @@ static struct moved moved_logs(const double *a, size_t na, const double *b,
 		mv.sig = lo <= 0 && hi >= 0 ? RP_SIG_NOISE : RP_SIG_YES;
 		mv.lo = expm1(lo) * 100;
 		mv.hi = expm1(hi) * 100;
+		mv.d = d;
+		mv.h = (hi - lo) / 2;
 	}
 	return mv;
+}
+
+/*
+ * The gate's verdict on a change, against a fall of limit percent: fell
+ * (past it, beyond noise), held (the interval leaves out a fall of its
+ * size), else cannot tell yet, with the repetitions a run would take for
+ * the interval to shrink to the nearer answer (its half-width as one
+ * over the square root of the repetitions, from the spread seen: the
+ * gap to the limit, or to no change).
+ */
+static enum rp_gate_verdict gate_verdict(unsigned *reps, double x,
+					 const struct moved *mv, double limit)
+{
+	double fall = log1p(-limit / 100);
+
+	*reps = 0;
+	if (mv->sig == RP_SIG_FEW) {
+		*reps = RP_MIN_TELL;
+		return RP_GATE_OPEN;
+	}
+	if (mv->d - mv->h > fall)
+		return RP_GATE_HELD;
+	if (mv->sig == RP_SIG_YES && -x > limit)
+		return RP_GATE_FELL;
+	*reps = rp_reps_needed(mv->h, mv->n,
+			       mv->d > fall ? mv->d - fall : -mv->d);
+	return RP_GATE_OPEN;
 }
 
 /* v's positive values' logs (k = 1), or v's values times k (k = -1: a
@@ -68,7 +101,7 @@ static struct moved moved(const double *now, size_t nnow, const double *then,
 	size_t na, nb;
 	double *a = logs_of(&na, now, nnow, k),
 	       *b = logs_of(&nb, then, nthen, k);
-	struct moved mv = {RP_SIG_FEW, NAN, NAN};
+	struct moved mv = {RP_SIG_FEW, NAN, NAN, NAN, NAN, 0};
 
 	if (a && b)
 		mv = moved_logs(a, na, b, nb);
@@ -115,11 +148,13 @@ static void change(struct rp_findings *fs, const struct rp_group *g,
 	f->change_hi = mv.hi;
 	fs->nchanges++;
 	f->limit = fs->rules.gate_pct;
-	if (fs->rules.gate_pct >= 0 && -f->x > fs->rules.gate_pct) {
-		f->regressed = f->sig == RP_SIG_YES;
-		f->past_limit_noise = !f->regressed;
+	if (fs->rules.gate_pct >= 0) {
+		f->gate = gate_verdict(&f->gate_reps, f->x, &mv,
+				       fs->rules.gate_pct);
+		f->regressed = f->gate == RP_GATE_FELL;
 		f->warning = f->regressed;
 		fs->nregressed += f->regressed;
+		fs->ngate[f->gate]++;
 	}
 }
 

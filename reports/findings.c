@@ -824,6 +824,7 @@ enum pb_error rp_findings_build(struct rp_findings *fs,
 	fs->nheadline = fs->n;
 	fs->nchanges = body.nchanges;
 	fs->nregressed = body.nregressed;
+	memcpy(fs->ngate, body.ngate, sizeof(fs->ngate));
 	for (i = 0; i < body.n && !err; i++) {
 		if (!(f = rp_finding_add(fs, body.f[i].kind)))
 			err = PB_ERR_NOMEM;

@@ -108,6 +108,19 @@ enum rp_fkind {
 	RP_F__COUNT
 };
 
+/*
+ * The nightly gate's verdict on a change (issue 54, Pinpoint's three):
+ * it fell past the limit beyond noise; it held (its interval leaves out
+ * a fall of the limit's size); or it cannot tell yet, and about
+ * gate_reps repetitions a run would. NONE: no limit asked.
+ */
+enum rp_gate_verdict {
+	RP_GATE_NONE,
+	RP_GATE_HELD,
+	RP_GATE_OPEN,
+	RP_GATE_FELL,
+};
+
 /* The rules' parameters, recorded with what they decided (the warm-up
  * rule's are the model's: rp_model_warmup). */
 struct rp_rules {
@@ -123,9 +136,11 @@ struct rp_finding {
 	 * RP_F_VS_BASELINE's rewrite */
 	enum rp_sig sig2;
 	bool warning; /* said as a warning: the figures are not clean */
-	/* a gate's verdict on a change: a fall past the limit, beyond
-	 * noise (the run regressed), or past it within noise (it did not) */
-	bool regressed, past_limit_noise;
+	/* a gate's verdict on a change, and the repetitions a run would
+	 * take to tell when it cannot yet; regressed: it fell */
+	enum rp_gate_verdict gate;
+	unsigned gate_reps;
+	bool regressed;
 	double limit; /* the gate's, percent */
 	const struct rp_group *g, *h;
 	const struct rp_group *set[RP_MAX_SET];
@@ -154,7 +169,8 @@ struct rp_findings {
 	size_t n, cap;
 	size_t nheadline;
 	struct rp_rules rules;
-	size_t nchanges, nregressed; /* against an older run */
+	size_t nchanges, nregressed;	/* against an older run */
+	size_t ngate[RP_GATE_FELL + 1]; /* each verdict's changes */
 };
 
 #define RP_RULES_INIT                                                          \

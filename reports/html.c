@@ -626,7 +626,10 @@ static void change_cell(struct pb_buf *b, const struct rp_model *m,
 		      f->sig == RP_SIG_YES   ? "beyond noise"
 		      : f->sig == RP_SIG_FEW ? "too few to tell"
 					     : "within noise",
-		      f->regressed ? ": a regression" : "");
+		      f->gate == RP_GATE_FELL	? ": a regression"
+		      : f->gate == RP_GATE_HELD ? ": held"
+		      : f->gate == RP_GATE_OPEN ? ": cannot tell yet"
+						: "");
 }
 
 /* The change of a group's figure (metric) against the older run. */

@@ -278,8 +278,24 @@ json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f)
 	json_object_set_new(o, "lo2", rp_jnum(f->lo2));
 	json_object_set_new(o, "hi2", rp_jnum(f->hi2));
 	json_object_set_new(o, "x", rp_jnum(f->x));
-	if (f->kind == RP_F_CHANGE)
+	if (f->kind == RP_F_CHANGE) {
+		static const char *const gate[] = {
+			[RP_GATE_NONE] = NULL,
+			[RP_GATE_HELD] = "held",
+			[RP_GATE_OPEN] = "cannot tell yet",
+			[RP_GATE_FELL] = "fell",
+		};
+
 		json_object_set_new(o, "regressed", json_boolean(f->regressed));
+		/* the gate's three verdicts, and the repetitions that would
+		 * tell one it cannot yet */
+		if (gate[f->gate]) {
+			json_object_set_new(o, "gate",
+					    json_string(gate[f->gate]));
+			json_object_set_new(o, "gate_reps",
+					    json_integer(f->gate_reps));
+		}
+	}
 	json_object_set_new(o, "text", json_string(text));
 	return o;
 }

@@ -259,14 +259,15 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	} else if (!o->quiet) {
 		fputs(txt.data, stdout);
 	}
-	/* the gate: a fall past the limit beyond noise fails; one within
-	 * noise is said, and does not */
+	/* the gate: a fall past the limit beyond noise fails; a figure it
+	 * cannot tell yet is said with the repetitions that would, and is
+	 * not a fall */
 	if (have_old && o->max_regression >= 0) {
-		*reg = rp_gate(&m, &fs, &why, &noise);
+		*reg = rp_gate(&m, &fs, &why, &noise) == RP_GATE_FELL;
 		if (noise.len)
 			fprintf(stderr,
-				"provbench: report: past %g%% but not "
-				"beyond noise, not regressions: %s\n",
+				"provbench: report: cannot tell yet against "
+				"%g%%, not regressions: %s\n",
 				o->max_regression, noise.data);
 		if (*reg)
 			pb_fail(errbuf, PB_ERR_REGRESSED,

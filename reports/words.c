@@ -290,12 +290,16 @@ static void change(char *out, size_t len, const struct rp_model *m,
 		       f->sig == RP_SIG_NOISE ? "within" : "beyond",
 		       f->change_lo, f->change_hi);
 	}
-	if (f->regressed)
+	if (f->gate == RP_GATE_FELL)
 		rp_cat(out, len, ": a regression past the %g%% limit",
 		       f->limit);
-	else if (f->past_limit_noise)
-		rp_cat(out, len, ": past the %g%% limit, but not a regression",
-		       f->limit);
+	else if (f->gate == RP_GATE_HELD)
+		rp_cat(out, len, ": held (no fall of %g%%)", f->limit);
+	else if (f->gate == RP_GATE_OPEN)
+		rp_cat(out, len,
+		       ": cannot tell yet against %g%% (about %u repetitions "
+		       "a run would tell)",
+		       f->limit, f->gate_reps);
 }
 
 static void finding_text(char *out, size_t len, const struct rp_model *m,

@@ -505,16 +505,18 @@ static void gate_first_against_rewrite(void)
 }
 
 /*
- * The gate on generated nights (5 repetitions of thin's first write,
- * rewrites at 200): a night whose repetitions scatter widely, its median
- * 15% under the last night's, is past a 10% limit within noise, by its
- * rate and against its rewrites alike: no regression (exit 0); a night
- * uniformly 60% slower is one, by both (exit 1); one repetition is too
- * few to tell either way.
+ * The gate's three verdicts on generated nights (5 repetitions of thin's
+ * first write, rewrites at 200): a night whose repetitions scatter
+ * widely, its median 15% under the last night's, is past a 10% limit
+ * within noise, by its rate and against its rewrites alike: it cannot
+ * tell yet, and says how many repetitions would (more than 5), not a
+ * regression (exit 0); a night like the last (2% noise) held; a night
+ * uniformly 60% slower fell, by both (exit 1); one repetition cannot
+ * tell, 3 a side at least.
  */
 static void gate_on_significance(void)
 {
-	double then[5], scatter[5], slower[5], one[1];
+	double then[5], scatter[5], slower[5], one[1], steady[5];
 	struct rp_model old, now;
 	struct rp_group og, ng;
 	struct night_buf ob, nb;
@@ -542,14 +544,30 @@ static void gate_on_significance(void)
 	f = change_in(&fs, "first-write");
 	CU_ASSERT(f->x < -10);
 	CU_ASSERT_EQUAL(f->sig, RP_SIG_NOISE);
-	CU_ASSERT(!f->regressed && f->past_limit_noise);
+	CU_ASSERT(!f->regressed && f->gate == RP_GATE_OPEN);
+	CU_ASSERT(f->gate_reps > 5 && f->gate_reps < 1000);
 	CU_ASSERT_EQUAL(change_in(&fs, RP_METRIC_VS_LATER)->sig, RP_SIG_NOISE);
-	CU_ASSERT_FALSE(rp_gate(&now, &fs, &why, &noise));
+	CU_ASSERT_EQUAL(rp_gate(&now, &fs, &why, &noise), RP_GATE_OPEN);
 	CU_ASSERT_EQUAL(why.len, 0);
 	CU_ASSERT_PTR_NOT_NULL(noise.data &&
 			       strstr(noise.data, "thin first-write fell"));
+	CU_ASSERT_PTR_NOT_NULL(noise.data &&
+			       strstr(noise.data, "repetitions a run would "
+						  "tell"));
 	rp_findings_dispose(&fs);
 	pb_buf_reset(&noise);
+
+	for (i = 0; i < 5; i++)
+		steady[i] = 100 + 2 * gauss(&s);
+	night(&now, &ng, &nb, steady, NULL, 5);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &now, &old, &rules),
+			      PB_OK);
+	f = change_in(&fs, "first-write");
+	CU_ASSERT_EQUAL(f->gate, RP_GATE_HELD);
+	CU_ASSERT_EQUAL(f->gate_reps, 0);
+	CU_ASSERT_EQUAL(rp_gate(&now, &fs, &why, &noise), RP_GATE_HELD);
+	CU_ASSERT_EQUAL(why.len + noise.len, 0);
+	rp_findings_dispose(&fs);
 
 	night(&now, &ng, &nb, slower, NULL, 5);
 	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &now, &old, &rules),
@@ -559,7 +577,7 @@ static void gate_on_significance(void)
 	CU_ASSERT(f->regressed);
 	CU_ASSERT(change_in(&fs, RP_METRIC_VS_LATER)->regressed);
 	CU_ASSERT_EQUAL(fs.nregressed, 2);
-	CU_ASSERT_TRUE(rp_gate(&now, &fs, &why, &noise));
+	CU_ASSERT_EQUAL(rp_gate(&now, &fs, &why, &noise), RP_GATE_FELL);
 	CU_ASSERT_PTR_NOT_NULL(why.data &&
 			       strstr(why.data, "thin first-write fell 60.0%"));
 	CU_ASSERT_PTR_NOT_NULL(why.data &&
@@ -574,6 +592,7 @@ static void gate_on_significance(void)
 	f = change_in(&fs, "first-write");
 	CU_ASSERT_EQUAL(f->sig, RP_SIG_FEW);
 	CU_ASSERT_FALSE(f->regressed);
+	CU_ASSERT(f->gate == RP_GATE_OPEN && f->gate_reps == 3);
 	rp_findings_dispose(&fs);
 	pb_buf_dispose(&why);
 	pb_buf_dispose(&noise);
