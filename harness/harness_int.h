@@ -93,6 +93,10 @@ struct pb_profile {
 	unsigned min_repetitions;
 	double precision_pct, threshold_pct;
 	bool threshold_set, adaptive;
+	/* and the nightly gate's question, against the last finished run
+	 * of the profile (gate_set: asked) */
+	double gate_pct;
+	bool gate_set;
 	char *order; /* "fixed" or "shuffle" (shuffle then true) */
 	bool shuffle;
 	char *units;	/* "MiB" or "MB": the pages' rate */

@@ -1054,7 +1054,12 @@ static enum pb_error load_adaptive(struct ld *l, struct pb_profile *p,
 	char why[256];
 
 	p->threshold_set = json_object_get(root, "threshold_pct") != NULL;
+	p->gate_set = json_object_get(root, "gate_pct") != NULL;
 	p->adaptive = p->precision_pct > 0 || p->threshold_set;
+	if (!p->adaptive && p->gate_set)
+		return bad(l, "gate_pct",
+			   "needs precision_pct or threshold_pct: the gate's "
+			   "question goes with a mode's own");
 	if (!p->adaptive) {
 		if (json_object_get(root, "min_repetitions"))
 			return bad(l, "min_repetitions",

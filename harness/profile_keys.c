@@ -173,6 +173,16 @@ const struct pb_option pb_profile_options[] = {
 	 .help = "stop repeating a mode once its penalty's interval is "
 		 "wholly above or wholly under this cost (\"is lazy within "
 		 "5% of eager?\": baseline eager, 5); unset: not asked"},
+	{.name = "gate_pct",
+	 .type = PB_OPT_PCT,
+	 .off = PROF(gate_pct),
+	 .min = 0,
+	 .max = 100,
+	 .help = "with precision_pct or threshold_pct, the nightly gate's "
+		 "question too: against the last finished run of the "
+		 "profile, a mode goes on while a change of its cannot be "
+		 "told from a fall of this much (report --max-regression); "
+		 "unset: not asked"},
 	{.name = "order",
 	 .type = PB_OPT_CHOICE,
 	 .off = PROF(order),

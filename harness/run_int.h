@@ -62,7 +62,11 @@ struct run_state {
 	unsigned *stopped;
 	unsigned looked;
 	size_t skipped;
-	bool said_stop;	 /* the look stopped a mode: run.json to save */
+	bool said_stop; /* the look stopped a mode: run.json to save */
+	/* the gate's question's older run ("": not asked), and whether why
+	 * it was not asked after all is said */
+	char gate_against[1100];
+	bool gate_said;
 	uint64_t t0;	 /* the run's start, for elapsed and ETA */
 	bool json_saved; /* run.json as it is now is on disk */
 	char errbuf[PB_ERRBUF_SIZE];

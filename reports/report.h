@@ -57,12 +57,24 @@ enum pb_error rp_find_previous(char *out, size_t len, const char *root,
  * round look, and for each mode not yet stopped whose question the
  * rounds so far answer, fn with its stop (after: look) and the stop in
  * words ("thin: above 5% after 3 repetitions"); a host twin's is left to
- * the caller (it follows its guest). fn's error stops the look.
+ * the caller (it follows its guest). With against (an older run of the
+ * profile), the nightly gate's question too: a mode with a change the
+ * gate cannot tell yet at gate_pct stays open until it can, or the most.
+ * fn's error stops the look.
  */
+struct rp_look {
+	const char *dir;
+	unsigned look;
+	const char *against; /* NULL: no gate question */
+	double gate_pct;
+	/* set when against was not asked: the runs differ (what compare
+	 * would refuse), said once by the caller */
+	char gate_note[512];
+};
 typedef enum pb_error (*rp_stop_fn)(void *arg, const struct rj_stop_rec *st,
 				    const char *said);
-enum pb_error rp_run_look(const char *dir, unsigned look, rp_stop_fn fn,
-			  void *arg, char *errbuf);
+enum pb_error rp_run_look(struct rp_look *lk, rp_stop_fn fn, void *arg,
+			  char *errbuf);
 
 #define RP_OPTS_INIT                                                           \
 	{                                                                      \

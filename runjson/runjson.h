@@ -68,6 +68,8 @@
 #define RJ_K_PRECISION_PCT "precision_pct"
 #define RJ_K_THRESHOLD_PCT "threshold_pct"
 #define RJ_K_LOOK_ALPHA	   "look_alpha"
+#define RJ_K_GATE_PCT	   "gate_pct"
+#define RJ_K_GATE_AGAINST  "gate_against"
 /* a point of "points" */
 #define RJ_K_INDEX	 "index"
 #define RJ_K_DESCRIPTION "description"

@@ -417,6 +417,9 @@ static const struct {
 	 "threshold_pct: 2000 is out of range (0 to 1000)"},
 	{QHEAD "\"modes\": [\"thin\"], \"precision_pct\": true}",
 	 "precision_pct: must be a number"},
+	{QHEAD "\"modes\": [\"thin\"], \"gate_pct\": 10}",
+	 "gate_pct: needs precision_pct or threshold_pct: the gate's question "
+	 "goes with a mode's own"},
 	{QHEAD "\"modes\": [\"thin\"], \"stall_s\": 3}",
 	 "stall_s: must be 0 (never) or 5 seconds or more"},
 	{QHEAD "\"modes\": [\"thin\"], \"timeout_s\": 30, "

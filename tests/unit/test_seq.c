@@ -254,13 +254,14 @@ static void seq_stops_round_trip(void)
 	rmdir(dir);
 }
 
-/* A run of rdm and thin, nreps repetitions each, first writes at rate 100
- * and rewrites at 100 e^lr (a time ratio of e^lr), as run.json holds
- * them; adaptive: the precision form's design, stops: thin's and rdm's
- * records (NULL: none). Written into dir. */
-static void write_run(const char *dir, int nreps, bool adaptive,
-		      const char *stops, const double *thin_lr,
-		      const double *rdm_lr)
+/* A run of rdm and thin, nreps repetitions each, first writes at rate
+ * 100 (thin's at thin_first[rep - 1] where given) and rewrites e^lr as
+ * fast (a time ratio of e^lr), as run.json holds them; adaptive: the
+ * precision form's design, stops: thin's and rdm's records (NULL: none).
+ * Written into dir. */
+static void write_run_firsts(const char *dir, int nreps, bool adaptive,
+			     const char *stops, const double *thin_lr,
+			     const double *rdm_lr, const double *thin_first)
 {
 	char path[64];
 	FILE *fp;
@@ -285,17 +286,26 @@ static void write_run(const char *dir, int nreps, bool adaptive,
 				"\"mode\": \"%s\", \"status\": \"ok\", "
 				"\"disk\": {}, \"runner\": {\"passes\": ["
 				"{\"name\": \"first-write\", \"complete\": "
-				"true, \"mib_per_s\": 100}, {\"name\": "
+				"true, \"mib_per_s\": %.17g}, {\"name\": "
 				"\"rewrite\", \"complete\": true, "
 				"\"mib_per_s\": %.17g}]}}",
 				rep == 1 && !k ? "" : ",", rep,
 				k ? "thin" : "rdm",
-				100 * exp(k ? thin_lr[rep - 1]
-					    : rdm_lr[rep - 1]));
+				k && thin_first ? thin_first[rep - 1] : 100,
+				(k && thin_first ? thin_first[rep - 1] : 100) *
+					exp(k ? thin_lr[rep - 1]
+					      : rdm_lr[rep - 1]));
 	fprintf(fp, "]%s%s%s, \"finished\": %s}", stops ? ", " : "",
 		stops ? "\"stops\": " : "", stops ? stops : "",
 		nreps == 6 ? "true" : "false");
 	fclose(fp);
+}
+
+static void write_run(const char *dir, int nreps, bool adaptive,
+		      const char *stops, const double *thin_lr,
+		      const double *rdm_lr)
+{
+	write_run_firsts(dir, nreps, adaptive, stops, thin_lr, rdm_lr, NULL);
 }
 
 /*
@@ -324,12 +334,24 @@ static enum pb_error on_stop(void *arg, const struct rj_stop_rec *st,
 	return PB_OK;
 }
 
+static enum pb_error on_stop_any(void *arg, const struct rj_stop_rec *st,
+				 const char *said)
+{
+	struct looked *l = arg;
+
+	(void)said;
+	if (l->n < 4)
+		l->st[l->n++] = *st;
+	return PB_OK;
+}
+
 static void seq_model_stopped_look(void)
 {
 	char dir[] = "/tmp/pb-seq-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
 	struct rp_model m;
 	const struct rp_group *g;
 	struct looked l = {.n = 0};
+	struct rp_look lk = {.dir = dir};
 	double d, lo, hi;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
@@ -368,10 +390,12 @@ static void seq_model_stopped_look(void)
 	 * after round 3 neither (thin's interval at the look level still
 	 * reaches under 5% with three) */
 	write_run(dir, 3, true, NULL, thin_lr, rdm_lr);
-	CU_ASSERT_EQUAL(rp_run_look(dir, 3, on_stop, &l, err), PB_OK);
+	lk.look = 3;
+	CU_ASSERT_EQUAL(rp_run_look(&lk, on_stop, &l, err), PB_OK);
 	CU_ASSERT_EQUAL(l.n, 0);
 	write_run(dir, 4, true, NULL, thin_lr, rdm_lr);
-	CU_ASSERT_EQUAL(rp_run_look(dir, 4, on_stop, &l, err), PB_OK);
+	lk.look = 4;
+	CU_ASSERT_EQUAL(rp_run_look(&lk, on_stop, &l, err), PB_OK);
 	CU_ASSERT_EQUAL_FATAL(l.n, 2);
 	CU_ASSERT(l.st[0].mode == PB_MODE_RDM &&
 		  l.st[0].rule == RJ_STOP_BASELINE && l.st[0].after == 4);
@@ -381,14 +405,54 @@ static void seq_model_stopped_look(void)
 	rmdir(dir);
 }
 
+/*
+ * The gate's question in the look: against an older run whose thin wrote
+ * first at 100 every time (its time ratios within 1% of e^0.5), thin's
+ * own question answered after round 4 (above 5%) and its writes as
+ * steady: every change held, thin and then rdm stop; the same with thin's first writes scattered (60 to 140)
+ * cannot tell a 10% fall, so thin stays on and rdm (set against it)
+ * with it. At the most, they stop whatever the gate says.
+ */
+static void seq_look_gate(void)
+{
+	static const double scattered[6] = {60, 140, 90, 120, 100, 100};
+	static const double steady[6] = {0.50, 0.49, 0.51, 0.50, 0.50, 0.50};
+	static const double base[6] = {0.03, 0.01, 0.05, 0.02, 0.03, 0.02};
+	char old[] = "/tmp/pb-seq-old-XXXXXX", now[] = "/tmp/pb-seq-now-XXXXXX";
+	char path[64], err[PB_ERRBUF_SIZE] = "";
+	struct looked l = {.n = 0};
+	struct rp_look lk = {
+		.dir = now, .look = 4, .against = old, .gate_pct = 10};
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(old));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(now));
+	write_run(old, 6, true, NULL, steady, base);
+	write_run(now, 4, true, NULL, steady, base);
+	CU_ASSERT_EQUAL(rp_run_look(&lk, on_stop, &l, err), PB_OK);
+	CU_ASSERT_EQUAL(l.n, 2);
+	CU_ASSERT_STRING_EQUAL(lk.gate_note, "");
+	l.n = 0;
+	write_run_firsts(now, 4, true, NULL, steady, base, scattered);
+	CU_ASSERT_EQUAL(rp_run_look(&lk, on_stop, &l, err), PB_OK);
+	CU_ASSERT_EQUAL(l.n, 0);
+	/* at the most (6 here), the gate keeps nothing on */
+	write_run_firsts(now, 6, true, NULL, steady, base, scattered);
+	lk.look = 6;
+	CU_ASSERT_EQUAL(rp_run_look(&lk, on_stop_any, &l, err), PB_OK);
+	CU_ASSERT_EQUAL(l.n, 2);
+	snprintf(path, sizeof(path), "%s/run.json", old);
+	unlink(path);
+	rmdir(old);
+	snprintf(path, sizeof(path), "%s/run.json", now);
+	unlink(path);
+	rmdir(now);
+}
+
 static const struct pb_case cases[] = {
-	PB_CASE(seq_look_alpha_bounds),
-	PB_CASE(seq_look_alpha_holds),
-	PB_CASE(seq_decide_table),
-	PB_CASE(seq_stopping_covers),
-	PB_CASE(seq_stops_round_trip),
-	PB_CASE(seq_model_stopped_look),
-	PB_CASES_END,
+	PB_CASE(seq_look_alpha_bounds), PB_CASE(seq_look_alpha_holds),
+	PB_CASE(seq_decide_table),	PB_CASE(seq_stopping_covers),
+	PB_CASE(seq_stops_round_trip),	PB_CASE(seq_model_stopped_look),
+	PB_CASE(seq_look_gate),		PB_CASES_END,
 };
 
 const struct pb_suite suite_seq = {"seq", NULL, NULL, cases};
