@@ -15,8 +15,9 @@
  * hypervisor path that stopped completing requests, a runner blocked in
  * a syscall. Before the runner has begun (a guest booting, a runner
  * uploaded and started: until its start is heard or its first document
- * seen) the watch waits PB_STALL_START_S at least: a boot is not a pass, and a loaded machine's TCG guest said
- * nothing for over 5 s as it booted (CI, 2026-12-04).
+ * seen) the watch waits PB_STALL_START_S at least: a boot is not a
+ * pass, and a loaded machine's TCG guest said nothing for over 5 s as
+ * it booted (CI, 2026-12-04).
  */
 #include <stdio.h>
 #include <string.h>
