@@ -755,6 +755,19 @@ static void run_findings(struct rp_findings *fs, const struct rp_model *m)
 		f->v = fmin(f->v, g->qd_kept_min);
 		f->v2 = fmax(f->v2, g->qd_kept_min);
 	}
+	/* where each mode's penalty spread comes from, the modes told */
+	f = NULL;
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+
+		if (!(g->lv_between + g->lv_within > 0))
+			continue;
+		if (!f && !(f = rp_finding_add(fs, RP_F_LEVELS)))
+			break;
+		if (!f->g)
+			f->g = g;
+		rp_finding_set_add(f, g);
+	}
 	rp_fleet_findings(m, fleet_line, fs);
 	if (m->failed_items && (f = rp_finding_add(fs, RP_F_FAILED_ITEMS)))
 		f->x = (double)m->failed_items;

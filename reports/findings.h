@@ -58,7 +58,10 @@ enum rp_fkind {
 	RP_F_NOISE,	     /* g the baseline: v its rewrites' spread */
 	RP_F_ABOVE_BASELINE, /* g against h: v [lo, hi] rewrite ratio */
 	RP_F_QD_KEPT,	     /* g: v kept of v2 asked */
-	RP_F_UNRAMPED,	     /* g: x passes no longer than their ramp */
+	/* set: where each mode's penalty spread comes from (lv_between,
+	 * lv_within), between disks or within one */
+	RP_F_LEVELS,
+	RP_F_UNRAMPED, /* g: x passes no longer than their ramp */
 	/* a place's modes */
 	RP_F_SAME_PENALTY, /* set: penalties within noise of each other */
 	RP_F_BREAKEVEN,	   /* g eager against h: x bytes, sig */

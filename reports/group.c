@@ -210,6 +210,8 @@ void rp_group_finish(struct rp_group *g)
 	g->hostext.alloc_med = rp_median(g->hostext.alloc, g->hostext.n);
 	g->hostext.conv_med = rp_median(g->hostext.conv, g->hostext.n);
 	g->prov_med = rp_median(g->prov, g->nprov);
+	rp_levels(&g->lv_between, &g->lv_within, &g->lv_p, g->lr, g->lr_within,
+		  g->lr_within_df, g->nlr);
 	/* each rep's first write paired stripe by stripe with rewrites
 	 * milliseconds after: free of the host's drift between passes */
 	g->penalty_paired = g->npaired && g->npaired == g->nfirst;

@@ -27,6 +27,13 @@
 /* a first write's settling is smoothed over this many intervals at least */
 #define RP_STEADY_WINDOW 3
 
+/* where a repetition's own noise was told from */
+enum rp_within_kind {
+	RP_WITHIN_NONE,
+	RP_WITHIN_STRIPES, /* its stripe pairs' spread */
+	RP_WITHIN_PASSES,  /* its rewrite passes' spread */
+};
+
 /* The pass kinds a comparison of two groups covers. */
 enum rp_share_kind {
 	RP_SH_FIRST, /* first write */
@@ -142,6 +149,12 @@ struct rp_group {
 	 * own and the baseline's repetitions to then, at alpha (0.05, or
 	 * the run's look level) */
 	double *lr_rep;
+	/* each lr's own noise within its disk (a variance: its pairs' or
+	 * its passes' spread, lr_within_kind), and the group's spread split
+	 * between disks and within one (rp_levels; NaN: not told) */
+	double *lr_within, *lr_within_df;
+	enum rp_within_kind lr_within_kind;
+	double lv_between, lv_within, lv_p;
 	enum rj_stop stop;
 	unsigned stop_after;
 	double alpha;

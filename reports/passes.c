@@ -226,6 +226,10 @@ struct item_acc {
 	unsigned nrw2, nreclaims;
 	bool first2, paired2;
 	long long rep; /* the item's repetition */
+	/* the variance its log time ratio has within its disk: its pairs'
+	 * spread over their count (paired), NaN until told, and its
+	 * degrees of freedom */
+	double within, within_df;
 };
 
 /* What an item says of its group before its passes: its filesystem,
@@ -367,6 +371,23 @@ static void fig_pass(struct rp_group *g, const struct rj_pass *ps,
 #undef FIG_READ
 }
 
+/*
+ * A paired first write's own noise, as the variance of its log time
+ * ratio: each pair's log ratio -log(1 - x), x its penalty, spread as the
+ * pairs' quartiles say (their interquartile range over 1.349, a normal's
+ * sd: robust to the few stripes a cost falls on), over the pairs' count.
+ */
+static double pairs_within(const struct jl *pr, double npairs)
+{
+	double p25 = jl_num(jl_get(pr, "penalty_p25")),
+	       p75 = jl_num(jl_get(pr, "penalty_p75")), sd;
+
+	if (!(p25 < 1) || !(p75 < 1) || !(npairs >= 2))
+		return NAN;
+	sd = (log1p(-p25) - log1p(-p75)) / 1.349;
+	return sd * sd / npairs;
+}
+
 /* One pass of an item into its accumulator and its group. */
 static void item_pass(struct rp_model *m, struct rp_group *g,
 		      struct item_acc *a, struct jl *p)
@@ -441,6 +462,10 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 			a->stripes_mib =
 				jl_num(jl_get(pr, RUNNER_K_WRITTEN_MIB_PER_S));
 			a->stripes = jl_get(pr, RUNNER_K_WRITTEN_SERIES);
+			a->within = pairs_within(pr, npairs);
+			/* a spread from quartiles is worth 37% of as many
+			 * values' (the interquartile range's efficiency) */
+			a->within_df = 0.37 * (npairs - 1);
 		}
 		a->first = true;
 		a->first_mib = ps.mib_per_s;
@@ -487,6 +512,28 @@ static double time_log_ratio(struct rp_first_sides *s, double first_mib,
 	return log(rp_first_time_ratio(s));
 }
 
+/*
+ * An unpaired first write's own noise, as the variance of its log time
+ * ratio: its rewrites' log rates spread s^2 pass to pass; the first
+ * write is one pass of it, the rewrites' median of k of it (the
+ * median's factor). NaN under two rewrites.
+ */
+static double passes_within(const struct item_acc *a)
+{
+	double mean = 0, var = 0;
+	unsigned k;
+
+	if (a->nrw < 2)
+		return NAN;
+	for (k = 0; k < a->nrw; k++)
+		mean += log(a->rw[k]);
+	mean /= a->nrw;
+	for (k = 0; k < a->nrw; k++)
+		var += (log(a->rw[k]) - mean) * (log(a->rw[k]) - mean);
+	var /= a->nrw - 1;
+	return var * (1 + rp_median_var_factor(a->nrw));
+}
+
 /* The item's figures into its group, once its passes are read. */
 static void item_done(struct rp_group *g, struct item_acc *a)
 {
@@ -531,6 +578,12 @@ static void item_done(struct rp_group *g, struct item_acc *a)
 	lr = time_log_ratio(&a->sides, a->first_mib, a->rw_med);
 	if (!isnan(lr)) {
 		g->lr_rep[g->nlr] = (double)a->rep;
+		g->lr_within[g->nlr] =
+			a->sides.paired ? a->within : passes_within(a);
+		g->lr_within_df[g->nlr] =
+			a->sides.paired ? a->within_df : (double)a->nrw - 1;
+		g->lr_within_kind =
+			a->sides.paired ? RP_WITHIN_STRIPES : RP_WITHIN_PASSES;
 		g->lr[g->nlr++] = lr;
 	}
 	/* the first write after a reclaim, against the rewrites after it
@@ -570,6 +623,7 @@ void rp_item_read(struct rp_model *m, struct rp_group *g,
 		.ref_mib = NAN,
 		.first2_mib = NAN,
 		.rep = item->rep,
+		.within = NAN,
 	};
 	struct jl *p;
 

@@ -120,6 +120,8 @@ static const struct {
 	DBL(reclaim_s),
 	DBL(lr),
 	DBL(lr_rep),
+	DBL(lr_within),
+	DBL(lr_within_df),
 	DBL(lr2),
 	DBL(d21),
 	DBL(span_target),

@@ -706,3 +706,58 @@ double rp_seq_look_alpha(size_t nmin, size_t nmax, double alpha)
 	free(t);
 	return lo;
 }
+
+/* ---- where a figure's spread comes from ---- */
+
+double rp_median_var_factor(size_t k)
+{
+	/* the variance of the median of k normal values, over sigma^2:
+	 * exact to 4 places to 5, then Laplace's pi / 2k */
+	static const double f[] = {NAN, 1, 0.5, 0.4487, 0.2982, 0.2868};
+
+	if (!k)
+		return NAN;
+	return k < sizeof(f) / sizeof(f[0]) ? f[k] : M_PI / (2.0 * (double)k);
+}
+
+double rp_f_pvalue(double f, double df1, double df2)
+{
+	if (isnan(f) || !(df1 > 0) || !(df2 > 0))
+		return NAN;
+	if (f <= 0)
+		return 1;
+	return betai(df2 / 2, df1 / 2, df2 / (df2 + df1 * f));
+}
+
+void rp_levels(double *between, double *within, double *p, const double *v,
+	       const double *v_within, const double *df_within, size_t n)
+{
+	double mean = 0, var = 0, w = 0, df = 0;
+	size_t i, nw = 0;
+
+	*between = *within = *p = NAN;
+	if (n < 3)
+		return;
+	for (i = 0; i < n; i++)
+		mean += v[i];
+	mean /= (double)n;
+	for (i = 0; i < n; i++) {
+		var += (v[i] - mean) * (v[i] - mean);
+		if (!isnan(v_within[i]) && df_within[i] > 0) {
+			w += v_within[i];
+			df += df_within[i];
+			nw++;
+		}
+	}
+	var /= (double)(n - 1);
+	/* every repetition's own noise told, or none: a mean of a few
+	 * would stand for the rest */
+	if (nw != n)
+		return;
+	*within = w / (double)n;
+	*between = fmax(var - *within, 0);
+	/* the repetitions' spread against their own noise: as large by
+	 * chance alone, with no difference between disks? */
+	*p = *within > 0 ? rp_f_pvalue(var / *within, (double)(n - 1), df)
+			 : (var > 0 ? 0 : 1);
+}

@@ -173,4 +173,24 @@ unsigned rp_reps_needed(double h, size_t n, double target);
 #define RP_SEQ_MAX_LOOKS 100
 double rp_seq_look_alpha(size_t nmin, size_t nmax, double alpha);
 
+/*
+ * Where a figure's spread over repetitions comes from (Kalibera and
+ * Jones, "Rigorous benchmarking in reasonable time", ISMM 2013): each of
+ * the n repetitions' values v has its own noise within its disk, the
+ * variance v_within (its stripes', its passes') on df_within degrees of
+ * freedom; the spread over them is that plus what differs between
+ * disks. *within: their mean; *between: the sample variance of v less
+ * it, 0 at least; *p: the F test's p-value of a spread that large from
+ * the disks' own noise alone (small: there is a difference between
+ * disks). NaN under 3 repetitions or when a repetition's own noise is
+ * not told.
+ */
+void rp_levels(double *between, double *within, double *p, const double *v,
+	       const double *v_within, const double *df_within, size_t n);
+/* The upper tail of Snedecor's F with df1 and df2 degrees of freedom. */
+double rp_f_pvalue(double f, double df1, double df2);
+/* The variance of the median of k normal values over a value's: 1, 0.5,
+ * 0.449, 0.298, 0.287, then pi / 2k. */
+double rp_median_var_factor(size_t k);
+
 #endif

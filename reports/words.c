@@ -475,6 +475,44 @@ static void say_qd_kept(const struct said *s)
 			 names, f->v, f->v2, f->x);
 }
 
+/*
+ * Where each mode's penalty spread comes from: its share between disks,
+ * and what would narrow it (Kalibera and Jones: repetitions at the level
+ * where the variance is). Within a disk, between its rewrite passes: more
+ * passes a disk cost a pass each, a repetition a disk and its first
+ * write; between its stripes: a larger disk (more stripes).
+ */
+static void say_levels(const struct said *s)
+{
+	const struct rp_finding *f = s->f;
+	char l[256];
+
+	snprintf(s->out, s->len,
+		 "where the penalty's spread comes from (Kalibera and "
+		 "Jones's levels):");
+	for (size_t i = 0; i < f->nset; i++) {
+		const struct rp_group *g = f->set[i];
+		double b = g->lv_between / (g->lv_between + g->lv_within);
+		bool passes = g->lr_within_kind == RP_WITHIN_PASSES;
+
+		rp_group_label(l, sizeof(l), g, true);
+		if (g->lv_p < 0.05)
+			rp_cat(s->out, s->len,
+			       "%s %s %.0f%% between disks, beyond a disk's "
+			       "own noise (F test): more repetitions narrow it",
+			       i ? ";" : "", l, b * 100);
+		else
+			rp_cat(s->out, s->len,
+			       "%s %s no more than a disk's own noise (between "
+			       "its %s): %s narrow%s it at less cost than "
+			       "more disks",
+			       i ? ";" : "", l, passes ? "passes" : "stripes",
+			       passes ? "more rewrite passes a disk"
+				      : "a larger disk (more stripes)",
+			       passes ? "" : "s");
+	}
+}
+
 static void say_unramped(const struct said *s)
 {
 	char *out = s->out;
@@ -633,6 +671,7 @@ static void (*const sayers[RP_F__COUNT])(const struct said *s) = {
 	[RP_F_NOISE] = say_noise,
 	[RP_F_ABOVE_BASELINE] = say_above_baseline,
 	[RP_F_QD_KEPT] = say_qd_kept,
+	[RP_F_LEVELS] = say_levels,
 	[RP_F_UNRAMPED] = say_unramped,
 	[RP_F_SAME_PENALTY] = say_same_penalty,
 	[RP_F_BREAKEVEN] = say_breakeven,
@@ -704,6 +743,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_NOISE] = "baseline-noise",
 		[RP_F_ABOVE_BASELINE] = "rewrite-above-baseline",
 		[RP_F_QD_KEPT] = "queue-depth-kept",
+		[RP_F_LEVELS] = "spread-levels",
 		[RP_F_UNRAMPED] = "shorter-than-ramp",
 		[RP_F_SAME_PENALTY] = "penalties-within-noise",
 		[RP_F_BREAKEVEN] = "breakeven",
