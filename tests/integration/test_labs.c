@@ -1026,6 +1026,83 @@ static void vsan_disks_on_vsphere8(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * The precision form against the fixture (issue 54): thin and eager
+ * (the baseline) from 3 to 6 repetitions, "is thin under 1000%?". check
+ * says both ends (6 to 12 disks, the bytes at the least and the most);
+ * the run makes a disk only for a mode still open, so the journal's
+ * disks are run.json's items, each mode's items its rounds to its stop,
+ * and the page says each mode's rule.
+ */
+static void precision_form_on_vsphere(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700], text[2048], j[700], page[800];
+	unsigned after[PB_MODE__COUNT] = {0}, made[PB_MODE__COUNT] = {0};
+	json_t *doc, *it;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "pf", NULL), 0);
+	snprintf(prof, sizeof(prof), "%s/pf.json", it_dir());
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"pf\", \"backend\": \"vsphere\", "
+		 "\"vsphere\": {\"vm\": \"" VM "\", \"guest_dir\": "
+		 "\"/opt/pb\"}, \"disk_size\": \"1M\", \"modes\": "
+		 "[\"eager\", \"thin\"], \"baseline\": \"eager\", "
+		 "\"repetitions\": 6, \"threshold_pct\": 1000, "
+		 "\"workload\": {\"bs\": \"64K\", \"passes\": "
+		 "[\"first-write\", \"rewrite\", \"rewrite\"]}}");
+	it_write_file(prof, text);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "= 6 to 12 disks"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "at the least"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "at the most"));
+	it_result_dispose(&r);
+	snprintf(res, sizeof(res), "%s/pf-results", it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "stops: thin: "));
+	it_result_dispose(&r);
+	doc = it_load_run_json(res);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	json_array_foreach(json_object_get(doc, "stops"), i, it)
+	{
+		enum pb_mode m;
+
+		CU_ASSERT_FATAL(pb_mode_parse(
+			&m, json_string_value(json_object_get(it, "mode"))));
+		after[m] = (unsigned)json_integer_value(
+			json_object_get(it, "after"));
+	}
+	json_array_foreach(json_object_get(doc, "results"), i, it)
+	{
+		enum pb_mode m;
+
+		CU_ASSERT_FATAL(pb_mode_parse(
+			&m, json_string_value(json_object_get(it, "mode"))));
+		made[m]++;
+	}
+	CU_ASSERT(after[PB_MODE_THIN] >= 3 && after[PB_MODE_THIN] <= 6);
+	CU_ASSERT_EQUAL(made[PB_MODE_THIN], after[PB_MODE_THIN]);
+	CU_ASSERT_EQUAL(made[PB_MODE_EAGER], after[PB_MODE_THIN]);
+	CU_ASSERT_EQUAL(after[PB_MODE_EAGER], after[PB_MODE_THIN]);
+	/* a disk made for each item run, and no other */
+	journal(j, sizeof(j), "pf");
+	CU_ASSERT_EQUAL(it_count(j, "\"op\":\"intent\""),
+			(int)json_array_size(json_object_get(doc, "results")));
+	json_decref(doc);
+	snprintf(page, sizeof(page), "%s/latest/summary.txt", res);
+	CU_ASSERT_EQUAL(it_count(page, "3 to 6 repetitions, each mode until "
+				       "its penalty is wholly above or under "
+				       "1000%"),
+			1);
+	CU_ASSERT(it_count(page, "baseline, ") == 1);
+	vcsim_stop(&v);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(nfs_without_vaai),
 	PB_CASE(vsan_policies),
@@ -1039,6 +1116,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(transient_failures),
 	PB_CASE(slow_task_cancelled),
 	PB_CASE(vsan_disks_on_vsphere8),
+	PB_CASE(precision_form_on_vsphere),
 	PB_CASES_END,
 };
 
