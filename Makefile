@@ -97,7 +97,7 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/penalty.c \
 	      reports/analysis.c reports/verdict.c reports/findings.c \
 	      reports/changes.c \
 	      reports/places.c reports/words.c reports/answer.c \
-	      reports/sayings.c reports/phrase.c \
+	      reports/sayings.c reports/phrase.c reports/lines.c \
 	      reports/gate.c reports/columns.c reports/csv.c reports/text.c \
 	      reports/json.c reports/report.c reports/html.c reports/trend.c \
 	      reports/export.c reports/chart.c reports/draw.c reports/look.c

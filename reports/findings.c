@@ -874,3 +874,71 @@ bool rp_finding_listed(const struct rp_finding *f)
 	return f->kind != RP_F_PENALTY && f->kind != RP_F_VS_BASELINE &&
 	       f->kind != RP_F_CHANGE;
 }
+
+enum rp_rank rp_finding_rank(const struct rp_finding *f)
+{
+	/* 1 + its rank: a kind left out (0) is found by
+	 * findings:every_kind_ranked */
+	static const unsigned char rank[RP_F__COUNT] = {
+		[RP_F_NOT_MEASURED] = 1 + RP_RANK_DECIDES,
+		[RP_F_NO_PENALTY] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_PENALTY] = 1 + RP_RANK_DECIDES,
+		[RP_F_VS_BASELINE] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_APPLIED_AS] = 1 + RP_RANK_DECIDES,
+		[RP_F_WARMUP] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_BASELINE_WARMS] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_NOISE] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_ABOVE_BASELINE] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_QD_KEPT] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_LEVELS] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_UNRAMPED] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_SAME_PENALTY] = 1 + RP_RANK_DECIDES,
+		[RP_F_BREAKEVEN] = 1 + RP_RANK_DECIDES,
+		[RP_F_ACROSS] = 1 + RP_RANK_DECIDES,
+		[RP_F_SHARED] = 1 + RP_RANK_DECIDES,
+		[RP_F_RAMP] = 1 + RP_RANK_DESCRIBES,
+		[RP_F_PAIRS] = 1 + RP_RANK_DESCRIBES,
+		[RP_F_STEADY_WITHIN] = 1 + RP_RANK_DESCRIBES,
+		[RP_F_BASELINE_NOTE] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_FAILED_ITEMS] = 1 + RP_RANK_DECIDES,
+		[RP_F_RETRIED] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_FLEET_PLACE] = 1 + RP_RANK_DESCRIBES,
+		[RP_F_UNPOOLED] = 1 + RP_RANK_DESCRIBES,
+		[RP_F_AFTER_RECLAIM] = 1 + RP_RANK_DESCRIBES,
+		[RP_F_RECLAIMED] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_REWARM] = 1 + RP_RANK_DECIDES,
+		[RP_F_VS_HOST] = 1 + RP_RANK_DECIDES,
+		[RP_F_ARM] = 1 + RP_RANK_DECIDES,
+		[RP_F_DEVICE] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_EXTENTS] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_SERVER] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_SERVER_SHORT] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_CHANGE] = 1 + RP_RANK_EXPLAINS,
+	};
+
+	if (f->kind <= RP_F_H_SCOPE) /* the answer's own lines */
+		return RP_RANK_DECIDES;
+	/* a change decides when the gate says it fell, or a penalty
+	 * within noise explains rather than decides */
+	if (f->kind == RP_F_CHANGE && f->gate == RP_GATE_FELL)
+		return RP_RANK_DECIDES;
+	if (f->kind == RP_F_PENALTY && f->sig != RP_SIG_YES)
+		return RP_RANK_EXPLAINS;
+	/* one place against another, or eager's provisioning, that the
+	 * data cannot tell (too few, within noise) or that has nothing to
+	 * repay explains; the answer already says what the run can tell */
+	if ((f->kind == RP_F_ARM || f->kind == RP_F_VS_HOST ||
+	     f->kind == RP_F_ACROSS || f->kind == RP_F_BREAKEVEN) &&
+	    (f->sig != RP_SIG_YES ||
+	     (f->kind == RP_F_BREAKEVEN && !(f->v > f->v2))))
+		return RP_RANK_EXPLAINS;
+	return rank[f->kind] ? (enum rp_rank)(rank[f->kind] - 1)
+			     : RP_RANK__UNRANKED;
+}
+
+const char *rp_rank_name(enum rp_rank r)
+{
+	return r == RP_RANK_DECIDES    ? "decides"
+	       : r == RP_RANK_EXPLAINS ? "explains"
+				       : "describes";
+}

@@ -197,6 +197,22 @@ void rp_findings_dispose(struct rp_findings *f);
  * and ratios already)? Every page's list asks this, from the findings. */
 bool rp_finding_listed(const struct rp_finding *f);
 
+/*
+ * What a finding is to a reader (issue 53), the order the pages list them
+ * in: what changes a decision (a cost beyond noise, a break-even, a fall
+ * against the last run, a mode made as another, a run partial or too
+ * short to tell), what explains a figure (the device, the host, the
+ * queue depth kept), what describes the setup.
+ */
+enum rp_rank {
+	RP_RANK_DECIDES,
+	RP_RANK_EXPLAINS,
+	RP_RANK_DESCRIBES,
+	RP_RANK__UNRANKED, /* a kind the table forgot: a bug */
+};
+enum rp_rank rp_finding_rank(const struct rp_finding *f);
+const char *rp_rank_name(enum rp_rank r);
+
 /* ---- the judging floor's own calls between its files ---- */
 
 /* A new finding of this kind at the end of fs, or NULL out of room. */

@@ -278,6 +278,8 @@ json_t *rp_finding_json(const struct rp_model *m, const struct rp_finding *f)
 	json_object_set_new(o, "lo2", rp_jnum(f->lo2));
 	json_object_set_new(o, "hi2", rp_jnum(f->hi2));
 	json_object_set_new(o, "x", rp_jnum(f->x));
+	json_object_set_new(o, "rank",
+			    json_string(rp_rank_name(rp_finding_rank(f))));
 	if (f->kind == RP_F_CHANGE) {
 		static const char *const gate[] = {
 			[RP_GATE_NONE] = NULL,

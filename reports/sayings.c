@@ -231,6 +231,31 @@ void rp_say_device(const struct said *s)
 		       d->first_med[RP_DEV_CPU], d->later_med[RP_DEV_CPU]);
 }
 
+void rp_extents_phrase(char *out, size_t len, const struct rp_finding *f)
+{
+	char al[32], cv[32];
+
+	pb_size_format(al, sizeof(al), (uint64_t)f->v);
+	pb_size_format(cv, sizeof(cv), (uint64_t)f->v2);
+	if (f->v > 0 && f->v2 > 0)
+		snprintf(out, len,
+			 "had the filesystem allocate %s (holes filled) and "
+			 "convert %s of unwritten extents to written",
+			 al, cv);
+	else if (f->v > 0)
+		snprintf(out, len,
+			 "had the filesystem allocate %s (holes filled)", al);
+	else if (f->v2 > 0)
+		snprintf(out, len,
+			 "had the filesystem convert %s of unwritten extents "
+			 "to written",
+			 cv);
+	else
+		snprintf(out, len,
+			 "found every block written before (nothing "
+			 "allocated or converted)");
+}
+
 void rp_say_extents(const struct said *s)
 {
 	char *out = s->out;
@@ -241,29 +266,11 @@ void rp_say_extents(const struct said *s)
 	/* "thin in its file: the first write had the filesystem
 	 * allocate 256 MiB (holes filled); 3 extents after it; the
 	 * later writes found it in place" */
-	char al[32], cv[32], lt[32];
+	char what[256], lt[32];
 
-	pb_size_format(al, sizeof(al), (uint64_t)f->v);
-	pb_size_format(cv, sizeof(cv), (uint64_t)f->v2);
-	snprintf(out, len, "%s in %s: the first write ", l,
-		 f->n ? "its disk's file on the host" : "its file");
-	if (f->v > 0 && f->v2 > 0)
-		rp_cat(out, len,
-		       "had the filesystem allocate %s (holes filled) "
-		       "and convert %s of unwritten extents to written",
-		       al, cv);
-	else if (f->v > 0)
-		rp_cat(out, len,
-		       "had the filesystem allocate %s (holes filled)", al);
-	else if (f->v2 > 0)
-		rp_cat(out, len,
-		       "had the filesystem convert %s of unwritten "
-		       "extents to written",
-		       cv);
-	else
-		rp_cat(out, len,
-		       "found every block written before (nothing "
-		       "allocated or converted)");
+	rp_extents_phrase(what, sizeof(what), f);
+	snprintf(out, len, "%s in %s: the first write %s", l,
+		 f->n ? "its disk's file on the host" : "its file", what);
 	rp_cat(out, len, "; %.0f extent%s after it", f->x,
 	       f->x == 1 ? "" : "s");
 	if (!isnan(f->lo) && f->lo > 0)

@@ -485,31 +485,50 @@ static void say_qd_kept(const struct said *s)
 static void say_levels(const struct said *s)
 {
 	const struct rp_finding *f = s->f;
-	char l[256];
+	bool own[2] = {false, false};
+	size_t i, n;
 
 	snprintf(s->out, s->len,
 		 "where the penalty's spread comes from (Kalibera and "
 		 "Jones's levels):");
-	for (size_t i = 0; i < f->nset; i++) {
+	/* the modes whose spread differs between disks, each with its
+	 * share: more repetitions narrow it */
+	for (i = 0, n = 0; i < f->nset; i++) {
 		const struct rp_group *g = f->set[i];
-		double b = g->lv_between / (g->lv_between + g->lv_within);
-		bool passes = g->lr_within_kind == RP_WITHIN_PASSES;
 
-		rp_group_label(l, sizeof(l), g, true);
-		if (g->lv_p < 0.05)
-			rp_cat(s->out, s->len,
-			       "%s %s %.0f%% between disks, beyond a disk's "
-			       "own noise (F test): more repetitions narrow it",
-			       i ? ";" : "", l, b * 100);
-		else
-			rp_cat(s->out, s->len,
-			       "%s %s no more than a disk's own noise (between "
-			       "its %s): %s narrow%s it at less cost than "
-			       "more disks",
-			       i ? ";" : "", l, passes ? "passes" : "stripes",
-			       passes ? "more rewrite passes a disk"
-				      : "a larger disk (more stripes)",
-			       passes ? "" : "s");
+		if (g->lv_p >= 0.05) {
+			own[g->lr_within_kind == RP_WITHIN_PASSES] = true;
+			continue;
+		}
+		rp_cat(s->out, s->len, "%s %s %.0f%%", n++ ? "," : "", g->mode,
+		       100 * g->lv_between / (g->lv_between + g->lv_within));
+	}
+	if (n)
+		rp_cat(s->out, s->len,
+		       " between disks, beyond a disk's own noise (F test): "
+		       "more repetitions narrow %s",
+		       n > 1 ? "them" : "it");
+	/* the rest: no more than a disk's own noise, by where it was told */
+	for (int k = 0; k < 2; k++) {
+		if (!own[k])
+			continue;
+		rp_cat(s->out, s->len, "%s", n ? ";" : "");
+		for (i = 0, n = 0; i < f->nset; i++) {
+			const struct rp_group *g = f->set[i];
+
+			if (g->lv_p < 0.05 ||
+			    (g->lr_within_kind == RP_WITHIN_PASSES) != k)
+				continue;
+			rp_cat(s->out, s->len, "%s %s", n++ ? "," : "",
+			       g->mode);
+		}
+		rp_cat(s->out, s->len,
+		       " no more than a disk's own noise (between its %s): "
+		       "%s narrow%s it at less cost than more disks",
+		       k ? "passes" : "stripes",
+		       k ? "more rewrite passes a disk"
+			 : "a larger disk (more stripes)",
+		       k ? "" : "s");
 	}
 }
 

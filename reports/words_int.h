@@ -35,6 +35,9 @@ void rp_set_names(char *out, size_t len, const struct rp_finding *f);
 void rp_say_headline(char *out, size_t len, const struct rp_model *m,
 		     const struct rp_finding *f);
 
+/* What a first write did in its file (RP_F_EXTENTS): "had the
+ * filesystem allocate 1.0 GiB (holes filled)" (sayings.c). */
+void rp_extents_phrase(char *out, size_t len, const struct rp_finding *f);
 /* A place against another, the question of the run (sayings.c). */
 void rp_say_compare_line(char *out, size_t len, const struct rp_finding *f);
 /* sayings.c's findings, one each */

@@ -1283,6 +1283,19 @@ static void reps_needed(void)
 	CU_ASSERT_EQUAL(rp_reps_needed(NAN, 5, 0.05), 0);
 }
 
+/* Every finding after the answer's has a rank of its own (a kind added
+ * and forgotten in rp_finding_rank's table would be unranked). */
+static void every_kind_ranked(void)
+{
+	for (int k = RP_F_H_SCOPE + 1; k < RP_F__COUNT; k++) {
+		struct rp_finding f = {.kind = (enum rp_fkind)k};
+
+		CU_ASSERT(rp_finding_rank(&f) < RP_RANK__UNRANKED);
+		if (rp_finding_rank(&f) >= RP_RANK__UNRANKED)
+			fprintf(stderr, "\n  kind %d unranked\n", k);
+	}
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(headline_demo),
 	PB_CASE(headline_one_repetition),
@@ -1297,6 +1310,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(extents_found),
 	PB_CASE(server_counters_found),
 	PB_CASE(reps_needed),
+	PB_CASE(every_kind_ranked),
 	PB_CASE(recreate_named_and_mb),
 	PB_CASE(later_writes_not_pooled),
 	PB_CASE(after_reclaim_not_pooled),
