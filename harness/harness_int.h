@@ -181,6 +181,10 @@ static inline const char *pb_point_desc(const struct pb_profile *p,
 
 #include "plan.h"
 
+/* Colour on fd (say.c): a terminal that is not "dumb", and NO_COLOR
+ * unset or empty (no-color.org). */
+bool pb_want_color(int fd);
+
 /* ---- journal: what will exist, fsynced before it does (docs/DESIGN.md) */
 
 struct pb_journal {

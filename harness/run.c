@@ -169,6 +169,7 @@ static int run_report(struct run_state *r, int rc)
 
 		ro.results_dir = r->dir;
 		ro.quiet = r->quiet;
+		ro.color = pb_want_color(STDOUT_FILENO);
 		if (rp_generate(&ro, &reg, rerr)) {
 			pb_error_print("provbench", "report", rerr);
 			/* the measurements are kept; the run still failed */

@@ -7,8 +7,10 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "run_int.h"
 
@@ -85,4 +87,15 @@ void pb_notes_print(FILE *fp, const char *notes)
 void run_say_quiet(bool quiet)
 {
 	quiet_run = quiet;
+}
+
+bool pb_want_color(int fd)
+{
+	const char *term = getenv("TERM");
+	const char *no = getenv("NO_COLOR");
+
+	/* no-color.org: set and not empty, whatever its value */
+	if (no && *no)
+		return false;
+	return isatty(fd) && term && *term && strcmp(term, "dumb");
 }

@@ -155,6 +155,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	struct rp_model m, old;
 	struct pb_buf csv = PB_BUF_INIT(1u << 30), sum = PB_BUF_INIT(1u << 26),
 		      txt = PB_BUF_INIT(1u << 26), html = PB_BUF_INIT(1u << 30),
+		      term = PB_BUF_INIT(1u << 26),
 		      why = PB_BUF_INIT(1u << 20),
 		      noise = PB_BUF_INIT(1u << 20),
 		      fleet = PB_BUF_INIT(1u << 26);
@@ -224,7 +225,15 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	if (!err && m.fleet.nrow)
 		err = rp_fleet_csv(&m, &fleet);
 	if (!err) {
-		rp_text_table(&m, &fs, &txt);
+		/* summary.txt keeps everything; the terminal what fits */
+		struct rp_text_opts all = {.wide = true, .all = true},
+				    to = {.width = o->wide ? 0 : o->width,
+					  .wide = o->wide,
+					  .all = o->all,
+					  .color = o->color};
+
+		rp_text_table(&m, &fs, &all, &txt);
+		rp_text_table(&m, &fs, &to, &term);
 		err = rp_write_html(&m, have_old ? &old : NULL, &fs, &html);
 	}
 	/* made only now: a refused report leaves nothing behind */
@@ -257,7 +266,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 		if (err)
 			goto out;
 	} else if (!o->quiet) {
-		fputs(txt.data, stdout);
+		fputs(term.data, stdout);
 	}
 	/* the gate: a fall past the limit beyond noise fails; a figure it
 	 * cannot tell yet is said with the repetitions that would, and is
@@ -279,6 +288,7 @@ out:
 	pb_buf_dispose(&csv);
 	pb_buf_dispose(&sum);
 	pb_buf_dispose(&txt);
+	pb_buf_dispose(&term);
 	pb_buf_dispose(&html);
 	pb_buf_dispose(&why);
 	pb_buf_dispose(&noise);

@@ -34,6 +34,12 @@ struct rp_opts {
 	const char *baseline;
 	double max_regression; /* percent; < 0: no limit */
 	bool quiet;	       /* no table on stdout */
+	/* the table on stdout (issue 53): every column with its interval
+	 * (wide), every finding (all), ANSI colour, wrapped at width
+	 * columns (0: unwrapped); summary.txt has every column and finding,
+	 * unwrapped, whatever these say */
+	bool wide, all, color;
+	unsigned width;
 	bool json;	       /* the summary model on stdout, no table */
 	bool force;	       /* compare runs that differ, warned */
 	struct rp_pts pts;     /* the warm-up rule across passes */
@@ -78,7 +84,8 @@ enum pb_error rp_run_look(struct rp_look *lk, rp_stop_fn fn, void *arg,
 
 #define RP_OPTS_INIT                                                           \
 	{                                                                      \
-		.baseline = NULL, .max_regression = -1, .pts = RP_PTS_INIT     \
+		.baseline = NULL, .max_regression = -1, .pts = RP_PTS_INIT,    \
+		.width = 100                                                   \
 	}
 
 /*

@@ -12,9 +12,16 @@ struct rp_finding;
 /* the targets-at-once table in summary.txt */
 void rp_fleet_text(const struct rp_model *m, struct pb_buf *b);
 
-/* the terminal table and summary.txt: the findings, then each group */
+/* how the summary is laid out: width 0 leaves lines as they are (a file);
+ * wide: every column with its interval; all: every finding; color: ANSI
+ * colour (a terminal, NO_COLOR unset) */
+struct rp_text_opts {
+	unsigned width;
+	bool wide, all, color;
+};
 
+/* the terminal's summary and summary.txt */
 void rp_text_table(const struct rp_model *m, const struct rp_findings *fs,
-		   struct pb_buf *b);
+		   const struct rp_text_opts *o, struct pb_buf *b);
 
 #endif

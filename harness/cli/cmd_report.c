@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "harness_int.h"
@@ -53,6 +54,13 @@ int cmd_report(int argc, char **argv)
 			  "its least-squares line moving it by at most PCT of "
 			  "its mean (default 10)"),
 		CLI_SWITCH("quiet", 'q', &o.quiet, "no table on stdout"),
+		CLI_SWITCH("wide", 0, &o.wide,
+			   "every column with its interval, lines unwrapped "
+			   "(summary.txt's table; default: one that fits 100 "
+			   "columns)"),
+		CLI_SWITCH("all", 0, &o.all,
+			   "every finding (default: the 7 that matter most; "
+			   "the page and summary.txt have them all)"),
 		CLI_ARG("RESULTS_DIR", &o.results_dir,
 			"a run's results directory (holds run.json)",
 			PB_OPT_F_REQUIRED),
@@ -126,6 +134,7 @@ int cmd_report(int argc, char **argv)
 		}
 		o.baseline = baseline;
 	}
+	o.color = pb_want_color(STDOUT_FILENO);
 	dirs = calloc((size_t)rest.argc + 1, sizeof(*dirs));
 	if (!dirs)
 		return pb_cli_fail(PB_ERR_NOMEM, "report", "out of memory");

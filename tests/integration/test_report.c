@@ -30,6 +30,72 @@ static int report(struct it_result *r, const char *a1, const char *a2,
 	return it_run(r, argv, 0, 0);
 }
 
+/* dir's summary.txt, every column and finding as they are (allocated:
+ * it_result_dispose frees it as an output) */
+static char *summary_of(const char *dir)
+{
+	char path[800];
+
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	return pb_slurp_file(path, NULL);
+}
+
+/*
+ * The terminal's summary fits (issue 53): report's stdout on a pipe has
+ * no line over 100 columns and no colour; --wide has summary.txt's
+ * table (wider); --all lists more findings than the default's 7 of the
+ * matrix run; on a terminal (script(1)'s pty) headings are coloured,
+ * and never with NO_COLOR set.
+ */
+static void terminal_fits_100_columns(void)
+{
+	static const char *const run = "tests/data/runjson/demo-like.json";
+	struct it_result r;
+	char out[600];
+	const char *p;
+	int longest = 0, n;
+
+	snprintf(out, sizeof(out), "%s/term-out", it_dir());
+	CU_ASSERT_EQUAL(
+		it_sh("mkdir -p '%s' && cp %s '%s/run.json'", out, run, out),
+		0);
+	CU_ASSERT_EQUAL(report(&r, out, NULL, NULL, NULL, NULL, NULL, NULL), 0);
+	for (p = r.out; p && *p;) {
+		const char *e = strchr(p, '\n');
+		int w = e ? (int)(e - p) : (int)strlen(p);
+
+		longest = w > longest ? w : longest;
+		p = e ? e + 1 : p + w;
+	}
+	CU_ASSERT(longest > 60 && longest <= 100);
+	CU_ASSERT_PTR_NULL(strchr(r.out, '\033'));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "penalty [95%]"));
+	it_result_dispose(&r);
+	CU_ASSERT_EQUAL(report(&r, "--wide", out, NULL, NULL, NULL, NULL, NULL),
+			0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "first/base"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "within a pass"));
+	it_result_dispose(&r);
+	/* --all: every finding, at least as many as the default's 7 */
+	CU_ASSERT_EQUAL(it_sh("a=$('%s' report --all '%s' | sed -n "
+			      "'/^findings:/,$p' | grep -c '^  [^ ]'); "
+			      "b=$('%s' report '%s' | sed -n '/^findings:/,$p' "
+			      "| grep -c '^  [^ (]'); test \"$a\" -ge \"$b\" "
+			      "&& test \"$b\" -le 7",
+			      it_bin("provbench"), out, it_bin("provbench"),
+			      out),
+			0);
+	/* colour on a terminal, none with NO_COLOR */
+	n = it_sh("TERM=xterm script -qec \"'%s' report '%s'\" /dev/null | "
+		  "grep -q \"$(printf '\\033')\"",
+		  it_bin("provbench"), out);
+	CU_ASSERT_EQUAL(n, 0);
+	n = it_sh("TERM=xterm NO_COLOR=1 script -qec \"'%s' report '%s'\" "
+		  "/dev/null | grep -q \"$(printf '\\033')\"",
+		  it_bin("provbench"), out);
+	CU_ASSERT_NOT_EQUAL(n, 0);
+}
+
 static void golden_summary(void)
 {
 	char out[600], path[700], *got, *want, *html;
@@ -670,6 +736,9 @@ static void compare_and_regression(void)
 			1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "thin first-write fell 40.0%"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "compared with"));
+	it_result_dispose(&r);
+	/* the whole of it, lines as they are: summary.txt */
+	r.out = summary_of(out);
 	/* 33 vs 55 MiB/s: by hand, the means of the logs differ by
 	 * log 0.6 = -0.511, Welch's se 0.0745 on 4 df, t 4.604: exp of
 	 * -0.511 -+ 0.343 - 1 = -57.4 to -15.5%; and the comparison
@@ -882,6 +951,8 @@ static void at_once_aggregate(void)
 	CU_ASSERT_EQUAL(report(&r, "-o", out, in, NULL, NULL, NULL, NULL), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "targets at once (up to 3 per "
 					     "wave)"));
+	it_result_dispose(&r);
+	r.out = summary_of(out);
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(r.out, "targets a, b shared vsphere https://vc/sdk "
 			      "datastore ds-1 while measured at once"));
@@ -935,6 +1006,8 @@ static void targets_and_merge(void)
 	snprintf(in, sizeof(in), "%s/targets", var);
 	snprintf(out, sizeof(out), "%s/targets-report", it_dir());
 	CU_ASSERT_EQUAL(report(&r, "-o", out, in, NULL, NULL, NULL, NULL), 0);
+	it_result_dispose(&r);
+	r.out = summary_of(out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 		r.out, "thin: first-write penalty 162% [158-165%] on nfs01, "
 		       "61% [57-64%] on local; they differ beyond noise "
@@ -1178,6 +1251,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(compare_self_refused),
 	PB_CASE(hostile_values_escaped),
 	PB_CASE(compare_and_regression),
+	PB_CASE(terminal_fits_100_columns),
 	PB_CASE(renders_in_chromium),
 	PB_CASE(pages_layout),
 	PB_CASE(targets_and_merge),

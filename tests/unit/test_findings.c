@@ -672,7 +672,7 @@ static void recreate_named_and_mb(void)
 	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
 	CU_ASSERT(said(&fs, &m, "recreate"));
 	CU_ASSERT(!said(&fs, &m, "rewrite"));
-	rp_text_table(&m, &fs, &b);
+	rp_text_table(&m, &fs, &(struct rp_text_opts){.wide = true}, &b);
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.data, "recreate MB/s"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 		b.data, "extra time a first write takes over a recreate"));
