@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chart.h"
+#include "columns.h"
 #include "draw.h"
 #include "model.h"
 #include "words.h"
@@ -145,6 +146,66 @@ static void fit_text(char *out, size_t len, const char *s, double w)
 		return;
 	}
 	snprintf(out, len, "%.*s...", (int)(max - 3), s);
+}
+
+/* the 95th percentile of v (sorted in place) */
+static double quantile95(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && v[k - 1] > v[k]; k--) {
+			double t = v[k];
+
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	return v[(size_t)(0.95 * (double)(n - 1))];
+}
+
+/*
+ * Where a panel's curve turns (issue 53): its slowest interval, marked
+ * and said ("at 0.5 GiB: 16 MiB at 210 MiB/s") where it is under half
+ * the pass's median interval, so a drop in "throughput so far" is never
+ * left unexplained.
+ */
+static void slowest_mark(struct pb_buf *b, struct jl *curve, double u,
+			 const char *unit, double maxx, double maxy,
+			 double left, double w, double y0, double ph,
+			 const char *c)
+{
+	double rates[4096], cum = 0, at = NAN, slow = INFINITY, bytes = 0, x;
+	size_t nr = 0;
+	struct jl *pt;
+	char sz[32], where[32];
+
+	jl_foreach(curve, pt)
+	{
+		double r = u * jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
+		double nb = jl_num(jl_get(pt, RUNNER_K_BYTES));
+
+		if (r > 0 && r < slow) {
+			slow = r;
+			at = cum;
+			bytes = nb;
+		}
+		cum += nb;
+		if (nr < sizeof(rates) / sizeof(rates[0]) && r > 0)
+			rates[nr++] = r;
+	}
+	if (nr < 3 || !(slow < 0.5 * rp_median(rates, nr)))
+		return;
+	x = left + w * (at + bytes / 2) / maxx;
+	pb_buf_printf(
+		b,
+		"<circle cx=%.1f cy=%.1f r=3 fill=none stroke=\"%s\" "
+		"/>\n<text class=val x=%.1f y=%.1f text-anchor=%s>"
+		"slowest: %s %s%s%s, at %.0f %s</text>\n",
+		x, y0 + ph - ph * fmin(slow, maxy) / maxy, c,
+		x + (x > left + w / 2 ? -6 : 6), y0 + ph - 4,
+		x > left + w / 2 ? "end" : "start", at > 0 ? "" : "the first",
+		pb_size_format(sz, sizeof(sz), rp_u64(bytes)),
+		at > 0 ? " from " : "",
+		at > 0 ? pb_size_format(where, sizeof(where), rp_u64(at)) : "",
+		slow, unit);
 }
 
 /* Grouped bars: first write (light) and rewrite (solid) per mode in its
@@ -305,7 +366,8 @@ void rp_chart_warmup(struct pb_buf *out, const struct rp_model *m)
 	struct jl *pt;
 
 	for (i = 0; i < m->ng; i++) {
-		double cum = 0;
+		double cum = 0, rates[4096];
+		size_t nr = 0;
 
 		if (!m->g[i].curve)
 			continue;
@@ -313,17 +375,24 @@ void rp_chart_warmup(struct pb_buf *out, const struct rp_model *m)
 		jl_foreach(m->g[i].curve, pt)
 		{
 			cum += jl_num(jl_get(pt, RUNNER_K_BYTES));
-			maxy = fmax(maxy,
-				    u * jl_num(jl_get(pt, RUNNER_K_MIB_PER_S)));
+			if (nr < sizeof(rates) / sizeof(rates[0]))
+				rates[nr++] =
+					u *
+					jl_num(jl_get(pt, RUNNER_K_MIB_PER_S));
 		}
 		maxx = fmax(maxx, cum);
+		/* the axis is the data's (issue 53): an interval far above
+		 * the rest (a burst into a cache) is clipped at the top,
+		 * not the scale every panel is read on */
+		if (nr)
+			maxy = fmax(maxy, quantile95(rates, nr));
 		if (m->g[i].rewrite_med * u > maxy)
 			maxy = m->g[i].rewrite_med * u;
 	}
 	if (!np)
 		return;
-	maxy = rp_nice_step(maxy * 1.1, 1) *
-	       ceil(maxy * 1.1 / rp_nice_step(maxy * 1.1, 1));
+	maxy = rp_nice_step(maxy * 1.1, 4) *
+	       ceil(maxy * 1.1 / rp_nice_step(maxy * 1.1, 4));
 	unit = maxx >= 1073741824.0 ? 1073741824.0 : 1048576.0;
 	for (i = 0, k = 0; i < m->ng; i++) {
 		const struct rp_group *g = &m->g[i];
@@ -387,6 +456,8 @@ void rp_chart_warmup(struct pb_buf *out, const struct rp_model *m)
 		pb_buf_addstr(b, "\"><title>");
 		rp_html_text(b, t);
 		pb_buf_addstr(b, ": throughput so far</title></polyline>\n");
+		slowest_mark(b, g->curve, u, m->rate_unit, maxx, maxy, left,
+			     W - 10 - left, y0, PH, c);
 		/* the rewrite's level */
 		if (!isnan(g->rewrite_med)) {
 			y = y0 + PH -
@@ -516,4 +587,119 @@ void rp_chart_convergence(struct pb_buf *out, const struct rp_model *m)
 		rp_chart_emit(out, title, "conv", W, lg.y + 12,
 			      "median throughput per pass", &body);
 	}
+}
+
+/* a penalty's x on the chart: percent from lo to hi across [x0, x1] */
+static double pen_x(double v, double lo, double hi, double x0, double x1)
+{
+	return x0 + (x1 - x0) * (v * 100 - lo) / (hi - lo);
+}
+
+/*
+ * The first screen's chart (issue 53): each mode's penalty, a dot with its
+ * interval's whisker, against a zero line, on an axis from the data's
+ * range (zero always in it); the re-warm's beside it, hollow, where the
+ * run has one. A row per group; a group without a figure says so.
+ */
+void rp_chart_penalty(struct pb_buf *out, const struct rp_model *m)
+{
+	struct pb_buf body = PB_BUF_INIT(1u << 24), *b = &body;
+	const double W = 760, left = 170, right = W - 20, top = 12, RH = 24;
+	bool rewarm = rp_any_rewarm(m);
+	double lo = 0, hi = 0, step, x, y, v, axis;
+	struct rp_legend lg;
+	size_t i;
+	int k;
+
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+		const double e[] = {g->penalty, g->penalty_lo, g->penalty_hi,
+				    g->rewarm,	g->rewarm_lo,  g->rewarm_hi};
+
+		for (k = 0; k < 6; k++)
+			if (isfinite(e[k])) {
+				lo = fmin(lo, e[k] * 100);
+				hi = fmax(hi, e[k] * 100);
+			}
+	}
+	if (!(hi > lo))
+		hi = lo + 10;
+	step = rp_nice_step(hi - lo, 6);
+	/* a first write cannot take less than no time: -100% at the least */
+	lo = fmax(floor(lo / step) * step, -100);
+	hi = ceil(hi / step) * step;
+	/* the axis: ticks every step, the zero line darker */
+	axis = top + RH * (double)m->ng;
+	for (k = 0, v = ceil(lo / step) * step; k <= 14 && v <= hi + step / 2;
+	     k++, v = ceil(lo / step) * step + (double)k * step) {
+		x = pen_x(v / 100, lo, hi, left, right);
+		pb_buf_printf(b,
+			      "<line class=grid x1=%.1f x2=%.1f y1=%.0f "
+			      "y2=%.0f stroke=\"%s\" /><text class=tick "
+			      "x=%.1f y=%.0f text-anchor=middle>%g%%</text>\n",
+			      x, x, top - 6, axis,
+			      fabs(v) < step / 2 ? "#444" : "#e4e4e4", x,
+			      axis + 14, fabs(v) < step / 2 ? 0 : v);
+	}
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+		const char *c = rp_mode_colour(g->pmode);
+		char l[512], p[32], iv[48];
+
+		y = top + RH * (double)i + RH / 2;
+		rp_group_label(l, sizeof(l), g, true);
+		pb_buf_printf(b,
+			      "<text class=lbl x=%.0f y=%.1f "
+			      "text-anchor=end>",
+			      left - 8, y + 4);
+		fit_text(p, sizeof(p), l, left - 16);
+		rp_html_text(b, p);
+		pb_buf_addstr(b, "</text>\n");
+		if (isnan(g->penalty)) {
+			pb_buf_printf(b,
+				      "<text class=val x=%.0f y=%.1f>no "
+				      "figure</text>\n",
+				      left + 4, y + 4);
+			continue;
+		}
+		rp_pct_text(p, sizeof(p), g->penalty);
+		rp_pct_interval(iv, sizeof(iv), g->penalty_lo, g->penalty_hi);
+		if (isfinite(g->penalty_lo))
+			pb_buf_printf(b,
+				      "<line x1=%.1f x2=%.1f y1=%.1f y2=%.1f "
+				      "stroke=\"%s\" stroke-width=2 />\n",
+				      pen_x(g->penalty_lo, lo, hi, left, right),
+				      pen_x(g->penalty_hi, lo, hi, left, right),
+				      y, y, c);
+		pb_buf_printf(b,
+			      "<circle cx=%.1f cy=%.1f r=5 fill=\"%s\"><title>",
+			      pen_x(g->penalty, lo, hi, left, right), y, c);
+		rp_html_text(b, l);
+		pb_buf_printf(b, ": penalty %s %s</title></circle>\n", p,
+			      isfinite(g->penalty_lo) ? iv : "(no interval)");
+		if (rewarm && isfinite(g->rewarm))
+			pb_buf_printf(b,
+				      "<circle cx=%.1f cy=%.1f r=4 fill=#fff "
+				      "stroke=\"%s\" stroke-width=2><title>"
+				      "again after a reclaim: %.0f%%</title>"
+				      "</circle>\n",
+				      pen_x(g->rewarm, lo, hi, left, right),
+				      y + 6, c, g->rewarm * 100);
+	}
+	lg = (struct rp_legend){b, left, left, axis + 46, right};
+	rp_legend_add(&lg, "#555", "", false, 1,
+		      "dot: the penalty; line: its interval");
+	if (rewarm)
+		rp_legend_add(&lg, "#555", "", true, 0,
+			      "hollow: again after a reclaim");
+	rp_legend_add(&lg, "#444", "", false, 1, "0%: no cost");
+	pb_buf_printf(b,
+		      "<text class=unit x=%.0f y=%.0f text-anchor=end>extra "
+		      "time of a first write, %%</text>\n",
+		      right, axis + 30);
+	rp_chart_emit(out, "The first-write penalty, each mode", "penalty", W,
+		      lg.y + 12,
+		      "each mode's first-write penalty with its interval, "
+		      "against zero",
+		      &body);
 }

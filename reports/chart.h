@@ -33,6 +33,8 @@ void rp_chart_band(struct pb_buf *b, const char *colour, const double *x,
 
 /* The report's charts: first write against rewrite per mode; the
  * warm-up within a pass; the passes' convergence. */
+/* each mode's penalty with its interval against zero: the first screen */
+void rp_chart_penalty(struct pb_buf *out, const struct rp_model *m);
 void rp_chart_bars(struct pb_buf *out, const struct rp_model *m);
 void rp_chart_warmup(struct pb_buf *out, const struct rp_model *m);
 void rp_chart_convergence(struct pb_buf *out, const struct rp_model *m);

@@ -123,7 +123,10 @@ const char rp_html_style[] =
 	"#333}.unit,.lg,.val{font-size:11px;fill:#222}.lbl{font-size:12px;"
 	"fill:#222}.chart{display:block;margin:1em 0;max-width:100%;height:"
 	"auto}pre{background:#f6f6f6;padding:1em;white-space:pre-wrap;"
-	"overflow-wrap:anywhere}@page{size:A4;margin:12mm}@media print{body{"
+	"overflow-wrap:anywhere}.runline{color:#444;margin:.2em 0 .8em}"
+	"h1{margin:.2em 0}details{margin:.6em 0}summary{cursor:pointer;"
+	"color:#245}ul.answer{font-size:15px}"
+	"@page{size:A4;margin:12mm}@media print{body{"
 	"margin:0;max-width:none;padding:0;font-size:12px}.sum{font-size:"
 	"10px}.sum td,.sum th{padding:1px 3px}.chart,table{page-break-"
 	"inside:avoid}}";

@@ -16,6 +16,7 @@
 #include "findings.h"
 #include "fleet.h"
 #include "html.h"
+#include "lines.h"
 #include "model.h"
 #include "phrase.h"
 #include "words.h"
@@ -95,21 +96,40 @@ static void answer(struct pb_buf *b, const struct rp_model *m,
 	pb_buf_addstr(b, "</ul>\n");
 }
 
-/* what the intervals say beyond the table, below it */
+static void line_li(struct pb_buf *b, const struct rp_line *l)
+{
+	pb_buf_printf(b, "<li%s>", l->warning ? " class=warn" : "");
+	rp_html_text(b, l->text);
+	pb_buf_addstr(b, "</li>\n");
+}
+
+/* What the intervals say beyond the answer, ranked (lines.c): the first
+ * few, the rest folded (issue 53). */
 static void findings(struct pb_buf *b, const struct rp_model *m,
 		     const struct rp_findings *fs)
 {
-	size_t i, n = 0;
+	struct rp_lines ls;
+	size_t i, shown;
 
-	for (i = fs->nheadline; i < fs->n; i++) {
-		if (!rp_finding_listed(&fs->f[i]))
-			continue;
-		if (!n++)
-			pb_buf_addstr(b, "<h2>Findings</h2><ul>\n");
-		li(b, m, &fs->f[i]);
+	if (rp_lines_build(&ls, m, fs) || !ls.n) {
+		rp_lines_dispose(&ls);
+		return;
 	}
-	if (n)
-		pb_buf_addstr(b, "</ul>\n");
+	shown = ls.n <= RP_LINES_SHOWN ? ls.n : RP_LINES_SHOWN;
+	pb_buf_addstr(b, "<h2>Findings</h2><ul class=findings>\n");
+	for (i = 0; i < shown; i++)
+		line_li(b, &ls.l[i]);
+	pb_buf_addstr(b, "</ul>\n");
+	if (shown < ls.n) {
+		pb_buf_printf(b,
+			      "<details class=more><summary>%zu more "
+			      "finding%s</summary><ul>\n",
+			      ls.n - shown, ls.n - shown == 1 ? "" : "s");
+		for (; i < ls.n; i++)
+			line_li(b, &ls.l[i]);
+		pb_buf_addstr(b, "</ul></details>\n");
+	}
+	rp_lines_dispose(&ls);
 }
 
 /* Where each mode's first write spent its time, as a table: the
@@ -233,6 +253,43 @@ static void head_row(struct pb_buf *b, const char *k, const char *v)
 	pb_buf_addstr(b, "</td></tr>");
 }
 
+/*
+ * The run in one line under the title (issue 53): what (the measured
+ * line), where (the backend and the VM or directory, the datastore), when
+ * (its start, UTC), and what it stands for: the array, or a local analog
+ * of it.
+ */
+static void run_line(struct pb_buf *b, const struct rp_model *m)
+{
+	char t[1024];
+	bool vsphere = !strcmp(m->backend, "vsphere");
+
+	pb_buf_addstr(b, "<p class=runline>");
+	rp_measured_text(t, sizeof(t), m);
+	rp_html_text(b, t);
+	pb_buf_addstr(b, ".<br>On ");
+	rp_html_text(b, m->backend);
+	if (*m->accel) {
+		pb_buf_addstr(b, " (");
+		rp_html_text(b, m->accel);
+		pb_buf_addstr(b, ")");
+	}
+	if (m->vm[0]) {
+		pb_buf_addstr(b, ", VM ");
+		rp_html_text(b, m->vm);
+	}
+	if (m->datastore[0]) {
+		pb_buf_addstr(b, vsphere ? ", datastore " : ", in ");
+		rp_html_text(b, m->datastore);
+	}
+	pb_buf_addstr(b, ", started ");
+	rp_html_text(b, *m->started_at ? m->started_at : "at an unknown time");
+	pb_buf_printf(b, "; %s.</p>\n",
+		      vsphere ? "measured on the array"
+			      : "a local analog of ESXi's provisioning, not "
+				"the array");
+}
+
 /* Which run, when, with what, where: the page's first lines. */
 static void header(struct pb_buf *b, const struct rp_model *m)
 {
@@ -242,7 +299,8 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 	json_t *lun = json_object_get(env, "lun");
 	char t[512];
 
-	pb_buf_addstr(b, "<table class=head>");
+	pb_buf_addstr(b, "<details class=run><summary>The run: profile, "
+			 "description, when, where</summary><table class=head>");
 	head_row(b, "profile", m->profile_name);
 	/* what was measured, before where and when */
 	head_row(b, "description",
@@ -334,7 +392,7 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 		gib(b, json_object_get(lun, "capacity"));
 		pb_buf_addstr(b, ")</td></tr>");
 	}
-	pb_buf_addstr(b, "</table>\n");
+	pb_buf_addstr(b, "</table></details>\n");
 }
 
 static void summary_table(struct pb_buf *b, const struct rp_model *m)
@@ -593,7 +651,8 @@ static void environment(struct pb_buf *b, const struct rp_model *m)
 {
 	char *text;
 
-	pb_buf_addstr(b, "<h2>Environment</h2>");
+	pb_buf_addstr(b, "<details class=env><summary>Environment and "
+			 "profile</summary><h2>Environment</h2>");
 	env_value(b, "", m->env, 0);
 	pb_buf_addstr(b, "<h2>Profile</h2><pre>");
 	text = m->profile ? json_dumps(m->profile,
@@ -601,7 +660,7 @@ static void environment(struct pb_buf *b, const struct rp_model *m)
 			  : NULL;
 	rp_html_text(b, text);
 	free(text);
-	pb_buf_addstr(b, "</pre>\n");
+	pb_buf_addstr(b, "</pre></details>\n");
 }
 
 /* a change: worse red, better green, within noise neutral */
@@ -712,7 +771,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	rp_html_text(b, m->profile_name);
 	pb_buf_printf(b, "%s%s%s</h1>\n", *partial ? "<span class=bad>" : "",
 		      partial, *partial ? "</span>" : "");
-	header(b, m);
+	run_line(b, m);
 	if (*m->accel && strcmp(m->accel, "kvm")) {
 		/* run.json's words are text, never markup */
 		pb_buf_addstr(b, "<p class=warn>Accelerator ");
@@ -732,20 +791,24 @@ enum pb_error rp_write_html(const struct rp_model *m,
 		pb_buf_addstr(b, "; each run's targets are its own.</p>\n");
 	}
 	differ_note(b, m->merge_note, "merged");
+	/* the first screen decides (issue 53): the answer and each mode's
+	 * penalty; then what else was found, ranked */
 	answer(b, m, fs);
+	rp_chart_penalty(b, m);
 	/* with --compare, the comparison follows the answer */
 	if (old)
 		comparison(b, m, old, fs);
+	findings(b, m, fs);
 	summary_table(b, m);
 	across_table(b, m);
 	rp_fleet_html(m, b);
 	failures(b, m);
-	findings(b, m, fs);
 	attribution(b, m, fs);
 	rp_chart_bars(b, m);
 	rp_chart_warmup(b, m);
 	rp_chart_convergence(b, m);
 	fs_commands(b, m);
+	header(b, m);
 	rp_penalty_define(def, sizeof(def), rp_later_name(m), m->baseline,
 			  rp_any_paired(m));
 	rp_penalty_iv_say(iv, sizeof(iv), &m->seq);

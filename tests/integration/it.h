@@ -125,6 +125,12 @@ int it_pbn(struct it_result *r, struct it_env *e, const char *const *args);
 void it_write_file(const char *path, const char *text);
 /* How many times needle occurs in the file (0 if unreadable). */
 int it_count(const char *path, const char *needle);
+/* The first screen of a report page at 1366x768 in headless Chromium
+ * (issue 53): the answer and the penalty chart on it, at most 7 findings
+ * unfolded, every chart with a text alternative (check-layout.py says
+ * what is not), and its picture in shot (kept in build/screens/ for a
+ * person to look at). 0 when it passes. */
+int it_first_screen(const char *page, const char *shot);
 /* The newest RESULTS/<run>/run.json, parsed; NULL if none. */
 json_t *it_load_run_json(const char *results);
 /* `provbench run -o results prof` in the background, its output kept in

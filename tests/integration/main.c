@@ -300,3 +300,31 @@ int main(int argc, char **argv)
 	it_sh("rm -rf '%s'", scratch);
 	return rc;
 }
+
+int it_first_screen(const char *page, const char *shot)
+{
+	int rc;
+
+	/* the check on a copy (the page carries no script), the picture of
+	 * the page itself */
+	rc = it_sh("mkdir -p '%s' && { sed 's#</body></html>##' '%s'; "
+		   "printf '<script>'; cat tests/data/reports/layout-check.js; "
+		   "printf '</script></body></html>'; } > '%s.first.html' && "
+		   "timeout 120 chromium --headless --no-sandbox --disable-gpu "
+		   "--hide-scrollbars --no-first-run "
+		   "--disable-background-networking --window-size=1366,768 "
+		   "--virtual-time-budget=3000 --user-data-dir='%s/chr-first' "
+		   "--dump-dom 'file://%s.first.html' > '%s.first.dom' "
+		   "2>/dev/null && python3 tests/data/reports/check-layout.py "
+		   "'%s.first.dom' 1 first 768 >&2",
+		   it_bin("screens"), page, page, it_dir(), page, page, page);
+	if (!rc)
+		rc = it_sh("timeout 120 chromium --headless --no-sandbox "
+			   "--disable-gpu --hide-scrollbars --no-first-run "
+			   "--disable-background-networking "
+			   "--window-size=1366,768 "
+			   "--user-data-dir='%s/chr-shot' --screenshot='%s' "
+			   "'file://%s' >/dev/null 2>&1 && test -s '%s'",
+			   it_dir(), shot, page, shot);
+	return rc;
+}

@@ -1103,6 +1103,44 @@ static void precision_form_on_vsphere(void)
 	vcsim_stop(&v);
 }
 
+/*
+ * A vSphere matrix run's page decides on its first screen (issue 53): two
+ * workload points (64K and 1M writes) of thin, lazy and eager against
+ * the fixture, 3 repetitions; report.html at 1366x768 has the answer and
+ * each mode's penalty chart above 768 px, at most 7 findings unfolded and
+ * a text alternative on every chart; its first screen is kept as
+ * build/screens/vsphere-matrix-first.png.
+ */
+static void first_screen_vsphere_matrix(void)
+{
+	struct vcsim v;
+	struct it_env e;
+	struct it_result r;
+	char prof[700], res[700], text[2048], page[800], shot[700];
+
+	CU_ASSERT_EQUAL_FATAL(lab(&v, &e, "fs-matrix", NULL), 0);
+	snprintf(prof, sizeof(prof), "%s/fs-matrix.json", it_dir());
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"fs-matrix\", \"backend\": \"vsphere\", "
+		 "\"vsphere\": {\"vm\": \"" VM "\", \"guest_dir\": "
+		 "\"/opt/pb\"}, \"disk_size\": \"2M\", \"modes\": "
+		 "[\"thin\", \"lazy\", \"eager\"], \"repetitions\": 3, "
+		 "\"workload\": {\"passes\": [\"first-write\", "
+		 "\"rewrite\", \"rewrite\"]}, \"matrix\": {\"bs\": "
+		 "[\"64K\", \"1M\"]}}");
+	it_write_file(prof, text);
+	snprintf(res, sizeof(res), "%s/fs-matrix-results", it_dir());
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s", r.err);
+	it_result_dispose(&r);
+	vcsim_stop(&v);
+	snprintf(page, sizeof(page), "%s/latest/report.html", res);
+	snprintf(shot, sizeof(shot), "%s/vsphere-matrix-first.png",
+		 it_bin("screens"));
+	CU_ASSERT_EQUAL(it_first_screen(page, shot), 0);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(nfs_without_vaai),
 	PB_CASE(vsan_policies),
@@ -1117,6 +1155,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(slow_task_cancelled),
 	PB_CASE(vsan_disks_on_vsphere8),
 	PB_CASE(precision_form_on_vsphere),
+	PB_CASE(first_screen_vsphere_matrix),
 	PB_CASES_END,
 };
 

@@ -850,6 +850,26 @@ static void renders_in_chromium(void)
 }
 
 /*
+ * The demo's page decides on its first screen (issue 53): report.html of
+ * a demo-shaped run at 1366x768 has the answer and each mode's penalty
+ * chart above 768 px, at most 7 findings unfolded, a text alternative on
+ * every chart; its first screen is kept as build/screens/demo-first.png.
+ */
+static void first_screen_demo(void)
+{
+	char out[600], page[700], shot[700];
+
+	snprintf(out, sizeof(out), "%s/first-demo", it_dir());
+	CU_ASSERT_EQUAL_FATAL(it_sh("'%s' report -q -o '%s' "
+				    "tests/data/runjson/demo-like.json",
+				    it_bin("provbench"), out),
+			      0);
+	snprintf(page, sizeof(page), "%s/report.html", out);
+	snprintf(shot, sizeof(shot), "%s/demo-first.png", it_bin("screens"));
+	CU_ASSERT_EQUAL(it_first_screen(page, shot), 0);
+}
+
+/*
  * The pages as a reader sees them, measured in headless Chromium at 900
  * px and as printed: a copy of each with tests/data/reports/layout-check.js
  * added (the pages carry no script) is rendered, and check-layout.py reads
@@ -1253,6 +1273,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(compare_and_regression),
 	PB_CASE(terminal_fits_100_columns),
 	PB_CASE(renders_in_chromium),
+	PB_CASE(first_screen_demo),
 	PB_CASE(pages_layout),
 	PB_CASE(targets_and_merge),
 	PB_CASE(at_once_aggregate),

@@ -2,7 +2,11 @@
 """check-layout.py - read layout-check.js's line from a dumped DOM and say
 what is wrong with the page, one line each; exit 1 when anything is.
 
-usage: check-layout.py DOM_FILE MIN_CHARTS [print]
+usage: check-layout.py DOM_FILE MIN_CHARTS [print | first HEIGHT]
+
+first HEIGHT: the first screen of a window HEIGHT px tall (issue 53) holds
+the answer and the penalty chart, at most 7 findings are shown unfolded,
+and every chart has a text alternative.
 """
 import html
 import json
@@ -24,6 +28,23 @@ if r["overflow"] > 0:
     bad += ["  wider than the window: " + w for w in r.get("wide", [])]
 if r["charts"] < int(sys.argv[2]):
     bad.append("%d charts, expected at least %s" % (r["charts"], sys.argv[2]))
+if len(sys.argv) > 4 and sys.argv[3] == "first":
+    h = int(sys.argv[4])
+    for what, key in (("the answer", "answerBottom"),
+                      ("the penalty chart", "penaltyBottom")):
+        if r.get(key) is None:
+            bad.append("%s: not on the page" % what)
+        elif r[key] > h:
+            bad.append("%s ends at %d px, below the first %d" %
+                       (what, r[key], h))
+    if r["findingsShown"] > 7:
+        bad.append("%d findings shown unfolded, more than 7" %
+                   r["findingsShown"])
+    bad += ["no text alternative: " + c for c in r["noAlt"]]
+    print("first screen: answer to %s px, penalty chart to %s px, "
+          "%d findings shown, %d folded" %
+          (r.get("answerBottom"), r.get("penaltyBottom"),
+           r["findingsShown"], r["findingsFolded"]))
 bad += ["no axis ticks: " + c for c in r["noTicks"]]
 bad += ["no legend: " + c for c in r["noLegend"]]
 bad += ["overlap: " + o for o in r["overlaps"]]

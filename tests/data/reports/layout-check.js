@@ -66,6 +66,23 @@
 					l.textContent);
 		});
 	});
+	/* the first screen (issue 53): where the answer and the penalty
+	 * chart end, the findings shown unfolded, the charts without a
+	 * text alternative */
+	function bottom(sel) {
+		var e = document.querySelector(sel);
+		return e ? box(e).bottom + window.scrollY : null;
+	}
+	out.answerBottom = bottom('ul.answer');
+	out.penaltyBottom = bottom('svg#penalty');
+	out.findingsShown = all(document, 'ul.findings > li').length;
+	out.findingsFolded = all(document, 'details.more li').length;
+	out.noAlt = [];
+	all(document, 'svg.chart').forEach(function (svg, n) {
+		var alt = svg.getAttribute('aria-label');
+		if (!alt || !alt.trim())
+			out.noAlt.push(svg.id || String(n));
+	});
 	/* what sticks out, outermost first, to say where to look */
 	out.wide = [];
 	all(document, 'body *').forEach(function (e) {
