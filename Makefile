@@ -173,7 +173,8 @@ ASAN_VS   = $(call obj,$(B)/asan,$(VS_SRC) $(HARNESS_LIB_SRC))
 # clean build). A target that comes to need one fails to link: take that
 # one off the list.
 FUZZ_UNLINKED := common/env.c common/jsonw.c $(wildcard harness/cli/*.c) \
-	harness/check.c harness/cleanup.c harness/cost.c harness/item.c \
+	harness/adaptive.c harness/check.c harness/cleanup.c harness/cost.c \
+	harness/item.c \
 	harness/lock.c harness/plan_out.c harness/results.c harness/run.c \
 	harness/signals.c harness/targets.c harness/waves.c \
 	reports/gate.c reports/export.c reports/report.c reports/trend.c \

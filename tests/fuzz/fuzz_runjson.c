@@ -60,7 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    rp_findings_build(&fs, &m, &m, &rules) == PB_OK) {
 		rp_summary_csv(&m, &fs, &sum);
 		rp_write_html(&m, &m, &fs, &html);
-		rp_text_table(&m, &fs, &sum);
+		/* both layouts: the terminal's wrapped and capped, and
+		 * summary.txt's */
+		rp_text_table(
+			&m, &fs,
+			&(struct rp_text_opts){.width = 100, .color = true},
+			&sum);
+		rp_text_table(&m, &fs,
+			      &(struct rp_text_opts){.wide = true, .all = true},
+			      &sum);
 		j = rp_model_json(&m, &fs);
 		json_decref(j);
 		rp_findings_dispose(&fs);
