@@ -299,8 +299,9 @@ static void header(struct pb_buf *b, const struct rp_model *m)
 	json_t *lun = json_object_get(env, "lun");
 	char t[512];
 
-	pb_buf_addstr(b, "<details class=run><summary>The run: profile, "
-			 "description, when, where</summary><table class=head>");
+	pb_buf_addstr(b,
+		      "<details class=run><summary>The run: profile, "
+		      "description, when, where</summary><table class=head>");
 	head_row(b, "profile", m->profile_name);
 	/* what was measured, before where and when */
 	head_row(b, "description",

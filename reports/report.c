@@ -155,8 +155,7 @@ enum pb_error rp_generate(const struct rp_opts *o, bool *reg, char *errbuf)
 	struct rp_model m, old;
 	struct pb_buf csv = PB_BUF_INIT(1u << 30), sum = PB_BUF_INIT(1u << 26),
 		      txt = PB_BUF_INIT(1u << 26), html = PB_BUF_INIT(1u << 30),
-		      term = PB_BUF_INIT(1u << 26),
-		      why = PB_BUF_INIT(1u << 20),
+		      term = PB_BUF_INIT(1u << 26), why = PB_BUF_INIT(1u << 20),
 		      noise = PB_BUF_INIT(1u << 20),
 		      fleet = PB_BUF_INIT(1u << 26);
 	struct rp_findings fs = {0};

@@ -40,9 +40,9 @@ struct rp_opts {
 	 * unwrapped, whatever these say */
 	bool wide, all, color;
 	unsigned width;
-	bool json;	       /* the summary model on stdout, no table */
-	bool force;	       /* compare runs that differ, warned */
-	struct rp_pts pts;     /* the warm-up rule across passes */
+	bool json;	   /* the summary model on stdout, no table */
+	bool force;	   /* compare runs that differ, warned */
+	struct rp_pts pts; /* the warm-up rule across passes */
 };
 
 /* compare_dir's word for the newest earlier complete run of the same
