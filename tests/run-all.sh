@@ -314,6 +314,9 @@ speed_probe() {
 slower=$(speed_probe)
 echo "speed: the reference loop took ${slower}x its time on the" \
 	"reference machine (at least 1): the job killer's limits x$slower"
+# and the few bounds a test sets on how soon a guest shows something
+# (a stall_s of seconds under TCG: it_scaled)
+export PROVBENCH_IT_SLOWER=$slower
 
 # nproc + 2: on 2 cores a fourth lane fills the waits (the harness
 # suite's, the kill cases'), make test 4-10 s sooner and make check 3-4

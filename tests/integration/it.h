@@ -84,6 +84,13 @@ bool it_is_root(void);
 /* `make check`, the fast loop: the cases inside valgrind are skipped
  * (PROVBENCH_IT_FAST); `make test` runs them. */
 bool it_fast(void);
+/* How much slower than the reference machine this one is, as the tier
+ * measured it (PROVBENCH_IT_SLOWER, run-all.sh's probe; 1 at least), and
+ * seconds scaled by it: a short stall_s, or a bound on how soon something
+ * is seen, that a starved TCG guest would miss on a machine half as fast
+ * (issue 58). */
+double it_slower(void);
+unsigned it_scaled(double seconds);
 #define IT_SKIP_IF_FAST()                                                      \
 	do {                                                                   \
 		if (it_fast())                                                 \

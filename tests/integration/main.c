@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,19 @@ bool it_fast(void)
 	const char *v = getenv("PROVBENCH_IT_FAST");
 
 	return v && *v && strcmp(v, "0");
+}
+
+double it_slower(void)
+{
+	const char *v = getenv("PROVBENCH_IT_SLOWER");
+	double f = v ? strtod(v, NULL) : 1;
+
+	return f >= 1 && f < 100 ? f : 1;
+}
+
+unsigned it_scaled(double seconds)
+{
+	return (unsigned)ceil(seconds * it_slower());
 }
 
 bool it_under_valgrind(void)

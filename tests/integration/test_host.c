@@ -1001,7 +1001,7 @@ static void host_stall_retried(void)
 	waitpid(pid, &st, 0);
 	took = (double)(pb_now_ns() - t0) / 1e9;
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	CU_ASSERT(took < 5 + 10);
+	CU_ASSERT(took < 5 + it_scaled(10));
 	doc = it_load_run_json(res);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "results")), 1);
