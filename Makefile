@@ -86,7 +86,7 @@ WIN_SRC    := $(filter-out common/child.c,$(COMMON_SRC)) runner/options.c \
 	      runner/win/target.c runner/win/engine_sync.c \
 	      runner/win/engine_iocp.c runner/win/fs.c runner/win/command.c
 WIN_CC     ?= x86_64-w64-mingw32-gcc
-VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/soap.c \
+VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/watch.c vsphere/soap.c \
 	      vsphere/session.c vsphere/inventory.c vsphere/task.c \
 	      vsphere/disk.c vsphere/lun.c vsphere/vm.c vsphere/guest.c \
 	      vsphere/lab.c vsphere/pbm.c vsphere/perf.c

@@ -33,6 +33,12 @@ const struct pb_env_var pb_env_vars[] = {
 	 "1: the server's certificate unchecked (warned; GOVC_INSECURE too)"},
 	{"PROVBENCH_TLS_LEGACY", "connection",
 	 "1: TLS 1.0 and 1.1 allowed, for ESXi 5.0 and 5.1 (warned)"},
+	{"PROVBENCH_CONNECT_TIMEOUT", "connection",
+	 "seconds a connection (TCP and TLS handshakes) may take: default "
+	 "15"},
+	{"PROVBENCH_REPLY_TIMEOUT", "connection",
+	 "seconds a reply may take to start, and a started one to send 1 "
+	 "KiB: default 60 (a long poll's own wait added); said at 5 s"},
 	{"PROVBENCH_DEBUG_DIR", "connection",
 	 "every SOAP request and reply kept there, secrets replaced by ***"},
 	/* the test VM's guest */

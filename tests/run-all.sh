@@ -126,7 +126,7 @@ valgrind-runner 101 $win_run $VG $(sel runner)
 integration-host 109 - $IT $(sel host)
 fuzz-smoke 71 fuzz tests/fuzz/smoke.sh $B
 integration-report 56 - $IT $(sel report)
-integration-vsphere 42 vcsim $IT $(sel vsphere)
+integration-vsphere 66 vcsim $IT $(sel vsphere)
 integration-sched 40 - $IT $(sel sched)
 integration-runner 46 $win_run $IT $(sel runner)
 validate 46 - python3 tests/validate/validate.py --build $B --quick --check

@@ -301,6 +301,27 @@ static enum pb_error env_unset_fail(vs_getenv_fn get, void *arg, char *errbuf)
 		       names);
 }
 
+/* A bound in seconds (decimals allowed): 0.1 s to a day. */
+static enum pb_error seconds(long *ms, vs_getenv_fn get, void *arg,
+			     const char *name, char *errbuf)
+{
+	const char *v = get(name, arg);
+	char *end;
+	double s;
+
+	if (!v || !*v)
+		return PB_OK;
+	errno = 0;
+	s = strtod(v, &end);
+	if (errno || end == v || *end || !(s >= 0.1 && s <= 86400))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s: '%s' is not a number of seconds from 0.1 "
+			       "to 86400",
+			       name, v);
+	*ms = (long)(s * 1000 + 0.5);
+	return PB_OK;
+}
+
 enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 				 void *arg, char *errbuf)
 {
@@ -372,6 +393,12 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 	if (!err)
 		err = set(&cfg->debug_dir,
 			  first(get, arg, "PROVBENCH_DEBUG_DIR", NULL));
+	if (!err)
+		err = seconds(&cfg->connect_timeout_ms, get, arg,
+			      "PROVBENCH_CONNECT_TIMEOUT", errbuf);
+	if (!err)
+		err = seconds(&cfg->reply_timeout_ms, get, arg,
+			      "PROVBENCH_REPLY_TIMEOUT", errbuf);
 	if (err)
 		return err;
 	if (!cfg->username || !cfg->password)

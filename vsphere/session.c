@@ -129,20 +129,69 @@ enum pb_error vs_versions_pick(char *out, size_t len, const char *xml,
  * GET /sdk/vimServiceVersions.xml: the version to speak. Older ESXi lack
  * the file; about.apiVersion covers them later.
  */
-static void discover_version(struct vs_session *s)
+static enum pb_error discover_version(struct vs_session *s)
 {
 	struct pb_buf res = PB_BUF_INIT(1u << 20);
 	char url[1100];
 	long code = 0;
+	enum pb_error err;
 
 	snprintf(url, sizeof(url), "%s/vimServiceVersions.xml", s->sdk_url);
-	if (!vs_http(s, url, "vimServiceVersions", NULL, NULL, 0, true, &res,
-		     &code) &&
-	    code == 200)
+	err = vs_http(s, url, "vimServiceVersions", NULL, NULL, 0, true, &res,
+		      &code);
+	if (!err && code == 200)
 		vs_versions_pick(s->api_version, sizeof(s->api_version),
 				 res.data, res.len);
-	s->errbuf[0] = '\0'; /* not having the file is not an error */
 	pb_buf_dispose(&res);
+	/* a server that does not answer at all is said now, not after a
+	 * second wait for RetrieveServiceContent */
+	if (err == PB_ERR_CONNECT || err == PB_ERR_TLS || err == PB_ERR_TIMEOUT)
+		return err;
+	s->errbuf[0] = '\0'; /* not having the file is not an error */
+	return PB_OK;
+}
+
+/*
+ * The first contact failed: whatever answered (or did not) is not a
+ * vSphere API provbench can reach, which README's exit 3 is for. The
+ * detail stays; the code says the cause's class.
+ */
+static enum pb_error first_contact_failed(struct vs_session *s,
+					  enum pb_error err)
+{
+	char d[PB_ERRBUF_SIZE];
+
+	if (err != PB_ERR_PROTOCOL && err != PB_ERR_TIMEOUT &&
+	    err != PB_ERR_FAULT && err != PB_ERR_TOO_LARGE)
+		return err;
+	if (err == PB_ERR_TIMEOUT) {
+		memcpy(d, s->errbuf, sizeof(d));
+		s->errbuf[0] = '\0';
+		return pb_fail(s->errbuf, PB_ERR_CONNECT, "%s", d);
+	}
+	snprintf(d, sizeof(d), "%s", s->errbuf);
+	s->errbuf[0] = '\0';
+	if (strstr(d, "HTTP 503"))
+		/* vpxd answers so while its services start or stop */
+		return pb_fail(s->errbuf, PB_ERR_CONNECT,
+			       "%s: HTTP 503 Service Unavailable, three times: "
+			       "the server is there, its API is not (vCenter's "
+			       "services starting or stopped?)",
+			       s->sdk_url);
+	{
+		/* the URL is said once, in front */
+		char from[1100], *p;
+
+		snprintf(from, sizeof(from), " from %s", s->sdk_url);
+		if ((p = strstr(d, from)))
+			memmove(p, p + strlen(from),
+				strlen(p + strlen(from)) + 1);
+	}
+	return pb_fail(
+		s->errbuf, PB_ERR_CONNECT,
+		"%s does not answer as vSphere's API (%s); "
+		"PROVBENCH_URL names a vCenter or ESXi, https://host/sdk",
+		s->sdk_url, d);
 }
 
 static void set_action(struct vs_session *s)
@@ -406,11 +455,14 @@ enum pb_error vs_session_open(struct vs_session **out,
 		fprintf(stderr, "provbench: warning: PROVBENCH_TLS_LEGACY: TLS "
 				"1.0/1.1 and SHA-1 signatures are allowed\n");
 	err = vs_transport_init(s);
+	if (!err)
+		err = discover_version(s);
 	if (!err) {
-		discover_version(s);
 		set_action(s);
 		err = retrieve_service_content(s);
 	}
+	if (err)
+		err = first_contact_failed(s, err);
 	if (!err && !s->api_version[0] && dotted(s->about.api_version)) {
 		snprintf(s->api_version, sizeof(s->api_version), "%s",
 			 s->about.api_version);

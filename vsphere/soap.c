@@ -308,6 +308,17 @@ static enum pb_error call_once(struct vs_session *s, struct vs_req *r,
 		goto out;
 	vs_trace(s, r->name, "res", res.data, res.len);
 	/* a fault comes with 500; any other non-2xx is the HTTP layer's */
+	if (code >= 300 && code < 400) {
+		/* never followed: a SOAP call is not resent elsewhere
+		 * unseen; where it leads is for PROVBENCH_URL */
+		char *to = NULL;
+
+		curl_easy_getinfo(s->curl, CURLINFO_REDIRECT_URL, &to);
+		err = pb_fail(s->errbuf, PB_ERR_PROTOCOL,
+			      "%s: HTTP %ld from %s, redirected to %s", r->name,
+			      code, s->sdk_url, to ? to : "(nowhere)");
+		goto out;
+	}
 	if ((code < 200 || code >= 300) && code != 500) {
 		err = pb_fail(s->errbuf,
 			      code == 401 || code == 403 ? PB_ERR_LOGIN

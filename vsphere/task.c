@@ -148,10 +148,14 @@ static enum pb_error wait_once(struct vs_session *s, char *version, size_t vlen,
 	opts = err ? NULL : vs_add(r.op, "options", NULL);
 	if (!err && !vs_addf(opts, "maxWaitSeconds", "%ld", wait_s))
 		err = PB_ERR_NOMEM;
+	/* the server holds this reply up to wait_s by design: the reply
+	 * bound starts after it */
+	s->wait_extra_s = wait_s;
 	if (!err)
 		err = vs_call(s, &r, true, &doc, &ret);
 	else
 		pb_fail(s->errbuf, err, "out of memory");
+	s->wait_extra_s = 0;
 	vs_req_dispose(&r);
 	if (err)
 		goto out;

@@ -183,6 +183,10 @@ enum pb_error vs_transport_init(struct vs_session *s)
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "provbench/" PB_VERSION);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	/* a reply's start and pace are watched (watch.c) */
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, vs_watch_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, &s->watch);
 	err = tls_setup(s, h);
 	if (err)
 		return err;
@@ -391,6 +395,15 @@ enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url)
 				       s->transfer_pin[0] ? s->transfer_pin
 							  : s->cfg.thumbprint,
 				       s->peer_sha1, s->peer_sha256);
+		if (strstr(s->curl_err, "subject name"))
+			/* a CA vouches for it, for another name than the
+			 * URL's: the name is what to change */
+			return pb_fail(s->errbuf, PB_ERR_TLS,
+				       "%s: the certificate is for another "
+				       "name (%s): give PROVBENCH_URL a name "
+				       "it names, or pin it with "
+				       "PROVBENCH_THUMBPRINT",
+				       safe, s->curl_err);
 		if (tls_too_old(s->curl_err))
 			return pb_fail(
 				s->errbuf, PB_ERR_TLS,
@@ -428,18 +441,44 @@ enum pb_error vs_curl_error(struct vs_session *s, CURLcode rc, const char *url)
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_COULDNT_RESOLVE_PROXY:
+		/* curl's detail names the host and port */
 		return pb_fail(s->errbuf, PB_ERR_CONNECT, "%s: %s", safe,
-			       curl_easy_strerror(rc));
-	case CURLE_OPERATION_TIMEDOUT:
+			       s->curl_err[0] ? s->curl_err
+					      : curl_easy_strerror(rc));
+	case CURLE_OPERATION_TIMEDOUT: {
+		curl_off_t pre = 0;
+
+		/* the handshakes did not finish: nothing was reached */
+		if (s->watch.h)
+			curl_easy_getinfo(s->watch.h,
+					  CURLINFO_PRETRANSFER_TIME_T, &pre);
+		if (!pre)
+			return pb_fail(s->errbuf, PB_ERR_CONNECT,
+				       "%s: no connection in %.0f s "
+				       "(PROVBENCH_CONNECT_TIMEOUT): %s",
+				       safe, s->cfg.connect_timeout_ms / 1e3,
+				       s->curl_err[0] ? s->curl_err
+						      : curl_easy_strerror(rc));
 		return pb_fail(s->errbuf, PB_ERR_TIMEOUT, "%s: %s", safe,
+			       s->curl_err[0] ? s->curl_err
+					      : curl_easy_strerror(rc));
+	}
+	case CURLE_ABORTED_BY_CALLBACK:
+		if (s->watch.why[0])
+			return pb_fail(s->errbuf, PB_ERR_TIMEOUT, "%s",
+				       s->watch.why);
+		return pb_fail(s->errbuf, PB_ERR_INTERRUPTED, "%s: %s", safe,
 			       curl_easy_strerror(rc));
 	case CURLE_WRITE_ERROR:
 		return pb_fail(s->errbuf, PB_ERR_TOO_LARGE,
 			       "%s: reply larger than %u MiB", safe,
 			       VS_REPLY_CAP >> 20);
 	default:
+		/* curl's detail says more ("transfer closed with 990 bytes
+		 * remaining to read") than its code's name */
 		return pb_fail(s->errbuf, PB_ERR_CONNECT, "%s: %s", safe,
-			       curl_easy_strerror(rc));
+			       s->curl_err[0] ? s->curl_err
+					      : curl_easy_strerror(rc));
 	}
 }
 
@@ -499,6 +538,8 @@ enum pb_error vs_http(struct vs_session *s, const char *url, const char *op,
 		pb_buf_reset(reply);
 		s->round_trips++;
 		*http_code = 0;
+		vs_watch_start(&s->watch, h, url ? url : s->sdk_url, op,
+			       s->cfg.reply_timeout_ms, s->wait_extra_s);
 		rc = curl_easy_perform(h);
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, http_code);
@@ -615,6 +656,10 @@ enum pb_error vs_transfer(struct vs_session *s, const struct vs_xfer *x)
 		curl_easy_setopt(s->xfer, CURLOPT_USERAGENT,
 				 "provbench/" PB_VERSION);
 		curl_easy_setopt(s->xfer, CURLOPT_PROTOCOLS_STR, "https,http");
+		curl_easy_setopt(s->xfer, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(s->xfer, CURLOPT_XFERINFOFUNCTION,
+				 vs_watch_progress);
+		curl_easy_setopt(s->xfer, CURLOPT_XFERINFODATA, &s->watch);
 		err = tls_setup(s, s->xfer);
 		if (err)
 			return err;
@@ -650,6 +695,8 @@ enum pb_error vs_transfer(struct vs_session *s, const struct vs_xfer *x)
 		curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
 	}
 	s->round_trips++;
+	vs_watch_start(&s->watch, h, x->url, "guest transfer",
+		       s->cfg.reply_timeout_ms, 0);
 	rc = curl_easy_perform(h);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (rc != CURLE_OK) {

@@ -33,6 +33,19 @@ struct vs_service {
 	struct vs_moref perf_manager;
 };
 
+/* A request's bounds as it runs (watch.c): curl's progress callback. */
+struct vs_watch {
+	CURL *h;
+	const char *op;
+	char host[256];
+	uint64_t reply_ns, extra_ns;
+	uint64_t t0;   /* the request's last byte sent, or its start */
+	uint64_t mark; /* the span under way began */
+	curl_off_t mark_bytes, ul_last;
+	bool replied, said;
+	char why[400]; /* why it gave up; "" while it has not */
+};
+
 struct vs_session {
 	struct vs_config cfg; /* a copy the session owns */
 	CURL *curl;
@@ -67,6 +80,10 @@ struct vs_session {
 	 * a write may have been done or not */
 	bool no_reply;
 	bool fresh; /* the call under way is a vs_req.once write */
+	/* the request under way, and a long poll's own wait (seconds) that
+	 * its reply bound adds (WaitForUpdatesEx's maxWaitSeconds) */
+	struct vs_watch watch;
+	long wait_extra_s;
 	unsigned trace_seq;
 	/* TLS pinning: what the peer showed, for the mismatch message */
 	char peer_sha1[41];
@@ -100,6 +117,14 @@ struct vs_session {
 /* Log in once more after the server dropped the session (a shared login
  * is taken again once, for all its sessions). */
 enum pb_error vs_session_renew(struct vs_session *s);
+
+/* ---- watch.c ---- */
+
+void vs_watch_start(struct vs_watch *w, CURL *h, const char *url,
+		    const char *op, long reply_ms, long extra_s);
+/* CURLOPT_XFERINFOFUNCTION's: nonzero, and w->why said, to give up */
+int vs_watch_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+		      curl_off_t ultotal, curl_off_t ulnow);
 
 /* ---- transport.c ---- */
 

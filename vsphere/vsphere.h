@@ -31,13 +31,18 @@ struct vs_config {
 	char *guest_password;
 	char *guest_transfer_host;
 	char *debug_dir;
+	/* bounds on every request (watch.c): the TCP and TLS handshakes
+	 * (PROVBENCH_CONNECT_TIMEOUT), a reply's start and each span of it
+	 * (PROVBENCH_REPLY_TIMEOUT), and the whole of it */
 	long connect_timeout_ms;
+	long reply_timeout_ms;
 	long request_timeout_ms;
 };
 
 #define VS_CONFIG_INIT                                                         \
 	{                                                                      \
-		.connect_timeout_ms = 15000, .request_timeout_ms = 600000      \
+		.connect_timeout_ms = 15000, .reply_timeout_ms = 60000,        \
+		.request_timeout_ms = 600000                                   \
 	}
 
 /* A getenv() stand-in, so tests can hand in an environment. */

@@ -7,7 +7,9 @@
  * schema the client's cases still run, and the case that judges every
  * request, requests_valid_vim25, is reported skipped.
  */
+#include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 #include <math.h>
@@ -16,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "it.h"
 #include "unit.h"
@@ -1553,6 +1557,11 @@ static const struct {
 	  "PROVBENCH_PASSWORD_FILE=/", NULL},
 	 "PROVBENCH_PASSWORD_FILE: /: not a regular file",
 	 2},
+	{"reply-timeout-not-seconds",
+	 {"PROVBENCH_URL=https://127.0.0.1:1/sdk", "PROVBENCH_USERNAME=u",
+	  "PROVBENCH_PASSWORD=p", "PROVBENCH_REPLY_TIMEOUT=soon"},
+	 "PROVBENCH_REPLY_TIMEOUT: 'soon' is not a number of seconds",
+	 2},
 	{"thumbprint-not-hex",
 	 {"PROVBENCH_URL=https://127.0.0.1:1/sdk", "PROVBENCH_USERNAME=u",
 	  "PROVBENCH_PASSWORD=p", "PROVBENCH_THUMBPRINT=zz:11:22"},
@@ -1590,6 +1599,189 @@ static void bad_environments(void)
 	}
 }
 
+/*
+ * The fault matrix (issue 56): every way a lab's URL can lead somewhere
+ * that is not vSphere's API, served by tests/integration/faultsrv.py
+ * with bounds of 2 s, answered within 30 s with exit 3 and one line
+ * that names the cause. The ways are a lab's: a host that accepts and
+ * never handshakes (a firewall's tarpit), a portal's web page, a proxy's
+ * 500 page, vpxd's 503 while its services start, a reply cut or
+ * trickling, a redirect loop, a CA-signed certificate for another name.
+ */
+static const struct fault_case {
+	const char *name, *mode; /* mode NULL: no server (url given) */
+	const char *url;
+	bool ca;	   /* trust by PROVBENCH_CA_FILE, not a pin */
+	const char *reply; /* PROVBENCH_REPLY_TIMEOUT, default "2" */
+	const char *msg;
+} faults[] = {
+	{"refused", NULL, "https://127.0.0.1:1/sdk", false, NULL,
+	 "Failed to connect to 127.0.0.1 port 1"},
+	{"unknown host", NULL, "https://no-such-host.invalid/sdk", false, NULL,
+	 "resolve host"},
+	{"accepts, silent", "silent-tcp", NULL, false, NULL,
+	 "no connection in 2 s (PROVBENCH_CONNECT_TIMEOUT)"},
+	{"TLS, silent", "silent-tls", NULL, false, NULL,
+	 "no reply from 127.0.0.1:"},
+	{"TLS, silent, said", "silent-tls", NULL, false, "6",
+	 "to answer vimServiceVersions (5 s so far; given up at 6 s"},
+	{"a web page", "page", NULL, false, NULL,
+	 "does not answer as vSphere's API (reply is not a SOAP envelope)"},
+	{"404", "404", NULL, false, NULL,
+	 "does not answer as vSphere's API (RetrieveServiceContent: HTTP "
+	 "404)"},
+	{"500 with HTML", "500html", NULL, false, NULL,
+	 "HTTP 500 without a SOAP fault"},
+	{"503 forever", "503", NULL, false, NULL,
+	 "HTTP 503 Service Unavailable, three times"},
+	{"closes mid-reply", "close", NULL, false, NULL,
+	 "transfer closed with 4900 bytes remaining"},
+	{"trickles", "trickle", NULL, false, NULL, "reply stalled"},
+	{"redirect loop", "redirect", NULL, false, NULL, "redirected to https"},
+	{"certificate for another name", "ok-tls", NULL, true, NULL,
+	 "the certificate is for another name"},
+};
+
+struct faultsrv {
+	pid_t pid;
+	int in; /* its stdin: closed, it ends */
+	unsigned port;
+};
+
+static int faultsrv_start(struct faultsrv *f, const char *mode, const char *dir)
+{
+	int in[2], out[2];
+	char line[32] = "";
+	ssize_t n;
+
+	f->pid = -1;
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
+		return -1;
+	f->pid = fork();
+	if (f->pid == 0) {
+		char cert[600], key[600];
+
+		snprintf(cert, sizeof(cert), "%s/cert.pem", dir);
+		snprintf(key, sizeof(key), "%s/key.pem", dir);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		execl("tests/integration/faultsrv.py", "faultsrv.py", mode,
+		      cert, key, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	f->in = in[1];
+	/* its whole line: it dies of a broken pipe if closed mid-way */
+	for (n = 0; n < (ssize_t)sizeof(line) - 1 && !strchr(line, '\n');) {
+		ssize_t k = read(out[0], line + n, sizeof(line) - 1 - n);
+
+		if (k <= 0)
+			break;
+		n += k;
+		line[n] = '\0';
+	}
+	close(out[0]);
+	f->port = strchr(line, '\n') ? (unsigned)strtoul(line, NULL, 10) : 0;
+	return f->port ? 0 : -1;
+}
+
+static void faultsrv_stop(struct faultsrv *f)
+{
+	if (f->pid <= 0)
+		return;
+	close(f->in);
+	kill(f->pid, SIGTERM);
+	waitpid(f->pid, NULL, 0);
+}
+
+/* the lines of stderr that are not warnings: the error's, one */
+static unsigned error_lines(const char *err)
+{
+	unsigned n = 0;
+	const char *p;
+
+	for (p = err; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, "provbench: warning:", 19) &&
+		    strncmp(p, "provbench: waiting for", 22) && *p != '\n')
+			n++;
+	return n;
+}
+
+static void one_fault(const struct fault_case *c, const char *dir,
+		      const char *sha1)
+{
+	struct faultsrv f = {.pid = -1};
+	struct it_result r;
+	char e_url[300], e_trust[700], e_reply[64];
+	char *argv[] = {(char *)it_bin("provbench"), "vsphere", "about", NULL};
+	char *envp[] = {
+		e_url,	 "PROVBENCH_USERNAME=u",	"PROVBENCH_PASSWORD=p",
+		e_trust, "PROVBENCH_CONNECT_TIMEOUT=2", e_reply,
+		NULL};
+	uint64_t t0;
+	double took;
+
+	if (c->mode && faultsrv_start(&f, c->mode, dir)) {
+		CU_FAIL("faultsrv.py did not start");
+		faultsrv_stop(&f);
+		return;
+	}
+	if (c->mode)
+		snprintf(e_url, sizeof(e_url),
+			 "PROVBENCH_URL=https://127.0.0.1:%u/sdk", f.port);
+	else
+		snprintf(e_url, sizeof(e_url), "PROVBENCH_URL=%s", c->url);
+	if (c->ca)
+		snprintf(e_trust, sizeof(e_trust),
+			 "PROVBENCH_CA_FILE=%s/cert.pem", dir);
+	else
+		snprintf(e_trust, sizeof(e_trust), "PROVBENCH_THUMBPRINT=%s",
+			 sha1);
+	snprintf(e_reply, sizeof(e_reply), "PROVBENCH_REPLY_TIMEOUT=%s",
+		 c->reply ? c->reply : "2");
+	t0 = pb_now_ns();
+	it_run_env(&r, argv, envp, 0, 0);
+	took = (double)(pb_now_ns() - t0) / 1e9;
+	if (r.status != 3 || took >= 30 || !strstr(r.err, c->msg) ||
+	    error_lines(r.err) != 1) {
+		fprintf(stderr, "\n  %s: exit %d in %.1f s: %s", c->name,
+			r.status, took, r.err);
+		CU_FAIL(c->name);
+	}
+	it_result_dispose(&r);
+	faultsrv_stop(&f);
+}
+
+static void every_wrong_server_answered(void)
+{
+	char dir[600], sha1[128] = "";
+	FILE *fp;
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/faults", it_dir());
+	/* a certificate for another name than 127.0.0.1 */
+	CU_ASSERT_EQUAL_FATAL(
+		it_sh("mkdir -p '%s' && openssl req -x509 -newkey rsa:2048 "
+		      "-nodes -keyout '%s/key.pem' -out '%s/cert.pem' -days 2 "
+		      "-subj /CN=other.example -addext "
+		      "subjectAltName=DNS:other.example 2>/dev/null && "
+		      "openssl x509 -in '%s/cert.pem' -noout -fingerprint "
+		      "-sha1 | cut -d= -f2 > '%s/sha1'",
+		      dir, dir, dir, dir, dir),
+		0);
+	snprintf(sha1, sizeof(sha1), "%s/sha1", dir);
+	fp = fopen(sha1, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	if (!fgets(sha1, sizeof(sha1), fp))
+		sha1[0] = '\0';
+	fclose(fp);
+	sha1[strcspn(sha1, "\n")] = '\0';
+	CU_ASSERT_FATAL(strlen(sha1) == 59);
+	for (i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		one_fault(&faults[i], dir, sha1);
+}
+
 static const struct pb_case cases[] = {
 	PB_CASE(login_about_logout),
 	PB_CASE(wrong_password_refused),
@@ -1614,6 +1806,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(tls_trust_is_explicit),
 	PB_CASE(old_tls_and_http_versions),
 	PB_CASE(bad_environments),
+	PB_CASE(every_wrong_server_answered),
 	PB_CASE(debug_trace_redacted),
 	PB_CASE(perf_counters_read),
 	PB_CASE(cli_no_leaks_under_valgrind),
