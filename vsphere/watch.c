@@ -20,7 +20,7 @@
 /* bytes that must move in each reply span once a reply has started: a
  * SOAP reply comes in one burst, a transfer at MB/s */
 #define VS_WATCH_MIN_BYTES 1024
-#define VS_WATCH_SAY_S 5
+#define VS_WATCH_SAY_S	   5
 
 static const char *host_of(const char *url, char *out, size_t len)
 {
