@@ -189,7 +189,8 @@ enum pb_error run_check_all(struct run_state *r, struct pb_check_out *out,
 
 /* check --json: the plan and every finding, and the verdict, on stdout;
  * the exit code as without --json */
-static int check_json(struct run_state *r, const char *profile)
+static int check_json(struct run_state *r, const char *profile,
+		      const char *modes, const char *targets)
 {
 	struct pb_check_out out = {.fp = stdout, .items = json_array()};
 	enum pb_error err = pb_profile_load(r->p, profile, r->errbuf);
@@ -197,6 +198,10 @@ static int check_json(struct run_state *r, const char *profile)
 	json_t *doc;
 	char *text;
 
+	if (!err && modes)
+		err = pb_plan_filter_modes(r->p, modes, r->errbuf);
+	if (!err && targets)
+		err = pb_plan_filter_targets(r->p, targets, r->errbuf);
 	if (!err && !(err = pb_plan_build(&r->plan, r->p, r->errbuf)) &&
 	    !(err = pb_profile_settle(r->p, r->errbuf))) {
 		r->ops = r->p->backend;
@@ -229,7 +234,8 @@ static int check_json(struct run_state *r, const char *profile)
 	return err ? pb_cli_fail(err, "check", why) : PB_EXIT_OK;
 }
 
-int pb_check(const char *profile, bool json, const char *results)
+int pb_check(const char *profile, bool json, const char *results,
+	     const char *modes, const char *targets)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p,
@@ -242,12 +248,12 @@ int pb_check(const char *profile, bool json, const char *results)
 
 	memset(&p, 0, sizeof(p));
 	if (json) {
-		rc = check_json(&r, profile);
+		rc = check_json(&r, profile, modes, targets);
 		run_dispose(&r);
 		return rc;
 	}
 	r.plan_first = true;
-	rc = run_profile_load(&r, profile, NULL, NULL);
+	rc = run_profile_load(&r, profile, modes, targets);
 	if (!rc) {
 		err = run_check_all(&r, &out, &why);
 		if (err)

@@ -15,7 +15,8 @@
  * journal says crashed runs left on the profile's target (a results
  * directory names its profile and run).
  */
-int pb_cleanup(const char *arg, bool dry)
+int pb_cleanup(const char *arg, bool dry, const char *modes,
+	       const char *targets)
 {
 	struct pb_profile p;
 	struct run_state r = {.p = &p, .j = {.fd = -1}};
@@ -49,9 +50,9 @@ int pb_cleanup(const char *arg, bool dry)
 		rc = run_profile_open(
 			&r,
 			pb_profile_load_json(&p, name, rd.profile, r.errbuf),
-			NULL, NULL);
+			modes, targets);
 	} else {
-		rc = run_profile_load(&r, arg, NULL, NULL);
+		rc = run_profile_load(&r, arg, modes, targets);
 	}
 	if (rc)
 		goto out;

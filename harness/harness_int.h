@@ -248,8 +248,12 @@ int pb_run(const struct pb_run_args *a);
 /* Validate a profile and its target, print the plan; create nothing. */
 /* results: where earlier runs are, for the last one's rate (NULL:
  * results) */
-int pb_check(const char *profile, bool json, const char *results);
+/* modes, targets: only those of the profile's, as run's -m and -t (NULL:
+ * all), applied before any setting is demanded */
+int pb_check(const char *profile, bool json, const char *results,
+	     const char *modes, const char *targets);
 /* Remove what crashed runs left (arg: a results directory or a profile). */
-int pb_cleanup(const char *arg, bool dry_run);
+int pb_cleanup(const char *arg, bool dry_run, const char *modes,
+	       const char *targets);
 
 #endif

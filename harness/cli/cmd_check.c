@@ -7,13 +7,15 @@
 
 int cmd_check(int argc, char **argv)
 {
-	const char *profile = NULL, *results = NULL;
+	const char *profile = NULL, *results = NULL, *modes = NULL,
+		   *targets = NULL;
 	bool json = false;
 	const struct pb_option opts[] = {
 		CLI_VALUE("output", 'o', &results, "DIR",
 			  "where run puts results (default: results): the "
 			  "last finished run of the profile there gives the "
 			  "plan's rate"),
+		CLI_SELECTION(&modes, &targets),
 		CLI_SWITCH("json", 0, &json,
 			   "print the plan, every finding and the verdict as "
 			   "JSON"),
@@ -34,5 +36,5 @@ int cmd_check(int argc, char **argv)
 
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
-	return pb_check(profile, json, results);
+	return pb_check(profile, json, results, modes, targets);
 }

@@ -7,9 +7,10 @@
 
 int cmd_cleanup(int argc, char **argv)
 {
-	const char *what = NULL;
+	const char *what = NULL, *modes = NULL, *targets = NULL;
 	bool dry = false;
 	const struct pb_option opts[] = {
+		CLI_SELECTION(&modes, &targets),
 		CLI_SWITCH("dry-run", 'n', &dry,
 			   "list what would be removed; remove nothing"),
 		CLI_ARG("RESULTS_DIR|PROFILE", &what,
@@ -27,5 +28,5 @@ int cmd_cleanup(int argc, char **argv)
 
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
-	return pb_cleanup(what, dry);
+	return pb_cleanup(what, dry, modes, targets);
 }

@@ -12,11 +12,7 @@ int cmd_run(int argc, char **argv)
 		CLI_VALUE(
 			"output", 'o', &a.out_dir, "DIR",
 			"where the results directory goes (default: results)"),
-		CLI_VALUE("modes", 'm', &a.modes, "LIST",
-			  "only these of the profile's modes: thin,eager"),
-		CLI_VALUE("targets", 't', &a.targets, "LIST",
-			  "only these of the profile's targets, by name: a "
-			  "controller's share of a fleet"),
+		CLI_SELECTION(&a.modes, &a.targets),
 		CLI_VALUE(
 			"shard", 0, &a.shard, "I/N",
 			"only the I-th (from 0) of N disjoint shares of the "

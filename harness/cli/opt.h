@@ -39,6 +39,15 @@ struct cli_args {
 #define CLI_ARGS(n, v, h, f) \
 	{.name = n, .type = PB_OPT_ARGS, .value = v, .help = h, .flags = f}
 #define CLI_OPT_END {.name = NULL}
+/* which of a profile's modes and targets: one pair of rows for run,
+ * check and cleanup alike (a lab without a LUN says -m eager,lazy,thin
+ * to each) */
+#define CLI_SELECTION(m, t) \
+	CLI_VALUE("modes", 'm', m, "LIST", \
+		  "only these of the profile's modes: thin,eager"), \
+	CLI_VALUE("targets", 't', t, "LIST", \
+		  "only these of the profile's targets, by name: a " \
+		  "controller's share of a fleet")
 /* clang-format on */
 
 struct cli_cmd {

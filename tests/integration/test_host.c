@@ -1208,7 +1208,7 @@ static int suite_init(void)
 
 static int call_cleanup(void *arg)
 {
-	return pb_cleanup(arg, false);
+	return pb_cleanup(arg, false, NULL, NULL);
 }
 
 /* `provbench run` in this process, with the fault f armed. */
