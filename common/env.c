@@ -44,8 +44,12 @@ const struct pb_env_var pb_env_vars[] = {
 	/* the test VM's guest */
 	{"PROVBENCH_GUEST_USERNAME", "guest",
 	 "the test VM's guest login (GOVC_GUEST_LOGIN, user:password, too)"},
+	{"PROVBENCH_GUEST_PASSWORD_FILE", "guest",
+	 "a file holding its password, mode 0600, as PROVBENCH_PASSWORD_FILE: "
+	 "no secret in a recipe's environment"},
 	{"PROVBENCH_GUEST_PASSWORD", "guest",
-	 "its password; never said, logged or recorded"},
+	 "its password itself, when there is no file; never said, logged or "
+	 "recorded"},
 	{"PROVBENCH_GUEST_TRANSFER_HOST", "guest",
 	 "host or host:port for guest file transfers, when the ESXi host's "
 	 "name does not resolve from here (the certificate pin holds)"},

@@ -1240,16 +1240,16 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 
 /* A profile from text: name is what messages call it (a path, or where in
  * a run.json it came from). */
-/* "; nor the connection's: PROVBENCH_URL, ..." when the backend lacks
+/* "; nor the vSphere settings: PROVBENCH_URL, ..." when the backend lacks
  * settings of its own, else "" */
 static void connection_unset(char *out, size_t len, const struct pb_profile *p)
 {
-	char conn[160];
+	char conn[320];
 
 	out[0] = '\0';
 	if (p->backend && p->backend->settings_unset &&
 	    p->backend->settings_unset(conn, sizeof(conn)))
-		snprintf(out, len, "; nor the connection's: %s", conn);
+		snprintf(out, len, "; nor the vSphere settings: %s", conn);
 }
 
 static enum pb_error load_text(struct pb_profile *p, const char *name,
@@ -1272,7 +1272,7 @@ static enum pb_error load_text(struct pb_profile *p, const char *name,
 	 * made fail after them is not said; rdm's are named with them, and
 	 * the backend's own settings the environment lacks after them */
 	else if (l.nunset && !(defer && !err)) {
-		char more[200];
+		char more[400];
 
 		connection_unset(more, sizeof(more), p);
 		err = pb_fail(errbuf, PB_ERR_INPUT,

@@ -209,8 +209,8 @@ static enum pb_error check_ca_files(const char *list, const char *var,
 	return PB_OK;
 }
 
-static enum pb_error read_password_file(char **out, const char *path,
-					char *errbuf)
+static enum pb_error read_password_file(char **out, const char *name,
+					const char *path, char *errbuf)
 {
 	FILE *fp = fopen(path, "re");
 	char line[1024];
@@ -218,24 +218,22 @@ static enum pb_error read_password_file(char **out, const char *path,
 	struct stat st;
 
 	if (!fp)
-		return pb_fail(errbuf, PB_ERR_INPUT,
-			       "PROVBENCH_PASSWORD_FILE: %s: %s", path,
+		return pb_fail(errbuf, PB_ERR_INPUT, "%s: %s: %s", name, path,
 			       strerror(errno));
 	if (fstat(fileno(fp), &st) || !S_ISREG(st.st_mode)) {
 		fclose(fp);
-		return pb_fail(
-			errbuf, PB_ERR_INPUT,
-			"PROVBENCH_PASSWORD_FILE: %s: not a regular file",
-			path);
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s: %s: not a regular file", name, path);
 	}
 	if (st.st_mode & (S_IRGRP | S_IROTH))
 		fprintf(stderr,
-			"provbench: warning: PROVBENCH_PASSWORD_FILE: %s is "
-			"readable by %s (chmod 600 it)\n",
-			path, st.st_mode & S_IROTH ? "everyone" : "its group");
+			"provbench: warning: %s: %s is readable by %s "
+			"(chmod 600 it)\n",
+			name, path,
+			st.st_mode & S_IROTH ? "everyone" : "its group");
 	if (!fgets(line, sizeof(line), fp)) {
-		err = pb_fail(errbuf, PB_ERR_INPUT,
-			      "PROVBENCH_PASSWORD_FILE: %s: empty", path);
+		err = pb_fail(errbuf, PB_ERR_INPUT, "%s: %s: empty", name,
+			      path);
 	} else {
 		line[strcspn(line, "\r\n")] = '\0';
 		wipe_free(*out);
@@ -255,7 +253,37 @@ static enum pb_error set(char **dst, const char *v)
 	return dup_into(dst, v, strlen(v));
 }
 
-size_t vs_config_env_unset(vs_getenv_fn get, void *arg, char *out, size_t len)
+static size_t add_name(char *out, size_t len, size_t n, const char *name)
+{
+	return n + (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s",
+				    n ? ", " : "", name);
+}
+
+/* What a run needs beside the login: the guest's login, and a way to
+ * trust the server (a pin, a CA, or the warned opt-out). */
+static unsigned run_unset(vs_getenv_fn get, void *arg, char *out, size_t len,
+			  size_t *n)
+{
+	const char *login = first(get, arg, "GOVC_GUEST_LOGIN", NULL);
+	unsigned k = 0;
+
+	if (!first(get, arg, "PROVBENCH_GUEST_USERNAME", NULL) && !login && ++k)
+		*n = add_name(out, len, *n, "PROVBENCH_GUEST_USERNAME");
+	if (!first(get, arg, "PROVBENCH_GUEST_PASSWORD",
+		   "PROVBENCH_GUEST_PASSWORD_FILE") &&
+	    !(login && strchr(login, ':')) && ++k)
+		*n = add_name(out, len, *n, "PROVBENCH_GUEST_PASSWORD");
+	if (!first(get, arg, "PROVBENCH_THUMBPRINT", "PROVBENCH_CA_FILE") &&
+	    !first(get, arg, "GOVC_TLS_CA_CERTS", NULL) &&
+	    !truthy(get("PROVBENCH_INSECURE", arg)) &&
+	    !truthy(get("GOVC_INSECURE", arg)) && ++k)
+		*n = add_name(out, len, *n,
+			      "PROVBENCH_THUMBPRINT or PROVBENCH_CA_FILE");
+	return k;
+}
+
+size_t vs_config_env_unset(vs_getenv_fn get, void *arg, char *out, size_t len,
+			   bool run)
 {
 	const char *url = first(get, arg, "PROVBENCH_URL", "GOVC_URL");
 	const char *host = url ? strstr(url, "://") : NULL, *at = NULL;
@@ -284,6 +312,8 @@ size_t vs_config_env_unset(vs_getenv_fn get, void *arg, char *out, size_t len)
 	if (!pass && ++k)
 		n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s",
 				      n ? ", " : "", "PROVBENCH_PASSWORD");
+	if (run)
+		k += run_unset(get, arg, out, len, &n);
 	return k;
 }
 
@@ -292,7 +322,7 @@ static enum pb_error env_unset_fail(vs_getenv_fn get, void *arg, char *errbuf)
 {
 	char names[128];
 
-	if (!vs_config_env_unset(get, arg, names, sizeof(names)))
+	if (!vs_config_env_unset(get, arg, names, sizeof(names), false))
 		return PB_OK;
 	return pb_fail(errbuf, PB_ERR_INPUT,
 		       "%s: not set (the server's https://host/sdk, the login; "
@@ -339,7 +369,8 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 			  first(get, arg, "PROVBENCH_PASSWORD", NULL));
 	if (!err && !cfg->password &&
 	    (v = first(get, arg, "PROVBENCH_PASSWORD_FILE", NULL)))
-		err = read_password_file(&cfg->password, v, errbuf);
+		err = read_password_file(&cfg->password,
+					 "PROVBENCH_PASSWORD_FILE", v, errbuf);
 	if (!err && !cfg->password)
 		err = set(&cfg->password,
 			  first(get, arg, "GOVC_PASSWORD", NULL));
@@ -376,6 +407,13 @@ enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 	if (!err)
 		err = set(&cfg->guest_password,
 			  first(get, arg, "PROVBENCH_GUEST_PASSWORD", NULL));
+	/* the guest's password in a file too, as the server's: a recipe's
+	 * environment file then holds no secret (systemd LoadCredential=) */
+	if (!err && !cfg->guest_password &&
+	    (v = first(get, arg, "PROVBENCH_GUEST_PASSWORD_FILE", NULL)))
+		err = read_password_file(&cfg->guest_password,
+					 "PROVBENCH_GUEST_PASSWORD_FILE", v,
+					 errbuf);
 	/* GOVC_GUEST_LOGIN is user:password */
 	v = first(get, arg, "GOVC_GUEST_LOGIN", NULL);
 	if (!err && v) {

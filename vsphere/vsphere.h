@@ -56,9 +56,11 @@ typedef const char *(*vs_getenv_fn)(const char *name, void *arg);
 enum pb_error vs_config_from_env(struct vs_config *cfg, vs_getenv_fn get,
 				 void *arg, char *errbuf);
 /* The connection's settings unset (PROVBENCH_URL, PROVBENCH_USERNAME,
- * PROVBENCH_PASSWORD, each with its alternatives), a comma-separated
+ * PROVBENCH_PASSWORD, each with its alternatives), and with run what a
+ * run needs too (the guest's login, a pin or a CA): a comma-separated
  * list in out; how many. */
-size_t vs_config_env_unset(vs_getenv_fn get, void *arg, char *out, size_t len);
+size_t vs_config_env_unset(vs_getenv_fn get, void *arg, char *out, size_t len,
+			   bool run);
 void vs_config_dispose(struct vs_config *cfg);
 
 /* SHA-1 (40 hex) or SHA-256 (64 hex), colons optional, any case. */

@@ -665,10 +665,22 @@ static void settings_arms(void)
 static void unset_settings_with_connection(void)
 {
 	static const char *const conn[] = {
-		"PROVBENCH_URL",	   "GOVC_URL",
-		"PROVBENCH_USERNAME",	   "GOVC_USERNAME",
-		"PROVBENCH_PASSWORD",	   "GOVC_PASSWORD",
+		"PROVBENCH_URL",
+		"GOVC_URL",
+		"PROVBENCH_USERNAME",
+		"GOVC_USERNAME",
+		"PROVBENCH_PASSWORD",
+		"GOVC_PASSWORD",
 		"PROVBENCH_PASSWORD_FILE",
+		"PROVBENCH_GUEST_USERNAME",
+		"PROVBENCH_GUEST_PASSWORD",
+		"PROVBENCH_GUEST_PASSWORD_FILE",
+		"GOVC_GUEST_LOGIN",
+		"PROVBENCH_THUMBPRINT",
+		"PROVBENCH_CA_FILE",
+		"GOVC_TLS_CA_CERTS",
+		"PROVBENCH_INSECURE",
+		"GOVC_INSECURE",
 	};
 	const char *text = "{\"name\": \"v\", \"disk_size\": \"64M\", "
 			   "\"modes\": [\"thin\"], \"backend\": \"vsphere\", "
@@ -684,19 +696,35 @@ static void unset_settings_with_connection(void)
 	CU_ASSERT_STRING_EQUAL(err, "");
 	pb_profile_dispose(&p);
 	CU_ASSERT_EQUAL(load_settled(&p, write_tmp(text), err), PB_ERR_INPUT);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, ": vsphere.vm (PB_UNSET_VM): "
-					   "environment variable not set; nor "
-					   "the connection's: PROVBENCH_URL, "
-					   "PROVBENCH_USERNAME, "
-					   "PROVBENCH_PASSWORD"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err,
+				      ": vsphere.vm (PB_UNSET_VM): "
+				      "environment variable not set; nor "
+				      "the vSphere settings: PROVBENCH_URL, "
+				      "PROVBENCH_USERNAME, "
+				      "PROVBENCH_PASSWORD, "
+				      "PROVBENCH_GUEST_USERNAME, "
+				      "PROVBENCH_GUEST_PASSWORD, "
+				      "PROVBENCH_THUMBPRINT or "
+				      "PROVBENCH_CA_FILE"));
 	pb_profile_dispose(&p);
 	/* govc's user:password@host is a login */
 	setenv("GOVC_URL", "https://u:pw@vc/sdk", 1);
 	err[0] = '\0';
 	CU_ASSERT_EQUAL(load_settled(&p, write_tmp(text), err), PB_ERR_INPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "environment variable not set"));
-	CU_ASSERT_PTR_NULL(strstr(err, "connection"));
+	CU_ASSERT_PTR_NULL(strstr(err, "PROVBENCH_URL"));
+	CU_ASSERT_PTR_NULL(strstr(err, "PROVBENCH_PASSWORD,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "PROVBENCH_GUEST_USERNAME"));
 	pb_profile_dispose(&p);
+	/* and govc's guest login and opt-out are the rest */
+	setenv("GOVC_GUEST_LOGIN", "root:pw", 1);
+	setenv("GOVC_INSECURE", "1", 1);
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(load_settled(&p, write_tmp(text), err), PB_ERR_INPUT);
+	CU_ASSERT_PTR_NULL(strstr(err, "vSphere settings"));
+	pb_profile_dispose(&p);
+	unsetenv("GOVC_GUEST_LOGIN");
+	unsetenv("GOVC_INSECURE");
 	unsetenv("GOVC_URL");
 }
 

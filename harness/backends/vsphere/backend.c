@@ -53,12 +53,22 @@ static enum pb_error vsb_open(struct pb_backend **out,
 			      char *errbuf)
 {
 	struct vs_config cfg = VS_CONFIG_INIT;
-	struct vsb *b = calloc(1, sizeof(*b));
+	struct vsb *b;
 	const char *dir, *sl;
-	char edition[128];
+	char edition[128], unset[400];
 	enum pb_error err;
 
 	*out = NULL;
+	/* every setting a run needs named at once, before the server is
+	 * reached: not the guest's login a run later */
+	if (vs_config_env_unset(env_get, NULL, unset, sizeof(unset), true))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "%s: not set (the server, its login, the test "
+			       "VM's guest login and a pin or CA for the "
+			       "server's certificate: provbench help "
+			       "environment)",
+			       unset);
+	b = calloc(1, sizeof(*b));
 	if (!b)
 		return pb_fail(errbuf, PB_ERR_NOMEM, "out of memory");
 	b->p = p;
@@ -796,7 +806,7 @@ static enum pb_error vsb_cleanup(struct pb_backend *be, json_t *entry,
 
 static size_t vsb_settings_unset(char *out, size_t len)
 {
-	return vs_config_env_unset(env_get, NULL, out, len);
+	return vs_config_env_unset(env_get, NULL, out, len, true);
 }
 
 const struct pb_backend_ops vsphere_backend = {
