@@ -489,13 +489,15 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 		goto out;
 	}
 	f = jl_get(r->jd.root, RJ_K_FORMAT);
-	if (f && f->type != JL_NUM)
-		return pb_fail(errbuf, PB_ERR_INPUT, "%s: format: not a number",
-			       r->path);
+	if (f && f->type != JL_NUM) {
+		err = pb_fail(errbuf, PB_ERR_INPUT, "%s: format: not a number",
+			      r->path);
+		goto out;
+	}
 	r->format = f ? jl_int(f) : 1;
 	err = rj_format_check(r->format, r->path, errbuf);
 	if (err)
-		return err;
+		goto out;
 	r->version = rj_str(r, r->jd.root, RJ_K_VERSION);
 	r->commit = rj_str(r, r->jd.root, RJ_K_COMMIT);
 	r->run = rj_str(r, r->jd.root, RJ_K_RUN);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "jlite.h"
+#include "runjson.h"
 #include "unit.h"
 
 static const char doc_text[] =
@@ -363,7 +364,42 @@ static void stream_truncations_refused(void)
 	}
 }
 
+/* A run.json whose format is wrong is refused by name, and the reader
+ * holds nothing after (under ASan, a leak of its document fails this). */
+static void reader_bad_formats_refused(void)
+{
+	static const struct {
+		const char *format, *msg;
+	} bad[] = {
+		{"\"2\"", "format: not a number"},
+		{"99", "format 99 is newer than this provbench"},
+		{"-1", "format -1 is not a run.json format"},
+	};
+	char text[256], err[PB_ERRBUF_SIZE];
+	const char *path;
+	struct rj_reader rd;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "{\"format\": %s, \"tool\": \"provbench\", "
+			 "\"run\": \"r\", \"environment\": {}, "
+			 "\"profile\": {}, \"results\": []}\n",
+			 bad[i].format);
+		path = write_tmp(text, strlen(text));
+		err[0] = '\0';
+		CU_ASSERT_EQUAL(rj_reader_open(&rd, path, err), PB_ERR_INPUT);
+		if (!strstr(err, bad[i].msg)) {
+			fprintf(stderr, "\n  format %s: %s", bad[i].format,
+				err);
+			CU_FAIL(bad[i].format);
+		}
+		unlink(path);
+	}
+}
+
 static const struct pb_case cases[] = {
+	PB_CASE(reader_bad_formats_refused),
 	PB_CASE(values_and_raw_spans),
 	PB_CASE(every_truncation_refused),
 	PB_CASE(errors_say_where),
