@@ -247,6 +247,12 @@ int pb_check(const char *profile, bool json, const char *results,
 	int rc;
 
 	memset(&p, 0, sizeof(p));
+	/* where run would put its results: said now, not at a run's end */
+	if (results && (err = run_results_root_check(results, r.errbuf))) {
+		rc = pb_cli_fail(err, "check", r.errbuf);
+		run_dispose(&r);
+		return rc;
+	}
 	if (json) {
 		rc = check_json(&r, profile, modes, targets);
 		run_dispose(&r);

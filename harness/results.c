@@ -13,6 +13,52 @@
 #include "run_int.h"
 #include "stats.h"
 
+/*
+ * Can results go under parent? Said before anything runs (issue 56: a
+ * plain file given to -o went unnoticed until a run's end): a directory
+ * this user may write, or one that mkdir can make in a writable one.
+ */
+enum pb_error run_results_root_check(const char *parent, char *errbuf)
+{
+	char up[4096], *sl;
+	struct stat st;
+
+	if (!stat(parent, &st)) {
+		if (!S_ISDIR(st.st_mode))
+			return pb_fail(errbuf, PB_ERR_INPUT,
+				       "-o %s: not a directory (results go "
+				       "in a directory of their own under it)",
+				       parent);
+		if (access(parent, W_OK | X_OK))
+			return pb_fail(errbuf, PB_ERR_INPUT, "-o %s: %s",
+				       parent, strerror(errno));
+		return PB_OK;
+	}
+	if (errno != ENOENT)
+		return pb_fail(errbuf, PB_ERR_INPUT, "-o %s: %s", parent,
+			       strerror(errno));
+	/* made by the run: where it would be made must take it */
+	snprintf(up, sizeof(up), "%s", parent);
+	while ((sl = strrchr(up, '/')) && sl[1] == '\0' && sl != up)
+		*sl = '\0';
+	sl = strrchr(up, '/');
+	if (!sl)
+		snprintf(up, sizeof(up), ".");
+	else if (sl == up)
+		up[1] = '\0';
+	else
+		*sl = '\0';
+	if (stat(up, &st) || access(up, W_OK | X_OK))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "-o %s: cannot be made: %s: %s", parent, up,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return pb_fail(errbuf, PB_ERR_INPUT,
+			       "-o %s: cannot be made: %s: not a directory",
+			       parent, up);
+	return PB_OK;
+}
+
 enum pb_error run_results_save(struct run_state *r, char *errbuf)
 {
 	enum pb_error err =

@@ -214,6 +214,11 @@ int pb_run(const struct pb_run_args *a)
 		rc = pb_cli_fail(err, NULL, r.errbuf);
 		goto out;
 	}
+	err = run_results_root_check(parent, r.errbuf);
+	if (err) {
+		rc = pb_cli_fail(err, "run", r.errbuf);
+		goto out;
+	}
 	r.plan_first = a->dry_run;
 	rc = run_profile_load(&r, a->profile, a->modes, a->targets);
 	if (rc)

@@ -185,6 +185,8 @@ enum pb_error run_places_lock(struct run_state *r, char *errbuf);
 enum pb_error run_places_foreign(struct run_state *r, char *errbuf);
 
 /* results.c */
+/* -o's directory usable (or makeable) by this user: checked first */
+enum pb_error run_results_root_check(const char *parent, char *errbuf);
 enum pb_error run_results_start(struct run_state *r, const char *parent);
 enum pb_error run_results_save(struct run_state *r, char *errbuf);
 void run_results_latest(const struct run_state *r);

@@ -2392,6 +2392,13 @@ static const struct {
 	{{"vsphere", "ls", "vapps"}, "'vapps': give one of"},
 	{{"vsphere", "guest", "run", "--timeout", "x", "vm", "/bin/true"},
 	 "'x': a number of seconds"},
+	/* -o said before anything runs: a plain file, a place not there */
+	{{"run", "-o", "/etc/hostname", "profiles/demo.json"},
+	 "run: -o /etc/hostname: not a directory"},
+	{{"run", "-n", "-o", "/nonexistent/r", "profiles/demo.json"},
+	 "-o /nonexistent/r: cannot be made: /nonexistent: No such file"},
+	{{"check", "-o", "/etc/hostname", "profiles/demo.json"},
+	 "check: -o /etc/hostname: not a directory"},
 };
 
 static void bad_arguments_exit_2(void)
