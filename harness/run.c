@@ -220,6 +220,7 @@ int pb_run(const struct pb_run_args *a)
 		goto out;
 	}
 	r.plan_first = a->dry_run;
+	r.say_plan = !a->dry_run;
 	rc = run_profile_load(&r, a->profile, a->modes, a->targets);
 	if (rc)
 		goto out;
@@ -240,13 +241,6 @@ int pb_run(const struct pb_run_args *a)
 		else
 			printf("dry run: ok, nothing was created\n");
 		goto out;
-	}
-	/* what the run will write, before any server is reached */
-	{
-		char cost[256];
-
-		run_plan_cost_line(cost, sizeof(cost), &p, &r.plan, parent);
-		run_say(r.quiet, "plan: %zu disks; %s", r.plan.n, cost);
 	}
 	err = pb_plan_confirm(&p, &r.plan, a->yes, r.errbuf);
 	if (err) {

@@ -51,6 +51,8 @@ struct run_state {
 	/* check and a dry run: the plan and its cost printed as soon as it
 	 * is built, before any target is opened or server reached */
 	bool plan_first;
+	/* run's one plan line, said before any server is reached */
+	bool say_plan;
 	/* the journal, run.json, the counters, while workers run */
 	pthread_mutex_t mu;
 	bool interrupted;

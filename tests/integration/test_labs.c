@@ -1198,6 +1198,19 @@ static void no_lun_lab_follows_readme(void)
 		CU_ASSERT_EQUAL(
 			json_array_size(json_object_get(doc, "results")), 3);
 	json_decref(doc);
+	/* a server gone: run says its plan before it tries the server */
+	vcsim_stop(&v);
+	{
+		const char *run[] = {"run", "-y", "-m", "eager,lazy,thin",
+				     "-o",  res,  prof, NULL};
+		const char *plan, *fail;
+
+		CU_ASSERT_EQUAL(it_pbn(&r, &e, run), 3);
+		plan = strstr(r.err, "plan: 18 disks");
+		fail = strstr(r.err, "Failed to connect");
+		CU_ASSERT(plan && fail && plan < fail);
+		it_result_dispose(&r);
+	}
 	/* nothing set: every setting a run needs in one line */
 	snprintf(state, sizeof(state), "%s/nl-state", it_dir());
 	e.n = 0;
@@ -1215,7 +1228,6 @@ static void no_lun_lab_follows_readme(void)
 			      "or PROVBENCH_CA_FILE"));
 	CU_ASSERT_EQUAL(lines(r.err, "provbench: "), 1);
 	it_result_dispose(&r);
-	vcsim_stop(&v);
 }
 
 /*
