@@ -18,8 +18,8 @@ static json_t *cost_json(const struct pb_profile *p, const struct pb_plan *plan,
 			 const char *results)
 {
 	struct pb_plan_cost c;
-	char place[PB_MAX_TARGETS][300];
-	uint64_t bytes[PB_MAX_TARGETS], shared;
+	char place[PB_PLACES_MAX][300];
+	uint64_t bytes[PB_PLACES_MAX], shared;
 	json_t *places = json_array(), *per = json_object(), *o;
 	unsigned j, n;
 

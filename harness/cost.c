@@ -55,6 +55,8 @@ void pb_plan_cost(struct pb_plan_cost *c, const struct pb_profile *p,
 		c->passes += b;
 		c->zeros += z;
 		c->per_target[it->target] += b + z;
+		if (pb_mode_is_raw_mapping(it->mode))
+			c->per_target_raw[it->target] += b;
 		if (it->rep <= p->min_repetitions) {
 			c->min_passes += b;
 			c->min_zeros += z;
@@ -299,49 +301,72 @@ void pb_plan_rate_said(char *out, size_t len, const struct pb_plan_cost *c)
 }
 
 /* target k's place: "datastore ds1", "dir /var/tmp" (its backend's place
- * row and value); false for a backend without one */
+ * row and value), or with raw the raw mappings' ("lun naa.6...", its
+ * rdm row); false for a backend without one */
 static bool target_place(char *out, size_t len, const struct pb_profile *p,
-			 unsigned k)
+			 unsigned k, bool raw)
 {
 	const struct pb_backend_ops *be =
 		p->targets[k].backend ? p->targets[k].backend : p->backend;
 	const struct pb_option *d;
+	unsigned flag = raw ? PB_OPT_F_RDM : PB_OPT_F_PLACE;
 
 	for (d = be->options; d && d->name; d++) {
 		const char *v;
 
-		if (!(d->flags & PB_OPT_F_PLACE) || d->type != PB_OPT_STR)
+		if (!(d->flags & flag) || d->type != PB_OPT_STR)
 			continue;
 		v = *(char *const *)((const char *)p->targets[k].bopts +
 				     d->off);
+		/* a backend's raw mode without its device writes a file
+		 * where the disks go (qemu's analog) */
+		if (raw && !(v && *v))
+			return false;
 		if (v && *v)
 			snprintf(out, len, "%s %s", d->name, v);
 		else
 			snprintf(out, len, "%s (%s)", d->name,
-				 d->place_default);
+				 d->place_default ? d->place_default : "unset");
 		return true;
 	}
 	return false;
+}
+
+/* b more bytes at place here in the list */
+static unsigned place_add(char (*place)[300], uint64_t *bytes, unsigned n,
+			  const char *here, uint64_t b)
+{
+	unsigned j;
+
+	for (j = 0; j < n && strcmp(place[j], here); j++)
+		;
+	if (j == n) {
+		snprintf(place[n], sizeof(place[n]), "%s", here);
+		bytes[n++] = 0;
+	}
+	bytes[j] += b;
+	return n;
 }
 
 unsigned pb_plan_cost_place_list(const struct pb_plan_cost *c,
 				 const struct pb_profile *p, char (*place)[300],
 				 uint64_t *bytes)
 {
-	unsigned k, j, n = 0;
+	unsigned k, n = 0;
 
 	for (k = 0; k < p->ntargets; k++) {
-		char here[300];
+		uint64_t raw = c->per_target_raw[k];
+		char here[300], lun[300];
 
-		if (!target_place(here, sizeof(here), p, k))
-			continue;
-		for (j = 0; j < n && strcmp(place[j], here); j++)
-			;
-		if (j == n) {
-			snprintf(place[n], sizeof(place[n]), "%s", here);
-			bytes[n++] = 0;
-		}
-		bytes[j] += c->per_target[k];
+		/* a raw mapping writes its LUN: counted there, where a
+		 * backend names one (2 * PB_MAX_TARGETS places at most) */
+		if (!raw || !target_place(lun, sizeof(lun), p, k, true))
+			raw = 0;
+		if (target_place(here, sizeof(here), p, k, false))
+			n = place_add(place, bytes, n, here,
+				      c->per_target[k] - raw);
+		if (raw)
+			n = place_add(place, bytes, n, lun, raw);
 	}
 	return n;
 }
@@ -349,8 +374,8 @@ unsigned pb_plan_cost_place_list(const struct pb_plan_cost *c,
 void pb_plan_cost_places(struct pb_buf *out, const struct pb_plan_cost *c,
 			 const struct pb_profile *p)
 {
-	char place[PB_MAX_TARGETS][300], a[32];
-	uint64_t bytes[PB_MAX_TARGETS];
+	char place[PB_PLACES_MAX][300], a[32];
+	uint64_t bytes[PB_PLACES_MAX];
 	unsigned j, n = pb_plan_cost_place_list(c, p, place, bytes);
 
 	for (j = 0; j < n; j++)

@@ -16,6 +16,9 @@
 struct pb_plan_cost {
 	uint64_t passes, zeros, peak;
 	uint64_t per_target[PB_MAX_TARGETS];
+	/* of which the raw mappings' (rdm, rdmp): they land on the LUN or
+	 * device, not where the disks go */
+	uint64_t per_target_raw[PB_MAX_TARGETS];
 	/* the precision form (adaptive): the above are the most it writes,
 	 * every mode to repetitions; the rounds to min_repetitions write
 	 * the least (min_passes, min_zeros); the last finished run of it
@@ -39,7 +42,9 @@ void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
  * minutes at 100 MiB/s": the cost's first sentence */
 void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c);
 /* The places the plan writes to and the bytes each takes, in its
- * targets' order (place and bytes hold PB_MAX_TARGETS); how many. */
+ * targets' order, a raw mapping's LUN or device apart from where the
+ * disks go (place and bytes hold PB_PLACES_MAX); how many. */
+#define PB_PLACES_MAX (2 * PB_MAX_TARGETS)
 unsigned pb_plan_cost_place_list(const struct pb_plan_cost *c,
 				 const struct pb_profile *p, char (*place)[300],
 				 uint64_t *bytes);

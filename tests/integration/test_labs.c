@@ -1151,6 +1151,15 @@ static void no_lun_lab_follows_readme(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "PROVBENCH_LUN"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--modes"));
 	it_result_dispose(&r);
+	/* with a LUN named, rdm's writes are counted on it, not on the
+	 * datastore (the fixture has no such LUN: check then refuses) */
+	it_env_add(&e, "PROVBENCH_LUN", "naa.600a0b80001234");
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", prof, NULL, NULL), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "per place: datastore LocalDS_0 "
+					     "1.2 TiB, lun naa.600a0b80001234 "
+					     "384 GiB\n"));
+	it_result_dispose(&r);
+	env_swap(&e, "PROVBENCH_LUN", "PB_NO_LUN", "");
 	/* the guest's password from a file, as the server's may be */
 	snprintf(pw, sizeof(pw), "%s/nl-guest-password", it_dir());
 	CU_ASSERT_EQUAL_FATAL(
