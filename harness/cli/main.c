@@ -60,6 +60,38 @@ static const struct cli_command *find(const char *name)
 	return NULL;
 }
 
+/* A command, or help's topic, that is none: git's "did you mean" */
+static int unknown(const char *name, const char *in)
+{
+	const char *names[16], *near;
+	char why[300];
+	size_t n = 0;
+	const struct cli_command *c;
+
+	for (c = cli_commands; c->name && n + 3 < 16; c++)
+		if (!in || c->fn != cmd_help)
+			names[n++] = c->name;
+	if (in) {
+		names[n++] = "profile";
+		names[n++] = "environment";
+	}
+	names[n] = NULL;
+	near = pb_closest(name, strlen(name), names);
+	if (!in)
+		snprintf(why, sizeof(why),
+			 "unknown command (%s%s%ssee "
+			 "provbench help)",
+			 near ? "did you mean " : "", near ? near : "",
+			 near ? "? " : "");
+	else
+		snprintf(why, sizeof(why),
+			 "'%s': no such command or topic "
+			 "(%s%s%ssee provbench help)",
+			 name, near ? "did you mean " : "", near ? near : "",
+			 near ? "? " : "");
+	return pb_cli_fail(PB_ERR_USAGE, in ? in : name, why);
+}
+
 /* help profile and help environment: the tables said in a format */
 static int table_help(const char *topic, const char *format, const char *key)
 {
@@ -108,7 +140,6 @@ int cmd_help(int argc, char **argv)
 	const struct cli_command *c;
 	char *hargv[] = {NULL, "--help", NULL};
 	int rc = cli_parse(&cmd, opts, argc, argv);
-	char why[160];
 
 	if (rc)
 		return rc == CLI_HELPED ? PB_EXIT_OK : rc;
@@ -125,11 +156,8 @@ int cmd_help(int argc, char **argv)
 				       : "--format goes with profile or "
 					 "environment only");
 	c = find(topic);
-	if (!c || c->fn == cmd_help) {
-		snprintf(why, sizeof(why),
-			 "'%s': no such command (see provbench help)", topic);
-		return pb_cli_fail(PB_ERR_USAGE, "help", why);
-	}
+	if (!c || c->fn == cmd_help)
+		return unknown(topic, "help");
 	hargv[0] = (char *)c->name;
 	return c->fn(2, hargv);
 }
@@ -164,6 +192,5 @@ int main(int argc, char **argv)
 	c = find(argv[1]);
 	if (c)
 		return c->fn(argc - 1, argv + 1);
-	return pb_cli_fail(PB_ERR_USAGE, argv[1],
-			   "unknown command (see provbench help)");
+	return unknown(argv[1], NULL);
 }

@@ -18,7 +18,28 @@ struct walk {
 	const char *key; /* NULL: every key */
 	struct pb_buf *out;
 	unsigned found;
+	char near[160]; /* a key the mistyped one likely meant */
 };
+
+/* w->key, when no key is it, may be a typo of k's: git's "did you mean",
+ * by the closeness words.c judges (the first close one kept) */
+static void near_key(struct walk *w, const struct pb_profile_key *k)
+{
+	char full[160];
+	const char *one[2] = {full, NULL};
+
+	if (w->near[0])
+		return;
+	snprintf(full, sizeof(full), "%s%s%s", k->section,
+		 *k->section ? "." : "", k->key);
+	if (pb_closest(w->key, strlen(w->key), one)) {
+		snprintf(w->near, sizeof(w->near), "%s", full);
+		return;
+	}
+	one[0] = k->key;
+	if (pb_closest(w->key, strlen(w->key), one))
+		snprintf(w->near, sizeof(w->near), "%s", full);
+}
 
 /* "qemu.dir" as written, "dir" in any section, "workload.bs" */
 static bool key_matches(const struct pb_profile_key *k, const char *want)
@@ -104,8 +125,10 @@ static int one_key(const struct pb_profile_key *k, void *data)
 {
 	struct walk *w = data;
 
-	if (w->key && !key_matches(k, w->key))
+	if (w->key && !key_matches(k, w->key)) {
+		near_key(w, k);
 		return 0;
+	}
 	w->found++;
 	switch (w->fmt) {
 	case CLI_HELP_TEXT:
@@ -144,9 +167,10 @@ int cli_profile_help(FILE *fp, enum cli_help_format fmt, const char *key)
 	}
 	if (key && !w.found) {
 		snprintf(why, sizeof(why),
-			 "'%s': no such profile key (provbench help profile "
-			 "lists them)",
-			 key);
+			 "'%s': no such profile key (%s%s%sprovbench help "
+			 "profile lists them)",
+			 key, w.near[0] ? "did you mean " : "", w.near,
+			 w.near[0] ? "? " : "");
 		rc = pb_cli_fail(PB_ERR_USAGE, "help", why);
 		goto out;
 	}

@@ -2392,6 +2392,13 @@ static const struct {
 	{{"vsphere", "ls", "vapps"}, "'vapps': give one of"},
 	{{"vsphere", "guest", "run", "--timeout", "x", "vm", "/bin/true"},
 	 "'x': a number of seconds"},
+	/* git's "did you mean", for a command, a topic, a profile key */
+	{{"rn", "p.json"}, "rn: unknown command (did you mean run?"},
+	{{"help", "profil"},
+	 "'profil': no such command or topic (did you "
+	 "mean profile?"},
+	{{"help", "profile", "dsik_size"}, "(did you mean disk_size?"},
+	{{"help", "profile", "workload.bz"}, "(did you mean workload.bs?"},
 	/* -o said before anything runs: a plain file, a place not there */
 	{{"run", "-o", "/etc/hostname", "profiles/demo.json"},
 	 "run: -o /etc/hostname: not a directory"},
