@@ -93,9 +93,8 @@ const struct pb_option pb_profile_options[] = {
 	 .help = "a sentence for the report"},
 	{.name = "backend",
 	 .type = PB_OPT_CUSTOM,
-	 .help = "what makes the disks and writes them: one of the backends "
-		 "whose sections follow, the first (qemu, a guest on this "
-		 "machine) by default"},
+	 .help = "what makes the disks and writes them (each backend's keys "
+		 "are its section below), the first by default:"},
 	{.name = "disk_size",
 	 .type = PB_OPT_CUSTOM,
 	 .help = "each disk's size: \"10G\" or bytes (required, unless the "
@@ -290,6 +289,14 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 	for (d = pb_profile_options; !rc && d->name; d++) {
 		k.key = d->name;
 		pb_opt_describe(d, text, sizeof(text));
+		/* a key's help names its values: the backends from their
+		 * registry (a backend added there is said here) */
+		if (!strcmp(d->name, "backend"))
+			for (be = pb_backend_list(), n = 0; *be; be++, n++)
+				snprintf(text + strlen(text),
+					 sizeof(text) - strlen(text), "%s %s",
+					 n ? (be[1] ? "," : " or") : "",
+					 (*be)->name);
 		rc = cb(&k, data);
 		k.section_help = NULL;
 	}
@@ -305,6 +312,7 @@ enum pb_error pb_profile_keys_foreach(pb_profile_key_cb cb, void *data)
 		k.section_help = NULL;
 	}
 	names[0] = '\0';
+	n = 0;
 	for (o = runner_options; o->name; o++)
 		if (o->flags & PB_OPT_F_MATRIX)
 			n += (size_t)snprintf(

@@ -2508,6 +2508,16 @@ static void help_offline(void)
 			if (!strstr(r.out, keys[k]))
 				CU_FAIL(keys[k]);
 		it_result_dispose(&r);
+		/* a key's help names its values: the backends */
+		{
+			char *a[] = {(char *)it_bin("provbench"), "help",
+				     "profile", "backend", NULL};
+
+			CU_ASSERT_EQUAL(it_run_env(&r, a, envp, 0, 0), 0);
+			CU_ASSERT_PTR_NOT_NULL(
+				strstr(r.out, "qemu, vsphere, host or null"));
+			it_result_dispose(&r);
+		}
 	}
 }
 
