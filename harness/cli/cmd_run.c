@@ -44,8 +44,8 @@ int cmd_run(int argc, char **argv)
 		"interrupted run keeps what it\nmeasured. Progress goes to "
 		"stderr, the results' paths to stdout. Exit: 0\nevery item "
 		"measured, 4 partial (some failed, the rest measured), 1 "
-		"failed,\n2 bad input, 3 cannot connect or log in, 130 "
-		"interrupted."};
+		"failed,\n2 bad input, 3 cannot connect or log in, 128 + the "
+		"signal when\ninterrupted (130 for Ctrl-C)."};
 	int rc = cli_parse(&cmd, opts, argc, argv);
 
 	if (rc)

@@ -2,8 +2,8 @@
  * main.c - provbench, the orchestrator's command line: the command table,
  * `provbench help [CMD|profile|environment]` and --version. Exit codes, for every
  * command: 0 done, 1 failed, 2 usage or input, 3 cannot reach or log in,
- * 4 partial (a run's items failed, others were measured), 130 interrupted
- * (docs/DESIGN.md).
+ * 4 partial (a run's items failed, others were measured), 128 + the
+ * signal when interrupted (docs/DESIGN.md).
  */
 #include <limits.h>
 #include <stdio.h>
