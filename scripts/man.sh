@@ -13,17 +13,31 @@ set -eu
 pb=$1
 tmpl=$2
 
+# the commands as a --help lists them: "run", "disk add"
+commands() {
+	sed -n '/^commands/,/^$/s/^  \([a-z][a-z]*\( [a-z][a-z]*\)\{0,1\}\)  .*/\1/p'
+}
+
 synopsis() {
-	# the commands, as provbench --help lists them (help aside)
-	"$pb" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p' |
-		grep -v '^help$' |
+	# every command as provbench --help lists them, and each of
+	# vsphere's as its --help does
+	"$pb" --help | commands |
 		while read -r c; do
 			"$pb" "$c" --help | sed -n '1s/^usage: provbench //p'
+			[ "$c" = vsphere ] || continue
+			"$pb" vsphere --help | commands | while read -r s; do
+				# shellcheck disable=SC2086
+				"$pb" vsphere $s --help |
+					sed -n '1s/^usage: provbench //p'
+			done
 		done |
 		awk '
 		function esc(s) { gsub(/-/, "\\-", s); return s }
 		{
+			# the command: its leading lower-case words
 			cmd = $1
+			for (i = 2; i <= NF && $i ~ /^[a-z]+$/; i++)
+				cmd = cmd " " $i
 			rest = substr($0, length(cmd) + 2)
 			print ".B provbench " cmd
 			while (length(rest)) {
@@ -43,8 +57,8 @@ synopsis() {
 							print ".RB [ " esc(inner) " ]"
 						}
 					} else {
-						sub(/\.\.\.$/, "", inner)
-						print ".RI [ " inner " ...]"
+						more = sub(/\.\.\.$/, "", inner)
+						print ".RI [ " inner (more ? " ...]" : " ]")
 					}
 				} else {
 					sp = index(rest, " ")

@@ -319,6 +319,16 @@ static void install_ships_docs_and_units(void)
 		      "done",
 		      dest),
 		0);
+	/* and every command and vsphere subcommand has its line, help's
+	 * topics with it */
+	CU_ASSERT_EQUAL(
+		it_sh("cd '%s" PREFIX "' && m=share/man/man1/provbench.1 && "
+		      "grep -qx '.B provbench vsphere thumbprint' $m && grep -qx "
+		      "'.B provbench vsphere guest run' $m && grep -qx '.B "
+		      "provbench help' $m && grep -q '^.RI \\[ "
+		      "COMMAND|profile|environment \\]$' $m",
+		      dest),
+		0);
 	/* completion: the options come from the installed binary's help */
 	{
 		char script[1200];
