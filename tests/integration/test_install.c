@@ -344,11 +344,18 @@ static void install_ships_docs_and_units(void)
 			 "COMP_WORDS=(provbench exp); COMP_CWORD=1; "
 			 "_provbench; echo \"${COMPREPLY[*]}\"; "
 			 "COMP_WORDS=(provbench run --sh); COMP_CWORD=2; "
+			 "_provbench; echo \"${COMPREPLY[*]}\"; "
+			 "COMP_WORDS=(provbench vsphere th); COMP_CWORD=2; "
+			 "_provbench; echo \"${COMPREPLY[*]}\"; "
+			 "COMP_WORDS=(provbench vsphere guest r); COMP_CWORD=3; "
+			 "_provbench; echo \"${COMPREPLY[*]}\"; "
+			 "COMP_WORDS=(provbench help env); COMP_CWORD=2; "
 			 "_provbench; echo \"${COMPREPLY[*]}\"",
 			 dest, dest);
 		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
 		CU_ASSERT_STRING_EQUAL(r.out, "--dry-run\n--mode\nexport\n"
-					      "--shard --shard-count\n");
+					      "--shard --shard-count\n"
+					      "thumbprint\nrun\nenvironment\n");
 		it_result_dispose(&r);
 	}
 	it_sh("rm -rf '%s'", dest);
