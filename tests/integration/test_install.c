@@ -323,7 +323,8 @@ static void install_ships_docs_and_units(void)
 	 * topics with it */
 	CU_ASSERT_EQUAL(
 		it_sh("cd '%s" PREFIX "' && m=share/man/man1/provbench.1 && "
-		      "grep -qx '.B provbench vsphere thumbprint' $m && grep -qx "
+		      "grep -qx '.B provbench vsphere thumbprint' $m && grep "
+		      "-qx "
 		      "'.B provbench vsphere guest run' $m && grep -qx '.B "
 		      "provbench help' $m && grep -q '^.RI \\[ "
 		      "COMMAND|profile|environment \\]$' $m",
@@ -334,24 +335,25 @@ static void install_ships_docs_and_units(void)
 		char script[1200];
 		char *argv[] = {"/bin/bash", "-c", script, NULL};
 
-		snprintf(script, sizeof(script),
-			 "PATH='%s" PREFIX "/bin':$PATH; . '%s" PREFIX
-			 "/share/bash-completion/completions/provbench'; "
-			 "COMP_WORDS=(provbench run --d); COMP_CWORD=2; "
-			 "_provbench; echo \"${COMPREPLY[*]}\"; "
-			 "COMP_WORDS=(provbench vsphere disk add --mo); "
-			 "COMP_CWORD=4; _provbench; echo \"${COMPREPLY[*]}\"; "
-			 "COMP_WORDS=(provbench exp); COMP_CWORD=1; "
-			 "_provbench; echo \"${COMPREPLY[*]}\"; "
-			 "COMP_WORDS=(provbench run --sh); COMP_CWORD=2; "
-			 "_provbench; echo \"${COMPREPLY[*]}\"; "
-			 "COMP_WORDS=(provbench vsphere th); COMP_CWORD=2; "
-			 "_provbench; echo \"${COMPREPLY[*]}\"; "
-			 "COMP_WORDS=(provbench vsphere guest r); COMP_CWORD=3; "
-			 "_provbench; echo \"${COMPREPLY[*]}\"; "
-			 "COMP_WORDS=(provbench help env); COMP_CWORD=2; "
-			 "_provbench; echo \"${COMPREPLY[*]}\"",
-			 dest, dest);
+		snprintf(
+			script, sizeof(script),
+			"PATH='%s" PREFIX "/bin':$PATH; . '%s" PREFIX
+			"/share/bash-completion/completions/provbench'; "
+			"COMP_WORDS=(provbench run --d); COMP_CWORD=2; "
+			"_provbench; echo \"${COMPREPLY[*]}\"; "
+			"COMP_WORDS=(provbench vsphere disk add --mo); "
+			"COMP_CWORD=4; _provbench; echo \"${COMPREPLY[*]}\"; "
+			"COMP_WORDS=(provbench exp); COMP_CWORD=1; "
+			"_provbench; echo \"${COMPREPLY[*]}\"; "
+			"COMP_WORDS=(provbench run --sh); COMP_CWORD=2; "
+			"_provbench; echo \"${COMPREPLY[*]}\"; "
+			"COMP_WORDS=(provbench vsphere th); COMP_CWORD=2; "
+			"_provbench; echo \"${COMPREPLY[*]}\"; "
+			"COMP_WORDS=(provbench vsphere guest r); COMP_CWORD=3; "
+			"_provbench; echo \"${COMPREPLY[*]}\"; "
+			"COMP_WORDS=(provbench help env); COMP_CWORD=2; "
+			"_provbench; echo \"${COMPREPLY[*]}\"",
+			dest, dest);
 		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
 		CU_ASSERT_STRING_EQUAL(r.out, "--dry-run\n--mode\nexport\n"
 					      "--shard --shard-count\n"
