@@ -137,6 +137,11 @@ static void ansible_playbook_localhost(void)
 		PB_SKIP("Ansible (Debian's ansible-core, make deps) is not "
 			"installed");
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s'", state), 0);
+	/* the header's password files, as a lab makes them */
+	CU_ASSERT_EQUAL_FATAL(it_sh("cd '%s' && umask 077 && echo s3cret-pw > "
+				    "pw && echo s3cret-gpw > gpw",
+				    base),
+			      0);
 	four_targets(prof, base);
 	abs_bin(bin, sizeof(bin));
 	snprintf(text, sizeof(text),
@@ -155,11 +160,21 @@ static void ansible_playbook_localhost(void)
 		   "ansible-playbook -i '%s' -f 1 "
 		   "dist/ansible/provbench-shards.yml -e profile='%s' -e "
 		   "provbench='%s' -e fetch_dir='%s/shards' -e "
-		   "work_root='%s/work' > '%s/play.log' 2>&1",
-		   state, base, base, inv, prof, bin, base, base, base);
+		   "work_root='%s/work' -e password_file='%s/pw' -e "
+		   "guest_password_file='%s/gpw' > '%s/play.log' 2>&1",
+		   state, base, base, inv, prof, bin, base, base, base, base,
+		   base);
 	CU_ASSERT_EQUAL(rc, 0);
 	if (rc)
 		it_sh("tail -30 '%s/play.log' >&2", base);
+	/* each controller holds both, 0600, and the play's log neither */
+	CU_ASSERT_EQUAL(it_sh("cd '%s' && for c in c0 c1 c2; do test \"$(stat "
+			      "-c %%a work/$c/password work/$c/guest-password)"
+			      "\" = \"600\n600\" && grep -qx s3cret-gpw "
+			      "work/$c/guest-password || exit 1; done; ! grep "
+			      "-q s3cret play.log",
+			      base),
+			0);
 	snprintf(text, sizeof(text), "%s/shards/merged", base);
 	CU_ASSERT_EQUAL(same_groups(text, prof, state), 0);
 }
@@ -208,9 +223,12 @@ static void kubernetes_manifest_shape(void)
 		      "assert len(pw) == 1\n"
 		      "sec = pw[0]['secret']\n"
 		      "assert sec['secretName'] != lab, 'password in envFrom'\n"
-		      "item = sec['items'][0]\n"
+		      "item, guest = sec['items']\n"
 		      "assert env['PROVBENCH_PASSWORD_FILE'] == "
 		      "mounts[pw[0]['name']] + '/' + item['path']\n"
+		      "assert env['PROVBENCH_GUEST_PASSWORD_FILE'] == "
+		      "mounts[pw[0]['name']] + '/' + guest['path']\n"
+		      "assert 'PROVBENCH_GUEST_PASSWORD' not in env\n"
 		      "out = cmd[cmd.index('-o') + 1]\n"
 		      "assert out == mounts['results']\n"
 		      "claim = vols['results']['persistentVolumeClaim']"
@@ -232,6 +250,7 @@ static void kubernetes_manifest_shape(void)
 		      "k.startswith('kubectl create secret generic ')}\n"
 		      "assert '--from-env-file' in secrets[lab]\n"
 		      "assert 'password' in secrets[sec['secretName']]\n"
+		      "assert 'guest-password=' in secrets[sec['secretName']]\n"
 		      "i = lambda w: [j for j, k in enumerate(cmds) if w in "
 		      "k][0]\n"
 		      "assert i('apply -f indexed-job.yaml') < i('kubectl "
@@ -264,6 +283,7 @@ static void kubernetes_commands_kubectl(void)
 		it_sh("set -e; rm -rf '%s'; mkdir -p '%s'; cd '%s'; "
 		      "printf 'PROVBENCH_URL=https://vc/sdk\\n"
 		      "PROVBENCH_USERNAME=u\\n' > lab.env; echo pw > password; "
+		      "echo gpw > guest-password; "
 		      "echo '{}' > lab.json; n=0; "
 		      "sed -n 's/^#   *//p' "
 		      "'%s/dist/kubernetes/indexed-job.yaml' "
@@ -273,7 +293,8 @@ static void kubernetes_commands_kubectl(void)
 		      "$c --dry-run=client -o yaml > out.$n || "
 		      "{ echo \"refused: $c\" >&2; exit 1; }; done < cmds; "
 		      "test $n -eq 3; grep -q PROVBENCH_URL out.1; "
-		      "! grep -q password: out.1; grep -q 'password:' out.2",
+		      "! grep -q password: out.1; grep -q 'password:' out.2; "
+		      "grep -q 'guest-password:' out.2",
 		      dir, dir, dir, top),
 		0);
 }
