@@ -214,6 +214,7 @@ GUEST         := $(B)/guest/initrd.gz
 	format-check runner-static guest vcsim wine-prefix \
 	runner-windows unit-windows \
 	install uninstall demo deps-demo bench format clean fuzz fuzz-smoke asan-tree \
+	refdev \
 	profile-doc \
 	coverage \
 	test-valgrind
@@ -388,6 +389,8 @@ $(VCSIM): $(wildcard tests/vcsim/*.go)
 
 # The reference device (bench/refdev): a FUSE file system whose first
 # write to each 1 MiB block zeroes it first, and counts that time.
+refdev: $(B)/zerofs
+
 $(B)/zerofs: tests/refdev/zerofs.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags fuse3) -o $@ $< \

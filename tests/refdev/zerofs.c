@@ -34,6 +34,9 @@
  * Zeros go direct and synchronous (O_DIRECT | O_DSYNC), as an array's;
  * a block written whole by its first write is zeroed all the same: VMFS
  * zeroes before it knows.
+ * A device that stalls (a path failover, a controller reset: issue 55's
+ * coordinated omission): while the file HOLD exists beside BACKING
+ * (BACKING.hold), every write waits, and goes on once it is gone.
  * Runs in the foreground until fusermount3 -u MOUNTPOINT.
  */
 #define FUSE_USE_VERSION 35
@@ -74,6 +77,7 @@ struct zfile {
 
 static struct {
 	const char *backing, *log;
+	char hold[PATH_MAX + 8];
 	unsigned every, head_mib, head_times, wait_us;
 	void *zeros;
 	struct zfile *files;
@@ -279,6 +283,9 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 	ssize_t n;
 	int rc = 0, first = 0;
 
+	/* a stalled device: held while the hold file is there */
+	while (!access(z.hold, F_OK))
+		usleep(1000);
 	if (size) {
 		pthread_mutex_lock(&z.lock);
 		f = zfile_get(path);
@@ -587,6 +594,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	z.backing = backing;
+	snprintf(z.hold, sizeof(z.hold), "%s.hold", backing);
 	z.log = argv[3];
 	if (argc == 8) {
 		unsigned long w = strtoul(argv[7], &end, 10);
