@@ -20,8 +20,8 @@ PKGS     := jansson liburing blkid
 VS_PKGS  := libcurl libxml-2.0 openssl
 # lazily expanded: `make deps` must run before pkg-config can answer
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(VS_PKGS))
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
-PKG_STATIC = $(shell pkg-config --static --libs $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm
+PKG_STATIC = $(shell pkg-config --static --libs $(PKGS)) -lm
 VS_LIBS    = $(shell pkg-config --libs $(VS_PKGS)) $(PKG_LIBS)
 
 # -Wformat-truncation flags every bounded snprintf into a path buffer;
@@ -327,10 +327,10 @@ $(B)/win/obj/%.o: %.c
 		-c -o $@ $<
 
 $(UNIT_WIN): $(call obj,$(B)/win/obj,$(UNIT_WIN_SRC))
-	$(WIN_CC) -static -o $@ $^
+	$(WIN_CC) -static -o $@ $^ -lm
 
 $(RUNNER_WIN): $(call obj,$(B)/win/obj,$(WIN_SRC))
-	$(WIN_CC) -static -o $@ $^
+	$(WIN_CC) -static -o $@ $^ -lm
 
 guest: $(GUEST)
 

@@ -141,6 +141,31 @@ static int uring_commit(struct runner_engine *e)
 }
 
 static int uring_getevents(struct runner_engine *e, unsigned min,
+			   struct runner_io **done, unsigned max);
+
+/* One completion within timeout_ns, then whatever else is there. */
+static int uring_getevents_timed(struct runner_engine *e,
+				 struct runner_io **done, unsigned max,
+				 uint64_t timeout_ns)
+{
+	struct uring_data *d = e->priv;
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts = {
+		.tv_sec = (long long)(timeout_ns / 1000000000u),
+		.tv_nsec = (long long)(timeout_ns % 1000000000u)};
+	int r;
+
+	do
+		r = io_uring_wait_cqe_timeout(&d->ring, &cqe, &ts);
+	while (r == -EINTR);
+	if (r == -ETIME)
+		return 0;
+	if (r < 0)
+		return r;
+	return uring_getevents(e, 0, done, max);
+}
+
+static int uring_getevents(struct runner_engine *e, unsigned min,
 			   struct runner_io **done, unsigned max)
 {
 	struct uring_data *d = e->priv;
@@ -201,5 +226,6 @@ const struct runner_engine_ops runner_engine_io_uring = {
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.getevents = uring_getevents,
+	.getevents_timed = uring_getevents_timed,
 	.cleanup = uring_cleanup,
 };

@@ -242,6 +242,39 @@ const struct pb_option runner_options[] = {
 		 "so the host's drift cancels in the penalty (the median of "
 		 "the pairs'); the pass's figures are the fresh stripes'; "
 		 "unset: one stream"},
+	{.name = "rate-iops",
+	 .key = "rate_iops",
+	 .type = PB_OPT_UINT,
+	 .off = OFF(rate_iops),
+	 .min = 1,
+	 .max = 10000000,
+	 .arg = "N",
+	 .flags = M,
+	 .help = "an offered rate instead of a closed loop: N I/Os started a "
+		 "second on a schedule, whatever the completions do (qd in "
+		 "flight at most; a due I/O with none free waits and is "
+		 "counted), each I/O's latency from its intended start (wrk2, "
+		 "fio's rate_iops); a pass that cannot hold it says so; "
+		 "unset: qd kept full"},
+	{.name = "poisson",
+	 .type = PB_OPT_BOOL,
+	 .off = OFF(poisson),
+	 .flags = M,
+	 .help = "with rate-iops: Poisson arrivals, the gaps exponential and "
+		 "seeded (fio's rate_process=poisson), as independent clients "
+		 "offer them; default a fixed interval"},
+	{.name = "stall-us",
+	 .key = "stall_us",
+	 .type = PB_OPT_UINT,
+	 .off = OFF(stall_us),
+	 .min = 1,
+	 .max = 60000000,
+	 .arg = "N",
+	 .flags = M,
+	 .help = "an I/O whose latency passes N microseconds is a stall: each "
+		 "pass counts them and their total time (with rate-iops, from "
+		 "the intended start: every I/O a stall delayed counts); "
+		 "unset: none counted"},
 	{.name = "seed",
 	 .type = PB_OPT_U64,
 	 .off = OFF(seed),
@@ -643,6 +676,24 @@ enum pb_error runner_opts_check(const struct runner_opts *o, bool profile,
 		if (err)
 			return err;
 	}
+	if (o->poisson && !o->rate_iops)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: shapes an offered rate, and %s is unset",
+			       said(a, sizeof(a), "poisson", profile),
+			       said(b, sizeof(b), "rate-iops", profile));
+	if (o->rate_iops && o->pair_stripe)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s and %s: give one (a stripe is timed alone "
+			       "in the queue, not at a rate)",
+			       said(a, sizeof(a), "rate-iops", profile),
+			       said(b, sizeof(b), "pair-stripe", profile));
+#ifdef _WIN32
+	if (o->rate_iops)
+		return pb_fail(errbuf, PB_ERR_USAGE,
+			       "%s: not in the Windows runner yet (a closed "
+			       "loop only); the Linux runner offers rates",
+			       said(a, sizeof(a), "rate-iops", profile));
+#endif
 	if (o->size && o->size % o->bs)
 		return pb_fail(errbuf, PB_ERR_USAGE,
 			       "%s: %llu is not a multiple of %s %u",

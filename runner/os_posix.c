@@ -144,6 +144,18 @@ void runner_sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+void runner_sleep_until_ns(uint64_t t)
+{
+	/* pb_now_ns is CLOCK_MONOTONIC's */
+	struct timespec ts = {(time_t)(t / 1000000000u),
+			      (long)(t % 1000000000u)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+		       EINTR &&
+	       !runner_stop_requested())
+		;
+}
+
 void runner_stop_handlers_install(void)
 {
 	struct sigaction sa;

@@ -45,9 +45,42 @@ static void lat_json(struct pb_jw *w, const struct runner_hist *h)
 	pb_jw_real(w, "p90", us(runner_hist_percentile(h, 90.0)));
 	pb_jw_real(w, RUNNER_K_P99, us(runner_hist_percentile(h, 99.0)));
 	pb_jw_real(w, RUNNER_K_P999, us(runner_hist_percentile(h, 99.9)));
-	pb_jw_real(w, "max", us(h->count ? h->max : 0));
+	pb_jw_real(w, RUNNER_K_P9999, us(runner_hist_percentile(h, 99.99)));
+	pb_jw_real(w, RUNNER_K_MAX, us(h->count ? h->max : 0));
 	pb_jw_real(w, "min", us(h->count ? h->min : 0));
 	pb_jw_obj_close(w);
+}
+
+/*
+ * An offered rate's account: what was offered, what the pass achieved
+ * over its whole time, and whether that held it (95% of it: a pass that
+ * fell behind is no latency at that rate, and a reader says so), the
+ * times the qd cap held the schedule up and how late its last I/O
+ * started; the stalls past --stall-us.
+ */
+static void rate_json(struct pb_jw *w, const struct runner_opts *o,
+		      const struct runner_pass_result *r)
+{
+	double achieved = r->ns ? (double)r->ios / ((double)r->ns / 1e9) : 0;
+
+	if (o->rate_iops) {
+		pb_jw_obj_open(w, RUNNER_K_RATE);
+		pb_jw_int(w, RUNNER_K_OFFERED_IOPS, o->rate_iops);
+		pb_jw_bool(w, "poisson", o->poisson);
+		pb_jw_real(w, RUNNER_K_ACHIEVED_IOPS, achieved);
+		pb_jw_bool(w, RUNNER_K_RATE_HELD,
+			   r->complete && achieved >= 0.95 * o->rate_iops);
+		pb_jw_int(w, "cap_waits", (int64_t)r->cap_waits);
+		pb_jw_real(w, "last_lag_ms", (double)r->lag_ns / 1e6);
+		pb_jw_obj_close(w);
+	}
+	if (o->stall_us) {
+		pb_jw_obj_open(w, RUNNER_K_STALLS);
+		pb_jw_int(w, RUNNER_K_STALL_US, o->stall_us);
+		pb_jw_int(w, RUNNER_K_COUNT, (int64_t)r->stalls);
+		pb_jw_real(w, RUNNER_K_TOTAL_MS, (double)r->stall_ns / 1e6);
+		pb_jw_obj_close(w);
+	}
 }
 
 /* integers: a real would lose the sub-second part to a reader's
@@ -280,6 +313,7 @@ static void pass_json(struct pb_jw *w, const struct runner_ctx *ctx,
 	if (r->has_ext)
 		ext_json(w, r);
 	lat_json(w, r->hist);
+	rate_json(w, o, r);
 	series_json(w, r);
 	if (r->pairs)
 		pairs_json(w, r->pairs);

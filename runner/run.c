@@ -5,6 +5,7 @@
  * SIGINT/SIGTERM with what was measured so far.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,7 +304,53 @@ struct walk {
 		       unsigned n, uint64_t now, enum pb_error *err);
 	void *arg; /* reaped()'s */
 	uint64_t issued;
+	/* an offered rate (--rate-iops): the mean gap, the next I/O's
+	 * intended start, Poisson's generator (0: a fixed gap) */
+	uint64_t gap_ns, due, rng;
+	bool capped; /* an I/O came due with every slot busy */
 };
+
+/* The next gap of an offered rate: fixed, or exponential with the same
+ * mean (splitmix64's uniform, never 0, through -ln) */
+static uint64_t next_gap(struct walk *w)
+{
+	uint64_t z;
+	double u;
+
+	if (!w->rng)
+		return w->gap_ns;
+	z = (w->rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	u = ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+	return (uint64_t)(-log(u) * (double)w->gap_ns);
+}
+
+/*
+ * Wait for completions. A closed loop waits for one; an offered rate
+ * waits at most until its next I/O is due (0 back: it is), or sleeps
+ * there when nothing is in flight.
+ */
+static int walk_wait(struct walk *w, struct runner_io **done, unsigned inflight)
+{
+	struct runner_engine *e = &w->ctx->engine;
+	uint64_t now;
+
+	if (!w->gap_ns || w->issued >= w->n || runner_stop_requested())
+		return inflight ? e->ops->getevents(e, 1, done, inflight) : 0;
+	now = pb_now_ns();
+	if (!inflight) {
+		if (w->due > now)
+			runner_sleep_until_ns(w->due);
+		return 0;
+	}
+	/* no slot for what is due: nothing to do but wait for one */
+	if (inflight == w->depth || !e->ops->getevents_timed)
+		return e->ops->getevents(e, 1, done, inflight);
+	return e->ops->getevents_timed(e, done, inflight,
+				       w->due > now ? w->due - now : 0);
+}
 
 static enum pb_error walk_run(struct walk *w)
 {
@@ -319,21 +366,34 @@ static enum pb_error walk_run(struct walk *w)
 	for (i = 0; i < w->depth; i++)
 		freelist[i] = w->depth - 1 - i;
 	w->issued = 0;
+	w->due = pb_now_ns();
 	for (;;) {
 		queued = 0;
 		while (inflight < w->depth && w->issued < w->n &&
 		       !runner_stop_requested() && !err) {
-			struct runner_io *io = &ctx->ios[freelist[--nfree]];
-			uint64_t b =
-				w->perm ? runner_perm_at(w->perm, w->issued)
-					: w->issued;
+			struct runner_io *io;
+			uint64_t b, now = pb_now_ns();
 
+			if (w->gap_ns && now < w->due)
+				break; /* the next is not due yet */
+			io = &ctx->ios[freelist[--nfree]];
+			b = w->perm ? runner_perm_at(w->perm, w->issued)
+				    : w->issued;
 			io->off = (w->first + b) * o->bs;
 			io->len = o->bs;
 			if (writes)
 				runner_stamp_buf(io->buf, io->len, io->off,
 						 o->seed, ctx->generation);
-			io->t_start = pb_now_ns();
+			/* at a rate, latency runs from the intended start:
+			 * a stall delays every I/O due during it, and each
+			 * one counts (coordinated omission, wrk2) */
+			io->t_start = w->gap_ns ? w->due : pb_now_ns();
+			if (w->gap_ns) {
+				w->r->lag_ns = now - w->due;
+				w->due += next_gap(w);
+				w->r->cap_waits += w->capped;
+				w->capped = false;
+			}
 			ctx->engine.ops->queue(&ctx->engine, io, w->op);
 			inflight++;
 			w->issued++;
@@ -350,10 +410,18 @@ static enum pb_error walk_run(struct walk *w)
 		if (got < 0 && !err)
 			err = pb_fail(w->r->error, PB_ERR_IO, "submit: %s",
 				      strerror(-got));
-		if (!inflight)
+		/* an I/O due with every slot busy: the cap, counted once
+		 * each time it holds the schedule up */
+		if (w->gap_ns && inflight == w->depth && w->issued < w->n &&
+		    pb_now_ns() >= w->due)
+			w->capped = true;
+		if (!inflight && (!w->gap_ns || w->issued >= w->n || err ||
+				  runner_stop_requested()))
 			break;
-		got = ctx->engine.ops->getevents(&ctx->engine, 1, done,
-						 inflight);
+		got = walk_wait(w, done, inflight);
+		if (got == 0 && w->gap_ns && w->issued < w->n &&
+		    !runner_stop_requested())
+			continue; /* the next I/O is due */
 		if (got < 0) {
 			/* completions cannot be reaped: nothing to drain */
 			err = pb_fail(w->r->error, PB_ERR_IO, "reap: %s",
@@ -587,6 +655,7 @@ struct pass_walk {
 	struct series_state ss;
 	struct progress pg;
 	uint64_t start, ramp_end;
+	uint64_t stall_ns; /* --stall-us; 0: none counted */
 };
 
 static void pass_reaped(struct walk *w, struct runner_io *const *done,
@@ -599,9 +668,13 @@ static void pass_reaped(struct walk *w, struct runner_io *const *done,
 
 	for (i = 0; i < n; i++) {
 		struct runner_io *io = done[i];
+		uint64_t lat = now - io->t_start;
 
-		runner_hist_add(in_ramp ? r->ramp_hist : r->hist,
-				now - io->t_start);
+		runner_hist_add(in_ramp ? r->ramp_hist : r->hist, lat);
+		if (pw->stall_ns && lat > pw->stall_ns && !in_ramp) {
+			r->stalls++;
+			r->stall_ns += lat;
+		}
 		if (!io_whole(w, io, err))
 			continue;
 		if (series_advance(r, &pw->ss, now) && !*err)
@@ -680,6 +753,13 @@ static enum pb_error run_pass(struct runner_ctx *ctx, unsigned index,
 	runner_perm_init(&perm, ctx->nblocks, o->seed + index);
 	w.n = ctx->nblocks;
 	w.perm = o->pattern == RUNNER_PATTERN_RAND ? &perm : NULL;
+	if (o->rate_iops) {
+		w.gap_ns = 1000000000ull / o->rate_iops;
+		/* each pass its own arrivals, from the run's seed */
+		w.rng = o->poisson ? ((o->seed ^ 0x7261746573ull) + index) | 1
+				   : 0;
+	}
+	pw.stall_ns = (uint64_t)o->stall_us * 1000u;
 
 	pw.start = pb_now_ns();
 	runner_clock_now(&r->started_unix, &r->started_boot);

@@ -81,6 +81,12 @@ struct runner_opts {
 	unsigned interval_ms;
 	unsigned ramp_ms;     /* each pass's first ms left out of its figures */
 	uint64_t pair_stripe; /* bytes; 0: the first write in one stream */
+	/* an offered rate: I/Os started on a schedule of this many a
+	 * second, whatever the completions do (up to qd in flight), each
+	 * one's latency from its intended start; 0: a closed loop */
+	unsigned rate_iops;
+	bool poisson;	   /* the schedule's gaps exponential, seeded */
+	unsigned stall_us; /* an I/O slower than this is a stall; 0: none */
 	uint64_t seed;
 	bool verify;
 	bool force;
@@ -200,6 +206,16 @@ bool runner_pass_writes(enum runner_pass_kind kind);
 #define RUNNER_K_MEAN		   "mean"
 #define RUNNER_K_P99		   "p99"
 #define RUNNER_K_P999		   "p999"
+#define RUNNER_K_P9999		   "p9999"
+#define RUNNER_K_MAX		   "max"
+#define RUNNER_K_RATE		   "rate"
+#define RUNNER_K_OFFERED_IOPS	   "offered_iops"
+#define RUNNER_K_ACHIEVED_IOPS	   "achieved_iops"
+#define RUNNER_K_RATE_HELD	   "held"
+#define RUNNER_K_STALLS		   "stalls"
+#define RUNNER_K_STALL_US	   "threshold_us"
+#define RUNNER_K_COUNT		   "count"
+#define RUNNER_K_TOTAL_MS	   "total_ms"
 #define RUNNER_K_COMPLETE	   "complete"
 #define RUNNER_K_SERIES		   "series"
 #define RUNNER_K_T_S		   "t_s"

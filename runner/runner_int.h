@@ -58,6 +58,11 @@ struct runner_engine_ops {
 	/* wait for at least min completions; returns how many, or -errno */
 	int (*getevents)(struct runner_engine *e, unsigned min,
 			 struct runner_io **done, unsigned max);
+	/* wait at most timeout_ns for one completion (an offered rate's
+	 * next start is due then); 0 when none came. NULL: the engine
+	 * completes each I/O as it queues it, getevents never waits */
+	int (*getevents_timed)(struct runner_engine *e, struct runner_io **done,
+			       unsigned max, uint64_t timeout_ns);
 	void (*cleanup)(struct runner_engine *e);
 };
 
@@ -226,6 +231,11 @@ struct runner_pass_result {
 	 * pass was no longer than its ramp and everything counts */
 	uint64_t ramp_ns, ramp_bytes, ramp_ios;
 	struct runner_hist *ramp_hist;
+	/* --rate-iops: the I/Os started after their intended start because
+	 * every slot was busy (the qd cap reached), and how late the last
+	 * one started; --stall-us: the stalls and their total time */
+	uint64_t cap_waits, lag_ns;
+	uint64_t stalls, stall_ns;
 	/* --pair-stripe's first write: the figures above are its fresh
 	 * stripes' (one series point each), these the rewritten ones' */
 	struct runner_pairs *pairs;
@@ -397,6 +407,8 @@ int runner_fd_sync(int fd);
 void runner_fd_drop_cache(int fd);
 /* sleep ms milliseconds, or less when a stop signal comes */
 void runner_sleep_ms(unsigned ms);
+/* until pb_now_ns() reads t (an offered rate's next start) */
+void runner_sleep_until_ns(uint64_t t);
 /* the platform's asynchronous engine (io_uring; an I/O completion port)
  * and its synchronous one (pread/pwrite; ReadFile/WriteFile) */
 extern const struct runner_engine_ops *const runner_engine_async;

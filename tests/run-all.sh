@@ -107,7 +107,7 @@ if $check; then
 	cat >"$work/jobs" <<EOF
 integration-host 25 - $B/integration-tests $B $(sel host)
 integration-report 20 - $B/integration-tests $B $(sel report)
-integration-runner 12 $win_run $B/integration-tests $B $(sel runner)
+integration-runner 12 $win_run,refdev $B/integration-tests $B $(sel runner)
 validate 52 - python3 tests/validate/validate.py --build $B --quick --check
 unit 3 - $B/unit-tests
 unit-windows 2 $win_unit $wine_unit
@@ -122,13 +122,13 @@ integration-qemu 219 - $IT $(sel qemu)
 integration-harness 182 vcsim,$win_run $IT $(sel harness)
 valgrind-host 189 - $VG $(sel host)
 integration-labs 106 vcsim $IT $(sel labs)
-valgrind-runner 101 $win_run $VG $(sel runner)
+valgrind-runner 101 $win_run,refdev $VG $(sel runner)
 integration-host 109 - $IT $(sel host)
 fuzz-smoke 71 fuzz tests/fuzz/smoke.sh $B
 integration-report 56 - $IT $(sel report)
 integration-vsphere 66 vcsim $IT $(sel vsphere)
 integration-sched 40 - $IT $(sel sched)
-integration-runner 46 $win_run $IT $(sel runner)
+integration-runner 46 $win_run,refdev $IT $(sel runner)
 validate 46 - python3 tests/validate/validate.py --build $B --quick --check
 integration-install 20 - $IT $(sel install)
 unit-asan 7 - $san $B/asan/unit-tests

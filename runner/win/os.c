@@ -128,6 +128,16 @@ void runner_sleep_ms(unsigned ms)
 	Sleep(ms);
 }
 
+void runner_sleep_until_ns(uint64_t t)
+{
+	uint64_t now = pb_now_ns();
+
+	/* the Windows runner offers no rate (runner_opts_check): this is
+	 * the seam's whole, at Sleep's millisecond */
+	if (t > now)
+		Sleep((DWORD)((t - now) / 1000000u));
+}
+
 void runner_stop_handlers_install(void)
 {
 	SetConsoleCtrlHandler(on_console, TRUE);
