@@ -70,7 +70,8 @@ ASAN_DEBUG ?= -g1
 
 COMMON_SRC := common/error.c common/dynbuf.c common/size.c common/file.c \
 	      common/mode.c common/child.c common/time.c \
-	      common/words.c common/jsonw.c common/env.c common/option.c
+	      common/words.c common/jsonw.c common/env.c common/option.c \
+	      common/rng.c
 RUNNER_LIB_SRC := runner/options.c runner/hist.c runner/perm.c runner/data.c \
 		  runner/target.c runner/engine_psync.c runner/engine_uring.c \
 		  runner/run.c runner/result.c runner/stop.c runner/wait.c \

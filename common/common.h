@@ -288,6 +288,14 @@ const char *pb_closest(const char *word, size_t len,
 		       const char *const *choices);
 char *pb_choices_join(char *buf, size_t len, const char *const *choices);
 
+/* ---- seeded numbers (rng.c) ---- */
+
+/* splitmix64's next from the state *s; a uniform in (0, 1); a standard
+ * normal deviate (two uniforms) */
+uint64_t pb_splitmix64(uint64_t *s);
+double pb_uniform01(uint64_t *s);
+double pb_normal(uint64_t *s);
+
 /* ---- the environment (env.c) ---- */
 
 /* A PROVBENCH_* variable: every one provbench reads or sets is a row. */

@@ -9,15 +9,6 @@
 
 #include "harness_int.h"
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /*
  * With concurrency N > 1 a repetition is a list of waves: one (point,
  * mode) cell on a chunk of up to N targets (in the profile's order), all
@@ -40,7 +31,8 @@ static enum pb_error plan_waves(struct pb_plan *plan,
 		for (u = 0; u < units; u++)
 			order[u] = u;
 		for (i = units; p->shuffle && i > 1; i--) {
-			size_t j = (size_t)(splitmix(s) % i), x = order[i - 1];
+			size_t j = (size_t)(pb_splitmix64(s) % i),
+			       x = order[i - 1];
 
 			order[i - 1] = order[j];
 			order[j] = x;
@@ -119,7 +111,7 @@ enum pb_error pb_plan_build(struct pb_plan *plan, const struct pb_profile *p,
 		/* within a repetition, a seeded Fisher-Yates shuffle: a fixed
 		 * order biases results through caches and thermal state */
 		for (i = per; p->shuffle && i > 1; i--) {
-			size_t j = (size_t)(splitmix(&s) % i);
+			size_t j = (size_t)(pb_splitmix64(&s) % i);
 			struct pb_plan_item t = it[i - 1];
 
 			it[i - 1] = it[j];

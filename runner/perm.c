@@ -10,15 +10,6 @@
  */
 #include "runner.h"
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void runner_perm_init(struct runner_perm *p, uint64_t n, uint64_t seed)
 {
 	uint64_t s = seed;
@@ -29,9 +20,9 @@ void runner_perm_init(struct runner_perm *p, uint64_t n, uint64_t seed)
 		p->bits++;
 	p->mask = p->bits >= 64 ? UINT64_MAX : (1ull << p->bits) - 1;
 	p->shift = p->bits / 2 ? p->bits / 2 : 1;
-	p->k1 = splitmix64(&s) | 1;
-	p->k2 = splitmix64(&s) | 1;
-	p->x1 = splitmix64(&s);
+	p->k1 = pb_splitmix64(&s) | 1;
+	p->k2 = pb_splitmix64(&s) | 1;
+	p->x1 = pb_splitmix64(&s);
 }
 
 static uint64_t mix(const struct runner_perm *p, uint64_t x)

@@ -311,20 +311,12 @@ struct walk {
 };
 
 /* The next gap of an offered rate: fixed, or exponential with the same
- * mean (splitmix64's uniform, never 0, through -ln) */
+ * mean (a uniform in (0, 1) through -ln) */
 static uint64_t next_gap(struct walk *w)
 {
-	uint64_t z;
-	double u;
-
 	if (!w->rng)
 		return w->gap_ns;
-	z = (w->rng += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	u = ((double)(z >> 11) + 0.5) / 9007199254740992.0;
-	return (uint64_t)(-log(u) * (double)w->gap_ns);
+	return (uint64_t)(-log(pb_uniform01(&w->rng)) * (double)w->gap_ns);
 }
 
 /*

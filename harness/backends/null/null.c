@@ -85,23 +85,6 @@ static enum pb_error null_disk(struct pb_backend *be, enum pb_mode mode,
 	return PB_OK;
 }
 
-/* A standard normal deviate from a splitmix64 stream (*s): the same
- * disk, the same noise. */
-static double normal(uint64_t *s)
-{
-	double u[2];
-
-	for (int k = 0; k < 2; k++) {
-		uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		u[k] = ((double)((z ^ (z >> 31)) >> 11) + 0.5) /
-		       9007199254740992.0;
-	}
-	return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
-}
-
 /* Each pass --passes names, at the known rates, as the runner says it. */
 static enum pb_error null_run(struct pb_backend *be, const struct pb_disk *d,
 			      const char *args, long timeout_s,
@@ -128,7 +111,7 @@ static enum pb_error null_run(struct pb_backend *be, const struct pb_disk *d,
 		    (d->mode == PB_MODE_THIN || d->mode == PB_MODE_LAZY))
 			rate /= 1.0 + o->cost_pct / 100.0;
 		if (o->noise_pct)
-			rate *= exp(o->noise_pct / 100.0 * normal(&s));
+			rate *= exp(o->noise_pct / 100.0 * pb_normal(&s));
 		json_array_append_new(
 			passes,
 			json_pack("{s:s,s:I,s:b,s:I,s:f,s:f}", "name", name,
