@@ -165,6 +165,11 @@ static void readme_is_a_door(void)
 			0);
 	CU_ASSERT_EQUAL(it_sh("grep -v '^#' .ci/run | grep -qx 'make test'"),
 			0);
+	/* the example backend reads in one sitting: under 150 lines, its
+	 * registration included (issue 57, fio's engines/null.c) */
+	CU_ASSERT_EQUAL(it_sh("test $(wc -l < harness/backends/null/null.c) "
+			      "-lt 150"),
+			0);
 }
 
 /* help profile, the manual's PROFILE KEYS and docs/profile.md are one

@@ -1,9 +1,8 @@
 /*
  * null.c - the example backend (fio's engines/null.c): every op a backend
- * must have and none of the work. No disk, no guest: its run writes a
- * runner's document of known figures (passes at null.mib_per_s, thin's
- * and lazy's first write null.cost_pct% longer), so the harness and the
- * reports run in milliseconds against a known answer.
+ * must have, none of the work. Its run writes a runner's document of known
+ * figures (passes at null.mib_per_s, thin's and lazy's first write
+ * null.cost_pct% longer): the harness and reports against a known answer.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,28 +23,17 @@ struct nb {
 	char key[32]; /* the target's name for its lock and journal */
 };
 
+/* its options: rows of the one option table type, as every backend's */
+#define ROW(n, f)                                                              \
+	.name = n, .type = PB_OPT_UINT, .off = offsetof(struct null_opts, f)
 static const struct pb_option null_options[] = {
-	{.name = "cost_pct",
-	 .type = PB_OPT_UINT,
-	 .max = 1000,
-	 .def = "50",
-	 .off = offsetof(struct null_opts, cost_pct),
+	{ROW("cost_pct", cost_pct), .max = 1000, .def = "50",
 	 .help = "thin's and lazy's first write's cost, % of a rewrite"},
-	{.name = "mib_per_s",
-	 .type = PB_OPT_UINT,
-	 .min = 1,
-	 .max = 1000000,
-	 .def = "1000",
-	 .off = offsetof(struct null_opts, mib_per_s),
+	{ROW("mib_per_s", mib_per_s), .min = 1, .max = 1000000, .def = "1000",
 	 .help = "every other pass's rate, MiB/s"},
-	{.name = "noise_pct",
-	 .type = PB_OPT_UINT,
-	 .max = 100,
-	 .def = "0",
-	 .off = offsetof(struct null_opts, noise_pct),
-	 .help = "each pass's time off by this much (a log-normal spread, "
-		 "seeded by the disk): the known answer with the noise a "
-		 "real device has"},
+	{ROW("noise_pct", noise_pct), .max = 100,
+	 .help = "each pass's time off by this much, log-normal, seeded by "
+		 "the disk: a known answer with a device's noise"},
 	{.name = NULL},
 };
 
@@ -97,10 +85,9 @@ static enum pb_error null_run(struct pb_backend *be, const struct pb_disk *d,
 	json_t *doc, *passes = json_array();
 	enum pb_error err = PB_OK;
 	unsigned i = 0;
-	uint64_t s = strtoull(d->id + strlen("null-"), NULL, 10) *
-		     0x2545f4914f6cdd1dull;
+	uint64_t s = strtoull(d->id + 5, NULL, 10) * 0x2545f4914f6cdd1dull;
 
-	(void)timeout_s, (void)ctx;
+	(void)timeout_s, (void)ctx; /* its disk's seq in id: its noise */
 	if (at)
 		sscanf(at + 9, "%255s", list);
 	for (name = strtok_r(list, ",", &save); name;
@@ -142,7 +129,7 @@ static const char *null_key(struct pb_backend *be)
 
 static void null_close(struct pb_backend *be)
 {
-	free(be);
+	free(be); /* all it holds */
 }
 
 const struct pb_backend_ops null_backend = {
