@@ -28,6 +28,9 @@ void rp_model_warmup(struct rp_model *m, const struct rp_pts *rules);
 void rp_group_finish(struct rp_group *g);
 /* Its penalty and re-warm, less the baseline b's own (NULL: its own). */
 void rp_group_penalty(struct rp_group *g, const struct rp_group *b);
+/* Its tail at an offered rate, first write less later, less the
+ * baseline b's own (NULL: its own). */
+void rp_group_tail(struct rp_group *g, const struct rp_group *b);
 /* The baseline chosen and every group set against the others
  * (cross.c). */
 void rp_model_cross(struct rp_model *m);

@@ -278,8 +278,18 @@ void rp_measured_text(char *out, size_t len, const struct rp_model *m)
 	rp_cat(out, len, "%s%s %s writes", *out ? "; " : "",
 	       over_points(a, sizeof(a), m, "pattern", false),
 	       over_points(b, sizeof(b), m, "bs", true));
-	rp_cat(out, len, " at qd %s",
-	       over_points(a, sizeof(a), m, "qd", false));
+	/* an offered rate (issue 55): the schedule, qd its cap */
+	over_points(b, sizeof(b), m, "rate_iops", false);
+	if (*b && strcmp(b, "0")) {
+		bool poisson = !strcmp(
+			over_points(a, sizeof(a), m, "poisson", false), "true");
+
+		rp_cat(out, len, " at %s IOPS offered%s, qd %s at most", b,
+		       poisson ? " (Poisson)" : "",
+		       over_points(a, sizeof(a), m, "qd", false));
+	} else
+		rp_cat(out, len, " at qd %s",
+		       over_points(a, sizeof(a), m, "qd", false));
 	rp_cat(out, len, ", %s",
 	       !strcmp(over_points(a, sizeof(a), m, "direct", false), "false")
 		       ? "buffered"

@@ -170,8 +170,10 @@ static void cross_group(struct rp_model *m)
 			b = NULL; /* not a baseline: choose_baseline said */
 		/* the penalty less what the baseline's own first write
 		 * shows (the baseline's own stays its own) */
-		if (b && b != g)
+		if (b && b != g) {
 			rp_group_penalty(g, b);
+			rp_group_tail(g, b);
+		}
 		if (b && b->first_med > 0 && b->rewrite_med > 0) {
 			m->have_baseline = true;
 			g->first_vs_base = g->first_med / b->first_med;

@@ -421,6 +421,36 @@ static void ext_finding(struct rp_findings *fs, const struct rp_group *g,
 	f->n = host;
 }
 
+/* An offered rate's tail, and the passes that could not hold the rate:
+ * never a latency at a rate the pass did not offer */
+static void tail_finding(struct rp_findings *fs, const struct rp_group *g,
+			 const struct rp_group *b)
+{
+	const struct rp_tail *t = &g->tail;
+	struct rp_finding *f;
+
+	if (t->unheld && (f = rp_finding_add(fs, RP_F_TAIL_UNHELD))) {
+		f->g = g;
+		f->n = t->unheld;
+		f->x = t->rate_iops;
+		f->v = t->achieved_min;
+		f->warning = true;
+	}
+	if (!t->n || !(f = rp_finding_add(fs, RP_F_TAIL)))
+		return;
+	f->g = g;
+	f->h = t->less_base ? b : NULL;
+	f->n = t->n;
+	f->x = t->rate_iops;
+	f->v = t->first_med[RP_TL_P999];
+	f->v2 = t->later_med[RP_TL_P999];
+	f->lo = t->lo[RP_TL_P999];
+	f->hi = t->hi[RP_TL_P999];
+	f->sig = isnan(f->lo)		  ? RP_SIG_FEW
+		 : f->lo > 0 || f->hi < 0 ? RP_SIG_YES
+					  : RP_SIG_NOISE;
+}
+
 static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 			   const struct rp_group *g)
 {
@@ -518,6 +548,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	ext_finding(fs, g, &g->ext, false);
 	ext_finding(fs, g, &g->hostext, true);
 	server_finding(fs, g);
+	tail_finding(fs, g, b);
 	if (g->nunramped && (f = rp_finding_add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;
@@ -914,6 +945,8 @@ enum rp_rank rp_finding_rank(const struct rp_finding *f)
 		[RP_F_SERVER] = 1 + RP_RANK_EXPLAINS,
 		[RP_F_SERVER_SHORT] = 1 + RP_RANK_EXPLAINS,
 		[RP_F_CHANGE] = 1 + RP_RANK_EXPLAINS,
+		[RP_F_TAIL] = 1 + RP_RANK_DECIDES,
+		[RP_F_TAIL_UNHELD] = 1 + RP_RANK_DECIDES,
 	};
 
 	if (f->kind <= RP_F_H_SCOPE) /* the answer's own lines */
@@ -922,7 +955,8 @@ enum rp_rank rp_finding_rank(const struct rp_finding *f)
 	 * within noise explains rather than decides */
 	if (f->kind == RP_F_CHANGE && f->gate == RP_GATE_FELL)
 		return RP_RANK_DECIDES;
-	if (f->kind == RP_F_PENALTY && f->sig != RP_SIG_YES)
+	if ((f->kind == RP_F_PENALTY || f->kind == RP_F_TAIL) &&
+	    f->sig != RP_SIG_YES)
 		return RP_RANK_EXPLAINS;
 	/* one place against another, or eager's provisioning, that the
 	 * data cannot tell (too few, within noise) or that has nothing to

@@ -108,6 +108,10 @@ enum rp_fkind {
 	RP_F_SERVER_SHORT,
 	/* against an older run */
 	RP_F_CHANGE, /* g now, h then: v then, v2 now, x percent, metric */
+	/* an offered rate (issue 55): g's tail from g->tail, h the
+	 * baseline taken out (NULL: none); sig the p99.9 difference's */
+	RP_F_TAIL,
+	RP_F_TAIL_UNHELD, /* g: n passes fell behind x offered, v achieved */
 	RP_F__COUNT
 };
 

@@ -114,6 +114,41 @@ void rp_group_penalty(struct rp_group *g, const struct rp_group *b)
 }
 
 /*
+ * An offered rate's tail (issue 55): each repetition's first write less
+ * its later write, the mean of those less the baseline's mean of its own,
+ * with Welch's interval (rp_mean_diff_ci: each value a repetition's own
+ * figure, as the penalty's). A baseline offered another rate, or none, is
+ * not taken out.
+ */
+void rp_group_tail(struct rp_group *g, const struct rp_group *b)
+{
+	struct rp_tail *t = &g->tail;
+	double *d = malloc((t->n + 1) * sizeof(*d)), *db = NULL;
+	size_t i, nb = 0;
+	unsigned k;
+
+	if (b && (b == g || b->tail.n < 2 ||
+		  b->tail.rate_iops != t->rate_iops || b->mismatch))
+		b = NULL;
+	t->less_base = b != NULL;
+	if (b)
+		db = malloc(b->tail.n * sizeof(*db));
+	for (k = 0; k < RP_TL__COUNT; k++) {
+		t->d[k] = t->lo[k] = t->hi[k] = NAN;
+		if (!d || (b && !db))
+			continue;
+		for (i = 0; i < t->n; i++)
+			d[i] = t->first[k][i] - t->later[k][i];
+		for (nb = 0; b && nb < b->tail.n; nb++)
+			db[nb] = b->tail.first[k][nb] - b->tail.later[k][nb];
+		rp_mean_diff_ci(&t->d[k], &t->lo[k], &t->hi[k], d, t->n, db, nb,
+				0.05);
+	}
+	free(d);
+	free(db);
+}
+
+/*
  * Where each repetition's first write settled, against its rewrite. A
  * host whose throughput wanders from one interval to the next makes a
  * rewrite itself leave the 10% band, and then where a first write
@@ -189,6 +224,10 @@ void rp_group_finish(struct rp_group *g)
 	rp_median_ci(&g->rewrite_lo, &g->rewrite_hi, g->rewrite, g->nrewrite);
 	g->read_med = rp_median(g->read, g->nread);
 	g->fsync_med = rp_median(g->fsync, g->nfsync);
+	for (k = 0; k < RP_TL__COUNT; k++) {
+		g->tail.first_med[k] = rp_median(g->tail.first[k], g->tail.n);
+		g->tail.later_med[k] = rp_median(g->tail.later[k], g->tail.n);
+	}
 	for (unsigned dk = 0; dk < RP_DEV__COUNT; dk++) {
 		g->dev.first_med[dk] =
 			rp_median(g->dev.first[dk], g->dev.nfirst);
@@ -217,6 +256,7 @@ void rp_group_finish(struct rp_group *g)
 	g->penalty_paired = g->npaired && g->npaired == g->nfirst;
 	/* its own, for now: cross_group takes the baseline's out */
 	rp_group_penalty(g, NULL);
+	rp_group_tail(g, NULL);
 	for (k = 0; k < RP_FIG__COUNT; k++)
 		g->fig_med[k] = rp_median(g->fig[k], g->nfig[k]);
 	for (k = 0; k < g->max_rewrites; k++)

@@ -109,6 +109,35 @@ struct rp_server {
 	char vdisk[32], lun[128];
 };
 
+/*
+ * An offered rate's tail (issue 55, the runner's rate_iops): per
+ * repetition, the first write's latency quantiles (ms, from each I/O's
+ * intended start) and stalls, and its first later write's at the same
+ * rate, from passes that held the rate only; what could not hold it is
+ * counted, never pooled; the medians, and each difference's interval
+ * over repetitions less the baseline's own median difference (NaN: too
+ * few to tell).
+ */
+enum rp_tail_kind {
+	RP_TL_P50,
+	RP_TL_P99,
+	RP_TL_P999,
+	RP_TL_STALLS,
+	RP_TL__COUNT
+};
+
+struct rp_tail {
+	double *first[RP_TL__COUNT], *later[RP_TL__COUNT];
+	size_t n;
+	size_t unheld;	     /* passes at the rate that fell behind it */
+	double rate_iops;    /* offered; 0: the point offers none */
+	double achieved_min; /* the lowest an unheld pass achieved */
+	double stall_us;     /* the stalls' threshold; 0: none counted */
+	double first_med[RP_TL__COUNT], later_med[RP_TL__COUNT];
+	double d[RP_TL__COUNT], lo[RP_TL__COUNT], hi[RP_TL__COUNT];
+	bool less_base; /* the baseline's own difference taken out */
+};
+
 /* One target x workload point x mode: results are grouped by the target,
  * the point's index and full description (another run's groups are
  * matched by target name and description). */
@@ -178,6 +207,7 @@ struct rp_group {
 	 * disk's file on the host under a qemu guest */
 	struct rp_extents ext, hostext;
 	struct rp_server srv;
+	struct rp_tail tail;
 	double *conv[RP_MAX_REWRITES]; /* the k-th rewrite, per rep */
 	size_t nconv[RP_MAX_REWRITES];
 	unsigned max_rewrites;

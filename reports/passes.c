@@ -230,7 +230,44 @@ struct item_acc {
 	 * spread over their count (paired), NaN until told, and its
 	 * degrees of freedom */
 	double within, within_df;
+	/* an offered rate's first and first later write (issue 55): their
+	 * quantiles and stalls, each side once and only if it held */
+	double tl[2][RP_TL__COUNT];
+	bool tl_have[2], tl_seen[2];
 };
+
+/*
+ * A pass at an offered rate: its quantiles (ms) and stalls into side, or
+ * counted as fallen behind (the rate's "held" false: no latency at that
+ * rate). A pass without a rate leaves the group's tail alone.
+ */
+static void tail_pass(struct rp_group *g, struct item_acc *a,
+		      const struct rj_pass *ps, struct jl *p, int side)
+{
+	struct jl *rate = jl_get(p, RUNNER_K_RATE), *st;
+	struct rp_tail *t = &g->tail;
+	double ach;
+
+	if (!rate || a->tl_seen[side])
+		return;
+	a->tl_seen[side] = true;
+	t->rate_iops = jl_num(jl_get(rate, RUNNER_K_OFFERED_IOPS));
+	if (!jl_get(rate, RUNNER_K_RATE_HELD) ||
+	    jl_get(rate, RUNNER_K_RATE_HELD)->type != JL_TRUE) {
+		ach = jl_num(jl_get(rate, RUNNER_K_ACHIEVED_IOPS));
+		if (!t->unheld++ || ach < t->achieved_min)
+			t->achieved_min = ach;
+		return;
+	}
+	st = jl_get(p, RUNNER_K_STALLS);
+	t->stall_us = st ? jl_num(jl_get(st, RUNNER_K_STALL_US)) : 0;
+	a->tl[side][RP_TL_P50] = jl_num(ps->lat[RJ_L_P50]) / 1e3;
+	a->tl[side][RP_TL_P99] = jl_num(ps->lat[RJ_L_P99]) / 1e3;
+	a->tl[side][RP_TL_P999] = jl_num(ps->lat[RJ_L_P999]) / 1e3;
+	a->tl[side][RP_TL_STALLS] =
+		st ? jl_num(jl_get(st, RUNNER_K_COUNT)) : NAN;
+	a->tl_have[side] = true;
+}
 
 /* What an item says of its group before its passes: its filesystem,
  * provisioning, loop device, disk and the mode it was made as; and the
@@ -421,8 +458,10 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 	}
 	/* a paired first write drains its queue after each stripe,
 	 * as it should: not a depth the device waited for */
+	/* nor is an offered rate's, whose queue fills only as a stall
+	 * holds its I/Os */
 	if (ps.k[RJ_P_QD_ACHIEVED] && ps.kind != RUNNER_PASS_COMMAND &&
-	    !ps.k[RJ_P_PAIRED]) {
+	    !ps.k[RJ_P_PAIRED] && !jl_get(p, RUNNER_K_RATE)) {
 		double kept = jl_num(ps.k[RJ_P_QD_ACHIEVED]);
 
 		if (!(g->qd_kept_min <= kept))
@@ -447,6 +486,7 @@ static void item_pass(struct rp_model *m, struct rp_group *g,
 				 a->first_mib * 1048576.0);
 		srv_pass(m, g, jl_get(p, "server_counters"), &ps,
 			 ps.kind == RUNNER_PASS_FIRST_WRITE, &a->srv_later);
+		tail_pass(g, a, &ps, p, ps.kind != RUNNER_PASS_FIRST_WRITE);
 	}
 	if (ps.kind == RUNNER_PASS_FIRST_WRITE && !a->first) {
 		struct jl *pr = ps.k[RJ_P_PAIRED];
@@ -576,6 +616,10 @@ static void item_done(struct rp_group *g, struct item_acc *a)
 		g->stripe_vs_pass[g->nstripe_vs_pass++] =
 			a->stripes_mib / a->rw_med;
 	lr = time_log_ratio(&a->sides, a->first_mib, a->rw_med);
+	/* at an offered rate a pass takes the schedule's time, not the
+	 * disk's: no penalty in time, the tail is the figure */
+	if (a->tl_seen[0])
+		lr = NAN;
 	if (!isnan(lr)) {
 		g->lr_rep[g->nlr] = (double)a->rep;
 		g->lr_within[g->nlr] =
@@ -608,6 +652,13 @@ static void item_done(struct rp_group *g, struct item_acc *a)
 		g->fsync[g->nfsync++] = rp_median(a->fsy, a->nfsy);
 	dev_later_done(&g->dev, &a->dl[0]);
 	dev_later_done(&g->hostdev, &a->dl[1]);
+	if (a->tl_have[0] && a->tl_have[1]) {
+		for (unsigned k = 0; k < RP_TL__COUNT; k++) {
+			g->tail.first[k][g->tail.n] = a->tl[0][k];
+			g->tail.later[k][g->tail.n] = a->tl[1][k];
+		}
+		g->tail.n++;
+	}
 	if (a->ncmd)
 		g->cmd[g->ncmd++] = rp_median(a->cmd, a->ncmd);
 }

@@ -136,6 +136,8 @@ static const struct {
 	DBLS(dev.later, RP_DEV__COUNT),
 	DBLS(hostdev.first, RP_DEV__COUNT),
 	DBLS(hostdev.later, RP_DEV__COUNT),
+	DBLS(tail.first, RP_TL__COUNT),
+	DBLS(tail.later, RP_TL__COUNT),
 	DBL(ext.alloc),
 	DBL(ext.conv),
 	DBL(hostext.alloc),

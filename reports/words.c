@@ -335,6 +335,12 @@ static void say_no_penalty(const struct said *s)
 			 "no first-write penalty is measured: the "
 			 "workload has no rewrite or recreate pass to "
 			 "set the first write against");
+	else if (f->g->tail.rate_iops > 0)
+		snprintf(out, len,
+			 "%s: at an offered rate a pass takes the schedule's "
+			 "time, not the disk's: no first-write penalty in "
+			 "time; the tail at the rate is the figure",
+			 l);
 	else
 		snprintf(out, len,
 			 "%s: no first-write penalty (it needs a first "
@@ -714,6 +720,8 @@ static void (*const sayers[RP_F__COUNT])(const struct said *s) = {
 	[RP_F_FLEET_PLACE] = rp_say_fleet_place,
 	[RP_F_RETRIED] = rp_say_retried,
 	[RP_F_CHANGE] = say_change,
+	[RP_F_TAIL] = rp_say_tail,
+	[RP_F_TAIL_UNHELD] = rp_say_tail_unheld,
 };
 
 static void finding_text(char *out, size_t len, const struct rp_model *m,
@@ -788,6 +796,8 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_SERVER] = "at-the-server",
 		[RP_F_SERVER_SHORT] = "server-counters-too-short",
 		[RP_F_CHANGE] = "change",
+		[RP_F_TAIL] = "tail-at-rate",
+		[RP_F_TAIL_UNHELD] = "rate-not-held",
 	};
 
 	return (size_t)f->kind < sizeof(names) / sizeof(names[0]) &&

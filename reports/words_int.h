@@ -45,6 +45,8 @@ void rp_say_vs_baseline(const struct said *s);
 void rp_say_vs_host(const struct said *s);
 void rp_say_arm(const struct said *s);
 void rp_say_device(const struct said *s);
+void rp_say_tail(const struct said *s);
+void rp_say_tail_unheld(const struct said *s);
 void rp_say_extents(const struct said *s);
 void rp_say_server(const struct said *s);
 void rp_say_server_short(const struct said *s);

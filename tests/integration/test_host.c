@@ -2015,6 +2015,76 @@ static void null_backend_known_answer(void)
 }
 
 /*
+ * An offered rate through the harness and the report (issue 55): 8 KiB
+ * random writes at 1,000 IOPS, a rate any disk here holds, and at
+ * 5,000,000, one none does; the first point's tail is said for each mode
+ * (p99.9 first against rewrite, an interval over 3 repetitions, the
+ * baseline's taken out of thin's), the second's passes as not holding the
+ * rate, never as a latency at it; report.csv and run.json keep the
+ * runner's offered and achieved rates.
+ */
+static void host_tail_at_rate(void)
+{
+	struct it_env e;
+	struct it_result r;
+	SCRATCH(prof, "h-rate.json");
+	SCRATCH(state, "h-state-rate");
+	SCRATCH(res, "h-res-rate");
+	SCRATCH(dir, "h-disks-rate");
+
+	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
+	write_profile(prof, "h-rate", dir, "\"eager\", \"thin\"",
+		      ", \"repetitions\": 3, \"baseline\": \"eager\", "
+		      "\"matrix\": {\"rate_iops\": [1000, 5000000]}",
+		      "{\"bs\": \"8K\", \"qd\": 16, \"pattern\": \"rand\", "
+		      "\"stall_us\": 20000, \"passes\": [\"first-write\", "
+		      "\"rewrite\"]}");
+	env_for(&e, state);
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
+	if (r.status)
+		fprintf(stderr, "\n%s%s", r.out, r.err);
+	it_result_dispose(&r);
+	/* what run.json says each pass held decides what the report says:
+	 * a mode with a repetition whose first write and rewrite both held
+	 * 1,000 has its tail said, one whose passes fell behind is said so;
+	 * 5,000,000 is never held, its tail never said */
+	CU_ASSERT_EQUAL(
+		it_sh("python3 - '%s/latest' <<'EOF'\n"
+		      "import json, re, sys\n"
+		      "d = sys.argv[1]\n"
+		      "doc = json.load(open(d + '/run.json'))\n"
+		      "txt = open(d + '/summary.txt').read()\n"
+		      "txt = re.sub(r'\\s*\\n\\s+', ' ', txt)\n"
+		      "page = open(d + '/report.html').read()\n"
+		      "tail, fell = {}, {}\n"
+		      "for it in doc['results']:\n"
+		      "    ps = it['runner']['passes']\n"
+		      "    rate = ps[0]['rate']['offered_iops']\n"
+		      "    key = (it['mode'], rate)\n"
+		      "    held = [p['rate']['held'] for p in ps]\n"
+		      "    tail[key] = tail.get(key, 0) + all(held)\n"
+		      "    fell[key] = fell.get(key, 0) + held.count(False)\n"
+		      "for (mode, rate), n in tail.items():\n"
+		      "    r = '{:,}'.format(rate)\n"
+		      "    said = '%%s (rate_iops=%%d): at %%s IOPS offered, a "
+		      "first write' %% (mode, rate, r)\n"
+		      "    assert (said in txt) == (n > 0), (said, n)\n"
+		      "    if n and rate == 1000:\n"
+		      "        assert said in page or n == 0\n"
+		      "    no = 'could not hold the %%s IOPS offered' %% r\n"
+		      "    assert no in txt or not fell[(mode, rate)], no\n"
+		      "assert tail[('thin', 5000000)] == 0\n"
+		      "assert fell[('thin', 5000000)] == 6\n"
+		      "assert 'could not hold the 5,000,000' in txt\n"
+		      "assert 'thin (rate_iops=1000): at an offered rate a "
+		      "pass takes the schedule' in txt\n"
+		      "EOF",
+		      res),
+		0);
+	CU_ASSERT(nothing_left(dir, ""));
+}
+
+/*
  * The precision form end to end on the null backend's known answer
  * (issue 54): thin and lazy cost 40% with 5% noise a pass, eager and
  * rdm none; asked "above or under 10%?" from 3 to 12 repetitions. check
@@ -2189,6 +2259,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(host_shards),
 	PB_CASE(help_profile_key),
 	PB_CASE(host_units_mb_everywhere),
+	PB_CASE(host_tail_at_rate),
 	PB_CASE(check_rate_from_last_run),
 	PB_CASE(plan_before_unset_settings),
 	PB_CASE(host_reclaim_read_back),
