@@ -19,6 +19,24 @@
 /* a guess's rate, said as one: a first run's gives the real one */
 #define GUESS_MIB_S 100.0
 
+/* an item's writing passes at an offered rate: their bytes, and the
+ * schedule's seconds for them */
+static uint64_t item_sched(const struct runner_opts *w, double *s)
+{
+	uint64_t b = 0;
+	unsigned k;
+
+	*s = 0;
+	if (!w->rate_iops || !w->bs)
+		return 0;
+	for (k = 0; k < w->npasses; k++)
+		if (runner_pass_writes(w->passes[k])) {
+			b += w->size;
+			*s += (double)(w->size / w->bs) / w->rate_iops;
+		}
+	return b;
+}
+
 static uint64_t item_bytes(const struct runner_opts *w)
 {
 	uint64_t b = 0, stripes;
@@ -52,8 +70,17 @@ void pb_plan_cost(struct pb_plan_cost *c, const struct pb_profile *p,
 				     ? p->point_disk[it->point]
 				     : 0;
 
+		double ss;
+		uint64_t sb = item_sched(&p->points[it->point], &ss);
+
 		c->passes += b;
 		c->zeros += z;
+		c->sched_bytes += sb;
+		c->sched_s += ss;
+		if (it->rep <= p->min_repetitions) {
+			c->min_sched_bytes += sb;
+			c->min_sched_s += ss;
+		}
 		c->per_target[it->target] += b + z;
 		if (pb_mode_is_raw_mapping(it->mode))
 			c->per_target_raw[it->target] += b;
@@ -196,15 +223,17 @@ void pb_plan_cost_rate(struct pb_plan_cost *c, const struct pb_profile *p,
  * the passes' data, everything else in its time; the guess is of every
  * byte */
 static double seconds_of(const struct pb_plan_cost *c, double passes,
-			 double zeros)
+			 double zeros, double sched_bytes, double sched_s)
 {
-	return (passes + (c->rate_from[0] ? 0 : zeros)) /
-	       (c->mib_s * 1048576.0);
+	return (passes - sched_bytes + (c->rate_from[0] ? 0 : zeros)) /
+		       (c->mib_s * 1048576.0) +
+	       sched_s;
 }
 
 double pb_plan_cost_seconds(const struct pb_plan_cost *c)
 {
-	return seconds_of(c, (double)c->passes, (double)c->zeros);
+	return seconds_of(c, (double)c->passes, (double)c->zeros,
+			  (double)c->sched_bytes, c->sched_s);
 }
 
 bool pb_plan_cost_asks(const struct pb_plan_cost *c, const struct pb_profile *p)
@@ -236,9 +265,9 @@ static void adaptive_line(char *out, size_t len, const struct pb_plan_cost *c)
 {
 	char a[32], b[32], d[64], e[64];
 
-	say_duration(
-		d, sizeof(d),
-		seconds_of(c, (double)c->min_passes, (double)c->min_zeros));
+	say_duration(d, sizeof(d),
+		     seconds_of(c, (double)c->min_passes, (double)c->min_zeros,
+				(double)c->min_sched_bytes, c->min_sched_s));
 	say_duration(e, sizeof(e), pb_plan_cost_seconds(c));
 	snprintf(out, len, "data to write: %s by the passes at the least",
 		 pb_size_format(a, sizeof(a), c->min_passes));
@@ -280,9 +309,12 @@ void pb_plan_cost_line(char *out, size_t len, const struct pb_plan_cost *c)
 		snprintf(z, sizeof(z), ", %s of eager's zeros at provisioning",
 			 pb_size_format(b, sizeof(b), c->zeros));
 	snprintf(out, len,
-		 "data to write: %s by the passes%s; %s at %.*f MiB/s",
+		 "data to write: %s by the passes%s; %s at %.*f MiB/s%s",
 		 pb_size_format(a, sizeof(a), c->passes), z, d,
-		 c->mib_s < 10 ? 1 : 0, c->mib_s);
+		 c->mib_s < 10 ? 1 : 0, c->mib_s,
+		 c->sched_s > 0 ? ", passes at an offered rate on its "
+				  "schedule"
+				: "");
 }
 
 /* where the rate comes from, said after the cost */

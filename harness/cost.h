@@ -25,6 +25,11 @@ struct pb_plan_cost {
 	 * ran this share of its most (NaN: none to tell) */
 	bool adaptive;
 	uint64_t min_passes, min_zeros;
+	/* passes at an offered rate (rate_iops) take the schedule's time,
+	 * known beforehand: their bytes and seconds, the most and the least
+	 * (the precision form's), apart from the rate's guess */
+	uint64_t sched_bytes, min_sched_bytes;
+	double sched_s, min_sched_s;
 	double expect_share;
 	/* the rate the duration is said at: the last finished run's
 	 * (rate_from names it), else a guess of 100 MiB/s */

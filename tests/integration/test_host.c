@@ -2040,6 +2040,24 @@ static void host_tail_at_rate(void)
 		      "\"stall_us\": 20000, \"passes\": [\"first-write\", "
 		      "\"rewrite\"]}");
 	env_for(&e, state);
+	/* the plan's time: passes at a rate take the schedule's, 1,024
+	 * writes of 8 KiB (8 MiB disks) at 1,000 a second, two passes, two
+	 * modes, three repetitions: 12.3 s at least (at the guess's 100
+	 * MiB/s, 0.8 s in all) */
+	CU_ASSERT_EQUAL(it_pb(&r, &e, "check", "--json", prof, NULL), 0);
+	{
+		json_t *doc = json_loads(r.out, 0, NULL);
+		double s = json_real_value(json_object_get(
+			json_object_get(json_object_get(doc, "plan"), "cost"),
+			"duration_s"));
+
+		if (!(s >= 12.28 && s < 14)) {
+			fprintf(stderr, "\n  duration_s %g", s);
+			CU_FAIL("the plan's time at an offered rate");
+		}
+		json_decref(doc);
+	}
+	it_result_dispose(&r);
 	CU_ASSERT_EQUAL(it_pb(&r, &e, "run", "-o", res, prof), 0);
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
