@@ -589,6 +589,100 @@ void rp_chart_convergence(struct pb_buf *out, const struct rp_model *m)
 	}
 }
 
+/*
+ * An offered rate's tail as a CCDF (issue 55): per mode, the share of
+ * writes slower than a latency, on log scales, first write (solid)
+ * against rewrite (dashed), from the percentiles each pass recorded (p50,
+ * p99, p99.9: medians over repetitions; the histogram itself is not in
+ * run.json), so three steps a line, said in its caption.
+ */
+void rp_chart_tail(struct pb_buf *out, const struct rp_model *m)
+{
+	static const double q[] = {0.5, 0.01, 0.001};
+	static const enum rp_tail_kind qk[] = {RP_TL_P50, RP_TL_P99,
+					       RP_TL_P999};
+	struct pb_buf body = PB_BUF_INIT(1u << 24), *b = &body;
+	const double W = 640, H = 200, left = 64, top = 30;
+	double lo = INFINITY, hi = 0, lx0, lx1;
+	struct rp_legend lg;
+	size_t i, k, side;
+
+	for (i = 0; i < m->ng; i++)
+		for (k = 0; m->g[i].tail.n && k < 3; k++) {
+			lo = fmin(lo, fmin(m->g[i].tail.first_med[qk[k]],
+					   m->g[i].tail.later_med[qk[k]]));
+			hi = fmax(hi, fmax(m->g[i].tail.first_med[qk[k]],
+					   m->g[i].tail.later_med[qk[k]]));
+		}
+	if (!(hi > 0) || !(lo > 0)) {
+		pb_buf_dispose(&body);
+		return;
+	}
+	lx0 = floor(log10(lo)), lx1 = fmax(ceil(log10(hi)), lx0 + 1);
+	for (k = 0; k <= (size_t)(lx1 - lx0); k++) {
+		double x = left + (W - left - 40) * (double)k / (lx1 - lx0);
+
+		pb_buf_printf(b,
+			      "<line class=grid x1=%.1f x2=%.1f y1=%.0f "
+			      "y2=%.0f stroke=#eee /><text class=tick x=%.1f "
+			      "y=%.0f text-anchor=middle>%g ms</text>",
+			      x, x, top, top + H, x, top + H + 18,
+			      pow(10, lx0 + (double)k));
+	}
+	for (k = 0; k < 3; k++)
+		pb_buf_printf(b,
+			      "<text class=tick x=%.0f y=%.1f "
+			      "text-anchor=end>%g</text>",
+			      left - 6, top + H * (double)k / 2 + 4, q[k]);
+	pb_buf_printf(b,
+		      "<text class=unit x=%.0f y=%.0f text-anchor=end>latency "
+		      "from each write's intended start; share of writes "
+		      "slower</text>\n",
+		      W - 10, top + H + 36);
+	for (i = 0; i < m->ng; i++) {
+		const struct rp_group *g = &m->g[i];
+
+		for (side = 0; g->tail.n && side < 2; side++) {
+			pb_buf_printf(b,
+				      "<polyline fill=none stroke=\"%s\" "
+				      "stroke-width=2 stroke-dasharray=\"%s\" "
+				      "points=\"",
+				      rp_mode_colour(g->pmode),
+				      side ? "5 4" : "none");
+			for (k = 0; k < 3; k++) {
+				double v = side ? g->tail.later_med[qk[k]]
+						: g->tail.first_med[qk[k]];
+
+				pb_buf_printf(b, "%.1f,%.1f ",
+					      left + (W - left - 40) *
+							      (log10(v) - lx0) /
+							      (lx1 - lx0),
+					      top + H * (double)k / 2);
+			}
+			pb_buf_printf(b, "\"><title>%s ",
+				      side ? "rewrite" : "first write");
+			label(b, g);
+			pb_buf_addstr(b, "</title></polyline>\n");
+		}
+	}
+	lg = (struct rp_legend){b, left, left, top + H + 56, W - 10};
+	for (i = 0; i < m->ng; i++) {
+		char t[300];
+
+		if (!m->g[i].tail.n)
+			continue;
+		group_text(t, sizeof(t), &m->g[i]);
+		rp_legend_add(&lg, rp_mode_colour(m->g[i].pmode), "none", false,
+			      1, t);
+	}
+	rp_legend_add(&lg, "#555", "5 4", false, 1, "rewrite (dashed)");
+	rp_chart_emit(out, "The tail at the offered rate", "tail", W, lg.y + 12,
+		      "each mode's share of writes slower than a latency, "
+		      "first write against rewrite, from each pass's p50, "
+		      "p99 and p99.9",
+		      &body);
+}
+
 /* a penalty's x on the chart: percent from lo to hi across [x0, x1] */
 static double pen_x(double v, double lo, double hi, double x0, double x1)
 {

@@ -38,5 +38,8 @@ void rp_chart_penalty(struct pb_buf *out, const struct rp_model *m);
 void rp_chart_bars(struct pb_buf *out, const struct rp_model *m);
 void rp_chart_warmup(struct pb_buf *out, const struct rp_model *m);
 void rp_chart_convergence(struct pb_buf *out, const struct rp_model *m);
+/* at an offered rate (issue 55): each mode's latency exceedance, first
+ * write against rewrite; nothing for a run without one */
+void rp_chart_tail(struct pb_buf *out, const struct rp_model *m);
 
 #endif

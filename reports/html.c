@@ -808,6 +808,7 @@ enum pb_error rp_write_html(const struct rp_model *m,
 	rp_chart_bars(b, m);
 	rp_chart_warmup(b, m);
 	rp_chart_convergence(b, m);
+	rp_chart_tail(b, m);
 	fs_commands(b, m);
 	header(b, m);
 	rp_penalty_define(def, sizeof(def), rp_later_name(m), m->baseline,

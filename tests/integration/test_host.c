@@ -2020,8 +2020,8 @@ static void null_backend_known_answer(void)
  * 5,000,000, one none does; the first point's tail is said for each mode
  * (p99.9 first against rewrite, an interval over 3 repetitions, the
  * baseline's taken out of thin's), the second's passes as not holding the
- * rate, never as a latency at it; report.csv and run.json keep the
- * runner's offered and achieved rates.
+ * rate, never as a latency at it; the page draws the tail (a CCDF) when
+ * one is said; run.json keeps the runner's offered and achieved rates.
  */
 static void host_tail_at_rate(void)
 {
@@ -2094,6 +2094,9 @@ static void host_tail_at_rate(void)
 		      "assert tail[('thin', 5000000)] == 0\n"
 		      "assert fell[('thin', 5000000)] == 6\n"
 		      "assert 'could not hold the 5,000,000' in txt\n"
+		      "said = any(n for (m_, r_), n in tail.items())\n"
+		      "assert ('The tail at the offered rate' in page) == "
+		      "said\n"
 		      "assert 'thin (rate_iops=1000): at an offered rate a "
 		      "pass takes the schedule' in txt\n"
 		      "EOF",
