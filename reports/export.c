@@ -223,6 +223,69 @@ static void om_verdict(struct pb_buf *b, const char *name,
 	}
 }
 
+/*
+ * An offered rate's tail (issue 55): each mode's first write's and later
+ * write's latency quantiles (medians over repetitions, from each write's
+ * intended start) and stalls; a family only for runs that offered one.
+ */
+static void om_tail(struct pb_buf *b, struct rp_model *const *ms, size_t n)
+{
+	static const char *lat = "provbench_rate_latency_seconds",
+			  *st = "provbench_rate_stalls";
+	static const char *const q[] = {"50", "99", "99.9"};
+	bool any = false;
+	char extra[128];
+	size_t r, i, k;
+
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ms[r]->ng; i++)
+			any |= ms[r]->g[i].tail.n > 0;
+	if (!any)
+		return;
+	om_family(b, lat, "seconds",
+		  "At an offered rate: the median over repetitions of a pass "
+		  "kind's latency quantile, from each write's intended start "
+		  "(passes that held the rate only).");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ms[r]->ng; i++) {
+			const struct rp_group *g = &ms[r]->g[i];
+
+			for (k = 0; g->tail.n && k < 3; k++) {
+				snprintf(extra, sizeof(extra),
+					 ",pass=\"first-write\",percentile=\"%"
+					 "s\"",
+					 q[k]);
+				om_sample(b, lat, ms[r], g, extra,
+					  g->tail.first_med[k] / 1e3,
+					  run_time(ms[r]));
+				snprintf(extra, sizeof(extra),
+					 ",pass=\"%s\",percentile=\"%s\"",
+					 rp_later_name(ms[r]), q[k]);
+				om_sample(b, lat, ms[r], g, extra,
+					  g->tail.later_med[k] / 1e3,
+					  run_time(ms[r]));
+			}
+		}
+	om_family(b, st, "",
+		  "At an offered rate: the median over repetitions of a pass "
+		  "kind's writes slower than stall_us.");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ms[r]->ng; i++) {
+			const struct rp_group *g = &ms[r]->g[i];
+
+			if (!g->tail.n)
+				continue;
+			om_sample(b, st, ms[r], g, ",pass=\"first-write\"",
+				  g->tail.first_med[RP_TL_STALLS],
+				  run_time(ms[r]));
+			snprintf(extra, sizeof(extra), ",pass=\"%s\"",
+				 rp_later_name(ms[r]));
+			om_sample(b, st, ms[r], g, extra,
+				  g->tail.later_med[RP_TL_STALLS],
+				  run_time(ms[r]));
+		}
+}
+
 static void openmetrics(struct pb_buf *b, struct rp_model *const *ms,
 			struct rp_findings *const *fss, size_t n)
 {
@@ -328,6 +391,7 @@ static void openmetrics(struct pb_buf *b, struct rp_model *const *ms,
 					  e[k]->conv_med, run_time(ms[r]));
 			}
 		}
+	om_tail(b, ms, n);
 	om_family(b, reps, "", "Repetitions measured (status ok).");
 	for (r = 0; r < n; r++)
 		for (i = 0; i < ms[r]->ng; i++)
@@ -411,6 +475,21 @@ static void influx(struct pb_buf *b, struct rp_model *const *ms, size_t n)
 			lp_field(&line, &first, "penalty_lo", g->penalty_lo);
 			lp_field(&line, &first, "penalty_hi", g->penalty_hi);
 			lp_field(&line, &first, "provision_s", g->prov_med);
+			/* an offered rate's tail, where one was held */
+			if (g->tail.n) {
+				lp_field(&line, &first, "rate_iops",
+					 g->tail.rate_iops);
+				lp_field(&line, &first, "first_p999_ms",
+					 g->tail.first_med[RP_TL_P999]);
+				lp_field(&line, &first, "later_p999_ms",
+					 g->tail.later_med[RP_TL_P999]);
+				lp_field(&line, &first, "p999_diff_ms",
+					 g->tail.d[RP_TL_P999]);
+				lp_field(&line, &first, "p999_diff_lo_ms",
+					 g->tail.lo[RP_TL_P999]);
+				lp_field(&line, &first, "p999_diff_hi_ms",
+					 g->tail.hi[RP_TL_P999]);
+			}
 			/* where the time went, where the passes tell it */
 			if (g->dev.nfirst && g->dev.nlater) {
 				lp_field(&line, &first, "device_first_ms",

@@ -2062,6 +2062,31 @@ static void host_tail_at_rate(void)
 	if (r.status)
 		fprintf(stderr, "\n%s%s", r.out, r.err);
 	it_result_dispose(&r);
+	/* the exports carry the tail where the report says one */
+	{
+		SCRATCH(om, "h-rate.om");
+		const char *ex[] = {"export", "-f",	"openmetrics", "-o",
+				    om,	      "latest", NULL};
+		char latest[700];
+
+		snprintf(latest, sizeof(latest), "%s/latest", res);
+		ex[5] = latest;
+		CU_ASSERT_EQUAL(it_pbn(&r, &e, ex), 0);
+		it_result_dispose(&r);
+		CU_ASSERT_EQUAL(it_sh("! command -v promtool >/dev/null || "
+				      "promtool check metrics < '%s'",
+				      om),
+				0);
+		CU_ASSERT_EQUAL(
+			it_sh("! grep -q 'thin (rate_iops=1000): at 1,000 "
+			      "IOPS offered' '%s/latest/summary.txt' || grep "
+			      "-q "
+			      "'provbench_rate_latency_seconds{.*mode=\"thin\""
+			      ".*pass=\"first-write\",percentile=\"99.9\"}' "
+			      "'%s'",
+			      res, om),
+			0);
+	}
 	/* what run.json says each pass held decides what the report says:
 	 * a mode with a repetition whose first write and rewrite both held
 	 * 1,000 has its tail said, one whose passes fell behind is said so;
