@@ -252,6 +252,14 @@ static void headline_place(struct rp_findings *fs,
 	clause(fs, RP_F_H_FLAT, g, n, RP_SIG_NOISE, 0);
 	clause(fs, RP_F_H_FEW, g, n, RP_SIG_FEW, 0);
 	headline_breakeven(fs, body, g, n);
+	/* at an offered rate the tail is the answer (issue 55): a line a
+	 * mode, moved here from the body */
+	for (i = 0; i < n; i++)
+		for (size_t k = 0; k < body->n; k++)
+			if (body->f[k].kind == RP_F_TAIL &&
+			    body->f[k].g == g[i] &&
+			    (f = rp_finding_add(fs, RP_F_TAIL)))
+				*f = body->f[k];
 	/* nothing told apart, and intervals too wide to tell a 10% one */
 	if (!yes && noise && widest > RP_TELL_HALF &&
 	    (f = rp_finding_add(fs, RP_F_H_INCONCLUSIVE))) {
@@ -673,7 +681,10 @@ static void breakevens(struct rp_findings *fs, const struct rp_model *m,
 	struct rp_finding *f;
 	size_t j;
 
-	if (g->pmode != PB_MODE_EAGER || g->mismatch || isnan(g->prov_med))
+	/* at an offered rate a first write's rate is the schedule's: no
+	 * bytes repay a provisioning by it */
+	if (g->pmode != PB_MODE_EAGER || g->mismatch || isnan(g->prov_med) ||
+	    g->tail.rate_iops > 0)
 		return;
 	for (j = 0; j < 2; j++) {
 		const struct rp_group *h = other[j];
@@ -870,6 +881,8 @@ enum pb_error rp_findings_build(struct rp_findings *fs,
 	fs->nregressed = body.nregressed;
 	memcpy(fs->ngate, body.ngate, sizeof(fs->ngate));
 	for (i = 0; i < body.n && !err; i++) {
+		if (body.f[i].kind == RP_F_TAIL)
+			continue; /* the answer's, above */
 		if (!(f = rp_finding_add(fs, body.f[i].kind)))
 			err = PB_ERR_NOMEM;
 		else
