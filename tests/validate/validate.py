@@ -51,7 +51,15 @@ repetition count:
                at rewrite 2
   gate         nights drawn alike, every mode (report -c OLD NEW
                --max-regression 10): how many alarm, per 100; nights whose
-               thin first write fell 10, 20, 30%: how many are caught
+               thin first write fell 10, 20, 30%: how many are caught; and
+               the gate's three verdicts on thin's first write (fell,
+               held, cannot tell yet: issue 54)
+  precision    runs that stop when told (issue 54): rdm and thin drawn
+               to 10 repetitions, read back after each round from 3 as
+               the harness does, thin stopped once its interval (at the
+               look level) is wholly above or under 5%; the interval it
+               stopped on against the truth (coverage, beyond noise at
+               0), how often told above 5%, and the repetitions it took
   re-warm      thin's whole life (issue 40): a first cycle at 25% on 5%
                of its stripes, a reclaim, then the first write again at
                c2 (0, 10, 25, 50%), from another repetition of the same
@@ -68,7 +76,7 @@ is missed (make check runs a fixed-seed subset, --quick).
       [--reps 2,3,5,10] [--sizes 0,0.02,0.05,0.1,0.25,0.5]
       [--shapes uniform,conc5,conc25,ramp,step,first,head,end,burst]
       [--gate|--no-gate]
-      [--rewarm-sizes 0,0.1,0.25,0.5] [--no-rewarm]
+      [--rewarm-sizes 0,0.1,0.25,0.5] [--no-rewarm] [--no-adaptive]
       [--check] [--quick] [--legacy]
 
 --legacy writes run.json as provbench did before 2026-12-04 (without the
@@ -283,8 +291,11 @@ PROV = {"rdm": 0.0, "eager": EAGER_PROV_S, "lazy": THIN_PROV_S,
         "thin": THIN_PROV_S}
 
 
-def write_run(path, name, targets, stamp, npasses=3, passes=None):
-    """targets: [(target name, [(mode, runner doc), ...]), ...]"""
+def write_run(path, name, targets, stamp, npasses=3, passes=None,
+              extra=None):
+    """targets: [(target name, [(mode, runner doc), ...]), ...]; extra:
+    members over the file's own (the precision form's resolved and
+    stops)"""
     os.makedirs(path, exist_ok=True)
     results = []
     reps = {}
@@ -325,6 +336,7 @@ def write_run(path, name, targets, stamp, npasses=3, passes=None):
                        for i, t in enumerate(targets)],
            "environment": env, "results": results,
            "updated_at": stamp, "interrupted": False, "finished": True}
+    run.update(extra or {})
     # dumps, not dump: json.dump streams through the pure-Python
     # encoder, json.dumps uses the C one (these files run to 11 MB; the
     # whole check spent 24 of its 28 CPU-s in json.dump)
@@ -405,7 +417,8 @@ def held(iv, truth):
 
 def score_cell(a, pool, rng, tmp, shape, c, n):
     t = truths(pool, c, shape, rng)
-    acc = {k: [] for k in ("pen", "pen_cov", "beyond", "fb", "fb_cov",
+    acc = {k: [] for k in ("pen", "pen_cov", "beyond", "above", "fb",
+                           "fb_cov",
                            "rb", "rb_cov", "dev", "dev_cov", "be",
                            "ramp_told", "ramp_err", "step")}
     done, per_file = 0, 40
@@ -431,6 +444,8 @@ def score_cell(a, pool, rng, tmp, shape, c, n):
                 acc["pen_cov"].append(held(pen, c))
             sig = fnd.get(("penalty", tn, "thin"), {}).get("significance")
             acc["beyond"].append(sig == "beyond noise")
+            acc["above"].append(pen["lo"] is not None and
+                                pen["lo"] > ADAPT_T)
             fb = m["first_vs_baseline"]
             acc["fb"].append(fb["value"] - t["first_base"])
             if fb["lo"] is not None:
@@ -478,7 +493,7 @@ def mean(v):
 def summarize(shape, c, n, acc, t):
     row = {"shape": shape, "size": c, "reps": n,
            "bias": mean(acc["pen"]), "coverage": mean(acc["pen_cov"]),
-           "beyond": mean(acc["beyond"]),
+           "beyond": mean(acc["beyond"]), "above": mean(acc["above"]),
            "fb_bias": mean(acc["fb"]), "fb_coverage": mean(acc["fb_cov"]),
            "rb_bias": mean(acc["rb"]), "rb_coverage": mean(acc["rb_cov"]),
            "dev_bias": mean(acc["dev"]), "dev_truth": t["device"],
@@ -608,6 +623,138 @@ def rewarm_cells(a, pool, rng, tmp):
     return rows
 
 
+# ---- the precision form: repetitions that stop when told ----
+
+ADAPT_MIN, ADAPT_MAX, ADAPT_T = 3, 10, 0.05
+
+
+def look_alpha(build, tmp):
+    """the level each look's interval is taken at, as the harness
+    records it: a null-backend run of the design, in milliseconds"""
+    prof = os.path.join(tmp, "la.json")
+    with open(prof, "w") as f:
+        json.dump({"name": "la", "backend": "null", "disk_size": "1M",
+                   "modes": ["thin"], "repetitions": ADAPT_MAX,
+                   "min_repetitions": ADAPT_MIN,
+                   "threshold_pct": 100 * ADAPT_T}, f)
+    out = os.path.join(tmp, "la")
+    env = dict(os.environ, PROVBENCH_STATE_DIR=os.path.join(tmp, "las"))
+    p = subprocess.run([os.path.join(build, "provbench"), "run", "-q", "-y",
+                        "-o", out, prof], capture_output=True, text=True,
+                       env=env)
+    if p.returncode:
+        sys.exit("validate: look level: %s" % p.stderr)
+    with open(os.path.join(out, "latest", "run.json")) as f:
+        return json.load(f)["resolved"]["adaptive"]["look_alpha"]
+
+
+def decide(lo, hi, n):
+    """the harness's rule (reports/penalty.c rp_seq_decide), the
+    threshold form: above or under ADAPT_T, else open to the most"""
+    if lo is None or n < ADAPT_MIN:
+        return None
+    if lo > ADAPT_T:
+        return "above"
+    if hi < ADAPT_T:
+        return "within"
+    return "max" if n >= ADAPT_MAX else None
+
+
+def adaptive_doc(targets, stops, look, la):
+    """the run as it stood after round look: each target's rdm and thin
+    to its stop or the look; the design and the stops so far"""
+    out = []
+    for t, (tname, items) in enumerate(targets):
+        upto = stops[t][0] if stops[t] else look
+        out.append((tname, [x for x in items if x[2] <= upto]))
+    st = []
+    for t, s in enumerate(stops):
+        if s:
+            st += [{"target": t, "point": 0, "mode": "thin",
+                    "after": s[0], "rule": s[1]},
+                   {"target": t, "point": 0, "mode": "rdm",
+                    "after": s[0], "rule": "baseline"}]
+    extra = {"resolved": {"modes": ["rdm", "thin"], "baseline": "rdm",
+                          "units": "MiB", "repetitions": ADAPT_MAX,
+                          "description": "",
+                          "adaptive": {"min_repetitions": ADAPT_MIN,
+                                       "precision_pct": 0,
+                                       "threshold_pct": 100 * ADAPT_T,
+                                       "look_alpha": la}},
+             "stops": st}
+    return [(n, [(m, d) for m, d, _ in items]) for n, items in out], extra
+
+
+def adaptive_cell(a, pool, rng, tmp, shape, c, la, replicates):
+    """runs of the precision form (above or under 5%, 3 to 10): each
+    target's rdm and thin drawn to the most beforehand, read back after
+    each round as the harness does and stopped on the report's own
+    interval; then the interval it stopped on against the truth"""
+    acc = {"cov": [], "beyond": [], "above": [], "reps": [], "bias": []}
+    done = 0
+    while done < replicates:
+        k = min(40, replicates - done)
+        targets = []
+        for i in range(k):
+            items = [("rdm", runner_doc(r, r["fresh_s"], 1.0, a.legacy),
+                      j + 1)
+                     for j, r in enumerate(draw(pool, ADAPT_MAX, rng))]
+            items += [("thin", runner_doc(r, with_cost(r, c, shape, rng),
+                                          1.0, a.legacy), j + 1)
+                      for j, r in enumerate(draw(pool, ADAPT_MAX, rng))]
+            targets.append(("r%d" % i, items))
+        stops = [None] * k
+        path = os.path.join(tmp, "adaptive")
+        for look in range(ADAPT_MIN, ADAPT_MAX + 1):
+            shutil.rmtree(path, ignore_errors=True)
+            tg, extra = adaptive_doc(targets, stops, look, la)
+            write_run(path, "validate", tg, "2026-12-06T00:00:00Z",
+                      extra=extra)
+            g = {(x["target"], x["mode"]): x
+                 for x in report(a.build, path)["groups"]}
+            for i in range(k):
+                if stops[i]:
+                    continue
+                pen = g[("r%d" % i, "thin")]["warmup_penalty_frac"]
+                rule = decide(pen["lo"], pen["hi"], look)
+                if rule:
+                    stops[i] = (look, rule)
+        shutil.rmtree(path, ignore_errors=True)
+        tg, extra = adaptive_doc(targets, stops, ADAPT_MAX, la)
+        write_run(path, "validate", tg, "2026-12-06T00:00:00Z", extra=extra)
+        g = {(x["target"], x["mode"]): x
+             for x in report(a.build, path)["groups"]}
+        for i in range(k):
+            pen = g[("r%d" % i, "thin")]["warmup_penalty_frac"]
+            acc["cov"].append(held(pen, c))
+            acc["bias"].append(pen["value"] - c)
+            acc["beyond"].append(pen["lo"] is not None and pen["lo"] > 0)
+            acc["above"].append(stops[i][1] == "above")
+            acc["reps"].append(stops[i][0])
+        done += k
+    row = {"shape": shape, "size": c, "coverage": mean(acc["cov"]),
+           "bias": mean(acc["bias"]), "beyond": mean(acc["beyond"]),
+           "above": mean(acc["above"]),
+           "median_reps": statistics.median(acc["reps"]),
+           "mean_reps": mean(acc["reps"]), "replicates": done}
+    print("adaptive %-7s %3.0f%% | cov %s%% bias %+5.1f pts beyond %s%% "
+          "above 5%% %s%% | reps median %g mean %.1f (bytes %.0f%% of a "
+          "fixed %d)"
+          % (shape, 100 * c, pct(row["coverage"]), 100 * row["bias"],
+             pct(row["beyond"]), pct(row["above"]), row["median_reps"],
+             row["mean_reps"], 100 * row["mean_reps"] / ADAPT_MAX,
+             ADAPT_MAX), flush=True)
+    return row
+
+
+def fixed_above(pen_rows, shape, c):
+    """the fixed counts' share told above 5% (their interval's low end
+    past it), per count, from the cells' own reports"""
+    return {r["reps"]: r["above"] for r in pen_rows
+            if r["shape"] == shape and r["size"] == c and
+            r.get("above") is not None}
+
+
 # ---- the gate ----
 
 def night(pool, n, rng, legacy, fall, k):
@@ -631,6 +778,7 @@ def gate_cells(a, pool, rng, tmp):
     for n in a.reps:
         for fall in a.falls:
             alarms, caught, done = 0, 0, 0
+            verdict = {"fell": 0, "held": 0, "cannot tell yet": 0}
             while done < a.replicates:
                 k = min(40, a.replicates - done)
                 runs = []
@@ -642,30 +790,53 @@ def gate_cells(a, pool, rng, tmp):
                               "2026-12-0%dT00:00:00Z" % (4 + i))
                     runs.append(path)
                 doc = report(a.build, runs[1], compare=runs[0])
-                bad = {}
+                bad, gates = {}, {}
                 for f in doc["findings"]:
-                    if f["rule"] == "change" and f.get("regressed"):
+                    if f["rule"] != "change":
+                        continue
+                    if f.get("regressed"):
                         bad.setdefault(f.get("target"), set()).add(f["mode"])
+                    if f["mode"] == "thin" and f["metric"] == \
+                            "first-write":
+                        gates[f.get("target")] = f.get("gate")
                 for t in range(k):
                     hit = bad.get("n%d" % t, set())
                     alarms += fall == 0 and bool(hit)
                     caught += fall > 0 and "thin" in hit
+                    # the gate's verdict on thin's first write
+                    verdict[gates.get("n%d" % t, "cannot tell yet")] += 1
                 done += k
             rows.append({"reps": n, "fall": fall,
                          "rate": (alarms if fall == 0 else caught) / done,
-                         "nights": done})
-            print("gate %2d reps, %s: %5.1f%% of %d nights"
+                         "nights": done,
+                         "verdicts": {v: x / done
+                                      for v, x in verdict.items()}})
+            print("gate %2d reps, %s: %5.1f%% of %d nights; thin's first "
+                  "write fell "
+                  "%s%%, held %s%%, cannot tell yet %s%%"
                   % (n, "null (false alarms)" if fall == 0 else
                      "fall of %.0f%% caught" % (100 * fall),
-                     100 * rows[-1]["rate"], done), flush=True)
+                     100 * rows[-1]["rate"], done,
+                     pct(rows[-1]["verdicts"]["fell"]),
+                     pct(rows[-1]["verdicts"]["held"]),
+                     pct(rows[-1]["verdicts"]["cannot tell yet"])),
+                  flush=True)
     return rows
 
 
 # ---- issue 36's thresholds ----
 
-def check(pen, gate, rewarm=()):
+def check(pen, gate, rewarm=(), adaptive=()):
     """every miss said"""
     bad = []
+    for r in adaptive:
+        if r["coverage"] < 0.93:
+            bad.append("precision form, %s %.0f%%: the interval it stopped "
+                       "on covers %.1f%%" % (r["shape"], 100 * r["size"],
+                                             100 * r["coverage"]))
+        if r["size"] == 0 and r["beyond"] > 0.05:
+            bad.append("precision form, %s at 0: called beyond noise in "
+                       "%.1f%%" % (r["shape"], 100 * r["beyond"]))
     for r in rewarm:
         if r["reps"] != 5:
             continue
@@ -714,6 +885,8 @@ def main():
                     help="the second first write's costs (after a "
                          "reclaim); the first's is 25%%")
     ap.add_argument("--no-rewarm", action="store_true")
+    ap.add_argument("--no-adaptive", action="store_true",
+                    help="leave out the precision form's cells (issue 54)")
     ap.add_argument("--gate", action="store_true", help="the gate only")
     ap.add_argument("--no-gate", action="store_true")
     ap.add_argument("--check", action="store_true")
@@ -745,10 +918,32 @@ def main():
             a.replicates, a.falls = 100, (0.0, 0.3)
         rewarm = [] if a.gate or a.no_rewarm else \
             rewarm_cells(a, pool, rng, tmp)
+        adaptive = []
+        if not (a.gate or a.no_adaptive):
+            la = look_alpha(a.build, tmp)
+            cells = [(shape, c) for shape in a.shapes for c in a.sizes]
+            nrep = a.replicates
+            if a.quick:
+                # make check's: a zero cost on real noise (a false claim,
+                # the interval it stopped on), 60 runs; the sizes are the
+                # unit tests' (seq:seq_stopping_covers) and the full table's
+                cells, nrep = [("uniform", 0.0)], 60
+            adaptive = [adaptive_cell(a, pool, rng, tmp, shape, c, la,
+                                      nrep) for shape, c in cells]
+            for r in adaptive:
+                fx = fixed_above(pen, r["shape"], r["size"])
+                if fx:
+                    print("adaptive %-7s %3.0f%% | above 5%%: %s%% adaptive"
+                          ", fixed %s" % (r["shape"], 100 * r["size"],
+                                          pct(r["above"]),
+                                          ", ".join("%d: %s%%" % (
+                                              n, pct(v)) for n, v in
+                                              sorted(fx.items()))),
+                          flush=True)
         gate = [] if a.no_gate else gate_cells(a, pool, rng, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if a.check and not check(pen, gate, rewarm):
+    if a.check and not check(pen, gate, rewarm, adaptive):
         sys.exit(1)
 
 
