@@ -94,6 +94,13 @@ enum pb_exit {
 
 const char *pb_strerror(enum pb_error err);
 int pb_exit_code(enum pb_error err);
+/* What each exit code means, for a person: `provbench help exit-codes`,
+ * the manual's EXIT STATUS and README's list are this table; ended by a
+ * row whose code is NULL. */
+struct pb_exit_row {
+	const char *code, *meaning;
+};
+extern const struct pb_exit_row pb_exit_rows[];
 
 #define PB_ERRBUF_SIZE 512
 

@@ -41,6 +41,23 @@ const char *pb_strerror(enum pb_error err)
 	return messages[err];
 }
 
+const struct pb_exit_row pb_exit_rows[] = {
+	{"0", "done: every item measured, or nothing wrong found (check)"},
+	{"1", "failed: the run could not go on (no journal, a disk that would "
+	      "not go), or a gate's figure fell past its limit (report "
+	      "--max-regression)"},
+	{"2", "a usage, profile or input error; a VM, LUN or target not found "
+	      "or locked; an unusable state or results directory"},
+	{"3", "cannot reach, log in to or trust the server, or what answers "
+	      "is not vSphere's API; a free ESXi licence"},
+	{"4", "partial: some items failed, the rest were measured (run.json "
+	      "says which and why)"},
+	{"128+N", "stopped by signal N, after its disk was removed: 130 "
+		  "SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT (SIGPIPE is "
+		  "ignored)"},
+	{NULL, NULL},
+};
+
 int pb_exit_code(enum pb_error err)
 {
 	switch (err) {

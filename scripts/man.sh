@@ -7,7 +7,8 @@
 #
 # TEMPLATE is dist/provbench.1.in; its @SYNOPSIS@ line is replaced, and
 # its @PROFILE@ line by every profile key, from the tables that read them
-# (provbench help profile --format man), its @ENVIRONMENT@ line by every
+# (provbench help profile --format man), its @EXIT@ line by every exit
+# code (help exit-codes), its @ENVIRONMENT@ line by every
 # PROVBENCH_* variable, from env.c's table.
 set -eu
 pb=$1
@@ -74,8 +75,10 @@ synopsis() {
 # through the environment: awk -v would read the roff's backslashes as
 # escapes of its own
 PB_SYN=$(synopsis) PB_KEYS=$("$pb" help profile --format man) \
-PB_ENV=$("$pb" help environment --format man) awk '
+PB_ENV=$("$pb" help environment --format man) \
+PB_EXIT=$("$pb" help exit-codes --format man) awk '
 	$0 == "@SYNOPSIS@" { print ENVIRON["PB_SYN"]; next }
 	$0 == "@PROFILE@" { print ENVIRON["PB_KEYS"]; next }
 	$0 == "@ENVIRONMENT@" { print ENVIRON["PB_ENV"]; next }
+	$0 == "@EXIT@" { print ENVIRON["PB_EXIT"]; next }
 	{ print }' "$tmpl"

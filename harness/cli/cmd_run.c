@@ -45,7 +45,8 @@ int cmd_run(int argc, char **argv)
 		"stderr, the results' paths to stdout. Exit: 0\nevery item "
 		"measured, 4 partial (some failed, the rest measured), 1 "
 		"failed,\n2 bad input, 3 cannot connect or log in, 128 + the "
-		"signal when\ninterrupted (130 for Ctrl-C)."};
+		"signal when\ninterrupted (130 for Ctrl-C): provbench help "
+		"exit-codes says more."};
 	int rc = cli_parse(&cmd, opts, argc, argv);
 
 	if (rc)

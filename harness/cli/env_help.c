@@ -1,7 +1,8 @@
 /*
- * env_help.c - `provbench help environment`: env.c's table of PROVBENCH_*
- * variables said by group, as text, Markdown or roff (the manual's
- * ENVIRONMENT section). Nothing here knows a variable.
+ * env_help.c - `provbench help environment` and `help exit-codes`: env.c's
+ * table of PROVBENCH_* variables said by group, and error.c's of exit
+ * codes, as text, Markdown or roff (the manual's ENVIRONMENT and EXIT
+ * STATUS). Nothing here knows a variable or a code.
  */
 #include <stdio.h>
 #include <string.h>
@@ -64,6 +65,36 @@ int cli_env_help(FILE *fp, enum cli_help_format fmt)
 			pb_buf_printf(&b, "- **`%s`**: %s\n", v->name, v->help);
 		else
 			man_var(&b, v);
+	}
+	err = pb_buf_error(&b);
+	if (err)
+		rc = pb_cli_fail(err, "help", pb_strerror(err));
+	else
+		fputs(b.data, fp);
+	pb_buf_dispose(&b);
+	return rc;
+}
+
+int cli_exit_help(FILE *fp, enum cli_help_format fmt)
+{
+	struct pb_buf b = PB_BUF_INIT(1 << 16);
+	const struct pb_exit_row *r;
+	enum pb_error err;
+	int rc = PB_EXIT_OK;
+
+	for (r = pb_exit_rows; r->code; r++) {
+		if (fmt == CLI_HELP_TEXT) {
+			pb_buf_printf(&b, "  %-7s", r->code);
+			pb_buf_add_wrapped(&b, r->meaning, 9, 9, 79);
+			pb_buf_addstr(&b, "\n");
+		} else if (fmt == CLI_HELP_MARKDOWN) {
+			pb_buf_printf(&b, "- **%s**: %s\n", r->code,
+				      r->meaning);
+		} else {
+			const struct pb_env_var v = {r->code, "", r->meaning};
+
+			man_var(&b, &v);
+		}
 	}
 	err = pb_buf_error(&b);
 	if (err)

@@ -11,5 +11,7 @@
 
 /* Every variable, by group, to fp as text or roff; an exit code. */
 int cli_env_help(FILE *fp, enum cli_help_format fmt);
+/* Every exit code and what it means (error.c's table), the same ways. */
+int cli_exit_help(FILE *fp, enum cli_help_format fmt);
 
 #endif

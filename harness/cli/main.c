@@ -68,12 +68,13 @@ static int unknown(const char *name, const char *in)
 	size_t n = 0;
 	const struct cli_command *c;
 
-	for (c = cli_commands; c->name && n + 3 < 16; c++)
+	for (c = cli_commands; c->name && n + 4 < 16; c++)
 		if (!in || c->fn != cmd_help)
 			names[n++] = c->name;
 	if (in) {
 		names[n++] = "profile";
 		names[n++] = "environment";
+		names[n++] = "exit-codes";
 	}
 	names[n] = NULL;
 	near = pb_closest(name, strlen(name), names);
@@ -115,6 +116,8 @@ static int table_help(const char *topic, const char *format, const char *key)
 	}
 	if (!strcmp(topic, "environment"))
 		return cli_env_help(stdout, (enum cli_help_format)f);
+	if (!strcmp(topic, "exit-codes"))
+		return cli_exit_help(stdout, (enum cli_help_format)f);
 	return cli_profile_help(stdout, (enum cli_help_format)f, key);
 }
 
@@ -123,12 +126,14 @@ int cmd_help(int argc, char **argv)
 	const char *topic = NULL, *key = NULL, *format = "text";
 	const struct pb_option opts[] = {
 		CLI_VALUE("format", 0, &format, "FMT",
-			  "with profile or environment: text (the default), "
+			  "with profile, environment or exit-codes: text (the "
+			  "default), "
 			  "markdown (docs/profile.md) or man (the manual's "
 			  "section)"),
-		CLI_ARG("COMMAND|profile|environment", &topic,
-			"a command, profile for every profile key, or "
-			"environment for every PROVBENCH_* variable",
+		CLI_ARG("COMMAND|profile|environment|exit-codes", &topic,
+			"a command, profile for every profile key, "
+			"environment for every PROVBENCH_* variable, or "
+			"exit-codes for what each exit code means",
 			0),
 		CLI_ARG("KEY", &key,
 			"with profile: that key alone (bs, workload.bs, "
@@ -148,13 +153,14 @@ int cmd_help(int argc, char **argv)
 		return PB_EXIT_OK;
 	}
 	if (!strcmp(topic, "profile") ||
-	    (!strcmp(topic, "environment") && !key))
+	    ((!strcmp(topic, "environment") || !strcmp(topic, "exit-codes")) &&
+	     !key))
 		return table_help(topic, format, key);
 	if (key || strcmp(format, "text"))
 		return pb_cli_fail(PB_ERR_USAGE, "help",
 				   key ? "a KEY goes with profile only"
-				       : "--format goes with profile or "
-					 "environment only");
+				       : "--format goes with profile, "
+					 "environment or exit-codes only");
 	c = find(topic);
 	if (!c || c->fn == cmd_help)
 		return unknown(topic, "help");

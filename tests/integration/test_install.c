@@ -332,7 +332,16 @@ static void install_ships_docs_and_units(void)
 		      "-qx "
 		      "'.B provbench vsphere guest run' $m && grep -qx '.B "
 		      "provbench help' $m && grep -q '^.RI \\[ "
-		      "COMMAND|profile|environment \\]$' $m",
+		      "COMMAND|profile|environment|exit-codes \\]$' $m",
+		      dest),
+		0);
+	/* the manual's EXIT STATUS is help exit-codes' table, each code */
+	CU_ASSERT_EQUAL(
+		it_sh("cd '%s" PREFIX "' && n=0; for c in $(bin/provbench help "
+		      "exit-codes --format markdown | sed -n 's/^- \\*\\*\\("
+		      "[^*]*\\)\\*\\*.*/\\1/p'); do n=$((n + 1)); grep -qx "
+		      "\".B $c\" share/man/man1/provbench.1 || { echo \"manual "
+		      "lacks exit $c\" >&2; exit 1; }; done; test $n -ge 6",
 		      dest),
 		0);
 	/* completion: the options come from the installed binary's help */
@@ -357,12 +366,15 @@ static void install_ships_docs_and_units(void)
 			"COMP_WORDS=(provbench vsphere guest r); COMP_CWORD=3; "
 			"_provbench; echo \"${COMPREPLY[*]}\"; "
 			"COMP_WORDS=(provbench help env); COMP_CWORD=2; "
+			"_provbench; echo \"${COMPREPLY[*]}\"; "
+			"COMP_WORDS=(provbench help exi); COMP_CWORD=2; "
 			"_provbench; echo \"${COMPREPLY[*]}\"",
 			dest, dest);
 		CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
 		CU_ASSERT_STRING_EQUAL(r.out, "--dry-run\n--mode\nexport\n"
 					      "--shard --shard-count\n"
-					      "thumbprint\nrun\nenvironment\n");
+					      "thumbprint\nrun\nenvironment\n"
+					      "exit-codes\n");
 		it_result_dispose(&r);
 	}
 	it_sh("rm -rf '%s'", dest);
