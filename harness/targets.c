@@ -154,18 +154,20 @@ int run_profile_open(struct run_state *r, enum pb_error err, const char *modes,
 		return pb_cli_fail(err, NULL, r->errbuf);
 	/* the plan first, then what is missing to run it: a lab sees what
 	 * a profile costs before it has every setting */
-	if (r->plan_first) {
+	if (r->plan_first)
 		run_plan_print(r->p, &r->plan, r->results);
-	} else if (r->say_plan) {
+	err = pb_profile_settle(r->p, r->errbuf);
+	if (err)
+		return pb_cli_fail(err, NULL, r->errbuf);
+	/* a run's one line: once its settings are there (one that lacks
+	 * them refuses first), before any server is reached */
+	if (!r->plan_first && r->say_plan) {
 		char cost[256];
 
 		run_plan_cost_line(cost, sizeof(cost), r->p, &r->plan,
 				   r->results);
 		run_say(r->quiet, "plan: %zu disks; %s", r->plan.n, cost);
 	}
-	err = pb_profile_settle(r->p, r->errbuf);
-	if (err)
-		return pb_cli_fail(err, NULL, r->errbuf);
 	r->ops = r->p->backend;
 	for (r->nt = 0; r->nt < r->p->ntargets; r->nt++) {
 		r->t[r->nt].lock_fd = -1;
