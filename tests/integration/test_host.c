@@ -2027,13 +2027,13 @@ static void host_tail_at_rate(void)
 {
 	struct it_env e;
 	struct it_result r;
-	SCRATCH(prof, "h-rate.json");
-	SCRATCH(state, "h-state-rate");
-	SCRATCH(res, "h-res-rate");
-	SCRATCH(dir, "h-disks-rate");
+	SCRATCH(prof, "h-tail.json");
+	SCRATCH(state, "h-state-tail");
+	SCRATCH(res, "h-res-tail");
+	SCRATCH(dir, "h-disks-tail");
 
 	CU_ASSERT_EQUAL_FATAL(it_sh("mkdir -p '%s' '%s'", state, dir), 0);
-	write_profile(prof, "h-rate", dir, "\"eager\", \"thin\"",
+	write_profile(prof, "h-tail", dir, "\"eager\", \"thin\"",
 		      ", \"repetitions\": 3, \"baseline\": \"eager\", "
 		      "\"matrix\": {\"rate_iops\": [1000, 5000000]}",
 		      "{\"bs\": \"8K\", \"qd\": 16, \"pattern\": \"rand\", "
@@ -2064,7 +2064,7 @@ static void host_tail_at_rate(void)
 	it_result_dispose(&r);
 	/* the exports carry the tail where the report says one */
 	{
-		SCRATCH(om, "h-rate.om");
+		SCRATCH(om, "h-tail.om");
 		const char *ex[] = {"export", "-f",	"openmetrics", "-o",
 				    om,	      "latest", NULL};
 		char latest[700];
