@@ -88,6 +88,9 @@ command -v wine >/dev/null && have_wine=true
 wine_server="env WINEPREFIX=$(realpath -m "$B/wine-prefix") wineserver"
 if $have_wine; then
 	trap 'rm -rf "$work"; $wine_server -k 2>/dev/null' EXIT
+	# a tier stopped by a signal takes its server with it too
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 fi
 
 # The jobs: "name seconds needs command". The seconds are each job's wall
@@ -182,9 +185,14 @@ build() {
 			# under the lock, so no Wine case starts a server of
 			# its own meanwhile; the server not holding the lock
 			# (fd 9) as it lives on. -w: the server the prefix's
-			# wineboot left ends first (3 s); then the tier's, in
-			# the foreground of a job of its own: its pid kept
+			# wineboot left ends first (3 s); one still there
+			# after 10 s is a killed tier's persistent server
+			# (issue 58: the next tier waited on it for ever), and
+			# is told to go; then the tier's, in the foreground of
+			# a job of its own: its pid kept
 			if $have_wine && [ ! -e "$work/wineserver" ]; then
+				timeout 10 $wine_server -w 9>&- ||
+					$wine_server -k 9>&- 2>/dev/null
 				$wine_server -w 9>&-
 				$wine_server -f -p 9>&- \
 					>"$work/wineserver.log" 2>&1 &
