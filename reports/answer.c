@@ -14,15 +14,20 @@
 #include "words.h"
 #include "words_int.h"
 
-/* "thin", "thin and lazy", "thin, lazy and eager" */
+/* "thin", "thin and lazy", "thin, lazy and eager"; a set over several
+ * places (a matrix's points) names each one's: "thin (bs=64K) and thin
+ * (bs=1M)", never "thin and thin" */
 void rp_set_names(char *out, size_t len, const struct rp_finding *f)
 {
 	char l[320];
+	bool where = false;
 	size_t i;
 
 	out[0] = '\0';
+	for (i = 1; i < f->nset; i++)
+		where |= strcmp(f->set[i]->where, f->set[0]->where) != 0;
 	for (i = 0; i < f->nset; i++) {
-		rp_group_label(l, sizeof(l), f->set[i], false);
+		rp_group_label(l, sizeof(l), f->set[i], where);
 		rp_cat(out, len, "%s%s",
 		       !i		  ? ""
 		       : i + 1 == f->nset ? " and "

@@ -1275,6 +1275,13 @@ static void first_screen_vsphere_matrix(void)
 	snprintf(shot, sizeof(shot), "%s/vsphere-matrix-first.png",
 		 it_bin("screens"));
 	CU_ASSERT_EQUAL(it_first_screen(page, shot), 0);
+	/* a finding said once for groups of both points names each with
+	 * its point: never "thin, lazy, eager, thin, lazy and eager" */
+	CU_ASSERT_EQUAL(it_sh("! grep -Eq '(thin|lazy|eager), .*, (thin|lazy|"
+			      "eager) and (thin|lazy|eager):' "
+			      "'%s/latest/summary.txt'",
+			      res),
+			0);
 }
 
 static const struct pb_case cases[] = {
