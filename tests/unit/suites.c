@@ -7,6 +7,7 @@
  */
 #include <CUnit/Basic.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -21,6 +22,18 @@ static struct {
 	char why[160];
 } skips[MAX_SKIPS];
 static unsigned nskips;
+
+bool pb_tmpdir(char *out, size_t len, const char *name)
+{
+	int n = snprintf(out, len, "/tmp/pb-%s-", name);
+
+	/* mkdtemp's template ends in six X's it replaces */
+	if (n < 0 || (size_t)n + 7 > len)
+		return false;
+	memset(out + n, 'X', 6);
+	out[n + 6] = '\0';
+	return mkdtemp(out) != NULL;
+}
 
 void pb_skip(const char *why)
 {

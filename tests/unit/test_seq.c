@@ -211,7 +211,7 @@ static void seq_stopping_covers(void)
  * rule this build does not know is passed over, not misread. */
 static void seq_stops_round_trip(void)
 {
-	char dir[] = "/tmp/pb-stops-XXXXXX", path[64], err[PB_ERRBUF_SIZE];
+	char dir[64], path[96], err[PB_ERRBUF_SIZE];
 	struct rj_head h = {.started_at = "2026-12-06T00:00:00Z",
 			    .profile_path = "p.json",
 			    .run = "r"};
@@ -221,7 +221,7 @@ static void seq_stops_round_trip(void)
 	json_t *doc = rj_doc_new(&h);
 	bool more = true;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_FATAL(pb_tmpdir(dir, sizeof(dir), "stops"));
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
 	CU_ASSERT(rj_doc_add_stop(doc, &st));
@@ -347,14 +347,14 @@ static enum pb_error on_stop_any(void *arg, const struct rj_stop_rec *st,
 
 static void seq_model_stopped_look(void)
 {
-	char dir[] = "/tmp/pb-seq-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
+	char dir[64], path[96], err[PB_ERRBUF_SIZE] = "";
 	struct rp_model m;
 	const struct rp_group *g;
 	struct looked l = {.n = 0};
 	struct rp_look lk = {.dir = dir};
 	double d, lo, hi;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_FATAL(pb_tmpdir(dir, sizeof(dir), "seq"));
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	write_run(dir, 6, true,
 		  "[{\"target\": 0, \"point\": 0, \"mode\": \"thin\", "
@@ -418,14 +418,13 @@ static void seq_look_gate(void)
 	static const double scattered[6] = {60, 140, 90, 120, 100, 100};
 	static const double steady[6] = {0.50, 0.49, 0.51, 0.50, 0.50, 0.50};
 	static const double base[6] = {0.03, 0.01, 0.05, 0.02, 0.03, 0.02};
-	char old[] = "/tmp/pb-seq-old-XXXXXX", now[] = "/tmp/pb-seq-now-XXXXXX";
-	char path[64], err[PB_ERRBUF_SIZE] = "";
+	char old[64], now[64], path[96], err[PB_ERRBUF_SIZE] = "";
 	struct looked l = {.n = 0};
 	struct rp_look lk = {
 		.dir = now, .look = 4, .against = old, .gate_pct = 10};
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(old));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(now));
+	CU_ASSERT_FATAL(pb_tmpdir(old, sizeof(old), "seq-old"));
+	CU_ASSERT_FATAL(pb_tmpdir(now, sizeof(now), "seq-now"));
 	write_run(old, 6, true, NULL, steady, base);
 	write_run(now, 4, true, NULL, steady, base);
 	CU_ASSERT_EQUAL(rp_run_look(&lk, on_stop, &l, err), PB_OK);

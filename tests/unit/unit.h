@@ -85,6 +85,10 @@ void pb_skip(const char *why);
 		return;                                                        \
 	} while (0)
 
+/* A new directory /tmp/pb-NAME-?????? of this case's (mkdtemp) into
+ * out; false when none could be made. */
+bool pb_tmpdir(char *out, size_t len, const char *name);
+
 /*
  * Run the suites (only: a suite, "suite:glob[,glob...]", or NULL for
  * all). Prints
