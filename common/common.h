@@ -294,6 +294,9 @@ int pb_child_run(const struct pb_child_spec *sp, struct pb_buf *out, char *msg,
 const char *pb_closest(const char *word, size_t len,
 		       const char *const *choices);
 char *pb_choices_join(char *buf, size_t len, const char *const *choices);
+/* Append to out as printf: out stays a string, cut at len (words.c). */
+void pb_cat(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* ---- seeded numbers (rng.c) ---- */
 

@@ -4,6 +4,7 @@
  * counting one, as git's "did you mean" does), for messages that name
  * the bad value and the choices.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,4 +88,16 @@ char *pb_choices_hint(char *buf, size_t len, const char *word, size_t wlen,
 	else
 		snprintf(buf, len, "one of %s", all);
 	return buf;
+}
+
+void pb_cat(char *out, size_t len, const char *fmt, ...)
+{
+	size_t n = strnlen(out, len);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out + n, len - n, fmt, ap);
+	va_end(ap);
 }

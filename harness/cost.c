@@ -4,7 +4,6 @@
  */
 #include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,21 +240,6 @@ bool pb_plan_cost_asks(const struct pb_plan_cost *c, const struct pb_profile *p)
 	return p->confirm_above && pb_plan_cost_shared(c, p) > p->confirm_above;
 }
 
-/* out += printf, never past len */
-static void cat(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void cat(char *out, size_t len, const char *fmt, ...)
-{
-	size_t n = strnlen(out, len);
-	va_list ap;
-
-	if (n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + n, len - n, fmt, ap);
-	va_end(ap);
-}
-
 /*
  * The precision form's cost, both ends: the least (every mode stopped at
  * min_repetitions) and the most (every mode to repetitions), and what
@@ -272,25 +256,25 @@ static void adaptive_line(char *out, size_t len, const struct pb_plan_cost *c)
 	snprintf(out, len, "data to write: %s by the passes at the least",
 		 pb_size_format(a, sizeof(a), c->min_passes));
 	if (c->zeros)
-		cat(out, len, ", %s of eager's zeros",
-		    pb_size_format(a, sizeof(a), c->min_zeros));
-	cat(out, len, " (%s), %s at the most", d,
-	    pb_size_format(b, sizeof(b), c->passes));
+		pb_cat(out, len, ", %s of eager's zeros",
+		       pb_size_format(a, sizeof(a), c->min_zeros));
+	pb_cat(out, len, " (%s), %s at the most", d,
+	       pb_size_format(b, sizeof(b), c->passes));
 	if (c->zeros)
-		cat(out, len, ", %s of eager's zeros",
-		    pb_size_format(a, sizeof(a), c->zeros));
-	cat(out, len, " (%s) at %.*f MiB/s", e, c->mib_s < 10 ? 1 : 0,
-	    c->mib_s);
+		pb_cat(out, len, ", %s of eager's zeros",
+		       pb_size_format(a, sizeof(a), c->zeros));
+	pb_cat(out, len, " (%s) at %.*f MiB/s", e, c->mib_s < 10 ? 1 : 0,
+	       c->mib_s);
 	if (!isnan(c->expect_share)) {
 		say_duration(d, sizeof(d),
 			     c->expect_share * pb_plan_cost_seconds(c));
-		cat(out, len,
-		    "; expected %s (%s): the last finished run of it "
-		    "ran %.0f%% of its most",
-		    pb_size_format(
-			    a, sizeof(a),
-			    (uint64_t)(c->expect_share * (double)c->passes)),
-		    d, c->expect_share * 100);
+		pb_cat(out, len,
+		       "; expected %s (%s): the last finished run of it "
+		       "ran %.0f%% of its most",
+		       pb_size_format(
+			       a, sizeof(a),
+			       (uint64_t)(c->expect_share * (double)c->passes)),
+		       d, c->expect_share * 100);
 	}
 }
 

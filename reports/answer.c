@@ -28,7 +28,7 @@ void rp_set_names(char *out, size_t len, const struct rp_finding *f)
 		where |= strcmp(f->set[i]->where, f->set[0]->where) != 0;
 	for (i = 0; i < f->nset; i++) {
 		rp_group_label(l, sizeof(l), f->set[i], where);
-		rp_cat(out, len, "%s%s",
+		pb_cat(out, len, "%s%s",
 		       !i		  ? ""
 		       : i + 1 == f->nset ? " and "
 					  : ", ",
@@ -97,9 +97,9 @@ void rp_say_headline(char *out, size_t len, const struct rp_model *m,
 				       "crashed)"
 				     : "INCOMPLETE");
 		if (f->x > 0)
-			rp_cat(out, len, "%s %.0f item%s failed (listed below)",
+			pb_cat(out, len, "%s %.0f item%s failed (listed below)",
 			       f->n ? ";" : ":", f->x, f->x == 1 ? "" : "s");
-		rp_cat(out, len, "; what follows is what it measured");
+		pb_cat(out, len, "; what follows is what it measured");
 		return;
 	case RP_F_H_SLOWER:
 	case RP_F_H_FASTER:
@@ -131,7 +131,7 @@ void rp_say_headline(char *out, size_t len, const struct rp_model *m,
 			 names, f->nset == 1 ? "s" : "",
 			 f->metric ? "of 5% or more" : "beyond noise");
 		if (!isnan(f->x))
-			rp_cat(out, len, " (to within \u00b1%.0f%%)",
+			pb_cat(out, len, " (to within \u00b1%.0f%%)",
 			       round(f->x * 100) + 0.0);
 		return;
 	case RP_F_H_FEW:
@@ -146,39 +146,39 @@ void rp_say_headline(char *out, size_t len, const struct rp_model *m,
 
 			rp_group_label(l, sizeof(l), f->set[i], false);
 			rp_pct_text(a, sizeof(a), f->set[i]->penalty);
-			rp_cat(out, len, "%s%s %s", i ? ", " : "", l, a);
+			pb_cat(out, len, "%s%s %s", i ? ", " : "", l, a);
 		}
 		return;
 	case RP_F_H_BREAKEVEN:
 		snprintf(out, len, "%seager's %.2f s of provisioning ", pre,
 			 f->v);
 		if (!(f->v > f->v2))
-			rp_cat(out, len,
+			pb_cat(out, len,
 			       "takes no longer than %s's: nothing "
 			       "to repay",
 			       names);
 		else if (f->sig == RP_SIG_FEW)
-			rp_cat(out, len,
+			pb_cat(out, len,
 			       "against %s's: %s, too few to tell whether it "
 			       "is repaid",
 			       names,
 			       rp_reps_few(a, sizeof(a), f->g ? f->g->nok : 1));
 		else if (f->sig == RP_SIG_NOISE)
-			rp_cat(out, len,
+			pb_cat(out, len,
 			       "cannot be weighed against %s's: their first "
 			       "writes are within noise of each other",
 			       names);
 		else if (f->x < 0)
-			rp_cat(out, len,
+			pb_cat(out, len,
 			       "is never repaid against %s: its first write is "
 			       "no faster",
 			       names);
 		else if (!isnan(f->hi) && f->x > f->hi)
-			rp_cat(out, len,
+			pb_cat(out, len,
 			       "is not repaid within this disk against %s",
 			       names);
 		else
-			rp_cat(out, len,
+			pb_cat(out, len,
 			       "is repaid against %s after %s of new blocks",
 			       names,
 			       pb_size_format(sz, sizeof(sz), rp_u64(f->x)));
@@ -242,11 +242,11 @@ static const char *over_points(char *out, size_t len, const struct rp_model *m,
 			compact(v, sizeof(v), strtoull(t, NULL, 10));
 		else
 			snprintf(v, sizeof(v), "%s", t);
-		rp_cat(seen, sizeof(seen), "|");
+		pb_cat(seen, sizeof(seen), "|");
 		if (strstr(seen, v) && strstr(seen, v)[strlen(v)] == '|')
 			continue; /* said already */
-		rp_cat(seen, sizeof(seen), "%s|", v);
-		rp_cat(out, len, "%s%s", *out ? "/" : "", v);
+		pb_cat(seen, sizeof(seen), "%s|", v);
+		pb_cat(out, len, "%s%s", *out ? "/" : "", v);
 	}
 	return out;
 }
@@ -266,21 +266,21 @@ void rp_measured_text(char *out, size_t len, const struct rp_model *m)
 	if (!rs)
 		return;
 	if (disk > 0)
-		rp_cat(out, len, "%s disks",
+		pb_cat(out, len, "%s disks",
 		       compact(a, sizeof(a), (uint64_t)disk));
 	if (strcmp(over_points(a, sizeof(a), m, "filesystem", false), "none") &&
 	    *a) {
-		rp_cat(out, len, ", a %s file on %s",
+		pb_cat(out, len, ", a %s file on %s",
 		       over_points(b, sizeof(b), m, "file_size", true), a);
 	}
 	over_points(a, sizeof(a), m, "passes", false);
 	if (*a) {
-		rp_cat(out, len, "%s", *out ? "; " : "");
+		pb_cat(out, len, "%s", *out ? "; " : "");
 		for (p = strtok_r(a, ",", &save); p;
 		     p = strtok_r(NULL, ",", &save))
-			rp_cat(out, len, "%s%s", save && p != a ? ", " : "", p);
+			pb_cat(out, len, "%s%s", save && p != a ? ", " : "", p);
 	}
-	rp_cat(out, len, "%s%s %s writes", *out ? "; " : "",
+	pb_cat(out, len, "%s%s %s writes", *out ? "; " : "",
 	       over_points(a, sizeof(a), m, "pattern", false),
 	       over_points(b, sizeof(b), m, "bs", true));
 	/* an offered rate (issue 55): the schedule, qd its cap */
@@ -289,27 +289,27 @@ void rp_measured_text(char *out, size_t len, const struct rp_model *m)
 		bool poisson = !strcmp(
 			over_points(a, sizeof(a), m, "poisson", false), "true");
 
-		rp_cat(out, len, " at %s IOPS offered%s, qd %s at most", b,
+		pb_cat(out, len, " at %s IOPS offered%s, qd %s at most", b,
 		       poisson ? " (Poisson)" : "",
 		       over_points(a, sizeof(a), m, "qd", false));
 	} else
-		rp_cat(out, len, " at qd %s",
+		pb_cat(out, len, " at qd %s",
 		       over_points(a, sizeof(a), m, "qd", false));
-	rp_cat(out, len, ", %s",
+	pb_cat(out, len, ", %s",
 	       !strcmp(over_points(a, sizeof(a), m, "direct", false), "false")
 		       ? "buffered"
 		       : "direct");
 	if (strcmp(over_points(a, sizeof(a), m, "pair_stripe", true), "0"))
-		rp_cat(out, len, ", first write in %s stripe pairs", a);
+		pb_cat(out, len, ", first write in %s stripe pairs", a);
 	if (m->seq.on) {
 		rp_seq_say(a, sizeof(a), &m->seq);
-		rp_cat(out, len, "; %s", a);
+		pb_cat(out, len, "; %s", a);
 	} else if (reps > 0) {
-		rp_cat(out, len, "; %lld repetition%s", (long long)reps,
+		pb_cat(out, len, "; %lld repetition%s", (long long)reps,
 		       reps != 1 ? "s" : "");
 	}
 	if (m->nmore)
-		rp_cat(out, len, " per run, %zu runs merged", m->nmore + 1);
-	rp_cat(out, len, "; baseline %s",
+		pb_cat(out, len, " per run, %zu runs merged", m->nmore + 1);
+	pb_cat(out, len, "; baseline %s",
 	       m->have_baseline ? m->baseline : "none");
 }

@@ -29,7 +29,7 @@ static void modes_of(char *out, size_t len, const struct join *j)
 {
 	out[0] = '\0';
 	for (size_t i = 0; i < j->n; i++)
-		rp_cat(out, len, "%s%s",
+		pb_cat(out, len, "%s%s",
 		       !i	       ? ""
 		       : i + 1 == j->n ? " and "
 				       : ", ",
@@ -62,26 +62,26 @@ static void device_line(char *out, size_t len, const struct rp_model *m,
 		const struct rp_finding *f = j->f[i];
 		const struct rp_devtime *d = f->n ? &f->g->hostdev : &f->g->dev;
 
-		rp_cat(out, len, "%s %s %.2f against %.2f ms (%.2fx",
+		pb_cat(out, len, "%s %s %.2f against %.2f ms (%.2fx",
 		       i ? ";" : "", f->g->mode, f->v, f->v2, f->x);
 		if (!isnan(f->lo))
-			rp_cat(out, len, " [%.2f-%.2f], %s", f->lo, f->hi,
+			pb_cat(out, len, " [%.2f-%.2f], %s", f->lo, f->hi,
 			       rp_sig_name(f->sig));
 		else
-			rp_cat(out, len, ", no interval");
-		rp_cat(out, len, ")");
+			pb_cat(out, len, ", no interval");
+		pb_cat(out, len, ")");
 		same_amp &= fabs(d->first_med[RP_DEV_AMP] -
 				 d0->first_med[RP_DEV_AMP]) < 0.005;
 	}
 	if (same_amp)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; each wrote %.2fx the bytes the runner wrote",
 		       d0->first_med[RP_DEV_AMP]);
 	for (size_t i = 0; !same_amp && i < j->n; i++) {
 		const struct rp_finding *f = j->f[i];
 		const struct rp_devtime *d = f->n ? &f->g->hostdev : &f->g->dev;
 
-		rp_cat(out, len, "%s %s wrote %.2fx",
+		pb_cat(out, len, "%s %s wrote %.2fx",
 		       i ? "," : "; of the runner's bytes,", f->g->mode,
 		       d->first_med[RP_DEV_AMP]);
 	}
@@ -102,25 +102,25 @@ static void extents_line(char *out, size_t len, const struct join *j)
 		if (said[i])
 			continue;
 		rp_extents_phrase(what, sizeof(what), j->f[i]);
-		rp_cat(out, len, "%s ", i ? ";" : "");
+		pb_cat(out, len, "%s ", i ? ";" : "");
 		for (k = i; k < j->n; k++) {
 			rp_extents_phrase(other, sizeof(other), j->f[k]);
 			if (said[k] || strcmp(what, other))
 				continue;
 			said[k] = true;
-			rp_cat(out, len, "%s%s", n++ ? " and " : "",
+			pb_cat(out, len, "%s%s", n++ ? " and " : "",
 			       j->f[k]->g->mode);
 		}
-		rp_cat(out, len, " %s", what);
+		pb_cat(out, len, " %s", what);
 	}
-	rp_cat(out, len, "; extents after it:");
+	pb_cat(out, len, "; extents after it:");
 	for (size_t i = 0; i < j->n; i++) {
-		rp_cat(out, len, "%s %s %.0f", i ? "," : "", j->f[i]->g->mode,
+		pb_cat(out, len, "%s %s %.0f", i ? "," : "", j->f[i]->g->mode,
 		       j->f[i]->x);
 		in_place &= !isnan(j->f[i]->lo) && !(j->f[i]->lo > 0);
 	}
 	if (in_place)
-		rp_cat(out, len, "; the later writes found each in place");
+		pb_cat(out, len, "; the later writes found each in place");
 }
 
 static void above_baseline_line(char *out, size_t len, const struct join *j)
@@ -141,7 +141,7 @@ static void above_baseline_line(char *out, size_t len, const struct join *j)
 		 "these modes', so ratios to it flatter them",
 		 modes, pl, lo, hi, f0->h->mode);
 	if (f0->n)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; %s here is a loop device over a file (the qemu "
 		       "backend's raw-device analog): every write passes the "
 		       "loop driver's queue and then the host filesystem, "
@@ -159,7 +159,7 @@ static void breakeven_line(char *out, size_t len, const struct join *j)
 
 	out[0] = '\0';
 	for (size_t i = 0; i < j->n; i++)
-		rp_cat(out, len, "%s%s",
+		pb_cat(out, len, "%s%s",
 		       !i	       ? ""
 		       : i + 1 == j->n ? " and "
 				       : ", ",
@@ -172,19 +172,19 @@ static void breakeven_line(char *out, size_t len, const struct join *j)
 	snprintf(out, len, "eager against %s: %.2f s to provision against ",
 		 modes, f0->v);
 	for (size_t i = 0; i < (same ? 1 : j->n); i++)
-		rp_cat(out, len, "%s%.2f s%s%s%s", i ? ", " : "", j->f[i]->v2,
+		pb_cat(out, len, "%s%.2f s%s%s%s", i ? ", " : "", j->f[i]->v2,
 		       same ? "" : " (", same ? "" : j->f[i]->h->mode,
 		       same ? "" : ")");
-	rp_cat(out, len, ", %s after ",
+	pb_cat(out, len, ", %s after ",
 	       !isnan(f0->hi) && f0->x > f0->hi
 		       ? "not paid back within the disk: it would be"
 		       : "paid back");
 	for (size_t i = 0; i < j->n; i++)
-		rp_cat(out, len, "%s%s of new blocks against %s", i ? ", " : "",
+		pb_cat(out, len, "%s%s of new blocks against %s", i ? ", " : "",
 		       pb_size_format(sz, sizeof(sz), rp_u64(j->f[i]->x)),
 		       j->f[i]->h->mode);
 	if (*f0->g->where)
-		rp_cat(out, len, " (%s)", f0->g->where);
+		pb_cat(out, len, " (%s)", f0->g->where);
 }
 
 /* a break-even's outcome, as its one line says it: the same outcome

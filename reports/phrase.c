@@ -5,7 +5,6 @@
  * progress line and every page say it in these words.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,19 +20,6 @@ const char *rp_reps_few(char *buf, size_t len, size_t n)
 	else
 		snprintf(buf, len, "%zu repetitions", n);
 	return buf;
-}
-
-/* out += printf, never past len */
-void rp_cat(char *out, size_t len, const char *fmt, ...)
-{
-	size_t n = strnlen(out, len);
-	va_list ap;
-
-	if (n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + n, len - n, fmt, ap);
-	va_end(ap);
 }
 
 /* a whole percent, never "-0%" */
@@ -63,15 +49,15 @@ void rp_group_label(char *out, size_t len, const struct rp_group *g, bool where)
 
 	snprintf(out, len, "%s", g->mode);
 	if (g->unread && w)
-		rp_cat(out, len, " (not read back; %s)", g->where);
+		pb_cat(out, len, " (not read back; %s)", g->where);
 	else if (g->unread)
-		rp_cat(out, len, " (not read back)");
+		pb_cat(out, len, " (not read back)");
 	else if (g->mismatch && w)
-		rp_cat(out, len, " (applied as %s; %s)", g->applied, g->where);
+		pb_cat(out, len, " (applied as %s; %s)", g->applied, g->where);
 	else if (g->mismatch)
-		rp_cat(out, len, " (applied as %s)", g->applied);
+		pb_cat(out, len, " (applied as %s)", g->applied);
 	else if (w)
-		rp_cat(out, len, " (%s)", g->where);
+		pb_cat(out, len, " (%s)", g->where);
 }
 
 /* "first write takes 47% longer than rewrite", "... 5% less time ...",
@@ -137,10 +123,10 @@ void rp_seq_say(char *out, size_t len, const struct rp_seq *s)
 		 "is ",
 		 s->min, s->max);
 	if (!isnan(s->threshold))
-		rp_cat(out, len, "wholly above or under %g%%%s",
+		pb_cat(out, len, "wholly above or under %g%%%s",
 		       s->threshold * 100, s->precision > 0 ? " or " : "");
 	if (s->precision > 0)
-		rp_cat(out, len, "within \u00b1%g points", s->precision * 100);
+		pb_cat(out, len, "within \u00b1%g points", s->precision * 100);
 }
 
 void rp_penalty_iv_say(char *out, size_t len, const struct rp_seq *s)

@@ -21,9 +21,9 @@
 static void ratio(char *out, size_t len, const char *what, double v, double lo,
 		  double hi, enum rp_sig sig)
 {
-	rp_cat(out, len, "%s %.2fx", what, v);
+	pb_cat(out, len, "%s %.2fx", what, v);
 	if (!isnan(lo))
-		rp_cat(out, len, " [%.2f-%.2f]%s", lo, hi,
+		pb_cat(out, len, " [%.2f-%.2f]%s", lo, hi,
 		       sig == RP_SIG_NOISE ? " (within noise)" : "");
 }
 
@@ -34,10 +34,10 @@ void rp_share_said(char *out, size_t len, const char *what, double v, double lo,
 {
 	if (isnan(v))
 		return;
-	rp_cat(out, len, "; %s %.2fx", what, v);
+	pb_cat(out, len, "; %s %.2fx", what, v);
 	if (isnan(lo))
 		return;
-	rp_cat(out, len, " [%.2f-%.2f], %s", lo, hi,
+	pb_cat(out, len, " [%.2f-%.2f], %s", lo, hi,
 	       lo <= 1.0 && hi >= 1.0 ? "within noise" : "beyond noise");
 }
 
@@ -47,17 +47,17 @@ static void range_said(char *out, size_t len, const char *what, double a,
 {
 	if (isnan(a))
 		return;
-	rp_cat(out, len, "%s%s ", first ? "" : ", ", what);
+	pb_cat(out, len, "%s%s ", first ? "" : ", ", what);
 	if (a == b || fabs(a - b) < 0.005)
-		rp_cat(out, len, "%.2fx", a);
+		pb_cat(out, len, "%.2fx", a);
 	else
-		rp_cat(out, len, "%.2f-%.2fx", a, b);
+		pb_cat(out, len, "%.2f-%.2fx", a, b);
 	if (!yes)
-		rp_cat(out, len, " (within noise)");
+		pb_cat(out, len, " (within noise)");
 	else if (yes == n)
-		rp_cat(out, len, " (beyond noise)");
+		pb_cat(out, len, " (beyond noise)");
 	else
-		rp_cat(out, len, " (%u of %zu modes beyond noise)", yes, n);
+		pb_cat(out, len, " (%u of %zu modes beyond noise)", yes, n);
 }
 
 /* RP_F_H_HOST, RP_F_H_ARM: a comparison's shares, over its modes */
@@ -88,12 +88,12 @@ void rp_say_compare_line(char *out, size_t len, const struct rp_finding *f)
 	/* a time: larger is slower, said as such */
 	if (isnan(a))
 		return;
-	rp_cat(out, len, "; the command takes ");
+	pb_cat(out, len, "; the command takes ");
 	if (fabs(a - b) < 0.05)
-		rp_cat(out, len, "%.1fx", a);
+		pb_cat(out, len, "%.1fx", a);
 	else
-		rp_cat(out, len, "%.1f-%.1fx", a, b);
-	rp_cat(out, len, " as long%s",
+		pb_cat(out, len, "%.1f-%.1fx", a, b);
+	pb_cat(out, len, " as long%s",
 	       !yes	     ? " (within noise)"
 	       : yes == f->n ? " (beyond noise)"
 			     : " (not beyond noise for every mode)");
@@ -128,7 +128,7 @@ void rp_say_vs_baseline(const struct said *s)
 	if (f->sig == RP_SIG_FEW) {
 		char nr[32];
 
-		rp_cat(out, len, " (%s: no interval)",
+		pb_cat(out, len, " (%s: no interval)",
 		       rp_reps_few(nr, sizeof(nr), f->g->nfirst));
 	}
 }
@@ -156,8 +156,8 @@ void rp_say_vs_host(const struct said *s)
 		 f->g->mode, f->v, a, rp_rate(m, f->g->first_med),
 		 rp_rate(m, f->h->first_med), m->rate_unit);
 	if (!isnan(w->v))
-		rp_cat(out, len, ", %.2fx its rewrite%s", w->v, b);
-	rp_cat(out, len, "%s",
+		pb_cat(out, len, ", %.2fx its rewrite%s", w->v, b);
+	pb_cat(out, len, "%s",
 	       f->sig == RP_SIG_FEW	? " (too few repetitions: no "
 					  "interval)"
 	       : f->sig == RP_SIG_NOISE ? ", within noise of the host"
@@ -200,7 +200,7 @@ static const char *thousands(char *buf, size_t len, double v)
 
 	if (n >= 1000) {
 		thousands(buf, len, (double)(n / 1000));
-		rp_cat(buf, len, ",%03lld", n % 1000);
+		pb_cat(buf, len, ",%03lld", n % 1000);
 	} else {
 		snprintf(buf, len, "%lld", n);
 	}
@@ -227,20 +227,20 @@ void rp_say_tail(const struct said *s)
 		 s->l, thousands(r, sizeof(r), f->x), f->v, f->v2,
 		 t->d[RP_TL_P999]);
 	if (f->sig == RP_SIG_FEW)
-		rp_cat(out, len, " (%s: no interval)",
+		pb_cat(out, len, " (%s: no interval)",
 		       rp_reps_few(nr, sizeof(nr), t->n));
 	else
-		rp_cat(out, len, " [%+.2f to %+.2f], %s", f->lo, f->hi,
+		pb_cat(out, len, " [%+.2f to %+.2f], %s", f->lo, f->hi,
 		       f->sig == RP_SIG_YES ? "beyond noise" : "within noise");
 	if (f->h)
-		rp_cat(out, len, ", less %s's own", s->o);
-	rp_cat(out, len, "; p50 %+.2f ms, p99 %+.2f ms", t->d[RP_TL_P50],
+		pb_cat(out, len, ", less %s's own", s->o);
+	pb_cat(out, len, "; p50 %+.2f ms, p99 %+.2f ms", t->d[RP_TL_P50],
 	       t->d[RP_TL_P99]);
 	if (t->stall_us > 0)
-		rp_cat(out, len, "; %.0f stalls over %.0f ms against %.0f",
+		pb_cat(out, len, "; %.0f stalls over %.0f ms against %.0f",
 		       t->first_med[RP_TL_STALLS], t->stall_us / 1e3,
 		       t->later_med[RP_TL_STALLS]);
-	rp_cat(out, len,
+	pb_cat(out, len,
 	       " (latency from each I/O's intended start, %zu "
 	       "repetition%s)",
 	       t->n, t->n == 1 ? "" : "s");
@@ -281,19 +281,19 @@ void rp_say_device(const struct said *s)
 		 l, f->n ? "host's " : "", *d->name ? d->name : "?", f->v,
 		 f->v2, f->x);
 	if (!isnan(f->lo))
-		rp_cat(out, len, " [%.2f-%.2f], %s", f->lo, f->hi,
+		pb_cat(out, len, " [%.2f-%.2f], %s", f->lo, f->hi,
 		       f->sig == RP_SIG_NOISE ? "within noise"
 					      : "beyond noise");
 	else
-		rp_cat(out, len, "; %s: no interval",
+		pb_cat(out, len, "; %s: no interval",
 		       rp_reps_few(nr, sizeof(nr), d->nfirst));
-	rp_cat(out, len,
+	pb_cat(out, len,
 	       "); it wrote %.2fx the bytes the runner wrote (%.2fx in "
 	       "the rewrites)",
 	       d->first_med[RP_DEV_AMP], d->later_med[RP_DEV_AMP]);
 	if (!isnan(d->first_med[RP_DEV_CPU]) &&
 	    !isnan(d->later_med[RP_DEV_CPU]))
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; qemu used %.3f ms of CPU per write against %.3f "
 		       "in the rewrites",
 		       d->first_med[RP_DEV_CPU], d->later_med[RP_DEV_CPU]);
@@ -339,13 +339,13 @@ void rp_say_extents(const struct said *s)
 	rp_extents_phrase(what, sizeof(what), f);
 	snprintf(out, len, "%s in %s: the first write %s", l,
 		 f->n ? "its disk's file on the host" : "its file", what);
-	rp_cat(out, len, "; %.0f extent%s after it", f->x,
+	pb_cat(out, len, "; %.0f extent%s after it", f->x,
 	       f->x == 1 ? "" : "s");
 	if (!isnan(f->lo) && f->lo > 0)
-		rp_cat(out, len, "; the later writes changed %s",
+		pb_cat(out, len, "; the later writes changed %s",
 		       pb_size_format(lt, sizeof(lt), (uint64_t)f->lo));
 	else if (!isnan(f->lo))
-		rp_cat(out, len, "; the later writes found it in place");
+		pb_cat(out, len, "; the later writes found it in place");
 }
 
 void rp_say_server(const struct said *s)
@@ -381,11 +381,11 @@ void rp_say_server(const struct said *s)
 					 : "virtual disk",
 		 f->v, f->v2, later);
 	if (!isnan(f->lo))
-		rp_cat(out, len, " (%.2fx [%.2f-%.2f], %s)", f->x, f->lo, f->hi,
+		pb_cat(out, len, " (%.2fx [%.2f-%.2f], %s)", f->x, f->lo, f->hi,
 		       f->sig == RP_SIG_NOISE ? "within noise"
 					      : "beyond noise");
 	else if (!isnan(f->x))
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       " (%.2fx; too few repetitions: no "
 		       "interval)",
 		       f->x);
@@ -393,11 +393,11 @@ void rp_say_server(const struct said *s)
 		if (k == (unsigned)f->n || isnan(v->first_med[k]) ||
 		    isnan(v->later_med[k]))
 			continue;
-		rp_cat(out, len, "; %s %.2f against %.2f ms", what[k],
+		pb_cat(out, len, "; %s %.2f against %.2f ms", what[k],
 		       v->first_med[k], v->later_med[k]);
 	}
 	if (!isnan(v->first_med[RP_SV_CPU]) && !isnan(v->later_med[RP_SV_CPU]))
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; the VM's CPU %.3f against %.3f ms per write",
 		       v->first_med[RP_SV_CPU], v->later_med[RP_SV_CPU]);
 	/* where the first write's extra time is, said only when the
@@ -419,7 +419,7 @@ void rp_say_server(const struct said *s)
 			}
 		}
 		if (best < RP_SV__COUNT)
-			rp_cat(out, len,
+			pb_cat(out, len,
 			       ": the first write's extra time is %s "
 			       "(+%.2f ms a write)",
 			       at[best], bd);
@@ -546,20 +546,20 @@ void rp_say_rewarm(const struct said *s)
 	rp_pct_interval(iv, sizeof(iv), f->lo, f->hi);
 	rp_pct_text(p1, sizeof(p1), g->penalty);
 	if (f->sig == RP_SIG_FEW) {
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       ", the next write cost %s over a rewrite (%s: no "
 		       "interval, too few to tell noise)",
 		       p, rp_reps_few(iv, sizeof(iv), f->n));
 	} else if (f->sig == RP_SIG_YES && f->v > 0) {
-		rp_cat(s->out, s->len, ", the next write paid %s %s again", p,
+		pb_cat(s->out, s->len, ", the next write paid %s %s again", p,
 		       iv);
 	} else if (kept) {
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       ", the next write found its blocks: %s %s over a "
 		       "rewrite%s",
 		       p, iv, f->sig == RP_SIG_NOISE ? ", within noise" : "");
 	} else if (f->sig2 == RP_SIG_NOISE) {
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       ", whether the next write paid again cannot be told: %s "
 		       "%s "
 		       "over a rewrite, within noise of a rewrite and of the "
@@ -567,26 +567,26 @@ void rp_say_rewarm(const struct said *s)
 		       p, iv, p1);
 		goto out;
 	} else {
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       ", the next write paid no more than a rewrite: %s %s%s",
 		       p, iv, f->sig == RP_SIG_NOISE ? ", within noise" : "");
 	}
 	if (f->sig2 == RP_SIG_NOISE) {
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       " (the first write %s: the same within noise)", p1);
 	} else if (f->sig2 == RP_SIG_YES) {
 		rp_pct_text(p, sizeof(p), fabs(f->v2));
 		rp_pct_interval(iv, sizeof(iv), f->v2 > 0 ? f->lo2 : -f->hi2,
 				f->v2 > 0 ? f->hi2 : -f->lo2);
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       " (the first write %s; this one took %s %s %s)", p1, p,
 		       iv, f->v2 > 0 ? "longer" : "less time");
 	} else if (!isnan(g->penalty)) {
-		rp_cat(s->out, s->len, " (the first write %s)", p1);
+		pb_cat(s->out, s->len, " (the first write %s)", p1);
 	}
 out:
 	if (f->h)
-		rp_cat(s->out, s->len, ", less what %s's first write shows",
+		pb_cat(s->out, s->len, ", less what %s's first write shows",
 		       f->h->mode);
 }
 

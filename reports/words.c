@@ -45,7 +45,7 @@ void rp_steady_text(char *out, size_t len, const struct rp_group *g)
 		snprintf(more, sizeof(more), "; smoothed over %zu intervals",
 			 g->steady_window);
 	if (g->nnoisy)
-		rp_cat(more, sizeof(more), "; %zu too noisy to tell",
+		pb_cat(more, sizeof(more), "; %zu too noisy to tell",
 		       g->nnoisy);
 	if (!g->nsettled) {
 		snprintf(out, len, "never settled (%zu of %zu reps%s)",
@@ -143,7 +143,7 @@ static void penalty(char *out, size_t len, const struct rp_finding *f,
 			 f->v > 0 ? "longer" : "less time", iv);
 	}
 	if (f->h)
-		rp_cat(out, len, ", less what %s's own shows", f->h->mode);
+		pb_cat(out, len, ", less what %s's own shows", f->h->mode);
 }
 
 static void warmup(char *out, size_t len, const struct rp_model *m,
@@ -189,27 +189,27 @@ static void breakeven(char *out, size_t len, const struct rp_finding *f)
 		 "%.2f s, ",
 		 f->h->mode, f->v, f->v2);
 	if (!(f->v > f->v2))
-		rp_cat(out, len, "no longer: nothing to repay");
+		pb_cat(out, len, "no longer: nothing to repay");
 	else if (f->sig == RP_SIG_FEW)
-		rp_cat(out, len, "%s: too few to tell a break-even",
+		pb_cat(out, len, "%s: too few to tell a break-even",
 		       rp_reps_few(sz, sizeof(sz),
 				   f->g->nfirst < f->h->nfirst ? f->g->nfirst
 							       : f->h->nfirst));
 	else if (f->sig == RP_SIG_NOISE)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "no break-even beyond noise: their first writes are "
 		       "within noise of each other");
 	else if (f->x < 0)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "never paid back: eager's first write is no "
 		       "faster");
 	else if (!isnan(f->hi) && f->x > f->hi)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "not paid back within the disk (%s of new blocks would "
 		       "be needed)",
 		       pb_size_format(sz, sizeof(sz), rp_u64(f->x)));
 	else
-		rp_cat(out, len, "paid back after %s of new blocks",
+		pb_cat(out, len, "paid back after %s of new blocks",
 		       pb_size_format(sz, sizeof(sz), rp_u64(f->x)));
 }
 
@@ -226,13 +226,13 @@ static void across(char *out, size_t len, const struct rp_finding *f)
 		const struct rp_group *t = f->set[i];
 
 		if (isnan(t->penalty)) {
-			rp_cat(out, len, "%s no figure on %s", i ? "," : "",
+			pb_cat(out, len, "%s no figure on %s", i ? "," : "",
 			       t->target_name);
 			continue;
 		}
 		rp_pct_text(p, sizeof(p), t->penalty);
 		rp_pct_interval(iv, sizeof(iv), t->penalty_lo, t->penalty_hi);
-		rp_cat(out, len, "%s %s %s on %s", i ? "," : "", p,
+		pb_cat(out, len, "%s %s %s on %s", i ? "," : "", p,
 		       isnan(t->penalty_lo) ? "" : iv, t->target_name);
 		if (t->penalty > f->set[hi]->penalty ||
 		    isnan(f->set[hi]->penalty))
@@ -242,15 +242,15 @@ static void across(char *out, size_t len, const struct rp_finding *f)
 			lo = i;
 	}
 	if (f->sig == RP_SIG_FEW)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; too few repetitions to tell noise: not ranked");
 	else if (f->sig == RP_SIG_YES)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; %s beyond noise (highest on %s, lowest on %s)",
 		       f->nset == 2 ? "they differ" : "some differ",
 		       f->set[hi]->target_name, f->set[lo]->target_name);
 	else
-		rp_cat(out, len, "; within noise of each other: not ranked");
+		pb_cat(out, len, "; within noise of each other: not ranked");
 }
 
 void rp_change_then_now(char *out, size_t len, const struct rp_model *m,
@@ -281,22 +281,22 @@ static void change(char *out, size_t len, const struct rp_model *m,
 	if (f->sig == RP_SIG_FEW) {
 		char n[32];
 
-		rp_cat(out, len, "%s on a side: too few to tell noise",
+		pb_cat(out, len, "%s on a side: too few to tell noise",
 		       rp_reps_few(n, sizeof(n),
 				   f->g->nfirst < f->h->nfirst ? f->g->nfirst
 							       : f->h->nfirst));
 	} else {
-		rp_cat(out, len, "%s noise (99%% interval %+.1f to %+.1f%%)",
+		pb_cat(out, len, "%s noise (99%% interval %+.1f to %+.1f%%)",
 		       f->sig == RP_SIG_NOISE ? "within" : "beyond",
 		       f->change_lo, f->change_hi);
 	}
 	if (f->gate == RP_GATE_FELL)
-		rp_cat(out, len, ": a regression past the %g%% limit",
+		pb_cat(out, len, ": a regression past the %g%% limit",
 		       f->limit);
 	else if (f->gate == RP_GATE_HELD)
-		rp_cat(out, len, ": held (no fall of %g%%)", f->limit);
+		pb_cat(out, len, ": held (no fall of %g%%)", f->limit);
 	else if (f->gate == RP_GATE_OPEN)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       ": cannot tell yet against %g%% (about %u repetitions "
 		       "a run would tell)",
 		       f->limit, f->gate_reps);
@@ -371,7 +371,7 @@ static void say_applied_as(const struct said *s)
 			 "as any mode (its filesystem cannot tell "
 			 "written blocks from allocated ones)",
 			 f->g->mode);
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; not confirmed, it is named %s, never the "
 		       "baseline, and left out of what is said of %s",
 		       l, f->g->mode);
@@ -380,8 +380,8 @@ static void say_applied_as(const struct said *s)
 	snprintf(out, len, "%s was asked for and the server made %s",
 		 f->g->mode, f->g->applied);
 	if (*f->detail)
-		rp_cat(out, len, ": %s", f->detail);
-	rp_cat(out, len,
+		pb_cat(out, len, ": %s", f->detail);
+	pb_cat(out, len,
 	       "; its figures are a %s disk's, it is named %s, never the "
 	       "baseline, and left out of what is said of %s",
 	       f->g->applied, l, f->g->mode);
@@ -449,7 +449,7 @@ static void say_above_baseline(const struct said *s)
 		 "%s",
 		 l, f->v, o, f->lo, f->hi, f->g->mode);
 	if (f->n)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; %s here is a loop device over a file (the qemu "
 		       "backend's raw-device analog): every write passes "
 		       "the loop driver's queue and then the host "
@@ -506,11 +506,11 @@ static void say_levels(const struct said *s)
 			own[g->lr_within_kind == RP_WITHIN_PASSES] = true;
 			continue;
 		}
-		rp_cat(s->out, s->len, "%s %s %.0f%%", n++ ? "," : "", g->mode,
+		pb_cat(s->out, s->len, "%s %s %.0f%%", n++ ? "," : "", g->mode,
 		       100 * g->lv_between / (g->lv_between + g->lv_within));
 	}
 	if (n)
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       " between disks, beyond a disk's own noise (F test): "
 		       "more repetitions narrow %s",
 		       n > 1 ? "them" : "it");
@@ -518,17 +518,17 @@ static void say_levels(const struct said *s)
 	for (int k = 0; k < 2; k++) {
 		if (!own[k])
 			continue;
-		rp_cat(s->out, s->len, "%s", n ? ";" : "");
+		pb_cat(s->out, s->len, "%s", n ? ";" : "");
 		for (i = 0, n = 0; i < f->nset; i++) {
 			const struct rp_group *g = f->set[i];
 
 			if (g->lv_p < 0.05 ||
 			    (g->lr_within_kind == RP_WITHIN_PASSES) != k)
 				continue;
-			rp_cat(s->out, s->len, "%s %s", n++ ? "," : "",
+			pb_cat(s->out, s->len, "%s %s", n++ ? "," : "",
 			       g->mode);
 		}
-		rp_cat(s->out, s->len,
+		pb_cat(s->out, s->len,
 		       " no more than a disk's own noise (between its %s): "
 		       "%s narrow%s it at less cost than more disks",
 		       k ? "passes" : "stripes",
@@ -570,9 +570,9 @@ static void say_same_penalty(const struct said *s)
 		rp_pct_text(p, sizeof(p), f->set[i]->penalty);
 		rp_pct_interval(iv, sizeof(iv), f->set[i]->penalty_lo,
 				f->set[i]->penalty_hi);
-		rp_cat(out, len, "%s%s %s", i ? ", " : "", p, iv);
+		pb_cat(out, len, "%s%s %s", i ? ", " : "", p, iv);
 	}
-	rp_cat(out, len, "): not ranked");
+	pb_cat(out, len, "): not ranked");
 }
 
 static void say_breakeven(const struct said *s)
@@ -583,7 +583,7 @@ static void say_breakeven(const struct said *s)
 
 	breakeven(out, len, f);
 	if (*f->g->where)
-		rp_cat(out, len, " (%s)", f->g->where);
+		pb_cat(out, len, " (%s)", f->g->where);
 }
 
 static void say_across(const struct said *s)
@@ -615,8 +615,8 @@ static void say_ramp(const struct said *s)
 
 	snprintf(out, len, "each pass's first ");
 	if (f->v < f->v2)
-		rp_cat(out, len, "%.0f to ", f->v * 1e3);
-	rp_cat(out, len,
+		pb_cat(out, len, "%.0f to ", f->v * 1e3);
+	pb_cat(out, len,
 	       "%.0f ms are left out of its throughput and latency "
 	       "(ramp_ms, as fio's ramp_time): its blocks are written, "
 	       "its start-up is not measured",
@@ -641,7 +641,7 @@ static void say_pairs(const struct said *s)
 		 pb_size_format(sz, sizeof(sz), (uint64_t)f->g->pair_stripe),
 		 f->g->pairs_min);
 	if (f->h)
-		rp_cat(out, len,
+		pb_cat(out, len,
 		       "; each stripe drains the queue at its end (%s's "
 		       "rewritten stripes ran at %.0f%% of its rewrite "
 		       "passes' rate): the first-write column is the "

@@ -21,9 +21,6 @@ struct said {
 	const char *names; /* the set's names, where a finding has one */
 };
 
-/* Append to out as printf (out stays a string, truncated at len). */
-void rp_cat(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /* "2 repetitions" into buf, for "too few to tell" */
 const char *rp_reps_few(char *buf, size_t len, size_t n);
 /* "; read 1.27x [1.19-1.34], beyond noise": one share of a pass kind */
