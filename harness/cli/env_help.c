@@ -37,13 +37,25 @@ static void man_var(struct pb_buf *b, const struct pb_env_var *v)
 	pb_buf_addstr(b, "\n");
 }
 
+/* The text made, to fp, or the one line why not; an exit code. */
+static int emit(struct pb_buf *b, FILE *fp)
+{
+	enum pb_error err = pb_buf_error(b);
+	int rc = PB_EXIT_OK;
+
+	if (err)
+		rc = pb_cli_fail(err, "help", pb_strerror(err));
+	else
+		fputs(b->data, fp);
+	pb_buf_dispose(b);
+	return rc;
+}
+
 int cli_env_help(FILE *fp, enum cli_help_format fmt)
 {
 	struct pb_buf b = PB_BUF_INIT(1 << 18);
 	const struct pb_env_var *v;
 	const char *group = "";
-	enum pb_error err;
-	int rc = PB_EXIT_OK;
 
 	if (fmt == CLI_HELP_TEXT)
 		pb_buf_addstr(&b, "Settings that are not the profile's come "
@@ -66,21 +78,13 @@ int cli_env_help(FILE *fp, enum cli_help_format fmt)
 		else
 			man_var(&b, v);
 	}
-	err = pb_buf_error(&b);
-	if (err)
-		rc = pb_cli_fail(err, "help", pb_strerror(err));
-	else
-		fputs(b.data, fp);
-	pb_buf_dispose(&b);
-	return rc;
+	return emit(&b, fp);
 }
 
 int cli_exit_help(FILE *fp, enum cli_help_format fmt)
 {
 	struct pb_buf b = PB_BUF_INIT(1 << 16);
 	const struct pb_exit_row *r;
-	enum pb_error err;
-	int rc = PB_EXIT_OK;
 
 	for (r = pb_exit_rows; r->code; r++) {
 		if (fmt == CLI_HELP_TEXT) {
@@ -96,11 +100,5 @@ int cli_exit_help(FILE *fp, enum cli_help_format fmt)
 			man_var(&b, &v);
 		}
 	}
-	err = pb_buf_error(&b);
-	if (err)
-		rc = pb_cli_fail(err, "help", pb_strerror(err));
-	else
-		fputs(b.data, fp);
-	pb_buf_dispose(&b);
-	return rc;
+	return emit(&b, fp);
 }
