@@ -307,8 +307,34 @@ struct walk {
 	/* an offered rate (--rate-iops): the mean gap, the next I/O's
 	 * intended start, Poisson's generator (0: a fixed gap) */
 	uint64_t gap_ns, due, rng;
+	/* a wake comes late (tens of us in a VM), and the I/O due then
+	 * would carry that lateness as the device's: the walk wakes
+	 * early by twice the wakes' mean lateness (late_ns, an average
+	 * over the last eight or so) and polls from there to the due */
+	uint64_t late_ns;
 	bool capped; /* an I/O came due with every slot busy */
 };
+
+/* at most this early: beyond it, polling costs more CPU than a late
+ * wake costs truth (a TCG guest's wakes can be a millisecond late) */
+#define WALK_EARLY_MAX_NS 250000u
+
+static uint64_t walk_wake_at(const struct walk *w)
+{
+	uint64_t early = 2 * w->late_ns + 2000;
+
+	if (early > WALK_EARLY_MAX_NS)
+		early = WALK_EARLY_MAX_NS;
+	return w->due > early ? w->due - early : 0;
+}
+
+/* a wake asked for at wake came now: learn how late wakes come */
+static void walk_learn(struct walk *w, uint64_t wake)
+{
+	uint64_t now = pb_now_ns(), late = now > wake ? now - wake : 0;
+
+	w->late_ns = w->late_ns - w->late_ns / 8 + late / 8;
+}
 
 /* The next gap of an offered rate: fixed, or exponential with the same
  * mean (a uniform in (0, 1) through -ln) */
@@ -321,27 +347,36 @@ static uint64_t next_gap(struct walk *w)
 
 /*
  * Wait for completions. A closed loop waits for one; an offered rate
- * waits at most until its next I/O is due (0 back: it is), or sleeps
- * there when nothing is in flight.
+ * waits at most until a little before its next I/O is due (0 back: the
+ * caller looks again), sleeping there when nothing is in flight, and
+ * from there polls, so the I/O starts when it is due, not when a wake
+ * comes.
  */
 static int walk_wait(struct walk *w, struct runner_io **done, unsigned inflight)
 {
 	struct runner_engine *e = &w->ctx->engine;
-	uint64_t now;
+	uint64_t now, wake;
+	int got;
 
 	if (!w->gap_ns || w->issued >= w->n || runner_stop_requested())
 		return inflight ? e->ops->getevents(e, 1, done, inflight) : 0;
+	/* no slot for what is due: nothing to do but wait for one */
+	if (inflight == w->depth || (inflight && !e->ops->getevents_timed))
+		return e->ops->getevents(e, 1, done, inflight);
 	now = pb_now_ns();
+	wake = walk_wake_at(w);
+	if (now >= wake) /* close to the due: poll */
+		return inflight ? e->ops->getevents_timed(e, done, inflight, 0)
+				: 0;
 	if (!inflight) {
-		if (w->due > now)
-			runner_sleep_until_ns(w->due);
+		runner_sleep_until_ns(wake);
+		walk_learn(w, wake);
 		return 0;
 	}
-	/* no slot for what is due: nothing to do but wait for one */
-	if (inflight == w->depth || !e->ops->getevents_timed)
-		return e->ops->getevents(e, 1, done, inflight);
-	return e->ops->getevents_timed(e, done, inflight,
-				       w->due > now ? w->due - now : 0);
+	got = e->ops->getevents_timed(e, done, inflight, wake - now);
+	if (got == 0)
+		walk_learn(w, wake);
+	return got;
 }
 
 static enum pb_error walk_run(struct walk *w)
