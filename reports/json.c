@@ -58,6 +58,45 @@ static json_t *rewarm_json(const struct rp_group *g)
 	return o;
 }
 
+/* the tail at an offered rate (issue 55), or null: each quantile's
+ * medians (ms; stalls a count) on the first write and its rewrite, and
+ * the difference with its interval, the baseline's own taken out where
+ * less_baseline says so */
+static json_t *tail_json(const struct rp_group *g)
+{
+	static const char *const names[RP_TL__COUNT] = {
+		[RP_TL_P50] = "p50_ms",
+		[RP_TL_P99] = "p99_ms",
+		[RP_TL_P999] = "p99_9_ms",
+		[RP_TL_STALLS] = "stalls"};
+	const struct rp_tail *t = &g->tail;
+	json_t *o, *first, *later, *d;
+	size_t k;
+
+	if (!t->n && !t->unheld)
+		return json_null();
+	first = json_object();
+	later = json_object();
+	d = json_object();
+	for (k = 0; k < RP_TL__COUNT; k++) {
+		json_object_set_new(first, names[k],
+				    rp_jnum(t->n ? t->first_med[k] : NAN));
+		json_object_set_new(later, names[k],
+				    rp_jnum(t->n ? t->later_med[k] : NAN));
+		json_object_set_new(
+			d, names[k],
+			figure_json("value", t->d[k], t->lo[k], t->hi[k]));
+	}
+	o = json_pack("{s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:b}", "rate_iops",
+		      rp_jnum(t->rate_iops), "stall_us", rp_jnum(t->stall_us),
+		      "reps", (json_int_t)t->n, "unheld", (json_int_t)t->unheld,
+		      "unheld_achieved_min_iops",
+		      rp_jnum(t->unheld ? t->achieved_min : NAN), "first_write",
+		      first, "rewrite", later, "difference", d, "less_baseline",
+		      t->less_base);
+	return o ? o : json_null();
+}
+
 /* the group's figures that are columns of their own, each as summary.csv
  * names it (columns.c's json_form says how) */
 static void column_members(json_t *o, const struct rp_model *m,
@@ -148,6 +187,7 @@ static json_t *group_json(const struct rp_model *m,
 		o, "penalty_method",
 		json_string(g->penalty_paired ? "stripe pairs" : "passes"));
 	json_object_set_new(o, "rewarm", rewarm_json(g));
+	json_object_set_new(o, "tail", tail_json(g));
 	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));
 	return o;
 }

@@ -2127,6 +2127,40 @@ static void host_tail_at_rate(void)
 		      "EOF",
 		      res),
 		0);
+	/* report --json gives the same tail: each mode's first-write p99.9
+	 * the median of its held repetitions' in run.json, null where the
+	 * point offered none or nothing was measured */
+	CU_ASSERT_EQUAL(
+		it_sh("'%s' report --json '%s/latest' > '%s.rep' && "
+		      "python3 - '%s/latest' '%s.rep' <<'EOF'\n"
+		      "import json, statistics, sys\n"
+		      "doc = json.load(open(sys.argv[1] + '/run.json'))\n"
+		      "rep = json.load(open(sys.argv[2]))\n"
+		      "p999 = {}\n"
+		      "for it in doc['results']:\n"
+		      "    ps = it['runner']['passes']\n"
+		      "    if all(p['rate']['held'] for p in ps[:2]):\n"
+		      "        k = (it['mode'], "
+		      "ps[0]['rate']['offered_iops'])\n"
+		      "        p999.setdefault(k, []).append("
+		      "ps[0]['lat_us']['p999'] / 1e3)\n"
+		      "seen = 0\n"
+		      "for g in rep['groups']:\n"
+		      "    t = g['tail']\n"
+		      "    if t is None or not t['reps']:\n"
+		      "        continue\n"
+		      "    k = (g['mode'], int(t['rate_iops']))\n"
+		      "    want = statistics.median(p999[k])\n"
+		      "    got = t['first_write']['p99_9_ms']\n"
+		      "    assert abs(got - want) <= 1e-6 * want, (k, got, "
+		      "want)\n"
+		      "    assert t['reps'] == len(p999[k]), (k, t['reps'])\n"
+		      "    seen += 1\n"
+		      "assert seen and seen == len(p999), (seen, "
+		      "sorted(p999))\n"
+		      "EOF",
+		      it_bin("provbench"), res, res, res, res),
+		0);
 	CU_ASSERT(nothing_left(dir, ""));
 }
 
