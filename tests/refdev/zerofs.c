@@ -6,7 +6,8 @@
  * the time that took. provbench's host backend runs on the mount; its
  * penalty must agree with this count.
  *
- *   zerofs BACKING MOUNTPOINT LOG [EVERY [HEAD_MIB HEAD_TIMES [WAIT_US]]]
+ *   zerofs BACKING MOUNTPOINT LOG [EVERY [HEAD_MIB HEAD_TIMES [WAIT_US
+ *          [SCOPE]]]]
  *
  * BACKING: the directory the files live in. LOG: where each file's count
  * is appended as one JSON line when it is removed (or at unmount):
@@ -31,6 +32,14 @@
  * WRITE SAME does): a cost known exactly, with no wake on the data write
  * after it, where written zeros slow the next write to the same blocks
  * by more than their own time (docs/validation.md).
+ * SCOPE: "device" (the default) holds every write while a block is
+ * zeroed, the whole device waiting, as the pass-time truths above need;
+ * "block" holds only the writes to that block, the rest going on beside
+ * it (issue 55's known tail: the writes a zeroing stalls are exactly
+ * the first write to the block and any to it meanwhile, counted as
+ * first_zero_waits; the log then also gives the device's own latency
+ * quantiles of first and later writes, first_p50_ns ... later_p999_ns,
+ * nearest rank, from a write's arrival here to its end).
  * Zeros go direct and synchronous (O_DIRECT | O_DSYNC), as an array's;
  * a block written whole by its first write is zeroed all the same: VMFS
  * zeroes before it knows.
@@ -46,6 +55,7 @@
 #include <fuse.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,16 +83,28 @@ struct zfile {
 	unsigned char *written;
 	size_t npages;
 	uint64_t first_ns, first_bytes, later_ns, later_bytes;
+	/* SCOPE block: each write's time here, the top bit set for a
+	 * first write; and the writes a zeroing held, by class */
+	uint64_t *lat;
+	size_t nlat, alat;
+	uint64_t zero_waits[2]; /* [1]: first writes */
 };
+
+#define LAT_FIRST (1ull << 63)
 
 static struct {
 	const char *backing, *log;
 	char hold[PATH_MAX + 8];
 	unsigned every, head_mib, head_times, wait_us;
+	bool block_scope; /* SCOPE block: only a zeroed block's writes wait */
 	void *zeros;
 	struct zfile *files;
 	pthread_mutex_t lock;
-} z = {.every = 1, .head_times = 1, .lock = PTHREAD_MUTEX_INITIALIZER};
+	pthread_cond_t zeroed; /* SCOPE block: a block's zeroing ended */
+} z = {.every = 1,
+       .head_times = 1,
+       .lock = PTHREAD_MUTEX_INITIALIZER,
+       .zeroed = PTHREAD_COND_INITIALIZER};
 
 /*
  * A file open here is three of the backing file's: as asked (reads,
@@ -156,6 +178,65 @@ static struct zfile *zfile_get(const char *path)
 	return f;
 }
 
+/* a write's time kept (SCOPE block); z.lock held */
+static void lat_add(struct zfile *f, uint64_t v, int first, bool held)
+{
+	if (f->nlat == f->alat) {
+		size_t n = f->alat ? 2 * f->alat : 4096;
+		uint64_t *l = realloc(f->lat, n * sizeof(*l));
+
+		if (!l)
+			return; /* the quantiles then of fewer: said below */
+		f->lat = l;
+		f->alat = n;
+	}
+	f->lat[f->nlat++] = v;
+	f->zero_waits[!!first] += held;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the class's (first or later writes) p50, p99 and p99.9 to out, as
+ * JSON members, nearest rank; 0 where the class had none */
+static void lat_quantiles(FILE *out, struct zfile *f, int first)
+{
+	static const struct {
+		const char *name;
+		double q;
+	} qs[] = {{"p50", 0.5}, {"p99", 0.99}, {"p999", 0.999}};
+	uint64_t *v = malloc((f->nlat ? f->nlat : 1) * sizeof(*v));
+	size_t n = 0, i;
+
+	for (i = 0; v && i < f->nlat; i++)
+		if (!(f->lat[i] & LAT_FIRST) == !first)
+			v[n++] = f->lat[i] & ~LAT_FIRST;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		size_t r = n ? (size_t)(qs[i].q * (double)n + 0.999999) : 0;
+
+		fprintf(out, ", \"%s_%s_ns\": %llu", first ? "first" : "later",
+			qs[i].name,
+			(unsigned long long)(r ? v[(r > n ? n : r) - 1] : 0));
+	}
+	fprintf(out, ", \"%s_writes_timed\": %zu, \"%s_zero_waits\": %llu",
+		first ? "first" : "later", n, first ? "first" : "later",
+		(unsigned long long)f->zero_waits[!!first]);
+	/* every write of the class that took a millisecond or more, the
+	 * longest first: a stall count over any threshold from them */
+	fprintf(out, ", \"%s_slow_ns\": [", first ? "first" : "later");
+	for (i = n; i-- > 0 && v[i] >= 1000000;)
+		fprintf(out, "%s%llu", i + 1 < n ? ", " : "",
+			(unsigned long long)v[i]);
+	fprintf(out, "]");
+	free(v);
+}
+
 /* its count to the log, and the record gone; z.lock held */
 static void zfile_retire(const char *path)
 {
@@ -190,9 +271,16 @@ static void zfile_retire(const char *path)
 		for (size_t b = 0; b < f->nblocks; b++)
 			fprintf(out, "%s%llu", b ? ", " : "",
 				(unsigned long long)f->zns[b]);
-		fprintf(out, "]}\n");
+		fprintf(out, "]");
+		if (z.block_scope) {
+			fprintf(out, ", \"scope\": \"block\"");
+			lat_quantiles(out, f, 1);
+			lat_quantiles(out, f, 0);
+		}
+		fprintf(out, "}\n");
 		fclose(out);
 	}
+	free(f->lat);
 	free(f->touched);
 	free(f->written);
 	free(f->zns);
@@ -200,11 +288,52 @@ static void zfile_retire(const char *path)
 	free(f);
 }
 
+/* block b of f zeroed (written or waited, times over): SCOPE block lets
+ * go of z.lock meanwhile, the block marked as being zeroed (2) so a
+ * write to it waits; z.lock held on entry and on return */
+static int zero_block(struct zfile *f, int fd, size_t b, unsigned times)
+{
+	uint64_t t0;
+	unsigned k;
+	int rc = 0;
+
+	if (z.block_scope) {
+		f->touched[b] = 2;
+		pthread_mutex_unlock(&z.lock);
+	}
+	t0 = now_ns();
+	for (k = 0; k < times && !rc; k++) {
+		struct timespec w = {0, (long)z.wait_us * 1000};
+
+		if (z.wait_us)
+			while (nanosleep(&w, &w) && errno == EINTR)
+				;
+		else if (pwrite(fd, z.zeros, ZBLOCK, (off_t)b * ZBLOCK) !=
+			 ZBLOCK)
+			rc = errno ? -errno : -EIO;
+	}
+	t0 = now_ns() - t0;
+	if (z.block_scope) {
+		pthread_mutex_lock(&z.lock);
+		f->touched[b] = 1;
+		pthread_cond_broadcast(&z.zeroed);
+	}
+	if (!rc) {
+		f->zns[b] = t0;
+		f->zero_ns += t0;
+		f->zeroed++;
+	}
+	return rc;
+}
+
 /* blocks [first, last] of f touched; those not yet, zeroed first when
- * they are one in z.every; z.lock held */
-static int zero_untouched(struct zfile *f, int fd, size_t first, size_t last)
+ * they are one in z.every, and *held set when this write zeroed one or
+ * waited for another write's zeroing of one; z.lock held */
+static int zero_untouched(struct zfile *f, int fd, size_t first, size_t last,
+			  bool *held)
 {
 	size_t b;
+	int rc;
 
 	if (last >= f->nblocks) {
 		unsigned char *t = realloc(f->touched, last + 1);
@@ -222,28 +351,22 @@ static int zero_untouched(struct zfile *f, int fd, size_t first, size_t last)
 		f->nblocks = last + 1;
 	}
 	for (b = first; b <= last; b++) {
-		unsigned times = b < z.head_mib ? z.head_times : 1, k;
-		uint64_t t0;
-
+		if (f->touched[b] == 2) {
+			/* another write zeroes it: this one waits too */
+			while (f->touched[b] == 2)
+				pthread_cond_wait(&z.zeroed, &z.lock);
+			*held = true;
+			continue;
+		}
 		if (f->touched[b])
 			continue;
 		f->touched[b] = 1;
 		if (!z.every || b % z.every)
 			continue;
-		t0 = now_ns();
-		for (k = 0; k < times; k++) {
-			struct timespec w = {0, (long)z.wait_us * 1000};
-
-			if (z.wait_us)
-				while (nanosleep(&w, &w) && errno == EINTR)
-					;
-			else if (pwrite(fd, z.zeros, ZBLOCK,
-					(off_t)b * ZBLOCK) != ZBLOCK)
-				return errno ? -errno : -EIO;
-		}
-		f->zns[b] = now_ns() - t0;
-		f->zero_ns += f->zns[b];
-		f->zeroed++;
+		*held = true;
+		rc = zero_block(f, fd, b, b < z.head_mib ? z.head_times : 1);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -282,6 +405,7 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 	struct zfile *f;
 	ssize_t n;
 	int rc = 0, first = 0;
+	bool held = false;
 
 	/* a stalled device: held while the hold file is there */
 	while (!access(z.hold, F_OK))
@@ -291,7 +415,8 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 		f = zfile_get(path);
 		rc = f ? zero_untouched(f, ZO(fi)->zfd, (size_t)off / ZBLOCK,
 					(size_t)(off + (off_t)size - 1) /
-						ZBLOCK)
+						ZBLOCK,
+					&held)
 		       : -ENOMEM;
 		if (!rc && (first = pages_first(f, off, size)) < 0)
 			rc = -ENOMEM;
@@ -328,6 +453,8 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 		f->write_ns += ns;
 		*(first ? &f->first_ns : &f->later_ns) += ns;
 		*(first ? &f->first_bytes : &f->later_bytes) += size;
+		if (z.block_scope)
+			lat_add(f, ns | (first ? LAT_FIRST : 0), first, held);
 	}
 	pthread_mutex_unlock(&z.lock);
 	return (int)n;
@@ -575,18 +702,22 @@ static const struct fuse_operations ops = {
 int main(int argc, char **argv)
 {
 	static char backing[PATH_MAX];
+	/* SCOPE block: a zeroing holds one of the file system's threads for
+	 * its time, and writes beyond the threads wait in the kernel, where
+	 * this device's clock does not see them: threads enough for the
+	 * zeroings a rate's first touches overlap */
 	char *fargv[] = {argv[0],
 			 "-f",
 			 "-o",
-			 "default_permissions",
+			 "default_permissions,max_threads=64",
 			 argc > 2 ? argv[2] : NULL,
 			 NULL};
 	char *end;
 	int rc;
 
-	if (argc < 4 || argc == 6 || argc > 8) {
+	if (argc < 4 || argc == 6 || argc > 9) {
 		fprintf(stderr, "usage: zerofs BACKING MOUNTPOINT LOG [EVERY "
-				"[HEAD_MIB HEAD_TIMES [WAIT_US]]]\n");
+				"[HEAD_MIB HEAD_TIMES [WAIT_US [SCOPE]]]]\n");
 		return 2;
 	}
 	if (!realpath(argv[1], backing)) {
@@ -596,7 +727,15 @@ int main(int argc, char **argv)
 	z.backing = backing;
 	snprintf(z.hold, sizeof(z.hold), "%s.hold", backing);
 	z.log = argv[3];
-	if (argc == 8) {
+	if (argc == 9) {
+		if (strcmp(argv[8], "block") && strcmp(argv[8], "device")) {
+			fprintf(stderr, "zerofs: SCOPE '%s': block or device\n",
+				argv[8]);
+			return 2;
+		}
+		z.block_scope = !strcmp(argv[8], "block");
+	}
+	if (argc >= 8) {
 		unsigned long w = strtoul(argv[7], &end, 10);
 
 		if (*end || w > 999999) {
