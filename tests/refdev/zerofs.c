@@ -657,7 +657,15 @@ static int zf_statfs(const char *path, struct statvfs *st)
 
 static void *zf_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
-	(void)conn;
+	/* SCOPE block: the kernel holds asynchronous requests beyond
+	 * max_background (12 by default) in its own queue, where this
+	 * device's clock does not see them: a few zeroings held at once
+	 * under an offered rate would fill twelve, and the writes behind
+	 * them would stall unseen */
+	if (z.block_scope) {
+		conn->max_background = 256;
+		conn->congestion_threshold = 192;
+	}
 	/* the backing file's own size and times, never a cached guess */
 	cfg->attr_timeout = 0;
 	cfg->entry_timeout = 0;
