@@ -97,6 +97,9 @@ struct pb_profile {
 	 * of the profile (gate_set: asked) */
 	double gate_pct;
 	bool gate_set;
+	/* the rate headroom's question (issue 55): the p99.9 a write must
+	 * keep, in ms, over a matrix of offered rates (0: not asked) */
+	double p999_target_ms;
 	char *order; /* "fixed" or "shuffle" (shuffle then true) */
 	bool shuffle;
 	char *units;	/* "MiB" or "MB": the pages' rate */

@@ -1148,6 +1148,15 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		n = p->point_disk[i] > n ? p->point_disk[i] : n;
 	}
 	p->disk_size = n;
+	/* a latency at a rate needs a rate: one point offering one */
+	for (i = 0; p->p999_target_ms > 0 && i < p->npoints; i++)
+		if (p->points[i].rate_iops)
+			break;
+	if (p->p999_target_ms > 0 && i == p->npoints)
+		return bad(l, "p999_target_ms",
+			   "needs an offered rate (workload.rate_iops or "
+			   "matrix.rate_iops): a closed loop's latency is not "
+			   "the one a rate's p99.9 asks about");
 	for (i = 0; i < p->npoints; i++) {
 		struct runner_opts *w = &p->points[i], chk;
 		uint64_t disk = p->point_disk[i];

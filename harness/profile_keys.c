@@ -182,6 +182,16 @@ const struct pb_option pb_profile_options[] = {
 		 "profile, a mode goes on while a change of its cannot be "
 		 "told from a fall of this much (report --max-regression); "
 		 "unset: not asked"},
+	{.name = "p999_target_ms",
+	 .type = PB_OPT_PCT,
+	 .off = PROF(p999_target_ms),
+	 .min = 0,
+	 .max = 60000,
+	 .help = "with an offered rate (workload.rate_iops, swept by "
+		 "matrix.rate_iops), the p99.9 in ms a write must keep: the "
+		 "report gives each mode's rate headroom, the highest rate "
+		 "swept up to which a first write, and a rewrite, kept it "
+		 "(0: not asked)"},
 	{.name = "order",
 	 .type = PB_OPT_CHOICE,
 	 .off = PROF(order),

@@ -120,6 +120,9 @@ static json_t *resolved(const struct pb_profile *p)
 		      "units", p->units ? p->units : "MiB", "repetitions",
 		      (json_int_t)p->repetitions, "description",
 		      p->description ? p->description : "");
+	if (o && p->p999_target_ms > 0)
+		json_object_set_new(o, RJ_K_P999_TARGET_MS,
+				    json_real(p->p999_target_ms));
 	/* the precision form: its question, and the level every look's
 	 * interval is taken at (the report takes them at it again) */
 	if (o && p->adaptive)

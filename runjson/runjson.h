@@ -67,9 +67,11 @@
 #define RJ_K_MIN_REPS	   "min_repetitions"
 #define RJ_K_PRECISION_PCT "precision_pct"
 #define RJ_K_THRESHOLD_PCT "threshold_pct"
-#define RJ_K_LOOK_ALPHA	   "look_alpha"
-#define RJ_K_GATE_PCT	   "gate_pct"
-#define RJ_K_GATE_AGAINST  "gate_against"
+/* resolved's rate headroom question, ms (absent: not asked) */
+#define RJ_K_P999_TARGET_MS "p999_target_ms"
+#define RJ_K_LOOK_ALPHA	    "look_alpha"
+#define RJ_K_GATE_PCT	    "gate_pct"
+#define RJ_K_GATE_AGAINST   "gate_against"
 /* a point of "points" */
 #define RJ_K_INDEX	 "index"
 #define RJ_K_DESCRIPTION "description"
