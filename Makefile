@@ -96,7 +96,7 @@ REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/penalty.c \
 	      reports/read.c reports/passes.c reports/fleet.c \
 	      reports/group.c reports/cross.c reports/compare.c \
 	      reports/analysis.c reports/verdict.c reports/findings.c \
-	      reports/changes.c \
+	      reports/changes.c reports/tails.c \
 	      reports/places.c reports/words.c reports/answer.c \
 	      reports/sayings.c reports/phrase.c reports/lines.c \
 	      reports/gate.c reports/columns.c reports/csv.c reports/text.c \

@@ -429,36 +429,6 @@ static void ext_finding(struct rp_findings *fs, const struct rp_group *g,
 	f->n = host;
 }
 
-/* An offered rate's tail, and the passes that could not hold the rate:
- * never a latency at a rate the pass did not offer */
-static void tail_finding(struct rp_findings *fs, const struct rp_group *g,
-			 const struct rp_group *b)
-{
-	const struct rp_tail *t = &g->tail;
-	struct rp_finding *f;
-
-	if (t->unheld && (f = rp_finding_add(fs, RP_F_TAIL_UNHELD))) {
-		f->g = g;
-		f->n = t->unheld;
-		f->x = t->rate_iops;
-		f->v = t->achieved_min;
-		f->warning = true;
-	}
-	if (!t->n || !(f = rp_finding_add(fs, RP_F_TAIL)))
-		return;
-	f->g = g;
-	f->h = t->less_base ? b : NULL;
-	f->n = t->n;
-	f->x = t->rate_iops;
-	f->v = t->first_med[RP_TL_P999];
-	f->v2 = t->later_med[RP_TL_P999];
-	f->lo = t->lo[RP_TL_P999];
-	f->hi = t->hi[RP_TL_P999];
-	f->sig = isnan(f->lo)		  ? RP_SIG_FEW
-		 : f->lo > 0 || f->hi < 0 ? RP_SIG_YES
-					  : RP_SIG_NOISE;
-}
-
 static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 			   const struct rp_group *g)
 {
@@ -556,7 +526,7 @@ static void group_findings(struct rp_findings *fs, const struct rp_model *m,
 	ext_finding(fs, g, &g->ext, false);
 	ext_finding(fs, g, &g->hostext, true);
 	server_finding(fs, g);
-	tail_finding(fs, g, b);
+	rp_findings_tail(fs, g, b);
 	if (g->nunramped && (f = rp_finding_add(fs, RP_F_UNRAMPED))) {
 		f->g = g;
 		f->x = (double)g->nunramped;

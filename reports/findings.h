@@ -233,6 +233,10 @@ enum rp_sig rp_share_sig(const struct rp_share *s);
 /* A run against an older one, group by group (changes.c). */
 void rp_findings_changes(struct rp_findings *fs, const struct rp_model *m,
 			 const struct rp_model *old);
+/* g's tail at an offered rate and its passes that fell behind it, b
+ * the baseline taken out (tails.c). */
+void rp_findings_tail(struct rp_findings *fs, const struct rp_group *g,
+		      const struct rp_group *b);
 /* One mode and point on several targets (places.c). */
 void rp_findings_across(struct rp_findings *fs, const struct rp_model *m,
 			const struct rp_group *g);
