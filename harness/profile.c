@@ -1087,6 +1087,22 @@ static enum pb_error load_adaptive(struct ld *l, struct pb_profile *p,
 	return PB_OK;
 }
 
+/* p999_target_ms asks a latency at a rate: a point must offer one */
+static enum pb_error load_target(struct ld *l, const struct pb_profile *p)
+{
+	unsigned i;
+
+	if (!(p->p999_target_ms > 0))
+		return PB_OK;
+	for (i = 0; i < p->npoints; i++)
+		if (p->points[i].rate_iops)
+			return PB_OK;
+	return bad(l, "p999_target_ms",
+		   "needs an offered rate (workload.rate_iops or "
+		   "matrix.rate_iops): a closed loop's latency is not the one "
+		   "a rate's p99.9 asks about");
+}
+
 /* room for the profile's own keys (pb_profile_options) and every
  * backend's section */
 #define TOP_KEYS 64
@@ -1148,15 +1164,9 @@ static enum pb_error load(struct ld *l, struct pb_profile *p, json_t *root)
 		n = p->point_disk[i] > n ? p->point_disk[i] : n;
 	}
 	p->disk_size = n;
-	/* a latency at a rate needs a rate: one point offering one */
-	for (i = 0; p->p999_target_ms > 0 && i < p->npoints; i++)
-		if (p->points[i].rate_iops)
-			break;
-	if (p->p999_target_ms > 0 && i == p->npoints)
-		return bad(l, "p999_target_ms",
-			   "needs an offered rate (workload.rate_iops or "
-			   "matrix.rate_iops): a closed loop's latency is not "
-			   "the one a rate's p99.9 asks about");
+	err = load_target(l, p);
+	if (err)
+		return err;
 	for (i = 0; i < p->npoints; i++) {
 		struct runner_opts *w = &p->points[i], chk;
 		uint64_t disk = p->point_disk[i];
