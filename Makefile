@@ -94,7 +94,8 @@ VS_SRC     := vsphere/config.c vsphere/transport.c vsphere/watch.c vsphere/soap.
 RUNJSON_SRC := runjson/jlite.c runjson/runjson.c
 REPORT_SRC := $(RUNJSON_SRC) reports/stats.c reports/penalty.c \
 	      reports/read.c reports/passes.c reports/fleet.c \
-	      reports/group.c reports/cross.c reports/compare.c \
+	      reports/group.c reports/cross.c reports/headroom.c \
+	      reports/compare.c \
 	      reports/analysis.c reports/verdict.c reports/findings.c \
 	      reports/changes.c reports/tails.c \
 	      reports/places.c reports/words.c reports/answer.c \

@@ -98,6 +98,7 @@ enum pb_error rp_model_load_many(struct rp_model *m, const char *const *dirs,
 	if (m->ng > 1)
 		qsort_r(m->g, m->ng, sizeof(*m->g), group_cmp, m);
 	rp_model_cross(m);
+	rp_model_headroom(m);
 	rp_model_warmup(m, NULL);
 	/* one place (a target and workload point): sentences and tables
 	 * need not name it in every line */

@@ -34,5 +34,10 @@ void rp_group_tail(struct rp_group *g, const struct rp_group *b);
 /* The baseline chosen and every group set against the others
  * (cross.c). */
 void rp_model_cross(struct rp_model *m);
+/* Each mode's rate headroom over a sweep of offered rates, where the run
+ * asks one (headroom.c); after the tails. */
+void rp_model_headroom(struct rp_model *m);
+/* A point's description without its rate_iops=N item, into out. */
+void rp_workload_rate_free(char *out, size_t len, const char *workload);
 
 #endif

@@ -930,6 +930,7 @@ enum rp_rank rp_finding_rank(const struct rp_finding *f)
 		[RP_F_CHANGE] = 1 + RP_RANK_EXPLAINS,
 		[RP_F_TAIL] = 1 + RP_RANK_DECIDES,
 		[RP_F_TAIL_UNHELD] = 1 + RP_RANK_DECIDES,
+		[RP_F_HEADROOM] = 1 + RP_RANK_DECIDES,
 	};
 
 	if (f->kind <= RP_F_H_SCOPE) /* the answer's own lines */

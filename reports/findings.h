@@ -112,6 +112,10 @@ enum rp_fkind {
 	 * baseline taken out (NULL: none); sig the p99.9 difference's */
 	RP_F_TAIL,
 	RP_F_TAIL_UNHELD, /* g: n passes fell behind x offered, v achieved */
+	/* g (its sweep's lowest rate) over n rates from lo to hi IOPS: a
+	 * first write kept its p99.9 under x ms up to v IOPS, a rewrite up
+	 * to v2 (0: not at the lowest) */
+	RP_F_HEADROOM,
 	RP_F__COUNT
 };
 
@@ -233,8 +237,8 @@ enum rp_sig rp_share_sig(const struct rp_share *s);
 /* A run against an older one, group by group (changes.c). */
 void rp_findings_changes(struct rp_findings *fs, const struct rp_model *m,
 			 const struct rp_model *old);
-/* g's tail at an offered rate and its passes that fell behind it, b
- * the baseline taken out (tails.c). */
+/* g's tail at an offered rate, its passes that fell behind it and its
+ * sweep's headroom, b the baseline taken out (tails.c). */
 void rp_findings_tail(struct rp_findings *fs, const struct rp_group *g,
 		      const struct rp_group *b);
 /* One mode and point on several targets (places.c). */

@@ -94,6 +94,19 @@ static json_t *tail_json(const struct rp_group *g)
 		      rp_jnum(t->unheld ? t->achieved_min : NAN), "first_write",
 		      first, "rewrite", later, "difference", d, "less_baseline",
 		      t->less_base);
+	/* the sweep's headroom, on each of its points alike */
+	if (o && t->room.nrates)
+		json_object_set_new(o, "headroom",
+				    json_pack("{s:f,s:I,s:f,s:f,s:f,s:f}",
+					      "p999_target_ms",
+					      t->room.target_ms, "rates",
+					      (json_int_t)t->room.nrates,
+					      "rate_lo_iops", t->room.rate_lo,
+					      "rate_hi_iops", t->room.rate_hi,
+					      "first_write_iops", t->room.first,
+					      "rewrite_iops", t->room.later));
+	else if (o)
+		json_object_set_new(o, "headroom", json_null());
 	return o ? o : json_null();
 }
 

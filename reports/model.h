@@ -136,6 +136,18 @@ struct rp_tail {
 	double first_med[RP_TL__COUNT], later_med[RP_TL__COUNT];
 	double d[RP_TL__COUNT], lo[RP_TL__COUNT], hi[RP_TL__COUNT];
 	bool less_base; /* the baseline's own difference taken out */
+	/* the rate headroom (the run's p999_target_ms, over the points
+	 * that differ from this one by their offered rate alone): the
+	 * highest rate swept up to which every rate's first write (later:
+	 * its rewrite) kept its p99.9 median under target_ms, 0 not even
+	 * the lowest; a rate whose passes fell behind it kept nothing.
+	 * nrates 0: not asked; lead: the set's lowest rate, where it is
+	 * said once */
+	struct rp_room {
+		double target_ms, rate_lo, rate_hi, first, later;
+		size_t nrates;
+		bool lead;
+	} room;
 };
 
 /* One target x workload point x mode: results are grouped by the target,
@@ -371,6 +383,7 @@ struct rp_model {
 	struct rp_failure *retry;
 	size_t nretry, retrycap;
 	struct rp_seq seq;     /* the precision form's design, if asked */
+	double p999_target_ms; /* the rate headroom's question; 0: none */
 	struct rp_fleet fleet; /* targets at once */
 	struct rp_pts pts;     /* the warm-up rule the groups were judged by */
 	/* the write passes after the first: rewrites (in place) or, in a

@@ -478,6 +478,8 @@ enum pb_error rp_read_runs(struct rp_model *m, const char *baseline,
 		m->rate_per_mib = 1.0;
 	}
 	read_seq(m);
+	m->p999_target_ms = json_number_value(
+		json_object_get(m->rd.resolved, RJ_K_P999_TARGET_MS));
 	m->run = m->rd.run;
 	m->profile_name = m->rd.profile_name;
 	m->backend = m->rd.backend;

@@ -1,7 +1,9 @@
 /*
  * tails.c - the judging floor: what an offered rate says (issue 55): a
  * mode's first-write tail against its rewrite's, the passes that could
- * not hold the rate (never a latency at a rate the pass did not offer).
+ * not hold the rate (never a latency at a rate the pass did not offer),
+ * and over a sweep of rates, how far the rate goes before a first write
+ * misses the p99.9 the run asks (the rate headroom).
  */
 #include <math.h>
 
@@ -22,6 +24,16 @@ void rp_findings_tail(struct rp_findings *fs, const struct rp_group *g,
 		f->x = t->rate_iops;
 		f->v = t->achieved_min;
 		f->warning = true;
+	}
+	if (t->room.nrates && t->room.lead &&
+	    (f = rp_finding_add(fs, RP_F_HEADROOM))) {
+		f->g = g;
+		f->n = t->room.nrates;
+		f->x = t->room.target_ms;
+		f->v = t->room.first;
+		f->v2 = t->room.later;
+		f->lo = t->room.rate_lo;
+		f->hi = t->room.rate_hi;
 	}
 	if (!t->n || !(f = rp_finding_add(fs, RP_F_TAIL)))
 		return;

@@ -722,6 +722,7 @@ static void (*const sayers[RP_F__COUNT])(const struct said *s) = {
 	[RP_F_CHANGE] = say_change,
 	[RP_F_TAIL] = rp_say_tail,
 	[RP_F_TAIL_UNHELD] = rp_say_tail_unheld,
+	[RP_F_HEADROOM] = rp_say_headroom,
 };
 
 static void finding_text(char *out, size_t len, const struct rp_model *m,
@@ -798,6 +799,7 @@ const char *rp_finding_rule(const struct rp_finding *f)
 		[RP_F_CHANGE] = "change",
 		[RP_F_TAIL] = "tail-at-rate",
 		[RP_F_TAIL_UNHELD] = "rate-not-held",
+		[RP_F_HEADROOM] = "rate-headroom",
 	};
 
 	return (size_t)f->kind < sizeof(names) / sizeof(names[0]) &&

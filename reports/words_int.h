@@ -44,6 +44,7 @@ void rp_say_arm(const struct said *s);
 void rp_say_device(const struct said *s);
 void rp_say_tail(const struct said *s);
 void rp_say_tail_unheld(const struct said *s);
+void rp_say_headroom(const struct said *s);
 void rp_say_extents(const struct said *s);
 void rp_say_server(const struct said *s);
 void rp_say_server_short(const struct said *s);
