@@ -2237,11 +2237,17 @@ static void offered_rate_counts_every_delayed_io(void)
  * 8 KiB random writes offered at 1,000 IOPS over 32 MiB, first write
  * and rewrite. The truth is the device's own clock: the first writes it
  * held 10 ms or more and its first writes' p99.9 (8 blocks held of 4,096
- * writes: the p99.9 among them). The runner's stall count and p99.9 must
- * recover both, within the histogram's 0.4% and the path's own time
- * between the runner and the device, measured here as the rewrite's p50
- * less the device's (a slower machine's path is longer, and so is the
- * room: a condition of this run, not a figure of one machine).
+ * writes: the p99.9 among them). From below, always: the runner never
+ * counts fewer stalls than the device held, nor a p99.9 under the
+ * device's by more than a histogram bucket (0.8%): measuring from
+ * submission, or losing the I/Os a stall delayed, fails here. From
+ * above, where the rewrite (the control: no zeroing) shows no stall
+ * of the path between the runner and the device: no more stalls than the
+ * device held and those within the path's p99 of the threshold, and the
+ * p99.9 within a bucket and the path's p99 (measured in this run, the
+ * rewrite's less the device's). A path that stalls on its own in the
+ * rewrite (a CPU-bound job beside it) adds stalls the device never saw:
+ * then the case says so as a skip, the bounds from below checked.
  */
 static void known_tail_recovered(void)
 {
@@ -2269,6 +2275,7 @@ static void known_tail_recovered(void)
 			out,
 			NULL};
 	struct it_result r;
+	int rc;
 
 	if (!it_is_root() || access("/dev/fuse", R_OK | W_OK) ||
 	    access(it_plain_bin("zerofs"), X_OK))
@@ -2294,33 +2301,46 @@ static void known_tail_recovered(void)
 			      "sleep 0.05; done; fusermount3 -u '%s'",
 			      target, mnt, mnt),
 			0);
-	CU_ASSERT_EQUAL(
-		it_sh("python3 - '%s' '%s' <<'EOF'\n"
-		      "import json, sys\n"
-		      "run = json.load(open(sys.argv[1]))\n"
-		      "dev = json.loads(open(sys.argv[2]).readline())\n"
-		      "fw, rw = run['passes'][0], run['passes'][1]\n"
-		      "path = max(0, rw['lat_us']['p50'] - "
-		      "dev['later_p50_ns'] / 1e3)\n"
-		      "slow = [x / 1e3 for x in dev['first_slow_ns']]\n"
-		      "held = sum(x >= 10000 for x in slow)\n"
-		      "edge = sum(10000 - path - 1 <= x < 10000 for x in "
-		      "slow)\n"
-		      "got = fw['stalls']['count']\n"
-		      "assert dev['blocks_zeroed'] == 8, dev['blocks_zeroed']\n"
-		      "assert held >= 8, held\n"
-		      "assert held <= got <= held + edge, (got, held, edge)\n"
-		      "want = dev['first_p999_ns'] / 1e3\n"
-		      "p999 = fw['lat_us']['p999']\n"
-		      "assert want >= 20000, want\n"
-		      "assert abs(p999 - want) <= 0.004 * want + path, "
-		      "(p999, want, path)\n"
-		      "assert rw['stalls']['count'] <= "
-		      "sum(x >= 10000 for x in dev['later_slow_ns'])"
-		      " + 2, rw['stalls']\n"
-		      "EOF",
-		      out, log),
-		0);
+	rc = it_sh("python3 - '%s' '%s' <<'EOF'\n"
+		   "import json, sys\n"
+		   "run = json.load(open(sys.argv[1]))\n"
+		   "dev = json.loads(open(sys.argv[2]).readline())\n"
+		   "fw, rw = run['passes'][0], run['passes'][1]\n"
+		   "over = lambda v: sum(x / 1e3 >= 10000 for x in v)\n"
+		   "path = max(0, rw['lat_us']['p50'] - "
+		   "dev['later_p50_ns'] / 1e3)\n"
+		   "tail = max(0, rw['lat_us']['p99'] - "
+		   "dev['later_p99_ns'] / 1e3)\n"
+		   "slow = [x / 1e3 for x in dev['first_slow_ns']]\n"
+		   "held = over(dev['first_slow_ns'])\n"
+		   "edge = sum(10000 - tail - 1 <= x < 10000 for x in slow)\n"
+		   "got, want = fw['stalls']['count'], "
+		   "dev['first_p999_ns'] / 1e3\n"
+		   "p999 = fw['lat_us']['p999']\n"
+		   "print('first write: stalls', got, 'at the device', held, "
+		   "'p99.9', p999, 'at the device', want, '; path p50', path, "
+		   "'p99', tail, '; rewrite stalls', rw['stalls']['count'], "
+		   "'at the device', over(dev['later_slow_ns']), "
+		   "file=sys.stderr)\n"
+		   "assert dev['blocks_zeroed'] == 8, dev['blocks_zeroed']\n"
+		   "assert held >= 8 and want >= 20000, (held, want)\n"
+		   "assert got >= held, (got, held)\n"
+		   "assert p999 >= want * 0.992, (p999, want)\n"
+		   "busy = rw['stalls']['count'] > over(dev['later_slow_ns'])\n"
+		   "if busy:\n"
+		   "    sys.exit(3)\n"
+		   "assert got <= held + edge, (got, held, edge)\n"
+		   "assert p999 <= want * 1.008 + tail, (p999, want, tail)\n"
+		   "EOF",
+		   out, log);
+	/* a path that made stalls of its own in the control pass (a
+	 * CPU-bound job beside it) adds stalls the device never saw: the
+	 * bounds from above cannot be told then, only those from below */
+	if (rc == 3)
+		PB_SKIP("the path between runner and device made stalls of its "
+			"own in the rewrite: only the bounds from below were "
+			"checked");
+	CU_ASSERT_EQUAL(rc, 0);
 }
 
 static const struct pb_case cases[] = {
