@@ -273,14 +273,22 @@ void rp_say_headroom(const struct said *s)
 	rp_workload_rate_free(w, sizeof(w), f->g->workload);
 	room_side(first, sizeof(first), f->v, f->hi);
 	room_side(later, sizeof(later), f->v2, f->hi);
-	snprintf(s->out, s->len,
-		 "%s%s%s%s: for a p99.9 under %g ms, a first write keeps it "
-		 "%s, a rewrite %s (%zu rates from %s to %s IOPS; each "
-		 "rate's median over its repetitions, a rate not held "
-		 "keeping nothing)",
-		 f->g->mode, w[0] ? " (" : "", w, w[0] ? ")" : "", f->x, first,
-		 later, f->n, thousands(lo, sizeof(lo), f->lo),
-		 thousands(hi, sizeof(hi), f->hi));
+	snprintf(s->out, s->len, "%s%s%s%s: for a p99.9 under %g ms, ",
+		 f->g->mode, w[0] ? " (" : "", w, w[0] ? ")" : "", f->x);
+	/* one side said once when both went as far */
+	if (f->v == f->v2)
+		pb_cat(s->out, s->len,
+		       "a first write and a rewrite both keep "
+		       "it %s",
+		       first);
+	else
+		pb_cat(s->out, s->len,
+		       "a first write keeps it %s, a rewrite %s", first, later);
+	pb_cat(s->out, s->len,
+	       " (%zu rates from %s to %s IOPS; each rate's median over its "
+	       "repetitions, a rate not held keeping nothing)",
+	       f->n, thousands(lo, sizeof(lo), f->lo),
+	       thousands(hi, sizeof(hi), f->hi));
 }
 
 /* "thin: 3 passes could not hold 2,000 IOPS offered (1,420 at the
