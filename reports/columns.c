@@ -55,6 +55,38 @@ static void penalty(double v[3], const struct rp_model *m,
 	v[0] = g->penalty, v[1] = g->penalty_lo, v[2] = g->penalty_hi;
 }
 
+/* an offered rate's tail (issue 55): its rate, first write's and
+ * rewrite's p99.9 and stalls (medians over the repetitions that held
+ * the rate), the p99.9's difference with its interval, the headroom */
+#define TAIL_GETTER(name, expr)                                                \
+	static void name(double v[3], const struct rp_model *m,                \
+			 const struct rp_group *g)                             \
+	{                                                                      \
+		const struct rp_tail *t = &g->tail;                            \
+		(void)m;                                                       \
+		v[1] = v[2] = NAN;                                             \
+		v[0] = t->n ? (expr) : NAN;                                    \
+	}
+TAIL_GETTER(tail_rate, t->rate_iops)
+TAIL_GETTER(tail_p999_first, t->first_med[RP_TL_P999])
+TAIL_GETTER(tail_p999_rewrite, t->later_med[RP_TL_P999])
+TAIL_GETTER(tail_stalls_first, t->first_med[RP_TL_STALLS])
+TAIL_GETTER(tail_stalls_rewrite, t->later_med[RP_TL_STALLS])
+TAIL_GETTER(tail_room_first, t->room.nrates ? t->room.first : NAN)
+TAIL_GETTER(tail_room_rewrite, t->room.nrates ? t->room.later : NAN)
+#undef TAIL_GETTER
+
+static void tail_p999_diff(double v[3], const struct rp_model *m,
+			   const struct rp_group *g)
+{
+	const struct rp_tail *t = &g->tail;
+
+	(void)m;
+	v[0] = t->n ? t->d[RP_TL_P999] : NAN;
+	v[1] = t->n ? t->lo[RP_TL_P999] : NAN;
+	v[2] = t->n ? t->hi[RP_TL_P999] : NAN;
+}
+
 /* a precision-form run's: after which repetition a mode stopped */
 static void stop_after(double v[3], const struct rp_model *m,
 		       const struct rp_group *g)
@@ -345,6 +377,47 @@ const struct rp_column rp_columns[] = {
 	 .get = stop_after,
 	 .any = any_seq,
 	 .json_form = RP_JSON_NUMBER},
+	/* the tail at an offered rate (issue 55): report --json has them
+	 * in its tail object, so none here */
+	{.csv = "tail_rate_iops",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .get = tail_rate},
+	{.csv = "tail_p999_first_ms",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 3,
+	 .get = tail_p999_first},
+	{.csv = "tail_p999_rewrite_ms",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 3,
+	 .get = tail_p999_rewrite},
+	{.csv = "tail_p999_diff_ms",
+	 .csv_lo = "tail_p999_diff_lo_ms",
+	 .csv_hi = "tail_p999_diff_hi_ms",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 3,
+	 .get = tail_p999_diff},
+	{.csv = "tail_stalls_first",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 1,
+	 .get = tail_stalls_first},
+	{.csv = "tail_stalls_rewrite",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .csv_decimals = 1,
+	 .get = tail_stalls_rewrite},
+	{.csv = "tail_headroom_first_iops",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .get = tail_room_first},
+	{.csv = "tail_headroom_rewrite_iops",
+	 .unit = RP_UNIT_COUNT,
+	 .show = RP_COL_CSV | RP_COL_AFTER_NOTE,
+	 .get = tail_room_rewrite},
 	/* the pages' only column of words; summary.csv has its figures */
 	{.csv = "-",
 	 .head = "within a pass",

@@ -2186,6 +2186,19 @@ static void host_tail_at_rate(void)
 		      "    seen += 1\n"
 		      "assert seen and seen == len(p999), (seen, "
 		      "sorted(p999))\n"
+		      "import csv\n"
+		      "rows = {(r['mode'], r['point']): r for r in "
+		      "csv.DictReader(open(sys.argv[1] + '/summary.csv'))}\n"
+		      "for g in rep['groups']:\n"
+		      "    r = rows[(g['mode'], str(g['point']))]\n"
+		      "    t = g['tail']\n"
+		      "    if t is None or not t['reps']:\n"
+		      "        assert r['tail_p999_first_ms'] == '', r\n"
+		      "        continue\n"
+		      "    assert abs(float(r['tail_p999_first_ms']) - "
+		      "t['first_write']['p99_9_ms']) < 1e-3, r\n"
+		      "    assert float(r['tail_headroom_first_iops']) == "
+		      "t['headroom']['first_write_iops'], r\n"
 		      "EOF",
 		      it_bin("provbench"), res, res, res, res),
 		0);
