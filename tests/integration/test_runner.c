@@ -2243,10 +2243,13 @@ static void offered_rate_counts_every_delayed_io(void)
  * submission, or losing the I/Os a stall delayed, fails here. From
  * above, where the rewrite (the control: no zeroing) shows no stall
  * of the path between the runner and the device: no more stalls than the
- * device held and those within the path's p99 of the threshold, and the
+ * device held and those within the path's p99 of the threshold (or half
+ * the threshold, whichever is wider: the load beside a run comes in
+ * bursts its control pass may miss), and the
  * p99.9 within a bucket and the path's p99 (measured in this run, the
  * rewrite's less the device's). A path that stalls on its own in the
- * rewrite (a CPU-bound job beside it) adds stalls the device never saw:
+ * rewrite, or whose p99 there is over 2 ms (a fifth of the threshold: a
+ * CPU-bound job beside it, one core), adds stalls the device never saw:
  * then the case says so as a skip, the bounds from below checked.
  */
 static void known_tail_recovered(void)
@@ -2313,7 +2316,8 @@ static void known_tail_recovered(void)
 		   "dev['later_p99_ns'] / 1e3)\n"
 		   "slow = [x / 1e3 for x in dev['first_slow_ns']]\n"
 		   "held = over(dev['first_slow_ns'])\n"
-		   "edge = sum(10000 - tail - 1 <= x < 10000 for x in slow)\n"
+		   "edge = sum(10000 - max(tail, 5000) <= x < 10000 for x in "
+		   "slow)\n"
 		   "got, want = fw['stalls']['count'], "
 		   "dev['first_p999_ns'] / 1e3\n"
 		   "p999 = fw['lat_us']['p999']\n"
@@ -2326,7 +2330,8 @@ static void known_tail_recovered(void)
 		   "assert held >= 8 and want >= 20000, (held, want)\n"
 		   "assert got >= held, (got, held)\n"
 		   "assert p999 >= want * 0.992, (p999, want)\n"
-		   "busy = rw['stalls']['count'] > over(dev['later_slow_ns'])\n"
+		   "busy = rw['stalls']['count'] > over(dev['later_slow_ns']) "
+		   "or tail > 2000\n"
 		   "if busy:\n"
 		   "    sys.exit(3)\n"
 		   "assert got <= held + edge, (got, held, edge)\n"
@@ -2337,9 +2342,9 @@ static void known_tail_recovered(void)
 	 * CPU-bound job beside it) adds stalls the device never saw: the
 	 * bounds from above cannot be told then, only those from below */
 	if (rc == 3)
-		PB_SKIP("the path between runner and device made stalls of its "
-			"own in the rewrite: only the bounds from below were "
-			"checked");
+		PB_SKIP("the path between runner and device was busy in the "
+			"rewrite (stalls of its own, or a p99 over 2 ms): only "
+			"the bounds from below were checked");
 	CU_ASSERT_EQUAL(rc, 0);
 }
 
