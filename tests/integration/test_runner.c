@@ -2107,6 +2107,29 @@ static void windows_runner_ctrl_c_drains(void)
 	remove(out);
 }
 
+/* zerofs on mnt over back, its counts to log (truncated first), with
+ * args after LOG (EVERY ...); 0 once mounted */
+static int zerofs_mount(const char *back, const char *mnt, const char *log,
+			const char *args)
+{
+	return it_sh("mkdir -p '%s' '%s' && : > '%s' && ('%s' '%s' '%s' '%s' "
+		     "%s >/dev/null 2>&1 &) && for i in $(seq 200); do "
+		     "mountpoint -q '%s' && exit 0; sleep 0.05; done; exit 1",
+		     back, mnt, log, it_plain_bin("zerofs"), back, mnt, log,
+		     args, mnt);
+}
+
+/* gone, and its zerofs with it (remove, if not NULL, first: a file's
+ * count is logged when it goes): a mount's last writes may still be
+ * settling a moment after the runner's exit */
+static int zerofs_unmount(const char *mnt, const char *remove)
+{
+	return it_sh("rm -f '%s' && for i in $(seq 100); do fusermount3 -u "
+		     "'%s' 2>/dev/null && exit 0; sleep 0.05; done; "
+		     "fusermount3 -u '%s'",
+		     remove ? remove : "", mnt, mnt);
+}
+
 /*
  * Coordinated omission (issue 55): a device that stalls once for 1 s
  * (zerofs's hold: every write waits while it is there) under 1,000 I/Os a
@@ -2214,21 +2237,10 @@ static void offered_rate_counts_every_delayed_io(void)
 		PB_SKIP("needs root, /dev/fuse and build/zerofs (make refdev)");
 	snprintf(back, sizeof(back), "%s", path_in("co-back"));
 	snprintf(mnt, sizeof(mnt), "%s", path_in("co-mnt"));
-	CU_ASSERT_EQUAL_FATAL(
-		it_sh("mkdir -p '%s' '%s' && ('%s' '%s' '%s' /dev/null 0 "
-		      ">/dev/null 2>&1 &) && for i in $(seq 200); do "
-		      "mountpoint -q '%s' && exit 0; sleep 0.05; done; exit 1",
-		      back, mnt, it_plain_bin("zerofs"), back, mnt, mnt),
-		0);
+	CU_ASSERT_EQUAL_FATAL(zerofs_mount(back, mnt, "/dev/null", "0"), 0);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		co_stalls(&cases[i], mnt, back);
-	/* gone, and its zerofs with it: a mount's last writes may still be
-	 * settling a moment after the runner's exit */
-	CU_ASSERT_EQUAL(it_sh("for i in $(seq 100); do fusermount3 -u '%s' "
-			      "2>/dev/null && exit 0; sleep 0.05; done; "
-			      "fusermount3 -u '%s'",
-			      mnt, mnt),
-			0);
+	CU_ASSERT_EQUAL(zerofs_unmount(mnt, NULL), 0);
 }
 
 /*
@@ -2288,22 +2300,11 @@ static void known_tail_recovered(void)
 	snprintf(log, sizeof(log), "%s", path_in("kt-device.jsonl"));
 	snprintf(out, sizeof(out), "%s", path_in("kt-run.json"));
 	snprintf(target, sizeof(target), "%s/disk.img", mnt);
-	CU_ASSERT_EQUAL_FATAL(
-		it_sh("mkdir -p '%s' '%s' && : > '%s' && ('%s' '%s' '%s' '%s' "
-		      "4 0 1 20000 block >/dev/null 2>&1 &) && for i in "
-		      "$(seq 200); do mountpoint -q '%s' && exit 0; sleep "
-		      "0.05; done; exit 1",
-		      back, mnt, log, it_plain_bin("zerofs"), back, mnt, log,
-		      mnt),
-		0);
+	CU_ASSERT_EQUAL_FATAL(zerofs_mount(back, mnt, log, "4 0 1 20000 block"),
+			      0);
 	CU_ASSERT_EQUAL(it_run(&r, argv, 0, 0), 0);
 	it_result_dispose(&r);
-	/* the file's count is logged when it goes */
-	CU_ASSERT_EQUAL(it_sh("rm -f '%s' && for i in $(seq 100); do "
-			      "fusermount3 -u '%s' 2>/dev/null && exit 0; "
-			      "sleep 0.05; done; fusermount3 -u '%s'",
-			      target, mnt, mnt),
-			0);
+	CU_ASSERT_EQUAL(zerofs_unmount(mnt, target), 0);
 	rc = it_sh("python3 - '%s' '%s' <<'EOF'\n"
 		   "import json, sys\n"
 		   "run = json.load(open(sys.argv[1]))\n"
