@@ -13,14 +13,17 @@
  * is appended as one JSON line when it is removed (or at unmount):
  * {"file", "every", "head_mib", "head_times", "blocks_zeroed", "zero_ns",
  * "writes", "write_ns", "first_write_ns", "first_write_bytes",
- * "later_write_ns", "later_write_bytes", "block_zero_ns"}: write_ns the
- * time of every write the file was given, zeroing included; first_* the
- * writes that wrote a 4 KiB page for the first time (their zeroing and
- * their data), later_* those that wrote only pages written before (the
- * same bytes once written: what a first write costs over them is the
- * device's own count of its first-write cost, zeroing and its wake on
- * the data write after it both in it; at queue depth 1, one write at a
- * time); block_zero_ns each 1 MiB block's zeroing. EVERY:
+ * "later_write_ns", "later_write_bytes", "paired_write_ns",
+ * "paired_write_bytes", "block_zero_ns"}: write_ns the time of every
+ * write the file was given, zeroing included; first_* the writes that
+ * wrote a 4 KiB page for the first time (their zeroing and their data),
+ * later_* those that wrote only pages written before (the same bytes
+ * once written: what a first write costs over them is the device's own
+ * count of its first-write cost, zeroing and its wake on the data write
+ * after it both in it; at queue depth 1, one write at a time); paired_*
+ * the later writes up to the last first write (with stripe pairs, the
+ * rewrites interleaved with the fresh stripes, in the same pattern as
+ * they); block_zero_ns each 1 MiB block's zeroing. EVERY:
  * zero one block in EVERY (1, the default: every block; 8: one in eight,
  * a cost concentrated on a minority of the disk; 0: none, the control).
  * HEAD_MIB, HEAD_TIMES: a file's first HEAD_MIB blocks are zeroed
@@ -83,6 +86,11 @@ struct zfile {
 	unsigned char *written;
 	size_t npages;
 	uint64_t first_ns, first_bytes, later_ns, later_bytes;
+	/* the later writes' sums as they stood at the last first write: the
+	 * rewrites a first write's pass interleaves with its fresh stripes
+	 * (stripe pairs), the same bytes once written in the same pattern,
+	 * where a rewrite pass after it is sequential alone */
+	uint64_t paired_ns, paired_bytes;
 	/* SCOPE block: each write's time here, the top bit set for a
 	 * first write; and the writes a zeroing held, by class */
 	uint64_t *lat;
@@ -258,7 +266,8 @@ static void zfile_retire(const char *path)
 			"\"write_ns\": %llu, \"first_write_ns\": %llu, "
 			"\"first_write_bytes\": %llu, \"later_write_ns\": "
 			"%llu, \"later_write_bytes\": %llu, "
-			"\"block_zero_ns\": [",
+			"\"paired_write_ns\": %llu, "
+			"\"paired_write_bytes\": %llu, \"block_zero_ns\": [",
 			f->path + 1, z.every, z.head_mib, z.head_times,
 			z.wait_us, (unsigned long long)f->zeroed,
 			(unsigned long long)f->zero_ns,
@@ -267,7 +276,9 @@ static void zfile_retire(const char *path)
 			(unsigned long long)f->first_ns,
 			(unsigned long long)f->first_bytes,
 			(unsigned long long)f->later_ns,
-			(unsigned long long)f->later_bytes);
+			(unsigned long long)f->later_bytes,
+			(unsigned long long)f->paired_ns,
+			(unsigned long long)f->paired_bytes);
 		for (size_t b = 0; b < f->nblocks; b++)
 			fprintf(out, "%s%llu", b ? ", " : "",
 				(unsigned long long)f->zns[b]);
@@ -453,6 +464,10 @@ static int zf_write(const char *path, const char *buf, size_t size, off_t off,
 		f->write_ns += ns;
 		*(first ? &f->first_ns : &f->later_ns) += ns;
 		*(first ? &f->first_bytes : &f->later_bytes) += size;
+		if (first) {
+			f->paired_ns = f->later_ns;
+			f->paired_bytes = f->later_bytes;
+		}
 		if (z.block_scope)
 			lat_add(f, ns | (first ? LAT_FIRST : 0), first, held);
 	}
