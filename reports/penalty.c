@@ -73,6 +73,48 @@ bool rp_any_paired(const struct rp_model *m)
 	return false;
 }
 
+/*
+ * Whether a threshold question still open at look n could not be told by
+ * the most repetitions, on the spread seen so far (futility): the chance
+ * that the interval at the most leaves the threshold, were the rest of
+ * the repetitions drawn about the present estimate (conditional power
+ * under the trend), is under RP_SEQ_FUTILE_POWER. Only from half the
+ * most on (a spread from 2 or 3 repetitions is too rough to give up on)
+ * and only for the threshold question (the corpus's; a precision asked
+ * goes to the most). Non-binding: a stop, for whatever reason, is at a
+ * look whose interval holds at the look level, so coverage is kept; what
+ * it costs is the answers the rest would have found, which the corpus
+ * counts (docs/validation.md). Log scale, where the interval is
+ * symmetric: its centre the estimate, its half-width t * se.
+ */
+static bool seq_futile(const struct rp_seq *s, size_t n, double lo, double hi)
+{
+	double l, u, c, t_now, t_most, se, h_most, sd, th, cp;
+	double most = (double)s->max, k = (double)n;
+
+	if (isnan(s->threshold) || s->precision > 0 || 2 * n < s->max ||
+	    n >= s->max || n < 2 || !(lo > -1) || !(hi >= lo))
+		return false;
+	l = log1p(lo);
+	u = log1p(hi);
+	c = (l + u) / 2;
+	t_now = rp_t_critical(s->look_alpha, k - 1);
+	t_most = rp_t_critical(s->look_alpha, most - 1);
+	if (!(t_now > 0) || !(t_most > 0))
+		return false;
+	se = (u - l) / 2 / t_now;
+	if (!(se > 0))
+		return false;
+	/* at the most: its half-width on this spread, and where its centre
+	 * may land, the rest drawn about c (sd of the mean of all) */
+	h_most = t_most * se * sqrt(k / most);
+	sd = se * sqrt(k * (most - k)) / most;
+	th = log1p(s->threshold);
+	cp = 0.5 * erfc(-(c - th - h_most) / sd / M_SQRT2) +
+	     0.5 * erfc(-(th - h_most - c) / sd / M_SQRT2);
+	return cp < RP_SEQ_FUTILE_POWER;
+}
+
 enum rj_stop rp_seq_decide(const struct rp_seq *s, size_t n, double lo,
 			   double hi)
 {
@@ -84,7 +126,9 @@ enum rj_stop rp_seq_decide(const struct rp_seq *s, size_t n, double lo,
 		return RJ_STOP_WITHIN;
 	if (s->precision > 0 && (hi - lo) / 2 <= s->precision)
 		return RJ_STOP_PRECISE;
-	return n >= s->max ? RJ_STOP_MAX : RJ_STOP_OPEN;
+	if (n >= s->max)
+		return RJ_STOP_MAX;
+	return seq_futile(s, n, lo, hi) ? RJ_STOP_FUTILE : RJ_STOP_OPEN;
 }
 
 enum rj_stop rp_group_look(const struct rp_model *m, const struct rp_group *g,

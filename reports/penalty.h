@@ -51,11 +51,17 @@ struct rp_seq {
 	double look_alpha; /* each look's level */
 };
 
+/* Under this chance of the most repetitions telling a threshold question
+ * on the spread so far, a mode stops as RJ_STOP_FUTILE (rp_seq_decide) */
+#define RP_SEQ_FUTILE_POWER 0.10
+
 /*
  * Whether a penalty's interval [lo, hi] at look n answers the question:
  * wholly above or under the threshold (the threshold's answer first:
  * it is what was asked), else narrow enough, else RJ_STOP_MAX at the
- * most repetitions; RJ_STOP_OPEN before min, or while neither holds.
+ * most repetitions; from half the most on, RJ_STOP_FUTILE where the
+ * most could not tell the threshold's question on the spread so far;
+ * RJ_STOP_OPEN before min, or while none holds.
  */
 enum rj_stop rp_seq_decide(const struct rp_seq *s, size_t n, double lo,
 			   double hi);

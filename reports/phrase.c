@@ -98,6 +98,12 @@ void rp_stop_say(char *out, size_t len, enum rj_stop rule, unsigned after,
 		snprintf(out, len, "still open at the most, %u %s", after,
 			 reps);
 		break;
+	case RJ_STOP_FUTILE:
+		snprintf(out, len,
+			 "not to be told by the most, %u, on its spread so "
+			 "far: after %u %s",
+			 s->max, after, reps);
+		break;
 	case RJ_STOP_BASELINE:
 		snprintf(out, len, "the baseline, on while a mode was: %u %s",
 			 after, reps);

@@ -99,6 +99,9 @@ void rp_stop_cell(char *out, size_t len, const struct rp_model *m,
 	case RJ_STOP_MAX:
 		snprintf(out, len, "open at the most, %u", n);
 		break;
+	case RJ_STOP_FUTILE:
+		snprintf(out, len, "no answer by %u, after %u", m->seq.max, n);
+		break;
 	case RJ_STOP_BASELINE:
 		snprintf(out, len, "baseline, %u", n);
 		break;

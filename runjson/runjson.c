@@ -39,7 +39,7 @@ static const char *const stop_names[RJ_STOP__COUNT] = {
 	[RJ_STOP_OPEN] = "open",   [RJ_STOP_PRECISE] = "precise",
 	[RJ_STOP_ABOVE] = "above", [RJ_STOP_WITHIN] = "within",
 	[RJ_STOP_MAX] = "max",	   [RJ_STOP_BASELINE] = "baseline",
-	[RJ_STOP_NONE] = "none",
+	[RJ_STOP_NONE] = "none",   [RJ_STOP_FUTILE] = "futile",
 };
 
 const char *rj_stop_name(enum rj_stop s)

@@ -159,8 +159,10 @@ const char *rj_status_name(enum rj_status s);
  * as "stops" says it: its penalty's interval narrow enough (precise),
  * wholly above or under the threshold, still open at the most
  * repetitions (max), the baseline (on while a mode measured against it
- * was), or nothing to look at (every repetition skipped: the backend
- * cannot make it). open: not stopped (a run interrupted).
+ * was), nothing to look at (every repetition skipped: the backend
+ * cannot make it), or futile (its threshold question not to be told by
+ * the most on the spread so far). open: not stopped (a run
+ * interrupted).
  */
 enum rj_stop {
 	RJ_STOP_OPEN,
@@ -170,6 +172,7 @@ enum rj_stop {
 	RJ_STOP_MAX,
 	RJ_STOP_BASELINE,
 	RJ_STOP_NONE,
+	RJ_STOP_FUTILE,
 	RJ_STOP__COUNT
 };
 

@@ -648,16 +648,80 @@ def look_alpha(build, tmp):
         return json.load(f)["resolved"]["adaptive"]["look_alpha"]
 
 
-def decide(lo, hi, n):
+def betai(a, b, x):
+    """the regularized incomplete beta I_x(a, b): its continued
+    fraction (Lentz), as reports/stats.c's"""
+    if x <= 0 or x >= 1:
+        return 0.0 if x <= 0 else 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1 - betai(b, a, 1 - x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) +
+                     a * math.log(x) + b * math.log1p(-x)) / a
+    f, c, d = 1.0, 1.0, 0.0
+    for i in range(400):
+        m = i // 2
+        if i == 0:
+            num = 1.0
+        elif i % 2 == 0:
+            num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        else:
+            num = -((a + m) * (a + b + m) * x /
+                    ((a + 2 * m) * (a + 2 * m + 1)))
+        d = 1 + num * d
+        d = 1 / (d if abs(d) > 1e-30 else 1e-30)
+        c = 1 + num / c if abs(c) > 1e-30 else 1 + num / 1e-30
+        f *= c * d
+        if abs(1 - c * d) < 1e-12:
+            break
+    return front * (f - 1)
+
+
+def t_critical(alpha, df):
+    """the t whose two-sided p-value is alpha (rp_t_critical)"""
+    lo, hi = 0.0, 1e6
+    for _ in range(200):
+        if hi - lo <= 1e-9:
+            break
+        mid = (lo + hi) / 2
+        if betai(df / 2, 0.5, df / (df + mid * mid)) > alpha:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def futile(lo, hi, n, la):
+    """reports/penalty.c seq_futile: from half the most on, the chance
+    that the interval at the most leaves ADAPT_T, the rest drawn about
+    the present estimate, under 10% (RP_SEQ_FUTILE_POWER)"""
+    if 2 * n < ADAPT_MAX or n >= ADAPT_MAX or not hi >= lo or lo <= -1:
+        return False
+    l, u = math.log1p(lo), math.log1p(hi)
+    c = (l + u) / 2
+    se = (u - l) / 2 / t_critical(la, n - 1)
+    if se <= 0:
+        return False
+    h_most = t_critical(la, ADAPT_MAX - 1) * se * math.sqrt(n / ADAPT_MAX)
+    sd = se * math.sqrt(n * (ADAPT_MAX - n)) / ADAPT_MAX
+    th = math.log1p(ADAPT_T)
+    nd = statistics.NormalDist()
+    cp = nd.cdf((c - th - h_most) / sd) + nd.cdf((th - h_most - c) / sd)
+    return cp < 0.10
+
+
+def decide(lo, hi, n, la):
     """the harness's rule (reports/penalty.c rp_seq_decide), the
-    threshold form: above or under ADAPT_T, else open to the most"""
+    threshold form: above or under ADAPT_T, else open to the most, or
+    futile from half of it"""
     if lo is None or n < ADAPT_MIN:
         return None
     if lo > ADAPT_T:
         return "above"
     if hi < ADAPT_T:
         return "within"
-    return "max" if n >= ADAPT_MAX else None
+    if n >= ADAPT_MAX:
+        return "max"
+    return "futile" if futile(lo, hi, n, la) else None
 
 
 def adaptive_doc(targets, stops, look, la):
@@ -690,7 +754,8 @@ def adaptive_cell(a, pool, rng, tmp, shape, c, la, replicates):
     target's rdm and thin drawn to the most beforehand, read back after
     each round as the harness does and stopped on the report's own
     interval; then the interval it stopped on against the truth"""
-    acc = {"cov": [], "beyond": [], "above": [], "reps": [], "bias": []}
+    acc = {"cov": [], "beyond": [], "above": [], "reps": [], "bias": [],
+           "futile": []}
     done = 0
     while done < replicates:
         k = min(40, replicates - done)
@@ -716,7 +781,7 @@ def adaptive_cell(a, pool, rng, tmp, shape, c, la, replicates):
                 if stops[i]:
                     continue
                 pen = g[("r%d" % i, "thin")]["warmup_penalty_frac"]
-                rule = decide(pen["lo"], pen["hi"], look)
+                rule = decide(pen["lo"], pen["hi"], look, la)
                 if rule:
                     stops[i] = (look, rule)
         shutil.rmtree(path, ignore_errors=True)
@@ -731,19 +796,21 @@ def adaptive_cell(a, pool, rng, tmp, shape, c, la, replicates):
             acc["beyond"].append(pen["lo"] is not None and pen["lo"] > 0)
             acc["above"].append(stops[i][1] == "above")
             acc["reps"].append(stops[i][0])
+            acc["futile"].append(stops[i][1] == "futile")
         done += k
     row = {"shape": shape, "size": c, "coverage": mean(acc["cov"]),
            "bias": mean(acc["bias"]), "beyond": mean(acc["beyond"]),
            "above": mean(acc["above"]),
            "median_reps": statistics.median(acc["reps"]),
-           "mean_reps": mean(acc["reps"]), "replicates": done}
+           "mean_reps": mean(acc["reps"]), "futile": mean(acc["futile"]),
+           "replicates": done}
     print("adaptive %-7s %3.0f%% | cov %s%% bias %+5.1f pts beyond %s%% "
-          "above 5%% %s%% | reps median %g mean %.1f (bytes %.0f%% of a "
-          "fixed %d)"
+          "above 5%% %s%% futile %s%% | reps median %g mean %.1f (bytes "
+          "%.0f%% of a fixed %d)"
           % (shape, 100 * c, pct(row["coverage"]), 100 * row["bias"],
-             pct(row["beyond"]), pct(row["above"]), row["median_reps"],
-             row["mean_reps"], 100 * row["mean_reps"] / ADAPT_MAX,
-             ADAPT_MAX), flush=True)
+             pct(row["beyond"]), pct(row["above"]), pct(row["futile"]),
+             row["median_reps"], row["mean_reps"],
+             100 * row["mean_reps"] / ADAPT_MAX, ADAPT_MAX), flush=True)
     return row
 
 
