@@ -2122,12 +2122,18 @@ static int zerofs_mount(const char *back, const char *mnt, const char *log,
 /* gone, and its zerofs with it (remove, if not NULL, first: a file's
  * count is logged when it goes): a mount's last writes may still be
  * settling a moment after the runner's exit */
+/* fusermount3 -u until the mount lets go: a runner that has exited can
+ * hold it a moment longer (once for more than 5 s in a quiet tier,
+ * 2026-12-06: "Device or resource busy"), so up to 30 s, as bench/refdev
+ * asks, done as soon as it is; then who holds it, said */
 static int zerofs_unmount(const char *mnt, const char *remove)
 {
-	return it_sh("rm -f '%s' && for i in $(seq 100); do fusermount3 -u "
+	return it_sh("rm -f '%s' && for i in $(seq 600); do fusermount3 -u "
 		     "'%s' 2>/dev/null && exit 0; sleep 0.05; done; "
-		     "fusermount3 -u '%s'",
-		     remove ? remove : "", mnt, mnt);
+		     "for p in /proc/[0-9]*; do ls -l $p/fd 2>/dev/null | "
+		     "grep -qF '%s' && echo \"held by $(cat $p/comm) ($p)\"; "
+		     "done >&2; fusermount3 -u '%s'",
+		     remove ? remove : "", mnt, mnt, mnt);
 }
 
 /*
