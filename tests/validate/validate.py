@@ -83,6 +83,7 @@ is missed (make check runs a fixed-seed subset, --quick).
 runner's pairs' seconds): the report must read it the same way.
 """
 import argparse
+import functools
 import json
 import math
 import os
@@ -676,8 +677,11 @@ def betai(a, b, x):
     return front * (f - 1)
 
 
+@functools.lru_cache(maxsize=None)
 def t_critical(alpha, df):
-    """the t whose two-sided p-value is alpha (rp_t_critical)"""
+    """the t whose two-sided p-value is alpha (rp_t_critical); a run
+    asks the same few (its look level, 2 to 9 degrees of freedom) at
+    every look of every target, so each is found once"""
     lo, hi = 0.0, 1e6
     for _ in range(200):
         if hi - lo <= 1e-9:
