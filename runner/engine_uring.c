@@ -214,6 +214,15 @@ static void uring_cleanup(struct runner_engine *e)
 
 	if (!d)
 		return;
+	/* the ring's table holds its own reference to the file until the
+	 * kernel tears the ring down, which it does later, in a worker: a
+	 * mount stayed busy after the runner had exited (50 ms always, once
+	 * more than 30 s). Unregistered here, the last reference is ours, and
+	 * goes when the target is closed */
+	if (d->fixed_file)
+		io_uring_unregister_files(&d->ring);
+	if (d->fixed_bufs)
+		io_uring_unregister_buffers(&d->ring);
 	io_uring_queue_exit(&d->ring);
 	free(d);
 	e->priv = NULL;
