@@ -174,11 +174,15 @@ cpu_between() {
 # output into $work/NAME.log; one make at a time (two makes of one
 # target would race), a lane that needs what another is making waits
 # for it and finds it made. The tier's wineserver starts with the prefix.
+# -Otarget: each recipe's output whole, as the failure's line is quoted
+# from it (two recipes' stderr interleaved mid-line under load: mkdir
+# writes its message in four pieces)
 build() {
 	(
 		flock 9
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout -k 10 600 \
-			make -s -j"$(nproc)" B="$B" $(echo "$2" | tr , ' ') ||
+			make -s -Otarget -j"$(nproc)" B="$B" \
+			$(echo "$2" | tr , ' ') ||
 			exit
 		case ,$2, in
 		*,wine-prefix,*)
