@@ -458,9 +458,12 @@ enum pb_error rj_reader_open(struct rj_reader *r, const char *path,
 		RJ_K_ENVIRONMENT, RJ_K_PROFILE, RJ_K_TARGETS, RJ_K_POINTS,
 		RJ_K_RESOLVED,	  RJ_K_STOPS,	NULL};
 	/* provbench writes these before the results, so the results stream
-	 * through once; a file reordered by hand is read in two passes */
-	static const char *const before[] = {RJ_K_FORMAT, RJ_K_TOOL, RJ_K_RUN,
-					     RJ_K_ENVIRONMENT, RJ_K_PROFILE};
+	 * through once; a file reordered by hand is read in two passes (as
+	 * is one from before "resolved", 2026-12-06: what ran decides how
+	 * the results are read, a precision form's intervals among it) */
+	static const char *const before[] = {RJ_K_FORMAT,  RJ_K_TOOL,
+					     RJ_K_RUN,	   RJ_K_ENVIRONMENT,
+					     RJ_K_PROFILE, RJ_K_RESOLVED};
 	char ebuf[PB_ERRBUF_SIZE] = "";
 	struct stat st;
 	struct jl *f;

@@ -528,6 +528,51 @@ static void model_many_passes_per_item(void)
 }
 
 /*
+ * A precision-form run's design (resolved's "adaptive") is read wherever
+ * the file has it: provbench writes it before the results, a file
+ * written otherwise (by hand, or tests/validate's until 2026-12-06) was
+ * read as a fixed count, its intervals at 95% instead of the look level.
+ */
+#define RESOLVED                                                               \
+	"\"resolved\": {\"repetitions\": 10, \"adaptive\": "                   \
+	"{\"min_repetitions\": 3, \"precision_pct\": 0, "                      \
+	"\"threshold_pct\": 5, \"look_alpha\": 0.0119}}"
+
+static void seq_of(const char *text)
+{
+	char dir[] = "/tmp/pb-seq-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
+	struct rp_model m;
+	FILE *fp;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	fp = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(text, fp);
+	fclose(fp);
+	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", NULL, err), PB_OK);
+	CU_ASSERT(m.seq.on);
+	CU_ASSERT_DOUBLE_EQUAL(m.seq.look_alpha, 0.0119, 1e-12);
+	CU_ASSERT_EQUAL(m.seq.min, 3);
+	CU_ASSERT_EQUAL(m.seq.max, 10);
+	CU_ASSERT_DOUBLE_EQUAL(m.seq.threshold, 0.05, 1e-12);
+	rp_model_dispose(&m);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* every member a reader needs before the results there, as provbench
+ * writes them: only "resolved" after */
+#define FULL_HEAD "\"format\": 1, \"profile\": {}, " HEAD
+
+static void model_resolved_anywhere(void)
+{
+	seq_of("{" FULL_HEAD ", " RESOLVED ", \"results\": [" ITEM(1) "]}");
+	seq_of("{" FULL_HEAD ", \"results\": [" ITEM(
+		1) "], " RESOLVED ", \"finished\": true}");
+}
+
+/*
  * run.json files (tests/data/runjson/, shaped as provbench writes them):
  * how many groups each makes and their first-write medians, or the error
  * a reader must give.
@@ -1026,6 +1071,7 @@ static const struct pb_case cases[] = {
 	PB_CASE(csv_quoting),
 	PB_CASE(html_escaping),
 	PB_CASE(model_many_passes_per_item),
+	PB_CASE(model_resolved_anywhere),
 	PB_CASE(model_runjson_files),
 	PB_CASE(runjson_format_versions),
 	PB_CASE(runjson_round_trip),
