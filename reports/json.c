@@ -9,6 +9,7 @@
 #include "fleet.h"
 #include "json.h"
 #include "model.h"
+#include "penalty.h"
 #include "words.h"
 
 /* {"median" or "value": v, "lo": lo, "hi": hi}, null where there is none */
@@ -133,6 +134,21 @@ static void column_members(json_t *o, const struct rp_model *m,
 	}
 }
 
+/* A precision-form mode's stop as run.json has it; one still open, the
+ * rule a look would stop it by after its repetitions so far (the
+ * harness's own, rp_group_look: scripts and the validator ask the rule
+ * here rather than keep a copy of it); null in a fixed-count run */
+static json_t *stop_json(const struct rp_model *m, const struct rp_group *g)
+{
+	enum rj_stop rule = g->stop;
+
+	if (!m->seq.on)
+		return json_null();
+	if (rule == RJ_STOP_OPEN)
+		rule = rp_group_look(m, g, g->nreps);
+	return json_string(rj_stop_name(rule));
+}
+
 static json_t *group_json(const struct rp_model *m,
 			  const struct rp_findings *fs,
 			  const struct rp_group *g)
@@ -199,6 +215,7 @@ static json_t *group_json(const struct rp_model *m,
 	json_object_set_new(
 		o, "penalty_method",
 		json_string(g->penalty_paired ? "stripe pairs" : "passes"));
+	json_object_set_new(o, "stop_rule", stop_json(m, g));
 	json_object_set_new(o, "rewarm", rewarm_json(g));
 	json_object_set_new(o, "tail", tail_json(g));
 	json_object_set_new(o, "colour", json_string(rp_mode_colour(g->pmode)));

@@ -11,6 +11,7 @@
 #include "draw.h"
 #include "csv.h"
 #include "findings.h"
+#include "json.h"
 #include "analysis.h"
 #include "compare.h"
 #include "model.h"
@@ -538,10 +539,14 @@ static void model_many_passes_per_item(void)
 	"{\"min_repetitions\": 3, \"precision_pct\": 0, "                      \
 	"\"threshold_pct\": 5, \"look_alpha\": 0.0119}}"
 
-static void seq_of(const char *text)
+/* the design read from text, and report --json's stop_rule for thin */
+static void seq_of(const char *text, const char *rule)
 {
 	char dir[] = "/tmp/pb-seq-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
+	struct rp_findings fs;
 	struct rp_model m;
+	json_t *doc, *g;
+	size_t i;
 	FILE *fp;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
@@ -556,6 +561,19 @@ static void seq_of(const char *text)
 	CU_ASSERT_EQUAL(m.seq.min, 3);
 	CU_ASSERT_EQUAL(m.seq.max, 10);
 	CU_ASSERT_DOUBLE_EQUAL(m.seq.threshold, 0.05, 1e-12);
+	CU_ASSERT_EQUAL_FATAL(rp_findings_build(&fs, &m, NULL, NULL), PB_OK);
+	doc = rp_model_json(&m, &fs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(doc, "groups")), 1);
+	json_array_foreach(json_object_get(doc, "groups"), i, g)
+	{
+		const char *got =
+			json_string_value(json_object_get(g, "stop_rule"));
+
+		CU_ASSERT_STRING_EQUAL(got ? got : "(null)", rule);
+	}
+	json_decref(doc);
+	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
 	unlink(path);
 	rmdir(dir);
@@ -565,11 +583,16 @@ static void seq_of(const char *text)
  * writes them: only "resolved" after */
 #define FULL_HEAD "\"format\": 1, \"profile\": {}, " HEAD
 
+/* and report --json says the rule a look would stop an open mode by
+ * (the harness's, which tests/validate reads): open before the least;
+ * above 5% at the third, a penalty of 120% with no spread */
 static void model_resolved_anywhere(void)
 {
-	seq_of("{" FULL_HEAD ", " RESOLVED ", \"results\": [" ITEM(1) "]}");
-	seq_of("{" FULL_HEAD ", \"results\": [" ITEM(
-		1) "], " RESOLVED ", \"finished\": true}");
+	seq_of("{" FULL_HEAD ", " RESOLVED ", \"results\": [" ITEM(1) "]}",
+	       "open");
+	seq_of("{" FULL_HEAD ", \"results\": [" ITEM(1) "," ITEM(2) "," ITEM(
+		       3) "], " RESOLVED ", \"finished\": true}",
+	       "above");
 }
 
 /*
