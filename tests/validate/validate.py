@@ -83,9 +83,7 @@ is missed (make check runs a fixed-seed subset, --quick).
 runner's pairs' seconds): the report must read it the same way.
 """
 import argparse
-import functools
 import json
-import math
 import os
 import random
 import shutil
@@ -335,9 +333,17 @@ def write_run(path, name, targets, stamp, npasses=3, passes=None,
            "targets": [{"index": i, "name": t[0], "key": "validate:" + t[0],
                         "environment": env}
                        for i, t in enumerate(targets)],
-           "environment": env, "results": results,
-           "updated_at": stamp, "interrupted": False, "finished": True}
-    run.update(extra or {})
+           "environment": env}
+    # in provbench's order: what ran ("resolved") before the results,
+    # which a reader streams through once (the precision form's cells
+    # were read as fixed counts, their intervals at 95%, while it came
+    # after them, until 2026-12-06)
+    extra = dict(extra or {})
+    if "resolved" in extra:
+        run["resolved"] = extra.pop("resolved")
+    run.update({"results": results, "updated_at": stamp,
+                "interrupted": False, "finished": True})
+    run.update(extra)
     # dumps, not dump: json.dump streams through the pure-Python
     # encoder, json.dumps uses the C one (these files run to 11 MB; the
     # whole check spent 24 of its 28 CPU-s in json.dump)
@@ -649,85 +655,6 @@ def look_alpha(build, tmp):
         return json.load(f)["resolved"]["adaptive"]["look_alpha"]
 
 
-def betai(a, b, x):
-    """the regularized incomplete beta I_x(a, b): its continued
-    fraction (Lentz), as reports/stats.c's"""
-    if x <= 0 or x >= 1:
-        return 0.0 if x <= 0 else 1.0
-    if x > (a + 1) / (a + b + 2):
-        return 1 - betai(b, a, 1 - x)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) +
-                     a * math.log(x) + b * math.log1p(-x)) / a
-    f, c, d = 1.0, 1.0, 0.0
-    for i in range(400):
-        m = i // 2
-        if i == 0:
-            num = 1.0
-        elif i % 2 == 0:
-            num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
-        else:
-            num = -((a + m) * (a + b + m) * x /
-                    ((a + 2 * m) * (a + 2 * m + 1)))
-        d = 1 + num * d
-        d = 1 / (d if abs(d) > 1e-30 else 1e-30)
-        c = 1 + num / c if abs(c) > 1e-30 else 1 + num / 1e-30
-        f *= c * d
-        if abs(1 - c * d) < 1e-12:
-            break
-    return front * (f - 1)
-
-
-@functools.lru_cache(maxsize=None)
-def t_critical(alpha, df):
-    """the t whose two-sided p-value is alpha (rp_t_critical); a run
-    asks the same few (its look level, 2 to 9 degrees of freedom) at
-    every look of every target, so each is found once"""
-    lo, hi = 0.0, 1e6
-    for _ in range(200):
-        if hi - lo <= 1e-9:
-            break
-        mid = (lo + hi) / 2
-        if betai(df / 2, 0.5, df / (df + mid * mid)) > alpha:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def futile(lo, hi, n, la):
-    """reports/penalty.c seq_futile: from half the most on, the chance
-    that the interval at the most leaves ADAPT_T, the rest drawn about
-    the present estimate, under 10% (RP_SEQ_FUTILE_POWER)"""
-    if 2 * n < ADAPT_MAX or n >= ADAPT_MAX or not hi >= lo or lo <= -1:
-        return False
-    l, u = math.log1p(lo), math.log1p(hi)
-    c = (l + u) / 2
-    se = (u - l) / 2 / t_critical(la, n - 1)
-    if se <= 0:
-        return False
-    h_most = t_critical(la, ADAPT_MAX - 1) * se * math.sqrt(n / ADAPT_MAX)
-    sd = se * math.sqrt(n * (ADAPT_MAX - n)) / ADAPT_MAX
-    th = math.log1p(ADAPT_T)
-    nd = statistics.NormalDist()
-    cp = nd.cdf((c - th - h_most) / sd) + nd.cdf((th - h_most - c) / sd)
-    return cp < 0.10
-
-
-def decide(lo, hi, n, la):
-    """the harness's rule (reports/penalty.c rp_seq_decide), the
-    threshold form: above or under ADAPT_T, else open to the most, or
-    futile from half of it"""
-    if lo is None or n < ADAPT_MIN:
-        return None
-    if lo > ADAPT_T:
-        return "above"
-    if hi < ADAPT_T:
-        return "within"
-    if n >= ADAPT_MAX:
-        return "max"
-    return "futile" if futile(lo, hi, n, la) else None
-
-
 def adaptive_doc(targets, stops, look, la):
     """the run as it stood after round look: each target's rdm and thin
     to its stop or the look; the design and the stops so far"""
@@ -756,8 +683,9 @@ def adaptive_doc(targets, stops, look, la):
 def adaptive_cell(a, pool, rng, tmp, shape, c, la, replicates):
     """runs of the precision form (above or under 5%, 3 to 10): each
     target's rdm and thin drawn to the most beforehand, read back after
-    each round as the harness does and stopped on the report's own
-    interval; then the interval it stopped on against the truth"""
+    each round as the harness does and stopped by the report's own rule
+    (report --json's stop_rule: rp_group_look, not a copy of it); then
+    the interval it stopped on against the truth"""
     acc = {"cov": [], "beyond": [], "above": [], "reps": [], "bias": [],
            "futile": []}
     done = 0
@@ -784,9 +712,12 @@ def adaptive_cell(a, pool, rng, tmp, shape, c, la, replicates):
             for i in range(k):
                 if stops[i]:
                     continue
-                pen = g[("r%d" % i, "thin")]["warmup_penalty_frac"]
-                rule = decide(pen["lo"], pen["hi"], look, la)
-                if rule:
+                rule = g[("r%d" % i, "thin")]["stop_rule"]
+                if rule is None:
+                    sys.exit("validate: the report read a precision-form "
+                             "run as a fixed count (its intervals at 95%, "
+                             "not the look level)")
+                if rule != "open":
                     stops[i] = (look, rule)
         shutil.rmtree(path, ignore_errors=True)
         tg, extra = adaptive_doc(targets, stops, ADAPT_MAX, la)
