@@ -216,9 +216,9 @@ static void uring_cleanup(struct runner_engine *e)
 		return;
 	/* the ring's table holds its own reference to the file until the
 	 * kernel tears the ring down, which it does later, in a worker: a
-	 * mount stayed busy after the runner had exited (50 ms always, once
-	 * more than 30 s). Unregistered here, the last reference is ours, and
-	 * goes when the target is closed */
+	 * mount stayed busy after the runner had exited (50 ms every time
+	 * here; twice in quiet test tiers, more than 5 s). Unregistered here,
+	 * the last reference is ours, and goes when the target is closed */
 	if (d->fixed_file)
 		io_uring_unregister_files(&d->ring);
 	if (d->fixed_bufs)
