@@ -2253,9 +2253,8 @@ static void offered_rate_counts_every_delayed_io(void)
  * io_uring engine's ring held the file in its table until the kernel tore
  * the ring down in a worker after the exit, so a mount stayed busy for
  * 50 ms every time here (and, in two quiet tiers, for more than 5 s:
- * issue 58). One
- * unmount, right after the exit, no retry: a script that unmounts after
- * provbench-runner must not need one.
+ * issue 58). One unmount, right after the exit, no retry: a script that
+ * unmounts after provbench-runner must not need one.
  */
 static void exit_lets_go_of_mount(void)
 {
