@@ -473,22 +473,40 @@ static void html_escaping(void)
 	", \"lat_us\": {\"p50\": " #mib ", \"p99\": 5}}"
 #define HEAD "\"tool\": \"provbench\", \"run\": \"r\", \"environment\": {}"
 
-static void model_from(const char *text)
+/* text as run.json in a new directory /tmp/pb-NAME-??????, whose path
+ * goes into dir (len bytes); run_dir_remove takes both away */
+static void run_dir(char *dir, size_t len, const char *name, const char *text)
 {
-	char dir[] = "/tmp/pb-model-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
-	struct pb_buf csv = PB_BUF_INIT(1 << 20);
-	struct rp_csv_rows rows;
-	struct rp_item_sink sink;
-	struct rp_model m;
-	const struct rp_group *g;
+	char path[96];
 	FILE *fp;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_FATAL(pb_tmpdir(dir, len, name));
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	fp = fopen(path, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
 	fputs(text, fp);
 	fclose(fp);
+}
+
+static void run_dir_remove(const char *dir)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void model_from(const char *text)
+{
+	char dir[64], err[PB_ERRBUF_SIZE] = "";
+	struct pb_buf csv = PB_BUF_INIT(1 << 20);
+	struct rp_csv_rows rows;
+	struct rp_item_sink sink;
+	struct rp_model m;
+	const struct rp_group *g;
+
+	run_dir(dir, sizeof(dir), "model", text);
 	CU_ASSERT_EQUAL_FATAL(rp_csv_rows_start(&rows, &csv, &sink), PB_OK);
 	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", &sink, err), PB_OK);
 	g = rp_model_find(&m, "", "", "thin");
@@ -514,8 +532,7 @@ static void model_from(const char *text)
 	rp_model_dispose(&m);
 	rp_csv_rows_dispose(&rows);
 	pb_buf_dispose(&csv);
-	unlink(path);
-	rmdir(dir);
+	run_dir_remove(dir);
 }
 
 static void model_many_passes_per_item(void)
@@ -542,19 +559,13 @@ static void model_many_passes_per_item(void)
 /* the design read from text, and report --json's stop_rule for thin */
 static void seq_of(const char *text, const char *rule)
 {
-	char dir[] = "/tmp/pb-seq-XXXXXX", path[64], err[PB_ERRBUF_SIZE] = "";
+	char dir[64], err[PB_ERRBUF_SIZE] = "";
 	struct rp_findings fs;
 	struct rp_model m;
 	json_t *doc, *g;
 	size_t i;
-	FILE *fp;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/run.json", dir);
-	fp = fopen(path, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	fputs(text, fp);
-	fclose(fp);
+	run_dir(dir, sizeof(dir), "seq", text);
 	CU_ASSERT_EQUAL_FATAL(rp_model_load(&m, dir, "rdm", NULL, err), PB_OK);
 	CU_ASSERT(m.seq.on);
 	CU_ASSERT_DOUBLE_EQUAL(m.seq.look_alpha, 0.0119, 1e-12);
@@ -575,8 +586,7 @@ static void seq_of(const char *text, const char *rule)
 	json_decref(doc);
 	rp_findings_dispose(&fs);
 	rp_model_dispose(&m);
-	unlink(path);
-	rmdir(dir);
+	run_dir_remove(dir);
 }
 
 /* every member a reader needs before the results there, as provbench
