@@ -2107,6 +2107,26 @@ static void windows_runner_ctrl_c_drains(void)
 	remove(out);
 }
 
+/* why a zerofs case skips where zerofs_paths says it cannot run */
+#define ZEROFS_NEEDS "needs root, /dev/fuse and build/zerofs (make refdev)"
+
+/* A zerofs case's backing directory and mount point, this case's
+ * NAME-back and NAME-mnt (len bytes each); false where zerofs cannot run
+ * here (no root, no /dev/fuse, no build/zerofs) */
+static bool zerofs_paths(char *back, char *mnt, size_t len, const char *name)
+{
+	char n[64];
+
+	if (!it_is_root() || access("/dev/fuse", R_OK | W_OK) ||
+	    access(it_plain_bin("zerofs"), X_OK))
+		return false;
+	snprintf(n, sizeof(n), "%s-back", name);
+	snprintf(back, len, "%s", path_in(n));
+	snprintf(n, sizeof(n), "%s-mnt", name);
+	snprintf(mnt, len, "%s", path_in(n));
+	return true;
+}
+
 /* zerofs on mnt over back, its counts to log (truncated first), with
  * args after LOG (EVERY ...); 0 once mounted */
 static int zerofs_mount(const char *back, const char *mnt, const char *log,
@@ -2237,11 +2257,8 @@ static void offered_rate_counts_every_delayed_io(void)
 	char back[600], mnt[600];
 	size_t i;
 
-	if (!it_is_root() || access("/dev/fuse", R_OK | W_OK) ||
-	    access(it_plain_bin("zerofs"), X_OK))
-		PB_SKIP("needs root, /dev/fuse and build/zerofs (make refdev)");
-	snprintf(back, sizeof(back), "%s", path_in("co-back"));
-	snprintf(mnt, sizeof(mnt), "%s", path_in("co-mnt"));
+	if (!zerofs_paths(back, mnt, sizeof(back), "co"))
+		PB_SKIP(ZEROFS_NEEDS);
 	CU_ASSERT_EQUAL_FATAL(zerofs_mount(back, mnt, "/dev/null", "0"), 0);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		co_stalls(&cases[i], mnt, back);
@@ -2267,11 +2284,8 @@ static void exit_lets_go_of_mount(void)
 	bool uring;
 	int busy;
 
-	if (!it_is_root() || access("/dev/fuse", R_OK | W_OK) ||
-	    access(it_plain_bin("zerofs"), X_OK))
-		PB_SKIP("needs root, /dev/fuse and build/zerofs (make refdev)");
-	snprintf(back, sizeof(back), "%s", path_in("exit-back"));
-	snprintf(mnt, sizeof(mnt), "%s", path_in("exit-mnt"));
+	if (!zerofs_paths(back, mnt, sizeof(back), "exit"))
+		PB_SKIP(ZEROFS_NEEDS);
 	snprintf(target, sizeof(target), "%s/exit.img", mnt);
 	CU_ASSERT_EQUAL_FATAL(zerofs_mount(back, mnt, "/dev/null", "0"), 0);
 	CU_ASSERT_EQUAL(run_runner(&r, target, out, args), 0);
@@ -2343,11 +2357,8 @@ static void known_tail_recovered(void)
 	struct it_result r;
 	int rc;
 
-	if (!it_is_root() || access("/dev/fuse", R_OK | W_OK) ||
-	    access(it_plain_bin("zerofs"), X_OK))
-		PB_SKIP("needs root, /dev/fuse and build/zerofs (make refdev)");
-	snprintf(back, sizeof(back), "%s", path_in("kt-back"));
-	snprintf(mnt, sizeof(mnt), "%s", path_in("kt-mnt"));
+	if (!zerofs_paths(back, mnt, sizeof(back), "kt"))
+		PB_SKIP(ZEROFS_NEEDS);
 	snprintf(log, sizeof(log), "%s", path_in("kt-device.jsonl"));
 	snprintf(out, sizeof(out), "%s", path_in("kt-run.json"));
 	snprintf(target, sizeof(target), "%s/disk.img", mnt);
